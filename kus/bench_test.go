@@ -1,0 +1,70 @@
+package kus
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+)
+
+// sciFactCorpus is the shared SciFact corpus, relative to this package.
+const sciFactCorpus = "../../shared/data/scifact/corpus.jsonl"
+
+// loadSciFactMarkdown renders every SciFact abstract as the Markdown file
+// mkworkspace writes for it.
+func loadSciFactMarkdown(tb testing.TB) [][]byte {
+	f, err := os.Open(sciFactCorpus)
+	if err != nil {
+		tb.Skipf("SciFact corpus not available: %v", err)
+	}
+	defer f.Close()
+	var docs [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var d struct{ Title, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			tb.Fatal(err)
+		}
+		docs = append(docs, []byte(fmt.Sprintf("# %s\n\n%s\n", d.Title, d.Text)))
+	}
+	return docs
+}
+
+// BenchmarkParse measures KU extraction throughput over the SciFact corpus.
+// Run with -cpu 1 to read it as single-core MB/s.
+func BenchmarkParse(b *testing.B) {
+	docs := loadSciFactMarkdown(b)
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, d := range docs {
+			if _, err := Parse(d, SourceInfo{SourceID: fmt.Sprint("doc-", j, ".md")}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkGoldmarkOnly is the baseline: goldmark parsing alone, so the
+// cost of KU extraction on top of it reads as a ratio.
+func BenchmarkGoldmarkOnly(b *testing.B) {
+	docs := loadSciFactMarkdown(b)
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	b.SetBytes(int64(total))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range docs {
+			_ = markdown.Parser().Parse(textReader(d))
+		}
+	}
+}

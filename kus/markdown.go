@@ -1,0 +1,871 @@
+package kus
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Errors returned by Parse for input that is not Markdown text.
+var (
+	ErrNotUTF8 = errors.New("not valid UTF-8")
+	ErrBinary  = errors.New("binary content (NUL bytes)")
+)
+
+// LeafCap is the size, in bytes of extracted text, above which a leaf is
+// closed and the next block starts a new one. Blocks larger than this on
+// their own are split along their children, lines or sentences.
+const LeafCap = 2000
+
+// leafMin is the size below which a leaf keeps absorbing following blocks
+// even when that makes it exceed LeafCap slightly (never more than 2x).
+const leafMin = 400
+
+// summaryBodyCap bounds the text body of aggregate (summary, section) KUs.
+const summaryBodyCap = 800
+
+// markdown is the shared goldmark instance. goldmark parsers are safe for
+// concurrent use once built.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+
+// Parse reads one Markdown source and returns its KU hierarchy: a source
+// summary, one section per heading (following the heading tree) and leaves
+// that group paragraphs, lists, tables, code blocks and block quotes.
+// `## Context Unit <id>` blocks become KUs with the fields they declare.
+// Problems in such blocks are reported as Diagnostics, not errors; Parse
+// fails only for text that is not UTF-8 or contains NUL bytes.
+func Parse(src []byte, info SourceInfo) (*Document, error) {
+	if bytes.IndexByte(src, 0) >= 0 {
+		return nil, fmt.Errorf("parse %s: %w", info.SourceID, ErrBinary)
+	}
+	if !utf8.Valid(src) {
+		return nil, fmt.Errorf("parse %s: %w", info.SourceID, ErrNotUTF8)
+	}
+	if info.SourceType == "" {
+		info.SourceType = SourceMarkdown
+	}
+	if info.SourceName == "" {
+		info.SourceName = info.SourceID
+	}
+	r := &reader{src: src, info: info, lines: newLineIndex(src), doc: &Document{Source: info}}
+	r.run()
+	return r.doc, nil
+}
+
+// reader holds the state of one Parse call.
+type reader struct {
+	src   []byte
+	info  SourceInfo
+	lines lineIndex
+	doc   *Document
+
+	summary  *KU
+	sections []*section // every section in document order
+	stack    []*section // open sections by heading level
+	preamble *section   // content before the first heading
+
+	chunkCount int
+	ids        map[string]bool
+	firstPara  string // first paragraph of the file, for the summary
+}
+
+// section is a heading with its direct content.
+type section struct {
+	ku     *KU
+	level  int
+	blocks []ast.Node
+	start  int // byte offset of the heading
+	end    int // byte offset just past the section's last content
+	isCU   bool
+}
+
+func (r *reader) run() {
+	fmTitle, fmTags, bodyStart := r.frontMatter()
+	r.doc.Tags = fmTags
+	src := r.src
+	if bodyStart > 0 {
+		// Blank the front matter but keep its newlines so offsets and
+		// line numbers stay those of the file.
+		src = bytes.Clone(r.src)
+		for i := 0; i < bodyStart; i++ {
+			if src[i] != '\n' {
+				src[i] = ' '
+			}
+		}
+	}
+	r.ids = map[string]bool{}
+	r.summary = &KU{
+		ID:     r.info.SourceID + "::source-summary",
+		KUType: TypeAggregate,
+		Level:  LevelSummary,
+		Role:   "Description",
+	}
+	r.addID(r.summary.ID)
+
+	if line, deep := tooDeep(src); deep {
+		r.doc.Diagnostics = append(r.doc.Diagnostics, Diagnostic{Line: line, Col: 1, Severity: SeverityWarning, Code: CodeTooDeep,
+			Message: fmt.Sprintf("nesting deeper than %d levels on many lines; the file is read as plain paragraphs", deepLevel)})
+		r.preamble = &section{ku: r.summary}
+		units := append([]*KU{r.summary}, r.group(plainPieces(src), r.preamble, r.summary)...)
+		r.finishSummary(fmTitle)
+		for _, u := range units {
+			r.stamp(u)
+		}
+		r.doc.Units = units
+		r.doc.Title = r.summary.Title
+		return
+	}
+	root := markdown.Parser().Parse(text.NewReader(src))
+
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			r.openSection(h)
+			continue
+		}
+		if len(r.stack) == 0 {
+			if r.preamble == nil {
+				r.preamble = &section{ku: r.summary}
+			}
+			r.preamble.blocks = append(r.preamble.blocks, n)
+			continue
+		}
+		top := r.stack[len(r.stack)-1]
+		top.blocks = append(top.blocks, n)
+	}
+
+	// Close section ranges: each section ends where the next heading of the
+	// same or a higher level starts, or at the end of the file.
+	r.closeSections()
+
+	units := []*KU{r.summary}
+	if r.preamble != nil {
+		units = append(units, r.leaves(r.preamble, r.summary)...)
+	}
+	for _, s := range r.sections {
+		if s.isCU {
+			continue
+		}
+		units = append(units, s.ku)
+		units = append(units, r.leaves(s, s.ku)...)
+	}
+	// Context Unit blocks come after plain sections in the unit list but are
+	// children of the section or summary that encloses them.
+	for _, s := range r.sections {
+		if s.isCU {
+			if ku := r.contextUnit(s); ku != nil {
+				units = append(units, ku)
+			}
+		}
+	}
+	r.finishSummary(fmTitle)
+	r.finishSections()
+	byID := make(map[string]*KU, len(units))
+	for _, u := range units {
+		byID[u.ID] = u
+	}
+	for _, u := range units {
+		if u.Level == LevelLeaf && u.Topic == "" && len(u.ParentUnitIDs) > 0 {
+			if p := byID[u.ParentUnitIDs[0]]; p != nil && p.Level == LevelSection {
+				u.Topic = p.Topic
+			}
+		}
+		r.stamp(u)
+	}
+	sortChildren(units)
+	sort.SliceStable(r.doc.Diagnostics, func(i, j int) bool { return r.doc.Diagnostics[i].Line < r.doc.Diagnostics[j].Line })
+	r.doc.Units = units
+	r.doc.Title = r.summary.Title
+}
+
+// frontMatter reads a leading YAML front matter block. It returns the title,
+// tags and the offset where the Markdown body starts (0 when absent).
+func (r *reader) frontMatter() (title string, tags []string, bodyStart int) {
+	src := r.src
+	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
+		return "", nil, 0
+	}
+	pos := bytes.IndexByte(src, '\n') + 1
+	inTags := false
+	for pos < len(src) {
+		end := bytes.IndexByte(src[pos:], '\n')
+		var line string
+		next := len(src)
+		if end >= 0 {
+			line = string(src[pos : pos+end])
+			next = pos + end + 1
+		} else {
+			line = string(src[pos:])
+		}
+		line = strings.TrimRight(line, "\r")
+		if line == "---" || line == "..." {
+			return title, tags, next
+		}
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case inTags && strings.HasPrefix(trimmed, "- "):
+			if t := unquoteYAML(strings.TrimSpace(trimmed[2:])); t != "" {
+				tags = append(tags, t)
+			}
+		case strings.HasPrefix(line, "title:"):
+			inTags = false
+			title = unquoteYAML(strings.TrimSpace(line[len("title:"):]))
+		case strings.HasPrefix(line, "tags:"):
+			v := strings.TrimSpace(line[len("tags:"):])
+			inTags = v == ""
+			v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
+			for _, t := range strings.Split(v, ",") {
+				if t = unquoteYAML(strings.TrimSpace(t)); t != "" {
+					tags = append(tags, t)
+				}
+			}
+		default:
+			if !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
+				inTags = false
+			}
+		}
+		pos = next
+	}
+	// No closing delimiter: not front matter after all.
+	return "", nil, 0
+}
+
+func unquoteYAML(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (r *reader) openSection(h *ast.Heading) {
+	start, _ := r.span(h)
+	start = r.lines.lineStartOf(start)
+	title := strings.TrimSpace(inlineText(h, r.src))
+	for len(r.stack) > 0 && r.stack[len(r.stack)-1].level >= h.Level {
+		r.stack = r.stack[:len(r.stack)-1]
+	}
+	parent := r.summary
+	if len(r.stack) > 0 {
+		parent = r.stack[len(r.stack)-1].ku
+	}
+	s := &section{level: h.Level, start: start}
+	if id, ok := strings.CutPrefix(title, "Context Unit"); ok && (id == "" || id[0] == ' ' || id[0] == '\t') {
+		s.isCU = true
+		s.ku = &KU{ID: strings.TrimSpace(id), ParentUnitIDs: []string{parent.ID}}
+	} else {
+		s.ku = &KU{
+			ID:            fmt.Sprintf("%s::section-%03d", r.info.SourceID, r.countSections()),
+			KUType:        TypeAggregate,
+			Level:         LevelSection,
+			Title:         title,
+			ParentUnitIDs: []string{parent.ID},
+		}
+		r.addID(s.ku.ID)
+		parent.ChildUnitIDs = append(parent.ChildUnitIDs, s.ku.ID)
+	}
+	r.sections = append(r.sections, s)
+	r.stack = append(r.stack, s)
+}
+
+func (r *reader) countSections() int {
+	n := 0
+	for _, s := range r.sections {
+		if !s.isCU {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *reader) closeSections() {
+	for i, s := range r.sections {
+		s.end = len(r.src)
+		for _, t := range r.sections[i+1:] {
+			if t.level <= s.level {
+				s.end = t.start
+				break
+			}
+		}
+	}
+}
+
+func (r *reader) addID(id string) bool {
+	if r.ids[id] {
+		return false
+	}
+	r.ids[id] = true
+	return true
+}
+
+// unit is a piece of a leaf: a block or part of one, with its text.
+type unit struct {
+	start, end int
+	text       string
+	kind       blockKind
+}
+
+type blockKind int
+
+const (
+	kindParagraph blockKind = 1 << iota
+	kindList
+	kindOrderedList
+	kindCode
+	kindTable
+	kindQuote
+	kindOther
+)
+
+// leaves groups a section's direct blocks into leaf KUs.
+func (r *reader) leaves(s *section, parent *KU) []*KU {
+	var pieces []unit
+	for _, b := range s.blocks {
+		pieces = r.appendUnits(pieces, b, 0)
+	}
+	return r.group(pieces, s, parent)
+}
+
+// group packs pieces into leaves of about LeafCap bytes.
+func (r *reader) group(pieces []unit, s *section, parent *KU) []*KU {
+	if len(pieces) == 0 {
+		return nil
+	}
+	chunkIndex := r.chunkCount
+	r.chunkCount++
+	chunkID := fmt.Sprintf("%s::chunk-%03d", r.info.SourceID, chunkIndex)
+
+	var out []*KU
+	var cur []unit
+	size := 0
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		out = append(out, r.leafKU(cur, s, parent, chunkID, chunkIndex, len(out)))
+		cur, size = nil, 0
+	}
+	for _, p := range pieces {
+		n := len(p.text)
+		if len(cur) > 0 && size+n > LeafCap && (size >= leafMin || size+n > 2*LeafCap) {
+			// Keep an introducing paragraph ("...:") with the block it introduces.
+			last := cur[len(cur)-1]
+			if len(cur) > 1 && last.kind == kindParagraph && strings.HasSuffix(strings.TrimSpace(last.text), ":") && n+len(last.text) <= LeafCap {
+				cur = cur[:len(cur)-1]
+				size -= len(last.text)
+				flush()
+				cur, size = []unit{last}, len(last.text)
+			} else {
+				flush()
+			}
+		}
+		cur = append(cur, p)
+		size += n
+	}
+	flush()
+	return out
+}
+
+// appendUnits adds the units of block n to dst, splitting blocks whose text
+// is larger than LeafCap along their children, lines or sentences.
+func (r *reader) appendUnits(dst []unit, n ast.Node, depth int) []unit {
+	start, end := r.span(n)
+	if start < 0 {
+		return dst
+	}
+	kind := kindOf(n)
+	if end-start > LeafCap || depth > maxSplitDepth {
+		switch {
+		case depth > maxSplitDepth:
+		case isLineSplittable(n):
+			return r.splitLines(dst, n, kind)
+		case n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock:
+			return r.appendChildren(dst, n, depth)
+		}
+	}
+	t := strings.TrimSpace(blockText(n, r.src))
+	if t == "" {
+		return dst
+	}
+	if len(t) > LeafCap && depth <= maxSplitDepth && n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock {
+		return r.appendChildren(dst, n, depth)
+	}
+	return appendSplitText(dst, unit{start: start, end: end, text: t, kind: kind})
+}
+
+// maxSplitDepth bounds how deep appendUnits descends into nested blocks.
+const maxSplitDepth = 64
+
+// appendSplitText adds u, cut into pieces of at most LeafCap bytes of text
+// when it is larger; the pieces share u's source range.
+func appendSplitText(dst []unit, u unit) []unit {
+	for len(u.text) > LeafCap {
+		cut := cutPointString(u.text, LeafCap)
+		dst = append(dst, unit{start: u.start, end: u.end, text: strings.TrimSpace(u.text[:cut]), kind: u.kind})
+		u.text = strings.TrimSpace(u.text[cut:])
+	}
+	if u.text != "" {
+		dst = append(dst, u)
+	}
+	return dst
+}
+
+// cutPointString is cutPoint for a string starting at 0.
+func cutPointString(s string, limit int) int {
+	return cutPoint([]byte(s[:limit+1]), 0, limit)
+}
+
+func (r *reader) appendChildren(dst []unit, n ast.Node, depth int) []unit {
+	before := len(dst)
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() != ast.TypeBlock {
+			// A block whose children are inline (a table cell): keep whole.
+			start, end := r.span(n)
+			return appendSplitText(dst[:before], unit{start: start, end: end, text: strings.TrimSpace(blockText(n, r.src)), kind: kindOf(n)})
+		}
+		dst = r.appendUnits(dst, c, depth+1)
+	}
+	return dst
+}
+
+// isLineSplittable reports whether a block's own lines carry its text.
+func isLineSplittable(n ast.Node) bool {
+	switch n.Kind() {
+	case ast.KindParagraph, ast.KindTextBlock, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
+		return true
+	}
+	return false
+}
+
+// splitLines splits a large leaf block into pieces of about LeafCap bytes at
+// line boundaries, and very long lines at spaces.
+func (r *reader) splitLines(dst []unit, n ast.Node, kind blockKind) []unit {
+	lines := n.Lines()
+	pieceStart, pieceEnd := -1, -1
+	emit := func() {
+		if pieceStart >= 0 {
+			if t := strings.TrimSpace(string(r.src[pieceStart:pieceEnd])); t != "" {
+				dst = append(dst, unit{start: pieceStart, end: pieceEnd, text: t, kind: kind})
+			}
+		}
+		pieceStart, pieceEnd = -1, -1
+	}
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for seg.Start < seg.Stop {
+			end := seg.Stop
+			if end-seg.Start > LeafCap {
+				end = cutPoint(r.src, seg.Start, seg.Start+LeafCap)
+			}
+			if pieceStart >= 0 && end-pieceStart > LeafCap {
+				emit()
+			}
+			if pieceStart < 0 {
+				pieceStart = seg.Start
+			}
+			pieceEnd = end
+			seg.Start = end
+		}
+	}
+	emit()
+	return dst
+}
+
+// cutPoint finds a place at or before limit (but after start) to cut text:
+// after a sentence end, else after a space, else at a rune boundary.
+func cutPoint(src []byte, start, limit int) int {
+	lo := start + LeafCap/2
+	for i := limit - 1; i > lo; i-- {
+		if (src[i] == ' ' || src[i] == '\n') && i > 0 && (src[i-1] == '.' || src[i-1] == '!' || src[i-1] == '?') {
+			return i + 1
+		}
+	}
+	for i := limit - 1; i > lo; i-- {
+		if src[i] == ' ' || src[i] == '\t' {
+			return i + 1
+		}
+	}
+	for i := limit; i > start; i-- {
+		if utf8.RuneStart(src[i]) {
+			return i
+		}
+	}
+	return limit
+}
+
+func kindOf(n ast.Node) blockKind {
+	switch v := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return kindParagraph
+	case *ast.List:
+		if v.IsOrdered() {
+			return kindOrderedList
+		}
+		return kindList
+	case *ast.ListItem:
+		if l, ok := v.Parent().(*ast.List); ok && l.IsOrdered() {
+			return kindOrderedList
+		}
+		return kindList
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		return kindCode
+	case *extast.Table:
+		return kindTable
+	case *ast.Blockquote:
+		return kindQuote
+	}
+	return kindOther
+}
+
+// leafKU builds a leaf from its pieces.
+func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, chunkIndex, unitIndex int) *KU {
+	var body strings.Builder
+	var kinds blockKind
+	for i, p := range pieces {
+		if i > 0 {
+			body.WriteString("\n\n")
+		}
+		body.WriteString(p.text)
+		kinds |= p.kind
+	}
+	text := body.String()
+	title := parent.Title
+	if s == r.preamble {
+		title = ""
+	}
+	k := &KU{
+		ID:            fmt.Sprintf("%s::%d::%d", r.info.SourceID, chunkIndex, unitIndex),
+		KUType:        TypeComposite,
+		Level:         LevelLeaf,
+		Title:         title,
+		TextBody:      text,
+		ParentUnitIDs: []string{parent.ID},
+		ChunkID:       chunkID,
+		ChunkIndex:    chunkIndex,
+		UnitIndex:     unitIndex,
+		CharStart:     pieces[0].start,
+		CharEnd:       pieces[len(pieces)-1].end,
+	}
+	if len(pieces) == 1 && pieces[0].kind == kindParagraph && sentenceCount(text) <= 2 {
+		k.KUType = TypeAtomic
+	}
+	k.Role = classify(title, text, kinds)
+	if k.Role == "Procedure" {
+		k.Procedure = text
+	} else {
+		k.Claim = firstSentence(text, 300)
+	}
+	r.addID(k.ID)
+	parent.ChildUnitIDs = append(parent.ChildUnitIDs, k.ID)
+	if r.firstPara == "" && kinds&kindParagraph != 0 {
+		for _, p := range pieces {
+			if p.kind == kindParagraph {
+				r.firstPara = p.text
+				break
+			}
+		}
+	}
+	return k
+}
+
+// finishSummary fills the source summary once every section is known.
+func (r *reader) finishSummary(fmTitle string) {
+	s := r.summary
+	title := fmTitle
+	if title == "" {
+		for _, sec := range r.sections {
+			if !sec.isCU && sec.level == 1 && sec.ku.Title != "" {
+				title = sec.ku.Title
+				break
+			}
+		}
+	}
+	if title == "" {
+		for _, sec := range r.sections {
+			if !sec.isCU && sec.ku.Title != "" {
+				title = sec.ku.Title
+				break
+			}
+		}
+	}
+	if title == "" && r.firstPara != "" {
+		title = firstSentence(r.firstPara, 120)
+	}
+	if title == "" {
+		title = r.info.SourceName
+	}
+	s.Title = title
+	s.Topic = title
+	s.Tags = r.doc.Tags
+	s.CharStart, s.CharEnd = 0, len(r.src)
+	s.Claim = firstSentence(r.firstPara, 300)
+	if s.Claim == "" {
+		s.Claim = title
+	}
+	var b strings.Builder
+	b.WriteString(truncate(r.firstPara, summaryBodyCap))
+	var heads []string
+	for _, sec := range r.sections {
+		if !sec.isCU && sec.ku.Title != "" && sec.ku.Title != title && len(heads) < 40 {
+			heads = append(heads, sec.ku.Title)
+		} else if sec.isCU && sec.ku.Topic != "" && len(heads) < 40 {
+			heads = append(heads, sec.ku.Topic)
+		}
+	}
+	if len(heads) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("Covers: ")
+		b.WriteString(strings.Join(heads, "; "))
+		b.WriteString(".")
+	}
+	s.TextBody = b.String()
+}
+
+// finishSections fills section aggregates from their content.
+func (r *reader) finishSections() {
+	byID := map[string]*section{}
+	for _, s := range r.sections {
+		if !s.isCU {
+			byID[s.ku.ID] = s
+		}
+	}
+	for _, s := range r.sections {
+		if s.isCU {
+			continue
+		}
+		k := s.ku
+		k.CharStart, k.CharEnd = s.start, trimEnd(r.src, s.end)
+		var own string
+		for _, b := range s.blocks {
+			if t := strings.TrimSpace(blockText(b, r.src)); t != "" {
+				own = t
+				break
+			}
+		}
+		path := []string{k.Title}
+		for p := byID[k.ParentUnitIDs[0]]; p != nil; {
+			path = append([]string{p.ku.Title}, path...)
+			if len(p.ku.ParentUnitIDs) == 0 {
+				break
+			}
+			p = byID[p.ku.ParentUnitIDs[0]]
+		}
+		k.Topic = strings.Join(path, " > ")
+		k.Claim = firstSentence(own, 300)
+		if k.Claim == "" {
+			k.Claim = k.Title
+		}
+		var b strings.Builder
+		b.WriteString(truncate(own, summaryBodyCap))
+		var subs []string
+		for _, c := range k.ChildUnitIDs {
+			if cs := byID[c]; cs != nil && cs.ku.Title != "" {
+				subs = append(subs, cs.ku.Title)
+			}
+		}
+		if len(subs) > 0 {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString("Covers: ")
+			b.WriteString(strings.Join(subs, "; "))
+			b.WriteString(".")
+		}
+		k.TextBody = b.String()
+		k.Role = classify(k.Title, own, 0)
+	}
+}
+
+// stamp sets provenance, utility defaults, ranges and the hash.
+func (r *reader) stamp(k *KU) {
+	if k.SourceID == "" {
+		k.SourceID = r.info.SourceID
+	}
+	k.SourceName = r.info.SourceName
+	k.SourceType = r.info.SourceType
+	k.IngestedAt = r.info.IngestedAt
+	if k.ChunkID == "" && k.Level != LevelLeaf {
+		k.ChunkID = k.ID
+	}
+	if k.Topic == "" {
+		k.Topic = k.Title
+		if k.Topic == "" {
+			k.Topic = r.summary.Title
+		}
+	}
+	if k.Title == "" {
+		k.Title = k.Topic
+	}
+	if len(k.UtilityActs) == 0 {
+		k.UtilityActs = ActsForRole(k.Role)
+	}
+	if len(k.PhaseScopes) == 0 {
+		k.PhaseScopes = []string{"kb-plugin"}
+	}
+	k.Range = r.lines.rangeOf(r.src, k.CharStart, k.CharEnd)
+	k.Hash = HashKU(k)
+}
+
+// span returns the byte range covered by a block node and its descendants,
+// or (-1, -1) when it covers no source text (an empty list item, a break).
+func (r *reader) span(n ast.Node) (start, end int) {
+	start, end = -1, -1
+	// Iterative walk over descendants: nesting may be thousands deep.
+	stack := []ast.Node{n}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if cur.Type() == ast.TypeBlock {
+			if l := cur.Lines(); l.Len() > 0 {
+				s, e := l.At(0).Start, l.At(l.Len()-1).Stop
+				if start < 0 || s < start {
+					start = s
+				}
+				if e > end {
+					end = e
+				}
+			}
+			if fc, ok := cur.(*ast.FencedCodeBlock); ok && fc.Info != nil {
+				if s := fc.Info.Segment.Start; start < 0 || s < start {
+					start = s
+				}
+			}
+		}
+		for c := cur.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Type() == ast.TypeBlock {
+				stack = append(stack, c)
+			}
+		}
+	}
+	if start >= 0 {
+		if t, ok := n.(*ast.Heading); ok && t.Lines().Len() == 0 {
+			return start, end
+		}
+	}
+	return start, end
+}
+
+// trimEnd moves end back over trailing whitespace.
+func trimEnd(src []byte, end int) int {
+	for end > 0 && (src[end-1] == '\n' || src[end-1] == '\r' || src[end-1] == ' ' || src[end-1] == '\t') {
+		end--
+	}
+	return end
+}
+
+// sortChildren puts every unit's children in document order.
+func sortChildren(units []*KU) {
+	start := make(map[string]int, len(units))
+	for _, u := range units {
+		start[u.ID] = u.CharStart
+	}
+	for _, u := range units {
+		if len(u.ChildUnitIDs) > 1 {
+			sort.SliceStable(u.ChildUnitIDs, func(i, j int) bool {
+				return start[u.ChildUnitIDs[i]] < start[u.ChildUnitIDs[j]]
+			})
+		}
+	}
+}
+
+// CodeTooDeep marks a file whose nesting is too deep to parse as Markdown in
+// reasonable time; it is read as plain paragraphs instead.
+const CodeTooDeep = "md_too_deep"
+
+// deepLevel and deepLines bound nesting: more than deepLines lines nested
+// deeper than deepLevel make Markdown parsing superlinear (each line is
+// matched against every open block), so such files are read as plain text.
+const (
+	deepLevel = 64
+	deepLines = 64
+)
+
+// tooDeep reports whether src nests too deep for Markdown parsing, and the
+// first offending line.
+func tooDeep(src []byte) (int, bool) {
+	count, first, line := 0, 0, 1
+	for i := 0; i < len(src); {
+		depth, width := 0, 0
+		j := i
+	prefix:
+		for ; j < len(src); j++ {
+			switch c := src[j]; c {
+			case ' ':
+				width++
+			case '\t':
+				width += 4
+			case '>':
+				depth++
+			case '-', '*', '+':
+				if j+1 < len(src) && (src[j+1] == ' ' || src[j+1] == '\t') {
+					depth++
+				} else {
+					break prefix
+				}
+			default:
+				break prefix
+			}
+		}
+		depth += width / 2
+		if depth > deepLevel {
+			if count == 0 {
+				first = line
+			}
+			count++
+			if count > deepLines {
+				return first, true
+			}
+		}
+		k := bytes.IndexByte(src[j:], '\n')
+		if k < 0 {
+			break
+		}
+		i = j + k + 1
+		line++
+	}
+	return 0, false
+}
+
+// plainPieces splits text into paragraphs at blank lines, for files read as
+// plain text.
+func plainPieces(src []byte) []unit {
+	var out []unit
+	start := -1
+	emit := func(end int) {
+		if start >= 0 {
+			if t := strings.Join(strings.Fields(string(src[start:end])), " "); t != "" {
+				out = appendSplitText(out, unit{start: start, end: trimEnd(src, end), text: t, kind: kindParagraph})
+			}
+		}
+		start = -1
+	}
+	for i := 0; i < len(src); {
+		k := bytes.IndexByte(src[i:], '\n')
+		end := len(src)
+		if k >= 0 {
+			end = i + k
+		}
+		if len(bytes.TrimSpace(src[i:end])) == 0 {
+			emit(i)
+		} else if start < 0 {
+			start = i
+		}
+		if k < 0 {
+			break
+		}
+		i = end + 1
+	}
+	emit(len(src))
+	return out
+}
+
+func textReader(src []byte) text.Reader { return text.NewReader(src) }
