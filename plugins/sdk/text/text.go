@@ -1,0 +1,329 @@
+// Package text is the text analysis shared by mrpvm plugins: a Unicode-aware
+// tokenizer with lowercasing, English stop words and Snowball English
+// stemming. Identifiers that a technical reader searches for as a whole —
+// numbers (3.14, 1,000, v1.2.3), hyphenated or underscored names (kb-fast,
+// x86-64, snake_case) and command-line flags (--directory) — are kept intact
+// as one token; their parts are emitted too (Options.Parts) so that a query
+// for "fast" still finds "kb-fast".
+//
+// Scripts written without spaces between words (Han, Hiragana, Katakana,
+// Thai, Lao, Khmer, Myanmar) are split into one token per character.
+//
+// An Analyzer is safe for concurrent use. It caches stems, so repeated words
+// cost neither a stemmer call nor an allocation.
+package text
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Token is one term produced by an Analyzer.
+type Token struct {
+	// Term is the normalised term: lowercased, stemmed when it is a plain
+	// Latin word, verbatim (lowercased) when it is a compound or a number.
+	Term string
+	// Pos counts the token groups before this one: a compound and its parts
+	// share one position. Stop words do not take a position.
+	Pos int
+	// Part is true for a part of a compound emitted after the compound.
+	Part bool
+}
+
+// Options configure an Analyzer.
+type Options struct {
+	// Stopwords are dropped (compared after lowercasing, before stemming).
+	// Nil keeps every word.
+	Stopwords map[string]struct{}
+	// Stem applies Snowball English stemming to plain ASCII-letter words.
+	Stem bool
+	// Parts emits the parts of hyphenated/underscored compounds and flags
+	// after the compound itself.
+	Parts bool
+	// MaxTokenLen drops longer tokens (in bytes, after lowercasing); 0 means 64.
+	MaxTokenLen int
+}
+
+// DefaultOptions are the options of the English analyzer: Snowball stop
+// words, stemming, compound parts, tokens up to 64 bytes.
+func DefaultOptions() Options {
+	return Options{Stopwords: EnglishStopwords(), Stem: true, Parts: true, MaxTokenLen: 64}
+}
+
+// Analyzer turns text into terms.
+type Analyzer struct {
+	opts Options
+
+	mu    sync.RWMutex
+	cache map[string]string // lowercased word -> term
+}
+
+// maxCache bounds the stem cache; past it, words are stemmed on every call.
+const maxCache = 1 << 17
+
+// New returns an Analyzer with the given options.
+func New(opts Options) *Analyzer {
+	if opts.MaxTokenLen <= 0 {
+		opts.MaxTokenLen = 64
+	}
+	return &Analyzer{opts: opts, cache: make(map[string]string, 1024)}
+}
+
+var (
+	englishOnce sync.Once
+	englishA    *Analyzer
+)
+
+// English returns the shared analyzer built with DefaultOptions.
+func English() *Analyzer {
+	englishOnce.Do(func() { englishA = New(DefaultOptions()) })
+	return englishA
+}
+
+// Terms returns the terms of s under the English analyzer.
+func Terms(s string) []string { return English().Append(nil, s) }
+
+// Append appends the terms of s to dst and returns the extended slice.
+func (a *Analyzer) Append(dst []string, s string) []string {
+	a.Each(s, func(t Token) { dst = append(dst, t.Term) })
+	return dst
+}
+
+// Each calls fn for every token of s, in text order.
+func (a *Analyzer) Each(s string, fn func(Token)) {
+	var arr [96]byte
+	pos := 0
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isScriptio(r) {
+			n := utf8.EncodeRune(arr[:], unicode.ToLower(r))
+			fn(Token{Term: a.intern(arr[:n]), Pos: pos})
+			pos++
+			i += size
+			continue
+		}
+		start := i
+		if !isWordRune(r) {
+			if !(r == '-' && flagStart(s, i)) {
+				i += size
+				continue
+			}
+			// A command-line flag: one or two dashes right before a letter.
+			i++
+			if s[i] == '-' {
+				i++
+			}
+		}
+		end := scanWord(s, i)
+		if a.emitWord(arr[:0], s[start:end], pos, fn) {
+			pos++
+		}
+		i = end
+	}
+}
+
+// flagStart reports whether the dash at s[i] opens a flag such as -v or
+// --directory: at the start of the text or after a space or an opening
+// bracket or quote, one or two dashes followed by a letter.
+func flagStart(s string, i int) bool {
+	if i > 0 {
+		p, _ := utf8.DecodeLastRuneInString(s[:i])
+		if !unicode.IsSpace(p) && !strings.ContainsRune("([{<\"'`=", p) {
+			return false
+		}
+	}
+	j := i + 1
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	if j >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[j:])
+	return unicode.IsLetter(r)
+}
+
+// scanWord returns the end of the word starting at s[i] (a word rune).
+// Connectors join word runes: '-' and '_' always, '\'' and '’' between
+// letters, '.' between digits, ',' before a group of exactly three digits
+// that follows a digit.
+func scanWord(s string, i int) int {
+	var prev rune
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isWordRune(r) {
+			prev = r
+			i += size
+			continue
+		}
+		if prev == 0 || i+size >= len(s) {
+			break
+		}
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		if !isWordRune(next) {
+			break
+		}
+		ok := false
+		switch r {
+		case '-', '_':
+			ok = true
+		case '\'', '\u2019':
+			ok = unicode.IsLetter(prev) && unicode.IsLetter(next)
+		case '.':
+			ok = unicode.IsDigit(prev) && unicode.IsDigit(next)
+		case ',':
+			ok = unicode.IsDigit(prev) && threeDigits(s[i+size:])
+		}
+		if !ok {
+			break
+		}
+		prev = 0
+		i += size
+	}
+	return i
+}
+
+// threeDigits reports whether s starts with exactly three ASCII digits.
+func threeDigits(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	return len(s) == 3 || s[3] < '0' || s[3] > '9'
+}
+
+// emitWord lowercases and normalises one raw word and emits it (and its
+// parts). It reports whether anything was emitted.
+func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) bool {
+	compound := false
+	for _, r := range raw {
+		switch {
+		case r == '\u2019':
+			r = '\''
+		case r == '-' || r == '_':
+			compound = true
+		case r == ',':
+			continue // a digit-group separator: 1,000 -> 1000
+		}
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	// Drop a possessive: patient's -> patient.
+	if n := len(buf); n > 2 && buf[n-2] == '\'' && buf[n-1] == 's' {
+		buf = buf[:n-2]
+	}
+	if !compound {
+		return a.emitPlain(buf, pos, false, fn)
+	}
+	emitted := false
+	if len(buf) <= a.opts.MaxTokenLen {
+		fn(Token{Term: a.intern(buf), Pos: pos})
+		emitted = true
+	}
+	if !a.opts.Parts {
+		return emitted
+	}
+	for len(buf) > 0 {
+		k := 0
+		for k < len(buf) && buf[k] != '-' && buf[k] != '_' {
+			k++
+		}
+		if k > 0 && a.emitPlain(buf[:k], pos, emitted, fn) {
+			emitted = true
+		}
+		if k < len(buf) {
+			k++
+		}
+		buf = buf[k:]
+	}
+	return emitted
+}
+
+// emitPlain emits one lowercased word that holds no compound connector.
+func (a *Analyzer) emitPlain(w []byte, pos int, part bool, fn func(Token)) bool {
+	if len(w) == 0 || len(w) > a.opts.MaxTokenLen {
+		return false
+	}
+	if a.opts.Stopwords != nil {
+		if _, stop := a.opts.Stopwords[string(w)]; stop {
+			return false
+		}
+	}
+	fn(Token{Term: a.term(w), Pos: pos, Part: part})
+	return true
+}
+
+// term returns the stem of a plain word (cached).
+func (a *Analyzer) term(w []byte) string {
+	a.mu.RLock()
+	t, ok := a.cache[string(w)]
+	a.mu.RUnlock()
+	if ok {
+		return t
+	}
+	key := string(w)
+	t = key
+	if a.opts.Stem && asciiLetters(w) {
+		t = english.Stem(key, true)
+	}
+	a.store(key, t)
+	return t
+}
+
+// intern returns w as a string, sharing one copy per distinct word.
+func (a *Analyzer) intern(w []byte) string {
+	a.mu.RLock()
+	t, ok := a.cache[string(w)]
+	a.mu.RUnlock()
+	if ok {
+		return t
+	}
+	t = string(w)
+	a.store(t, t)
+	return t
+}
+
+func (a *Analyzer) store(key, t string) {
+	a.mu.Lock()
+	if len(a.cache) < maxCache {
+		a.cache[key] = t
+	}
+	a.mu.Unlock()
+}
+
+func asciiLetters(w []byte) bool {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordRune reports whether r belongs to a word of a space-separated script.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)) && !isScriptio(r)
+}
+
+// scriptio holds the scripts written without spaces between words.
+var scriptio = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana,
+	unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar}
+
+// isScriptio reports whether r is a letter of a script without word spaces.
+func isScriptio(r rune) bool {
+	if r < 0x1000 {
+		return r >= 0x0E00 && r <= 0x0EFF // Thai, Lao
+	}
+	return unicode.IsOneOf(scriptio, r) && (unicode.IsLetter(r) || unicode.IsMark(r))
+}
