@@ -299,7 +299,7 @@ func (r *runner) resolve(a Arg, kinds []string, what string) (*obj, bool) {
 	id := a.Value
 	if o := r.objs[id]; o != nil {
 		if len(kinds) > 0 && !slices.Contains(kinds, o.kind) {
-			r.errf(a.Col, CodeBadRef, "$%s is a %s; %s must be a %s", id, o.kind, what, strings.Join(kinds, " or "))
+			r.errf(a.Col, CodeBadRef, "$%s is %s; %s must be %s", id, article(o.kind), what, article(strings.Join(kinds, " or ")))
 			return nil, false
 		}
 		return o, true
@@ -358,6 +358,14 @@ func (r *runner) construct(st *Statement) {
 	}
 	r.objs[st.ID] = o
 	r.order = append(r.order, o)
+}
+
+// article prefixes a kind with a or an.
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 func arity(min, max int) string {
@@ -532,7 +540,7 @@ func (r *runner) relation(st *Statement) {
 	to := st.Args[1]
 	if st.Command == "constrain" {
 		if !from.spec.constrainable {
-			r.errf(st.Args[0].Col, CodeBadRef, "$%s is a %s; constrain applies to an intent, subproblem or objective", from.id, from.kind)
+			r.errf(st.Args[0].Col, CodeBadRef, "$%s is %s; constrain applies to an intent, subproblem or objective", from.id, article(from.kind))
 			return
 		}
 		if to.Kind == ArgAtom || to.Kind == ArgString {
@@ -828,7 +836,7 @@ func kuFrom(scal map[string]string, lists map[string][]string) *kus.KU {
 		}
 	}
 	if len(k.UtilityActs) == 0 {
-		k.UtilityActs = ActsForRole(k.Role)
+		k.UtilityActs = kus.ActsForRole(k.Role)
 	}
 	if len(k.PhaseScopes) == 0 {
 		k.PhaseScopes = []string{"kb-plugin"}

@@ -533,9 +533,10 @@ func snippet(s string) string {
 }
 
 // Quote returns s as a double-quoted SOP string: \ and " are escaped, \n \r
-// \t are written as escapes, other control characters as \uXXXX, and invalid
-// UTF-8 is replaced by U+FFFD. The result never contains a raw newline, so
-// quoted text cannot start a statement of its own.
+// \t are written as escapes, other control characters and the Unicode line
+// separators U+0085, U+2028, U+2029 as \uXXXX, and invalid UTF-8 is replaced
+// by U+FFFD. The result is one line whatever s holds, so quoted text cannot
+// start a statement of its own.
 func Quote(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\ufffd")
@@ -557,6 +558,12 @@ func Quote(s string) string {
 			b.WriteString(`\t`)
 		case c < 0x20 || c == 0x7f:
 			fmt.Fprintf(&b, `\u%04x`, c)
+		case c == 0xc2 && i+1 < len(s) && s[i+1] == 0x85: // U+0085 NEL
+			b.WriteString(`\u0085`)
+			i++
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9): // U+2028, U+2029
+			fmt.Fprintf(&b, `\u%04x`, 0x2000|rune(s[i+2]-0x80))
+			i += 2
 		default:
 			b.WriteByte(c)
 		}

@@ -1,7 +1,6 @@
 package sop
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -49,26 +48,6 @@ var KULevels = []string{kus.LevelSummary, kus.LevelSection, kus.LevelLeaf}
 // SourceTypes lists the values of a KU's sourceType field.
 var SourceTypes = []string{kus.SourceMarkdown, kus.SourcePlainText, kus.SourceLegal, kus.SourceLiterary,
 	kus.SourceTechnical, kus.SourceChatTurn}
-
-// RoleActs is the table from KU role to the utility acts a KU gets when it
-// sets no utilityActs of its own.
-var RoleActs = map[string][]string{
-	"Comparison":  {"compare", "evaluate"},
-	"Explanation": {"explain", "describe"},
-	"Procedure":   {"implement"},
-	"Definition":  {"define", "identify"},
-	"Evaluation":  {"evaluate", "recommend"},
-	"Diagnostic":  {"diagnose"},
-	"Constraint":  {"verify"},
-	"Narrative":   {"explain", "describe"},
-	"Description": {"describe", "identify"},
-}
-
-// ActsForRole returns the utility acts derived from a KU role (a fresh
-// slice), or nil for an unknown role.
-func ActsForRole(role string) []string {
-	return slices.Clone(RoleActs[role])
-}
 
 // vkind is the shape of a field value.
 type vkind int
@@ -164,10 +143,11 @@ const huge = 1e300
 var kuFields = []fieldSpec{
 	enum("kuType", KUTypes), // constructor param
 	token("id"),             // constructor param
-	enum("level", KULevels),
-	text("title"),
+	text("sourceId"),
+	token("chunkId"),
 	enum("role", kus.Roles),
 	text("topic"),
+	text("title"),
 	text("claim"),
 	text("procedure"),
 	text("condition"),
@@ -177,18 +157,17 @@ var kuFields = []fieldSpec{
 	enum("symbolicRelation", kus.Relations),
 	text("symbolicObject"),
 	number("confidence", 0, 1),
-	list(token("parentUnitIds")),
-	list(token("childUnitIds")),
-	list(token("derivedFromUnitIds")),
-	text("sourceId"),
+	enum("level", KULevels),
 	text("sourceName"),
 	enum("sourceType", SourceTypes),
-	token("chunkId"),
 	{name: "chunkIndex", kind: vInt},
 	{name: "unitIndex", kind: vInt},
 	{name: "charStart", kind: vInt},
 	{name: "charEnd", kind: vInt},
 	{name: "ingestedAt", kind: vTime},
+	list(token("parentUnitIds")),
+	list(token("childUnitIds")),
+	list(token("derivedFromUnitIds")),
 	list(enum("utilityActs", kus.Acts)),
 	list(enum("phaseScopes", kus.PhaseScopeValues)),
 	text("utilityNote"),
@@ -197,7 +176,7 @@ var kuFields = []fieldSpec{
 var kinds = map[string]*kindSpec{
 	KindIntent: {
 		params: []string{"act", "target"},
-		fields: []fieldSpec{enum("act", kus.Acts), text("target"), token("output"), text("context"),
+		fields: []fieldSpec{enum("act", kus.Acts), text("target"), text("context"), token("output"),
 			text("criterion"), list(text("evidence")), text("format"), token("language")},
 		required:      []string{"output"},
 		constrainable: true,
@@ -232,7 +211,7 @@ var kinds = map[string]*kindSpec{
 		fields: []fieldSpec{token("name"), text("text"), text("value"), list(enum("phaseScopes", kus.PhaseScopeValues))},
 	},
 	KindObjective: {
-		params: []string{"text"},
+		params:        []string{"text"},
 		fields:        []fieldSpec{text("text"), token("metric"), ref("target"), text("criterion")},
 		constrainable: true,
 	},

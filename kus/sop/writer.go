@@ -1,7 +1,6 @@
 package sop
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,15 +21,16 @@ import (
 // empty required argument) in Err.
 type Writer struct {
 	b       strings.Builder
-	used    map[string]bool
-	objects map[string]bool
-	next    map[string]int
+	used    map[string]bool // reserved or written statement ids
+	written map[string]bool // written statement ids
+	objects map[string]bool // written object ids
+	next    map[string]int  // last generated number per prefix
 	err     error
 }
 
 // NewWriter returns an empty Writer.
 func NewWriter() *Writer {
-	return &Writer{used: map[string]bool{}, objects: map[string]bool{}, next: map[string]int{}}
+	return &Writer{used: map[string]bool{}, written: map[string]bool{}, objects: map[string]bool{}, next: map[string]int{}}
 }
 
 // String returns the document written so far.
@@ -68,40 +68,47 @@ func (w *Writer) Comment(text string) {
 // Statement writes one statement as is. An empty or used id is replaced by a
 // generated one with prefix "x"; the id used is returned.
 func (w *Writer) Statement(st Statement) string {
-	st.ID = w.claim(st.ID, "x")
+	st.ID = w.claim(st.ID, "x", kinds[st.Command] != nil)
 	st.write(&w.b)
 	w.b.WriteByte('\n')
 	return st.ID
 }
 
-// claim returns id when legal and unused (reserved ids count as unused the
-// first time they are claimed by their owner), or a fresh prefix<n>.
-func (w *Writer) claim(id, prefix string) string {
-	if id != "" && IsID(id) && !w.objects[id] && !w.stmtUsed(id) {
-		w.used[id] = true
+// claim returns id when legal and not written yet (a reserved id is free
+// for its owner), or a fresh prefix<n>. object tells whether the statement
+// is a constructor, which references may name.
+func (w *Writer) claim(id, prefix string, object bool) string {
+	if id == "" || !IsID(id) || w.written[id] {
+		if id != "" {
+			w.fail("id %q is illegal or already used; a new id is generated", id)
+		}
+		id = w.gen(prefix)
+	}
+	w.used[id] = true
+	w.written[id] = true
+	if object {
 		w.objects[id] = true
-		return id
 	}
-	if id != "" {
-		w.fail("id %q is not usable (illegal or already used); a new id is generated", id)
-	}
-	return w.gen(prefix)
+	return id
 }
 
-// stmtUsed reports ids already written (reserved ids are in used but not yet
-// written; written ids are tracked in objects).
-func (w *Writer) stmtUsed(id string) bool { return w.objects[id] }
-
+// gen returns the next unused prefix<n>.
 func (w *Writer) gen(prefix string) string {
 	for {
 		w.next[prefix]++
 		id := prefix + strconv.Itoa(w.next[prefix])
 		if !w.used[id] {
 			w.used[id] = true
-			w.objects[id] = true
 			return id
 		}
 	}
+}
+
+// genSet returns a fresh id for a set or constrain statement.
+func (w *Writer) genSet(prefix string) string {
+	id := w.gen(prefix)
+	w.written[id] = true
+	return id
 }
 
 func (w *Writer) line(id, command string, args ...Arg) {
@@ -119,7 +126,7 @@ var prefixes = map[string]string{
 func (w *Writer) object(kind, id string, scal map[string]string, lists map[string][]string, constraints []string) string {
 	spec := kinds[kind]
 	prefix := prefixes[kind]
-	id = w.claim(id, prefix)
+	id = w.claim(id, prefix, false)
 	var args []Arg
 	params := map[string]bool{}
 	for i, p := range spec.params {
@@ -130,10 +137,13 @@ func (w *Writer) object(kind, id string, scal map[string]string, lists map[strin
 				break
 			}
 			w.fail("%s @%s: %s is empty", kind, id, p)
+			args = append(args, Str(""))
+			continue
 		}
 		args = append(args, w.arg(spec.field(p), v))
 	}
 	w.line(id, kind, args...)
+	w.objects[id] = true
 	for _, f := range spec.fields {
 		if params[f.name] && scal[f.name] != "" {
 			continue
@@ -147,22 +157,27 @@ func (w *Writer) object(kind, id string, scal map[string]string, lists map[strin
 			for i, v := range vals {
 				items[i] = w.arg(&f, v)
 			}
-			w.line(w.gen(prefix), "set", Ref(id), Atom(f.name), List(items...))
+			w.line(w.genSet(prefix), "set", Ref(id), Atom(f.name), List(items...))
 			continue
 		}
 		if v := scal[f.name]; v != "" {
-			w.line(w.gen(prefix), "set", Ref(id), Atom(f.name), w.arg(&f, v))
+			w.line(w.genSet(prefix), "set", Ref(id), Atom(f.name), w.arg(&f, v))
 		}
 	}
 	for _, c := range constraints {
-		w.line(w.gen(prefix), "constrain", Ref(id), Str(c))
+		w.line(w.genSet(prefix), "constrain", Ref(id), Str(c))
 	}
 	return id
 }
 
+// arg renders a field value: references as $id, free text (and KU ids)
+// always quoted, other values as atoms when they can be.
 func (w *Writer) arg(f *fieldSpec, v string) Arg {
-	if f.kind == vRef {
+	switch {
+	case f.kind == vRef:
 		return w.ref(v)
+	case f.kind == vText || f.name == "id":
+		return Str(v)
 	}
 	return Text(v)
 }
@@ -211,7 +226,7 @@ func (w *Writer) Object(o *Object) string {
 
 // Relation writes `@id <type> $from $to` (a list when there are several targets).
 func (w *Writer) Relation(r *Relation) string {
-	id := w.claim(r.ID, "r")
+	id := w.claim(r.ID, "r", false)
 	var to Arg
 	if len(r.To) == 1 {
 		to = w.ref(r.To[0])
@@ -229,7 +244,7 @@ func (w *Writer) Relation(r *Relation) string {
 // Status writes a status, fail or deactivate statement (status when
 // s.Command is empty).
 func (w *Writer) Status(s *Status) string {
-	id := w.claim(s.ID, "st")
+	id := w.claim(s.ID, "st", false)
 	cmd := s.Command
 	if cmd == "" {
 		cmd = "status"
@@ -308,6 +323,3 @@ func Write(r *Result) (string, error) {
 	}
 	return w.String(), nil
 }
-
-// errNil keeps errors imported for future use in this file.
-var _ = errors.New
