@@ -321,7 +321,7 @@ func (lx *lexer) statement() (Statement, bool) {
 		lx.pos++
 	}
 	if lx.pos == start {
-		lx.fail(start, CodeSyntax, "missing id after @ (ids match [A-Za-z0-9_:-]+)")
+		lx.fail(start+1, CodeSyntax, "missing id after @ (ids match [A-Za-z0-9_:-]+)")
 		return Statement{}, false
 	}
 	st := Statement{Line: lx.lineNo, ID: lx.line[start:lx.pos]}
@@ -445,7 +445,6 @@ func (lx *lexer) list() (Arg, bool) {
 				lx.fail(lx.pos+1, CodeSyntax, "text right after ]; separate arguments with spaces")
 				return Arg{}, false
 			}
-			a.Items = append([]Arg{}, a.Items...)
 			return a, true
 		}
 		if lx.maxItems > 0 && len(a.Items) >= lx.maxItems {

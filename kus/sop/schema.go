@@ -69,6 +69,9 @@ type fieldSpec struct {
 	enum     []string
 	refKinds []string
 	min, max float64
+	// bare marks identifier-like text the Writer leaves unquoted when it
+	// can; other free text is always quoted.
+	bare bool
 }
 
 type kindSpec struct {
@@ -134,6 +137,7 @@ func ref(name string, kinds ...string) fieldSpec {
 	return fieldSpec{name: name, kind: vRef, refKinds: kinds}
 }
 func list(f fieldSpec) fieldSpec { f.list = true; return f }
+func bare(f fieldSpec) fieldSpec { f.bare = true; return f }
 
 const huge = 1e300
 
@@ -142,9 +146,9 @@ const huge = 1e300
 // hash and range are computed by the engine, not written in SOP.
 var kuFields = []fieldSpec{
 	enum("kuType", KUTypes), // constructor param
-	token("id"),             // constructor param
-	text("sourceId"),
-	token("chunkId"),
+	text("id"),              // constructor param; ids derive from paths, which may hold spaces
+	bare(text("sourceId")),
+	bare(text("chunkId")),
 	enum("role", kus.Roles),
 	text("topic"),
 	text("title"),
@@ -153,9 +157,9 @@ var kuFields = []fieldSpec{
 	text("condition"),
 	text("textBody"),
 	list(text("tags")),
-	text("symbolicSubject"),
+	bare(text("symbolicSubject")),
 	enum("symbolicRelation", kus.Relations),
-	text("symbolicObject"),
+	bare(text("symbolicObject")),
 	number("confidence", 0, 1),
 	enum("level", KULevels),
 	text("sourceName"),
@@ -165,9 +169,9 @@ var kuFields = []fieldSpec{
 	{name: "charStart", kind: vInt},
 	{name: "charEnd", kind: vInt},
 	{name: "ingestedAt", kind: vTime},
-	list(token("parentUnitIds")),
-	list(token("childUnitIds")),
-	list(token("derivedFromUnitIds")),
+	list(bare(text("parentUnitIds"))),
+	list(bare(text("childUnitIds"))),
+	list(bare(text("derivedFromUnitIds"))),
 	list(enum("utilityActs", kus.Acts)),
 	list(enum("phaseScopes", kus.PhaseScopeValues)),
 	text("utilityNote"),
@@ -177,7 +181,7 @@ var kinds = map[string]*kindSpec{
 	KindIntent: {
 		params: []string{"act", "target"},
 		fields: []fieldSpec{enum("act", kus.Acts), text("target"), text("context"), token("output"),
-			text("criterion"), list(text("evidence")), text("format"), token("language")},
+			text("criterion"), list(bare(text("evidence"))), text("format"), token("language")},
 		required:      []string{"output"},
 		constrainable: true,
 	},

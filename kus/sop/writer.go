@@ -26,6 +26,11 @@ type Writer struct {
 	objects map[string]bool // written object ids
 	next    map[string]int  // last generated number per prefix
 	err     error
+	// deferRefs holds back set statements with reference values until
+	// Flush, so objects may be written in definition order even when a
+	// later set points to an object defined after them.
+	deferRefs bool
+	deferred  []Statement
 }
 
 // NewWriter returns an empty Writer.
@@ -161,6 +166,11 @@ func (w *Writer) object(kind, id string, scal map[string]string, lists map[strin
 			continue
 		}
 		if v := scal[f.name]; v != "" {
+			if f.kind == vRef && w.deferRefs {
+				w.deferred = append(w.deferred, Statement{ID: w.genSet(prefix), Command: "set",
+					Args: []Arg{Ref(id), Atom(f.name), Ref(v)}})
+				continue
+			}
 			w.line(w.genSet(prefix), "set", Ref(id), Atom(f.name), w.arg(&f, v))
 		}
 	}
@@ -176,7 +186,7 @@ func (w *Writer) arg(f *fieldSpec, v string) Arg {
 	switch {
 	case f.kind == vRef:
 		return w.ref(v)
-	case f.kind == vText || f.name == "id":
+	case f.kind == vText && !f.bare:
 		return Str(v)
 	}
 	return Text(v)
@@ -187,6 +197,15 @@ func (w *Writer) ref(id string) Arg {
 		w.fail("reference $%s to an object not written yet", id)
 	}
 	return Ref(id)
+}
+
+// flush writes the deferred set statements.
+func (w *Writer) flush() {
+	for _, st := range w.deferred {
+		w.ref(st.Args[2].Value)
+		w.line(st.ID, st.Command, st.Args...)
+	}
+	w.deferred = nil
 }
 
 // Intent writes an intent with its fields and constraints.
@@ -262,10 +281,12 @@ func (w *Writer) Status(s *Status) string {
 
 // Write renders a Result as a SOP document: the objects in r.Order (or, when
 // Order is empty, intents, seeds, plugins, KUs and other objects in that
-// order; KUs then get generated ids), then relations, then statuses.
-// Interpret(Write(r)) yields r again, up to Lines.
+// order; KUs then get generated ids), then the set statements whose value is
+// a reference, then relations, then statuses. Interpret(Write(r)) yields r
+// again, up to Lines.
 func Write(r *Result) (string, error) {
 	w := NewWriter()
+	w.deferRefs = true
 	for _, id := range r.Order {
 		w.Reserve(id)
 	}
@@ -312,6 +333,7 @@ func Write(r *Result) (string, error) {
 			write(o.ID, o)
 		}
 	}
+	w.flush()
 	for _, rel := range r.Relations {
 		w.Relation(rel)
 	}
