@@ -1,0 +1,215 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// known mirrors the seed catalog; plugins/all checks the real registry
+// against the embedded defaults.
+var known = map[string]sdk.PluginType{
+	"sd-symbolic": sdk.TypeSD, "sd-llm-fast": sdk.TypeSD, "sd-llm-deep": sdk.TypeSD,
+	"planner-default": sdk.TypePlan, "planner-depth": sdk.TypePlan,
+	"kb-fast": sdk.TypeKB, "kb-balanced": sdk.TypeKB, "kb-thinkingdb": sdk.TypeKB,
+	"gs-symbolic": sdk.TypeGS, "gs-llm-fast": sdk.TypeGS, "gs-llm-deep": sdk.TypeGS,
+	"val-llm": sdk.TypeVal,
+}
+
+func load(t *testing.T, dir string) (*Config, []*Error) {
+	t.Helper()
+	base := filepath.Join("testdata", dir)
+	return Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: filepath.Join(base, "user"), Known: known})
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	cfg, errs := Load(Options{UserDir: "-", Known: known})
+	if len(errs) > 0 {
+		t.Fatalf("embedded defaults: %v", errs)
+	}
+	e := cfg.Engine
+	if e.MaxLLMAttemptsPerRequest != 5 || e.RequestTimeoutMs != 60000 || e.MaxPluginsPerStage != 4 ||
+		e.MaxFrameDepth != 3 || e.PluginTimeoutMs != 30000 || len(e.PluginAllowlist) != 0 ||
+		!slices.Equal(e.PlannerFallbackOrder, []string{"planner-default", "planner-depth"}) {
+		t.Errorf("engine defaults differ from the design notes: %+v", e)
+	}
+	for id := range known {
+		if !cfg.PluginEnabled(id) {
+			t.Errorf("%s is not enabled by default", id)
+		}
+	}
+	for _, stage := range sdk.LoopStages {
+		if len(cfg.Order(stage)) == 0 {
+			t.Errorf("no default order for stage %s", stage)
+		}
+	}
+	if len(cfg.LLM.Roles) != len(sdk.ModelRoles) {
+		t.Errorf("roles %v, want all of %v", cfg.LLM.Roles, sdk.ModelRoles)
+	}
+	if p, ok := cfg.Pos(PluginsFile, "/plugins/kb-fast"); !ok || p.Line < 2 || !strings.HasSuffix(p.File, "config/plugins.json") {
+		t.Errorf("position of /plugins/kb-fast: %+v %v", p, ok)
+	}
+	if Default() == nil {
+		t.Error("Default returned nil")
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	cfg, errs := load(t, "override")
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if got := string(cfg.PluginOptions("kb-fast")); got != `{"maxResults":5,"minScore":0.3}` { // objects merge
+		t.Errorf("kb-fast options %s", got)
+	}
+	if !cfg.PluginEnabled("kb-fast") {
+		t.Error("kb-fast lost enabled from the default layer")
+	}
+	if cfg.PluginEnabled("gs-llm-deep") {
+		t.Error("workspace did not disable gs-llm-deep")
+	}
+	if got := cfg.Order("kb"); !slices.Equal(got, []string{"kb-fast", "kb-balanced"}) {
+		t.Errorf("kb order %v", got)
+	}
+	if got := cfg.Order("goal-solver"); len(got) != 3 {
+		t.Errorf("goal-solver order lost: %v", got)
+	}
+	if cfg.Engine.MaxFrameDepth != 2 || cfg.Engine.RequestTimeoutMs != 5000 || cfg.Engine.MaxPluginsPerStage != 4 {
+		t.Errorf("engine layers: %+v", cfg.Engine)
+	}
+	if !slices.Equal(cfg.Engine.PluginAllowlist, []string{"my-helper"}) {
+		t.Errorf("narrowed allowlist %v", cfg.Engine.PluginAllowlist)
+	}
+	ms := cfg.ModelSettings()
+	if s := ms.Resolve("gs-llm-deep", sdk.RoleGoalDeep); s.Model != "qwen2.5:14b" || s.BaseURL != "http://localhost:11434/v1" || s.MaxTokens != 2000 {
+		t.Errorf("goal-deep resolves to %+v", s)
+	}
+	if s := ms.Resolve("gs-llm-fast", sdk.RoleGoalFast); s.Model != "phi3" || s.Temperature == nil || *s.Temperature != 0 {
+		t.Errorf("plugin override resolves to %+v", s)
+	}
+	if p, _ := cfg.Pos(PluginsFile, "/plugins/kb-fast/options"); !strings.HasSuffix(p.File, filepath.Join(".mrpvm", "plugins.json")) || p.Line != 3 {
+		t.Errorf("options position %+v", p)
+	}
+}
+
+// problem is an expected error: file base name, line, code, warning.
+type problem struct {
+	file    string
+	line    int
+	code    string
+	warning bool
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		dir  string
+		want []problem
+		// check inspects the merged configuration.
+		check func(t *testing.T, cfg *Config)
+	}{
+		{"syntax", []problem{{"plugins.json", 4, CodeSyntax, false}}, func(t *testing.T, cfg *Config) {
+			if !cfg.PluginEnabled("kb-fast") {
+				t.Error("a broken workspace file must not change the defaults")
+			}
+		}},
+		{"empty", []problem{{"plugins.json", 1, CodeSyntax, false}}, nil},
+		{"unknown_plugin", []problem{
+			{"plugins.json", 4, CodeUnknownPlugin, false},
+			{"plugins.json", 7, CodeUnknownPlugin, false},
+			{"plugins.json", 7, CodeWrongStage, false},
+			{"plugins.json", 8, CodeUnknownStage, false},
+			{"plugins.json", 11, CodeBadValue, false},
+			{"plugins.json", 13, CodeUnknownKey, false},
+		}, func(t *testing.T, cfg *Config) {
+			if cfg.PluginEnabled("kb-fast") {
+				t.Error("the valid part of the file was not applied")
+			}
+			if _, ok := cfg.Plugins.Plugins["kb-fastest"]; ok {
+				t.Error("unknown plugin kept")
+			}
+			if got := cfg.Order("kb"); !slices.Equal(got, []string{"kb-thinkingdb"}) {
+				t.Errorf("kb order %v: bad ids must be dropped, good ones kept", got)
+			}
+			if got := cfg.Plugins.FallbackChains["kb-fast"]; !slices.Equal(got, []string{}) {
+				t.Errorf("self fallback kept: %v", got)
+			}
+		}},
+		{"bad_values", []problem{
+			{"engine.json", 2, CodeBadValue, false},
+			{"engine.json", 3, CodeBadValue, false},
+			{"engine.json", 5, CodeWrongStage, false},
+			{"llm-role-settings.json", 2, CodeWorkspaceEndpoint, true},
+			{"llm-role-settings.json", 2, CodeWorkspaceEndpoint, true},
+			{"llm-role-settings.json", 4, CodeBadValue, false},
+			{"llm-role-settings.json", 5, CodeUnknownRole, false},
+		}, func(t *testing.T, cfg *Config) {
+			e := cfg.Engine
+			if e.MaxFrameDepth != 3 || e.RequestTimeoutMs != 60000 || e.MaxPluginsPerStage != 2 {
+				t.Errorf("engine %+v", e)
+			}
+			if !slices.Equal(e.PlannerFallbackOrder, []string{"planner-depth"}) {
+				t.Errorf("planner order %v", e.PlannerFallbackOrder)
+			}
+			if cfg.LLM.Default.BaseURL != "" || cfg.LLM.Default.APIKeyEnv != "" || cfg.LLM.Default.Model != "gpt" {
+				t.Errorf("workspace endpoint applied: %+v", cfg.LLM.Default)
+			}
+		}},
+		{"widen", []problem{{"engine.json", 2, CodeWorkspaceWidening, true}}, func(t *testing.T, cfg *Config) {
+			if len(cfg.Engine.PluginAllowlist) != 0 {
+				t.Errorf("a workspace widened the allowlist to %v", cfg.Engine.PluginAllowlist)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.dir, func(t *testing.T) {
+			cfg, errs := load(t, tc.dir)
+			var got []problem
+			for _, e := range errs {
+				if !strings.Contains(e.File, filepath.Join("testdata", tc.dir)) {
+					t.Errorf("error names file %q", e.File)
+				}
+				if !strings.HasPrefix(e.Error(), fmt.Sprintf("%s:%d:%d: %s: ", e.File, e.Line, e.Col, e.Code)) {
+					t.Errorf("format: %s", e)
+				}
+				got = append(got, problem{filepath.Base(e.File), e.Line, e.Code, e.Warning})
+			}
+			sortProblems(got)
+			want := slices.Clone(tc.want)
+			sortProblems(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got  %v\nwant %v\nerrors: %v", got, want, errs)
+			}
+			if tc.check != nil {
+				tc.check(t, cfg)
+			}
+		})
+	}
+}
+
+func sortProblems(p []problem) {
+	slices.SortFunc(p, func(a, b problem) int {
+		return strings.Compare(fmt.Sprintf("%s%04d%s", a.file, a.line, a.code), fmt.Sprintf("%s%04d%s", b.file, b.line, b.code))
+	})
+}
+
+func TestUnknownIDsNotCheckedWithoutKnown(t *testing.T) {
+	base := filepath.Join("testdata", "unknown_plugin")
+	_, errs := Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: "-"})
+	for _, e := range errs {
+		if e.Code == CodeUnknownPlugin || e.Code == CodeWrongStage {
+			t.Errorf("id checked without a known set: %v", e)
+		}
+	}
+}
+
+func TestCheckFile(t *testing.T) {
+	errs := CheckFile(PluginsFile, LayerWorkspace, "x/plugins.json", []byte("{\n  \"plugins\": {\"nope\": {}}\n}"), known)
+	if len(errs) != 1 || errs[0].Code != CodeUnknownPlugin || errs[0].Line != 2 || errs[0].File != "x/plugins.json" {
+		t.Errorf("CheckFile: %v", errs)
+	}
+}
