@@ -1,0 +1,468 @@
+// Package bm25 is the lexical retrieval core shared by the kb-plugins: Okapi
+// BM25 over Knowledge Units with per-field weights (a BM25F-style weighted
+// term frequency and length) and a role boost, kept as an inverted index in a
+// plugin's sdk.KV namespace and maintained incrementally per source.
+//
+// Queries run term-at-a-time with MaxScore-style pruning: terms are taken in
+// decreasing order of their score upper bound, and once the bounds of the
+// remaining terms cannot lift an unseen unit into the top k, those terms only
+// update units that are already candidates. Decoded postings are cached per
+// Index and kept valid across writes made through the same Index.
+package bm25
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Params are the scoring parameters of an Index.
+type Params struct {
+	// K1 and B are the BM25 saturation and length-normalisation parameters.
+	K1, B float64
+	// Weights multiply each field's term frequencies and lengths.
+	Weights [NumFields]float64
+	// RoleBoost multiplies the score of a unit whose role suits the query's
+	// act (Query.Act); 1 disables it.
+	RoleBoost float64
+	// Analyzer turns field text and queries into terms; text.English() when nil.
+	// It must be the same at index and query time.
+	Analyzer *text.Analyzer
+	// MaxQueryTerms caps the distinct terms of a query (the first ones win).
+	MaxQueryTerms int
+}
+
+// DefaultParams returns the design's parameters: k1=1.2, b=0.75, field
+// weights topic 1.5, claim 1.0, procedure 1.0, role 0.5, utilityActs 0.8,
+// utilityNote 0.6, condition 0.6 (title, body and tags 1.0), role boost 1.3.
+func DefaultParams() Params {
+	var w [NumFields]float64
+	w[FieldTitle] = 1.0
+	w[FieldTopic] = 1.5
+	w[FieldClaim] = 1.0
+	w[FieldProcedure] = 1.0
+	w[FieldBody] = 1.0
+	w[FieldRole] = 0.5
+	w[FieldActs] = 0.8
+	w[FieldNote] = 0.6
+	w[FieldCondition] = 0.6
+	w[FieldTags] = 1.0
+	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512}
+}
+
+// Index scores queries against the index stored in a KV namespace and caches
+// decoded postings between queries. It is safe for concurrent use.
+type Index struct {
+	p Params
+	w [NumFields]float32
+
+	mu sync.Mutex
+	c  *cache
+}
+
+// New returns an Index with the given parameters.
+func New(p Params) *Index {
+	if p.Analyzer == nil {
+		p.Analyzer = text.English()
+	}
+	if p.MaxQueryTerms <= 0 {
+		p.MaxQueryTerms = 512
+	}
+	if p.RoleBoost <= 0 {
+		p.RoleBoost = 1
+	}
+	x := &Index{p: p}
+	for f, v := range p.Weights {
+		x.w[f] = float32(v)
+	}
+	return x
+}
+
+// Params returns the index's parameters.
+func (x *Index) Params() Params { return x.p }
+
+// Default is the Index used by the package-level functions.
+var Default = New(DefaultParams())
+
+// IndexSource indexes one source's units with the Default index.
+func IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
+	return Default.IndexSource(kv, sourceID, units, oldUnitIDs)
+}
+
+// RemoveSource removes one source with the Default index.
+func RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) error {
+	return Default.RemoveSource(kv, sourceID, oldUnitIDs)
+}
+
+// Search runs a query with the Default index.
+func Search(kv sdk.KV, query string, k int, filter func(id string) bool) ([]Hit, error) {
+	return Default.Search(kv, query, k, filter)
+}
+
+// Hit is one retrieved unit.
+type Hit struct {
+	ID       string  // KU id
+	SourceID string  // the KU's source
+	Score    float64 // BM25 score (with the role boost when it applied)
+}
+
+// Query is a search request.
+type Query struct {
+	Text string
+	// K is the number of hits wanted.
+	K int
+	// Filter, when set, keeps only units whose id it accepts. It is called
+	// at most once per unit and only for units that could enter the top K.
+	Filter func(id string) bool
+	// Act is the task's act (explain, compare, ...); units whose role suits
+	// it are boosted by Params.RoleBoost.
+	Act string
+	// OnePerSource keeps only the best unit of each source (a source scores
+	// as its best KU).
+	OnePerSource bool
+}
+
+// Result is the answer to a Query.
+type Result struct {
+	Hits []Hit
+	// Terms are the distinct query terms that were searched.
+	Terms []string
+	// Considered counts the units that matched at least one term scored
+	// exhaustively (pruned terms do not add candidates).
+	Considered int
+	// Units is the number of indexed units.
+	Units uint64
+	// PrunedTerms counts the terms that only updated existing candidates.
+	PrunedTerms int
+}
+
+// Search returns the k best units for query, filtered by filter when set.
+func (x *Index) Search(kv sdk.KV, query string, k int, filter func(id string) bool) ([]Hit, error) {
+	r, err := x.SearchQuery(kv, Query{Text: query, K: k, Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	return r.Hits, nil
+}
+
+// QueryTerms returns the distinct terms of a query and how often each occurs.
+func (x *Index) QueryTerms(q string) (terms []string, qtf []int) {
+	seen := make(map[string]int, 16)
+	x.p.Analyzer.Each(q, func(t text.Token) {
+		if i, ok := seen[t.Term]; ok {
+			qtf[i]++
+			return
+		}
+		if len(terms) >= x.p.MaxQueryTerms {
+			return
+		}
+		seen[t.Term] = len(terms)
+		terms = append(terms, t.Term)
+		qtf = append(qtf, 1)
+	})
+	return terms, qtf
+}
+
+type qterm struct {
+	list *plist
+	w    float64 // qtf * idf * (k1+1)
+	ub   float64 // upper bound of the term's contribution
+	term string
+}
+
+// SearchQuery runs a query.
+func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
+	res := &Result{}
+	if q.K <= 0 {
+		return res, nil
+	}
+	st, ok, err := readStats(kv)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+	if !ok || st.units == 0 {
+		return res, nil
+	}
+	res.Units = st.units
+	terms, qtf := x.QueryTerms(q.Text)
+	res.Terms = terms
+	if len(terms) == 0 {
+		return res, nil
+	}
+	v, err := x.snapshot(kv, st, terms)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: search: %w", err)
+	}
+
+	n := float64(st.units)
+	var total float64
+	for f, l := range st.fieldLen {
+		total += float64(x.w[f]) * float64(l)
+	}
+	avgdl := total / n
+	if avgdl <= 0 {
+		avgdl = 1
+	}
+	k1, b := x.p.K1, x.p.B
+	c1, c2 := k1*(1-b), k1*b/avgdl
+
+	qts := make([]qterm, 0, len(terms))
+	for i, pl := range v.lists {
+		if pl == nil || len(pl.docs) == 0 {
+			continue
+		}
+		df := float64(len(pl.docs))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		w := float64(qtf[i]) * idf * (k1 + 1)
+		mt := float64(pl.maxTF)
+		qts = append(qts, qterm{list: pl, w: w, ub: w * mt / (mt + c1 + c2*float64(pl.minDL)), term: terms[i]})
+	}
+	if len(qts) == 0 {
+		return res, nil
+	}
+	slices.SortFunc(qts, func(a, b qterm) int {
+		if c := cmp.Compare(b.ub, a.ub); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.term, b.term)
+	})
+	rem := make([]float64, len(qts)+1)
+	for i := len(qts) - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + qts[i].ub
+	}
+
+	s := &searcher{x: x, v: v, q: &q, roles: suitedRoles(q.Act), boost: 1}
+	if s.roles != 0 {
+		s.boost = x.p.RoleBoost
+	}
+	sc := getScratch(len(v.docSrc), len(v.srcs))
+	defer putScratch(sc)
+	s.sc = sc
+
+	theta, maxAcc := 0.0, 0.0
+	acc := sc.acc
+	for i, t := range qts {
+		pl := t.list
+		if rem[i]*s.boost >= theta {
+			// Essential term: any unit may still reach the top k.
+			for j, d := range pl.docs {
+				tf := float64(pl.tf[j])
+				a := acc[d]
+				if a == 0 {
+					sc.touched = append(sc.touched, d)
+				}
+				a += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
+				acc[d] = a
+				if a > maxAcc {
+					maxAcc = a
+				}
+			}
+			if i+1 < len(qts) && rem[i+1] < maxAcc {
+				theta = s.kth()
+			}
+			continue
+		}
+		// Non-essential term: only candidates gain.
+		res.PrunedTerms++
+		for j, d := range pl.docs {
+			if a := acc[d]; a != 0 {
+				tf := float64(pl.tf[j])
+				acc[d] = a + t.w*tf/(tf+c1+c2*float64(v.docDL[d]))
+			}
+		}
+	}
+	res.Considered = len(sc.touched)
+	top := s.top()
+	res.Hits = make([]Hit, len(top))
+	for i, c := range top {
+		res.Hits[i] = Hit{ID: v.id(c.doc), SourceID: v.srcs[v.docSrc[c.doc]].id, Score: c.score}
+	}
+	return res, nil
+}
+
+// searcher selects the best candidates of one query.
+type searcher struct {
+	x     *Index
+	v     *view
+	q     *Query
+	sc    *scratch
+	roles uint32
+	boost float64
+	memo  map[uint32]bool
+}
+
+type scored struct {
+	doc   uint32
+	score float64
+}
+
+func (s *searcher) final(d uint32) float64 {
+	a := s.sc.acc[d]
+	if s.roles != 0 && s.roles&(1<<s.v.docRole[d]) != 0 {
+		a *= s.boost
+	}
+	return a
+}
+
+func (s *searcher) pass(d uint32) bool {
+	if s.q.Filter == nil {
+		return true
+	}
+	if ok, seen := s.memo[d]; seen {
+		return ok
+	}
+	if s.memo == nil {
+		s.memo = make(map[uint32]bool)
+	}
+	ok := s.q.Filter(s.v.id(d))
+	s.memo[d] = ok
+	return ok
+}
+
+// worse orders candidates: lower score first, then larger id (so that ties
+// rank by id, whatever the document numbering).
+func (s *searcher) worse(a, b scored) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return s.v.id(a.doc) > s.v.id(b.doc)
+}
+
+// kth returns the score of the k-th best candidate so far, or 0.
+func (s *searcher) kth() float64 {
+	h := s.heap()
+	if len(h) < s.q.K {
+		return 0
+	}
+	return h[0].score
+}
+
+// top returns the best k candidates, best first.
+func (s *searcher) top() []scored {
+	h := s.heap()
+	slices.SortFunc(h, func(a, b scored) int {
+		if s.worse(a, b) {
+			return 1
+		}
+		if s.worse(b, a) {
+			return -1
+		}
+		return 0
+	})
+	return h
+}
+
+// heap builds a min-heap (worst on top) of the k best candidates.
+func (s *searcher) heap() []scored {
+	k := s.q.K
+	h := make([]scored, 0, min(k, len(s.sc.touched)))
+	push := func(c scored) {
+		if len(h) < k {
+			h = append(h, c)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !s.worse(h[i], h[p]) {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			return
+		}
+		if !s.worse(h[0], c) {
+			return
+		}
+		h[0] = c
+		for i := 0; ; {
+			l, r, m := 2*i+1, 2*i+2, i
+			if l < len(h) && s.worse(h[l], h[m]) {
+				m = l
+			}
+			if r < len(h) && s.worse(h[r], h[m]) {
+				m = r
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	full := func(sc float64) bool { return len(h) == k && sc < h[0].score }
+	if !s.q.OnePerSource {
+		for _, d := range s.sc.touched {
+			sc := s.final(d)
+			if full(sc) || !s.pass(d) {
+				continue
+			}
+			push(scored{d, sc})
+		}
+		return h
+	}
+	// Best unit per source first.
+	best, bestDoc := s.sc.best, s.sc.bestDoc
+	srcs := s.sc.srcTouched[:0]
+	for _, d := range s.sc.touched {
+		sc := s.final(d)
+		si := s.v.docSrc[d]
+		cur := best[si]
+		if cur != 0 && (sc < cur || sc == cur && s.v.id(d) > s.v.id(bestDoc[si])) {
+			continue
+		}
+		if full(sc) || !s.pass(d) {
+			continue
+		}
+		if cur == 0 {
+			srcs = append(srcs, si)
+		}
+		best[si], bestDoc[si] = sc, d
+	}
+	for _, si := range srcs {
+		push(scored{bestDoc[si], best[si]})
+		best[si] = 0
+	}
+	s.sc.srcTouched = srcs
+	return h
+}
+
+// scratch is the per-query working memory, pooled.
+type scratch struct {
+	acc        []float64
+	touched    []uint32
+	best       []float64
+	bestDoc    []uint32
+	srcTouched []int32
+}
+
+var scratchPool sync.Pool
+
+func getScratch(docs, srcs int) *scratch {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	if cap(sc.acc) < docs {
+		sc.acc = make([]float64, docs, docs+docs/4)
+	}
+	sc.acc = sc.acc[:docs]
+	if cap(sc.best) < srcs {
+		sc.best = make([]float64, srcs, srcs+srcs/4)
+		sc.bestDoc = make([]uint32, srcs, srcs+srcs/4)
+	}
+	sc.best, sc.bestDoc = sc.best[:srcs], sc.bestDoc[:srcs]
+	return sc
+}
+
+func putScratch(sc *scratch) {
+	for _, d := range sc.touched {
+		sc.acc[d] = 0
+	}
+	sc.touched = sc.touched[:0]
+	scratchPool.Put(sc)
+}

@@ -1,0 +1,105 @@
+package bm25
+
+import (
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Field numbers a KU's indexed fields. Term counts are stored per field, so
+// field weights are applied at query time and can change without reindexing.
+type Field int
+
+// The indexed fields of a KU.
+const (
+	FieldTitle     Field = iota // Title, when it differs from Topic
+	FieldTopic                  // Topic
+	FieldClaim                  // Claim
+	FieldProcedure              // Procedure
+	FieldBody                   // TextBody
+	FieldRole                   // Role
+	FieldActs                   // UtilityActs
+	FieldNote                   // UtilityNote
+	FieldCondition              // Condition
+	FieldTags                   // Tags
+	NumFields                   // number of fields
+)
+
+// fieldTexts returns the text of every indexed field of u.
+func fieldTexts(u *kus.KU) [NumFields]string {
+	var f [NumFields]string
+	if u.Title != u.Topic {
+		f[FieldTitle] = u.Title
+	}
+	f[FieldTopic] = u.Topic
+	f[FieldClaim] = u.Claim
+	f[FieldProcedure] = u.Procedure
+	f[FieldBody] = u.TextBody
+	f[FieldRole] = u.Role
+	f[FieldActs] = strings.Join(u.UtilityActs, " ")
+	f[FieldNote] = u.UtilityNote
+	f[FieldCondition] = u.Condition
+	f[FieldTags] = strings.Join(u.Tags, " ")
+	return f
+}
+
+// Roles are coded in one byte: 0 is no or an unknown role, i+1 is kus.Roles[i].
+func roleCode(role string) uint8 {
+	for i, r := range kus.Roles {
+		if strings.EqualFold(r, role) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
+// actRoles says which KU roles suit an act (DS024: x1.3 when the role suits
+// the act).
+var actRoles = map[string][]string{
+	"compare":   {"Comparison"},
+	"explain":   {"Explanation"},
+	"recommend": {"Evaluation", "Comparison"},
+	"diagnose":  {"Diagnostic"},
+	"implement": {"Procedure"},
+	"verify":    {"Evaluation", "Constraint"},
+	"define":    {"Definition"},
+	"evaluate":  {"Evaluation"},
+	"identify":  {"Definition", "Description"},
+	"describe":  {"Description", "Narrative"},
+}
+
+// suitedRoles returns a role-code bitmap for act (bit i set when role code i
+// suits it), or 0 when act is unknown or empty.
+func suitedRoles(act string) uint32 {
+	var m uint32
+	for _, r := range actRoles[strings.ToLower(act)] {
+		m |= 1 << roleCode(r)
+	}
+	return m
+}
+
+// unitTerms counts the terms of each field of u.
+type unitTerms struct {
+	lens   [NumFields]uint32
+	counts map[string]*[NumFields]uint32
+}
+
+func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
+	clear(ut.counts)
+	ut.lens = [NumFields]uint32{}
+	for f, s := range fieldTexts(u) {
+		if s == "" {
+			continue
+		}
+		a.Each(s, func(t text.Token) {
+			c := ut.counts[t.Term]
+			if c == nil {
+				c = new([NumFields]uint32)
+				ut.counts[t.Term] = c
+			}
+			c[f]++
+			ut.lens[f]++
+		})
+	}
+}
