@@ -197,37 +197,84 @@ func (l Limits) Run(p *Program) (*Result, error) {
 	return l.run(p, nil, c)
 }
 
-// obj is an object under construction.
+// obj is an object under construction. Field values are kept by the
+// field's index in spec.fields; "" means unset (empty values are refused).
 type obj struct {
 	id, kind    string
 	line        int
 	spec        *kindSpec
-	scal        map[string]string
-	setAt       map[string]int
-	lists       map[string][]string
+	vals        []string
+	setAt       []int
+	lists       [][]string
 	constraints []string
+}
+
+// get returns the value of a scalar field given by its canonical name.
+func (o *obj) get(name string) string { return o.vals[o.spec.idx[name]] }
+
+// has reports whether a scalar field given by its canonical name is set.
+func (o *obj) has(name string) bool { return o.get(name) != "" }
+
+// maps returns the set fields as maps (nil when none).
+func (o *obj) maps() (map[string]string, map[string][]string) {
+	var scal map[string]string
+	var lists map[string][]string
+	for i, f := range o.spec.fields {
+		if v := o.vals[i]; v != "" {
+			if scal == nil {
+				scal = map[string]string{}
+			}
+			scal[f.name] = v
+		}
+		if l := o.lists[i]; len(l) > 0 {
+			if lists == nil {
+				lists = map[string][]string{}
+			}
+			lists[f.name] = l
+		}
+	}
+	return scal, lists
 }
 
 type runner struct {
 	c        *collector
-	defLine  map[string]int    // id -> line of its first statement in the program
-	seen     map[string]string // id -> command of the statement already executed
+	prog     *Program
+	pc       int // index of the statement being executed
 	objs     map[string]*obj
 	order    []*obj
 	poisoned map[string]bool
 	kuIDs    map[string]string // KU id -> statement id
 	rels     []*Relation
 	stats    []*Status
-	lines    map[string]int
+	lines    map[string]int // id -> line of every statement executed so far
 	st       *Statement
+}
+
+// command returns the command of the executed statement id.
+func (r *runner) command(id string) string {
+	for i := 0; i < r.pc; i++ {
+		if r.prog.Statements[i].ID == id {
+			return r.prog.Statements[i].Command
+		}
+	}
+	return ""
+}
+
+// laterLine returns the line of a statement id after the current one, or 0.
+func (r *runner) laterLine(id string) int {
+	for i := r.pc + 1; i < len(r.prog.Statements); i++ {
+		if r.prog.Statements[i].ID == id {
+			return r.prog.Statements[i].Line
+		}
+	}
+	return 0
 }
 
 func (l Limits) run(p *Program, broken map[string]bool, c *collector) (*Result, error) {
 	r := &runner{
 		c:        c,
-		defLine:  make(map[string]int, len(p.Statements)),
-		seen:     make(map[string]string, len(p.Statements)),
-		objs:     map[string]*obj{},
+		prog:     p,
+		objs:     make(map[string]*obj, len(p.Statements)/4),
 		poisoned: map[string]bool{},
 		kuIDs:    map[string]string{},
 		lines:    make(map[string]int, len(p.Statements)),
@@ -236,15 +283,10 @@ func (l Limits) run(p *Program, broken map[string]bool, c *collector) (*Result, 
 		r.poisoned[id] = true
 	}
 	for i := range p.Statements {
-		st := &p.Statements[i]
-		if _, ok := r.defLine[st.ID]; !ok {
-			r.defLine[st.ID] = st.Line
-		}
-	}
-	for i := range p.Statements {
 		if c.full {
 			break
 		}
+		r.pc = i
 		r.exec(&p.Statements[i])
 	}
 	if !c.full {
@@ -266,11 +308,10 @@ func (r *runner) exec(st *Statement) {
 		r.errf(0, CodeSyntax, "bad id %q (ids match [A-Za-z0-9_:-]+)", st.ID)
 		return
 	}
-	if _, dup := r.seen[st.ID]; dup {
-		r.errf(0, CodeDuplicateID, "@%s is already used at line %d", st.ID, r.lines[st.ID])
+	if line, dup := r.lines[st.ID]; dup {
+		r.errf(0, CodeDuplicateID, "@%s is already used at line %d", st.ID, line)
 		return
 	}
-	r.seen[st.ID] = st.Command
 	r.lines[st.ID] = st.Line
 	switch {
 	case kinds[st.Command] != nil:
@@ -308,13 +349,14 @@ func (r *runner) resolve(a Arg, kinds []string, what string) (*obj, bool) {
 		r.poisoned[r.st.ID] = true
 		return nil, false
 	}
+	_, seen := r.lines[id]
 	switch {
 	case id == r.st.ID:
 		r.errf(a.Col, CodeBadRef, "$%s refers to the statement itself", id)
-	case r.seen[id] != "":
-		r.errf(a.Col, CodeBadRef, "$%s is a %s statement, not an object", id, r.seen[id])
-	case r.defLine[id] > 0:
-		r.errf(a.Col, CodeForwardRef, "$%s is defined later, at line %d; references must point to earlier statements", id, r.defLine[id])
+	case seen:
+		r.errf(a.Col, CodeBadRef, "$%s is a %s statement, not an object", id, r.command(id))
+	case r.laterLine(id) > 0:
+		r.errf(a.Col, CodeForwardRef, "$%s is defined later, at line %d; references must point to earlier statements", id, r.laterLine(id))
 	default:
 		r.errf(a.Col, CodeUnknownRef, "$%s is not defined", id)
 	}
@@ -331,11 +373,12 @@ func (r *runner) construct(st *Statement) {
 			arity(min, len(spec.params)), len(st.Args), st.ID, spec.usage(st.Command))
 		return
 	}
+	n := len(spec.fields)
 	o := &obj{id: st.ID, kind: st.Command, line: st.Line, spec: spec,
-		scal: map[string]string{}, setAt: map[string]int{}, lists: map[string][]string{}}
+		vals: make([]string, n), setAt: make([]int, n), lists: make([][]string, n)}
 	ok := true
 	for i, a := range st.Args {
-		f := spec.field(spec.params[i])
+		f := &spec.fields[spec.idx[spec.params[i]]]
 		vals, good := r.value(f, a)
 		if good && st.Command == KindKU && f.name == "id" {
 			if prev, dup := r.kuIDs[vals[0]]; dup {
@@ -354,7 +397,7 @@ func (r *runner) construct(st *Statement) {
 		return
 	}
 	if st.Command == KindKU {
-		r.kuIDs[o.scal["id"]] = st.ID
+		r.kuIDs[o.get("id")] = st.ID
 	}
 	r.objs[st.ID] = o
 	r.order = append(r.order, o)
@@ -390,8 +433,8 @@ func (r *runner) set(st *Statement) {
 		r.errf(fa.Col, CodeBadField, "the field of set must be a bare name, found %s %s", fa.Kind, snippet(fa.String()))
 		return
 	}
-	f := o.spec.field(fa.Value)
-	if f == nil {
+	fi := o.spec.index(fa.Value)
+	if fi < 0 {
 		hint := ""
 		if o.spec.constrainable && strings.HasPrefix(strings.ToLower(fa.Value), "constrain") {
 			hint = fmt.Sprintf(" (write `@x constrain $%s \"...\"` for a constraint)", o.id)
@@ -399,6 +442,7 @@ func (r *runner) set(st *Statement) {
 		r.errf(fa.Col, CodeBadField, "%s has no field %q%s; fields: %s", o.kind, fa.Value, hint, o.spec.fieldNames())
 		return
 	}
+	f := &o.spec.fields[fi]
 	vals, ok := r.value(f, st.Args[2])
 	if !ok {
 		return
@@ -415,29 +459,30 @@ func (r *runner) assign(o *obj, f *fieldSpec, vals []string, col int) {
 			if f.name == "procedure" {
 				other = "claim"
 			}
-			if _, has := o.scal[other]; has {
+			if o.has(other) {
 				r.errf(col, CodeClaimAndProcedure, "KU @%s already has a %s (line %d); a KU has exactly one of claim and procedure",
-					o.id, other, o.setAt[other])
+					o.id, other, o.setAt[o.spec.idx[other]])
 				return
 			}
 		case "symbolicSubject", "symbolicRelation", "symbolicObject", "confidence":
-			if o.scal["kuType"] != kus.TypeAtomic {
+			if o.get("kuType") != kus.TypeAtomic {
 				r.errf(col, CodeBadField, "%s: symbolic facts belong to atomic KUs only, @%s is %s",
-					f.name, o.id, o.scal["kuType"])
+					f.name, o.id, o.get("kuType"))
 				return
 			}
 		}
 	}
+	i := o.spec.idx[f.name]
 	if f.list {
-		o.lists[f.name] = append(o.lists[f.name], vals...)
+		o.lists[i] = append(o.lists[i], vals...)
 		return
 	}
-	if _, has := o.scal[f.name]; has {
-		r.errf(col, CodeDuplicateField, "field %s of @%s is already set at line %d", f.name, o.id, o.setAt[f.name])
+	if o.vals[i] != "" {
+		r.errf(col, CodeDuplicateField, "field %s of @%s is already set at line %d", f.name, o.id, o.setAt[i])
 		return
 	}
-	o.scal[f.name] = vals[0]
-	o.setAt[f.name] = r.st.Line
+	o.vals[i] = vals[0]
+	o.setAt[i] = r.st.Line
 }
 
 // value checks one argument against a field and returns its canonical values.
@@ -637,27 +682,25 @@ func (r *runner) finish() {
 	for _, o := range r.order {
 		r.st = &Statement{Line: o.line, ID: o.id}
 		for _, name := range o.spec.required {
-			if _, ok := o.scal[name]; !ok {
+			if !o.has(name) {
 				r.errf(0, CodeMissingField, "%s @%s has no %s; add `@<id> set $%s %s <value>`", o.kind, o.id, name, o.id, name)
 			}
 		}
 		if o.kind != KindKU {
 			continue
 		}
-		_, claim := o.scal["claim"]
-		_, proc := o.scal["procedure"]
-		if !claim && !proc {
+		if !o.has("claim") && !o.has("procedure") {
 			r.errf(0, CodeMissingField, "ku @%s has neither claim nor procedure; a KU has exactly one of them", o.id)
 		}
 		n := 0
 		for _, f := range []string{"symbolicSubject", "symbolicRelation", "symbolicObject"} {
-			if _, ok := o.scal[f]; ok {
+			if o.has(f) {
 				n++
 			}
 		}
 		if n != 0 && n != 3 {
 			r.errf(0, CodePartialFact, "ku @%s sets %d of symbolicSubject, symbolicRelation, symbolicObject; a symbolic fact is all or nothing", o.id, n)
-		} else if _, ok := o.scal["confidence"]; ok && n == 0 {
+		} else if o.has("confidence") && n == 0 {
 			r.errf(0, CodePartialFact, "ku @%s has a confidence but no symbolic fact", o.id)
 		}
 	}
@@ -670,29 +713,26 @@ func (r *runner) result() *Result {
 		res.Order = append(res.Order, o.id)
 		switch o.kind {
 		case KindIntent:
-			in := intentFrom(o.id, o.scal, o.lists, o.constraints)
+			in := &Intent{ID: o.id, Act: o.get("act"), Target: o.get("target"), Output: o.get("output"),
+				Context: o.get("context"), Criterion: o.get("criterion"), Evidence: o.lists[o.spec.idx["evidence"]],
+				Format: o.get("format"), Language: o.get("language"), Constraints: o.constraints}
 			res.Intents = append(res.Intents, in)
 			res.ByID[o.id] = in
 		case KindSeed:
-			s := &Seed{ID: o.id, Intent: o.scal["intent"], Mode: o.scal["mode"], Action: o.scal["action"], Focus: o.scal["focus"]}
+			s := &Seed{ID: o.id, Intent: o.get("intent"), Mode: o.get("mode"), Action: o.get("action"), Focus: o.get("focus")}
 			res.Seeds = append(res.Seeds, s)
 			res.ByID[o.id] = s
 		case KindPlugin:
-			p := &PluginRef{ID: o.id, Type: o.scal["type"], PluginID: o.scal["pluginId"], Reason: o.scal["reason"]}
+			p := &PluginRef{ID: o.id, Type: o.get("type"), PluginID: o.get("pluginId"), Reason: o.get("reason")}
 			res.Plugins = append(res.Plugins, p)
 			res.ByID[o.id] = p
 		case KindKU:
-			k := kuFrom(o.scal, o.lists)
+			k := kuFrom(o)
 			res.KUs = append(res.KUs, k)
 			res.ByID[o.id] = k
 		default:
 			g := &Object{ID: o.id, Kind: o.kind, Constraints: o.constraints}
-			if len(o.scal) > 0 {
-				g.Fields = o.scal
-			}
-			if len(o.lists) > 0 {
-				g.Lists = o.lists
-			}
+			g.Fields, g.Lists = o.maps()
 			res.Objects = append(res.Objects, g)
 			res.ByID[o.id] = g
 		}
@@ -725,12 +765,6 @@ func appendNew(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-func intentFrom(id string, scal map[string]string, lists map[string][]string, constraints []string) *Intent {
-	return &Intent{ID: id, Act: scal["act"], Target: scal["target"], Output: scal["output"],
-		Context: scal["context"], Criterion: scal["criterion"], Evidence: lists["evidence"],
-		Format: scal["format"], Language: scal["language"], Constraints: constraints}
 }
 
 func intentFields(in *Intent) (map[string]string, map[string][]string) {
@@ -816,9 +850,19 @@ func kuInt(k *kus.KU, name string) *int {
 
 // kuFrom builds a KU from checked fields and applies the defaults:
 // utilityActs from the role, phaseScopes [kb-plugin].
-func kuFrom(scal map[string]string, lists map[string][]string) *kus.KU {
+func kuFrom(o *obj) *kus.KU {
 	k := &kus.KU{}
-	for name, v := range scal {
+	for i, f := range o.spec.fields {
+		if l := o.lists[i]; len(l) > 0 {
+			if p := kuList(k, f.name); p != nil {
+				*p = l
+			}
+			continue
+		}
+		v, name := o.vals[i], f.name
+		if v == "" {
+			continue
+		}
 		if p := kuStr(k, name); p != nil {
 			*p = v
 		} else if p := kuInt(k, name); p != nil {
@@ -828,11 +872,6 @@ func kuFrom(scal map[string]string, lists map[string][]string) *kus.KU {
 			k.Confidence = &f
 		} else if name == "ingestedAt" {
 			k.IngestedAt, _ = time.Parse(time.RFC3339Nano, v)
-		}
-	}
-	for name, v := range lists {
-		if p := kuList(k, name); p != nil {
-			*p = v
 		}
 	}
 	if len(k.UtilityActs) == 0 {

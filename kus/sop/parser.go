@@ -177,6 +177,13 @@ func (l Limits) parse(src string, c *collector) (*Program, map[string]bool) {
 		return p, broken
 	}
 	src = strings.TrimPrefix(src, "\ufeff")
+	n := strings.Count(src, "\n") + 1
+	if l.MaxStatements > 0 && n > l.MaxStatements+1 {
+		n = l.MaxStatements + 1
+	}
+	p.Statements = make([]Statement, 0, n)
+	// Arguments of all statements share one backing array.
+	arena := make([]Arg, 0, 3*n)
 	lineNo := 0
 	for len(src) > 0 && !c.full {
 		lineNo++
@@ -195,8 +202,9 @@ func (l Limits) parse(src string, c *collector) (*Program, map[string]bool) {
 			c.add(lineNo, 1, id, CodeTooLarge, "line is %d bytes, the limit is %d", len(line), l.MaxLineBytes)
 			continue
 		}
-		lx := lexer{line: line, lineNo: lineNo, maxItems: l.MaxListItems}
+		lx := lexer{line: line, lineNo: lineNo, maxItems: l.MaxListItems, arena: arena}
 		st, ok := lx.statement()
+		arena = lx.arena
 		if !ok {
 			if lx.err != nil {
 				c.add(lx.err.Line, lx.err.Col, lx.err.ID, lx.err.Code, "%s", lx.err.Msg)
@@ -273,6 +281,7 @@ type lexer struct {
 	id       string
 	maxItems int
 	err      *Error
+	arena    []Arg // backing store for statement arguments
 }
 
 func (lx *lexer) fail(col int, code Code, format string, args ...any) {
@@ -345,6 +354,7 @@ func (lx *lexer) statement() (Statement, bool) {
 		return Statement{}, false
 	}
 	st.Command = lx.line[start:lx.pos]
+	first := len(lx.arena)
 	for {
 		lx.skipSpace()
 		if lx.atEnd() {
@@ -352,9 +362,13 @@ func (lx *lexer) statement() (Statement, bool) {
 		}
 		a, ok := lx.arg(false)
 		if !ok {
+			lx.arena = lx.arena[:first]
 			return Statement{}, false
 		}
-		st.Args = append(st.Args, a)
+		lx.arena = append(lx.arena, a)
+	}
+	if len(lx.arena) > first {
+		st.Args = lx.arena[first:len(lx.arena):len(lx.arena)]
 	}
 	return st, true
 }

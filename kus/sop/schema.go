@@ -81,13 +81,37 @@ type kindSpec struct {
 	required []string
 	// constrainable kinds keep `constrain $x "text"` as a constraints list.
 	constrainable bool
+
+	idx  map[string]int // field name -> index in fields
+	fold map[string]int // lower-case field name -> index in fields
+}
+
+func init() {
+	for _, k := range kinds {
+		k.idx = make(map[string]int, len(k.fields))
+		k.fold = make(map[string]int, len(k.fields))
+		for i, f := range k.fields {
+			k.idx[f.name] = i
+			k.fold[strings.ToLower(f.name)] = i
+		}
+	}
+}
+
+// index returns the index of the field called name (matched
+// case-insensitively), or -1.
+func (k *kindSpec) index(name string) int {
+	if i, ok := k.idx[name]; ok {
+		return i
+	}
+	if i, ok := k.fold[strings.ToLower(name)]; ok {
+		return i
+	}
+	return -1
 }
 
 func (k *kindSpec) field(name string) *fieldSpec {
-	for i := range k.fields {
-		if strings.EqualFold(k.fields[i].name, name) {
-			return &k.fields[i]
-		}
+	if i := k.index(name); i >= 0 {
+		return &k.fields[i]
 	}
 	return nil
 }

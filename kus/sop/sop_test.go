@@ -85,3 +85,10 @@ func TestRoundTripGoldenFiles(t *testing.T) {
 		})
 	}
 }
+
+func readTestdata(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	return string(b)
+}
