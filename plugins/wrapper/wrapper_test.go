@@ -1,0 +1,297 @@
+package wrapper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
+)
+
+// root is a copy of testdata/wrappers with the test wrapper installed.
+var root string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	defer wrappertest.Cleanup()
+	dir, err := os.MkdirTemp("", "mrpvm-wrappers-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	root = dir
+	return m.Run()
+}
+
+// setup copies the fixtures once per test into a temporary folder and
+// installs the wrapper binary.
+func setup(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	wrappertest.CopyTree(t, filepath.Join("testdata", "wrappers"), dir)
+	for _, name := range []string{"works", "hang", "garbage", "exit2", "flood", "legacy", "validator", "wrongstatus", "protocol2", "badargs", "invalid", "noprotocol"} {
+		wrappertest.Install(t, filepath.Join(dir, name), "bin/wrapper")
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "symlink", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(wrappertest.Binary(t), filepath.Join(dir, "symlink", "bin", "wrapper")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestDiscover(t *testing.T) {
+	dir := setup(t)
+	ms, problems := Discover(dir, filepath.Join(dir, "no-such-root"))
+	var ids []string
+	for _, m := range ms {
+		ids = append(ids, m.Descriptor.ID)
+	}
+	wantIDs := []string{"exit2-helper", "flood-helper", "garbage-helper", "hang-helper", "legacy-helper", "strict-validator", "echo-helper", "wrong-status"}
+	if !slices.Equal(ids, wantIDs) {
+		t.Errorf("loaded %v, want %v", ids, wantIDs)
+	}
+	type prob struct {
+		folder, code, field string
+		line                int
+		warning             bool
+	}
+	var got []prob
+	for _, p := range problems {
+		if p.Stage == "" || p.Ref == "" || p.File == "" {
+			t.Errorf("problem without stage/ref/file: %+v", p)
+		}
+		got = append(got, prob{filepath.Base(filepath.Dir(p.File)), p.Code, p.Field, p.Line, p.Warning})
+	}
+	want := []prob{
+		{"absolute", sdk.CodePathSandboxViolation, "command", 5, false},
+		{"badargs", sdk.CodePathSandboxViolation, "args.0", 6, false},
+		{"broken", sdk.CodeManifestInvalid, "", 3, false},
+		{"dotdot", sdk.CodePathSandboxViolation, "command", 5, false},
+		{"invalid", sdk.CodeManifestInvalid, "description", 1, false},
+		{"invalid", sdk.CodeManifestInvalid, "maxLLMCalls", 1, false},
+		{"invalid", sdk.CodeUnknownPluginType, "type", 3, false},
+		{"noprotocol", sdk.CodeManifestInvalid, "protocolVersion", 1, false},
+		{"protocol2", sdk.CodeUnsupportedProtocolVersion, "protocolVersion", 4, true},
+		{"symlink", sdk.CodePathSandboxViolation, "command", 5, false},
+	}
+	sortProbs := func(p []prob) {
+		slices.SortFunc(p, func(a, b prob) int { return strings.Compare(a.folder+a.code+a.field, b.folder+b.code+b.field) })
+	}
+	sortProbs(got)
+	sortProbs(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("problems\n got %v\nwant %v", got, want)
+		for _, p := range problems {
+			t.Log(p)
+		}
+	}
+}
+
+func load(t *testing.T, dir, name string) *Manifest {
+	t.Helper()
+	m, errs := LoadManifest(filepath.Join(dir, name, ManifestFile))
+	if len(errs) > 0 || m == nil {
+		t.Fatalf("load %s: %v", name, errs)
+	}
+	return m
+}
+
+func solve(t *testing.T, p sdk.Plugin, prompt string) (*sdk.SolveResult, error) {
+	t.Helper()
+	gs, ok := p.(sdk.GSPlugin)
+	if !ok {
+		t.Fatalf("%T is not a gs-plugin", p)
+	}
+	return gs.Solve(context.Background(), sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: prompt,
+		Context: []sdk.ContextItem{{Title: "KU one", SourceLink: "a.md", Text: "one"}}}})
+}
+
+func TestWorkingWrapper(t *testing.T) {
+	dir := setup(t)
+	m := load(t, dir, "works")
+	p := New(m, Limits{})
+	d := p.Descriptor()
+	if d.ID != "echo-helper" || d.Type != sdk.TypeGS || !slices.Contains(d.Tags, "wrapper") {
+		t.Errorf("descriptor %+v", d)
+	}
+	if h := d.PlannerHints; h == nil || !slices.Equal(h.SupportedActs, []string{"explain"}) ||
+		!slices.Equal(h.TopicTags, []string{"echo"}) || h.ConfidenceWhenMatched != 0.8 {
+		t.Errorf("implied plannerHints %+v", d.PlannerHints)
+	}
+	if string(d.Extra["x-owner"]) != `"tests"` || string(d.Extra["command"]) != `"bin/wrapper"` {
+		t.Errorf("unknown keys not kept: %v", d.Extra)
+	}
+	res, err := solve(t, p, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDir, _ := filepath.EvalSymlinks(filepath.Join(dir, "works"))
+	if res.Status != sdk.StatusSuccess || res.ResponseMarkdown != "echo: hello\ncwd: "+wantDir {
+		t.Errorf("result %+v", res)
+	}
+	if !strings.Contains(string(res.ResponseDocument), `"evidence":["KU one"]`) || !strings.Contains(string(res.ResponseDocument), `"plugin":"echo-helper"`) {
+		t.Errorf("document %s", res.ResponseDocument)
+	}
+}
+
+func TestWrapperFailures(t *testing.T) {
+	dir := setup(t)
+	cases := []struct {
+		name    string
+		folder  string
+		limits  Limits
+		prompt  string
+		code    string
+		message string
+		maxTime time.Duration
+	}{
+		{"input too large", "works", Limits{}, strings.Repeat("x", 5000), sdk.CodeWrapperInputTooLarge, "limit is 4096", time.Second},
+		{"engine input cap below manifest", "works", Limits{MaxInputBytes: 100}, strings.Repeat("x", 200), sdk.CodeWrapperInputTooLarge, "limit is 100", time.Second},
+		{"hang", "hang", Limits{}, "q", sdk.CodeWrapperTimeout, "within 700ms", 5 * time.Second},
+		{"garbage", "garbage", Limits{}, "q", sdk.CodeWrapperBadOutput, "no `## Plugin Result` block", 10 * time.Second},
+		{"exit 2", "exit2", Limits{}, "q", sdk.CodeWrapperExit, "exit status 2 (invalid input); wrapper error bad_input: prompt is missing", 10 * time.Second},
+		{"flood", "flood", Limits{MaxOutputBytes: 64 << 10}, "q", sdk.CodeWrapperBadOutput, "stdout exceeded 65536 bytes", 10 * time.Second},
+		{"exit 3", "legacy", Limits{}, "q", sdk.CodeWrapperTimeout, "exit status 3", 10 * time.Second},
+		{"status not for family", "wrongstatus", Limits{}, "q", sdk.CodeWrapperBadOutput, `Status "accepted" is not valid for a gs-plugin`, 10 * time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := load(t, dir, tc.folder)
+			start := time.Now()
+			res, err := solve(t, New(m, tc.limits), tc.prompt)
+			elapsed := time.Since(start)
+			var pe *sdk.PluginError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got result %+v, err %v; want a PluginError", res, err)
+			}
+			if pe.Code != tc.code || !strings.Contains(pe.Message, tc.message) {
+				t.Errorf("got %v\nwant code %s with %q", pe, tc.code, tc.message)
+			}
+			if pe.Stage != sdk.StageRun || pe.ID != m.Descriptor.ID || pe.Ref != m.File {
+				t.Errorf("error lacks stage/id/ref: %+v", pe)
+			}
+			if elapsed > tc.maxTime {
+				t.Errorf("took %s, more than %s", elapsed, tc.maxTime)
+			}
+			if got := sdk.ErrorOf(err); got.Code != tc.code {
+				t.Errorf("ErrorOf code %s", got.Code)
+			}
+		})
+	}
+}
+
+func TestHangKillsProcessGroup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks /proc")
+	}
+	dir := setup(t)
+	m := load(t, dir, "hang")
+	_, err := solve(t, New(m, Limits{}), "q")
+	var pe *sdk.PluginError
+	if !errors.As(err, &pe) || pe.Code != sdk.CodeWrapperTimeout {
+		t.Fatalf("err %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "hang", "child.pid"))
+	if err != nil {
+		t.Fatalf("the hanging wrapper did not start its child: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child process %d outlived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid is a running (not zombie) process.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return false
+	}
+	return s[i+2] != 'Z' && s[i+2] != 'X'
+}
+
+func TestCanceledCall(t *testing.T) {
+	dir := setup(t)
+	m := load(t, dir, "hang")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	p := New(m, Limits{}).(sdk.GSPlugin)
+	_, err := p.Solve(ctx, sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: "q"}})
+	var pe *sdk.PluginError
+	if !errors.As(err, &pe) || pe.Code != sdk.CodeCanceled {
+		t.Fatalf("err %v, want canceled", err)
+	}
+}
+
+func TestValidatorWrapper(t *testing.T) {
+	dir := setup(t)
+	m := load(t, dir, "validator")
+	v, ok := New(m, Limits{}).(sdk.ValPlugin)
+	if !ok {
+		t.Fatal("a val-plugin manifest did not give a ValPlugin")
+	}
+	res, err := v.Validate(context.Background(), sdk.RunContext{}, &sdk.ValidateInput{Payload: sdk.Payload{Prompt: "q"}, Answer: "a", SolverID: "gs-symbolic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != sdk.StatusRejected || res.Verdict != sdk.StatusRejected || !strings.HasPrefix(res.Reason, "echo: q") {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestParseResult(t *testing.T) {
+	cases := []struct {
+		name, out string
+		want      *sdk.WrapperResult
+		err       string
+	}{
+		{"full", "noise\n## Plugin Result\nStatus: Success\nPlugin: p\nConfidence: 0.5\nResult: line one\nline two\nEvidence:\n- a\n* b\n", &sdk.WrapperResult{Status: "success", Plugin: "p", Result: "line one\nline two", Evidence: []string{"a", "b"}}, ""},
+		{"inline evidence", "## Plugin Result\nStatus: no-context\nEvidence: only\n## Next\nResult: ignored", &sdk.WrapperResult{Status: "no-context", Evidence: []string{"only"}}, ""},
+		{"no block", "Status: success\n", nil, "no `## Plugin Result` block"},
+		{"no status", "## Plugin Result\nResult: x\n", nil, "no Status line"},
+		{"bad status", "## Plugin Result\nStatus: great\n", nil, `unknown Status "great"`},
+		{"bad confidence", "## Plugin Result\nStatus: success\nConfidence: high\n", nil, "Confidence"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseResult([]byte(tc.out))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Confidence = nil
+			if got.Status != tc.want.Status || got.Plugin != tc.want.Plugin || got.Result != tc.want.Result || !slices.Equal(got.Evidence, tc.want.Evidence) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

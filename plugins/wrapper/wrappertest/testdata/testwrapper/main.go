@@ -1,0 +1,87 @@
+// Command testwrapper is an external wrapper plugin used by the tests. Its
+// first argument picks a behaviour.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type payload struct {
+	Prompt  string `json:"prompt"`
+	Context []struct {
+		Title      string `json:"title"`
+		SourceLink string `json:"sourceLink"`
+		Text       string `json:"text"`
+	} `json:"context"`
+}
+
+func main() {
+	mode := "echo"
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	switch mode {
+	case "sleep":
+		time.Sleep(time.Hour)
+		return
+	case "hang":
+		// Start a child in our process group, record its pid, then hang.
+		child := exec.Command(os.Args[0], "sleep")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		_ = os.WriteFile("child.pid", []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+		time.Sleep(time.Hour)
+		return
+	case "flood":
+		line := []byte(strings.Repeat("flood ", 170) + "\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				os.Exit(1)
+			}
+		}
+	case "garbage":
+		io.Copy(io.Discard, os.Stdin)
+		fmt.Println("Sure! Here is your answer: 42")
+		fmt.Println("{\"not\": \"a plugin result\"}")
+		return
+	case "exit2":
+		io.Copy(io.Discard, os.Stdin)
+		fmt.Fprintln(os.Stderr, `{"code":"bad_input","message":"prompt is missing","details":{"field":"prompt"}}`)
+		os.Exit(2)
+	case "exit1-raw":
+		fmt.Fprintln(os.Stderr, "traceback: something broke")
+		os.Exit(1)
+	case "exit3":
+		os.Exit(3)
+	}
+	var p payload
+	if err := json.NewDecoder(os.Stdin).Decode(&p); err != nil {
+		fmt.Fprintf(os.Stderr, "{\"code\":\"bad_json\",\"message\":%q}\n", err.Error())
+		os.Exit(2)
+	}
+	status := "success"
+	if mode == "status" && len(os.Args) > 2 {
+		status = os.Args[2]
+	}
+	wd, _ := os.Getwd()
+	fmt.Println("some log line before the block")
+	fmt.Println("## Plugin Result")
+	fmt.Println("Status: " + status)
+	fmt.Println("Plugin: " + os.Getenv("MRPVM_PLUGIN_ID"))
+	fmt.Println("Confidence: 0.75")
+	fmt.Println("Result: echo: " + p.Prompt)
+	fmt.Println("cwd: " + wd)
+	fmt.Println("Evidence:")
+	for _, c := range p.Context {
+		fmt.Println("- " + c.Title)
+	}
+}
