@@ -35,7 +35,7 @@ const (
 	CodeWrapperExit                = "wrapper_exit"
 	CodeWrapperInputTooLarge       = "wrapper_input_too_large"
 	CodeWrapperStart               = "wrapper_start_failed"
-	CodeUnknownPlugin              = "unknown_plugin"       // a configured id that no built-in or wrapper provides
+	CodeUnknownPlugin              = "unknown_plugin"        // a configured id that no built-in or wrapper provides
 	CodePluginFactory              = "plugin_factory_failed" // a built-in's New returned an error
 	CodeOptionsInvalid             = "plugin_options_invalid"
 	CodeKUsInvalid                 = "plugin_kus_invalid"

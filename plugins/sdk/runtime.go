@@ -198,9 +198,9 @@ type LLMResponse struct {
 // at boot, never looked up by the plugin.
 type Env struct {
 	PluginID      string
-	Workspace     string       // absolute workspace folder; may be empty
-	Store         Store        // the plugin's private namespace; nil without a knowledge base
-	LLM           LLM          // nil when no model endpoint is configured
+	Workspace     string // absolute workspace folder; may be empty
+	Store         Store  // the plugin's private namespace; nil without a knowledge base
+	LLM           LLM    // nil when no model endpoint is configured
 	ModelSettings ModelSettings
 	Logger        *slog.Logger // nil: discard
 }
