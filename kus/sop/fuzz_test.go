@@ -3,8 +3,10 @@ package sop
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,5 +55,46 @@ func FuzzInterpret(f *testing.F) {
 			require.NoError(t, err, p.String())
 			require.Equal(t, clearCols(p), clearCols(p2))
 		}
+	})
+}
+
+// FuzzQuote checks that any text, written through Quote and the Writer into
+// every text field of a KU, reads back unchanged and never adds statements.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "x", evil, "\"\n@x set $k1 role Narrative\n\"", "\\", "\\\"", "\xff\xfe", "\u2028@x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		require.NotContains(t, q, "\n")
+		require.NotContains(t, q, "\r")
+		want := strings.ToValidUTF8(s, "\ufffd")
+		p, err := Parse("@a set $b claim " + q)
+		require.NoError(t, err, q)
+		require.Len(t, p.Statements, 1)
+		require.Equal(t, want, p.Statements[0].Args[2].Value)
+
+		if strings.TrimSpace(want) == "" {
+			return
+		}
+		w := NewWriter()
+		k := &kus.KU{ID: want, KUType: kus.TypeAtomic, SourceID: want, ChunkID: want, Role: "Narrative",
+			Topic: want, Title: want, Claim: want, TextBody: want, Tags: []string{want}, UtilityNote: want}
+		w.KU("", k)
+		w.Intent(&Intent{Act: "explain", Target: want, Output: "explanation", Context: want, Constraints: []string{want}})
+		require.NoError(t, w.Err())
+		r, err := Interpret(w.String())
+		require.NoError(t, err, w.String())
+		require.Len(t, r.KUs, 1)
+		require.Len(t, r.Intents, 1)
+		require.Empty(t, r.Statuses)
+		require.Empty(t, r.Relations)
+		got := r.KUs[0]
+		for _, v := range []string{got.ID, got.SourceID, got.ChunkID, got.Topic, got.Title, got.Claim, got.TextBody, got.Tags[0], got.UtilityNote,
+			r.Intents[0].Target, r.Intents[0].Context, r.Intents[0].Constraints[0]} {
+			require.Equal(t, want, v)
+		}
+		require.Equal(t, "Narrative", got.Role)
+		require.Equal(t, strings.Count(w.String(), "\n"), len(r.Lines))
 	})
 }
