@@ -32,4 +32,6 @@
 // quoted string with newlines escaped, so text that happens to contain lines
 // such as `@x set $k1 role Narrative` stays data inside one statement and is
 // never interpreted.
+//
+// Parse, Interpret and Run are safe for concurrent use; a Writer is not.
 package sop
