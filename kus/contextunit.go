@@ -64,12 +64,7 @@ func (r *reader) contextUnit(s *section) *KU {
 	if headLine+1 < len(r.lines) {
 		bodyStart = r.lines[headLine+1]
 	}
-	bodyEnd := len(r.src)
-	for i, t := range r.sections {
-		if t == s && i+1 < len(r.sections) {
-			bodyEnd = r.sections[i+1].start
-		}
-	}
+	bodyEnd := s.next
 	if bodyEnd < bodyStart {
 		bodyEnd = bodyStart
 	}
@@ -242,10 +237,8 @@ func (r *reader) contextUnit(s *section) *KU {
 	if p := splitList(get("ParentUnitIds")); len(p) > 0 {
 		k.ParentUnitIDs = p
 	} else if len(k.ParentUnitIDs) > 0 {
-		for _, sec := range r.sections {
-			if sec.ku.ID == k.ParentUnitIDs[0] {
-				sec.ku.ChildUnitIDs = append(sec.ku.ChildUnitIDs, k.ID)
-			}
+		if sec := r.byID[k.ParentUnitIDs[0]]; sec != nil {
+			sec.ku.ChildUnitIDs = append(sec.ku.ChildUnitIDs, k.ID)
 		}
 		if k.ParentUnitIDs[0] == r.summary.ID {
 			r.summary.ChildUnitIDs = append(r.summary.ChildUnitIDs, k.ID)

@@ -73,9 +73,11 @@ type reader struct {
 	stack    []*section // open sections by heading level
 	preamble *section   // content before the first heading
 
-	chunkCount int
-	ids        map[string]bool
-	firstPara  string // first paragraph of the file, for the summary
+	chunkCount   int
+	sectionCount int
+	ids          map[string]bool
+	byID         map[string]*section // plain sections by KU id
+	firstPara    string              // first paragraph of the file, for the summary
 }
 
 // section is a heading with its direct content.
@@ -85,6 +87,7 @@ type section struct {
 	blocks []ast.Node
 	start  int // byte offset of the heading
 	end    int // byte offset just past the section's last content
+	next   int // byte offset of the next heading of any level, or len(src)
 	isCU   bool
 }
 
@@ -103,6 +106,7 @@ func (r *reader) run() {
 		}
 	}
 	r.ids = map[string]bool{}
+	r.byID = map[string]*section{}
 	r.summary = &KU{
 		ID:     r.info.SourceID + "::source-summary",
 		KUType: TypeAggregate,
@@ -126,8 +130,9 @@ func (r *reader) run() {
 	}
 	root := markdown.Parser().Parse(text.NewReader(src))
 
+	maxLevel := r.sectionLevels(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok {
+		if h, ok := n.(*ast.Heading); ok && (h.Level <= maxLevel || isContextUnitHeading(h, r.src)) {
 			r.openSection(h)
 			continue
 		}
@@ -184,6 +189,47 @@ func (r *reader) run() {
 	sort.SliceStable(r.doc.Diagnostics, func(i, j int) bool { return r.doc.Diagnostics[i].Line < r.doc.Diagnostics[j].Line })
 	r.doc.Units = units
 	r.doc.Title = r.summary.Title
+}
+
+// SectionCap bounds the number of section KUs per source. A file with more
+// headings keeps only its upper heading levels as sections (the deeper
+// headings become leaf text), so a huge generated file cannot flood the
+// knowledge base with millions of tiny KUs.
+const SectionCap = 5000
+
+// CodeTooManySections marks a file whose deeper headings were folded into leaves.
+const CodeTooManySections = "md_too_many_sections"
+
+// sectionLevels returns the deepest heading level that still becomes a
+// section while keeping the section count within SectionCap.
+func (r *reader) sectionLevels(root ast.Node) int {
+	var perLevel [7]int
+	first := 0
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level >= 1 && h.Level <= 6 {
+			perLevel[h.Level]++
+			if first == 0 {
+				first = n.Lines().Len()
+			}
+		}
+	}
+	total, maxLevel := 0, 0
+	for l := 1; l <= 6; l++ {
+		if total+perLevel[l] > SectionCap {
+			break
+		}
+		total += perLevel[l]
+		maxLevel = l
+	}
+	if maxLevel < 6 && total < perLevel[1]+perLevel[2]+perLevel[3]+perLevel[4]+perLevel[5]+perLevel[6] {
+		r.doc.Diagnostics = append(r.doc.Diagnostics, Diagnostic{Line: 1, Col: 1, Severity: SeverityInfo, Code: CodeTooManySections,
+			Message: fmt.Sprintf("more than %d headings: headings below level %d are kept as leaf text, not sections", SectionCap, maxLevel+1)})
+	}
+	return maxLevel
+}
+
+func isContextUnitHeading(h *ast.Heading, src []byte) bool {
+	return strings.HasPrefix(strings.TrimSpace(inlineText(h, src)), "Context Unit")
 }
 
 // frontMatter reads a leading YAML front matter block. It returns the title,
@@ -262,38 +308,36 @@ func (r *reader) openSection(h *ast.Heading) {
 		s.ku = &KU{ID: strings.TrimSpace(id), ParentUnitIDs: []string{parent.ID}}
 	} else {
 		s.ku = &KU{
-			ID:            fmt.Sprintf("%s::section-%03d", r.info.SourceID, r.countSections()),
+			ID:            fmt.Sprintf("%s::section-%03d", r.info.SourceID, r.sectionCount),
 			KUType:        TypeAggregate,
 			Level:         LevelSection,
 			Title:         title,
 			ParentUnitIDs: []string{parent.ID},
 		}
+		r.sectionCount++
 		r.addID(s.ku.ID)
+		r.byID[s.ku.ID] = s
 		parent.ChildUnitIDs = append(parent.ChildUnitIDs, s.ku.ID)
 	}
 	r.sections = append(r.sections, s)
 	r.stack = append(r.stack, s)
 }
 
-func (r *reader) countSections() int {
-	n := 0
-	for _, s := range r.sections {
-		if !s.isCU {
-			n++
-		}
-	}
-	return n
-}
-
 func (r *reader) closeSections() {
-	for i, s := range r.sections {
-		s.end = len(r.src)
-		for _, t := range r.sections[i+1:] {
-			if t.level <= s.level {
-				s.end = t.start
-				break
-			}
+	var open []*section
+	for i, t := range r.sections {
+		t.next = len(r.src)
+		if i+1 < len(r.sections) {
+			t.next = r.sections[i+1].start
 		}
+		for len(open) > 0 && open[len(open)-1].level >= t.level {
+			open[len(open)-1].end = t.start
+			open = open[:len(open)-1]
+		}
+		open = append(open, t)
+	}
+	for _, s := range open {
+		s.end = len(r.src)
 	}
 }
 
