@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/mrpvm/mrpvm/engine"
+)
+
+func init() {
+	var o kbOptions
+	cmd := &cobra.Command{
+		Use:   "ingest",
+		Short: "Bring the knowledge base up to date with the workspace's Markdown",
+		Long: `Ingest walks the workspace, parses new and changed Markdown files into
+Knowledge Units and commits each file in its own transaction. Unchanged files
+are skipped; deleted files are removed. With --json it prints one object:
+{"files", "unchanged", "removed", "kus", "errors": [{"path","code","message"}], "seconds"}.
+Skipped files (too large, binary, not UTF-8) are listed in errors but do not
+make the command fail; a file that could not be read or committed does.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			kb, err := openKB(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			defer kb.Close()
+			if s := kb.Store(); s.MovedAside != "" {
+				warnf("moved the old knowledge base aside to %s", s.MovedAside)
+			}
+			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json)})
+			if err != nil {
+				return err
+			}
+			if err := kb.Close(); err != nil {
+				return err
+			}
+			if flags.json {
+				if err := printJSON(os.Stdout, rep); err != nil {
+					return err
+				}
+			} else {
+				printIngestSummary(os.Stdout, rep)
+			}
+			if rep.Failed() {
+				return &exitError{code: 1, err: fmt.Errorf("ingest finished with errors")}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "move the existing knowledge base file aside and rebuild it from the workspace")
+	cmd.Flags().Int64Var(&o.maxFileSize, "max-file-size", engine.DefaultMaxFileSize, "skip Markdown files larger than this many bytes")
+	rootCmd.AddCommand(cmd)
+}
+
+func printIngestSummary(w io.Writer, rep *engine.IngestReport) {
+	for _, e := range rep.Errors {
+		kind := "error"
+		if e.Warning {
+			kind = "skipped"
+		}
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", kind, e.Path, e.Code, e.Message)
+	}
+	fmt.Fprintf(w, "ingested %d files (%d unchanged, %d removed); %d KUs in the knowledge base; %.2fs\n",
+		rep.Files, rep.Unchanged, rep.Removed, rep.KUs, rep.Seconds)
+}
+
+// newProgress shows a progress bar on a terminal and plain lines otherwise.
+func newProgress(w *os.File, quiet bool) engine.Progress {
+	if term.IsTerminal(int(w.Fd())) && !quiet {
+		var bar *progressbar.ProgressBar
+		return func(done, total int, _ string) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(w),
+					progressbar.OptionSetDescription("ingest"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionSetItsString("files"),
+					progressbar.OptionShowIts(),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done)
+		}
+	}
+	if quiet {
+		return nil
+	}
+	last := -1
+	return func(done, total int, _ string) {
+		step := done * 10 / total
+		if step != last || done == total {
+			last = step
+			fmt.Fprintf(w, "ingest: %d/%d files\n", done, total)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+func init() {
+	cmd := &cobra.Command{
+		Use:   "kus FILE",
+		Short: "Show the KU tree of one Markdown file: ids, levels, roles and line ranges",
+		Long: `kus reads one file with the same reader ingest uses and prints its
+Knowledge Unit hierarchy, so you can see how a document will be split.
+It does not touch the knowledge base.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := args[0]
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			id := sourceIDOf(path)
+			doc, err := kus.Parse(src, kus.SourceInfo{SourceID: id, SourceName: filepath.Base(path), SourceType: kus.SourceMarkdown})
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if flags.json {
+				return printJSON(os.Stdout, doc)
+			}
+			printKUTree(doc)
+			for _, d := range doc.Diagnostics {
+				fmt.Fprintf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, d.Message)
+			}
+			return nil
+		},
+	}
+	rootCmd.AddCommand(cmd)
+}
+
+// sourceIDOf is the workspace-relative id of path, or its cleaned path when
+// it lies outside the workspace.
+func sourceIDOf(path string) string {
+	ws, err1 := filepath.Abs(flags.workspace)
+	abs, err2 := filepath.Abs(path)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(path))
+}
+
+func printKUTree(doc *kus.Document) {
+	byID := make(map[string]*kus.KU, len(doc.Units))
+	for _, u := range doc.Units {
+		byID[u.ID] = u
+	}
+	var walk func(u *kus.KU, depth int)
+	printed := map[string]bool{}
+	walk = func(u *kus.KU, depth int) {
+		if printed[u.ID] {
+			return
+		}
+		printed[u.ID] = true
+		fmt.Printf("%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
+			u.Range.StartLine, u.Range.EndLine, oneLine(u.Title, 60))
+		for _, c := range u.ChildUnitIDs {
+			if child := byID[c]; child != nil {
+				walk(child, depth+1)
+			}
+		}
+	}
+	for _, u := range doc.Units {
+		if len(u.ParentUnitIDs) == 0 {
+			walk(u, 0)
+		}
+	}
+	for _, u := range doc.Units { // anything not reachable from a root
+		walk(u, 0)
+	}
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/engine"
+)
+
+func init() {
+	var verify bool
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Show sources, KUs by level and the knowledge base's size",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			kb, err := openKB(cmd.Context(), kbOptions{})
+			if err != nil {
+				return err
+			}
+			defer kb.Close()
+			if _, err := kb.Ingest(cmd.Context(), engine.IngestOptions{}); err != nil {
+				return err
+			}
+			st, err := kb.Store().Stats()
+			if err != nil {
+				return err
+			}
+			if verify {
+				problems, err := kb.Store().Verify()
+				if err != nil {
+					return err
+				}
+				for _, p := range problems {
+					fmt.Fprintln(os.Stderr, "inconsistent:", p)
+				}
+				if len(problems) > 0 {
+					return &exitError{code: 1, err: fmt.Errorf("the knowledge base is inconsistent (%d problems); run `mrpvm ingest --rebuild`", len(problems))}
+				}
+			}
+			if flags.json {
+				return printJSON(os.Stdout, st)
+			}
+			fmt.Printf("knowledge base: %s (%s)\n", st.DBPath, humanBytes(st.DBBytes))
+			fmt.Printf("sources: %d\nKUs: %d\n", st.Sources, st.KUs)
+			levels := make([]string, 0, len(st.KUsByLevel))
+			for l := range st.KUsByLevel {
+				levels = append(levels, l)
+			}
+			sort.Strings(levels)
+			for _, l := range levels {
+				fmt.Printf("  %-8s %d\n", l, st.KUsByLevel[l])
+			}
+			if len(st.Plugins) > 0 {
+				fmt.Printf("plugin indexes: %v\n", st.Plugins)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&verify, "verify", false, "also check that every source's KUs exist and every KU has a source")
+	rootCmd.AddCommand(cmd)
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

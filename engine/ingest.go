@@ -1,0 +1,556 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// Ingest issue codes. Warnings skip a file; errors make the run fail.
+const (
+	CodeTooLarge    = "file_too_large"
+	CodeNotUTF8     = "not_utf8"
+	CodeBinary      = "binary_file"
+	CodeVanished    = "file_vanished"
+	CodeReadFailed  = "read_failed"
+	CodeParseFailed = "parse_failed"
+	CodeHookFailed  = "hook_failed"
+	CodeCommit      = "commit_failed"
+)
+
+// DefaultMaxFileSize is the size cap above which a file is skipped.
+const DefaultMaxFileSize = 8 << 20
+
+// FileError is one problem met while ingesting.
+type FileError struct {
+	Path    string `json:"path"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Warning marks a skipped file that does not make the run fail.
+	Warning bool `json:"-"`
+}
+
+func (e FileError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Path, e.Code, e.Message) }
+
+// IngestReport summarises one ingest run.
+type IngestReport struct {
+	Files     int         `json:"files"`     // sources (re)ingested this run
+	Unchanged int         `json:"unchanged"` // sources found unchanged
+	Removed   int         `json:"removed"`   // sources removed with their KUs
+	KUs       int         `json:"kus"`       // total KUs in the knowledge base
+	Errors    []FileError `json:"errors"`
+	Seconds   float64     `json:"seconds"`
+}
+
+// Failed reports whether any issue was an error rather than a skipped file.
+func (r *IngestReport) Failed() bool {
+	for _, e := range r.Errors {
+		if !e.Warning {
+			return true
+		}
+	}
+	return false
+}
+
+// VirtualSource is a source with no file, such as a built-in plugin's KUs
+// (sourceId plugin::<id>).
+type VirtualSource struct {
+	ID   string
+	Name string
+	Text []byte
+}
+
+// Progress is told about each committed or skipped source.
+type Progress func(done, total int, sourceID string)
+
+// IngestOptions tune one ingest run.
+type IngestOptions struct {
+	Progress Progress
+	// Only restricts the run to these absolute file paths (saved files); the
+	// rest of the workspace is neither walked nor removed.
+	Only []string
+}
+
+// work is one source to read, parse and commit.
+type work struct {
+	sourceID string
+	path     string
+	size     int64
+	modTime  int64
+	text     []byte // set for virtual sources
+	old      *SourceRecord
+}
+
+// parsed is a work item after reading and parsing.
+type parsed struct {
+	work
+	text  []byte
+	hash  string
+	doc   *kus.Document
+	touch bool // same content: only size/mtime change
+	issue *FileError
+}
+
+// Ingest brings the knowledge base up to date with the workspace: new and
+// changed files are parsed in parallel and committed one transaction per
+// source; unchanged files are skipped; deleted files are removed.
+func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, error) {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	start := time.Now()
+	rep := &IngestReport{Errors: []FileError{}}
+	if err := kb.backfillHooks(ctx); err != nil {
+		return nil, err
+	}
+	records, err := kb.sourceIndex()
+	if err != nil {
+		return nil, err
+	}
+	var cands []candidate
+	if len(opt.Only) > 0 {
+		cands = kb.onlyCandidates(opt.Only, records, rep)
+	} else {
+		var issues []FileError
+		cands, issues, err = walkWorkspace(kb.workspace)
+		if err != nil {
+			return nil, err
+		}
+		rep.Errors = append(rep.Errors, issues...)
+	}
+
+	var jobs []work
+	seen := map[string]bool{}
+	for _, c := range cands {
+		seen[c.sourceID] = true
+		old := records[c.sourceID]
+		if old != nil && old.Size == c.size && old.ModTime == c.modTime {
+			rep.Unchanged++
+			continue
+		}
+		jobs = append(jobs, work{sourceID: c.sourceID, path: c.path, size: c.size, modTime: c.modTime, old: old})
+	}
+	if len(opt.Only) == 0 {
+		for _, v := range kb.virtual {
+			seen[v.ID] = true
+			old := records[v.ID]
+			if old != nil && old.Hash == hashText(v.Text) {
+				rep.Unchanged++
+				continue
+			}
+			jobs = append(jobs, work{sourceID: v.ID, size: int64(len(v.Text)), text: v.Text, old: old})
+		}
+	}
+	var removals []*SourceRecord
+	if len(opt.Only) == 0 {
+		for id, rec := range records {
+			if !seen[id] {
+				removals = append(removals, rec)
+			}
+		}
+		sort.Slice(removals, func(i, j int) bool { return removals[i].SourceID < removals[j].SourceID })
+	}
+
+	total := len(jobs) + len(removals)
+	done := 0
+	if len(jobs) > 1 {
+		kb.store.db.NoSync = true // one fsync at the end instead of one per source
+	}
+	for _, rec := range removals {
+		if err := ctx.Err(); err != nil {
+			return nil, kb.finish(err)
+		}
+		if err := kb.removeSource(ctx, rec); err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: displayPath(rec), Code: CodeCommit, Message: err.Error()})
+		} else {
+			rep.Removed++
+		}
+		done++
+		kb.report(opt.Progress, done, total, rec.SourceID)
+	}
+	err = kb.parseAndCommit(ctx, jobs, rep, func(id string) {
+		done++
+		kb.report(opt.Progress, done, total, id)
+	})
+	if err := kb.finish(err); err != nil {
+		return nil, err
+	}
+	if rep.KUs, err = kb.countKUs(); err != nil {
+		return nil, err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func (kb *KB) report(p Progress, done, total int, id string) {
+	if p != nil {
+		p(done, total, id)
+	}
+}
+
+// finish restores durable commits and flushes what NoSync left in the page cache.
+func (kb *KB) finish(runErr error) error {
+	db := kb.store.db
+	if db.NoSync {
+		db.NoSync = false
+		if err := db.Sync(); err != nil {
+			return errors.Join(runErr, fmt.Errorf("sync %s: %w", kb.store.path, err))
+		}
+	}
+	return runErr
+}
+
+// onlyCandidates stats the given files for a partial ingest.
+func (kb *KB) onlyCandidates(paths []string, records map[string]*SourceRecord, rep *IngestReport) []candidate {
+	var out []candidate
+	for _, p := range paths {
+		id, err := kb.SourceIDFor(p)
+		if err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: p, Code: CodeReadFailed, Message: err.Error()})
+			continue
+		}
+		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			if rec := records[id]; rec != nil {
+				if err := kb.removeSource(context.Background(), rec); err != nil {
+					rep.Errors = append(rep.Errors, FileError{Path: p, Code: CodeCommit, Message: err.Error()})
+				} else {
+					rep.Removed++
+				}
+			}
+			continue
+		}
+		if err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: p, Code: CodeReadFailed, Message: err.Error()})
+			continue
+		}
+		out = append(out, candidate{path: p, sourceID: id, size: info.Size(), modTime: info.ModTime().UnixNano()})
+	}
+	return out
+}
+
+// parseAndCommit reads and parses jobs on every core and commits each
+// source in its own write transaction as soon as it is parsed.
+func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport, step func(string)) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	in := make(chan work)
+	out := make(chan parsed, 64)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w := range in {
+				select {
+				case out <- kb.parse(w):
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, w := range jobs {
+			select {
+			case in <- w:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	for p := range out {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		kb.commitParsed(ctx, p, rep)
+		step(p.sourceID)
+	}
+	return ctx.Err()
+}
+
+func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
+	if p.issue != nil {
+		rep.Errors = append(rep.Errors, *p.issue)
+		// A file that vanished or is no longer valid text leaves the KB; one
+		// that could not be read keeps its last good KUs.
+		if p.old != nil && p.issue.Code != CodeReadFailed {
+			if err := kb.removeSource(ctx, p.old); err == nil && p.issue.Code == CodeVanished {
+				rep.Removed++
+			}
+		}
+		return
+	}
+	if p.touch {
+		if err := kb.touchSource(p); err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: CodeCommit, Message: err.Error()})
+			return
+		}
+		rep.Unchanged++
+		return
+	}
+	if err := kb.commitSource(ctx, p); err != nil {
+		code := CodeCommit
+		var he *hookError
+		if errors.As(err, &he) {
+			code = CodeHookFailed
+		}
+		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
+		return
+	}
+	rep.Files++
+}
+
+func (w work) displayPath() string {
+	if w.path != "" {
+		return w.path
+	}
+	return w.sourceID
+}
+
+func displayPath(rec *SourceRecord) string {
+	if rec.Path != "" {
+		return rec.Path
+	}
+	return rec.SourceID
+}
+
+// parse reads, checks, hashes and parses one source.
+func (kb *KB) parse(w work) parsed {
+	p := parsed{work: w}
+	issue := func(code, msg string, warning bool) parsed {
+		p.issue = &FileError{Path: w.displayPath(), Code: code, Message: msg, Warning: warning}
+		return p
+	}
+	text := w.text
+	if text == nil {
+		if w.size > kb.maxFileSize {
+			return issue(CodeTooLarge, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", w.size, kb.maxFileSize), true)
+		}
+		var err error
+		text, err = kb.readFile(w.path, kb.maxFileSize)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return issue(CodeVanished, "deleted before it could be read", true)
+		case errors.Is(err, errTooLarge):
+			return issue(CodeTooLarge, fmt.Sprintf("grew over the %d-byte limit; skipped", kb.maxFileSize), true)
+		case err != nil:
+			return issue(CodeReadFailed, err.Error(), false)
+		}
+	}
+	if bytes.IndexByte(text, 0) >= 0 {
+		return issue(CodeBinary, "binary content (NUL bytes); skipped", true)
+	}
+	if !utf8.Valid(text) {
+		return issue(CodeNotUTF8, "not valid UTF-8; skipped", true)
+	}
+	p.text = text
+	p.hash = hashText(text)
+	if w.old != nil && w.old.Hash == p.hash && w.path != "" {
+		p.touch = true
+		return p
+	}
+	doc, err := kus.Parse(text, kus.SourceInfo{
+		SourceID:   w.sourceID,
+		SourceName: sourceName(w),
+		SourceType: kus.SourceMarkdown,
+		IngestedAt: kb.now(),
+	})
+	if err != nil {
+		return issue(CodeParseFailed, err.Error(), true)
+	}
+	p.doc = doc
+	return p
+}
+
+var errTooLarge = errors.New("file too large")
+
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+func sourceName(w work) string {
+	if w.path == "" {
+		return w.sourceID
+	}
+	return baseName(w.sourceID)
+}
+
+func baseName(id string) string {
+	for i := len(id) - 1; i >= 0; i-- {
+		if id[i] == '/' {
+			return id[i+1:]
+		}
+	}
+	return id
+}
+
+func hashText(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// hookError marks a failure inside a SourceHook.
+type hookError struct {
+	hook string
+	err  error
+}
+
+func (e *hookError) Error() string { return fmt.Sprintf("index %s: %v", e.hook, e.err) }
+func (e *hookError) Unwrap() error { return e.err }
+
+// commitSource replaces one source's KUs and calls every hook, all in one
+// write transaction.
+func (kb *KB) commitSource(ctx context.Context, p parsed) error {
+	rec := &SourceRecord{
+		SourceID: p.sourceID, Path: p.path, Size: p.size, ModTime: p.modTime, Hash: p.hash,
+		Title: p.doc.Title, IngestedAt: kb.now(),
+	}
+	for _, u := range p.doc.Units {
+		rec.UnitIDs = append(rec.UnitIDs, u.ID)
+	}
+	var oldIDs []string
+	if p.old != nil {
+		oldIDs = p.old.UnitIDs
+	}
+	return kb.store.db.Update(func(tx *bolt.Tx) error {
+		kusB := tx.Bucket(bucketKUs)
+		for _, id := range oldIDs {
+			if err := kusB.Delete([]byte(id)); err != nil {
+				return err
+			}
+		}
+		for _, u := range p.doc.Units {
+			v, err := json.Marshal(u)
+			if err != nil {
+				return fmt.Errorf("encode ku %s: %w", u.ID, err)
+			}
+			if err := kusB.Put([]byte(u.ID), v); err != nil {
+				return fmt.Errorf("store ku %s: %w", u.ID, err)
+			}
+		}
+		v, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
+			return err
+		}
+		return kb.runHooks(ctx, tx, &SourceEvent{
+			Kind: SourceUpserted, SourceID: p.sourceID, Path: p.path, Text: p.text, Doc: p.doc, OldUnitIDs: oldIDs,
+		})
+	})
+}
+
+// touchSource records a new size/mtime for a file whose content did not change.
+func (kb *KB) touchSource(p parsed) error {
+	rec := *p.old
+	rec.Size, rec.ModTime, rec.Path = p.size, p.modTime, p.path
+	v, err := json.Marshal(&rec)
+	if err != nil {
+		return err
+	}
+	return kb.store.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSources).Put([]byte(p.sourceID), v)
+	})
+}
+
+// removeSource deletes a source, its KUs and its entries in every hook's index.
+func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
+	return kb.store.db.Update(func(tx *bolt.Tx) error {
+		kusB := tx.Bucket(bucketKUs)
+		for _, id := range rec.UnitIDs {
+			if err := kusB.Delete([]byte(id)); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(bucketSources).Delete([]byte(rec.SourceID)); err != nil {
+			return err
+		}
+		return kb.runHooks(ctx, tx, &SourceEvent{
+			Kind: SourceRemoved, SourceID: rec.SourceID, Path: rec.Path, OldUnitIDs: rec.UnitIDs,
+		})
+	})
+}
+
+func (kb *KB) runHooks(ctx context.Context, tx *bolt.Tx, ev *SourceEvent) error {
+	ev.KUs = txKUReader{tx}
+	for _, h := range kb.hooks {
+		b, err := ensurePluginBucket(tx, h.HookID())
+		if err != nil {
+			return err
+		}
+		ev.KV = boltKV{b}
+		if err := callHook(ctx, h, ev); err != nil {
+			return &hookError{hook: h.HookID(), err: err}
+		}
+	}
+	ev.KV = nil
+	return nil
+}
+
+// callHook isolates a hook's panic into an error.
+func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return h.OnSource(ctx, ev)
+}
+
+// sourceIndex loads every source record keyed by id.
+func (kb *KB) sourceIndex() (map[string]*SourceRecord, error) {
+	recs, err := kb.store.Sources()
+	if err != nil {
+		return nil, fmt.Errorf("read sources: %w", err)
+	}
+	m := make(map[string]*SourceRecord, len(recs))
+	for _, r := range recs {
+		m[r.SourceID] = r
+	}
+	return m, nil
+}
+
+func (kb *KB) countKUs() (int, error) {
+	n := 0
+	err := kb.store.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucketKUs).Stats().KeyN
+		return nil
+	})
+	return n, err
+}

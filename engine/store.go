@@ -1,0 +1,544 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// SchemaVersion is the layout version of the knowledge base file. A file
+// with another version is rebuilt from the workspace on open.
+const SchemaVersion = 1
+
+// Bucket names. Keys are designed for ordered cursor scans.
+var (
+	bucketMeta    = []byte("meta")    // schema, clean-shutdown flag, hook versions
+	bucketSources = []byte("sources") // sourceId -> SourceRecord (JSON)
+	bucketKUs     = []byte("kus")     // kuId -> kus.KU (JSON)
+	bucketPlugins = []byte("plugins") // one nested bucket per plugin id
+)
+
+var (
+	keySchema = []byte("schema")
+	keyDirty  = []byte("dirty")
+)
+
+// Stable error codes of the store.
+const (
+	CodeLocked  = "kb_locked"
+	CodeCorrupt = "kb_corrupt"
+	CodeOpen    = "kb_open_failed"
+)
+
+// StoreError is a failure to open or use the knowledge base file.
+type StoreError struct {
+	Code string
+	Path string
+	Err  error
+}
+
+func (e *StoreError) Error() string {
+	switch e.Code {
+	case CodeLocked:
+		return fmt.Sprintf("%s: %s: the knowledge base is in use by another mrpvm process (is an editor's language server running on this workspace?)", e.Code, e.Path)
+	case CodeCorrupt:
+		return fmt.Sprintf("%s: %s: the knowledge base file is damaged (%v); run `mrpvm ingest --rebuild` to move it aside and rebuild it from the workspace", e.Code, e.Path, e.Err)
+	default:
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Path, e.Err)
+	}
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
+
+// ErrLocked and ErrCorrupt can be matched with errors.Is.
+var (
+	ErrLocked  = errors.New("knowledge base locked")
+	ErrCorrupt = errors.New("knowledge base corrupt")
+)
+
+// Is matches ErrLocked and ErrCorrupt by code.
+func (e *StoreError) Is(target error) bool {
+	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrCorrupt && e.Code == CodeCorrupt)
+}
+
+// SourceRecord is what the store keeps about one ingested source.
+type SourceRecord struct {
+	SourceID   string    `json:"sourceId"`
+	Path       string    `json:"path,omitempty"` // absolute path; empty for built-in sources
+	Size       int64     `json:"size"`
+	ModTime    int64     `json:"modTime"` // unix nanoseconds
+	Hash       string    `json:"hash"`    // hex SHA-256 of the text
+	Title      string    `json:"title"`
+	UnitIDs    []string  `json:"unitIds"`
+	IngestedAt time.Time `json:"ingestedAt"`
+}
+
+// StoreOptions tune OpenStore.
+type StoreOptions struct {
+	// LockTimeout bounds the wait for another process's lock (default 1s).
+	LockTimeout time.Duration
+	// ReadOnly opens the file for reading only (shared lock).
+	ReadOnly bool
+	// Rebuild moves an existing (possibly corrupt) file aside and starts anew.
+	Rebuild bool
+}
+
+// Store is the knowledge base file.
+type Store struct {
+	db   *bolt.DB
+	path string
+	// Rebuilt is set when the file was created anew (fresh, schema change or --rebuild).
+	Rebuilt bool
+	// MovedAside names the file a rebuild moved the old database to, if any.
+	MovedAside string
+}
+
+// DefaultDBPath returns the knowledge base path for a workspace:
+// os.UserCacheDir()/mrpvm/<hash of the absolute workspace path>/kb.db.
+func DefaultDBPath(workspace string) (string, error) {
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return "", fmt.Errorf("workspace path %s: %w", workspace, err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("user cache directory: %w", err)
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(abs)))
+	return filepath.Join(cache, "mrpvm", hex.EncodeToString(sum[:8]), "kb.db"), nil
+}
+
+// OpenStore opens (creating if needed) the knowledge base file at path.
+// A file locked by another process fails within LockTimeout with CodeLocked;
+// a damaged file fails with CodeCorrupt unless Rebuild is set.
+func OpenStore(path string, opt StoreOptions) (*Store, error) {
+	if opt.LockTimeout <= 0 {
+		opt.LockTimeout = time.Second
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, &StoreError{Code: CodeOpen, Path: path, Err: err}
+	}
+	s := &Store{path: path}
+	if opt.Rebuild && !opt.ReadOnly {
+		if err := s.moveAside(); err != nil {
+			return nil, err
+		}
+	}
+	_, statErr := os.Stat(path)
+	fresh := errors.Is(statErr, os.ErrNotExist)
+	db, err := openBolt(path, opt)
+	if err != nil {
+		return nil, classifyOpenError(path, err)
+	}
+	s.db = db
+	if err := s.checkIntegrity(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if opt.ReadOnly {
+		return s, nil
+	}
+	rebuilt, err := s.prepare()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.Rebuilt = fresh || rebuilt || s.MovedAside != ""
+	return s, nil
+}
+
+func openBolt(path string, opt StoreOptions) (db *bolt.DB, err error) {
+	if err := checkTruncation(path); err != nil {
+		return nil, err
+	}
+	defer func() {
+		// A damaged file can make bbolt panic while reading its meta pages.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+		}
+	}()
+	return bolt.Open(path, 0o644, &bolt.Options{
+		Timeout:        opt.LockTimeout,
+		ReadOnly:       opt.ReadOnly,
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
+}
+
+func classifyOpenError(path string, err error) error {
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return &StoreError{Code: CodeLocked, Path: path, Err: err}
+	case errors.Is(err, ErrCorrupt), errors.Is(err, bolterrors.ErrInvalid),
+		errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
+		return &StoreError{Code: CodeCorrupt, Path: path, Err: err}
+	default:
+		// bbolt reports a file too short to hold its meta pages as a plain error.
+		if fi, statErr := os.Stat(path); statErr == nil && fi.Size() > 0 {
+			return &StoreError{Code: CodeCorrupt, Path: path, Err: err}
+		}
+		return &StoreError{Code: CodeOpen, Path: path, Err: err}
+	}
+}
+
+// checkIntegrity detects truncation cheaply on every open and walks the whole
+// file after an unclean shutdown. Faults on a damaged mapping become errors.
+func (s *Store) checkIntegrity() (err error) {
+	fi, statErr := os.Stat(s.path)
+	if statErr != nil {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: statErr}
+	}
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			err = &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v", r)}
+		}
+	}()
+	return s.db.View(func(tx *bolt.Tx) error {
+		if tx.Size() > fi.Size() {
+			return &StoreError{Code: CodeCorrupt, Path: s.path,
+				Err: fmt.Errorf("file is %d bytes but its pages need %d (truncated)", fi.Size(), tx.Size())}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil || meta.Get(keyDirty) == nil {
+			return nil
+		}
+		for cerr := range tx.Check() {
+			return &StoreError{Code: CodeCorrupt, Path: s.path, Err: cerr}
+		}
+		return nil
+	})
+}
+
+// prepare creates the buckets, rebuilds on a schema mismatch and marks the
+// file dirty until Close.
+func (s *Store) prepare() (rebuilt bool, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		if meta := tx.Bucket(bucketMeta); meta != nil {
+			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
+				rebuilt = true
+				for _, name := range [][]byte{bucketMeta, bucketSources, bucketKUs, bucketPlugins} {
+					if tx.Bucket(name) != nil {
+						if err := tx.DeleteBucket(name); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		for _, name := range [][]byte{bucketMeta, bucketSources, bucketKUs, bucketPlugins} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return err
+		}
+		return meta.Put(keyDirty, []byte("1"))
+	})
+	if err != nil {
+		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
+	}
+	return rebuilt, nil
+}
+
+func (s *Store) moveAside() error {
+	if _, err := os.Stat(s.path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405"))
+	if err := os.Rename(s.path, aside); err != nil {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: fmt.Errorf("move aside for rebuild: %w", err)}
+	}
+	s.MovedAside = aside
+	return nil
+}
+
+// Path returns the file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close syncs, marks a clean shutdown and closes the file.
+func (s *Store) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	var errs []error
+	if !s.db.IsReadOnly() {
+		s.db.NoSync = false
+		errs = append(errs, s.db.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Delete(keyDirty)
+		}))
+	}
+	errs = append(errs, s.db.Close())
+	s.db = nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// PluginStore returns the private namespace of plugin id.
+func (s *Store) PluginStore(id string) *pluginStore {
+	return &pluginStore{db: s.db, id: id}
+}
+
+// Source returns the record of one source, or nil.
+func (s *Store) Source(id string) (*SourceRecord, error) {
+	var rec *SourceRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		rec, err = getSource(tx, id)
+		return err
+	})
+	return rec, err
+}
+
+// Sources returns every source record, sorted by id.
+func (s *Store) Sources() ([]*SourceRecord, error) {
+	var out []*SourceRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
+			rec := new(SourceRecord)
+			if err := json.Unmarshal(v, rec); err != nil {
+				return fmt.Errorf("source %s: %w", k, err)
+			}
+			out = append(out, rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// KU returns one unit by id, or nil.
+func (s *Store) KU(id string) (*kus.KU, error) {
+	var ku *kus.KU
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		ku, err = getKU(tx, id)
+		return err
+	})
+	return ku, err
+}
+
+// SourceKUs returns the units of one source in document order.
+func (s *Store) SourceKUs(sourceID string) ([]*kus.KU, error) {
+	var out []*kus.KU
+	err := s.db.View(func(tx *bolt.Tx) error {
+		rec, err := getSource(tx, sourceID)
+		if err != nil || rec == nil {
+			return err
+		}
+		for _, id := range rec.UnitIDs {
+			ku, err := getKU(tx, id)
+			if err != nil {
+				return err
+			}
+			if ku != nil {
+				out = append(out, ku)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Stats summarises the knowledge base.
+type Stats struct {
+	Sources    int            `json:"sources"`
+	KUs        int            `json:"kus"`
+	KUsByLevel map[string]int `json:"kusByLevel"`
+	Plugins    []string       `json:"pluginIndexes"`
+	DBBytes    int64          `json:"dbBytes"`
+	DBPath     string         `json:"dbPath"`
+}
+
+// Stats counts sources and KUs by level.
+func (s *Store) Stats() (*Stats, error) {
+	st := &Stats{KUsByLevel: map[string]int{}, DBPath: s.path}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
+		if err := tx.Bucket(bucketKUs).ForEach(func(_, v []byte) error {
+			var probe struct {
+				Level string `json:"level"`
+			}
+			if err := json.Unmarshal(v, &probe); err != nil {
+				return err
+			}
+			st.KUs++
+			st.KUsByLevel[probe.Level]++
+			return nil
+		}); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketPlugins).ForEachBucket(func(k []byte) error {
+			st.Plugins = append(st.Plugins, string(k))
+			return nil
+		})
+	})
+	sort.Strings(st.Plugins)
+	if fi, statErr := os.Stat(s.path); statErr == nil {
+		st.DBBytes = fi.Size()
+	}
+	return st, err
+}
+
+func getSource(tx *bolt.Tx, id string) (*SourceRecord, error) {
+	v := tx.Bucket(bucketSources).Get([]byte(id))
+	if v == nil {
+		return nil, nil
+	}
+	rec := new(SourceRecord)
+	if err := json.Unmarshal(v, rec); err != nil {
+		return nil, fmt.Errorf("source %s: %w", id, err)
+	}
+	return rec, nil
+}
+
+func getKU(tx *bolt.Tx, id string) (*kus.KU, error) {
+	v := tx.Bucket(bucketKUs).Get([]byte(id))
+	if v == nil {
+		return nil, nil
+	}
+	ku := new(kus.KU)
+	if err := json.Unmarshal(v, ku); err != nil {
+		return nil, fmt.Errorf("ku %s: %w", id, err)
+	}
+	return ku, nil
+}
+
+// txKUReader reads KUs inside one transaction.
+type txKUReader struct{ tx *bolt.Tx }
+
+func (r txKUReader) KU(id string) (*kus.KU, error) { return getKU(r.tx, id) }
+
+// Verify checks that the knowledge base is consistent: every source's KUs
+// exist and every KU belongs to a recorded source. It returns the problems found.
+func (s *Store) Verify() ([]string, error) {
+	var problems []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		owned := map[string]bool{}
+		if err := tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
+			var rec SourceRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				problems = append(problems, fmt.Sprintf("source %s: undecodable record: %v", k, err))
+				return nil
+			}
+			for _, id := range rec.UnitIDs {
+				owned[id] = true
+				if tx.Bucket(bucketKUs).Get([]byte(id)) == nil {
+					problems = append(problems, fmt.Sprintf("source %s: missing KU %s", rec.SourceID, id))
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketKUs).ForEach(func(k, _ []byte) error {
+			if !owned[string(k)] {
+				problems = append(problems, fmt.Sprintf("KU %s belongs to no source", k))
+			}
+			return nil
+		})
+	})
+	return problems, err
+}
+
+// checkTruncation reads the two bbolt meta pages and fails with ErrCorrupt
+// when the newest valid one describes more pages than the file holds. bbolt
+// would otherwise fault while scanning the missing pages on a goroutine of
+// its own, where the fault cannot be recovered. Files whose meta pages are
+// both invalid are left to bbolt, which reports them as invalid.
+func checkTruncation(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent: bbolt creates it; other errors surface from bolt.Open
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return nil
+	}
+	const metaOffset = 16 // page header
+	buf := make([]byte, 4096)
+	var best *boltMeta
+	for i := 0; i < 2; i++ {
+		off := int64(0)
+		if i == 1 {
+			if best == nil {
+				// Page size unknown: try the common sizes for the second meta.
+				for _, ps := range []int64{4096, 8192, 16384, 65536} {
+					if m := readMeta(f, ps, buf); m != nil {
+						best = newerMeta(best, m)
+						break
+					}
+				}
+				continue
+			}
+			off = int64(best.pageSize)
+		}
+		if m := readMeta(f, off, buf); m != nil {
+			best = newerMeta(best, m)
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	if need := int64(best.pgid) * int64(best.pageSize); need > fi.Size() {
+		return fmt.Errorf("%w: file is %d bytes but its pages need %d (truncated)", ErrCorrupt, fi.Size(), need)
+	}
+	return nil
+}
+
+// boltMeta is the part of a bbolt meta page the truncation check needs.
+type boltMeta struct {
+	pageSize uint32
+	pgid     uint64
+	txid     uint64
+}
+
+func newerMeta(a, b *boltMeta) *boltMeta {
+	if a == nil || b.txid > a.txid {
+		return b
+	}
+	return a
+}
+
+// readMeta decodes and checksums the meta page at off, or returns nil.
+func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
+	n, _ := f.ReadAt(buf[:80], off)
+	if n < 80 {
+		return nil
+	}
+	m := buf[16:80]
+	le := binary.LittleEndian
+	if le.Uint32(m[0:4]) != 0xED0CDAED || le.Uint32(m[4:8]) != 2 {
+		return nil
+	}
+	h := fnv.New64a()
+	h.Write(m[:56])
+	if h.Sum64() != le.Uint64(m[56:64]) {
+		return nil
+	}
+	ps := le.Uint32(m[8:12])
+	if ps < 512 || ps > 1<<20 {
+		return nil
+	}
+	return &boltMeta{pageSize: ps, pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
+}

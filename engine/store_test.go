@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestStoreLockedByAnotherHandleFailsFast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := OpenStore(path, StoreOptions{})
+	require.NoError(t, err)
+	defer s.Close()
+	start := time.Now()
+	_, err = OpenStore(path, StoreOptions{LockTimeout: 300 * time.Millisecond})
+	require.ErrorIs(t, err, ErrLocked)
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Contains(t, err.Error(), "in use by another mrpvm process")
+}
+
+func TestStoreCorruptFile(t *testing.T) {
+	cases := map[string]func(t *testing.T, path string){
+		"garbage": func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("this is not a bbolt file, just text that goes on and on"), 0o644))
+		},
+		"truncated": func(t *testing.T, path string) {
+			s, err := OpenStore(path, StoreOptions{})
+			require.NoError(t, err)
+			require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+				b := tx.Bucket(bucketKUs)
+				for i := 0; i < 2000; i++ {
+					if err := b.Put([]byte(filepathKey(i)), make([]byte, 512)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			require.NoError(t, s.Close())
+			info, err := os.Stat(path)
+			require.NoError(t, err)
+			require.NoError(t, os.Truncate(path, info.Size()/3))
+		},
+		"zeroed meta": func(t *testing.T, path string) {
+			s, err := OpenStore(path, StoreOptions{})
+			require.NoError(t, err)
+			require.NoError(t, s.Close())
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			require.NoError(t, err)
+			_, err = f.WriteAt(make([]byte, 8192), 0)
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		},
+	}
+	for name, damage := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "kb.db")
+			damage(t, path)
+			_, err := OpenStore(path, StoreOptions{LockTimeout: 200 * time.Millisecond})
+			require.ErrorIs(t, err, ErrCorrupt)
+			assert.Contains(t, err.Error(), "--rebuild")
+
+			s, err := OpenStore(path, StoreOptions{Rebuild: true})
+			require.NoError(t, err)
+			defer s.Close()
+			assert.True(t, s.Rebuilt)
+			assert.FileExists(t, s.MovedAside, "the damaged file is kept, not deleted")
+		})
+	}
+}
+
+func filepathKey(i int) string {
+	return filepath.Join("k", string(rune('a'+i%26)), time.Duration(i).String())
+}
+
+func TestStoreSchemaMismatchRebuilds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := OpenStore(path, StoreOptions{})
+	require.NoError(t, err)
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketKUs).Put([]byte("old"), []byte("{}")); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte("0"))
+	}))
+	require.NoError(t, s.Close())
+
+	s, err = OpenStore(path, StoreOptions{})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.True(t, s.Rebuilt)
+	ku, err := s.KU("old")
+	require.NoError(t, err)
+	assert.Nil(t, ku)
+}
+
+func TestStoreUncleanShutdownIsChecked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := OpenStore(path, StoreOptions{})
+	require.NoError(t, err)
+	require.NoError(t, s.db.Close()) // no clean Close: the dirty flag stays
+	s, err = OpenStore(path, StoreOptions{})
+	require.NoError(t, err, "a consistent file opens after a full check")
+	require.NoError(t, s.Close())
+}
+
+func TestDefaultDBPathIsStablePerWorkspace(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a, err := DefaultDBPath("/tmp/ws-a")
+	require.NoError(t, err)
+	b, err := DefaultDBPath("/tmp/ws-a/")
+	require.NoError(t, err)
+	c, err := DefaultDBPath("/tmp/ws-b")
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, c)
+	assert.Equal(t, "kb.db", filepath.Base(a))
+}
