@@ -99,3 +99,21 @@ func DecodeOptions(raw json.RawMessage, dst any) error {
 	}
 	return nil
 }
+
+// Base carries a plugin's descriptor; built-ins embed it for Descriptor().
+type Base struct{ desc Descriptor }
+
+// NewBase parses and validates an embedded plugin.json.
+func NewBase(pluginJSON []byte) (Base, error) {
+	d, errs := ParseDescriptor(pluginJSON, "plugin.json")
+	if len(errs) > 0 {
+		return Base{}, errs[0]
+	}
+	return Base{desc: *d}, nil
+}
+
+// Descriptor returns a copy of the descriptor.
+func (b Base) Descriptor() Descriptor { return b.desc.Clone() }
+
+// PluginID returns the plugin id.
+func (b Base) PluginID() string { return b.desc.ID }

@@ -1,0 +1,29 @@
+// Package all links every built-in plugin into a binary: importing it for
+// its side effects registers their factories (the database/sql-driver and
+// Telegraf plugins/inputs/all pattern). Which of them run is decided by
+// config/plugins.json, not here.
+package all
+
+import (
+	// Seed detectors.
+	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-llm-deep"
+	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-llm-fast"
+	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-symbolic"
+
+	// Planners.
+	_ "github.com/mrpvm/mrpvm/plugins/mrp-plan/planner-default"
+	_ "github.com/mrpvm/mrpvm/plugins/mrp-plan/planner-depth"
+
+	// Knowledge retrievers.
+	_ "github.com/mrpvm/mrpvm/plugins/kb/kb-balanced"
+	_ "github.com/mrpvm/mrpvm/plugins/kb/kb-fast"
+	_ "github.com/mrpvm/mrpvm/plugins/kb/kb-thinkingdb"
+
+	// Goal solvers.
+	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-llm-deep"
+	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-llm-fast"
+	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-symbolic"
+
+	// Validators.
+	_ "github.com/mrpvm/mrpvm/plugins/val/val-llm"
+)

@@ -1,0 +1,153 @@
+package plugins
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Builtin is what a built-in plugin package registers at init: its
+// embedded plugin.json and plugin.kus.md and a factory.
+type Builtin struct {
+	Descriptor []byte // plugin.json
+	KUs        []byte // plugin.kus.md
+	// New builds the plugin from its options object in plugins.json (nil
+	// when there is none) and the services the core injects. It should
+	// reject unknown options (sdk.DecodeOptions does).
+	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
+}
+
+// BuiltinInfo is a registered built-in.
+type BuiltinInfo struct {
+	Descriptor sdk.Descriptor
+	KUs        []byte
+	// Ref is the plugin.json path relative to the module root
+	// ("plugins/kb/kb-fast/plugin.json"), or the absolute source path when
+	// the module root is unknown.
+	Ref string
+	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
+}
+
+// KUSourceID is the knowledge base source id of a plugin's plugin.kus.md.
+func KUSourceID(id string) string { return "plugin::" + id }
+
+// builtinTable is the factory table; the package has one, tests make more.
+type builtinTable struct {
+	sync.Mutex
+	byID     map[string]*BuiltinInfo
+	problems []*sdk.PluginError
+}
+
+var builtins builtinTable
+
+// moduleRoot is the source folder of the module, derived from this file.
+var moduleRoot = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(file))
+}()
+
+// RegisterBuiltin records a built-in plugin's factory. Call it from the
+// plugin package's init. It never panics: a broken descriptor or a
+// duplicate id is recorded as a problem naming the file and line (see
+// BuiltinProblems), and the plugin is left out while the others load.
+func RegisterBuiltin(b Builtin) {
+	ref := "builtin"
+	if _, file, _, ok := runtime.Caller(1); ok {
+		ref = filepath.Join(filepath.Dir(file), "plugin.json")
+		if moduleRoot != "" {
+			if rel, err := filepath.Rel(moduleRoot, ref); err == nil && !strings.HasPrefix(rel, "..") {
+				ref = filepath.ToSlash(rel)
+			}
+		}
+	}
+	builtins.register(b, ref)
+}
+
+func (builtins *builtinTable) register(b Builtin, ref string) {
+	builtins.Lock()
+	defer builtins.Unlock()
+	if builtins.byID == nil {
+		builtins.byID = map[string]*BuiltinInfo{}
+	}
+	d, errs := sdk.ParseDescriptor(b.Descriptor, ref)
+	if b.New == nil {
+		errs = append(errs, &sdk.PluginError{Code: sdk.CodePluginFactory, Message: "Builtin.New is nil", File: ref})
+	}
+	for _, e := range errs {
+		e.Ref = ref
+		if e.Stage == "" {
+			e.Stage = sdk.StageLoad
+		}
+	}
+	if len(errs) > 0 {
+		builtins.problems = append(builtins.problems, errs...)
+		return
+	}
+	if old, ok := builtins.byID[d.ID]; ok {
+		line, col := sdk.NewLocator(b.Descriptor, ref).Pos("id")
+		builtins.problems = append(builtins.problems, &sdk.PluginError{Ref: ref, ID: d.ID, Stage: sdk.StageRegister,
+			Code: sdk.CodeDuplicatePluginID, File: ref, Line: line, Col: col,
+			Message: fmt.Sprintf("id %q is already registered by %s", d.ID, old.Ref)})
+		return
+	}
+	builtins.byID[d.ID] = &BuiltinInfo{Descriptor: *d, KUs: b.KUs, Ref: ref, New: b.New}
+}
+
+// Builtins returns the registered built-ins in family order, then by id.
+func Builtins() []BuiltinInfo { return builtins.list() }
+
+func (builtins *builtinTable) list() []BuiltinInfo {
+	builtins.Lock()
+	defer builtins.Unlock()
+	out := make([]BuiltinInfo, 0, len(builtins.byID))
+	for _, b := range builtins.byID {
+		c := *b
+		c.Descriptor = b.Descriptor.Clone()
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b BuiltinInfo) int {
+		if d := typeIndex(a.Descriptor.Type) - typeIndex(b.Descriptor.Type); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Descriptor.ID, b.Descriptor.ID)
+	})
+	return out
+}
+
+// LookupBuiltin returns the built-in with the given id.
+func LookupBuiltin(id string) (BuiltinInfo, bool) {
+	builtins.Lock()
+	defer builtins.Unlock()
+	b, ok := builtins.byID[id]
+	if !ok {
+		return BuiltinInfo{}, false
+	}
+	c := *b
+	c.Descriptor = b.Descriptor.Clone()
+	return c, true
+}
+
+// BuiltinProblems returns what went wrong while built-ins registered.
+func BuiltinProblems() []*sdk.PluginError { return builtins.problemList() }
+
+func (builtins *builtinTable) problemList() []*sdk.PluginError {
+	builtins.Lock()
+	defer builtins.Unlock()
+	return slices.Clone(builtins.problems)
+}
+
+func typeIndex(t sdk.PluginType) int {
+	if i := slices.Index(sdk.PluginTypes, t); i >= 0 {
+		return i
+	}
+	return len(sdk.PluginTypes)
+}

@@ -1,0 +1,381 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/wrapper"
+)
+
+// Origins of catalog entries.
+const (
+	OriginBuiltin = "builtin"
+	OriginWrapper = "wrapper"
+)
+
+// CatalogOptions say where to look and what to inject.
+type CatalogOptions struct {
+	// Workspace is the workspace folder: its .mrpvm/*.json override the
+	// configuration and its wrappers/*/ hold wrapper plugins. May be empty.
+	Workspace string
+	// UserDir is the user configuration folder ("" : config.UserDir();
+	// "-": none). Its engine.json holds the only allowlist that can admit
+	// a wrapper; its wrappers/*/ hold more wrappers.
+	UserDir string
+	// Env returns the services for one plugin (its store namespace, the LLM
+	// bridge, ...). Nil gives each plugin an Env with its id, the workspace,
+	// the model settings and the logger.
+	Env func(d sdk.Descriptor) sdk.Env
+	// Logger receives one line per problem; nil discards.
+	Logger *slog.Logger
+	// NoWrappers skips wrapper discovery.
+	NoWrappers bool
+}
+
+// Entry is one plugin the catalog knows: every registered built-in and
+// every discovered wrapper, loaded or not.
+type Entry struct {
+	Descriptor sdk.Descriptor
+	Origin     string // OriginBuiltin or OriginWrapper
+	Ref        string // plugin.json (module-relative) or manifest path
+	Enabled    bool   // plugins.json enables it (wrappers: allowlisted and not disabled)
+	Loaded     bool   // instantiated and registered
+	KUs        []byte // plugin.kus.md of a built-in
+	Problems   []*sdk.PluginError
+}
+
+// Catalog is the result of booting the plugin system: a registry holding
+// every enabled plugin that loaded, the configuration it was built from, and
+// every problem met on the way. A failing plugin is left out; it never
+// stops the others.
+type Catalog struct {
+	Registry *Registry
+	Config   *config.Config
+	Entries  []*Entry
+	// Problems lists configuration errors, built-in registration errors,
+	// wrapper manifest problems, allowlist refusals and factory failures.
+	// Those marked Warning are skips by design (not allowlisted,
+	// unsupported protocol version, ignored workspace settings).
+	Problems []*sdk.PluginError
+	helpers  *wrapper.HelperSet
+	closers  []sdk.Closer
+}
+
+// LoadCatalog discovers wrappers, loads the configuration (checking plugin
+// ids against built-ins and wrappers), instantiates each enabled built-in
+// with its options and each allowlisted wrapper, and registers them.
+func LoadCatalog(opt CatalogOptions) *Catalog {
+	c := &Catalog{Registry: NewRegistry(), helpers: wrapper.NewHelperSet()}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	userDir := opt.UserDir
+	switch userDir {
+	case "":
+		userDir = config.UserDir()
+	case "-":
+		userDir = ""
+	}
+
+	// Built-ins and wrappers known before configuration is read.
+	c.Problems = append(c.Problems, BuiltinProblems()...)
+	builtinList := Builtins()
+	known := map[string]sdk.PluginType{}
+	for _, b := range builtinList {
+		known[b.Descriptor.ID] = b.Descriptor.Type
+	}
+	var manifests []*wrapper.Manifest
+	if !opt.NoWrappers {
+		var roots []string
+		if opt.Workspace != "" {
+			roots = append(roots, filepath.Join(opt.Workspace, "wrappers"))
+		}
+		if userDir != "" {
+			roots = append(roots, filepath.Join(userDir, "wrappers"))
+		}
+		var problems []*sdk.PluginError
+		manifests, problems = wrapper.Discover(roots...)
+		c.Problems = append(c.Problems, problems...)
+		for _, m := range manifests {
+			if _, ok := known[m.Descriptor.ID]; !ok {
+				known[m.Descriptor.ID] = m.Descriptor.Type
+			}
+		}
+	}
+
+	cfg, cerrs := config.Load(config.Options{Workspace: opt.Workspace, UserDir: orDash(userDir), Known: known})
+	c.Config = cfg
+	for _, e := range cerrs {
+		c.Problems = append(c.Problems, &sdk.PluginError{Ref: e.File, File: e.File, Line: e.Line, Col: e.Col,
+			Stage: sdk.StageLoad, Code: e.Code, Message: e.Message, Warning: e.Warning})
+	}
+	ms := cfg.ModelSettings()
+	env := func(d sdk.Descriptor) sdk.Env {
+		if opt.Env != nil {
+			return opt.Env(d)
+		}
+		return sdk.Env{PluginID: d.ID, Workspace: opt.Workspace, ModelSettings: ms, Logger: log.With("plugin", d.ID)}
+	}
+
+	for _, b := range builtinList {
+		e := &Entry{Descriptor: b.Descriptor, Origin: OriginBuiltin, Ref: b.Ref, KUs: b.KUs, Enabled: cfg.PluginEnabled(b.Descriptor.ID)}
+		c.Entries = append(c.Entries, e)
+		e.Problems = append(e.Problems, CheckKUs(b.Descriptor.ID, b.KUs, kusRef(b.Ref))...)
+		if !e.Enabled {
+			continue
+		}
+		p, err := c.instantiate(b, cfg, env(b.Descriptor))
+		if err != nil {
+			e.Problems = append(e.Problems, err)
+			continue
+		}
+		if err := c.Registry.RegisterRef(p, b.Ref); err != nil {
+			e.Problems = append(e.Problems, asPluginError(err, b.Ref, b.Descriptor.ID))
+			continue
+		}
+		e.Loaded = true
+		if cl, ok := p.(sdk.Closer); ok {
+			c.closers = append(c.closers, cl)
+		}
+	}
+
+	limits := wrapper.Limits{TimeoutMs: cfg.Engine.WrapperTimeoutMs, MaxInputBytes: cfg.Engine.WrapperMaxInputBytes,
+		MaxOutputBytes: cfg.Engine.WrapperMaxOutputBytes}
+	for _, m := range manifests {
+		id := m.Descriptor.ID
+		e := &Entry{Descriptor: m.Descriptor, Origin: OriginWrapper, Ref: m.File}
+		c.Entries = append(c.Entries, e)
+		if !cfg.Engine.Allowed(id) {
+			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, ID: id, Stage: sdk.StageLoad,
+				Code: sdk.CodeNotAllowlisted, Warning: true,
+				Message: fmt.Sprintf("wrapper %q is not in the pluginAllowlist of %s; add its id there to run it", id, userEngineFile(userDir))})
+			continue
+		}
+		if s, listed := cfg.Plugins.Plugins[id]; listed && !s.Enabled {
+			continue // allowlisted but switched off in plugins.json
+		}
+		e.Enabled = true
+		p := wrapper.New(m, limits)
+		if err := c.Registry.RegisterRef(p, m.File); err != nil {
+			e.Problems = append(e.Problems, asPluginError(err, m.File, id))
+			continue
+		}
+		e.Loaded = true
+		if r, ok := wrapper.RunnerOf(p); ok {
+			c.helpers.Add(r)
+		}
+	}
+
+	for _, e := range c.Entries {
+		c.Problems = append(c.Problems, e.Problems...)
+	}
+	for _, p := range c.Problems {
+		level := slog.LevelError
+		if p.Warning {
+			level = slog.LevelWarn
+		}
+		log.Log(context.Background(), level, p.Error(), "code", p.Code, "plugin", p.ID, "stage", string(p.Stage))
+	}
+	return c
+}
+
+func orDash(dir string) string {
+	if dir == "" {
+		return "-"
+	}
+	return dir
+}
+
+func userEngineFile(userDir string) string {
+	if userDir == "" {
+		return "the user's engine.json (no user configuration folder)"
+	}
+	return filepath.Join(userDir, config.EngineFile)
+}
+
+func kusRef(descriptorRef string) string {
+	return filepath.ToSlash(filepath.Join(filepath.Dir(descriptorRef), "plugin.kus.md"))
+}
+
+// instantiate calls a built-in's factory, turning errors and panics into
+// load problems that point at the plugin's options in plugins.json.
+func (c *Catalog) instantiate(b BuiltinInfo, cfg *config.Config, env sdk.Env) (p sdk.Plugin, perr *sdk.PluginError) {
+	id := b.Descriptor.ID
+	fail := func(code, msg string) *sdk.PluginError {
+		pe := &sdk.PluginError{Ref: b.Ref, ID: id, Stage: sdk.StageLoad, Code: code, Message: msg}
+		ptr := "/plugins/" + id + "/options"
+		pos, ok := cfg.Pos(config.PluginsFile, ptr)
+		if !ok {
+			pos, ok = cfg.Pos(config.PluginsFile, "/plugins/"+id)
+		}
+		if ok {
+			pe.File, pe.Line, pe.Col = pos.File, pos.Line, pos.Col
+		}
+		return pe
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p, perr = nil, fail(sdk.CodePluginFactory, fmt.Sprintf("factory panicked: %v", r))
+		}
+	}()
+	opts := cfg.PluginOptions(id)
+	if opts == nil {
+		opts = json.RawMessage("{}")
+	}
+	p, err := b.New(opts, env)
+	if err != nil {
+		code := sdk.CodePluginFactory
+		var se *sdk.Error
+		if errors.As(err, &se) {
+			code = se.Code
+		}
+		return nil, fail(code, err.Error())
+	}
+	if p == nil {
+		return nil, fail(sdk.CodePluginFactory, "factory returned no plugin")
+	}
+	if d := p.Descriptor(); d.ID != id || d.Type != b.Descriptor.Type {
+		return nil, fail(sdk.CodePluginTypeMismatch, fmt.Sprintf("factory made %s %q, but plugin.json declares %s %q", d.Type, d.ID, b.Descriptor.Type, id))
+	}
+	return p, nil
+}
+
+func asPluginError(err error, ref, id string) *sdk.PluginError {
+	var pe *sdk.PluginError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return &sdk.PluginError{Ref: ref, ID: id, Stage: sdk.StageRegister, Code: sdk.CodePluginFailed, Message: err.Error()}
+}
+
+// Entry returns the entry of a plugin id.
+func (c *Catalog) Entry(id string) (*Entry, bool) {
+	for _, e := range c.Entries {
+		if e.Descriptor.ID == id {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// Order returns the plugins to try at a loop stage (sdk.LoopKB, ...): the
+// configured default order restricted to loaded plugins of the stage's
+// family, followed by the other loaded plugins of that family (wrappers,
+// plugins left out of the order) in registration order.
+func (c *Catalog) Order(stage string) []string {
+	t := sdk.TypeOfLoopStage(stage)
+	if t == "" {
+		return nil
+	}
+	var out []string
+	for _, id := range c.Config.Order(stage) {
+		if c.Registry.Get(t, id) != nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	for _, d := range c.Registry.ListByType(t) {
+		if !slices.Contains(out, d.ID) {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
+// PlannerOrder returns engine.json's plannerFallbackOrder restricted to
+// loaded planners, then the other loaded planners.
+func (c *Catalog) PlannerOrder() []string {
+	var out []string
+	for _, id := range c.Config.Engine.PlannerFallbackOrder {
+		if c.Registry.Get(sdk.TypePlan, id) != nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	for _, id := range c.Order(sdk.LoopPlanner) {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Fallbacks returns the loaded plugins of id's fallback chain, in order.
+func (c *Catalog) Fallbacks(id string) []string {
+	p, ok := c.Registry.Lookup(id)
+	if !ok {
+		return nil
+	}
+	t := p.Descriptor().Type
+	var out []string
+	for _, f := range c.Config.Plugins.FallbackChains[id] {
+		if c.Registry.Get(t, f) != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Candidates returns the descriptors of the loaded plugins of every family
+// in stage order, as a planner's PlanInput.Candidates.
+func (c *Catalog) Candidates() map[sdk.PluginType][]sdk.Descriptor {
+	out := map[sdk.PluginType][]sdk.Descriptor{}
+	for _, stage := range sdk.LoopStages {
+		t := sdk.TypeOfLoopStage(stage)
+		for _, id := range c.Order(stage) {
+			if p, ok := c.Registry.Lookup(id); ok {
+				out[t] = append(out[t], p.Descriptor())
+			}
+		}
+	}
+	return out
+}
+
+// Helpers returns the loaded wrappers as externalHelpers.
+func (c *Catalog) Helpers() sdk.Helpers { return c.helpers }
+
+// KUSource is one plugin.kus.md to ingest as source plugin::<id>.
+type KUSource struct {
+	ID   string // plugin::<id>
+	Name string // <id>/plugin.kus.md
+	Text []byte
+}
+
+// KUSources returns the plugin.kus.md of every loaded built-in, for the
+// ingest pipeline to commit as virtual sources.
+func (c *Catalog) KUSources() []KUSource {
+	var out []KUSource
+	for _, e := range c.Entries {
+		if e.Origin == OriginBuiltin && e.Loaded && len(e.KUs) > 0 {
+			out = append(out, KUSource{ID: KUSourceID(e.Descriptor.ID), Name: e.Descriptor.ID + "/plugin.kus.md", Text: e.KUs})
+		}
+	}
+	return out
+}
+
+// Errors returns the problems that are not warnings.
+func (c *Catalog) Errors() []*sdk.PluginError {
+	var out []*sdk.PluginError
+	for _, p := range c.Problems {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Close closes every plugin holding resources.
+func (c *Catalog) Close() error {
+	var errs []error
+	for _, cl := range c.closers {
+		errs = append(errs, cl.Close())
+	}
+	c.closers = nil
+	return errors.Join(errs...)
+}

@@ -1,0 +1,93 @@
+package plugins
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/wrapper"
+)
+
+// Codes of the folder check.
+const (
+	CodeNoDescriptor = "plugin_descriptor_missing" // neither plugin.json nor manifest.json
+	CodeKUsMissing   = "plugin_kus_missing"
+)
+
+// CheckKUs validates a plugin.kus.md: it must parse, hold at least one
+// `## Context Unit plugin::<id>::...` block, and have no error diagnostics.
+// Error diagnostics are returned as plugin_kus_invalid problems; warnings
+// as warnings. file names the text in the problems.
+func CheckKUs(id string, data []byte, file string) []*sdk.PluginError {
+	src := KUSourceID(id)
+	mk := func(line, col int, warning bool, format string, args ...any) *sdk.PluginError {
+		return &sdk.PluginError{Ref: file, ID: id, Stage: sdk.StageValidate, Code: sdk.CodeKUsInvalid, File: file,
+			Line: line, Col: col, Warning: warning, Message: fmt.Sprintf(format, args...)}
+	}
+	doc, err := kus.Parse(data, kus.SourceInfo{SourceID: src, SourceName: id + "/plugin.kus.md"})
+	if err != nil {
+		return []*sdk.PluginError{mk(1, 1, false, "%v", err)}
+	}
+	var out []*sdk.PluginError
+	for _, d := range doc.Diagnostics {
+		pe := mk(d.Line, d.Col, d.Severity != kus.SeverityError, "%s: %s", d.Code, d.Message)
+		out = append(out, pe)
+	}
+	units := 0
+	for _, u := range doc.Units {
+		if strings.HasPrefix(u.ID, src+"::unit-") {
+			units++
+		}
+	}
+	if units == 0 {
+		out = append(out, mk(1, 1, false, "no `## Context Unit %s::unit-NNN` block describes the plugin", src))
+	}
+	return out
+}
+
+// CheckDir validates a plugin folder (plugin.json and plugin.kus.md) or a
+// wrapper folder (manifest.json). Problems carry file, line and code;
+// warnings are marked. A wrapper's allowlisting is not checked here.
+func CheckDir(dir string) []*sdk.PluginError {
+	descPath := filepath.Join(dir, "plugin.json")
+	data, err := os.ReadFile(descPath)
+	switch {
+	case err == nil:
+		return checkPluginDir(dir, descPath, data)
+	case !errors.Is(err, fs.ErrNotExist):
+		return []*sdk.PluginError{{Ref: descPath, File: descPath, Stage: sdk.StageLoad, Code: sdk.CodePluginFailed, Message: err.Error()}}
+	}
+	manPath := filepath.Join(dir, wrapper.ManifestFile)
+	if _, err := os.Stat(manPath); err == nil {
+		_, errs := wrapper.LoadManifest(manPath)
+		return errs
+	}
+	return []*sdk.PluginError{{Ref: dir, File: dir, Stage: sdk.StageLoad, Code: CodeNoDescriptor,
+		Message: "neither plugin.json (built-in plugin) nor manifest.json (wrapper) found"}}
+}
+
+func checkPluginDir(dir, descPath string, data []byte) []*sdk.PluginError {
+	d, errs := sdk.ParseDescriptor(data, descPath)
+	for _, e := range errs {
+		e.Ref = descPath
+	}
+	id := ""
+	if d != nil {
+		id = d.ID
+	}
+	kuPath := filepath.Join(dir, "plugin.kus.md")
+	kuData, err := os.ReadFile(kuPath)
+	if err != nil {
+		return append(errs, &sdk.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: sdk.StageLoad, Code: CodeKUsMissing,
+			Message: "plugin.kus.md is missing: every plugin ships KUs describing what it does and when to use it"})
+	}
+	if id == "" {
+		id = filepath.Base(dir)
+	}
+	return append(errs, CheckKUs(id, kuData, kuPath)...)
+}
