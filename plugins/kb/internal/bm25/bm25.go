@@ -36,6 +36,11 @@ type Params struct {
 	Analyzer *text.Analyzer
 	// MaxQueryTerms caps the distinct terms of a query (the first ones win).
 	MaxQueryTerms int
+	// FlushSources is the number of sources the delta collects before it
+	// is flushed into a segment.
+	FlushSources int
+	// MergeFactor is the number of same-tier segments merged into one.
+	MergeFactor int
 }
 
 // DefaultParams returns the design's parameters: k1=1.2, b=0.75, field
@@ -53,7 +58,7 @@ func DefaultParams() Params {
 	w[FieldNote] = 0.6
 	w[FieldCondition] = 0.6
 	w[FieldTags] = 1.0
-	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512}
+	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512, FlushSources: 256, MergeFactor: 8}
 }
 
 // Index scores queries against the index stored in a KV namespace and caches
@@ -76,6 +81,12 @@ func New(p Params) *Index {
 	}
 	if p.RoleBoost <= 0 {
 		p.RoleBoost = 1
+	}
+	if p.FlushSources <= 0 {
+		p.FlushSources = 256
+	}
+	if p.MergeFactor < 2 {
+		p.MergeFactor = 8
 	}
 	x := &Index{p: p}
 	for f, v := range p.Weights {
@@ -241,7 +252,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	if s.roles != 0 {
 		s.boost = x.p.RoleBoost
 	}
-	sc := getScratch(len(v.docSrc), len(v.srcs))
+	sc := getScratch(len(v.docID), v.sources)
 	defer putScratch(sc)
 	s.sc = sc
 
@@ -281,7 +292,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	top := s.top()
 	res.Hits = make([]Hit, len(top))
 	for i, c := range top {
-		res.Hits[i] = Hit{ID: v.id(c.doc), SourceID: v.srcs[v.docSrc[c.doc]].id, Score: c.score}
+		res.Hits[i] = Hit{ID: v.docID[c.doc], SourceID: v.docSrc[c.doc], Score: c.score}
 	}
 	return res, nil
 }
@@ -410,7 +421,7 @@ func (s *searcher) heap() []scored {
 	srcs := s.sc.srcTouched[:0]
 	for _, d := range s.sc.touched {
 		sc := s.final(d)
-		si := s.v.docSrc[d]
+		si := s.v.docSrcN[d]
 		cur := best[si]
 		if cur != 0 && (sc < cur || sc == cur && s.v.id(d) > s.v.id(bestDoc[si])) {
 			continue

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -233,9 +234,10 @@ func TestBadInput(t *testing.T) {
 func TestCorruptIndexIsReported(t *testing.T) {
 	x := New(DefaultParams())
 	kv := handCorpus(t, x)
-	require.NoError(t, kv.Put(postingKey("banana", "a.md"), []byte{0xff}))
+	require.NoError(t, kv.Put(recordKey("a.md"), []byte{0xff}))
 	_, err := New(DefaultParams()).Search(kv, "banana", 3, nil)
 	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorIs(t, x.IndexSource(kv, "a.md", nil, nil), ErrCorrupt)
 
 	require.NoError(t, kv.Put(keyStats, []byte("junk")))
 	_, err = x.Search(kv, "banana", 3, nil)
@@ -385,6 +387,67 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 		}
 	}
 	assert.Positive(t, pruned, "pruning never engaged")
+}
+
+// TestRandomUpdatesMatchReference drives flushes, tier merges, vacuums and
+// segment deletions with tiny thresholds and checks every state against the
+// exhaustive reference, through a cached and a fresh Index.
+func TestRandomUpdatesMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	p := DefaultParams()
+	p.FlushSources, p.MergeFactor = 3, 2
+	defer func(a, b int) { iterChunk, deleteChunk = a, b }(iterChunk, deleteChunk)
+	iterChunk, deleteChunk = 2, 3
+	x := New(p)
+	kv := kvtest.New()
+	current := map[string][]*kus.KU{}
+	for step := 0; step < 400; step++ {
+		src := fmt.Sprintf("s%02d.md", r.IntN(25))
+		if r.IntN(5) == 0 {
+			require.NoError(t, x.RemoveSource(kv, src, nil))
+			delete(current, src)
+		} else {
+			var units []*kus.KU
+			for u := 0; u < 1+r.IntN(3); u++ {
+				units = append(units, ku(src, u, randomText(r, 2+r.IntN(20))))
+			}
+			require.NoError(t, x.IndexSource(kv, src, units, nil))
+			current[src] = units
+		}
+		if step%7 != 0 {
+			continue
+		}
+		ref := &reference{p: p}
+		for _, s := range slices.Sorted(maps.Keys(current)) {
+			ref.units = append(ref.units, current[s]...)
+		}
+		for i := 0; i < 3; i++ {
+			q := Query{Text: randomText(r, 1+r.IntN(5)), K: 1 + r.IntN(8), OnePerSource: i == 2}
+			want := ref.search(q)
+			for _, idx := range []*Index{x, New(p)} {
+				got, err := idx.SearchQuery(kv, q)
+				require.NoError(t, err)
+				require.Equal(t, ids(want), ids(got.Hits), "step %d query %q", step, q.Text)
+				for j := range want {
+					require.InDelta(t, want[j].Score, got.Hits[j].Score, 1e-6)
+				}
+			}
+		}
+	}
+	st, ok, err := readStats(kv)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.NotEmpty(t, st.segs, "no segment was ever flushed")
+
+	require.NoError(t, x.Compact(kv))
+	st, _, err = readStats(kv)
+	require.NoError(t, err)
+	assert.Len(t, st.segs, 1)
+	assert.Zero(t, st.delta)
+	for src := range current {
+		require.NoError(t, x.RemoveSource(kv, src, nil))
+	}
+	assert.Zero(t, kv.Len(), kv.Keys())
 }
 
 func TestConcurrentSearchAndUpdate(t *testing.T) {

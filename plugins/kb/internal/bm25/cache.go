@@ -1,40 +1,55 @@
 package bm25
 
 import (
+	"encoding/binary"
 	"fmt"
-	"slices"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// cache holds decoded postings and the unit table of one index state
-// (nonce, gen). Units get dense document numbers so scores accumulate in
-// plain arrays. Every field is guarded by Index.mu; slices are append-only
-// (an element, once written, never changes), so a query may keep reading the
-// prefix it captured under the lock after releasing it.
+// cache holds the unit table and decoded postings of one index state
+// (nonce, gen). Units get dense document numbers — the segments' documents
+// in segment order, then the delta's — so scores accumulate in plain arrays.
+// Every field is guarded by Index.mu. The doc* slices are append-only (an
+// element, once written, never changes), so a query may keep reading the
+// prefix it captured under the lock after releasing it; live is read only
+// under the lock.
 type cache struct {
 	nonce, gen uint64
 
-	srcIdx map[string]int32 // source id -> index in srcs (the live version)
-	srcs   []srcEntry
+	segs    []segRange
+	srcDocs  map[string]docRange // live documents of each source
+	srcNum   map[string]int32    // source number, stable across versions
+	srcNames []string
 
-	docSrc   []int32
-	docLocal []uint32
-	docDL    []float32 // weighted document length
-	docRole  []uint8
+	docID   []string // KU id
+	docSrc  []string // source id
+	docSrcN []int32  // source number (index into srcNames)
+	docDL   []float32
+	docRole []uint8
+	live    []bool
+	dead    int
+
+	delta        map[string][]dpost // the delta's postings, by term
+	deltaEntries int
 
 	terms    map[string]*plist
 	postings int // entries held in terms
-	orphans  int // documents of replaced sources
 }
 
-type srcEntry struct {
-	id   string
-	base uint32
-	ids  []string // KU ids by local index
+type segRange struct {
+	id      uint32
+	base, n uint32
 }
 
-// plist is one term's decoded postings, sorted by document.
+type docRange struct{ base, n uint32 }
+
+type dpost struct {
+	doc uint32
+	tf  float32
+}
+
+// plist is one term's live postings, sorted by document.
 type plist struct {
 	docs  []uint32
 	tf    []float32 // field-weighted term frequency
@@ -42,100 +57,156 @@ type plist struct {
 	minDL float32
 }
 
-// maxCachedPostings bounds the postings kept decoded (about 8 bytes each).
+// maxCachedPostings bounds the postings kept decoded (8 bytes each).
 const maxCachedPostings = 24 << 20
 
-func newCache(nonce, gen uint64) *cache {
-	return &cache{nonce: nonce, gen: gen, srcIdx: make(map[string]int32), terms: make(map[string]*plist)}
-}
-
-// loadUnits reads every source's unit record.
-func (c *cache) loadUnits(kv sdk.KV, w *[NumFields]float32) error {
-	return kv.Scan(prefixUnits, nil, func(k, v []byte) error {
-		units, err := decodeUnits(v)
-		if err != nil {
-			return fmt.Errorf("source %s: %w", k[len(prefixUnits):], err)
+// loadCache reads the unit tables of every segment and the delta.
+func loadCache(kv sdk.KV, st stats, w *[NumFields]float32) (*cache, error) {
+	c := &cache{nonce: st.nonce, gen: st.gen, srcDocs: make(map[string]docRange, st.sources), srcNum: make(map[string]int32, st.sources),
+		delta: make(map[string][]dpost), terms: make(map[string]*plist)}
+	loc := make(map[string]uint32, st.sources)
+	err := kv.Scan(prefixLoc, nil, func(k, v []byte) error {
+		seg, n := binary.Uvarint(v)
+		if n <= 0 {
+			return fmt.Errorf("%w: location of %s", ErrCorrupt, k[len(prefixLoc):])
 		}
-		c.addSource(string(k[len(prefixUnits):]), units, w)
-		return nil
-	})
-}
-
-// addSource appends the documents of a (new version of a) source.
-func (c *cache) addSource(src string, units []unitInfo, w *[NumFields]float32) {
-	if old, ok := c.srcIdx[src]; ok {
-		c.orphans += len(c.srcs[old].ids)
-		delete(c.srcIdx, src)
-	}
-	if len(units) == 0 {
-		return
-	}
-	e := srcEntry{id: src, base: uint32(len(c.docSrc)), ids: make([]string, len(units))}
-	si := int32(len(c.srcs))
-	for i, u := range units {
-		e.ids[i] = u.id
-		var dl float32
-		for f, l := range u.lens {
-			dl += w[f] * float32(l)
-		}
-		c.docSrc = append(c.docSrc, si)
-		c.docLocal = append(c.docLocal, uint32(i))
-		c.docDL = append(c.docDL, dl)
-		c.docRole = append(c.docRole, u.role)
-	}
-	c.srcs = append(c.srcs, e)
-	c.srcIdx[src] = si
-}
-
-// loadTerm decodes the postings of term from kv.
-func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist, error) {
-	pre := termPrefix(term)
-	pl := &plist{}
-	sorted := true
-	var last uint32
-	err := kv.Scan(pre, nil, func(k, v []byte) error {
-		src := k[len(pre):]
-		si, ok := c.srcIdx[string(src)]
-		if !ok {
-			return fmt.Errorf("%w: postings of %q for unknown source %q", ErrCorrupt, term, src)
-		}
-		e := &c.srcs[si]
-		d := decoder{b: v}
-		for len(d.b) > 0 && !d.err {
-			local := d.uvarint()
-			mask := d.uvarint()
-			var tf float32
-			for f := 0; f < int(NumFields); f++ {
-				if mask&(1<<f) != 0 {
-					tf += w[f] * float32(d.uvarint())
-				}
-			}
-			if local >= uint64(len(e.ids)) {
-				return fmt.Errorf("%w: posting of %q beyond source %q", ErrCorrupt, term, src)
-			}
-			if tf <= 0 {
-				continue // only in zero-weight fields
-			}
-			doc := e.base + uint32(local)
-			if len(pl.docs) > 0 && doc < last {
-				sorted = false
-			}
-			last = doc
-			pl.docs = append(pl.docs, doc)
-			pl.tf = append(pl.tf, tf)
-		}
-		if d.err {
-			return fmt.Errorf("%w: postings of %q in %q", ErrCorrupt, term, src)
-		}
+		loc[string(k[len(prefixLoc):])] = uint32(seg)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if !sorted {
-		pl.sort()
+	for _, g := range st.segs {
+		srcs, err := readMeta(kv, g.id)
+		if err != nil {
+			return nil, err
+		}
+		r := segRange{id: g.id, base: uint32(len(c.docID))}
+		for _, s := range srcs {
+			c.addDocs(s.id, s.units, loc[s.id] == g.id, w)
+		}
+		r.n = uint32(len(c.docID)) - r.base
+		c.segs = append(c.segs, r)
 	}
-	pl.minDL = 0
+	var delta []string
+	err = kv.Scan(prefixDelta, nil, func(k, _ []byte) error {
+		delta = append(delta, string(k[len(prefixDelta):]))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range delta {
+		rec, err := readRecord(kv, s)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			return nil, fmt.Errorf("%w: delta source %s has no record", ErrCorrupt, s)
+		}
+		if err := c.addDelta(s, rec, w); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// addDocs appends the documents of one source version.
+func (c *cache) addDocs(src string, units []unitInfo, live bool, w *[NumFields]float32) {
+	base := uint32(len(c.docID))
+	sn, ok := c.srcNum[src]
+	if !ok {
+		sn = int32(len(c.srcNames))
+		c.srcNum[src] = sn
+		c.srcNames = append(c.srcNames, src)
+	}
+	for _, u := range units {
+		var dl float32
+		for f, l := range u.lens {
+			dl += w[f] * float32(l)
+		}
+		c.docID = append(c.docID, u.id)
+		c.docSrc = append(c.docSrc, src)
+		c.docSrcN = append(c.docSrcN, sn)
+		c.docDL = append(c.docDL, dl)
+		c.docRole = append(c.docRole, u.role)
+		c.live = append(c.live, live)
+	}
+	if live {
+		c.srcDocs[src] = docRange{base: base, n: uint32(len(units))}
+	} else {
+		c.dead += len(units)
+	}
+}
+
+// addDelta appends a source version held in the delta, with its postings.
+func (c *cache) addDelta(src string, rec *record, w *[NumFields]float32) error {
+	base := uint32(len(c.docID))
+	c.addDocs(src, rec.units, true, w)
+	for i, t := range rec.terms {
+		d := decoder{b: rec.entries[i]}
+		for len(d.b) > 0 && !d.err {
+			local, tf := d.entry(w)
+			if local >= uint64(len(rec.units)) {
+				return fmt.Errorf("%w: record of %s", ErrCorrupt, src)
+			}
+			if tf > 0 {
+				c.delta[t] = append(c.delta[t], dpost{doc: base + uint32(local), tf: tf})
+				c.deltaEntries++
+			}
+		}
+		if d.err {
+			return fmt.Errorf("%w: record of %s", ErrCorrupt, src)
+		}
+	}
+	return nil
+}
+
+// kill marks the live documents of src dead.
+func (c *cache) kill(src string) {
+	r, ok := c.srcDocs[src]
+	if !ok {
+		return
+	}
+	for d := r.base; d < r.base+r.n; d++ {
+		c.live[d] = false
+	}
+	c.dead += int(r.n)
+	delete(c.srcDocs, src)
+}
+
+// loadTerm decodes the live postings of term.
+func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist, error) {
+	pl := &plist{}
+	for _, g := range c.segs {
+		v := kv.Get(segPostingKey(g.id, term))
+		if v == nil {
+			continue
+		}
+		d := decoder{b: v}
+		doc := int64(-1)
+		for len(d.b) > 0 && !d.err {
+			gap, tf := d.entry(w)
+			doc += int64(gap) + 1
+			if doc >= int64(g.n) {
+				d.err = true
+				break
+			}
+			if gd := g.base + uint32(doc); tf > 0 && c.live[gd] {
+				pl.docs = append(pl.docs, gd)
+				pl.tf = append(pl.tf, tf)
+			}
+		}
+		if d.err {
+			return nil, fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, g.id, term)
+		}
+	}
+	for _, p := range c.delta[term] {
+		if c.live[p.doc] {
+			pl.docs = append(pl.docs, p.doc)
+			pl.tf = append(pl.tf, p.tf)
+		}
+	}
 	for i, d := range pl.docs {
 		if tf := pl.tf[i]; tf > pl.maxTF {
 			pl.maxTF = tf
@@ -147,40 +218,19 @@ func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist,
 	return pl, nil
 }
 
-func (pl *plist) sort() {
-	idx := make([]int, len(pl.docs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return int(pl.docs[a]) - int(pl.docs[b]) })
-	docs := make([]uint32, len(idx))
-	tf := make([]float32, len(idx))
-	for i, j := range idx {
-		docs[i], tf[i] = pl.docs[j], pl.tf[j]
-	}
-	pl.docs, pl.tf = docs, tf
-}
-
 // view is what a query captured from the cache.
 type view struct {
-	lists    []*plist // aligned with the query terms; nil when absent
-	srcs     []srcEntry
-	docSrc   []int32
-	docLocal []uint32
-	docDL    []float32
-	docRole  []uint8
+	lists   []*plist // aligned with the query terms
+	docID   []string
+	docSrc  []string
+	docSrcN []int32
+	sources int
+	docDL   []float32
+	docRole []uint8
 }
 
-func (c *cache) view(lists []*plist) *view {
-	return &view{lists: lists, srcs: c.srcs, docSrc: c.docSrc, docLocal: c.docLocal, docDL: c.docDL, docRole: c.docRole}
-}
-
-func (v *view) id(doc uint32) string {
-	return v.srcs[v.docSrc[doc]].ids[v.docLocal[doc]]
-}
-
-// snapshot returns the query's view of the index state st, using and
-// filling the shared cache when it matches st and a private one otherwise.
+// snapshot returns the query's view of index state st, using and filling
+// the shared cache when it matches st and a private one otherwise.
 func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -188,16 +238,16 @@ func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 	switch {
 	case c == nil || c.nonce != st.nonce || c.gen < st.gen:
 		// Empty, another index, or written by someone else: start afresh.
-		c = newCache(st.nonce, st.gen)
-		if err := c.loadUnits(kv, &x.w); err != nil {
+		var err error
+		if c, err = loadCache(kv, st, &x.w); err != nil {
 			return nil, err
 		}
 		x.c = c
 	case c.gen > st.gen:
 		// The caller reads an older snapshot (a write is in flight or was
 		// rolled back): answer from a private cache.
-		c = newCache(st.nonce, st.gen)
-		if err := c.loadUnits(kv, &x.w); err != nil {
+		var err error
+		if c, err = loadCache(kv, st, &x.w); err != nil {
 			return nil, err
 		}
 	}
@@ -214,7 +264,8 @@ func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 		}
 		lists[i] = pl
 	}
-	v := c.view(lists)
+	v := &view{lists: lists, docID: c.docID, docSrc: c.docSrc, docSrcN: c.docSrcN, sources: len(c.srcNames),
+		docDL: c.docDL, docRole: c.docRole}
 	if c == x.c && c.postings > maxCachedPostings {
 		c.terms = make(map[string]*plist)
 		c.postings = 0
@@ -223,8 +274,9 @@ func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 }
 
 // sourceChanged updates the shared cache after a write moved the index from
-// gen oldGen to newGen, or drops it when it did not hold oldGen.
-func (x *Index) sourceChanged(nonce, oldGen, newGen uint64, src string, units []unitInfo, oldTerms, newTerms []string) {
+// gen oldGen to newGen without touching segments, or drops it when it did
+// not hold oldGen.
+func (x *Index) sourceChanged(nonce, oldGen, newGen uint64, src string, rec *record, oldTerms []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	c := x.c
@@ -235,7 +287,8 @@ func (x *Index) sourceChanged(nonce, oldGen, newGen uint64, src string, units []
 		x.c = nil
 		return
 	}
-	for _, ts := range [][]string{oldTerms, newTerms} {
+	c.kill(src)
+	for _, ts := range [][]string{oldTerms, rec.terms} {
 		for _, t := range ts {
 			if pl := c.terms[t]; pl != nil {
 				c.postings -= len(pl.docs)
@@ -243,9 +296,14 @@ func (x *Index) sourceChanged(nonce, oldGen, newGen uint64, src string, units []
 			}
 		}
 	}
-	c.addSource(src, units, &x.w)
+	if len(rec.units) > 0 {
+		if err := c.addDelta(src, rec, &x.w); err != nil {
+			x.c = nil
+			return
+		}
+	}
 	c.gen = newGen
-	if c.orphans > 4096 && c.orphans > len(c.docSrc)/2 {
+	if c.dead > 4096 && c.dead > len(c.docID)/2 {
 		x.c = nil
 	}
 }
@@ -256,3 +314,5 @@ func (x *Index) dropCache() {
 	x.c = nil
 	x.mu.Unlock()
 }
+
+func (v *view) id(doc uint32) string { return v.docID[doc] }

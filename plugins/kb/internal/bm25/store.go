@@ -13,319 +13,491 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// Key layout inside the plugin's KV namespace (all keys start with "b." so
-// other indexes can share the namespace):
-//
-//	b.s                     stats: format, nonce, generation, units, sources, per-field total lengths
-//	b.u<sourceID>           the source's units: per unit its KU id, role code and per-field lengths
-//	b.f<sourceID>           the source's distinct terms (to delete its postings on change)
-//	b.p<term>\x00<sourceID> postings of term in that source: per unit (local index,
-//	                        field mask, per-field term frequency), all uvarints
-//
-// Postings are keyed per term per source, so re-indexing a source touches only
-// that source's keys plus the stats key, and the postings of one term are one
-// contiguous key range read by a single cursor scan at query time.
-var (
-	keyStats      = []byte("b.s")
-	prefixUnits   = []byte("b.u")
-	prefixTerms   = []byte("b.f")
-	prefixPosting = []byte("b.p")
-)
-
-// ErrCorrupt marks an index whose stored records cannot be decoded. The
-// caller should clear the namespace and re-index from the stored KUs.
-var ErrCorrupt = errors.New("bm25: corrupt index")
-
-const formatVersion = 1
-
-// stats are the collection statistics, kept consistent on every update.
-type stats struct {
-	nonce    uint64 // identifies one index instance (guards caches)
-	gen      uint64 // bumped on every write
-	units    uint64
-	sources  uint64
-	fieldLen [NumFields]uint64
-}
-
-func (s *stats) encode() []byte {
-	b := make([]byte, 0, 17+10*(2+NumFields))
-	b = append(b, formatVersion)
-	b = binary.LittleEndian.AppendUint64(b, s.nonce)
-	b = binary.LittleEndian.AppendUint64(b, s.gen)
-	b = binary.AppendUvarint(b, s.units)
-	b = binary.AppendUvarint(b, s.sources)
-	for _, l := range s.fieldLen {
-		b = binary.AppendUvarint(b, l)
-	}
-	return b
-}
-
-// readStats returns the stats, or ok=false when the index is empty.
-func readStats(kv sdk.KV) (s stats, ok bool, err error) {
-	v := kv.Get(keyStats)
-	if v == nil {
-		return s, false, nil
-	}
-	if len(v) < 17 || v[0] != formatVersion {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
-	}
-	s.nonce = binary.LittleEndian.Uint64(v[1:])
-	s.gen = binary.LittleEndian.Uint64(v[9:])
-	d := decoder{b: v[17:]}
-	s.units = d.uvarint()
-	s.sources = d.uvarint()
-	for f := range s.fieldLen {
-		s.fieldLen[f] = d.uvarint()
-	}
-	if d.err {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
-	}
-	return s, true, nil
-}
-
-// unitInfo is what the index keeps about one unit of a source.
-type unitInfo struct {
-	id   string
-	role uint8
-	lens [NumFields]uint32
-}
-
-func encodeUnits(units []unitInfo) []byte {
-	var b []byte
-	b = binary.AppendUvarint(b, uint64(len(units)))
-	for _, u := range units {
-		b = binary.AppendUvarint(b, uint64(len(u.id)))
-		b = append(b, u.id...)
-		b = append(b, u.role)
-		for _, l := range u.lens {
-			b = binary.AppendUvarint(b, uint64(l))
-		}
-	}
-	return b
-}
-
-func decodeUnits(v []byte) ([]unitInfo, error) {
-	d := decoder{b: v}
-	n := d.uvarint()
-	if n > uint64(len(v)) {
-		return nil, fmt.Errorf("%w: unit record", ErrCorrupt)
-	}
-	units := make([]unitInfo, n)
-	for i := range units {
-		units[i].id = string(d.bytes(d.uvarint()))
-		units[i].role = d.byte()
-		for f := range units[i].lens {
-			units[i].lens[f] = uint32(d.uvarint())
-		}
-	}
-	if d.err {
-		return nil, fmt.Errorf("%w: unit record", ErrCorrupt)
-	}
-	return units, nil
-}
-
-func encodeTerms(terms []string) []byte {
-	var b []byte
-	b = binary.AppendUvarint(b, uint64(len(terms)))
-	for _, t := range terms {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-	}
-	return b
-}
-
-func decodeTerms(v []byte) ([]string, error) {
-	d := decoder{b: v}
-	n := d.uvarint()
-	if n > uint64(len(v)) {
-		return nil, fmt.Errorf("%w: term record", ErrCorrupt)
-	}
-	terms := make([]string, n)
-	for i := range terms {
-		terms[i] = string(d.bytes(d.uvarint()))
-	}
-	if d.err {
-		return nil, fmt.Errorf("%w: term record", ErrCorrupt)
-	}
-	return terms, nil
-}
-
-func unitsKey(src string) []byte { return append(slices.Clip(prefixUnits), src...) }
-func termsKey(src string) []byte { return append(slices.Clip(prefixTerms), src...) }
-
-// termPrefix is the prefix of all posting keys of term.
-func termPrefix(term string) []byte {
-	k := make([]byte, 0, len(prefixPosting)+len(term)+1)
-	k = append(k, prefixPosting...)
-	k = append(k, term...)
-	return append(k, 0)
-}
-
-func postingKey(term, src string) []byte {
-	return append(termPrefix(term), src...)
-}
-
-// appendEntry appends one unit's posting entry: local index, field mask and
-// the frequency in each field of the mask.
-func appendEntry(b []byte, local int, tf *[NumFields]uint32) []byte {
-	var mask uint64
-	for f, c := range tf {
-		if c > 0 {
-			mask |= 1 << f
-		}
-	}
-	b = binary.AppendUvarint(b, uint64(local))
-	b = binary.AppendUvarint(b, mask)
-	for _, c := range tf {
-		if c > 0 {
-			b = binary.AppendUvarint(b, uint64(c))
-		}
-	}
-	return b
-}
-
 // IndexSource replaces the indexed units of one source with units (none
-// removes the source). Only that source's postings and records and the stats
-// key change. The index keeps its own record of each source's units and
-// terms, which is authoritative; oldUnitIDs (the ids the knowledge base held
-// before) is accepted for the hook contract and not needed.
+// removes the source). The index keeps its own record of each source's
+// units and terms, which is authoritative; oldUnitIDs (the ids the knowledge
+// base held before) is accepted for the hook contract and not needed.
 func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
 	_ = oldUnitIDs
-	if !kv.Writable() {
-		return errors.New("bm25: index source: read-only transaction")
+	if err := x.indexSource(kv, sourceID, units); err != nil {
+		x.dropCache()
+		return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
 	}
-	if sourceID == "" || strings.IndexByte(sourceID, 0) >= 0 {
-		return fmt.Errorf("bm25: index source: invalid source id %q", sourceID)
+	return nil
+}
+
+// RemoveSource deletes the source from the index.
+func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) error {
+	return x.IndexSource(kv, sourceID, nil, oldUnitIDs)
+}
+
+func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
+	if !kv.Writable() {
+		return errors.New("read-only transaction")
+	}
+	if src == "" || strings.IndexByte(src, 0) >= 0 {
+		return fmt.Errorf("invalid source id %q", src)
 	}
 	st, ok, err := readStats(kv)
 	if err != nil {
-		return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
+		return err
 	}
 	if !ok {
-		st = stats{nonce: newNonce()}
+		st = stats{nonce: newNonce(), nextSeg: 1}
 	}
 	oldGen := st.gen
+	structural := false // segments changed: caches must reload
 
-	// Take the old version out of the statistics.
-	var oldUnits []unitInfo
-	if v := kv.Get(unitsKey(sourceID)); v != nil {
-		if oldUnits, err = decodeUnits(v); err != nil {
-			return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
-		}
+	// Take the old version out.
+	old, err := readRecord(kv, src)
+	if err != nil {
+		return err
 	}
-	var oldTerms []string
-	if v := kv.Get(termsKey(sourceID)); v != nil {
-		if oldTerms, err = decodeTerms(v); err != nil {
-			return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
+	if old != nil {
+		loc, err := readLoc(kv, src)
+		if err != nil {
+			return err
 		}
-	}
-	if len(oldUnits) > 0 {
 		st.sources--
-		st.units -= uint64(len(oldUnits))
-		for _, u := range oldUnits {
+		st.units -= uint64(len(old.units))
+		for _, u := range old.units {
 			for f, l := range u.lens {
 				st.fieldLen[f] -= uint64(l)
 			}
 		}
+		if loc == 0 {
+			st.delta--
+		} else if g := st.seg(loc); g == nil {
+			return fmt.Errorf("%w: source %s in unknown segment %d", ErrCorrupt, src, loc)
+		} else if g.live--; g.live == 0 {
+			if err := deleteSegment(kv, &st, loc); err != nil {
+				return err
+			}
+			structural = true
+		}
 	}
 
-	// Analyse the new version.
+	rec := x.buildRecord(units)
+	if len(rec.units) > 0 {
+		if err := kv.Put(recordKey(src), rec.encode()); err != nil {
+			return err
+		}
+		if err := kv.Put(locKey(src), []byte{0}); err != nil {
+			return err
+		}
+		if err := kv.Put(deltaKey(src), []byte{1}); err != nil {
+			return err
+		}
+		st.sources++
+		st.delta++
+		st.units += uint64(len(rec.units))
+		for _, u := range rec.units {
+			for f, l := range u.lens {
+				st.fieldLen[f] += uint64(l)
+			}
+		}
+	} else if old != nil {
+		for _, k := range [][]byte{recordKey(src), locKey(src), deltaKey(src)} {
+			if err := kv.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	st.gen++
+
+	if st.sources == 0 {
+		x.dropCache()
+		return Clear(kv)
+	}
+	if int(st.delta) >= x.p.FlushSources {
+		if err := x.flush(kv, &st); err != nil {
+			return err
+		}
+		if err := x.mergeTiers(kv, &st); err != nil {
+			return err
+		}
+		structural = true
+	}
+	if err := kv.Put(keyStats, st.encode()); err != nil {
+		return err
+	}
+	if structural {
+		x.dropCache()
+		return nil
+	}
+	var oldTerms []string
+	if old != nil {
+		oldTerms = old.terms
+	}
+	x.sourceChanged(st.nonce, oldGen, st.gen, src, rec, oldTerms)
+	return nil
+}
+
+// buildRecord analyses units into a forward record.
+func (x *Index) buildRecord(units []*kus.KU) *record {
 	post := make(map[string][]byte, 256)
-	infos := make([]unitInfo, 0, len(units))
+	rec := &record{units: make([]unitInfo, 0, len(units))}
 	ut := unitTerms{counts: make(map[string]*[NumFields]uint32, 256)}
 	for _, u := range units {
 		if u == nil {
 			continue
 		}
 		analyzeUnit(x.p.Analyzer, u, &ut)
-		local := len(infos)
-		infos = append(infos, unitInfo{id: u.ID, role: roleCode(u.Role), lens: ut.lens})
+		local := len(rec.units)
+		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: ut.lens})
 		for term, c := range ut.counts {
-			post[term] = appendEntry(post[term], local, c)
+			post[term] = appendEntry(post[term], uint64(local), c)
 		}
+	}
+	rec.terms = make([]string, 0, len(post))
+	for t := range post {
+		rec.terms = append(rec.terms, t)
+	}
+	slices.Sort(rec.terms)
+	rec.entries = make([][]byte, len(rec.terms))
+	for i, t := range rec.terms {
+		rec.entries[i] = post[t]
+	}
+	return rec
+}
+
+// flush turns the delta into a new segment.
+func (x *Index) flush(kv sdk.KV, st *stats) error {
+	var srcs []string
+	err := kv.Scan(prefixDelta, nil, func(k, _ []byte) error {
+		srcs = append(srcs, string(k[len(prefixDelta):]))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(srcs) == 0 {
+		return nil
+	}
+	id := st.nextSeg
+	st.nextSeg++
+	meta := make([]segSource, 0, len(srcs))
+	post := make(map[string][]byte, 4096)
+	last := make(map[string]uint64, 4096) // previous document per term
+	base := uint64(0)
+	for _, s := range srcs {
+		rec, err := readRecord(kv, s)
+		if err != nil {
+			return err
+		}
+		if rec == nil {
+			return fmt.Errorf("%w: delta source %s has no record", ErrCorrupt, s)
+		}
+		meta = append(meta, segSource{id: s, units: rec.units})
+		for i, t := range rec.terms {
+			d := decoder{b: rec.entries[i]}
+			for len(d.b) > 0 && !d.err {
+				local, rest := d.rawEntry()
+				doc := base + local
+				p, seen := last[t]
+				gap := doc
+				if seen {
+					gap = doc - p - 1
+				}
+				last[t] = doc
+				post[t] = append(binary.AppendUvarint(post[t], gap), rest...)
+			}
+			if d.err {
+				return fmt.Errorf("%w: record of %s", ErrCorrupt, s)
+			}
+		}
+		base += uint64(len(rec.units))
+	}
+	if err := writeSegment(kv, id, meta, post); err != nil {
+		return err
+	}
+	for _, s := range srcs {
+		if err := kv.Put(locKey(s), binary.AppendUvarint(nil, uint64(id))); err != nil {
+			return err
+		}
+		if err := kv.Delete(deltaKey(s)); err != nil {
+			return err
+		}
+	}
+	st.segs = append(st.segs, segInfo{id: id, total: uint32(len(srcs)), live: uint32(len(srcs))})
+	st.delta = 0
+	return nil
+}
+
+// writeSegment writes a segment's meta and postings (in term order).
+func writeSegment(kv sdk.KV, id uint32, meta []segSource, post map[string][]byte) error {
+	if err := kv.Put(segMetaKey(id), encodeMeta(meta)); err != nil {
+		return err
 	}
 	terms := make([]string, 0, len(post))
 	for t := range post {
 		terms = append(terms, t)
 	}
 	slices.Sort(terms)
-
-	// Write postings; unchanged ones are left alone.
 	for _, t := range terms {
-		key := postingKey(t, sourceID)
-		if bytes.Equal(kv.Get(key), post[t]) {
-			continue
-		}
-		if err := kv.Put(key, post[t]); err != nil {
-			return fmt.Errorf("bm25: index source %s: put posting: %w", sourceID, err)
+		if err := kv.Put(segPostingKey(id, t), post[t]); err != nil {
+			return err
 		}
 	}
-	for _, t := range oldTerms {
-		if _, keep := post[t]; keep {
-			continue
-		}
-		if err := kv.Delete(postingKey(t, sourceID)); err != nil {
-			return fmt.Errorf("bm25: index source %s: delete posting: %w", sourceID, err)
-		}
-	}
-
-	if len(infos) > 0 {
-		st.sources++
-		st.units += uint64(len(infos))
-		for _, u := range infos {
-			for f, l := range u.lens {
-				st.fieldLen[f] += uint64(l)
-			}
-		}
-		if err := kv.Put(unitsKey(sourceID), encodeUnits(infos)); err != nil {
-			return fmt.Errorf("bm25: index source %s: put units: %w", sourceID, err)
-		}
-		if err := kv.Put(termsKey(sourceID), encodeTerms(terms)); err != nil {
-			return fmt.Errorf("bm25: index source %s: put terms: %w", sourceID, err)
-		}
-	} else {
-		if err := kv.Delete(unitsKey(sourceID)); err != nil {
-			return fmt.Errorf("bm25: remove source %s: %w", sourceID, err)
-		}
-		if err := kv.Delete(termsKey(sourceID)); err != nil {
-			return fmt.Errorf("bm25: remove source %s: %w", sourceID, err)
-		}
-	}
-	st.gen++
-	if st.sources == 0 {
-		// The index is empty: leave no key behind.
-		if err := kv.Delete(keyStats); err != nil {
-			return fmt.Errorf("bm25: remove source %s: delete stats: %w", sourceID, err)
-		}
-		x.dropCache()
-		return nil
-	}
-	if err := kv.Put(keyStats, st.encode()); err != nil {
-		return fmt.Errorf("bm25: index source %s: put stats: %w", sourceID, err)
-	}
-	x.sourceChanged(st.nonce, oldGen, st.gen, sourceID, infos, oldTerms, terms)
 	return nil
 }
 
-// RemoveSource deletes every posting and record of one source.
-func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) error {
-	return x.IndexSource(kv, sourceID, nil, oldUnitIDs)
+// tier is a segment's size class: 0 up to MergeFactor flushes, and so on.
+func (x *Index) tier(total uint32) int {
+	t, size := 0, uint64(x.p.FlushSources)*uint64(x.p.MergeFactor)
+	for uint64(total) >= size {
+		t++
+		size *= uint64(x.p.MergeFactor)
+	}
+	return t
+}
+
+// mergeTiers merges MergeFactor segments of one tier while any tier has
+// that many, and rewrites segments that are mostly dead.
+func (x *Index) mergeTiers(kv sdk.KV, st *stats) error {
+	for {
+		byTier := map[int][]uint32{}
+		var group []uint32
+		for _, g := range st.segs {
+			if g.live*2 < g.total {
+				group = []uint32{g.id} // vacuum
+				break
+			}
+			t := x.tier(g.total)
+			byTier[t] = append(byTier[t], g.id)
+			if len(byTier[t]) == x.p.MergeFactor {
+				group = byTier[t]
+				break
+			}
+		}
+		if group == nil {
+			return nil
+		}
+		if err := x.merge(kv, st, group); err != nil {
+			return err
+		}
+	}
+}
+
+// merge rewrites the live documents of segments ids into one new segment.
+func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
+	newID := st.nextSeg
+	st.nextSeg++
+	var meta []segSource
+	remap := make([][]int64, len(ids)) // old document -> new document, or -1
+	var next int64
+	for i, id := range ids {
+		srcs, err := readMeta(kv, id)
+		if err != nil {
+			return err
+		}
+		for _, s := range srcs {
+			loc, err := readLoc(kv, s.id)
+			live := err == nil && loc == id
+			for range s.units {
+				if live {
+					remap[i] = append(remap[i], next)
+					next++
+				} else {
+					remap[i] = append(remap[i], -1)
+				}
+			}
+			if live {
+				meta = append(meta, s)
+			}
+		}
+	}
+	if err := kv.Put(segMetaKey(newID), encodeMeta(meta)); err != nil {
+		return err
+	}
+
+	// K-way merge of the segments' term-ordered postings.
+	its := make([]*postingIter, len(ids))
+	for i, id := range ids {
+		its[i] = &postingIter{kv: kv, prefix: segPostingPrefix(id)}
+		if err := its[i].fill(); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	for {
+		term, any := "", false
+		for _, it := range its {
+			if t, ok := it.term(); ok && (!any || t < term) {
+				term, any = t, true
+			}
+		}
+		if !any {
+			break
+		}
+		buf = buf[:0]
+		prev := int64(-1)
+		for i, it := range its {
+			t, ok := it.term()
+			if !ok || t != term {
+				continue
+			}
+			d := decoder{b: it.value()}
+			old := int64(-1)
+			for len(d.b) > 0 && !d.err {
+				gap, rest := d.rawEntry()
+				old += int64(gap) + 1
+				if old >= int64(len(remap[i])) {
+					return fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, ids[i], term)
+				}
+				if nd := remap[i][old]; nd >= 0 {
+					buf = binary.AppendUvarint(buf, uint64(nd-prev-1))
+					buf = append(buf, rest...)
+					prev = nd
+				}
+			}
+			if d.err {
+				return fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, ids[i], term)
+			}
+			if err := it.advance(); err != nil {
+				return err
+			}
+		}
+		if len(buf) > 0 {
+			// The KV may keep the value slice until commit (bbolt does).
+			if err := kv.Put(segPostingKey(newID, term), bytes.Clone(buf)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range meta {
+		if err := kv.Put(locKey(s.id), binary.AppendUvarint(nil, uint64(newID))); err != nil {
+			return err
+		}
+	}
+	for _, id := range ids {
+		if err := deleteSegment(kv, st, id); err != nil {
+			return err
+		}
+	}
+	st.segs = append(st.segs, segInfo{id: newID, total: uint32(len(meta)), live: uint32(len(meta))})
+	if len(meta) == 0 {
+		return deleteSegment(kv, st, newID)
+	}
+	return nil
+}
+
+// postingIter walks a segment's postings in term order, reading chunks so
+// that the caller may write to the KV between chunks.
+type postingIter struct {
+	kv     sdk.KV
+	prefix []byte
+	keys   [][]byte
+	vals   [][]byte
+	pos    int
+	done   bool
+}
+
+// iterChunk and deleteChunk bound the keys read per scan (variables for tests).
+var iterChunk, deleteChunk = 256, 1024
+
+func (it *postingIter) fill() error {
+	start := it.prefix
+	if len(it.keys) > 0 {
+		start = append(bytes.Clone(it.keys[len(it.keys)-1]), 0)
+	}
+	it.keys, it.vals, it.pos = it.keys[:0], it.vals[:0], 0
+	err := it.kv.Scan(it.prefix, start, func(k, v []byte) error {
+		it.keys = append(it.keys, bytes.Clone(k))
+		it.vals = append(it.vals, bytes.Clone(v))
+		if len(it.keys) == iterChunk {
+			return sdk.ErrStopScan
+		}
+		return nil
+	})
+	if len(it.keys) < iterChunk {
+		it.done = true
+	}
+	return err
+}
+
+func (it *postingIter) term() (string, bool) {
+	if it.pos >= len(it.keys) {
+		return "", false
+	}
+	return string(it.keys[it.pos][len(it.prefix):]), true
+}
+
+func (it *postingIter) value() []byte { return it.vals[it.pos] }
+
+func (it *postingIter) advance() error {
+	it.pos++
+	if it.pos == len(it.keys) && !it.done {
+		return it.fill()
+	}
+	return nil
+}
+
+// deleteSegment removes a segment's keys and its entry in the stats.
+func deleteSegment(kv sdk.KV, st *stats, id uint32) error {
+	if err := deletePrefix(kv, segPrefix(id)); err != nil {
+		return err
+	}
+	st.segs = slices.DeleteFunc(st.segs, func(g segInfo) bool { return g.id == id })
+	return nil
+}
+
+// deletePrefix deletes every key with the prefix, a chunk at a time.
+func deletePrefix(kv sdk.KV, prefix []byte) error {
+	for {
+		var keys [][]byte
+		err := kv.Scan(prefix, nil, func(k, _ []byte) error {
+			keys = append(keys, bytes.Clone(k))
+			if len(keys) == deleteChunk {
+				return sdk.ErrStopScan
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := kv.Delete(k); err != nil {
+				return err
+			}
+		}
+		if len(keys) < deleteChunk {
+			return nil
+		}
+	}
 }
 
 // Clear deletes every key of the index (for a rebuild after corruption).
 func Clear(kv sdk.KV) error {
-	var keys [][]byte
-	err := kv.Scan([]byte("b."), nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
+	if err := deletePrefix(kv, prefixAll); err != nil {
 		return fmt.Errorf("bm25: clear: %w", err)
 	}
-	for _, k := range keys {
-		if err := kv.Delete(k); err != nil {
-			return fmt.Errorf("bm25: clear: %w", err)
+	return nil
+}
+
+// Compact flushes the delta and merges every segment into one, dropping all
+// replaced versions. Ingest never needs it; it makes the layout canonical.
+func (x *Index) Compact(kv sdk.KV) error {
+	st, ok, err := readStats(kv)
+	if err != nil || !ok {
+		return err
+	}
+	if err := x.flush(kv, &st); err != nil {
+		return fmt.Errorf("bm25: compact: %w", err)
+	}
+	if len(st.segs) > 1 || len(st.segs) == 1 && st.segs[0].live < st.segs[0].total {
+		ids := make([]uint32, len(st.segs))
+		for i, g := range st.segs {
+			ids[i] = g.id
 		}
+		if err := x.merge(kv, &st, ids); err != nil {
+			return fmt.Errorf("bm25: compact: %w", err)
+		}
+	}
+	st.gen++
+	x.dropCache()
+	if err := kv.Put(keyStats, st.encode()); err != nil {
+		return fmt.Errorf("bm25: compact: %w", err)
 	}
 	return nil
 }
@@ -334,42 +506,4 @@ func newNonce() uint64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return binary.LittleEndian.Uint64(b[:]) | 1
-}
-
-// decoder reads uvarints and byte strings, remembering the first error.
-type decoder struct {
-	b   []byte
-	err bool
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = true
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() uint8 {
-	if len(d.b) == 0 {
-		d.err = true
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.b)) {
-		d.err = true
-		d.b = nil
-		return nil
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
 }

@@ -27,7 +27,8 @@ func New() *Mem { return &Mem{vals: make(map[string][]byte)} }
 // Get returns the value of key or nil.
 func (m *Mem) Get(key []byte) []byte { return m.vals[string(key)] }
 
-// Put stores a copy of value.
+// Put stores value. Like bbolt, it keeps the slice: the caller must not
+// modify it afterwards.
 func (m *Mem) Put(key, value []byte) error {
 	if m.ReadOnly {
 		return errors.New("kvtest: read-only")
@@ -37,11 +38,12 @@ func (m *Mem) Put(key, value []byte) error {
 		i := sort.SearchStrings(m.keys, k)
 		m.keys = slices.Insert(m.keys, i, k)
 	}
-	v := bytes.Clone(value)
-	if v == nil {
-		v = []byte{}
+	// Keep the caller's slice, as bbolt does until commit, so that tests
+	// catch a caller reusing a buffer it has passed to Put.
+	if value == nil {
+		value = []byte{}
 	}
-	m.vals[k] = v
+	m.vals[k] = value
 	return nil
 }
 

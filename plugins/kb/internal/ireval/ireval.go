@@ -1,0 +1,294 @@
+// Package ireval evaluates the retrieval cores on BEIR-format data (SciFact):
+// it loads a corpus, queries and relevance judgments, turns each document
+// into KUs the way the workspace ingest does (a Markdown file "# title\n\ntext"
+// read by kus.Parse), builds indexes in a real bbolt file, and computes
+// nDCG@10, Recall@100 and MRR@10 of a ranked run.
+package ireval
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// Doc is one corpus document.
+type Doc struct {
+	ID    string `json:"_id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// Query is one query.
+type Query struct {
+	ID   string `json:"_id"`
+	Text string `json:"text"`
+}
+
+// Qrels maps a query id to the graded relevance of its judged documents.
+type Qrels map[string]map[string]int
+
+// Dataset is a corpus with queries and judgments.
+type Dataset struct {
+	Docs    []Doc
+	Queries []Query // only the queries that have judgments
+	Qrels   Qrels
+}
+
+// DefaultDir returns the SciFact folder: $MRPVM_SCIFACT, else the shared
+// data folder found by walking up from the working directory.
+func DefaultDir() string {
+	if d := os.Getenv("MRPVM_SCIFACT"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		cand := filepath.Join(dir, "shared", "data", "scifact")
+		if _, err := os.Stat(filepath.Join(cand, "corpus.jsonl")); err == nil {
+			return cand
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Load reads corpus.jsonl, queries-<split>.jsonl and qrels-<split>.tsv from dir.
+func Load(dir, split string) (*Dataset, error) {
+	ds := &Dataset{}
+	if err := readJSONL(filepath.Join(dir, "corpus.jsonl"), func(b []byte) error {
+		var d Doc
+		if err := json.Unmarshal(b, &d); err != nil {
+			return err
+		}
+		ds.Docs = append(ds.Docs, d)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	qrels, err := LoadQrels(filepath.Join(dir, "qrels-"+split+".tsv"))
+	if err != nil {
+		return nil, err
+	}
+	ds.Qrels = qrels
+	if err := readJSONL(filepath.Join(dir, "queries-"+split+".jsonl"), func(b []byte) error {
+		var q Query
+		if err := json.Unmarshal(b, &q); err != nil {
+			return err
+		}
+		if len(qrels[q.ID]) > 0 {
+			ds.Queries = append(ds.Queries, q)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+func readJSONL(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("ireval: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		if err := fn(sc.Bytes()); err != nil {
+			return fmt.Errorf("ireval: %s:%d: %w", path, line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("ireval: %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadQrels reads a TREC/BEIR qrels TSV (query-id, corpus-id, score) with an
+// optional header.
+func LoadQrels(path string) (Qrels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("ireval: %w", err)
+	}
+	defer f.Close()
+	q := Qrels{}
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 {
+			continue
+		}
+		if len(fs) == 4 { // TREC: qid iter docid rel
+			fs = []string{fs[0], fs[2], fs[3]}
+		}
+		if len(fs) != 3 {
+			return nil, fmt.Errorf("ireval: %s:%d: want 3 columns", path, line)
+		}
+		rel, err := strconv.Atoi(fs[2])
+		if err != nil {
+			if line == 1 {
+				continue // header
+			}
+			return nil, fmt.Errorf("ireval: %s:%d: %w", path, line, err)
+		}
+		if q[fs[0]] == nil {
+			q[fs[0]] = map[string]int{}
+		}
+		q[fs[0]][fs[1]] = rel
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("ireval: %s: %w", path, err)
+	}
+	return q, nil
+}
+
+// SourceID is the workspace source id of a document: its file name.
+func SourceID(docID string) string { return docID + ".md" }
+
+// DocID maps a source id back to the document id.
+func DocID(sourceID string) string { return strings.TrimSuffix(sourceID, ".md") }
+
+// Markdown renders a document as the workspace file of it.
+func Markdown(d Doc) []byte {
+	return []byte("# " + d.Title + "\n\n" + d.Text + "\n")
+}
+
+// Units reads a document into KUs with kus.Parse.
+func Units(d Doc) ([]*kus.KU, error) {
+	doc, err := kus.Parse(Markdown(d), kus.SourceInfo{SourceID: SourceID(d.ID)})
+	if err != nil {
+		return nil, fmt.Errorf("ireval: doc %s: %w", d.ID, err)
+	}
+	return doc.Units, nil
+}
+
+// Metrics are the averages over the judged queries of a run.
+type Metrics struct {
+	NDCG10    float64
+	Recall100 float64
+	MRR10     float64
+	Queries   int
+}
+
+func (m Metrics) String() string {
+	return fmt.Sprintf("nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f  (%d queries)", m.NDCG10, m.Recall100, m.MRR10, m.Queries)
+}
+
+// Evaluate scores a run (query id -> document ids, best first) against the
+// judgments. Every judged query counts; a query missing from the run scores 0.
+func Evaluate(run map[string][]string, qrels Qrels) Metrics {
+	var m Metrics
+	for qid, rel := range qrels {
+		if !hasRelevant(rel) {
+			continue
+		}
+		ranked := run[qid]
+		m.Queries++
+		m.NDCG10 += NDCG(ranked, rel, 10)
+		m.Recall100 += Recall(ranked, rel, 100)
+		m.MRR10 += RR(ranked, rel, 10)
+	}
+	if m.Queries > 0 {
+		n := float64(m.Queries)
+		m.NDCG10 /= n
+		m.Recall100 /= n
+		m.MRR10 /= n
+	}
+	return m
+}
+
+func hasRelevant(rel map[string]int) bool {
+	for _, r := range rel {
+		if r > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// NDCG is nDCG@k with gains 2^rel-1 and a log2(rank+1) discount.
+func NDCG(ranked []string, rel map[string]int, k int) float64 {
+	var dcg float64
+	for i, d := range ranked[:min(k, len(ranked))] {
+		if r := rel[d]; r > 0 {
+			dcg += (math.Exp2(float64(r)) - 1) / math.Log2(float64(i+2))
+		}
+	}
+	gains := make([]int, 0, len(rel))
+	for _, r := range rel {
+		if r > 0 {
+			gains = append(gains, r)
+		}
+	}
+	slices.Sort(gains)
+	slices.Reverse(gains)
+	var idcg float64
+	for i, r := range gains[:min(k, len(gains))] {
+		idcg += (math.Exp2(float64(r)) - 1) / math.Log2(float64(i+2))
+	}
+	if idcg == 0 {
+		return 0
+	}
+	return dcg / idcg
+}
+
+// Recall is the share of relevant documents in the first k.
+func Recall(ranked []string, rel map[string]int, k int) float64 {
+	total := 0
+	for _, r := range rel {
+		if r > 0 {
+			total++
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	found := 0
+	for _, d := range ranked[:min(k, len(ranked))] {
+		if rel[d] > 0 {
+			found++
+		}
+	}
+	return float64(found) / float64(total)
+}
+
+// RR is the reciprocal rank of the first relevant document within k.
+func RR(ranked []string, rel map[string]int, k int) float64 {
+	for i, d := range ranked[:min(k, len(ranked))] {
+		if rel[d] > 0 {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}
+
+// Percentile returns the p-th percentile (0..100) of sorted durations or values.
+func Percentile[T ~int64 | ~float64](sorted []T, p float64) T {
+	if len(sorted) == 0 {
+		var z T
+		return z
+	}
+	i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}

@@ -1,0 +1,144 @@
+package ireval
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Method is one retrieval method under evaluation.
+type Method interface {
+	// Name names the method (and its bbolt namespace).
+	Name() string
+	// Index indexes or re-indexes one source inside a write transaction.
+	Index(kv sdk.KV, sourceID string, units []*kus.KU) error
+	// Search returns source ids, best first (a source scores as its best KU).
+	Search(kv sdk.KV, query string, k int) ([]string, error)
+}
+
+// Prepared is a dataset read into KUs.
+type Prepared struct {
+	DS    *Dataset
+	Units [][]*kus.KU // by document
+	Bytes int64       // Markdown bytes of the corpus
+	Parse time.Duration
+}
+
+// Prepare reads every document into KUs, in parallel.
+func Prepare(ds *Dataset) (*Prepared, error) {
+	p := &Prepared{DS: ds, Units: make([][]*kus.KU, len(ds.Docs))}
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ds.Docs); i += len(errs) {
+				u, err := Units(ds.Docs[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				p.Units[i] = u
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.Parse = time.Since(t0)
+	for _, d := range ds.Docs {
+		p.Bytes += int64(len(Markdown(d)))
+	}
+	return p, nil
+}
+
+// Build indexes every document with m, one write transaction per source
+// (as the engine's ingest commits them), with fsync deferred to the end.
+func Build(db *DB, m Method, p *Prepared) (time.Duration, error) {
+	st := db.Store(m.Name())
+	if err := db.SetNoSync(true); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	for i, d := range p.DS.Docs {
+		err := st.Update(func(kv sdk.KV) error { return m.Index(kv, SourceID(d.ID), p.Units[i]) })
+		if err != nil {
+			return 0, fmt.Errorf("ireval: index %s with %s: %w", d.ID, m.Name(), err)
+		}
+	}
+	if err := db.SetNoSync(false); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}
+
+// Run answers every query with m, each in its own read transaction, and
+// returns the run (document ids) and the per-query latencies, sorted.
+func Run(db *DB, m Method, queries []Query, k int) (map[string][]string, []time.Duration, error) {
+	st := db.Store(m.Name())
+	run := make(map[string][]string, len(queries))
+	lat := make([]time.Duration, 0, len(queries))
+	for _, q := range queries {
+		t0 := time.Now()
+		var srcs []string
+		err := st.View(func(kv sdk.KV) error {
+			var err error
+			srcs, err = m.Search(kv, q.Text, k)
+			return err
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("ireval: query %s with %s: %w", q.ID, m.Name(), err)
+		}
+		lat = append(lat, time.Since(t0))
+		ids := make([]string, len(srcs))
+		for i, s := range srcs {
+			ids[i] = DocID(s)
+		}
+		run[q.ID] = ids
+	}
+	slices.Sort(lat)
+	return run, lat, nil
+}
+
+// BM25 evaluates a bm25.Index.
+type BM25 struct {
+	X   *bm25.Index
+	Tag string
+}
+
+// Name returns the method's name.
+func (b *BM25) Name() string {
+	if b.Tag != "" {
+		return b.Tag
+	}
+	return "bm25"
+}
+
+// Index indexes one source.
+func (b *BM25) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
+	return b.X.IndexSource(kv, sourceID, units, nil)
+}
+
+// Search returns the best sources.
+func (b *BM25) Search(kv sdk.KV, query string, k int) ([]string, error) {
+	r, err := b.X.SearchQuery(kv, bm25.Query{Text: query, K: k, OnePerSource: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(r.Hits))
+	for i, h := range r.Hits {
+		out[i] = h.SourceID
+	}
+	return out, nil
+}
