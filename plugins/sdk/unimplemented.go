@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // The Unimplemented* types answer every method of one family honestly with
@@ -84,18 +87,29 @@ func (u UnimplementedVal) Validate(ctx context.Context, rc RunContext, in *Valid
 		Error: NotImplemented(u.ID, "validate")}, nil
 }
 
-// DecodeOptions decodes a plugin's options object strictly into dst:
-// unknown keys and wrong types fail with CodeOptionsInvalid. Empty or null
-// options leave dst unchanged (its defaults).
+// DecodeOptions decodes a plugin's options object into the struct dst
+// points to, strictly: keys match exactly, and unknown keys or values of
+// the wrong type fail with CodeOptionsInvalid. Empty or null options leave
+// dst unchanged (its defaults).
 func DecodeOptions(raw json.RawMessage, dst any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return &Error{Code: CodeOptionsInvalid, Message: fmt.Sprintf("options: %v", err)}
+	if raw[0] != '{' {
+		return &Error{Code: CodeOptionsInvalid, Message: "options must be a JSON object"}
+	}
+	extra, err := decodeExtra(raw, dst, CodeOptionsInvalid)
+	if err != nil {
+		return &Error{Code: CodeOptionsInvalid, Message: "options: " + err.Error()}
+	}
+	if len(extra) > 0 {
+		keys := make([]string, 0, len(extra))
+		for k := range extra {
+			keys = append(keys, strconv.Quote(k))
+		}
+		slices.Sort(keys)
+		return &Error{Code: CodeOptionsInvalid, Message: fmt.Sprintf("options: unknown key %s", strings.Join(keys, ", "))}
 	}
 	return nil
 }
