@@ -16,6 +16,7 @@ package text
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -58,8 +59,13 @@ func DefaultOptions() Options {
 type Analyzer struct {
 	opts Options
 
-	mu    sync.RWMutex
-	cache map[string]string // lowercased word -> term
+	// The term cache maps a lowercased word to its term ("" for a stop
+	// word). Reads go lock-free to the immutable map in ro; new entries
+	// collect in dirty and are promoted into a fresh ro map in batches.
+	ro    atomic.Pointer[map[string]string]
+	mu    sync.Mutex
+	dirty map[string]string
+	size  int
 }
 
 // maxCache bounds the stem cache; past it, words are stemmed on every call.
@@ -70,7 +76,9 @@ func New(opts Options) *Analyzer {
 	if opts.MaxTokenLen <= 0 {
 		opts.MaxTokenLen = 64
 	}
-	return &Analyzer{opts: opts, cache: make(map[string]string, 1024)}
+	a := &Analyzer{opts: opts, dirty: make(map[string]string)}
+	a.ro.Store(&map[string]string{})
+	return a
 }
 
 var (
@@ -99,7 +107,10 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 	pos := 0
 	i := 0
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if isScriptio(r) {
 			n := utf8.EncodeRune(arr[:], unicode.ToLower(r))
 			fn(Token{Term: a.intern(arr[:n]), Pos: pos})
@@ -149,12 +160,17 @@ func flagStart(s string, i int) bool {
 }
 
 // scanWord returns the end of the word starting at s[i] (a word rune).
-// Connectors join word runes: '-' and '_' always, '\'' and '’' between
+// Connectors join word runes: '-' and '_' always, '\” and '’' between
 // letters, '.' between digits, ',' before a group of exactly three digits
 // that follows a digit.
 func scanWord(s string, i int) int {
 	var prev rune
 	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf && asciiWord[c] {
+			prev = rune(c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if isWordRune(r) {
 			prev = r
@@ -205,16 +221,28 @@ func threeDigits(s string) bool {
 // parts). It reports whether anything was emitted.
 func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) bool {
 	compound := false
-	for _, r := range raw {
-		switch {
-		case r == '\u2019':
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c >= 'A' && c <= 'Z':
+				c += 'a' - 'A'
+			case c == '-' || c == '_':
+				compound = true
+			case c == ',':
+				i++
+				continue // a digit-group separator: 1,000 -> 1000
+			}
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(raw[i:])
+		if r == '\u2019' {
 			r = '\''
-		case r == '-' || r == '_':
-			compound = true
-		case r == ',':
-			continue // a digit-group separator: 1,000 -> 1000
 		}
 		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		i += size
 	}
 	// Drop a possessive: patient's -> patient.
 	if n := len(buf); n > 2 && buf[n-2] == '\'' && buf[n-1] == 's' {
@@ -247,56 +275,90 @@ func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) boo
 	return emitted
 }
 
-// emitPlain emits one lowercased word that holds no compound connector.
+// emitPlain emits one lowercased word that holds no compound connector,
+// unless it is a stop word.
 func (a *Analyzer) emitPlain(w []byte, pos int, part bool, fn func(Token)) bool {
 	if len(w) == 0 || len(w) > a.opts.MaxTokenLen {
 		return false
 	}
-	if a.opts.Stopwords != nil {
-		if _, stop := a.opts.Stopwords[string(w)]; stop {
-			return false
-		}
+	t, ok := (*a.ro.Load())[string(w)]
+	if !ok {
+		t = a.miss(w)
 	}
-	fn(Token{Term: a.term(w), Pos: pos, Part: part})
+	if t == "" {
+		return false
+	}
+	fn(Token{Term: t, Pos: pos, Part: part})
 	return true
 }
 
-// term returns the stem of a plain word (cached).
-func (a *Analyzer) term(w []byte) string {
-	a.mu.RLock()
-	t, ok := a.cache[string(w)]
-	a.mu.RUnlock()
-	if ok {
+// miss computes and caches the term of a plain word: "" for a stop word,
+// else its stem.
+func (a *Analyzer) miss(w []byte) string {
+	if t, ok := a.lookupDirty(w); ok {
 		return t
 	}
 	key := string(w)
-	t = key
-	if a.opts.Stem && asciiLetters(w) {
+	t := key
+	if _, stop := a.opts.Stopwords[key]; stop {
+		t = ""
+	} else if a.opts.Stem && asciiLetters(w) {
 		t = english.Stem(key, true)
 	}
 	a.store(key, t)
 	return t
 }
 
-// intern returns w as a string, sharing one copy per distinct word.
+// intern returns a compound or a character as a string, sharing one copy
+// per distinct value. Compounds are never stop words.
 func (a *Analyzer) intern(w []byte) string {
-	a.mu.RLock()
-	t, ok := a.cache[string(w)]
-	a.mu.RUnlock()
-	if ok {
+	t, ok := (*a.ro.Load())[string(w)]
+	if !ok {
+		t, ok = a.lookupDirty(w)
+	}
+	if ok && t != "" {
 		return t
 	}
 	t = string(w)
-	a.store(t, t)
+	if !ok {
+		a.store(t, t)
+	}
 	return t
 }
 
+func (a *Analyzer) lookupDirty(w []byte) (string, bool) {
+	a.mu.Lock()
+	t, ok := a.dirty[string(w)]
+	a.mu.Unlock()
+	return t, ok
+}
+
+// store caches a term; the dirty entries are promoted once they number a
+// quarter of the read map (so copying costs O(1) per entry, amortised).
 func (a *Analyzer) store(key, t string) {
 	a.mu.Lock()
-	if len(a.cache) < maxCache {
-		a.cache[key] = t
+	defer a.mu.Unlock()
+	if a.size >= maxCache {
+		return
 	}
-	a.mu.Unlock()
+	if _, ok := a.dirty[key]; ok {
+		return
+	}
+	a.dirty[key] = t
+	a.size++
+	ro := *a.ro.Load()
+	if len(a.dirty) < 64+len(ro)/4 {
+		return
+	}
+	m := make(map[string]string, len(ro)+len(a.dirty))
+	for k, v := range ro {
+		m[k] = v
+	}
+	for k, v := range a.dirty {
+		m[k] = v
+	}
+	a.ro.Store(&m)
+	a.dirty = make(map[string]string)
 }
 
 func asciiLetters(w []byte) bool {
@@ -308,10 +370,18 @@ func asciiLetters(w []byte) bool {
 	return true
 }
 
+// asciiWord marks the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
+
 // isWordRune reports whether r belongs to a word of a space-separated script.
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		return asciiWord[r]
 	}
 	return (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)) && !isScriptio(r)
 }

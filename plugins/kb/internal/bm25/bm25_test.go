@@ -396,8 +396,8 @@ func TestRandomUpdatesMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 9))
 	p := DefaultParams()
 	p.FlushSources, p.MergeFactor = 3, 2
-	defer func(a, b int) { iterChunk, deleteChunk = a, b }(iterChunk, deleteChunk)
-	iterChunk, deleteChunk = 2, 3
+	defer func(a int) { iterChunk = a }(iterChunk)
+	iterChunk = 2
 	x := New(p)
 	kv := kvtest.New()
 	current := map[string][]*kus.KU{}

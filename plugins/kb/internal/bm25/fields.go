@@ -79,10 +79,13 @@ func suitedRoles(act string) uint32 {
 	return m
 }
 
-// unitTerms counts the terms of each field of u.
+// unitTerms counts the terms of each field of a unit. Field texts already
+// analysed for another unit of the same source (a summary repeats its
+// leaf's title and text) are taken from memo.
 type unitTerms struct {
 	lens   [NumFields]uint32
 	counts map[string]*[NumFields]uint32
+	memo   map[string][]string
 }
 
 func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
@@ -92,14 +95,22 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
 		if s == "" {
 			continue
 		}
-		a.Each(s, func(t text.Token) {
-			c := ut.counts[t.Term]
+		terms, ok := ut.memo[s]
+		if !ok {
+			terms = a.Append(nil, s)
+			if ut.memo == nil {
+				ut.memo = make(map[string][]string)
+			}
+			ut.memo[s] = terms
+		}
+		for _, t := range terms {
+			c := ut.counts[t]
 			if c == nil {
 				c = new([NumFields]uint32)
-				ut.counts[t.Term] = c
+				ut.counts[t] = c
 			}
 			c[f]++
-			ut.lens[f]++
-		})
+		}
+		ut.lens[f] += uint32(len(terms))
 	}
 }

@@ -59,7 +59,7 @@ type stats struct {
 	units    uint64 // live units
 	sources  uint64 // live sources
 	fieldLen [NumFields]uint64
-	nextSeg  uint32
+	nextSeg  uint32 // counts down from MaxUint32; 0 is the delta
 	delta    uint32 // sources in the delta
 	segs     []segInfo
 }
@@ -116,6 +116,16 @@ func readStats(kv sdk.KV) (s stats, ok bool, err error) {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
 	return s, true, nil
+}
+
+// allocSeg returns a new segment id. Ids count down, so a new segment's
+// keys sort before every older segment's: deleting the merged segments then
+// removes keys that follow the new ones in bbolt's in-memory nodes, which
+// is cheap, instead of shifting all the new keys on every delete.
+func (s *stats) allocSeg() uint32 {
+	id := s.nextSeg
+	s.nextSeg--
+	return id
 }
 
 func (s *stats) seg(id uint32) *segInfo {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -43,7 +44,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		return err
 	}
 	if !ok {
-		st = stats{nonce: newNonce(), nextSeg: 1}
+		st = stats{nonce: newNonce(), nextSeg: math.MaxUint32}
 	}
 	oldGen := st.gen
 	structural := false // segments changed: caches must reload
@@ -174,8 +175,7 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 	if len(srcs) == 0 {
 		return nil
 	}
-	id := st.nextSeg
-	st.nextSeg++
+	id := st.allocSeg()
 	meta := make([]segSource, 0, len(srcs))
 	post := make(map[string][]byte, 4096)
 	last := make(map[string]uint64, 4096) // previous document per term
@@ -281,8 +281,7 @@ func (x *Index) mergeTiers(kv sdk.KV, st *stats) error {
 
 // merge rewrites the live documents of segments ids into one new segment.
 func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
-	newID := st.nextSeg
-	st.nextSeg++
+	newID := st.allocSeg()
 	var meta []segSource
 	remap := make([][]int64, len(ids)) // old document -> new document, or -1
 	var next int64
@@ -393,8 +392,8 @@ type postingIter struct {
 	done   bool
 }
 
-// iterChunk and deleteChunk bound the keys read per scan (variables for tests).
-var iterChunk, deleteChunk = 256, 1024
+// iterChunk bounds the keys a postingIter reads per scan (a variable for tests).
+var iterChunk = 256
 
 func (it *postingIter) fill() error {
 	start := it.prefix
@@ -442,29 +441,25 @@ func deleteSegment(kv sdk.KV, st *stats, id uint32) error {
 	return nil
 }
 
-// deletePrefix deletes every key with the prefix, a chunk at a time.
+// deletePrefix deletes every key with the prefix. It deletes in descending
+// key order: bbolt removes an element from an in-memory node by shifting the
+// ones after it, so ascending deletes from a large node written in the same
+// transaction would be quadratic.
 func deletePrefix(kv sdk.KV, prefix []byte) error {
-	for {
-		var keys [][]byte
-		err := kv.Scan(prefix, nil, func(k, _ []byte) error {
-			keys = append(keys, bytes.Clone(k))
-			if len(keys) == deleteChunk {
-				return sdk.ErrStopScan
-			}
-			return nil
-		})
-		if err != nil {
+	var keys [][]byte
+	err := kv.Scan(prefix, nil, func(k, _ []byte) error {
+		keys = append(keys, bytes.Clone(k))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if err := kv.Delete(keys[i]); err != nil {
 			return err
 		}
-		for _, k := range keys {
-			if err := kv.Delete(k); err != nil {
-				return err
-			}
-		}
-		if len(keys) < deleteChunk {
-			return nil
-		}
 	}
+	return nil
 }
 
 // Clear deletes every key of the index (for a rebuild after corruption).
