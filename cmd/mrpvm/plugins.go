@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/plugins"
+	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+func init() {
+	list := &cobra.Command{
+		Use:   "plugins",
+		Short: "List the plugins: built-ins and discovered wrappers, with their descriptors",
+		Long: "List every built-in plugin and every wrapper found in <workspace>/wrappers and the user\n" +
+			"configuration folder, whether it is enabled and loaded, and its descriptor. Problems\n" +
+			"(skipped wrappers, configuration errors) are printed on standard error; the exit status\n" +
+			"is 1 when any of them is an error rather than a warning.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := filepath.Abs(flags.workspace)
+			if err != nil {
+				return err
+			}
+			c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws})
+			defer c.Close()
+			if flags.json {
+				err = printJSON(os.Stdout, catalogJSON(c))
+			} else {
+				err = printCatalog(c)
+			}
+			if err != nil {
+				return err
+			}
+			errs := reportProblems(c.Problems)
+			if errs > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("%d plugin problem(s)", errs)}
+			}
+			return nil
+		},
+	}
+	check := &cobra.Command{
+		Use:   "check DIR...",
+		Short: "Validate plugin folders (plugin.json + plugin.kus.md) or wrapper folders (manifest.json)",
+		Long: "Validate each folder and print its problems as file:line: code: message. The exit\n" +
+			"status is 1 when any problem is an error. Whether a wrapper is allowlisted is not checked.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, dirs []string) error {
+			var all []*sdk.PluginError
+			for _, d := range dirs {
+				all = append(all, plugins.CheckDir(d)...)
+			}
+			errs := 0
+			for _, p := range all {
+				if !p.Warning {
+					errs++
+				}
+			}
+			if flags.json {
+				if all == nil {
+					all = []*sdk.PluginError{}
+				}
+				for _, p := range all {
+					p.File = displayPath(p.File)
+					p.Ref = displayPath(p.Ref)
+				}
+				if err := printJSON(os.Stdout, all); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range all {
+					fmt.Println(problemLine(p))
+				}
+				if len(all) == 0 {
+					fmt.Printf("ok: %s\n", strings.Join(dirs, ", "))
+				}
+			}
+			if errs > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("%d error(s) in %s", errs, strings.Join(dirs, ", "))}
+			}
+			return nil
+		},
+	}
+	list.AddCommand(check)
+	rootCmd.AddCommand(list)
+}
+
+// attachCatalog gives the knowledge base the enabled built-in kb-plugins as
+// ingest hooks and every loaded built-in's plugin.kus.md as source
+// plugin::<id>. It is the catalog wiring meant for kb.go's attachPlugins
+// (`attachPlugins = attachCatalog`); it is not assigned yet because the
+// twelve plugin::<id> sources change the source counts the ingest
+// end-to-end tests expect.
+func attachCatalog(ctx context.Context, cfg *engine.Config) error {
+	ws, err := filepath.Abs(cfg.Workspace)
+	if err != nil {
+		return err
+	}
+	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, NoWrappers: true})
+	reportProblems(c.Problems)
+	ms := c.Config.ModelSettings()
+	for _, e := range c.Entries {
+		if e.Origin != plugins.OriginBuiltin || !e.Loaded {
+			continue
+		}
+		if kb, ok := c.Registry.KB(e.Descriptor.ID); ok {
+			cfg.Hooks = append(cfg.Hooks, &kbHook{id: e.Descriptor.ID, p: kb, ms: ms})
+		}
+	}
+	for _, s := range c.KUSources() {
+		cfg.Virtual = append(cfg.Virtual, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
+	}
+	return nil
+}
+
+// kbHook adapts a kb-plugin's OnSourceText to the ingest pipeline's hook.
+type kbHook struct {
+	id string
+	p  sdk.KBPlugin
+	ms sdk.ModelSettings
+}
+
+func (h *kbHook) HookID() string { return h.id }
+
+func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) error {
+	st := &sdk.SourceText{HookType: sdk.HookSourceText, SourceID: ev.SourceID, Path: ev.Path, Text: ev.Text, Doc: ev.Doc,
+		OldUnitIDs: ev.OldUnitIDs, Removed: ev.Kind == engine.SourceRemoved, KV: ev.KV}
+	if ev.KUs != nil {
+		st.KUs = ev.KUs
+	}
+	rc := sdk.RunContext{RequestID: "ingest:" + ev.SourceID, HookType: sdk.HookSourceText, ModelSettings: h.ms}
+	res, err := h.p.OnSourceText(ctx, rc, st)
+	if err != nil {
+		return err
+	}
+	if res != nil && res.Status == sdk.StatusError {
+		if res.Error != nil {
+			return res.Error
+		}
+		return sdk.Errorf(sdk.CodePluginFailed, "%s: onSourceText failed", h.id)
+	}
+	return nil
+}
+
+// reportProblems prints each problem on standard error and returns the
+// number of errors (problems that are not warnings).
+func reportProblems(problems []*sdk.PluginError) int {
+	errs := 0
+	for _, p := range problems {
+		if p.Warning {
+			warnf("%s", problemLine(p))
+			continue
+		}
+		errs++
+		fmt.Fprintf(os.Stderr, "mrpvm: error: %s\n", problemLine(p))
+	}
+	return errs
+}
+
+// problemLine renders "file:line: code: message" (warnings say so).
+func problemLine(p *sdk.PluginError) string {
+	loc := displayPath(p.File)
+	if loc == "" {
+		loc = displayPath(p.Ref)
+	}
+	if loc != "" && p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, p.Line)
+	}
+	var b strings.Builder
+	if loc != "" {
+		b.WriteString(loc)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Code)
+	b.WriteString(": ")
+	b.WriteString(p.Message)
+	if p.ID != "" && !strings.Contains(p.Message, p.ID) {
+		fmt.Fprintf(&b, " (plugin %s)", p.ID)
+	}
+	return b.String()
+}
+
+// displayPath shows paths under the current folder relative to it.
+func displayPath(p string) string {
+	if p == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
+
+// catalogJSON renders each entry as its descriptor plus enabled, loaded,
+// origin and ref.
+func catalogJSON(c *plugins.Catalog) []json.RawMessage {
+	out := []json.RawMessage{}
+	for _, e := range sortedEntries(c) {
+		d := e.Descriptor.Clone()
+		if d.Extra == nil {
+			d.Extra = map[string]json.RawMessage{}
+		}
+		for k, v := range map[string]any{"enabled": e.Enabled, "loaded": e.Loaded, "origin": e.Origin, "ref": e.Ref} {
+			b, _ := json.Marshal(v)
+			d.Extra[k] = b
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func sortedEntries(c *plugins.Catalog) []*plugins.Entry {
+	var out []*plugins.Entry
+	for _, t := range sdk.PluginTypes {
+		for _, e := range c.Entries {
+			if e.Descriptor.Type == t {
+				out = append(out, e)
+			}
+		}
+	}
+	for _, e := range c.Entries {
+		if !e.Descriptor.Type.Valid() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func printCatalog(c *plugins.Catalog) error {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTYPE\tENABLED\tCOST\tLLM\tDESCRIPTION")
+	for _, e := range sortedEntries(c) {
+		d := e.Descriptor
+		enabled := "no"
+		switch {
+		case e.Loaded:
+			enabled = "yes"
+		case e.Enabled:
+			enabled = "failed"
+		}
+		llm := "no"
+		if d.UsesLLM {
+			llm = fmt.Sprintf("<=%d", d.MaxLLMCalls)
+		}
+		id := d.ID
+		if e.Origin == plugins.OriginWrapper {
+			id += " (wrapper)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, d.Type, enabled, d.CostClass, llm, d.Description)
+	}
+	return tw.Flush()
+}

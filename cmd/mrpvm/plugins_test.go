@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the root command in-process and returns what it printed on
+// standard output.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdout
+	os.Stdout = out
+	flags = globalFlags{workspace: "."}
+	rootCmd.SetArgs(args)
+	runErr := rootCmd.Execute()
+	os.Stdout = old
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), runErr
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPluginsCheckCommand(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
+	write(t, filepath.Join(dir, "bad", "plugin.kus.md"), "## Context Unit plugin::kb-x::unit-000\nSourceId: plugin::kb-x\nChunkId: plugin::kb-x::chunk-000\nRole: Definition\nTopic: kb-x\nClaim: kb-x retrieves.\nUtilityActs: define\nPhaseScopes: kb-plugin, nowhere\n")
+
+	out, err := runCLI(t, "plugins", "check", "../../plugins/kb/kb-fast", "../../plugins/val/val-llm")
+	if err != nil || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("check of built-in folders: %q %v", out, err)
+	}
+
+	out, err = runCLI(t, "plugins", "check", filepath.Join(dir, "bad"))
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("check of a bad folder: err %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		filepath.Join(dir, "bad", "plugin.json") + ":3: descriptor_bad_type: ",
+		filepath.Join(dir, "bad", "plugin.kus.md") + ":8: plugin_kus_invalid: ku_bad_phase_scope: ",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("output %q", out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want prefix %q", i, lines[i], w)
+		}
+	}
+
+	out, err = runCLI(t, "plugins", "check", "--json", filepath.Join(dir, "bad"))
+	var problems []struct {
+		Code string `json:"code"`
+		File string `json:"file"`
+		Line int    `json:"line"`
+	}
+	if jerr := json.Unmarshal([]byte(out), &problems); jerr != nil || len(problems) != 2 || problems[0].Line != 3 || err == nil {
+		t.Errorf("json: %q %v %v", out, jerr, err)
+	}
+}
+
+func TestPluginsListCommand(t *testing.T) {
+	t.Setenv("MRPVM_CONFIG_DIR", t.TempDir())
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, ".mrpvm", "plugins.json"), `{"plugins": {"gs-llm-deep": {"enabled": false}}}`)
+	write(t, filepath.Join(ws, "wrappers", "mine", "manifest.json"),
+		`{"id": "mine", "description": "A wrapper nobody allowlisted.", "protocolVersion": 1, "command": "sh"}`)
+
+	out, err := runCLI(t, "plugins", "--json", "--workspace", ws)
+	if err != nil {
+		t.Fatalf("plugins --json: %v", err)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if len(list) != 13 {
+		t.Errorf("%d entries, want 12 built-ins and the wrapper", len(list))
+	}
+	byID := map[string]map[string]any{}
+	for _, d := range list {
+		byID[d["id"].(string)] = d
+		for _, k := range []string{"type", "description", "costClass", "usesLLM", "maxLLMCalls", "enabled", "origin"} {
+			if _, ok := d[k]; !ok {
+				t.Errorf("%v lacks %s", d["id"], k)
+			}
+		}
+	}
+	if byID["gs-llm-deep"]["enabled"] != false || byID["kb-fast"]["enabled"] != true {
+		t.Errorf("enabled flags: %v / %v", byID["gs-llm-deep"]["enabled"], byID["kb-fast"]["enabled"])
+	}
+	if w := byID["mine"]; w == nil || w["origin"] != "wrapper" || w["loaded"] != false || w["type"] != "gs-plugin" {
+		t.Errorf("wrapper entry %v", w)
+	}
+
+	out, err = runCLI(t, "plugins", "--workspace", ws)
+	if err != nil || !strings.Contains(out, "kb-balanced") || !strings.Contains(out, "mine (wrapper)") {
+		t.Errorf("table: %q %v", out, err)
+	}
+}
