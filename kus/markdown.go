@@ -293,6 +293,9 @@ func unquoteYAML(s string) string {
 
 func (r *reader) openSection(h *ast.Heading) {
 	start, _ := r.span(h)
+	if start < 0 {
+		start = r.posAfterPrevious(h)
+	}
 	start = r.lines.lineStartOf(start)
 	title := strings.TrimSpace(inlineText(h, r.src))
 	for len(r.stack) > 0 && r.stack[len(r.stack)-1].level >= h.Level {
@@ -687,7 +690,7 @@ func (r *reader) finishSections() {
 			continue
 		}
 		k := s.ku
-		k.CharStart, k.CharEnd = s.start, trimEnd(r.src, s.end)
+		k.CharStart, k.CharEnd = s.start, max(s.start, trimEnd(r.src, s.end))
 		var own string
 		for _, b := range s.blocks {
 			if t := strings.TrimSpace(blockText(b, r.src)); t != "" {
@@ -913,3 +916,17 @@ func plainPieces(src []byte) []unit {
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
+
+// posAfterPrevious estimates where a node without source lines (an empty
+// heading) starts: on the line after the previous block with text.
+func (r *reader) posAfterPrevious(n ast.Node) int {
+	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
+		if _, end := r.span(p); end >= 0 {
+			if i := bytes.IndexByte(r.src[end:], '\n'); i >= 0 && end+i+1 < len(r.src) {
+				return end + i + 1
+			}
+			return end
+		}
+	}
+	return 0
+}

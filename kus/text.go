@@ -106,6 +106,9 @@ func newLineIndex(src []byte) lineIndex {
 
 // line returns the 0-based line holding offset off.
 func (l lineIndex) line(off int) int {
+	if off <= 0 {
+		return 0
+	}
 	return sort.Search(len(l), func(i int) bool { return l[i] > off }) - 1
 }
 
