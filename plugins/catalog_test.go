@@ -211,7 +211,7 @@ func TestCheckDir(t *testing.T) {
 		{"nokus", []string{plugins.CodeKUsMissing}, 0},
 		{"badkus", []string{sdk.CodeKUsInvalid, sdk.CodeKUsInvalid}, 3},
 		{"baddesc", []string{sdk.CodeDescriptorBadType, sdk.CodeDescriptorMissingDesc, sdk.CodeDescriptorMissingCost}, 3},
-		{"wrapper", []string{sdk.CodePathSandboxViolation}, 5},
+		{"wrapper", []string{sdk.CodePathSandboxViolation, plugins.CodeNoReadme}, 5},
 		{"empty", []string{plugins.CodeNoDescriptor}, 0},
 	}
 	for _, tc := range cases {

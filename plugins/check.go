@@ -17,6 +17,7 @@ import (
 const (
 	CodeNoDescriptor = "plugin_descriptor_missing" // neither plugin.json nor manifest.json
 	CodeKUsMissing   = "plugin_kus_missing"
+	CodeNoReadme     = "wrapper_readme_missing" // a warning: wrappers ship a README
 )
 
 // CheckKUs validates a plugin.kus.md: it must parse, hold at least one
@@ -65,6 +66,10 @@ func CheckDir(dir string) []*sdk.PluginError {
 	manPath := filepath.Join(dir, wrapper.ManifestFile)
 	if _, err := os.Stat(manPath); err == nil {
 		_, errs := wrapper.LoadManifest(manPath)
+		if readmes, _ := filepath.Glob(filepath.Join(dir, "[Rr][Ee][Aa][Dd][Mm][Ee]*")); len(readmes) == 0 {
+			errs = append(errs, &sdk.PluginError{Ref: manPath, File: dir, Stage: sdk.StageValidate, Code: CodeNoReadme, Warning: true,
+				Message: "no README: say what the wrapper does, what it needs installed and what it sends where"})
+		}
 		return errs
 	}
 	return []*sdk.PluginError{{Ref: dir, File: dir, Stage: sdk.StageLoad, Code: CodeNoDescriptor,

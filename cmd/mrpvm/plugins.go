@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -92,63 +90,6 @@ func init() {
 	}
 	list.AddCommand(check)
 	rootCmd.AddCommand(list)
-}
-
-// attachCatalog gives the knowledge base the enabled built-in kb-plugins as
-// ingest hooks and every loaded built-in's plugin.kus.md as source
-// plugin::<id>. It is the catalog wiring meant for kb.go's attachPlugins
-// (`attachPlugins = attachCatalog`); it is not assigned yet because the
-// twelve plugin::<id> sources change the source counts the ingest
-// end-to-end tests expect.
-func attachCatalog(ctx context.Context, cfg *engine.Config) error {
-	ws, err := filepath.Abs(cfg.Workspace)
-	if err != nil {
-		return err
-	}
-	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, NoWrappers: true})
-	reportProblems(c.Problems)
-	ms := c.Config.ModelSettings()
-	for _, e := range c.Entries {
-		if e.Origin != plugins.OriginBuiltin || !e.Loaded {
-			continue
-		}
-		if kb, ok := c.Registry.KB(e.Descriptor.ID); ok {
-			cfg.Hooks = append(cfg.Hooks, &kbHook{id: e.Descriptor.ID, p: kb, ms: ms})
-		}
-	}
-	for _, s := range c.KUSources() {
-		cfg.Virtual = append(cfg.Virtual, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
-	}
-	return nil
-}
-
-// kbHook adapts a kb-plugin's OnSourceText to the ingest pipeline's hook.
-type kbHook struct {
-	id string
-	p  sdk.KBPlugin
-	ms sdk.ModelSettings
-}
-
-func (h *kbHook) HookID() string { return h.id }
-
-func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) error {
-	st := &sdk.SourceText{HookType: sdk.HookSourceText, SourceID: ev.SourceID, Path: ev.Path, Text: ev.Text, Doc: ev.Doc,
-		OldUnitIDs: ev.OldUnitIDs, Removed: ev.Kind == engine.SourceRemoved, KV: ev.KV}
-	if ev.KUs != nil {
-		st.KUs = ev.KUs
-	}
-	rc := sdk.RunContext{RequestID: "ingest:" + ev.SourceID, HookType: sdk.HookSourceText, ModelSettings: h.ms}
-	res, err := h.p.OnSourceText(ctx, rc, st)
-	if err != nil {
-		return err
-	}
-	if res != nil && res.Status == sdk.StatusError {
-		if res.Error != nil {
-			return res.Error
-		}
-		return sdk.Errorf(sdk.CodePluginFailed, "%s: onSourceText failed", h.id)
-	}
-	return nil
 }
 
 // reportProblems prints each problem on standard error and returns the

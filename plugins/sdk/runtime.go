@@ -210,3 +210,11 @@ type Env struct {
 type Closer interface {
 	Close() error
 }
+
+// IndexVersioner is implemented by kb-plugins whose private index format can
+// change: when the version differs from the one the index was built with,
+// the core drops the plugin's namespace and replays OnSourceText for every
+// stored source.
+type IndexVersioner interface {
+	IndexVersion() string
+}
