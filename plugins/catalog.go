@@ -30,8 +30,8 @@ type CatalogOptions struct {
 	// a wrapper; its wrappers/*/ hold more wrappers.
 	UserDir string
 	// Env returns the services for one plugin (its store namespace, the LLM
-	// bridge, ...). Nil gives each plugin an Env with its id, the workspace,
-	// the model settings and the logger.
+	// bridge, ...). Fields it leaves zero are filled: PluginID, the model
+	// settings from llm-role-settings.json, and Logger.
 	Env func(d sdk.Descriptor) sdk.Env
 	// Logger receives one line per problem; nil discards.
 	Logger *slog.Logger
@@ -119,10 +119,21 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 	}
 	ms := cfg.ModelSettings()
 	env := func(d sdk.Descriptor) sdk.Env {
+		e := sdk.Env{PluginID: d.ID, Workspace: opt.Workspace}
 		if opt.Env != nil {
-			return opt.Env(d)
+			e = opt.Env(d)
 		}
-		return sdk.Env{PluginID: d.ID, Workspace: opt.Workspace, ModelSettings: ms, Logger: log.With("plugin", d.ID)}
+		// What the caller left out comes from the configuration.
+		if e.PluginID == "" {
+			e.PluginID = d.ID
+		}
+		if e.ModelSettings.Roles == nil && e.ModelSettings.PluginOverrides == nil {
+			e.ModelSettings = ms
+		}
+		if e.Logger == nil {
+			e.Logger = log.With("plugin", d.ID)
+		}
+		return e
 	}
 
 	for _, b := range builtinList {
