@@ -50,12 +50,15 @@ func (e FileError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Path, e.C
 
 // IngestReport summarises one ingest run.
 type IngestReport struct {
-	Files     int         `json:"files"`     // sources (re)ingested this run
-	Unchanged int         `json:"unchanged"` // sources found unchanged
-	Removed   int         `json:"removed"`   // sources removed with their KUs
-	KUs       int         `json:"kus"`       // total KUs in the knowledge base
-	Errors    []FileError `json:"errors"`
-	Seconds   float64     `json:"seconds"`
+	Files     int `json:"files"`     // workspace files (re)ingested this run
+	Unchanged int `json:"unchanged"` // workspace files found unchanged
+	// PluginSources counts built-in sources (plugin::<id>) re-ingested
+	// because a plugin's KUs changed; unchanged ones are not counted.
+	PluginSources int         `json:"pluginSources"`
+	Removed       int         `json:"removed"` // sources removed with their KUs
+	KUs           int         `json:"kus"`     // total KUs in the knowledge base
+	Errors        []FileError `json:"errors"`
+	Seconds       float64     `json:"seconds"`
 }
 
 // Failed reports whether any issue was an error rather than a skipped file.
@@ -150,7 +153,6 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 			seen[v.ID] = true
 			old := records[v.ID]
 			if old != nil && old.Hash == hashText(v.Text) {
-				rep.Unchanged++
 				continue
 			}
 			jobs = append(jobs, work{sourceID: v.ID, size: int64(len(v.Text)), text: v.Text, old: old})
@@ -318,6 +320,10 @@ func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
 			code = CodeHookFailed
 		}
 		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
+		return
+	}
+	if p.path == "" {
+		rep.PluginSources++
 		return
 	}
 	rep.Files++

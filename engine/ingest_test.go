@@ -318,13 +318,15 @@ func TestVirtualSources(t *testing.T) {
 	kb, err := Open(Config{Workspace: ws, DBPath: path, Virtual: v})
 	require.NoError(t, err)
 	rep := ingest(t, kb)
-	assert.Equal(t, 2, rep.Files)
+	assert.Equal(t, 1, rep.Files)
+	assert.Equal(t, 1, rep.PluginSources)
 	us, err := kb.Store().SourceKUs("plugin::demo")
 	require.NoError(t, err)
 	require.NotEmpty(t, us)
 	assert.Equal(t, "plugin::demo", us[0].SourceID)
 	rep = ingest(t, kb)
-	assert.Equal(t, 2, rep.Unchanged)
+	assert.Equal(t, 1, rep.Unchanged)
+	assert.Equal(t, 0, rep.PluginSources, "unchanged plugin sources are not re-ingested")
 	require.NoError(t, kb.Close())
 
 	kb, err = Open(Config{Workspace: ws, DBPath: path}) // plugin no longer built in

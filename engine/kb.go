@@ -85,6 +85,16 @@ func Open(cfg Config) (*KB, error) {
 	return kb, nil
 }
 
+// Attach sets the ingest hooks and the virtual sources, for callers that
+// need the open store to build them (plugins get their namespaces from it).
+// Call it before the first Ingest.
+func (kb *KB) Attach(hooks []SourceHook, virtual []VirtualSource) {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	kb.hooks = hooks
+	kb.virtual = virtual
+}
+
 // Close closes the knowledge base file cleanly.
 func (kb *KB) Close() error { return kb.store.Close() }
 

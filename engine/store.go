@@ -19,6 +19,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // SchemaVersion is the layout version of the knowledge base file. A file
@@ -295,8 +296,8 @@ func (s *Store) Close() error {
 }
 
 // PluginStore returns the private namespace of plugin id.
-func (s *Store) PluginStore(id string) *pluginStore {
-	return &pluginStore{db: s.db, id: id}
+func (s *Store) PluginStore(id string) sdk.Store {
+	return pluginStore{db: s.db, id: id}
 }
 
 // Source returns the record of one source, or nil.
@@ -541,4 +542,14 @@ func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
 		return nil
 	}
 	return &boltMeta{pageSize: ps, pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
+}
+
+// Counts returns the number of sources and KUs without decoding them.
+func (s *Store) Counts() (sources, units int, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		sources = tx.Bucket(bucketSources).Stats().KeyN
+		units = tx.Bucket(bucketKUs).Stats().KeyN
+		return nil
+	})
+	return sources, units, err
 }

@@ -26,11 +26,12 @@ Skipped files (too large, binary, not UTF-8) are listed in errors but do not
 make the command fail; a file that could not be read or committed does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			kb, err := openKB(cmd.Context(), o)
+			a, err := openKB(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
-			defer kb.Close()
+			defer a.Close()
+			kb := a.kb
 			if s := kb.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
@@ -38,7 +39,7 @@ make the command fail; a file that could not be read or committed does.`,
 			if err != nil {
 				return err
 			}
-			if err := kb.Close(); err != nil {
+			if err := a.Close(); err != nil {
 				return err
 			}
 			if flags.json {

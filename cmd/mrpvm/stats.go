@@ -17,11 +17,12 @@ func init() {
 		Short: "Show sources, KUs by level and the knowledge base's size",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			kb, err := openKB(cmd.Context(), kbOptions{})
+			a, err := openKB(cmd.Context(), kbOptions{})
 			if err != nil {
 				return err
 			}
-			defer kb.Close()
+			defer a.Close()
+			kb := a.kb
 			if _, err := kb.Ingest(cmd.Context(), engine.IngestOptions{}); err != nil {
 				return err
 			}

@@ -18,6 +18,7 @@ import (
 type ingestJSON struct {
 	Files     int `json:"files"`
 	Unchanged int `json:"unchanged"`
+	Plugins   int `json:"pluginSources"`
 	Removed   int `json:"removed"`
 	KUs       int `json:"kus"`
 	Errors    []struct {

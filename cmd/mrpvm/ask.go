@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/vm"
+)
+
+func init() {
+	var session string
+	var pins []string
+	var noIngest bool
+	cmd := &cobra.Command{
+		Use:   "ask [flags] QUESTION",
+		Short: "Answer a question from the workspace's knowledge base through the plugin VM",
+		Long: `ask brings the knowledge base up to date (changed files only), then runs the
+VM loop: seed detection, planning, retrieval, goal solving and validation.
+It prints the answer, its numbered sources and a compact trace of every stage.
+With --json it prints one object:
+{"requestId", "sessionId", "status", "answerMarkdown", "evidence": [{"kuId", "title", "sourceId", "uri", "range"}], "trace": {...}}.
+status is answered, no-context, failure or invalid; the exit status is 0 for
+answered and no-context, 1 for failure and 2 for an invalid request.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			question := strings.Join(args, " ")
+			pinMap, err := parsePins(pins)
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if !noIngest {
+				rep, err := a.kb.Ingest(cmd.Context(), engine.IngestOptions{})
+				if err != nil {
+					return err
+				}
+				for _, e := range rep.Errors {
+					if !e.Warning {
+						warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
+					}
+				}
+			}
+			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
+			if err != nil {
+				if flags.json && resp != nil {
+					_ = printJSON(os.Stdout, resp)
+				}
+				return &exitError{code: 2, err: err}
+			}
+			if flags.json {
+				if err := printJSON(os.Stdout, resp); err != nil {
+					return err
+				}
+			} else {
+				printAnswer(os.Stdout, resp)
+			}
+			if resp.Status == vm.StatusFailure {
+				return &exitError{code: 1, err: errors.New("no answer")}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&session, "session", "", "continue (or start) the named session; a new one is made when empty")
+	cmd.Flags().StringArrayVar(&pins, "pin", nil, "pin a stage to one plugin, as stage=plugin-id (stages: sd, plan, kb, gs, val); repeatable")
+	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")
+	rootCmd.AddCommand(cmd)
+
+	traceCmd := &cobra.Command{
+		Use:   "trace [REQUEST_ID]",
+		Short: "Print the trace of a past request (the last one by default) as JSON",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := openApp(cmd.Context(), kbOptions{quiet: true})
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			}
+			t, err := a.vm.Trace(id)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			return printJSON(os.Stdout, t)
+		},
+	}
+	rootCmd.AddCommand(traceCmd)
+}
+
+// parsePins reads --pin stage=plugin-id values.
+func parsePins(pins []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range pins {
+		stage, id, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(stage) == "" || strings.TrimSpace(id) == "" {
+			return nil, fmt.Errorf("--pin %q: want stage=plugin-id, for example --pin gs=gs-symbolic", p)
+		}
+		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
+	}
+	return out, nil
+}
+
+// printAnswer renders a response for a terminal.
+func printAnswer(w io.Writer, r *vm.Response) {
+	fmt.Fprintln(w, strings.TrimSpace(r.AnswerMarkdown))
+	if len(r.Evidence) > 0 && !strings.Contains(r.AnswerMarkdown, "Sources") {
+		fmt.Fprintln(w, "\nSources:")
+		for i, e := range r.Evidence {
+			fmt.Fprintf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
+		}
+	}
+	fmt.Fprintf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, s := range r.Trace.Outcome.Stages {
+		model := ""
+		if s.Model != "" {
+			model = " " + s.Model
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, model)
+	}
+	tw.Flush()
+}

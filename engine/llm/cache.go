@@ -1,0 +1,168 @@
+package llm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Cache stores replies by key. It is off unless the caller passes one in
+// Options (the CLI's --llm-cache). Implementations must be safe for
+// concurrent use; Get returns a copy the caller may keep.
+type Cache interface {
+	Get(key []byte) (value []byte, ok bool, err error)
+	Put(key, value []byte) error
+}
+
+// cacheVersion prefixes every key; bump it when the key or entry layout
+// changes.
+const cacheVersion = "llm1"
+
+// cacheKey is "llm1/<model>/<hex sha256>" where the hash covers everything
+// that shapes the reply: base URL, model, messages, temperature,
+// max_tokens and the JSON flag. The key is never part of it.
+func cacheKey(ep Endpoint, body wireRequest) []byte {
+	h := sha256.New()
+	// json.Marshal of these plain types cannot fail.
+	b, _ := json.Marshal(struct {
+		URL         string        `json:"u"`
+		Model       string        `json:"m"`
+		Messages    []sdk.Message `json:"msgs"`
+		Temperature *float64      `json:"t"`
+		MaxTokens   int           `json:"n"`
+		JSON        bool          `json:"j"`
+	}{chatURL(redactURL(ep.BaseURL)), body.Model, body.Messages, body.Temperature, body.MaxTokens, body.ResponseFormat != nil})
+	h.Write(b)
+	return []byte(cacheVersion + "/" + body.Model + "/" + hex.EncodeToString(h.Sum(nil)))
+}
+
+// cacheEntry is a stored reply.
+type cacheEntry struct {
+	Text         string    `json:"text"`
+	Model        string    `json:"model"`
+	FinishReason string    `json:"finishReason,omitempty"`
+	Usage        Usage     `json:"usage"`
+	At           time.Time `json:"at"`
+}
+
+// BoltCache keeps replies in one bucket of a bbolt database, created when
+// missing. Each Get and Put is its own transaction.
+func BoltCache(db *bolt.DB, bucket string) (Cache, error) {
+	if db == nil {
+		return nil, errors.New("llm: BoltCache needs a database")
+	}
+	if bucket == "" {
+		bucket = "llm-cache"
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists([]byte(bucket))
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("llm: creating cache bucket %q: %w", bucket, err)
+	}
+	return boltCache{db: db, bucket: []byte(bucket)}, nil
+}
+
+type boltCache struct {
+	db     *bolt.DB
+	bucket []byte
+}
+
+func (c boltCache) Get(key []byte) ([]byte, bool, error) {
+	var out []byte
+	err := c.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(c.bucket)
+		if b == nil {
+			return nil
+		}
+		if v := b.Get(key); v != nil {
+			out = append([]byte(nil), v...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("llm cache: read: %w", err)
+	}
+	return out, out != nil, nil
+}
+
+func (c boltCache) Put(key, value []byte) error {
+	err := c.db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(c.bucket)
+		if err != nil {
+			return err
+		}
+		return b.Put(key, value)
+	})
+	if err != nil {
+		return fmt.Errorf("llm cache: write: %w", err)
+	}
+	return nil
+}
+
+// StoreCache keeps replies in an sdk.Store namespace, e.g. the bucket the
+// engine reserves for the bridge.
+func StoreCache(s sdk.Store) Cache { return storeCache{s} }
+
+type storeCache struct{ s sdk.Store }
+
+func (c storeCache) Get(key []byte) ([]byte, bool, error) {
+	var out []byte
+	err := c.s.View(func(kv sdk.KV) error {
+		if v := kv.Get(key); v != nil {
+			out = append([]byte(nil), v...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("llm cache: read: %w", err)
+	}
+	return out, out != nil, nil
+}
+
+func (c storeCache) Put(key, value []byte) error {
+	if err := c.s.Update(func(kv sdk.KV) error { return kv.Put(key, value) }); err != nil {
+		return fmt.Errorf("llm cache: write: %w", err)
+	}
+	return nil
+}
+
+// MemoryCache is an in-process Cache, for tests and short-lived tools.
+type MemoryCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+// NewMemoryCache returns an empty MemoryCache.
+func NewMemoryCache() *MemoryCache { return &MemoryCache{m: map[string][]byte{}} }
+
+// Get returns a copy of the value stored under key.
+func (c *MemoryCache) Get(key []byte) ([]byte, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[string(key)]
+	return append([]byte(nil), v...), ok, nil
+}
+
+// Put stores a copy of value under key.
+func (c *MemoryCache) Put(key, value []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[string(key)] = append([]byte(nil), value...)
+	return nil
+}
+
+// Len returns the number of entries.
+func (c *MemoryCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}

@@ -1,0 +1,462 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// MaxQuestionBytes bounds the question text the loop works on; longer
+// questions are cut (at a rune boundary) and the trace says so.
+const MaxQuestionBytes = 16 << 10
+
+// Response statuses.
+const (
+	StatusAnswered  = "answered"
+	StatusNoContext = "no-context"
+	StatusFailure   = "failure"
+	StatusInvalid   = "invalid"
+)
+
+// ErrEmptyQuestion is returned for a question with no text.
+var ErrEmptyQuestion = errors.New("the question is empty")
+
+// Request is one question to the VM.
+type Request struct {
+	Question  string
+	SessionID string            // "" starts a new session
+	Pins      map[string]string // loop stage (or sd, plan, kb, gs, val) -> plugin id
+	Timeout   time.Duration     // 0: engine.json requestTimeoutMs
+}
+
+// Evidence is one KU an answer rests on.
+type Evidence struct {
+	KUID     string    `json:"kuId"`
+	Title    string    `json:"title"`
+	SourceID string    `json:"sourceId"`
+	URI      string    `json:"uri"`
+	Range    kus.Range `json:"range"`
+	Score    float64   `json:"score"`
+	Text     string    `json:"text,omitempty"`
+}
+
+// Response is the VM's answer to a Request.
+type Response struct {
+	RequestID      string     `json:"requestId"`
+	SessionID      string     `json:"sessionId"`
+	Status         string     `json:"status"` // answered, no-context, failure, invalid
+	AnswerMarkdown string     `json:"answerMarkdown"`
+	Evidence       []Evidence `json:"evidence"`
+	Trace          *Trace     `json:"trace"`
+}
+
+// stageAliases maps short stage names to loop stages.
+var stageAliases = map[string]string{
+	"sd": sdk.LoopSeedDetector, "seed": sdk.LoopSeedDetector, sdk.LoopSeedDetector: sdk.LoopSeedDetector,
+	"plan": sdk.LoopPlanner, "planner": sdk.LoopPlanner, "mrp-plan": sdk.LoopPlanner,
+	"kb": sdk.LoopKB, "gs": sdk.LoopGoalSolver, "solver": sdk.LoopGoalSolver, sdk.LoopGoalSolver: sdk.LoopGoalSolver,
+	"val": sdk.LoopValidation, "validator": sdk.LoopValidation, sdk.LoopValidation: sdk.LoopValidation,
+}
+
+// NormalizePins maps stage aliases to loop stages and checks that each
+// pinned plugin is loaded and of the stage's family.
+func (m *Machine) NormalizePins(pins map[string]string) (map[string]string, error) {
+	out := map[string]string{}
+	for k, id := range pins {
+		stage, ok := stageAliases[strings.ToLower(strings.TrimSpace(k))]
+		if !ok {
+			return nil, fmt.Errorf("pin %s=%s: unknown stage %q (use sd, plan, kb, gs or val)", k, id, k)
+		}
+		t := sdk.TypeOfLoopStage(stage)
+		if m.cat.Registry.Get(t, id) == nil {
+			if p, ok := m.cat.Registry.Lookup(id); ok {
+				return nil, fmt.Errorf("pin %s=%s: %s is a %s, not a %s", k, id, id, p.Descriptor().Type, t)
+			}
+			return nil, fmt.Errorf("pin %s=%s: no loaded plugin %q (see `mrpvm plugins`)", k, id, id)
+		}
+		out[stage] = id
+	}
+	return out, nil
+}
+
+// run is the state of one request.
+type run struct {
+	m         *Machine
+	req       Request
+	question  string
+	trace     *Trace
+	session   *Session
+	turnID    string
+	remaining int
+	pins      map[string]string
+	planner   string
+	intents   []sdk.Intent
+	turnKUs   []*kus.KU
+	maxDepth  int
+	perStage  int
+	deepest   int
+	purpose   string
+	reasons   []string // validation rejections, fed to the next attempt
+}
+
+// Ask runs the loop for one question. It returns an error only for a
+// request it cannot run (empty question, bad pins, bad session id); every
+// plugin failure is reported in the response's status and trace.
+func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
+	requestID := newID("r-")
+	trace := &Trace{Outcome: sdk.Outcome{RequestID: requestID, SessionID: req.SessionID}}
+	resp := &Response{RequestID: requestID, SessionID: req.SessionID, Status: StatusInvalid, Evidence: []Evidence{}, Trace: trace}
+
+	q := strings.TrimSpace(strings.ToValidUTF8(req.Question, "\uFFFD"))
+	if q == "" {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeEmptyQuestion, "the question is empty")
+		m.keepTrace(trace)
+		return resp, ErrEmptyQuestion
+	}
+	if len(q) > MaxQuestionBytes {
+		cut := MaxQuestionBytes
+		for cut > 0 && !utf8.RuneStart(q[cut]) {
+			cut--
+		}
+		q = q[:cut]
+		trace.fail(nil, CodeQuestionTruncated, "the question is %d bytes; only the first %d are used", len(req.Question), cut)
+	}
+	trace.Question = firstLine(q, 300)
+	pins, err := m.NormalizePins(req.Pins)
+	if err != nil {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeUnknownPlugin, "%v", err)
+		return resp, err
+	}
+
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = config.Duration(m.eng.RequestTimeoutMs)
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+
+	sess, _, err := m.openSession(ctx, req.SessionID)
+	if err != nil {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeSessionNotFound, "%v", err)
+		return resp, err
+	}
+	trace.SessionID, resp.SessionID = sess.ID, sess.ID
+
+	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
+		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
+		perStage: m.eng.MaxPluginsPerStage}
+	if r.perStage <= 0 {
+		r.perStage = 4
+	}
+	res := r.loop(ctx)
+	r.finish(ctx, res, resp)
+	m.keepTrace(trace)
+	return resp, nil
+}
+
+// frameResult is what a frame (or a request) produced.
+type frameResult struct {
+	status   string // StatusAnswered, StatusNoContext, "rejected", StatusFailure
+	answer   string
+	evidence []sdk.ScoredKU
+	cited    []string
+	solver   string
+	reason   string
+}
+
+func (f frameResult) better(g frameResult) bool { return rank(f.status) > rank(g.status) }
+
+func rank(s string) int {
+	switch s {
+	case StatusAnswered:
+		return 3
+	case "rejected":
+		return 2
+	case StatusNoContext:
+		return 1
+	}
+	return 0
+}
+
+// loop runs seed detection once, then plans and executes with each planner
+// of the fallback order until one produces a validated answer.
+func (r *run) loop(ctx context.Context) frameResult {
+	r.detectSeeds(ctx)
+	if len(r.turnKUs) > 0 {
+		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
+			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
+	}
+
+	planners := r.m.cat.PlannerOrder()
+	if id, ok := r.pins[sdk.LoopPlanner]; ok {
+		planners = []string{id}
+	}
+	best := frameResult{status: StatusFailure}
+	if len(planners) == 0 {
+		r.trace.fail(nil, CodeNoPlanner, "no planner is loaded; the catalog's default order is used")
+		planners = []string{""}
+	}
+	for _, pid := range planners {
+		if ctx.Err() != nil {
+			r.trace.fail(nil, CodeRequestTimeout, "the request ran out of time before planner %s", pid)
+			break
+		}
+		r.planner = pid
+		r.trace.PlannerAttempts = append(r.trace.PlannerAttempts, pid)
+		r.trace.PlannerPluginID = pid
+		plan := r.plan(ctx, pid)
+		root := &FrameTrace{ID: newID("f-"), Planner: pid, Purpose: plan.FramePurpose, Intents: intentTargets(r.intents)}
+		if r.trace.Frames == nil {
+			r.trace.Frames = root
+		} else {
+			r.trace.Frames.Branches = append(r.trace.Frames.Branches, "planner "+pid+": frame "+root.ID)
+			r.trace.Frames.Children = append(r.trace.Frames.Children, root)
+		}
+		if plan.FramePurpose != "" && r.purpose == "" {
+			r.purpose = plan.FramePurpose
+		}
+		res := r.runFrame(ctx, root, plan, r.intents, r.question, 0)
+		root.Status = res.status
+		if res.better(best) || best.status == StatusFailure {
+			best = res
+		}
+		if res.status == StatusAnswered {
+			break
+		}
+		if res.status == "rejected" {
+			r.reasons = append(r.reasons, res.reason)
+			r.trace.fail(root, CodeValidationRejected, "planner %s: %s", pid, res.reason)
+		}
+	}
+	return best
+}
+
+// finish fills the response, records the outcome with every planner tried
+// and commits the turn to the session.
+func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
+	t := r.trace
+	t.FrameDepth = r.deepest
+	t.FramePurpose = r.purpose
+	switch res.status {
+	case StatusAnswered:
+		t.FinalStatus, t.FinalAnswerStatus = "success", "answered"
+		resp.Status = StatusAnswered
+		resp.AnswerMarkdown = res.answer
+	case StatusNoContext:
+		t.FinalStatus, t.FinalAnswerStatus = "success", "no-context"
+		resp.Status = StatusNoContext
+		resp.AnswerMarkdown = noContextAnswer(res.answer)
+	case "rejected":
+		t.FinalStatus = "failure"
+		resp.Status = StatusFailure
+		resp.AnswerMarkdown = "No answer passed validation. Last reason: " + res.reason
+	default:
+		t.FinalStatus = "failure"
+		resp.Status = StatusFailure
+		resp.AnswerMarkdown = "No plugin could answer this question; see the trace for each stage's status."
+	}
+	resp.Evidence = r.evidenceOf(res)
+
+	// Planner learning: every planner tried hears the outcome of its stages.
+	for _, pid := range dedupe(t.PlannerAttempts) {
+		p, ok := r.m.cat.Registry.Planner(pid)
+		if !ok {
+			continue
+		}
+		o := t.Outcome
+		o.PlannerPluginID = pid
+		o.Stages = nil
+		for _, s := range t.Outcome.Stages {
+			if s.PlannerPluginID == pid || s.Stage == sdk.LoopSeedDetector {
+				o.Stages = append(o.Stages, s)
+			}
+		}
+		func() {
+			defer func() {
+				if rec := recover(); rec != nil {
+					r.m.log.Warn("recordOutcome panicked", "planner", pid, "panic", rec)
+				}
+			}()
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := p.RecordOutcome(cctx, r.rc(nil), &o); err != nil {
+				r.m.log.Warn("recordOutcome failed", "planner", pid, "err", err)
+			}
+		}()
+	}
+
+	// The session keeps the turn and commits its KUs.
+	now := r.m.now()
+	s := r.session
+	s.Turns = append(s.Turns, sdk.Turn{ID: r.turnID, Role: "user", Text: firstLine(r.question, 4096), At: now},
+		sdk.Turn{ID: r.turnID + "-a", Role: "assistant", Text: firstLine(resp.AnswerMarkdown, 8192), At: now})
+	if len(r.turnKUs) > 0 {
+		s.Units = append(s.Units, r.turnKUs...)
+	}
+	if err := r.m.saveSession(s); err != nil {
+		r.m.log.Warn("session not saved", "session", s.ID, "err", err)
+	}
+	if len(r.turnKUs) > 0 {
+		r.m.sessionEvent(context.WithoutCancel(ctx), &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: s.ID,
+			KBID: s.KBID, KBName: s.KBName, Units: r.turnKUs, Scope: "committed-session", Reason: "turn completed"})
+	}
+}
+
+func noContextAnswer(solverText string) string {
+	if strings.TrimSpace(solverText) != "" {
+		return solverText
+	}
+	return "The knowledge base has nothing that answers this question."
+}
+
+// rc builds the read-only runtime context handed to a plugin.
+func (r *run) rc(frame *FrameTrace) sdk.RunContext {
+	depth := 0
+	if frame != nil {
+		depth = frame.Depth
+	}
+	conv := r.session.Turns
+	if n := len(conv); n > 20 {
+		conv = conv[n-20:]
+	}
+	deadline, _ := time.Time{}, false
+	return sdk.RunContext{
+		RequestID:    r.trace.RequestID,
+		Session:      sdk.Session{ID: r.session.ID, KBID: r.session.KBID, KBName: r.session.KBName, Preferences: r.session.Preferences, Pins: r.pins},
+		Conversation: slices.Clone(conv),
+		Parser:       sopParser{},
+		Decomposer:   decomposer{},
+		Helpers:      r.m.cat.Helpers(),
+		ModelSettings: func() sdk.ModelSettings {
+			return r.m.cat.Config.ModelSettings()
+		}(),
+		Logger: r.m.log,
+		Budgets: sdk.Budgets{MaxLLMCalls: r.m.eng.MaxLLMAttemptsPerRequest, RemainingLLMCalls: r.remaining,
+			Deadline: deadline, FrameDepth: depth, MaxFrameDepth: r.maxDepth, MaxPluginsPerStage: r.perStage},
+		LLM: r.m.llm,
+	}
+}
+
+// sopParser checks SOP Lang text for plugins.
+type sopParser struct{}
+
+func (sopParser) Check(_ context.Context, cnl string) []kus.Diagnostic {
+	_, err := sop.Interpret(cnl)
+	var out []kus.Diagnostic
+	for _, e := range sop.AsErrors(err) {
+		out = append(out, kus.Diagnostic{Line: e.Line, Col: e.Col, Severity: kus.SeverityError, Code: string(e.Code), Message: e.Msg})
+	}
+	return out
+}
+
+// decomposer splits an intent document into one document per intent.
+type decomposer struct{}
+
+func (decomposer) Decompose(_ context.Context, intentCNL string) ([]string, error) {
+	res, err := sop.Interpret(intentCNL)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, in := range res.Intents {
+		w := sop.NewWriter()
+		w.Intent(in)
+		out = append(out, w.String())
+	}
+	return out, nil
+}
+
+// evidenceOf lists the KUs behind an answer: those the solver cited, else
+// the evidence it was given.
+func (r *run) evidenceOf(res frameResult) []Evidence {
+	out := []Evidence{}
+	seen := map[string]bool{}
+	add := func(s sdk.ScoredKU) {
+		if s.KU == nil || seen[s.KU.ID] {
+			return
+		}
+		seen[s.KU.ID] = true
+		out = append(out, Evidence{KUID: s.KU.ID, Title: s.KU.Title, SourceID: s.KU.SourceID, URI: r.uriOf(s.KU.SourceID),
+			Range: s.KU.Range, Score: s.Score, Text: firstLine(s.KU.Text(), 300)})
+	}
+	if len(res.cited) > 0 {
+		byID := map[string]sdk.ScoredKU{}
+		for _, e := range res.evidence {
+			if e.KU != nil {
+				byID[e.KU.ID] = e
+			}
+		}
+		for _, id := range res.cited {
+			if e, ok := byID[id]; ok {
+				add(e)
+			} else if k, err := r.m.kb.Store().KU(id); err == nil && k != nil {
+				add(sdk.ScoredKU{KU: k})
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	if res.status != StatusAnswered {
+		return out
+	}
+	for _, e := range res.evidence {
+		add(e)
+	}
+	return out
+}
+
+// uriOf turns a source id into a URI an editor can open.
+func (r *run) uriOf(sourceID string) string {
+	if strings.Contains(sourceID, "::") || r.m.kb == nil {
+		return "mrpvm:" + sourceID
+	}
+	abs := filepath.Join(r.m.kb.Workspace(), filepath.FromSlash(sourceID))
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+func intentTargets(in []sdk.Intent) []string {
+	out := make([]string, len(in))
+	for i, x := range in {
+		out[i] = x.Act + ": " + x.Target
+	}
+	return out
+}
+
+func dedupe(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// firstLine returns s cut to max bytes at a rune boundary.
+func firstLine(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max] + "…"
+}

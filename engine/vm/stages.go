@@ -1,0 +1,635 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// outcome is what one isolated plugin call produced.
+type outcome struct {
+	status     sdk.Status
+	sufficient *bool
+	meta       sdk.Metadata
+	err        *sdk.Error
+}
+
+// call runs one plugin method isolated from the loop: skipped when its
+// maxLLMCalls exceed the remaining budget, bounded by its timeout, a panic
+// or a hang turned into an error status, statuses outside the family's
+// contract rejected. Every call becomes one stage entry in the trace.
+func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.Plugin, allowed []sdk.Status,
+	fn func(ctx context.Context, rc sdk.RunContext) (outcome, error)) outcome {
+	d := p.Descriptor()
+	so := sdk.StageOutcome{PlannerPluginID: r.planner, Stage: stage, PluginID: d.ID}
+	if d.UsesLLM && len(d.ModelRoles) > 0 {
+		so.ModelRole = d.ModelRoles[0]
+	}
+	if d.MaxLLMCalls > r.remaining {
+		so.Status = sdk.StatusSkippedBudget
+		r.trace.addStage(frame, so, &sdk.Error{Code: CodeBudgetExhausted,
+			Message: fmt.Sprintf("%s may make %d LLM calls; %d remain in this request", d.ID, d.MaxLLMCalls, r.remaining)})
+		return outcome{status: sdk.StatusSkippedBudget}
+	}
+	if ctx.Err() != nil {
+		so.Status = sdk.StatusError
+		e := &sdk.Error{Code: CodeRequestTimeout, Message: "the request ran out of time before this stage"}
+		r.trace.addStage(frame, so, e)
+		return outcome{status: sdk.StatusError, err: e}
+	}
+	timeout := config.Duration(d.TimeoutMs)
+	if max := config.Duration(r.m.eng.PluginTimeoutMs); timeout <= 0 || (max > 0 && timeout > max) {
+		timeout = max
+	}
+	cctx := ctx
+	cancel := context.CancelFunc(func() {})
+	if timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+
+	start := time.Now()
+	done := make(chan outcome, 1)
+	rc := r.rc(frame)
+	go func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				done <- outcome{status: sdk.StatusError, err: &sdk.Error{Code: CodePluginPanic, Message: fmt.Sprintf("%s panicked: %v", d.ID, rec)}}
+			}
+		}()
+		o, err := fn(cctx, rc)
+		if err != nil {
+			code := "PLUGIN_ERROR"
+			var se *sdk.Error
+			if errors.As(err, &se) {
+				code = se.Code
+			}
+			o = outcome{status: sdk.StatusError, err: &sdk.Error{Code: code, Message: err.Error()}}
+		}
+		done <- o
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-cctx.Done():
+		code, msg := CodePluginTimeout, fmt.Sprintf("%s did not answer within %s", d.ID, timeout)
+		if ctx.Err() != nil {
+			code, msg = CodeRequestTimeout, "the request ran out of time during this stage"
+		}
+		o = outcome{status: sdk.StatusError, err: &sdk.Error{Code: code, Message: msg}}
+	}
+	if !o.status.In(allowed) {
+		o = outcome{status: sdk.StatusError, meta: o.meta, err: &sdk.Error{Code: CodeBadStatus,
+			Message: fmt.Sprintf("%s answered status %q, which a %s may not return", d.ID, o.status, d.Type)}}
+	}
+	if o.meta.LLMCalls > 0 {
+		r.remaining = max(0, r.remaining-o.meta.LLMCalls)
+	}
+	so.Status = o.status
+	so.DurationMs = time.Since(start).Milliseconds()
+	so.LLMCalls = o.meta.LLMCalls
+	so.Sufficient = o.sufficient
+	so.Model = o.meta.Model
+	var perr *sdk.Error
+	if o.err != nil && (o.status == sdk.StatusError || o.status == sdk.StatusUnsupported && o.err.Code != sdk.CodeNotImplemented) {
+		perr = o.err
+	}
+	r.trace.addStage(frame, so, perr)
+	return o
+}
+
+// stageOrder returns the plugins to try at a stage: the pin alone, else
+// the given order (the plan's) limited to loaded plugins of the family,
+// else the catalog's default order; at most maxPluginsPerStage.
+func (r *run) stageOrder(stage string, planned []string, frame *FrameTrace) []string {
+	if id, ok := r.pins[stage]; ok {
+		return []string{id}
+	}
+	t := sdk.TypeOfLoopStage(stage)
+	var out []string
+	for _, id := range planned {
+		if r.m.cat.Registry.Get(t, id) == nil {
+			r.trace.fail(frame, CodeUnknownPlugin, "planner %s named %q for stage %s, which is not a loaded %s; skipped", r.planner, id, stage, t)
+			continue
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		out = r.m.cat.Order(stage)
+	}
+	if len(out) > r.perStage {
+		out = out[:r.perStage]
+	}
+	return out
+}
+
+// detectSeeds runs the seed detectors until one returns documents the SOP
+// interpreter admits; with none, the question becomes a single intent.
+func (r *run) detectSeeds(ctx context.Context) {
+	for _, id := range r.stageOrder(sdk.LoopSeedDetector, nil, nil) {
+		p, ok := r.m.cat.Registry.SD(id)
+		if !ok {
+			continue
+		}
+		var res *sdk.SeedResult
+		o := r.call(ctx, nil, sdk.LoopSeedDetector, p, sdk.SeedStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
+			var err error
+			res, err = p.DetectSeeds(ctx, rc, &sdk.SeedInput{Payload: sdk.Payload{Prompt: r.question}, SessionID: r.session.ID, TurnID: r.turnID})
+			if err != nil || res == nil {
+				return outcome{}, errOr(err, "no result")
+			}
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		})
+		if o.status != sdk.StatusSuccess {
+			continue
+		}
+		intents, units, err := r.admit(res)
+		if err != nil {
+			i := len(r.trace.Outcome.Stages) - 1
+			r.trace.Errors = append(r.trace.Errors, StageError{Stage: i, Code: CodeSeedInvalid, Message: err.Error()})
+			continue
+		}
+		if len(intents) == 0 {
+			r.trace.note("%s found no intent; the question is used as one intent", id)
+			intents = []sdk.Intent{questionIntent(r.question)}
+		}
+		r.intents, r.turnKUs = intents, units
+		return
+	}
+	r.trace.note("no seed detector succeeded; the question is used as one intent")
+	r.intents = []sdk.Intent{questionIntent(r.question)}
+}
+
+// questionIntent is the intent used when seed detection gives none.
+func questionIntent(q string) sdk.Intent {
+	return sdk.Intent{ID: "i1", Act: "explain", Target: firstLine(q, 500), Output: "answer"}
+}
+
+// admit interprets a seed detector's documents: intents from intentCNL,
+// current-turn KUs from currentTurnContextCNL, renamed into the session's
+// id space (session::<turnId>::unit-NNN).
+func (r *run) admit(res *sdk.SeedResult) ([]sdk.Intent, []*kus.KU, error) {
+	var intents []sdk.Intent
+	if strings.TrimSpace(res.IntentCNL) != "" {
+		ir, err := sop.Interpret(res.IntentCNL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("intentCNL: %w", err)
+		}
+		for _, in := range ir.Intents {
+			intents = append(intents, sdk.Intent{ID: in.ID, Act: in.Act, Target: in.Target, Output: in.Output,
+				Context: in.Context, Criterion: in.Criterion, Evidence: strings.Join(in.Evidence, ", "), Constraints: in.Constraints})
+		}
+	}
+	var units []*kus.KU
+	if strings.TrimSpace(res.CurrentTurnContextCNL) != "" {
+		cr, err := sop.Interpret(res.CurrentTurnContextCNL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("currentTurnContextCNL: %w", err)
+		}
+		src := "session::" + r.turnID
+		now := r.m.now()
+		for i, k := range cr.ActiveKUs() {
+			c := *k
+			c.ID = fmt.Sprintf("%s::unit-%03d", src, i)
+			c.SourceID, c.SourceName, c.SourceType = src, "turn "+r.turnID, kus.SourceChatTurn
+			c.ChunkID = src + "::chunk-000"
+			c.Level = kus.LevelLeaf
+			c.IngestedAt = now
+			if c.KUType == "" {
+				c.KUType = kus.TypeAtomic
+			}
+			if len(c.PhaseScopes) == 0 {
+				c.PhaseScopes = []string{"kb-plugin"}
+			}
+			if c.Title == "" {
+				c.Title = c.Topic
+			}
+			c.ParentUnitIDs, c.ChildUnitIDs = nil, nil
+			c.Hash = kus.HashKU(&c)
+			units = append(units, &c)
+		}
+	}
+	return intents, units, nil
+}
+
+// plan asks a planner for a plan. A planner that fails or is not loaded
+// leaves the catalog's default orders in place, so the loop always runs.
+func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
+	fallback := &sdk.Plan{PlannerPluginID: pid}
+	p, ok := r.m.cat.Registry.Planner(pid)
+	if !ok {
+		if pid != "" {
+			r.trace.fail(nil, CodeUnknownPlugin, "planner %s is not loaded; the catalog's default order is used", pid)
+		}
+		return fallback
+	}
+	in := &sdk.PlanInput{
+		Payload:          sdk.Payload{Prompt: r.question},
+		Intents:          r.intents,
+		TurnUnits:        r.turnKUs,
+		KBID:             r.session.KBID,
+		KBName:           r.session.KBName,
+		Guidance:         r.turnGuidance(),
+		Pins:             r.pins,
+		Preferences:      r.session.Preferences,
+		Candidates:       r.m.cat.Candidates(),
+		FrameDepth:       0,
+		PreviousAttempts: slices.Clone(r.trace.PlannerAttempts[:len(r.trace.PlannerAttempts)-1]),
+	}
+	var plan *sdk.Plan
+	done := make(chan error, 1)
+	cctx, cancel := context.WithTimeout(ctx, max(config.Duration(r.m.eng.PluginTimeoutMs), time.Second))
+	defer cancel()
+	go func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				done <- fmt.Errorf("%s panicked: %v", pid, rec)
+			}
+		}()
+		var err error
+		plan, err = p.BuildPlan(cctx, r.rc(nil), in)
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-cctx.Done():
+		err = fmt.Errorf("%s did not plan in time", pid)
+	}
+	switch {
+	case err != nil:
+		r.trace.fail(nil, "PLAN_FAILED", "%v; the catalog's default order is used", err)
+		return fallback
+	case plan == nil || plan.Status == sdk.StatusUnsupported || plan.Status == sdk.StatusError:
+		msg := "no plan"
+		if plan != nil && plan.Error != nil {
+			msg = plan.Error.Code + ": " + plan.Error.Message
+		}
+		if plan == nil || plan.Error == nil || plan.Error.Code != sdk.CodeNotImplemented {
+			r.trace.fail(nil, "PLAN_FAILED", "planner %s: %s; the catalog's default order is used", pid, msg)
+		} else {
+			r.trace.note("planner %s is not implemented; the catalog's default order is used", pid)
+		}
+		return fallback
+	}
+	for _, n := range plan.Notes {
+		r.trace.note("%s: %s", pid, n)
+	}
+	plan.PlannerPluginID = pid
+	return plan
+}
+
+// turnGuidance groups the current turn's KUs by the phase they guide.
+func (r *run) turnGuidance() map[string][]sdk.ScoredKU {
+	out := map[string][]sdk.ScoredKU{}
+	for _, k := range r.turnKUs {
+		for _, s := range k.PhaseScopes {
+			if s != "kb-plugin" {
+				out[s] = append(out[s], sdk.ScoredKU{KU: k, Score: 1, Level: kus.LevelLeaf, Strategy: "turn"})
+			}
+		}
+	}
+	return out
+}
+
+// runFrame executes one frame: retrieval views in the plan's kb order,
+// solvers in its goal-solver order, validation of the first answer, and
+// decomposition into child frames when the plan, a solver or an
+// all-no-context outcome calls for it.
+func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, prompt string, depth int) frameResult {
+	r.deepest = max(r.deepest, depth)
+	ft.Depth = depth
+	if plan.Decompose && len(intents) > 1 {
+		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok {
+			return res
+		}
+	}
+	best := frameResult{status: StatusFailure}
+	noContext := false
+	var merged []sdk.ScoredKU
+	var guidance []sdk.ScoredKU
+	kbOrder := r.stageOrder(sdk.LoopKB, plan.KBPluginOrder, ft)
+	gsOrder := r.stageOrder(sdk.LoopGoalSolver, plan.GoalSolverOrder, ft)
+	views := 0
+	for i, kbID := range kbOrder {
+		evidence, guide, sufficient, ok := r.retrieve(ctx, ft, kbID, intents, prompt)
+		if !ok {
+			continue
+		}
+		merged = mergeEvidence(merged, evidence)
+		guidance = mergeEvidence(guidance, guide)
+		if !sufficient && i+1 < len(kbOrder) && len(evidence) == 0 {
+			continue // nothing new to show a solver; try the next retriever first
+		}
+		views++
+		ft.Branches = append(ft.Branches, fmt.Sprintf("evidence view %d from %s (%d KUs)", views, kbID, len(merged)))
+		res := r.solveView(ctx, ft, plan, intents, prompt, depth, merged, guidance, gsOrder)
+		switch res.status {
+		case StatusAnswered, "rejected":
+			return res
+		case StatusNoContext:
+			noContext = true
+			if res.better(best) || best.status == StatusFailure {
+				best = res
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if views == 0 && ctx.Err() == nil {
+		// No retriever gave anything: solvers still get to say no-context.
+		res := r.solveView(ctx, ft, plan, intents, prompt, depth, nil, nil, gsOrder)
+		if res.status == StatusAnswered || res.status == "rejected" {
+			return res
+		}
+		if res.status == StatusNoContext {
+			noContext = true
+			best = res
+		}
+	}
+	if noContext && ctx.Err() == nil {
+		// Only no-context came back: a smaller task may find its evidence.
+		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+			return res
+		}
+	}
+	if best.status == StatusFailure {
+		r.trace.fail(ft, CodeStageExhausted, "no goal solver produced an answer")
+	}
+	return best
+}
+
+// solveView runs the goal solvers on one evidence view.
+func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, prompt string, depth int,
+	evidence, guidance []sdk.ScoredKU, gsOrder []string) frameResult {
+	best := frameResult{status: StatusFailure}
+	gsGuidance := append(scoped(guidance, "gs-plugin"), r.turnGuidance()["gs-plugin"]...)
+	rejection := ""
+	if n := len(r.reasons); n > 0 {
+		rejection = r.reasons[n-1]
+	}
+	for _, id := range gsOrder {
+		p, ok := r.m.cat.Registry.GS(id)
+		if !ok {
+			continue
+		}
+		var res *sdk.SolveResult
+		o := r.call(ctx, ft, sdk.LoopGoalSolver, p, sdk.SolveStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
+			var err error
+			res, err = p.Solve(ctx, rc, &sdk.SolveInput{
+				Payload:    sdk.Payload{Prompt: prompt, Context: contextOf(evidence)},
+				Intents:    intents,
+				Evidence:   evidence,
+				Guidance:   gsGuidance,
+				FrameDepth: depth,
+				Rejection:  rejection,
+			})
+			if err != nil || res == nil {
+				return outcome{}, errOr(err, "no result")
+			}
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		})
+		switch o.status {
+		case sdk.StatusSuccess:
+			ans := frameResult{status: StatusAnswered, answer: res.ResponseMarkdown, evidence: evidence, cited: res.EvidenceIDs, solver: id}
+			verdict, reason := r.validate(ctx, ft, plan, intents, prompt, ans, guidance)
+			if verdict == sdk.StatusRejected {
+				ft.Failures = append(ft.Failures, fmt.Sprintf("%s rejected: %s", id, reason))
+				ans.status, ans.reason = "rejected", reason
+				return ans
+			}
+			return ans
+		case sdk.StatusNeedsDecomposition:
+			ft.Failures = append(ft.Failures, id+" needs decomposition")
+			if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+				if res.status == StatusAnswered {
+					return res
+				}
+				best = res
+			}
+		case sdk.StatusNoContext:
+			if best.status == StatusFailure {
+				best = frameResult{status: StatusNoContext, answer: res.ResponseMarkdown, evidence: evidence, solver: id}
+			}
+		}
+	}
+	return best
+}
+
+// validate runs the validators on an answer: the first that accepts or
+// rejects decides; with none deciding the answer stands, noted as unvalidated.
+func (r *run) validate(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, prompt string,
+	ans frameResult, guidance []sdk.ScoredKU) (sdk.Status, string) {
+	valGuidance := append(scoped(guidance, "val-plugin"), r.turnGuidance()["val-plugin"]...)
+	for _, id := range r.stageOrder(sdk.LoopValidation, plan.ValidatorOrder, ft) {
+		p, ok := r.m.cat.Registry.Val(id)
+		if !ok {
+			continue
+		}
+		var res *sdk.ValidateResult
+		o := r.call(ctx, ft, sdk.LoopValidation, p, sdk.ValidateStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
+			var err error
+			res, err = p.Validate(ctx, rc, &sdk.ValidateInput{
+				Payload:  sdk.Payload{Prompt: prompt, Context: contextOf(ans.evidence)},
+				Intents:  intents,
+				Answer:   ans.answer,
+				SolverID: ans.solver,
+				Evidence: ans.evidence,
+				Guidance: valGuidance,
+			})
+			if err != nil || res == nil {
+				return outcome{}, errOr(err, "no result")
+			}
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		})
+		switch o.status {
+		case sdk.StatusAccepted:
+			return sdk.StatusAccepted, res.Reason
+		case sdk.StatusRejected:
+			return sdk.StatusRejected, res.Reason
+		}
+	}
+	r.trace.fail(ft, CodeUnvalidated, "no validator accepted or rejected the answer of %s; it is returned unvalidated", ans.solver)
+	return sdk.StatusAccepted, ""
+}
+
+// retrieve asks one kb-plugin for evidence and guidance.
+func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents []sdk.Intent, prompt string) (evidence, guidance []sdk.ScoredKU, sufficient, ok bool) {
+	p, found := r.m.cat.Registry.KB(id)
+	if !found {
+		return nil, nil, false, false
+	}
+	var res *sdk.RetrieveResult
+	o := r.call(ctx, ft, sdk.LoopKB, p, sdk.RetrieveStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
+		var err error
+		res, err = p.Retrieve(ctx, rc, &sdk.RetrieveInput{
+			Payload:   sdk.Payload{Prompt: prompt},
+			Intents:   intents,
+			TurnUnits: r.turnKUs,
+			Purpose:   sdk.PurposeTaskEvidence,
+			SessionID: r.session.ID,
+			KUs:       storeKUReader{r.m.kb},
+		})
+		if err != nil || res == nil {
+			return outcome{}, errOr(err, "no result")
+		}
+		suff := res.Sufficient
+		return outcome{status: res.Status, sufficient: &suff, meta: res.Metadata, err: res.Error}, nil
+	})
+	if o.status != sdk.StatusSuccess && o.status != sdk.StatusInsufficient {
+		return nil, nil, false, false
+	}
+	for _, ri := range res.ResolvedIntents {
+		evidence = mergeEvidence(evidence, ri.Evidence)
+		guidance = mergeEvidence(guidance, ri.Guidance)
+	}
+	return evidence, guidance, res.Sufficient && o.status == sdk.StatusSuccess, true
+}
+
+// decompose runs one child frame per sub-task and joins their answers.
+// It reports false when the task cannot be split or the depth is spent.
+func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, depth int, purpose string) (frameResult, bool) {
+	subs := splitIntents(intents)
+	if len(subs) < 2 {
+		return frameResult{}, false
+	}
+	if depth+1 > r.maxDepth {
+		r.trace.fail(ft, CodeFrameDepthExceeded, "decomposition needs depth %d; the limit is %d", depth+1, r.maxDepth)
+		return frameResult{}, false
+	}
+	if r.purpose == "" {
+		r.purpose = purpose
+	}
+	child := *plan
+	child.Decompose = false
+	var parts []string
+	var evidence []sdk.ScoredKU
+	var cited []string
+	answered, noContext := 0, 0
+	for _, sub := range subs {
+		if ctx.Err() != nil {
+			break
+		}
+		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]sdk.Intent{sub})}
+		ft.Children = append(ft.Children, cf)
+		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
+		res := r.runFrame(ctx, cf, &child, []sdk.Intent{sub}, sub.Target, depth+1)
+		cf.Status = res.status
+		switch res.status {
+		case StatusAnswered:
+			answered++
+			parts = append(parts, "### "+sub.Target+"\n\n"+strings.TrimSpace(res.answer))
+			evidence = mergeEvidence(evidence, res.evidence)
+			cited = append(cited, res.cited...)
+		case StatusNoContext:
+			noContext++
+			parts = append(parts, "### "+sub.Target+"\n\n"+noContextAnswer(res.answer))
+		default:
+			parts = append(parts, "### "+sub.Target+"\n\nNo answer: "+res.status+".")
+		}
+	}
+	switch {
+	case answered > 0:
+		return frameResult{status: StatusAnswered, answer: strings.Join(parts, "\n\n"), evidence: evidence, cited: cited, solver: "decomposition"}, true
+	case noContext > 0:
+		return frameResult{status: StatusNoContext, answer: strings.Join(parts, "\n\n")}, true
+	}
+	return frameResult{status: StatusFailure}, true
+}
+
+// splitIntents returns the sub-tasks of a task: its intents when there are
+// several, else the parts of a single intent's target joined by "and",
+// ";" or "?" — at most 6.
+func splitIntents(intents []sdk.Intent) []sdk.Intent {
+	if len(intents) > 1 {
+		if len(intents) > 6 {
+			return intents[:6]
+		}
+		return intents
+	}
+	if len(intents) == 0 {
+		return nil
+	}
+	in := intents[0]
+	var parts []string
+	for _, p := range strings.FieldsFunc(in.Target, func(r rune) bool { return r == ';' || r == '?' }) {
+		for _, q := range strings.Split(p, " and also ") {
+			if q = strings.TrimSpace(q); len(q) > 3 {
+				parts = append(parts, q)
+			}
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	if len(parts) > 6 {
+		parts = parts[:6]
+	}
+	out := make([]sdk.Intent, len(parts))
+	for i, p := range parts {
+		out[i] = in
+		out[i].ID = fmt.Sprintf("%s.%d", in.ID, i+1)
+		out[i].Target = p
+		out[i].ParentID = in.ID
+	}
+	return out
+}
+
+// mergeEvidence appends the KUs of b not already in a, keeping a's order.
+func mergeEvidence(a, b []sdk.ScoredKU) []sdk.ScoredKU {
+	if len(b) == 0 {
+		return a
+	}
+	seen := make(map[string]bool, len(a))
+	for _, s := range a {
+		if s.KU != nil {
+			seen[s.KU.ID] = true
+		}
+	}
+	for _, s := range b {
+		if s.KU != nil && !seen[s.KU.ID] {
+			seen[s.KU.ID] = true
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+// scoped keeps the guidance KUs whose phase scopes include phase.
+func scoped(in []sdk.ScoredKU, phase string) []sdk.ScoredKU {
+	var out []sdk.ScoredKU
+	for _, s := range in {
+		if s.KU != nil && slices.Contains(s.KU.PhaseScopes, phase) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contextOf(ev []sdk.ScoredKU) []sdk.ContextItem {
+	out := make([]sdk.ContextItem, 0, len(ev))
+	for _, s := range ev {
+		if s.KU != nil {
+			out = append(out, sdk.ContextItemOf(s.KU))
+		}
+	}
+	return out
+}
+
+func errOr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
+}

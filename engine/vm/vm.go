@@ -1,0 +1,186 @@
+// Package vm runs the MRP-VM loop over a knowledge base and a plugin
+// catalog: seed detection -> plan -> retrieval -> goal solving ->
+// validation, with sessions, execution frames, budgets, decomposition,
+// backtracking to heavier planners and a trace of every stage.
+package vm
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// coreNamespace is the store namespace holding sessions and traces.
+const coreNamespace = "_core"
+
+// Machine is one VM bound to a knowledge base and a plugin catalog. It is
+// safe for concurrent use; each Ask runs independently.
+type Machine struct {
+	kb     *engine.KB
+	cat    *plugins.Catalog
+	eng    config.Engine
+	log    *slog.Logger
+	llm    sdk.LLM
+	core   sdk.Store
+	now    func() time.Time
+	mu     sync.Mutex // guards sessions and traces in memory
+	traces map[string]*Trace
+	order  []string // trace ids, oldest first
+}
+
+// Options tune a Machine.
+type Options struct {
+	Logger *slog.Logger
+	// LLM is the bridge handed to plugins through the run context; nil
+	// when no model endpoint is configured.
+	LLM sdk.LLM
+	// Now replaces time.Now in tests.
+	Now func() time.Time
+}
+
+// New builds a Machine. The catalog's plugins should have been built with
+// Env stores from kb (see PluginEnv).
+func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
+	m := &Machine{kb: kb, cat: cat, eng: cat.Config.Engine, log: opt.Logger, llm: opt.LLM, now: opt.Now,
+		traces: map[string]*Trace{}}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if kb != nil {
+		m.core = kb.Store().PluginStore(coreNamespace)
+	}
+	return m
+}
+
+// Catalog returns the machine's plugin catalog.
+func (m *Machine) Catalog() *plugins.Catalog { return m.cat }
+
+// KB returns the machine's knowledge base.
+func (m *Machine) KB() *engine.KB { return m.kb }
+
+// PluginEnv returns the services for one plugin: its private namespace in
+// kb's store, the LLM bridge and the model settings. Pass it as
+// plugins.CatalogOptions.Env.
+func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
+	return func(d sdk.Descriptor) sdk.Env {
+		env := sdk.Env{PluginID: d.ID, LLM: llm, Logger: log}
+		if kb != nil {
+			env.Workspace = kb.Workspace()
+			env.Store = kb.Store().PluginStore(d.ID)
+		}
+		return env
+	}
+}
+
+// Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
+// private index in step with the knowledge base.
+func Hooks(cat *plugins.Catalog) []engine.SourceHook {
+	var out []engine.SourceHook
+	for _, id := range cat.Order(sdk.LoopKB) {
+		if p, ok := cat.Registry.KB(id); ok {
+			out = append(out, &kbHook{p: p, id: id, timeout: config.Duration(cat.Config.Engine.HookTimeoutMs)})
+		}
+	}
+	return out
+}
+
+// VirtualSources returns the plugin.kus.md of every loaded built-in as a
+// knowledge base source plugin::<id>.
+func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
+	var out []engine.VirtualSource
+	for _, s := range cat.KUSources() {
+		out = append(out, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
+	}
+	return out
+}
+
+// IndexVersioner is implemented by kb-plugins whose index format changes
+// between versions; a new version makes the engine rebuild that index.
+type IndexVersioner interface {
+	IndexVersion() string
+}
+
+// kbHook adapts a kb-plugin to engine.SourceHook.
+type kbHook struct {
+	p       sdk.KBPlugin
+	id      string
+	timeout time.Duration
+}
+
+func (h *kbHook) HookID() string { return h.id }
+
+// HookVersion ties the stored index to the plugin's version, so upgrading a
+// plugin rebuilds its index from the stored KUs.
+func (h *kbHook) HookVersion() string {
+	v := h.p.Descriptor().Version
+	if iv, ok := h.p.(IndexVersioner); ok {
+		v += "/" + iv.IndexVersion()
+	}
+	return v
+}
+
+func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
+	if h.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.timeout)
+		defer cancel()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panicked: %v", h.id, r)
+		}
+	}()
+	st := &sdk.SourceText{
+		HookType:   sdk.HookSourceText,
+		SourceID:   ev.SourceID,
+		Path:       ev.Path,
+		Text:       ev.Text,
+		Doc:        ev.Doc,
+		OldUnitIDs: ev.OldUnitIDs,
+		Removed:    ev.Kind == engine.SourceRemoved,
+		KV:         ev.KV,
+		KUs:        ev.KUs,
+	}
+	res, err := h.p.OnSourceText(ctx, sdk.RunContext{HookType: sdk.HookSourceText}, st)
+	if err != nil {
+		return err
+	}
+	if res != nil && res.Status == sdk.StatusError {
+		if res.Error != nil {
+			return fmt.Errorf("%s: %s", res.Error.Code, res.Error.Message)
+		}
+		return errors.New("indexing failed")
+	}
+	return nil
+}
+
+// newID returns a short random id with a prefix.
+func newID(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// storeKUReader reads committed KUs from the knowledge base.
+type storeKUReader struct{ kb *engine.KB }
+
+func (r storeKUReader) KU(id string) (*kus.KU, error) {
+	if r.kb == nil {
+		return nil, nil
+	}
+	return r.kb.Store().KU(id)
+}
