@@ -47,12 +47,16 @@ type Options struct {
 	Parts bool
 	// MaxTokenLen drops longer tokens (in bytes, after lowercasing); 0 means 64.
 	MaxTokenLen int
+	// Greek spells Greek letters used as symbols (a lone letter, or letters
+	// inside a word that also has other characters: TNF-α, NF-κB) by their
+	// English names, as technical text often does; Greek words stay Greek.
+	Greek bool
 }
 
 // DefaultOptions are the options of the English analyzer: Snowball stop
-// words, stemming, compound parts, tokens up to 64 bytes.
+// words, stemming, compound parts, Greek letter names, tokens up to 64 bytes.
 func DefaultOptions() Options {
-	return Options{Stopwords: EnglishStopwords(), Stem: true, Parts: true, MaxTokenLen: 64}
+	return Options{Stopwords: EnglishStopwords(), Stem: true, Parts: true, MaxTokenLen: 64, Greek: true}
 }
 
 // Analyzer turns text into terms.
@@ -238,18 +242,27 @@ func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) boo
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(raw[i:])
+		i += size
+		r = unicode.ToLower(r)
 		if r == '\u2019' {
 			r = '\''
 		}
-		buf = utf8.AppendRune(buf, unicode.ToLower(r))
-		i += size
+		if name := greekName(r); name != "" && a.opts.Greek && (len(raw) == size || mixedGreek(raw)) {
+			buf = append(buf, name...)
+			continue
+		}
+		buf = utf8.AppendRune(buf, r)
 	}
 	// Drop a possessive: patient's -> patient.
 	if n := len(buf); n > 2 && buf[n-2] == '\'' && buf[n-1] == 's' {
 		buf = buf[:n-2]
 	}
 	if !compound {
-		return a.emitPlain(buf, pos, false, fn)
+		emitted := a.emitPlain(buf, pos, false, fn)
+		if a.opts.Parts {
+			emitted = a.emitAlnumParts(buf, pos, emitted, fn) || emitted
+		}
+		return emitted
 	}
 	emitted := false
 	if len(buf) <= a.opts.MaxTokenLen {
@@ -267,12 +280,48 @@ func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) boo
 		if k > 0 && a.emitPlain(buf[:k], pos, emitted, fn) {
 			emitted = true
 		}
+		if k > 0 && a.emitAlnumParts(buf[:k], pos, emitted, fn) {
+			emitted = true
+		}
 		if k < len(buf) {
 			k++
 		}
 		buf = buf[k:]
 	}
 	return emitted
+}
+
+// emitAlnumParts emits the letter and digit runs of a word that mixes
+// ASCII letters and digits (il6 -> il, 6; h1n1 -> h, 1, n, 1), so that
+// "IL6" and "IL-6" share terms. Words with other characters are left alone.
+func (a *Analyzer) emitAlnumParts(w []byte, pos int, emitted bool, fn func(Token)) bool {
+	letters, digits := false, false
+	for _, c := range w {
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters = true
+		case c >= '0' && c <= '9':
+			digits = true
+		default:
+			return false
+		}
+	}
+	if !letters || !digits {
+		return false
+	}
+	any := false
+	for start := 0; start < len(w); {
+		end := start + 1
+		digit := w[start] <= '9'
+		for end < len(w) && (w[end] <= '9') == digit {
+			end++
+		}
+		if a.emitPlain(w[start:end], pos, emitted || any, fn) {
+			any = true
+		}
+		start = end
+	}
+	return any
 }
 
 // emitPlain emits one lowercased word that holds no compound connector,
@@ -396,4 +445,34 @@ func isScriptio(r rune) bool {
 		return r >= 0x0E00 && r <= 0x0EFF // Thai, Lao
 	}
 	return unicode.IsOneOf(scriptio, r) && (unicode.IsLetter(r) || unicode.IsMark(r))
+}
+
+// greekNames spells the lowercase Greek letters.
+var greekNames = [...]string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+	"iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "sigma", "tau",
+	"upsilon", "phi", "chi", "psi", "omega"}
+
+// greekName returns the name of a lowercase Greek letter (α..ω, with final
+// sigma), or "".
+func greekName(r rune) string {
+	switch {
+	case r >= 'α' && r <= 'ω':
+		return greekNames[r-'α']
+	}
+	return ""
+}
+
+// mixedGreek reports whether a word holds Greek letters together with
+// non-Greek letters or digits.
+func mixedGreek(raw string) bool {
+	greek, other := false, false
+	for _, r := range raw {
+		switch {
+		case unicode.Is(unicode.Greek, r):
+			greek = true
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			other = true
+		}
+	}
+	return greek && other
 }

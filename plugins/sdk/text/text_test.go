@@ -20,7 +20,12 @@ func TestTerms(t *testing.T) {
 		{"stemming", "Running runners ran easily", []string{"run", "runner", "ran", "easili"}},
 		{"punctuation", "Hello, world! (tests)", []string{"hello", "world", "test"}},
 		{"hyphenated name", "enable kb-fast now", []string{"enabl", "kb-fast", "kb", "fast", "now"}},
-		{"architecture", "x86-64 builds", []string{"x86-64", "x86", "64", "build"}},
+		{"architecture", "x86-64 builds", []string{"x86-64", "x86", "x", "86", "64", "build"}},
+		{"letter digit runs", "IL6 and h1n1", []string{"il6", "il", "6", "h1n1", "h", "1", "n", "1"}},
+		{"version not split", "v1.2", []string{"v1.2"}},
+		{"greek symbol in compound", "TNF-α and NF-κB", []string{"tnf-alpha", "tnf", "alpha", "nf-kappab", "nf", "kappab"}},
+		{"lone greek letter", "β cells", []string{"beta", "cell"}},
+		{"greek word stays greek", "λόγος", []string{"λόγος"}},
 		{"long flag", "use --directory DIR", []string{"use", "--directory", "directori", "dir"}},
 		{"short flag", "ls -l", []string{"ls", "-l", "l"}},
 		{"minus is not a flag", "a - b", []string{"b"}},
@@ -45,6 +50,7 @@ func TestTerms(t *testing.T) {
 		{"too long dropped", strings.Repeat("x", 70) + " ok", []string{"ok"}},
 		{"email-ish", "bob@example.com", []string{"bob", "exampl", "com"}},
 		{"il-6", "IL-6 increases TNF-alpha", []string{"il-6", "il", "6", "increas", "tnf-alpha", "tnf", "alpha"}},
+		{"micro sign kept", "5 µg", []string{"5", "µg"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

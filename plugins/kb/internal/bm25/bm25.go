@@ -144,6 +144,8 @@ type Result struct {
 	Hits []Hit
 	// Terms are the distinct query terms that were searched.
 	Terms []string
+	// IDF holds each term's inverse document frequency (0 when absent).
+	IDF []float64
 	// Considered counts the units that matched at least one term scored
 	// exhaustively (pruned terms do not add candidates).
 	Considered int
@@ -224,12 +226,14 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	c1, c2 := k1*(1-b), k1*b/avgdl
 
 	qts := make([]qterm, 0, len(terms))
+	res.IDF = make([]float64, len(terms))
 	for i, pl := range v.lists {
 		if pl == nil || len(pl.docs) == 0 {
 			continue
 		}
 		df := float64(len(pl.docs))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		res.IDF[i] = idf
 		w := float64(qtf[i]) * idf * (k1 + 1)
 		mt := float64(pl.maxTF)
 		qts = append(qts, qterm{list: pl, w: w, ub: w * mt / (mt + c1 + c2*float64(pl.minDL)), term: terms[i]})

@@ -1,0 +1,188 @@
+package hdc
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Encoder turns text into hypervectors. A text is the majority bundle of
+// its terms' symbol vectors, each bound to one of 16 position vectors when
+// Positions is set (position i mod 16), plus, when Pairs is set, the
+// binding of every two adjacent terms (the second rotated, so that order
+// matters). The zero Encoder uses text.English() and terms alone.
+type Encoder struct {
+	Analyzer  *text.Analyzer
+	Pairs     bool
+	Positions bool
+}
+
+// NumPositions is the number of position vectors.
+const NumPositions = 16
+
+var positions = func() (p [NumPositions]Vector) {
+	for i := range p {
+		p[i] = Symbol("\x00hdc:pos:" + strconv.Itoa(i))
+	}
+	return p
+}()
+
+func (e *Encoder) analyzer() *text.Analyzer {
+	if e.Analyzer != nil {
+		return e.Analyzer
+	}
+	return text.English()
+}
+
+// TermVector returns the symbol vector of a term.
+func TermVector(term string) Vector { return Symbol("t:" + term) }
+
+// Terms returns the main terms of s (compound parts are left out: the
+// compound itself stands for them).
+func (e *Encoder) Terms(s string) []string {
+	var terms []string
+	e.analyzer().Each(s, func(t text.Token) {
+		if !t.Part {
+			terms = append(terms, t.Term)
+		}
+	})
+	return terms
+}
+
+// Text encodes a text.
+func (e *Encoder) Text(s string) Vector {
+	var b Bundle
+	return e.Encode(e.Terms(s), nil, &b)
+}
+
+// Encode bundles terms into a vector, weighting each term by weight(term)
+// when weight is set (weights below 1 drop the term). b is scratch space.
+func (e *Encoder) Encode(terms []string, weight func(string) int, b *Bundle) Vector {
+	b.Reset()
+	var prev Vector
+	for i, t := range terms {
+		w := 1
+		if weight != nil {
+			w = weight(t)
+		}
+		v := TermVector(t)
+		if w > 0 {
+			item := v
+			if e.Positions {
+				item = Bind(&v, &positions[i%NumPositions])
+			}
+			b.AddWeighted(&item, w)
+		}
+		if e.Pairs && i > 0 {
+			r := Rotate(&v, 1)
+			pair := Bind(&prev, &r)
+			b.Add(&pair)
+		}
+		prev = v
+	}
+	return b.Majority(&tieVector)
+}
+
+// Unit holds the hypervectors of one KU: topic and content (claim,
+// procedure and text body) are encoded; the role and the utility acts are
+// symbols, kept as codes and expanded on demand.
+type Unit struct {
+	ID      string
+	Role    uint8  // 0 none, i+1 for kus.Roles[i]
+	Acts    uint16 // bit i for kus.Acts[i]
+	Topic   Vector
+	Content Vector
+}
+
+// RoleVector returns the vector of a role code (zero for none).
+func RoleVector(code uint8) Vector {
+	if code == 0 || int(code) > len(kus.Roles) {
+		return Vector{}
+	}
+	return TermVector(strings.ToLower(kus.Roles[code-1]))
+}
+
+// ActsVector returns the bundle of the acts in mask (zero for none).
+func (e *Encoder) ActsVector(mask uint16) Vector {
+	var terms []string
+	for i, a := range kus.Acts {
+		if mask&(1<<i) != 0 {
+			terms = append(terms, e.Terms(a)...)
+		}
+	}
+	if len(terms) == 0 {
+		return Vector{}
+	}
+	var b Bundle
+	return e.Encode(terms, nil, &b)
+}
+
+// EncodeUnit encodes one KU; memo caches the vectors of texts already seen
+// (a source's summary repeats its leaves' text) and may be nil.
+func (e *Encoder) EncodeUnit(u *kus.KU, memo map[string]Vector) Unit {
+	out := Unit{ID: u.ID, Role: roleCode(u.Role)}
+	for _, a := range u.UtilityActs {
+		for i, known := range kus.Acts {
+			if strings.EqualFold(a, known) {
+				out.Acts |= 1 << i
+			}
+		}
+	}
+	enc := func(s string) Vector {
+		if s == "" {
+			return Vector{}
+		}
+		if v, ok := memo[s]; ok {
+			return v
+		}
+		v := e.Text(s)
+		if memo != nil {
+			memo[s] = v
+		}
+		return v
+	}
+	topic := u.Topic
+	if topic == "" {
+		topic = u.Title
+	}
+	out.Topic = enc(topic)
+	out.Content = enc(contentText(u))
+	return out
+}
+
+// contentText is the text encoded as a unit's content: claim, procedure
+// and body, each once (a claim repeated inside the body is not doubled).
+func contentText(u *kus.KU) string {
+	parts := make([]string, 0, 3)
+	for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+		if s == "" {
+			continue
+		}
+		dup := false
+		for i, p := range parts {
+			if strings.Contains(p, s) {
+				dup = true
+				break
+			}
+			if strings.Contains(s, p) {
+				parts[i], dup = s, true
+				break
+			}
+		}
+		if !dup {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func roleCode(role string) uint8 {
+	for i, r := range kus.Roles {
+		if strings.EqualFold(r, role) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}

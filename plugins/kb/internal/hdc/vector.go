@@ -1,0 +1,218 @@
+// Package hdc is the hyperdimensional (vector-symbolic) layer of kb-balanced:
+// 4096-bit binary hypervectors, bind = XOR, bundle = bitwise majority
+// computed word-parallel with bit-sliced counters, similarity = 1 -
+// Hamming/4096, and a deterministic random vector for every symbol (a
+// seeded hash expanded by splitmix64).
+//
+// KUs are encoded at ingest into field hypervectors that are persisted in
+// the plugin's KV namespace, and BM25 candidates are reranked with the fused
+// score of the design plus MMR diversity.
+package hdc
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"math/bits"
+)
+
+// Bits is the dimension of a hypervector; Words the number of uint64 words.
+const (
+	Bits  = 4096
+	Words = Bits / 64
+)
+
+// Vector is a binary hypervector.
+type Vector [Words]uint64
+
+// splitmix64 is the SplitMix64 step: it advances *s and returns a
+// well-mixed 64-bit value.
+func splitmix64(s *uint64) uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := *s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Seed returns the 64-bit seed of a symbol: FNV-1a of its name.
+func Seed(symbol string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(symbol))
+	return h.Sum64()
+}
+
+// Random fills v with the pseudo-random vector of seed.
+func Random(seed uint64, v *Vector) {
+	s := seed
+	for i := range v {
+		v[i] = splitmix64(&s)
+	}
+}
+
+// Symbol returns the vector of a symbol: deterministic across runs and
+// machines, and independent of other symbols.
+func Symbol(symbol string) Vector {
+	var v Vector
+	Random(Seed(symbol), &v)
+	return v
+}
+
+// Bind returns a XOR b. Binding is its own inverse and yields a vector
+// dissimilar to both operands.
+func Bind(a, b *Vector) Vector {
+	var v Vector
+	for i := range v {
+		v[i] = a[i] ^ b[i]
+	}
+	return v
+}
+
+// Rotate returns v cyclically rotated by k words (a permutation that makes
+// the order of bound operands matter).
+func Rotate(v *Vector, k int) Vector {
+	var r Vector
+	k %= Words
+	if k < 0 {
+		k += Words
+	}
+	copy(r[k:], v[:Words-k])
+	copy(r[:k], v[Words-k:])
+	return r
+}
+
+// Hamming returns the number of differing bits.
+func Hamming(a, b *Vector) int {
+	n := 0
+	for i := range a {
+		n += bits.OnesCount64(a[i] ^ b[i])
+	}
+	return n
+}
+
+// Similarity returns 1 - Hamming/4096: 1 for equal vectors, about 0.5 for
+// unrelated ones.
+func Similarity(a, b *Vector) float64 {
+	return 1 - float64(Hamming(a, b))/Bits
+}
+
+// Score maps a similarity to the design's field score max(0, (sim-0.5)*2).
+func Score(sim float64) float64 {
+	return max(0, (sim-0.5)*2)
+}
+
+// AppendBytes appends v in little-endian order (512 bytes).
+func AppendBytes(b []byte, v *Vector) []byte {
+	for _, w := range v {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+// FromBytes decodes a vector written by AppendBytes; b must hold 512 bytes.
+func FromBytes(b []byte, v *Vector) {
+	for i := range v {
+		v[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+}
+
+// Bundle accumulates vectors for a majority vote. Each bit position has a
+// counter stored bit-sliced across planes (plane p holds bit p of all 4096
+// counters), so adding a vector is a word-parallel ripple-carry addition.
+type Bundle struct {
+	planes []Vector
+	n      int // total weight added
+}
+
+// Reset empties the bundle, keeping its memory.
+func (b *Bundle) Reset() {
+	b.planes = b.planes[:0]
+	b.n = 0
+}
+
+// Len returns the total weight added.
+func (b *Bundle) Len() int { return b.n }
+
+// Add adds v with weight 1.
+func (b *Bundle) Add(v *Vector) {
+	b.n++
+	for w := 0; w < Words; w++ {
+		carry := v[w]
+		for p := 0; carry != 0; p++ {
+			if p == len(b.planes) {
+				b.planes = append(b.planes, Vector{})
+			}
+			t := b.planes[p][w] & carry
+			b.planes[p][w] ^= carry
+			carry = t
+		}
+	}
+}
+
+// AddWeighted adds v with a positive integer weight: the counters of its
+// set bits grow by weight, one carry-propagating addition of the constant
+// per set bit plane of weight.
+func (b *Bundle) AddWeighted(v *Vector, weight int) {
+	if weight <= 0 {
+		return
+	}
+	b.n += weight
+	for w := 0; w < Words; w++ {
+		x := v[w]
+		if x == 0 {
+			continue
+		}
+		// Add weight to every lane set in x: lane-wise add of the constant
+		// weight, masked by x.
+		var carry uint64
+		for p := 0; weight>>p != 0 || carry != 0; p++ {
+			if p == len(b.planes) {
+				b.planes = append(b.planes, Vector{})
+			}
+			var k uint64
+			if weight>>p&1 == 1 {
+				k = x
+			}
+			c := b.planes[p][w]
+			b.planes[p][w] = c ^ k ^ carry
+			carry = c&k | c&carry | k&carry
+		}
+	}
+}
+
+// Majority returns the bitwise majority of the added vectors: bit i is set
+// when more than half of the weight had it set; exact ties take the bit of
+// tie (a fixed random vector, so ties do not bias towards 0).
+func (b *Bundle) Majority(tie *Vector) Vector {
+	var out Vector
+	if b.n == 0 {
+		return out
+	}
+	t := uint64(b.n / 2)
+	even := b.n%2 == 0
+	for w := 0; w < Words; w++ {
+		var gt uint64
+		eq := ^uint64(0)
+		for p := len(b.planes) - 1; p >= 0; p-- {
+			c := b.planes[p][w]
+			var tb uint64
+			if t>>uint(p)&1 == 1 {
+				tb = ^uint64(0)
+			}
+			gt |= eq & c &^ tb
+			eq &^= c ^ tb
+		}
+		if t>>uint(len(b.planes)) != 0 {
+			// The threshold needs more bits than any counter has: no lane
+			// can exceed it or equal it.
+			gt, eq = 0, 0
+		}
+		if even && tie != nil {
+			gt |= eq & tie[w]
+		}
+		out[w] = gt
+	}
+	return out
+}
+
+// tieVector breaks exact ties in majorities.
+var tieVector = Symbol("\x00hdc:tie")
