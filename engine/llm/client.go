@@ -499,11 +499,10 @@ func (c *Client) statusError(resp *http.Response, snippet []byte) *attemptErr {
 		e.Code = CodeRateLimited
 		e.Message = "the server is rate limiting; try again later or lower the load" + quote
 		ae.retry = true
-	case st == http.StatusRequestTimeout || st == http.StatusConflict ||
-		(st >= 500 && st != http.StatusNotImplemented && st != http.StatusHTTPVersionNotSupported):
+	case st == http.StatusRequestTimeout || st == http.StatusConflict || st >= 500:
 		e.Code = CodeServer
 		e.Message = "the model server failed" + quote
-		ae.retry = true
+		ae.retry = st != http.StatusNotImplemented && st != http.StatusHTTPVersionNotSupported
 	case st >= 400 && st < 500:
 		e.Code = CodeBadRequest
 		e.Message = "the server rejected the request (too long a prompt for the model's context, or a parameter it does not support?)" + quote
