@@ -108,12 +108,6 @@ func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
 	return out
 }
 
-// IndexVersioner is implemented by kb-plugins whose index format changes
-// between versions; a new version makes the engine rebuild that index.
-type IndexVersioner interface {
-	IndexVersion() string
-}
-
 // kbHook adapts a kb-plugin to engine.SourceHook.
 type kbHook struct {
 	p       sdk.KBPlugin
@@ -127,7 +121,7 @@ func (h *kbHook) HookID() string { return h.id }
 // plugin rebuilds its index from the stored KUs.
 func (h *kbHook) HookVersion() string {
 	v := h.p.Descriptor().Version
-	if iv, ok := h.p.(IndexVersioner); ok {
+	if iv, ok := h.p.(sdk.IndexVersioner); ok {
 		v += "/" + iv.IndexVersion()
 	}
 	return v
