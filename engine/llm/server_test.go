@@ -199,6 +199,8 @@ func testEndpoint(f *fake) Endpoint {
 
 const testKey = "sk-test-SECRET-0123456789abcdef"
 
-func msgs(s string) []sdk.Message { return []sdk.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: s}} }
+func msgs(s string) []sdk.Message {
+	return []sdk.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: s}}
+}
 
 func fptr(f float64) *float64 { return &f }
