@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -427,6 +428,10 @@ func (c *Client) attempt(ctx context.Context, payload []byte, stream bool, onDel
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctxFail()
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() { // the HTTP client's own timeout
+			return nil, fail(CodeTimeout, "the model server did not answer in time: "+c.transportText(err), redactedErr{c.transportText(err)}, true)
 		}
 		return nil, fail(CodeUnreachable, "cannot reach the model server: "+c.transportText(err)+
 			"; is it running and is the baseURL right?", redactedErr{c.transportText(err)}, true)

@@ -427,3 +427,21 @@ func TestReplyTooLarge(t *testing.T) {
 	assert.Equal(t, CodeBadReply, CodeOf(err))
 	assert.Contains(t, err.Error(), "larger than 1000 bytes")
 }
+
+func TestHTTPClientTimeoutRetried(t *testing.T) {
+	f := newFake(t, step{delay: time.Second}, step{})
+	o := testOpts(&sleeps{})
+	o.HTTPClient = &http.Client{Timeout: 50 * time.Millisecond}
+	c, err := NewClient(testEndpoint(f), o)
+	require.NoError(t, err)
+	r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, 2, r.Attempts)
+
+	g := newFake(t, step{delay: time.Second})
+	c, err = NewClient(testEndpoint(g), o)
+	require.NoError(t, err)
+	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
+	assert.Equal(t, 3, g.hits())
+}

@@ -27,4 +27,29 @@
 // traces. Keys come from the environment (MRPVM_LLM_API_KEY, a role's
 // apiKeyEnv) or from a file (MRPVM_LLM_API_KEY_FILE), never from a
 // configuration file.
+//
+// # Configuring a model
+//
+// A local Ollama (after `ollama pull llama3.2`):
+//
+//	export MRPVM_LLM_BASE_URL=http://localhost:11434/v1 MRPVM_LLM_MODEL=llama3.2
+//
+// llama.cpp's server (`llama-server -m model.gguf --port 8080`), vLLM and LM
+// Studio are the same with their own base URL (http://localhost:8080/v1,
+// http://localhost:8000/v1, http://localhost:1234/v1). An OpenAI-compatible
+// service also needs a key:
+//
+//	export MRPVM_LLM_BASE_URL=https://api.openai.com/v1 MRPVM_LLM_MODEL=gpt-4o-mini
+//	export MRPVM_LLM_API_KEY_FILE=~/.config/mrpvm/openai.key   # or MRPVM_LLM_API_KEY=...
+//
+// Per-role models go in the user's llm-role-settings.json; a role with its
+// own service names the variable holding its key:
+//
+//	{"roles": {"goal-deep": {"model": "gpt-4o", "baseURL": "https://api.openai.com/v1",
+//	                         "apiKeyEnv": "OPENAI_API_KEY", "timeoutMs": 120000}}}
+//
+// Roles the files leave without a base URL, model or key take the
+// MRPVM_LLM_* values. With nothing configured, Resolve and Complete fail
+// with CodeNotConfigured and the LLM plugins answer `unsupported`; Hint is
+// the one line that tells the user what to set.
 package llm

@@ -345,10 +345,13 @@ func (s memStore) Update(fn func(sdk.KV) error) error { return fn(memKV(s)) }
 
 type memKV memStore
 
-func (k memKV) Get(key []byte) []byte       { return k.m[string(key)] }
-func (k memKV) Put(key, value []byte) error { k.m[string(key)] = append([]byte(nil), value...); return nil }
-func (k memKV) Delete(key []byte) error     { delete(k.m, string(key)); return nil }
-func (k memKV) Writable() bool              { return true }
+func (k memKV) Get(key []byte) []byte { return k.m[string(key)] }
+func (k memKV) Put(key, value []byte) error {
+	k.m[string(key)] = append([]byte(nil), value...)
+	return nil
+}
+func (k memKV) Delete(key []byte) error { delete(k.m, string(key)); return nil }
+func (k memKV) Writable() bool          { return true }
 func (k memKV) Scan(prefix, start []byte, fn func(key, value []byte) error) error {
 	return errors.New("not needed")
 }

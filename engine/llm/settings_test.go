@@ -159,7 +159,9 @@ func TestShippedConfigResolves(t *testing.T) {
 
 func TestKeyFileError(t *testing.T) {
 	r := &Resolver{Getenv: envOf(map[string]string{EnvBaseURL: "http://h/v1", EnvModel: "m", EnvAPIKeyFile: "/secret/key"}),
-		ReadFile: func(string) ([]byte, error) { return nil, &fs.PathError{Op: "open", Path: "/secret/key", Err: fs.ErrPermission} }}
+		ReadFile: func(string) ([]byte, error) {
+			return nil, &fs.PathError{Op: "open", Path: "/secret/key", Err: fs.ErrPermission}
+		}}
 	_, err := r.Resolve("p", sdk.RoleGoalFast)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, fs.ErrPermission))
