@@ -360,7 +360,7 @@ func (c *Client) run(ctx context.Context, req ChatRequest, stream bool, onDelta 
 			c.logCall(nil, last)
 			return nil, last
 		}
-		if !ae.retry || attempt >= c.retry.MaxAttempts || (delivered && ae.retry) {
+		if !ae.retry || delivered || attempt >= c.retry.MaxAttempts {
 			c.logCall(nil, last)
 			return nil, last
 		}

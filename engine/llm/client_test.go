@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -444,4 +445,23 @@ func TestHTTPClientTimeoutRetried(t *testing.T) {
 	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
 	assert.Equal(t, 3, g.hits())
+}
+
+func TestServerMessage(t *testing.T) {
+	long := strings.Repeat("é", 400)
+	cases := []struct{ in, want string }{
+		{`{"error":{"message":"bad key","type":"invalid_request_error"}}`, "bad key"},
+		{`{"error":"model not loaded"}`, "model not loaded"},
+		{`{"message":"upstream down"}`, "upstream down"},
+		{`{"detail":"Not Found"}`, "Not Found"},
+		{"plain\n  text\tbody", "plain text body"},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, serverMessage([]byte(tc.in)), tc.in)
+	}
+	s := serverMessage([]byte(long))
+	assert.LessOrEqual(t, len(s), 300+len("…"))
+	assert.True(t, strings.HasSuffix(s, "…"))
+	assert.True(t, utf8.ValidString(s), "cut on a rune boundary")
 }
