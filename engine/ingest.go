@@ -77,6 +77,9 @@ type VirtualSource struct {
 	ID   string
 	Name string
 	Text []byte
+	// Doc, when set, is the source's KU hierarchy as a plugin read it
+	// (normalizePersistentContext); the Markdown reader is not used.
+	Doc *kus.Document
 }
 
 // Progress is told about each committed or skipped source.
@@ -96,7 +99,8 @@ type work struct {
 	path     string
 	size     int64
 	modTime  int64
-	text     []byte // set for virtual sources
+	text     []byte        // set for virtual sources
+	doc      *kus.Document // set for virtual sources read by a plugin
 	old      *SourceRecord
 }
 
@@ -155,7 +159,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 			if old != nil && old.Hash == hashText(v.Text) {
 				continue
 			}
-			jobs = append(jobs, work{sourceID: v.ID, size: int64(len(v.Text)), text: v.Text, old: old})
+			jobs = append(jobs, work{sourceID: v.ID, size: int64(len(v.Text)), text: v.Text, doc: v.Doc, old: old})
 		}
 	}
 	var removals []*SourceRecord
@@ -376,6 +380,10 @@ func (kb *KB) parse(w work) parsed {
 	p.hash = hashText(text)
 	if w.old != nil && w.old.Hash == p.hash && w.path != "" {
 		p.touch = true
+		return p
+	}
+	if w.doc != nil {
+		p.doc = w.doc
 		return p
 	}
 	doc, err := kus.Parse(text, kus.SourceInfo{

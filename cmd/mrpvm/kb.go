@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 )
 
@@ -22,29 +20,17 @@ type kbOptions struct {
 	quiet       bool // do not print plugin problems
 }
 
-// app is an open workspace: its knowledge base, the plugin catalog whose
-// kb-plugins index it, and the VM that answers questions over both.
+// app is an open workspace (knowledge base, catalog, VM).
 type app struct {
-	kb  *engine.KB
-	cat *plugins.Catalog
-	vm  *vm.Machine
+	*vm.Workspace
+	kb *engine.KB
+	vm *vm.Machine
 }
 
-// Close closes the plugins, then the knowledge base.
-func (a *app) Close() error {
-	err := a.cat.Close()
-	if cerr := a.kb.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// openApp opens the workspace's knowledge base, boots the plugin catalog
-// with each plugin's private namespace in it, and attaches every enabled
-// kb-plugin as an ingest hook and every built-in's plugin.kus.md as source
-// plugin::<id>.
+// openApp opens the workspace named by the global flags with the plugins
+// attached; plugin problems are printed on standard error unless quiet.
 func openApp(ctx context.Context, o kbOptions) (*app, error) {
-	kb, err := engine.Open(engine.Config{
+	w, err := vm.Open(vm.OpenOptions{
 		Workspace:   flags.workspace,
 		DBPath:      flags.db,
 		Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: o.readOnly},
@@ -53,13 +39,10 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	logger := slog.New(slog.DiscardHandler)
-	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), Env: vm.PluginEnv(kb, nil, logger), Logger: logger})
 	if !o.quiet {
-		reportProblems(cat.Problems)
+		reportProblems(w.Catalog.Problems)
 	}
-	kb.Attach(vm.Hooks(cat), vm.VirtualSources(cat))
-	return &app{kb: kb, cat: cat, vm: vm.New(kb, cat, vm.Options{Logger: logger})}, nil
+	return &app{Workspace: w, kb: w.KB, vm: w.VM}, nil
 }
 
 // openKB opens the knowledge base with the plugins attached; closing the

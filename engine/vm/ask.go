@@ -49,6 +49,7 @@ type Evidence struct {
 	Range    kus.Range `json:"range"`
 	Score    float64   `json:"score"`
 	Text     string    `json:"text,omitempty"`
+	Why      string    `json:"why,omitempty"` // a retriever's reason, such as a proof chain
 }
 
 // Response is the VM's answer to a Request.
@@ -58,7 +59,11 @@ type Response struct {
 	Status         string     `json:"status"` // answered, no-context, failure, invalid
 	AnswerMarkdown string     `json:"answerMarkdown"`
 	Evidence       []Evidence `json:"evidence"`
-	Trace          *Trace     `json:"trace"`
+	// Intents are the tasks seed detection found in the question.
+	Intents []sdk.Intent `json:"intents"`
+	// Context is every KU the final answer's solver was given.
+	Context []Evidence `json:"context"`
+	Trace   *Trace     `json:"trace"`
 }
 
 // stageAliases maps short stage names to loop stages.
@@ -116,7 +121,8 @@ type run struct {
 func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	requestID := newID("r-")
 	trace := &Trace{Outcome: sdk.Outcome{RequestID: requestID, SessionID: req.SessionID}}
-	resp := &Response{RequestID: requestID, SessionID: req.SessionID, Status: StatusInvalid, Evidence: []Evidence{}, Trace: trace}
+	resp := &Response{RequestID: requestID, SessionID: req.SessionID, Status: StatusInvalid, Evidence: []Evidence{},
+		Intents: []sdk.Intent{}, Context: []Evidence{}, Trace: trace}
 
 	q := strings.TrimSpace(strings.ToValidUTF8(req.Question, "\uFFFD"))
 	if q == "" {
@@ -273,6 +279,12 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		resp.AnswerMarkdown = "No plugin could answer this question; see the trace for each stage's status."
 	}
 	resp.Evidence = r.evidenceOf(res)
+	resp.Intents = r.intents
+	for _, e := range res.evidence {
+		if e.KU != nil {
+			resp.Context = append(resp.Context, r.evidenceItem(e))
+		}
+	}
 
 	// Planner learning: every planner tried hears the outcome of its stages.
 	for _, pid := range dedupe(t.PlannerAttempts) {
@@ -393,8 +405,7 @@ func (r *run) evidenceOf(res frameResult) []Evidence {
 			return
 		}
 		seen[s.KU.ID] = true
-		out = append(out, Evidence{KUID: s.KU.ID, Title: s.KU.Title, SourceID: s.KU.SourceID, URI: r.uriOf(s.KU.SourceID),
-			Range: s.KU.Range, Score: s.Score, Text: firstLine(s.KU.Text(), 300)})
+		out = append(out, r.evidenceItem(s))
 	}
 	if len(res.cited) > 0 {
 		byID := map[string]sdk.ScoredKU{}
@@ -421,6 +432,12 @@ func (r *run) evidenceOf(res frameResult) []Evidence {
 		add(e)
 	}
 	return out
+}
+
+// evidenceItem describes one scored KU for the response.
+func (r *run) evidenceItem(s sdk.ScoredKU) Evidence {
+	return Evidence{KUID: s.KU.ID, Title: s.KU.Title, SourceID: s.KU.SourceID, URI: r.uriOf(s.KU.SourceID),
+		Range: s.KU.Range, Score: s.Score, Text: firstLine(s.KU.Text(), 600), Why: s.Why}
 }
 
 // uriOf turns a source id into a URI an editor can open.

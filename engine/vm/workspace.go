@@ -1,0 +1,63 @@
+package vm
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Workspace is an open workspace: its knowledge base, the plugin catalog
+// whose kb-plugins index it, and the machine that answers over both.
+type Workspace struct {
+	KB      *engine.KB
+	Catalog *plugins.Catalog
+	VM      *Machine
+}
+
+// OpenOptions say how to open a workspace.
+type OpenOptions struct {
+	Workspace   string
+	DBPath      string // "" : engine.DefaultDBPath
+	Store       engine.StoreOptions
+	MaxFileSize int64
+	LLM         sdk.LLM // nil: no model endpoint
+	Logger      *slog.Logger
+	UserDir     string // configuration folder ("" : default, "-" : none)
+	NoWrappers  bool
+	// Virtual are extra sources besides the plugins' KUs.
+	Virtual []engine.VirtualSource
+}
+
+// Open opens the knowledge base, boots the catalog with each plugin's
+// private namespace in it, and attaches every enabled kb-plugin as an
+// ingest hook and every built-in's plugin.kus.md as source plugin::<id>.
+// Built-ins must have been registered (import plugins/all).
+func Open(o OpenOptions) (*Workspace, error) {
+	kb, err := engine.Open(engine.Config{Workspace: o.Workspace, DBPath: o.DBPath, Store: o.Store, MaxFileSize: o.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
+		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers})
+	kb.Attach(Hooks(cat), append(VirtualSources(cat), o.Virtual...))
+	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
+}
+
+// Close closes the plugins, then the knowledge base.
+func (w *Workspace) Close() error {
+	err := w.Catalog.Close()
+	if cerr := w.KB.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("close workspace: %w", err)
+	}
+	return nil
+}
