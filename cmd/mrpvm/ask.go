@@ -64,6 +64,9 @@ answered and no-context, 1 for failure and 2 for an invalid request.`,
 				}
 			} else {
 				printAnswer(os.Stdout, resp)
+				if resp.Hint != "" {
+					fmt.Fprintln(os.Stderr, "mrpvm: note:", resp.Hint)
+				}
 			}
 			if resp.Status == vm.StatusFailure {
 				return &exitError{code: 1, err: errors.New("no answer")}

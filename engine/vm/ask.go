@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -64,6 +65,8 @@ type Response struct {
 	// Context is every KU the final answer's solver was given.
 	Context []Evidence `json:"context"`
 	Trace   *Trace     `json:"trace"`
+	// Hint says how to configure a model when LLM plugins stepped aside.
+	Hint string `json:"hint,omitempty"`
 }
 
 // stageAliases maps short stage names to loop stages.
@@ -113,6 +116,8 @@ type run struct {
 	deepest   int
 	purpose   string
 	reasons   []string // validation rejections, fed to the next attempt
+	meter     *llm.Meter // the request's LLM budget; nil without a model
+	llmHint   bool       // an LLM plugin stepped aside for want of a model
 }
 
 // Ask runs the loop for one question. It returns an error only for a
@@ -170,6 +175,9 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		perStage: m.eng.MaxPluginsPerStage}
 	if r.perStage <= 0 {
 		r.perStage = 4
+	}
+	if m.llm != nil {
+		r.meter = llm.NewMeter(m.llm, m.eng.MaxLLMAttemptsPerRequest)
 	}
 	res := r.loop(ctx)
 	r.finish(ctx, res, resp)
@@ -279,6 +287,9 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		resp.AnswerMarkdown = "No plugin could answer this question; see the trace for each stage's status."
 	}
 	resp.Evidence = r.evidenceOf(res)
+	if r.llmHint {
+		resp.Hint = llm.Hint
+	}
 	resp.Intents = r.intents
 	for _, e := range res.evidence {
 		if e.KU != nil {
@@ -362,7 +373,7 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 		Logger: r.m.log,
 		Budgets: sdk.Budgets{MaxLLMCalls: r.m.eng.MaxLLMAttemptsPerRequest, RemainingLLMCalls: r.remaining,
 			Deadline: deadline, FrameDepth: depth, MaxFrameDepth: r.maxDepth, MaxPluginsPerStage: r.perStage},
-		LLM: r.m.llm,
+		LLM: nil, // set per stage by call
 	}
 }
 

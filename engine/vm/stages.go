@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -59,6 +60,11 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	start := time.Now()
 	done := make(chan outcome, 1)
 	rc := r.rc(frame)
+	var stageMeter *llm.StageMeter
+	if r.meter != nil && d.UsesLLM {
+		stageMeter = r.meter.Stage(d.ID, d.MaxLLMCalls)
+		rc.LLM = stageMeter
+	}
 	go func() {
 		defer func() {
 			if rec := recover(); rec != nil {
@@ -90,8 +96,18 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 		o = outcome{status: sdk.StatusError, meta: o.meta, err: &sdk.Error{Code: CodeBadStatus,
 			Message: fmt.Sprintf("%s answered status %q, which a %s may not return", d.ID, o.status, d.Type)}}
 	}
-	if o.meta.LLMCalls > 0 {
+	if stageMeter != nil {
+		st := stageMeter.Stats()
+		o.meta.LLMCalls = max(o.meta.LLMCalls, st.Calls)
+		if o.meta.Model == "" {
+			o.meta.Model = st.Model
+		}
+		r.remaining = r.meter.Remaining()
+	} else if o.meta.LLMCalls > 0 {
 		r.remaining = max(0, r.remaining-o.meta.LLMCalls)
+	}
+	if d.UsesLLM && o.status == sdk.StatusUnsupported && r.m.llm == nil {
+		r.llmHint = true
 	}
 	so.Status = o.status
 	so.DurationMs = time.Since(start).Milliseconds()

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -27,6 +29,10 @@ type OpenOptions struct {
 	Logger      *slog.Logger
 	UserDir     string // configuration folder ("" : default, "-" : none)
 	NoWrappers  bool
+	// NoLLM keeps the LLM bridge out even when an endpoint is configured.
+	NoLLM bool
+	// LLMCache, when set, caches model replies (the --llm-cache flag).
+	LLMCache llm.Cache
 	// Virtual are extra sources besides the plugins' KUs.
 	Virtual []engine.VirtualSource
 }
@@ -43,6 +49,14 @@ func Open(o OpenOptions) (*Workspace, error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if o.LLM == nil && !o.NoLLM {
+		// The bridge joins only when some endpoint is configured; otherwise
+		// the LLM plugins step aside and the symbolic path answers.
+		cfg, _ := config.Load(config.Options{Workspace: kb.Workspace(), UserDir: o.UserDir})
+		if b := llm.NewBridge(cfg.ModelSettings(), llm.Options{Cache: o.LLMCache, Logger: log}); b.AnyConfigured() {
+			o.LLM = b
+		}
 	}
 	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
 		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers})
