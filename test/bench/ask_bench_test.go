@@ -1,0 +1,121 @@
+// Package bench holds end-to-end benchmarks over the shared corpora. Run
+// with `go test -run xxx -bench . ./test/bench`; figures go in the notes.
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/vm"
+	_ "github.com/mrpvm/mrpvm/plugins/all"
+)
+
+const scifact = "../../../shared/data/scifact/"
+
+// sciFactWorkspace writes the corpus as one Markdown file per abstract, as
+// the shared mkworkspace tool does.
+func sciFactWorkspace(b *testing.B) string {
+	f, err := os.Open(scifact + "corpus.jsonl")
+	if err != nil {
+		b.Skipf("SciFact corpus not available: %v", err)
+	}
+	defer f.Close()
+	dir := b.TempDir()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var d struct {
+			ID    string `json:"_id"`
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			b.Fatal(err)
+		}
+		body := fmt.Sprintf("# %s\n\n%s\n", d.Title, d.Text)
+		if err := os.WriteFile(filepath.Join(dir, d.ID+".md"), []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func trainingQueries(b *testing.B, n int) []string {
+	f, err := os.Open(scifact + "queries-train.jsonl")
+	if err != nil {
+		b.Skipf("SciFact queries not available: %v", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < n {
+		var q struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, q.Text)
+	}
+	return out
+}
+
+// BenchmarkAskSciFact measures `ask` latency on the symbolic path over the
+// SciFact knowledge base: 200 training questions in one process, reporting
+// the median and p99 per question, and the bare kb retrieval stage's median
+// as the baseline ratio.
+func BenchmarkAskSciFact(b *testing.B) {
+	ws := sciFactWorkspace(b)
+	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(b.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.KB.Ingest(context.Background(), engine.IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	qs := trainingQueries(b, 200)
+	b.ResetTimer()
+	var lat, kbLat []float64
+	for i := 0; i < b.N; i++ {
+		lat, kbLat = lat[:0], kbLat[:0]
+		for _, q := range qs {
+			start := time.Now()
+			resp, err := w.VM.Ask(context.Background(), vm.Request{Question: q, SessionID: "bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+			for _, s := range resp.Trace.Outcome.Stages {
+				if s.Stage == "kb" {
+					kbLat = append(kbLat, float64(s.DurationMs))
+					break
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	sort.Float64s(lat)
+	sort.Float64s(kbLat)
+	b.ReportMetric(pct(lat, 50), "ms-p50")
+	b.ReportMetric(pct(lat, 99), "ms-p99")
+	if len(kbLat) > 0 {
+		b.ReportMetric(pct(kbLat, 50), "kb-ms-p50")
+	}
+}
+
+func pct(s []float64, p int) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	i := (len(s) - 1) * p / 100
+	return s[i]
+}
