@@ -153,6 +153,14 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 	return nil
 }
 
+// RepairHook rebuilds one hook's private index from the stored KUs, waiting
+// for any ingest in progress; used when a plugin reports its index corrupt.
+func (kb *KB) RepairHook(ctx context.Context, id string) error {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	return kb.RebuildHook(ctx, id)
+}
+
 // RebuildHook drops one hook's private index and rebuilds it from the
 // stored KUs, one transaction per source (used for new hooks and for a
 // corrupt plugin bucket).

@@ -487,22 +487,19 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		return nil, nil, false, false
 	}
 	var res *sdk.RetrieveResult
-	o := r.call(ctx, ft, sdk.LoopKB, p, sdk.RetrieveStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
-		var err error
-		res, err = p.Retrieve(ctx, rc, &sdk.RetrieveInput{
-			Payload:   sdk.Payload{Prompt: prompt},
-			Intents:   intents,
-			TurnUnits: r.turnKUs,
-			Purpose:   sdk.PurposeTaskEvidence,
-			SessionID: r.session.ID,
-			KUs:       storeKUReader{r.m.kb},
-		})
-		if err != nil || res == nil {
-			return outcome{}, errOr(err, "no result")
+	var o outcome
+	for attempt := 0; attempt < 2; attempt++ {
+		o = r.retrieveOnce(ctx, ft, p, intents, prompt, &res)
+		if o.status != sdk.StatusError || o.err == nil || o.err.Code != sdk.CodeIndexCorrupt || r.m.kb == nil || attempt > 0 {
+			break
 		}
-		suff := res.Sufficient
-		return outcome{status: res.Status, sufficient: &suff, meta: res.Metadata, err: res.Error}, nil
-	})
+		r.m.log.Warn("kb-plugin index corrupt; rebuilding from stored KUs", "plugin", id, "err", o.err.Message)
+		r.trace.note("%s reported its index corrupt; it was rebuilt from the stored KUs and asked again", id)
+		if err := r.m.kb.RepairHook(ctx, id); err != nil {
+			r.trace.fail(ft, sdk.CodeIndexCorrupt, "rebuilding the index of %s failed: %v", id, err)
+			break
+		}
+	}
 	if o.status != sdk.StatusSuccess && o.status != sdk.StatusInsufficient {
 		return nil, nil, false, false
 	}
@@ -511,6 +508,26 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
 	return evidence, guidance, res.Sufficient && o.status == sdk.StatusSuccess, true
+}
+
+// retrieveOnce makes one isolated Retrieve call.
+func (r *run) retrieveOnce(ctx context.Context, ft *FrameTrace, p sdk.KBPlugin, intents []sdk.Intent, prompt string, out **sdk.RetrieveResult) outcome {
+	return r.call(ctx, ft, sdk.LoopKB, p, sdk.RetrieveStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
+		res, err := p.Retrieve(ctx, rc, &sdk.RetrieveInput{
+			Payload:   sdk.Payload{Prompt: prompt},
+			Intents:   intents,
+			TurnUnits: r.turnKUs,
+			Purpose:   sdk.PurposeTaskEvidence,
+			SessionID: r.session.ID,
+			KUs:       storeKUReader{r.m.kb},
+		})
+		*out = res
+		if err != nil || res == nil {
+			return outcome{}, errOr(err, "no result")
+		}
+		suff := res.Sufficient
+		return outcome{status: res.Status, sufficient: &suff, meta: res.Metadata, err: res.Error}, nil
+	})
 }
 
 // decompose runs one child frame per sub-task and joins their answers.

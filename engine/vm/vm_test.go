@@ -3,6 +3,7 @@ package vm
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -305,4 +306,41 @@ func TestSessionsPersist(t *testing.T) {
 	last, err := fresh.Trace("last")
 	require.NoError(t, err)
 	assert.NotEqual(t, r1.RequestID, last.RequestID)
+}
+
+// corruptKB reports its index corrupt until OnSourceText has rebuilt it.
+type corruptKB struct {
+	testKB
+	corrupt  bool
+	rebuilds int
+}
+
+func (p *corruptKB) OnSourceText(ctx context.Context, rc sdk.RunContext, st *sdk.SourceText) (*sdk.SourceTextResult, error) {
+	p.rebuilds++
+	p.corrupt = false
+	return &sdk.SourceTextResult{Status: sdk.StatusAccepted}, nil
+}
+
+func (p *corruptKB) Retrieve(ctx context.Context, rc sdk.RunContext, in *sdk.RetrieveInput) (*sdk.RetrieveResult, error) {
+	if p.corrupt {
+		return &sdk.RetrieveResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodeIndexCorrupt, Message: "bad posting"}}, nil
+	}
+	return p.testKB.Retrieve(ctx, rc, in)
+}
+
+func TestCorruptIndexIsRebuiltAndRetried(t *testing.T) {
+	kb := &corruptKB{testKB: testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}}
+	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: answer("Alpha uses beta.")}
+	m, store := setup(t, nil, kb, gs)
+	require.NoError(t, os.WriteFile(filepath.Join(store.Workspace(), "doc.md"), []byte("# Doc\n\nAlpha uses beta.\n"), 0o644))
+	store.Attach(Hooks(m.cat), nil)
+	_, err := store.Ingest(context.Background(), engine.IngestOptions{})
+	require.NoError(t, err)
+	kb.corrupt, kb.rebuilds = true, 0
+
+	resp, err := m.Ask(context.Background(), Request{Question: "What does alpha use?"})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, resp.Status)
+	assert.Equal(t, 1, kb.rebuilds, "the index was rebuilt from the stored KUs")
+	assert.Equal(t, []string{"kb/kb-t/error", "kb/kb-t/success", "goal-solver/gs-t/success"}, stagesOf(resp))
 }
