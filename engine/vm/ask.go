@@ -115,7 +115,7 @@ type run struct {
 	perStage  int
 	deepest   int
 	purpose   string
-	reasons   []string // validation rejections, fed to the next attempt
+	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
 }

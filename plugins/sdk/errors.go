@@ -40,16 +40,16 @@ const (
 	CodeOptionsInvalid             = "plugin_options_invalid"
 	CodeKUsInvalid                 = "plugin_kus_invalid"
 
-	CodeNotImplemented = "not_implemented" // behaviour arrives in a later version
+	CodeNotImplemented = "not_implemented"    // behaviour arrives in a later version
 	CodeLLMUnavailable = "llm_not_configured" // no model endpoint configured (engine/llm's code)
 	CodeLLMBudget      = "llm_budget"         // the request's LLM budget is spent
 	// CodeIndexCorrupt reports a plugin-private index that cannot be read;
 	// the core rebuilds the plugin's namespace from the stored KUs and
 	// retries once.
 	CodeIndexCorrupt = "index_corrupt"
-	CodePluginFailed   = "plugin_failed"   // a call failed without a more specific code
-	CodeCanceled       = "canceled"
-	CodeTimeout        = "timeout"
+	CodePluginFailed = "plugin_failed" // a call failed without a more specific code
+	CodeCanceled     = "canceled"
+	CodeTimeout      = "timeout"
 
 	CodeDescriptorSyntax         = "descriptor_syntax"
 	CodeDescriptorBadField       = "descriptor_bad_field" // a value of the wrong JSON type
