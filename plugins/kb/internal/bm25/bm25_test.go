@@ -288,7 +288,8 @@ func (r *reference) search(q Query) []Hit {
 	var hits []Hit
 	for i, d := range docs {
 		s := 0.0
-		for t, c := range qt {
+		for _, t := range slices.Sorted(maps.Keys(qt)) {
+			c := qt[t]
 			tf := d.tf[t]
 			if tf == 0 {
 				continue
@@ -331,6 +332,28 @@ func (r *reference) search(q Query) []Hit {
 		hits = hits[:q.K]
 	}
 	return hits
+}
+
+// sameRanking checks that got ranks like want: equal scores (to 1e-9) rank
+// by rank, and the same ids within every group of tied scores (floating
+// point sums in another order may differ in the last bit, so ties are
+// compared as sets; a tie group cut by k is not compared).
+func sameRanking(t *testing.T, want, got []Hit, msg string) {
+	t.Helper()
+	require.Equal(t, len(want), len(got), msg)
+	for i := 0; i < len(want); {
+		j := i + 1
+		for j < len(want) && math.Abs(want[j].Score-want[i].Score) < 1e-9 {
+			j++
+		}
+		for r := i; r < j; r++ {
+			require.InDelta(t, want[r].Score, got[r].Score, 1e-9, "%s rank %d", msg, r)
+		}
+		if j < len(want) {
+			require.ElementsMatch(t, ids(want[i:j]), ids(got[i:j]), "%s ranks %d-%d", msg, i, j-1)
+		}
+		i = j
+	}
 }
 
 var vocab = strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega " +
@@ -380,11 +403,7 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 		require.NoError(t, err)
 		pruned += got.PrunedTerms
 		want := ref.search(q)
-		require.Equal(t, len(want), len(got.Hits), "query %q k=%d", q.Text, q.K)
-		for j := range want {
-			require.Equal(t, want[j].ID, got.Hits[j].ID, "query %q k=%d rank %d", q.Text, q.K, j)
-			require.InDelta(t, want[j].Score, got.Hits[j].Score, 1e-6)
-		}
+		sameRanking(t, want, got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
 	}
 	assert.Positive(t, pruned, "pruning never engaged")
 }
@@ -427,10 +446,7 @@ func TestRandomUpdatesMatchReference(t *testing.T) {
 			for _, idx := range []*Index{x, New(p)} {
 				got, err := idx.SearchQuery(kv, q)
 				require.NoError(t, err)
-				require.Equal(t, ids(want), ids(got.Hits), "step %d query %q", step, q.Text)
-				for j := range want {
-					require.InDelta(t, want[j].Score, got.Hits[j].Score, 1e-6)
-				}
+				sameRanking(t, want, got.Hits, fmt.Sprintf("step %d query %q cached=%v", step, q.Text, idx == x))
 			}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 type cache struct {
 	nonce, gen uint64
 
-	segs    []segRange
+	segs     []segRange
 	srcDocs  map[string]docRange // live documents of each source
 	srcNum   map[string]int32    // source number, stable across versions
 	srcNames []string

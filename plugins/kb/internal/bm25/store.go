@@ -6,12 +6,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // IndexSource replaces the indexed units of one source with units (none
@@ -134,8 +137,64 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 	return nil
 }
 
-// buildRecord analyses units into a forward record.
+// recent remembers the last records built, so that the kb-plugins that
+// index the same source one after the other in one ingest transaction (each
+// in its own namespace, with the same analyzer) analyse it once.
+var recent struct {
+	sync.Mutex
+	next    int
+	entries [8]struct {
+		key uint64
+		a   *text.Analyzer
+		rec *record
+	}
+}
+
+var recentSeed = maphash.MakeSeed()
+
+// unitsHash hashes everything buildRecord reads from units.
+func unitsHash(units []*kus.KU) uint64 {
+	var h maphash.Hash
+	h.SetSeed(recentSeed)
+	for _, u := range units {
+		if u == nil {
+			continue
+		}
+		h.WriteString(u.ID)
+		h.WriteByte(0)
+		h.WriteString(u.Role)
+		h.WriteByte(0)
+		for _, f := range fieldTexts(u) {
+			h.WriteString(f)
+			h.WriteByte(0)
+		}
+		h.WriteByte(1)
+	}
+	return h.Sum64()
+}
+
+// buildRecord analyses units into a forward record (shared, read-only).
 func (x *Index) buildRecord(units []*kus.KU) *record {
+	key := unitsHash(units)
+	recent.Lock()
+	for _, e := range recent.entries {
+		if e.rec != nil && e.key == key && e.a == x.p.Analyzer {
+			recent.Unlock()
+			return e.rec
+		}
+	}
+	recent.Unlock()
+	rec := x.analyse(units)
+	recent.Lock()
+	e := &recent.entries[recent.next]
+	e.key, e.a, e.rec = key, x.p.Analyzer, rec
+	recent.next = (recent.next + 1) % len(recent.entries)
+	recent.Unlock()
+	return rec
+}
+
+// analyse builds a forward record.
+func (x *Index) analyse(units []*kus.KU) *record {
 	post := make(map[string][]byte, 256)
 	rec := &record{units: make([]unitInfo, 0, len(units))}
 	ut := unitTerms{counts: make(map[string]*[NumFields]uint32, 256)}

@@ -96,12 +96,13 @@ type Unit struct {
 	Content Vector
 }
 
-// RoleVector returns the vector of a role code (zero for none).
-func RoleVector(code uint8) Vector {
+// RoleVector returns the vector of a role code (zero for none): the
+// encoding of the role's name, in the same term space as queries.
+func (e *Encoder) RoleVector(code uint8) Vector {
 	if code == 0 || int(code) > len(kus.Roles) {
 		return Vector{}
 	}
-	return TermVector(strings.ToLower(kus.Roles[code-1]))
+	return e.Text(kus.Roles[code-1])
 }
 
 // ActsVector returns the bundle of the acts in mask (zero for none).
@@ -119,9 +120,70 @@ func (e *Encoder) ActsVector(mask uint16) Vector {
 	return e.Encode(terms, nil, &b)
 }
 
+// EncodeUnits encodes the KUs of one source. Leaves are encoded from their
+// text; an aggregate (summary or section) whose children are among units
+// gets as content the majority bundle of its children's content vectors —
+// the VSA reading of "a summary of its children" — and its own text only
+// when it has no such children.
+func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
+	memo := make(map[string]Vector, 4)
+	byID := make(map[string]int, len(units))
+	out := make([]Unit, 0, len(units))
+	var kept []*kus.KU
+	for _, u := range units {
+		if u != nil {
+			byID[u.ID] = len(kept)
+			kept = append(kept, u)
+		}
+	}
+	out = out[:len(kept)]
+	done := make([]bool, len(kept))
+	var b Bundle
+	var visit func(i int, depth int)
+	visit = func(i int, depth int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		u := kept[i]
+		var children []int
+		if u.KUType == kus.TypeAggregate && depth < 16 {
+			for _, c := range u.ChildUnitIDs {
+				if j, ok := byID[c]; ok && j != i {
+					visit(j, depth+1)
+					children = append(children, j)
+				}
+			}
+		}
+		if len(children) == 0 {
+			out[i] = e.EncodeUnit(u, memo)
+			return
+		}
+		out[i] = e.encodeHead(u, memo)
+		b.Reset()
+		for _, j := range children {
+			if out[j].Content != (Vector{}) {
+				b.Add(&out[j].Content)
+			}
+		}
+		out[i].Content = b.Majority(&tieVector)
+	}
+	for i := range kept {
+		visit(i, 0)
+	}
+	return out
+}
+
 // EncodeUnit encodes one KU; memo caches the vectors of texts already seen
 // (a source's summary repeats its leaves' text) and may be nil.
 func (e *Encoder) EncodeUnit(u *kus.KU, memo map[string]Vector) Unit {
+	out := e.encodeHead(u, memo)
+	out.Content = e.memoText(contentText(u), memo)
+	return out
+}
+
+// encodeHead encodes everything but the content.
+func (e *Encoder) encodeHead(u *kus.KU, memo map[string]Vector) Unit {
 	out := Unit{ID: u.ID, Role: roleCode(u.Role)}
 	for _, a := range u.UtilityActs {
 		for i, known := range kus.Acts {
@@ -130,26 +192,27 @@ func (e *Encoder) EncodeUnit(u *kus.KU, memo map[string]Vector) Unit {
 			}
 		}
 	}
-	enc := func(s string) Vector {
-		if s == "" {
-			return Vector{}
-		}
-		if v, ok := memo[s]; ok {
-			return v
-		}
-		v := e.Text(s)
-		if memo != nil {
-			memo[s] = v
-		}
-		return v
-	}
 	topic := u.Topic
 	if topic == "" {
 		topic = u.Title
 	}
-	out.Topic = enc(topic)
-	out.Content = enc(contentText(u))
+	out.Topic = e.memoText(topic, memo)
 	return out
+}
+
+// memoText encodes s, reusing memo (which may be nil).
+func (e *Encoder) memoText(s string, memo map[string]Vector) Vector {
+	if s == "" {
+		return Vector{}
+	}
+	if v, ok := memo[s]; ok {
+		return v
+	}
+	v := e.Text(s)
+	if memo != nil {
+		memo[s] = v
+	}
+	return v
 }
 
 // contentText is the text encoded as a unit's content: claim, procedure

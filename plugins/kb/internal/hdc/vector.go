@@ -155,6 +155,10 @@ func (b *Bundle) AddWeighted(v *Vector, weight int) {
 	if weight <= 0 {
 		return
 	}
+	if weight == 1 {
+		b.Add(v)
+		return
+	}
 	b.n += weight
 	for w := 0; w < Words; w++ {
 		x := v[w]

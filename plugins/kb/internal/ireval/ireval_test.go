@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/hdc"
 )
 
 func TestMetrics(t *testing.T) {
@@ -78,7 +79,10 @@ func TestSciFact(t *testing.T) {
 
 // Methods returns the methods evaluated by TestSciFact.
 func Methods() []Method {
-	return []Method{&BM25{X: bm25.New(bm25.DefaultParams()), Tag: "kb-fast"}}
+	return []Method{
+		&BM25{X: bm25.New(bm25.DefaultParams()), Tag: "kb-fast"},
+		&Balanced{B: bm25.New(bm25.DefaultParams()), H: hdc.New(hdc.DefaultParams()), Tag: "kb-balanced"},
+	}
 }
 
 var _ = fmt.Sprint

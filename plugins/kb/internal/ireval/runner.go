@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/hdc"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -138,6 +139,55 @@ func (b *BM25) Search(kv sdk.KV, query string, k int) ([]string, error) {
 	}
 	out := make([]string, len(r.Hits))
 	for i, h := range r.Hits {
+		out[i] = h.SourceID
+	}
+	return out, nil
+}
+
+// Balanced evaluates BM25 candidates reranked by an hdc.Index.
+type Balanced struct {
+	B     *bm25.Index
+	H     *hdc.Index
+	Depth int // BM25 candidates (units) to rerank; 300 when 0
+	Tag   string
+}
+
+// Name returns the method's name.
+func (b *Balanced) Name() string {
+	if b.Tag != "" {
+		return b.Tag
+	}
+	return "balanced"
+}
+
+// Index indexes one source in both indexes.
+func (b *Balanced) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
+	if err := b.B.IndexSource(kv, sourceID, units, nil); err != nil {
+		return err
+	}
+	return b.H.IndexSource(kv, sourceID, units, nil)
+}
+
+// Search returns the best sources.
+func (b *Balanced) Search(kv sdk.KV, query string, k int) ([]string, error) {
+	depth := b.Depth
+	if depth <= 0 {
+		depth = 300
+	}
+	r, err := b.B.SearchQuery(kv, bm25.Query{Text: query, K: max(depth, k)})
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]hdc.Candidate, len(r.Hits))
+	for i, h := range r.Hits {
+		cands[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+	}
+	ranked, err := b.H.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: true}, cands)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ranked))
+	for i, h := range ranked {
 		out[i] = h.SourceID
 	}
 	return out, nil
