@@ -3,6 +3,7 @@ package hdc
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -36,8 +37,42 @@ func (e *Encoder) analyzer() *text.Analyzer {
 	return text.English()
 }
 
-// TermVector returns the symbol vector of a term.
-func TermVector(term string) Vector { return Symbol("t:" + term) }
+// TermVector returns the symbol vector of a term: Symbol("t:" + term).
+func TermVector(term string) Vector {
+	if v := termCache.get(term); v != nil {
+		return *v
+	}
+	var v Vector
+	Random(fnv1a(fnv1a(fnvOffset, "t:"), term), &v)
+	termCache.put(term, &v)
+	return v
+}
+
+// termCache keeps the vectors of up to maxTermCache terms (512 bytes each),
+// sparing the generator for frequent terms.
+var termCache = symbolCache{m: make(map[string]*Vector)}
+
+const maxTermCache = 1 << 15
+
+type symbolCache struct {
+	mu sync.RWMutex
+	m  map[string]*Vector
+}
+
+func (c *symbolCache) get(term string) *Vector {
+	c.mu.RLock()
+	v := c.m[term]
+	c.mu.RUnlock()
+	return v
+}
+
+func (c *symbolCache) put(term string, v *Vector) {
+	c.mu.Lock()
+	if len(c.m) < maxTermCache {
+		c.m[term] = v
+	}
+	c.mu.Unlock()
+}
 
 // Terms returns the main terms of s (compound parts are left out: the
 // compound itself stands for them).
@@ -51,10 +86,13 @@ func (e *Encoder) Terms(s string) []string {
 	return terms
 }
 
+var bundlePool = sync.Pool{New: func() any { return new(Bundle) }}
+
 // Text encodes a text.
 func (e *Encoder) Text(s string) Vector {
-	var b Bundle
-	return e.Encode(e.Terms(s), nil, &b)
+	b := bundlePool.Get().(*Bundle)
+	defer bundlePool.Put(b)
+	return e.Encode(e.Terms(s), nil, b)
 }
 
 // Encode bundles terms into a vector, weighting each term by weight(term)

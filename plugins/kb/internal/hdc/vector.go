@@ -11,7 +11,6 @@ package hdc
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"math/bits"
 )
 
@@ -36,9 +35,20 @@ func splitmix64(s *uint64) uint64 {
 
 // Seed returns the 64-bit seed of a symbol: FNV-1a of its name.
 func Seed(symbol string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(symbol))
-	return h.Sum64()
+	return fnv1a(fnvOffset, symbol)
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
 
 // Random fills v with the pseudo-random vector of seed.
@@ -117,16 +127,22 @@ func FromBytes(b []byte, v *Vector) {
 
 // Bundle accumulates vectors for a majority vote. Each bit position has a
 // counter stored bit-sliced across planes (plane p holds bit p of all 4096
-// counters), so adding a vector is a word-parallel ripple-carry addition.
+// counters), so adding is word-parallel. Vectors are added eight at a time
+// through a carry-save adder tree (as in Harley-Seal population counts):
+// seven full adders fold them into planes 0-2 and one ripple-carry addition
+// moves the resulting eights into the higher planes.
 type Bundle struct {
-	planes []Vector
-	n      int // total weight added
+	planes  []Vector
+	n       int // total weight added
+	pending [8]Vector
+	np      int
 }
 
 // Reset empties the bundle, keeping its memory.
 func (b *Bundle) Reset() {
 	b.planes = b.planes[:0]
 	b.n = 0
+	b.np = 0
 }
 
 // Len returns the total weight added.
@@ -135,17 +151,63 @@ func (b *Bundle) Len() int { return b.n }
 // Add adds v with weight 1.
 func (b *Bundle) Add(v *Vector) {
 	b.n++
+	b.pending[b.np] = *v
+	b.np++
+	if b.np == len(b.pending) {
+		b.addEight()
+		b.np = 0
+	}
+}
+
+// csa is a full adder over 64 lanes: it returns the carry and the sum bits
+// of a + b + c.
+func csa(a, b, c uint64) (carry, sum uint64) {
+	u := a ^ b
+	return a&b | u&c, u ^ c
+}
+
+// addEight adds the eight pending vectors.
+func (b *Bundle) addEight() {
+	// Counters never exceed the weight added: grow the planes first, so
+	// that ripple does not reallocate them under the pointers below.
+	for len(b.planes) < max(3, bits.Len(uint(b.n))) {
+		b.planes = append(b.planes, Vector{})
+	}
+	p := &b.pending
+	ones, twos, fours := &b.planes[0], &b.planes[1], &b.planes[2]
 	for w := 0; w < Words; w++ {
-		carry := v[w]
-		for p := 0; carry != 0; p++ {
-			if p == len(b.planes) {
-				b.planes = append(b.planes, Vector{})
-			}
-			t := b.planes[p][w] & carry
-			b.planes[p][w] ^= carry
-			carry = t
+		twosA, o := csa(ones[w], p[0][w], p[1][w])
+		twosB, o2 := csa(o, p[2][w], p[3][w])
+		foursA, t := csa(twos[w], twosA, twosB)
+		twosA, o = csa(o2, p[4][w], p[5][w])
+		twosB, o = csa(o, p[6][w], p[7][w])
+		foursB, t2 := csa(t, twosA, twosB)
+		eights, f := csa(fours[w], foursA, foursB)
+		ones[w], twos[w], fours[w] = o, t2, f
+		b.ripple(3, w, eights)
+	}
+}
+
+// ripple adds carry (one bit per lane) into word w from plane p up.
+func (b *Bundle) ripple(p, w int, carry uint64) {
+	for ; carry != 0; p++ {
+		if p == len(b.planes) {
+			b.planes = append(b.planes, Vector{})
+		}
+		t := b.planes[p][w] & carry
+		b.planes[p][w] ^= carry
+		carry = t
+	}
+}
+
+// flush adds the pending vectors one by one.
+func (b *Bundle) flush() {
+	for i := 0; i < b.np; i++ {
+		for w := 0; w < Words; w++ {
+			b.ripple(0, w, b.pending[i][w])
 		}
 	}
+	b.np = 0
 }
 
 // AddWeighted adds v with a positive integer weight: the counters of its
@@ -191,6 +253,7 @@ func (b *Bundle) Majority(tie *Vector) Vector {
 	if b.n == 0 {
 		return out
 	}
+	b.flush()
 	t := uint64(b.n / 2)
 	even := b.n%2 == 0
 	for w := 0; w < Words; w++ {
