@@ -12,6 +12,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/hdc"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/thinkingdb"
 )
 
 func TestMetrics(t *testing.T) {
@@ -82,6 +83,7 @@ func Methods() []Method {
 	return []Method{
 		&BM25{X: bm25.New(bm25.DefaultParams()), Tag: "kb-fast"},
 		&Balanced{B: bm25.New(bm25.DefaultParams()), H: hdc.New(hdc.DefaultParams()), Tag: "kb-balanced"},
+		&ThinkingDB{B: bm25.New(bm25.DefaultParams()), T: thinkingdb.New(thinkingdb.DefaultParams()), Tag: "kb-thinkingdb"},
 	}
 }
 

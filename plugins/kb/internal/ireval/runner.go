@@ -10,6 +10,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/hdc"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/thinkingdb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -186,6 +187,56 @@ func (b *Balanced) Search(kv sdk.KV, query string, k int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := make([]string, len(ranked))
+	for i, h := range ranked {
+		out[i] = h.SourceID
+	}
+	return out, nil
+}
+
+// ThinkingDB evaluates BM25 fused with the proofs of a thinkingdb.Index.
+type ThinkingDB struct {
+	B     *bm25.Index
+	T     *thinkingdb.Index
+	Depth int // BM25 candidates (units); 300 when 0
+	Tag   string
+}
+
+// Name returns the method's name.
+func (m *ThinkingDB) Name() string {
+	if m.Tag != "" {
+		return m.Tag
+	}
+	return "thinkingdb"
+}
+
+// Index indexes one source in both indexes.
+func (m *ThinkingDB) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
+	if err := m.B.IndexSource(kv, sourceID, units, nil); err != nil {
+		return err
+	}
+	return m.T.IndexSource(kv, sourceID, units, nil)
+}
+
+// Search returns the best sources.
+func (m *ThinkingDB) Search(kv sdk.KV, query string, k int) ([]string, error) {
+	depth := m.Depth
+	if depth <= 0 {
+		depth = 300
+	}
+	r, err := m.B.SearchQuery(kv, bm25.Query{Text: query, K: max(depth, k)})
+	if err != nil {
+		return nil, err
+	}
+	reasoning, err := m.T.Reason(kv, thinkingdb.Query{Text: query, Terms: r.Terms, IDF: r.IDF})
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]thinkingdb.Candidate, len(r.Hits))
+	for i, h := range r.Hits {
+		cands[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+	}
+	ranked := m.T.Fuse(cands, reasoning, k, true)
 	out := make([]string, len(ranked))
 	for i, h := range ranked {
 		out[i] = h.SourceID
