@@ -278,7 +278,9 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 					maxAcc = a
 				}
 			}
-			if i+1 < len(qts) && rem[i+1] < maxAcc {
+			// Recompute the threshold only when the remaining bounds come
+			// near it (each computation walks every candidate).
+			if i+1 < len(qts) && rem[i+1]*s.boost < maxAcc*s.boost && (theta == 0 || rem[i+1] < 1.5*theta) {
 				theta = s.kth()
 			}
 			continue
@@ -340,22 +342,89 @@ func (s *searcher) pass(d uint32) bool {
 	return ok
 }
 
-// worse orders candidates: lower score first, then larger id (so that ties
-// rank by id, whatever the document numbering).
+// worse orders candidates: lower score first; ties keep document order
+// within a source and rank by id across sources, so the order does not
+// depend on how documents happen to be numbered.
 func (s *searcher) worse(a, b scored) bool {
 	if a.score != b.score {
 		return a.score < b.score
 	}
+	if s.v.docSrcN[a.doc] == s.v.docSrcN[b.doc] {
+		return a.doc > b.doc
+	}
 	return s.v.id(a.doc) > s.v.id(b.doc)
 }
 
-// kth returns the score of the k-th best candidate so far, or 0.
+// kth returns a lower bound of the final k-th best score: the exact k-th
+// best score of the candidates so far (one per source when asked), or 0.
+// Only scores are compared, so ties cost nothing. With a filter it returns
+// 0: pruning is skipped rather than calling the filter for every candidate.
 func (s *searcher) kth() float64 {
-	h := s.heap()
-	if len(h) < s.q.K {
+	k := s.q.K
+	if s.q.Filter != nil || len(s.sc.touched) < k {
 		return 0
 	}
-	return h[0].score
+	h := s.sc.fheap[:0]
+	push := func(v float64) {
+		if len(h) < k {
+			h = append(h, v)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if h[p] <= h[i] {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			return
+		}
+		if v <= h[0] {
+			return
+		}
+		h[0] = v
+		for i := 0; ; {
+			l, r, m := 2*i+1, 2*i+2, i
+			if l < len(h) && h[l] < h[m] {
+				m = l
+			}
+			if r < len(h) && h[r] < h[m] {
+				m = r
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	if !s.q.OnePerSource {
+		for _, d := range s.sc.touched {
+			push(s.final(d))
+		}
+	} else {
+		best := s.sc.best
+		srcs := s.sc.srcTouched[:0]
+		for _, d := range s.sc.touched {
+			si := s.v.docSrcN[d]
+			v := s.final(d)
+			if best[si] == 0 {
+				srcs = append(srcs, si)
+			}
+			if v > best[si] {
+				best[si] = v
+			}
+		}
+		for _, si := range srcs {
+			push(best[si])
+			best[si] = 0
+		}
+		s.sc.srcTouched = srcs
+	}
+	s.sc.fheap = h
+	if len(h) < k {
+		return 0
+	}
+	return h[0]
 }
 
 // top returns the best k candidates, best first.
@@ -420,17 +489,17 @@ func (s *searcher) heap() []scored {
 		}
 		return h
 	}
-	// Best unit per source first.
+	// Best unit per source first (ties: the earlier unit).
 	best, bestDoc := s.sc.best, s.sc.bestDoc
 	srcs := s.sc.srcTouched[:0]
 	for _, d := range s.sc.touched {
 		sc := s.final(d)
 		si := s.v.docSrcN[d]
 		cur := best[si]
-		if cur != 0 && (sc < cur || sc == cur && s.v.id(d) > s.v.id(bestDoc[si])) {
+		if cur != 0 && (sc < cur || sc == cur && d > bestDoc[si]) {
 			continue
 		}
-		if full(sc) || !s.pass(d) {
+		if !s.pass(d) {
 			continue
 		}
 		if cur == 0 {
@@ -439,7 +508,9 @@ func (s *searcher) heap() []scored {
 		best[si], bestDoc[si] = sc, d
 	}
 	for _, si := range srcs {
-		push(scored{bestDoc[si], best[si]})
+		if sc := best[si]; !full(sc) {
+			push(scored{bestDoc[si], sc})
+		}
 		best[si] = 0
 	}
 	s.sc.srcTouched = srcs
@@ -448,6 +519,7 @@ func (s *searcher) heap() []scored {
 
 // scratch is the per-query working memory, pooled.
 type scratch struct {
+	fheap      []float64
 	acc        []float64
 	touched    []uint32
 	best       []float64

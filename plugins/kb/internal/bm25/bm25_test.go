@@ -265,7 +265,7 @@ func (r *reference) search(q Query) []Hit {
 	df := map[string]int{}
 	for i, u := range r.units {
 		docs[i].tf = map[string]float64{}
-		for f, s := range fieldTexts(u) {
+		for f, s := range FieldTexts(u) {
 			w := float64(float32(r.p.Weights[f]))
 			a.Each(s, func(t text.Token) {
 				docs[i].tf[t.Term] += w

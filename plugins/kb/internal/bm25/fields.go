@@ -26,8 +26,8 @@ const (
 	NumFields                   // number of fields
 )
 
-// fieldTexts returns the text of every indexed field of u.
-func fieldTexts(u *kus.KU) [NumFields]string {
+// FieldTexts returns the text of every indexed field of u, by Field.
+func FieldTexts(u *kus.KU) [NumFields]string {
 	var f [NumFields]string
 	if u.Title != u.Topic {
 		f[FieldTitle] = u.Title
@@ -91,7 +91,7 @@ type unitTerms struct {
 func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
 	clear(ut.counts)
 	ut.lens = [NumFields]uint32{}
-	for f, s := range fieldTexts(u) {
+	for f, s := range FieldTexts(u) {
 		if s == "" {
 			continue
 		}

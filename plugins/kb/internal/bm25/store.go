@@ -164,7 +164,7 @@ func unitsHash(units []*kus.KU) uint64 {
 		h.WriteByte(0)
 		h.WriteString(u.Role)
 		h.WriteByte(0)
-		for _, f := range fieldTexts(u) {
+		for _, f := range FieldTexts(u) {
 			h.WriteString(f)
 			h.WriteByte(0)
 		}

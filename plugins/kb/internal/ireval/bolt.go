@@ -127,3 +127,19 @@ func (emptyKV) Put(_, _ []byte) error                             { return error
 func (emptyKV) Delete([]byte) error                               { return errors.New("ireval: read-only") }
 func (emptyKV) Scan(_, _ []byte, _ func(k, v []byte) error) error { return nil }
 func (emptyKV) Writable() bool                                    { return false }
+
+// UpdateAll runs fn in one write transaction over the namespaces of several
+// plugins, as the engine's ingest commits a source and calls every hook.
+func (d *DB) UpdateAll(names []string, fn func(kvs []sdk.KV) error) error {
+	return d.db.Update(func(tx *bolt.Tx) error {
+		kvs := make([]sdk.KV, len(names))
+		for i, n := range names {
+			b, err := tx.CreateBucketIfNotExists([]byte(n))
+			if err != nil {
+				return fmt.Errorf("ireval: bucket %s: %w", n, err)
+			}
+			kvs[i] = BoltKV{b}
+		}
+		return fn(kvs)
+	})
+}

@@ -243,3 +243,81 @@ func (m *ThinkingDB) Search(kv sdk.KV, query string, k int) ([]string, error) {
 	}
 	return out, nil
 }
+
+// BuildAll indexes every document with all methods, one write transaction
+// per source covering every method's namespace (as the engine calls all
+// kb-plugin hooks in the source's transaction), fsync deferred to the end.
+func BuildAll(db *DB, ms []Method, p *Prepared) (time.Duration, error) {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name()
+	}
+	if err := db.SetNoSync(true); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	for i, d := range p.DS.Docs {
+		err := db.UpdateAll(names, func(kvs []sdk.KV) error {
+			for j, m := range ms {
+				if err := m.Index(kvs[j], SourceID(d.ID), p.Units[i]); err != nil {
+					return fmt.Errorf("%s: %w", m.Name(), err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("ireval: index %s: %w", d.ID, err)
+		}
+	}
+	if err := db.SetNoSync(false); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}
+
+// Reindex re-indexes changed documents one at a time with all methods, each
+// in its own durable (fsynced) transaction, and returns the latencies,
+// sorted: the cost of saving one file.
+func Reindex(db *DB, ms []Method, docs []Doc) ([]time.Duration, error) {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name()
+	}
+	lat := make([]time.Duration, 0, len(docs))
+	for _, d := range docs {
+		t0 := time.Now()
+		units, err := Units(d)
+		if err != nil {
+			return nil, err
+		}
+		err = db.UpdateAll(names, func(kvs []sdk.KV) error {
+			for j, m := range ms {
+				if err := m.Index(kvs[j], SourceID(d.ID), units); err != nil {
+					return fmt.Errorf("%s: %w", m.Name(), err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("ireval: reindex %s: %w", d.ID, err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	return lat, nil
+}
+
+// Copies returns the dataset with its corpus repeated n times (copy i > 0
+// renames every document id with the suffix "-c<i>"), for scaling runs.
+func Copies(ds *Dataset, n int) *Dataset {
+	out := &Dataset{Queries: ds.Queries, Qrels: ds.Qrels}
+	for c := 0; c < n; c++ {
+		for _, d := range ds.Docs {
+			if c > 0 {
+				d.ID = fmt.Sprintf("%s-c%d", d.ID, c)
+			}
+			out.Docs = append(out.Docs, d)
+		}
+	}
+	return out
+}
