@@ -415,8 +415,8 @@ func TestRandomUpdatesMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 9))
 	p := DefaultParams()
 	p.FlushSources, p.MergeFactor = 3, 2
-	defer func(a int) { iterChunk = a }(iterChunk)
-	iterChunk = 2
+	defer func(a, b int) { blockBytes, blockTerms = a, b }(blockBytes, blockTerms)
+	blockBytes, blockTerms = 64, 3 // many blocks per segment
 	x := New(p)
 	kv := kvtest.New()
 	current := map[string][]*kus.KU{}
@@ -459,7 +459,7 @@ func TestRandomUpdatesMatchReference(t *testing.T) {
 	st, _, err = readStats(kv)
 	require.NoError(t, err)
 	assert.Len(t, st.segs, 1)
-	assert.Zero(t, st.delta)
+	assert.Empty(t, st.delta)
 	for src := range current {
 		require.NoError(t, x.RemoveSource(kv, src, nil))
 	}

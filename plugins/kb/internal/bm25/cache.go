@@ -40,6 +40,7 @@ type cache struct {
 type segRange struct {
 	id      uint32
 	base, n uint32
+	blocks  []string // first term of each block
 }
 
 type docRange struct{ base, n uint32 }
@@ -77,26 +78,18 @@ func loadCache(kv sdk.KV, st stats, w *[NumFields]float32) (*cache, error) {
 		return nil, err
 	}
 	for _, g := range st.segs {
-		srcs, err := readMeta(kv, g.id)
+		srcs, blocks, err := readMeta(kv, g.id)
 		if err != nil {
 			return nil, err
 		}
-		r := segRange{id: g.id, base: uint32(len(c.docID))}
+		r := segRange{id: g.id, base: uint32(len(c.docID)), blocks: blocks}
 		for _, s := range srcs {
 			c.addDocs(s.id, s.units, loc[s.id] == g.id, w)
 		}
 		r.n = uint32(len(c.docID)) - r.base
 		c.segs = append(c.segs, r)
 	}
-	var delta []string
-	err = kv.Scan(prefixDelta, nil, func(k, _ []byte) error {
-		delta = append(delta, string(k[len(prefixDelta):]))
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range delta {
+	for _, s := range st.delta {
 		rec, err := readRecord(kv, s)
 		if err != nil {
 			return nil, err
@@ -179,7 +172,10 @@ func (c *cache) kill(src string) {
 func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist, error) {
 	pl := &plist{}
 	for _, g := range c.segs {
-		v := kv.Get(segPostingKey(g.id, term))
+		v, err := segPostings(kv, g.id, g.blocks, term)
+		if err != nil {
+			return nil, err
+		}
 		if v == nil {
 			continue
 		}

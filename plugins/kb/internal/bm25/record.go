@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -13,18 +15,20 @@ import (
 // other indexes can share the namespace.
 //
 //	b.s                   stats: format, nonce, generation, live units and sources, per-field
-//	                      total lengths, the segment list (id, sources, live sources), delta size
+//	                      total lengths, the segment list (id, sources, live sources), the
+//	                      ids of the sources in the delta
 //	b.d<src>              the source's forward record: its units (KU id, role, per-field
 //	                      lengths) and, per distinct term, the units' (local index, field
 //	                      mask, per-field frequencies)
 //	b.o<src>              the segment holding the source's live version (0: the delta)
-//	b.l<src>              present while the source's live version is in the delta
-//	b.g<seg>m             segment meta: its sources in document order with their units
-//	b.g<seg>p<term>       the term's postings in the segment: (document gap, field mask,
+//	b.g<seg>m             segment meta: its sources in document order with their units,
+//	                      and the first term of each block
+//	b.g<seg>b<n>          block n of the segment's postings: consecutive terms (about
+//	                      16 KB), each with its postings (document gap, field mask,
 //	                      per-field frequencies)
 //
-// <seg> is a 4-byte big-endian number. Writing a source touches only its
-// own b.d/b.o/b.l keys and b.s, a handful of pages per transaction. When the
+// <seg> and <n> are 4-byte big-endian numbers. Writing a source touches only its
+// own b.d and b.o keys and b.s, a handful of pages per transaction. When the
 // delta holds Params.FlushSources sources it is flushed into an immutable
 // term-major segment; segments of the same size tier are merged
 // Params.MergeFactor at a time (a log-structured merge, as Lucene and bleve
@@ -34,7 +38,6 @@ var (
 	keyStats     = []byte("b.s")
 	prefixRecord = []byte("b.d")
 	prefixLoc    = []byte("b.o")
-	prefixDelta  = []byte("b.l")
 	prefixSeg    = []byte("b.g")
 	prefixAll    = []byte("b.")
 )
@@ -60,7 +63,7 @@ type stats struct {
 	sources  uint64 // live sources
 	fieldLen [NumFields]uint64
 	nextSeg  uint32 // counts down from MaxUint32; 0 is the delta
-	delta    uint32 // sources in the delta
+	delta    []string // sources in the delta, sorted
 	segs     []segInfo
 }
 
@@ -75,7 +78,11 @@ func (s *stats) encode() []byte {
 		b = binary.AppendUvarint(b, l)
 	}
 	b = binary.AppendUvarint(b, uint64(s.nextSeg))
-	b = binary.AppendUvarint(b, uint64(s.delta))
+	b = binary.AppendUvarint(b, uint64(len(s.delta)))
+	for _, src := range s.delta {
+		b = binary.AppendUvarint(b, uint64(len(src)))
+		b = append(b, src...)
+	}
 	b = binary.AppendUvarint(b, uint64(len(s.segs)))
 	for _, g := range s.segs {
 		b = binary.AppendUvarint(b, uint64(g.id))
@@ -103,7 +110,14 @@ func readStats(kv sdk.KV) (s stats, ok bool, err error) {
 		s.fieldLen[f] = d.uvarint()
 	}
 	s.nextSeg = uint32(d.uvarint())
-	s.delta = uint32(d.uvarint())
+	nd := d.uvarint()
+	if nd > uint64(len(v)) {
+		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
+	}
+	s.delta = make([]string, nd)
+	for i := range s.delta {
+		s.delta[i] = string(d.bytes(d.uvarint()))
+	}
 	n := d.uvarint()
 	if n > uint64(len(v)) {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
@@ -126,6 +140,21 @@ func (s *stats) allocSeg() uint32 {
 	id := s.nextSeg
 	s.nextSeg--
 	return id
+}
+
+// addDelta records src in the delta (kept sorted).
+func (s *stats) addDelta(src string) {
+	i, found := slices.BinarySearch(s.delta, src)
+	if !found {
+		s.delta = slices.Insert(s.delta, i, src)
+	}
+}
+
+// removeDelta drops src from the delta.
+func (s *stats) removeDelta(src string) {
+	if i, found := slices.BinarySearch(s.delta, src); found {
+		s.delta = slices.Delete(s.delta, i, i+1)
+	}
 }
 
 func (s *stats) seg(id uint32) *segInfo {
@@ -251,7 +280,6 @@ func key(prefix []byte, s string) []byte {
 
 func recordKey(src string) []byte { return key(prefixRecord, src) }
 func locKey(src string) []byte    { return key(prefixLoc, src) }
-func deltaKey(src string) []byte  { return key(prefixDelta, src) }
 
 // segPrefix is the prefix of every key of segment id.
 func segPrefix(id uint32) []byte {
@@ -260,10 +288,9 @@ func segPrefix(id uint32) []byte {
 
 func segMetaKey(id uint32) []byte { return append(segPrefix(id), 'm') }
 
-func segPostingPrefix(id uint32) []byte { return append(segPrefix(id), 'p') }
-
-func segPostingKey(id uint32, term string) []byte {
-	return append(segPostingPrefix(id), term...)
+// segBlockKey is the key of block n of segment id.
+func segBlockKey(id, n uint32) []byte {
+	return binary.BigEndian.AppendUint32(append(segPrefix(id), 'b'), n)
 }
 
 // segSource is one source of a segment.
@@ -272,7 +299,8 @@ type segSource struct {
 	units []unitInfo
 }
 
-func encodeMeta(srcs []segSource) []byte {
+// encodeMeta writes a segment's sources and the first term of each block.
+func encodeMeta(srcs []segSource, blocks []string) []byte {
 	var b []byte
 	b = binary.AppendUvarint(b, uint64(len(srcs)))
 	for _, s := range srcs {
@@ -280,28 +308,144 @@ func encodeMeta(srcs []segSource) []byte {
 		b = append(b, s.id...)
 		b = appendUnits(b, s.units)
 	}
+	b = binary.AppendUvarint(b, uint64(len(blocks)))
+	for _, t := range blocks {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+	}
 	return b
 }
 
-func readMeta(kv sdk.KV, id uint32) ([]segSource, error) {
+// readMeta returns a segment's sources and its blocks' first terms.
+func readMeta(kv sdk.KV, id uint32) ([]segSource, []string, error) {
 	v := kv.Get(segMetaKey(id))
 	if v == nil {
-		return nil, fmt.Errorf("%w: segment %d has no meta", ErrCorrupt, id)
+		return nil, nil, fmt.Errorf("%w: segment %d has no meta", ErrCorrupt, id)
 	}
 	d := decoder{b: v}
 	n := d.uvarint()
 	if n > uint64(len(v)) {
-		return nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
+		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
 	}
 	srcs := make([]segSource, n)
 	for i := range srcs {
 		srcs[i].id = string(d.bytes(d.uvarint()))
 		srcs[i].units = d.units()
 	}
-	if d.err || len(d.b) != 0 {
-		return nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
+	nb := d.uvarint()
+	if nb > uint64(len(v)) {
+		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
 	}
-	return srcs, nil
+	blocks := make([]string, nb)
+	for i := range blocks {
+		blocks[i] = string(d.bytes(d.uvarint()))
+	}
+	if d.err || len(d.b) != 0 {
+		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
+	}
+	return srcs, blocks, nil
+}
+
+// Segment postings are stored in blocks of consecutive terms (about
+// blockBytes each): a segment is a few hundred keys however many terms it
+// has, so writing, merging and deleting one costs few B-tree operations.
+// A block is: term count, then per term its length, bytes, postings length
+// and postings.
+var blockBytes, blockTerms = 16 << 10, 512
+
+// blockWriter fills a segment's blocks in term order.
+type blockWriter struct {
+	kv    sdk.KV
+	id    uint32
+	first []string
+	cur   []byte
+	terms int
+}
+
+func (w *blockWriter) add(term string, post []byte) error {
+	if w.terms == 0 {
+		w.first = append(w.first, term)
+	}
+	w.cur = binary.AppendUvarint(w.cur, uint64(len(term)))
+	w.cur = append(w.cur, term...)
+	w.cur = binary.AppendUvarint(w.cur, uint64(len(post)))
+	w.cur = append(w.cur, post...)
+	w.terms++
+	if len(w.cur) >= blockBytes || w.terms >= blockTerms {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *blockWriter) flush() error {
+	if w.terms == 0 {
+		return nil
+	}
+	v := make([]byte, 0, len(w.cur)+binary.MaxVarintLen32)
+	v = binary.AppendUvarint(v, uint64(w.terms))
+	v = append(v, w.cur...)
+	if err := w.kv.Put(segBlockKey(w.id, uint32(len(w.first)-1)), v); err != nil {
+		return err
+	}
+	w.cur, w.terms = w.cur[:0], 0
+	return nil
+}
+
+// blockReader walks the terms of one block.
+type blockReader struct {
+	d    decoder
+	left uint64
+}
+
+func newBlockReader(v []byte) blockReader {
+	r := blockReader{d: decoder{b: v}}
+	r.left = r.d.uvarint()
+	return r
+}
+
+// next returns the next term and its postings; ok is false at the end or
+// on a decoding error (r.d.err).
+func (r *blockReader) next() (term, post []byte, ok bool) {
+	if r.left == 0 || r.d.err {
+		return nil, nil, false
+	}
+	r.left--
+	term = r.d.bytes(r.d.uvarint())
+	post = r.d.bytes(r.d.uvarint())
+	return term, post, !r.d.err
+}
+
+// findBlock returns the index of the block that would hold term, or -1.
+func findBlock(first []string, term string) int {
+	return sort.Search(len(first), func(i int) bool { return first[i] > term }) - 1
+}
+
+// segPostings returns the postings of term in segment id (nil when absent).
+func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, error) {
+	i := findBlock(first, term)
+	if i < 0 {
+		return nil, nil
+	}
+	v := kv.Get(segBlockKey(id, uint32(i)))
+	if v == nil {
+		return nil, fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, id, i)
+	}
+	r := newBlockReader(v)
+	for {
+		t, post, ok := r.next()
+		if !ok {
+			break
+		}
+		if c := strings.Compare(string(t), term); c == 0 {
+			return post, nil
+		} else if c > 0 {
+			return nil, nil
+		}
+	}
+	if r.d.err {
+		return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
+	}
+	return nil, nil
 }
 
 // appendEntry appends one unit's entry: its number (local index in a record,

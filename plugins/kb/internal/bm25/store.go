@@ -70,7 +70,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 			}
 		}
 		if loc == 0 {
-			st.delta--
+			st.removeDelta(src)
 		} else if g := st.seg(loc); g == nil {
 			return fmt.Errorf("%w: source %s in unknown segment %d", ErrCorrupt, src, loc)
 		} else if g.live--; g.live == 0 {
@@ -89,11 +89,8 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		if err := kv.Put(locKey(src), []byte{0}); err != nil {
 			return err
 		}
-		if err := kv.Put(deltaKey(src), []byte{1}); err != nil {
-			return err
-		}
 		st.sources++
-		st.delta++
+		st.addDelta(src)
 		st.units += uint64(len(rec.units))
 		for _, u := range rec.units {
 			for f, l := range u.lens {
@@ -101,7 +98,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 			}
 		}
 	} else if old != nil {
-		for _, k := range [][]byte{recordKey(src), locKey(src), deltaKey(src)} {
+		for _, k := range [][]byte{recordKey(src), locKey(src)} {
 			if err := kv.Delete(k); err != nil {
 				return err
 			}
@@ -113,7 +110,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		x.dropCache()
 		return Clear(kv)
 	}
-	if int(st.delta) >= x.p.FlushSources {
+	if len(st.delta) >= x.p.FlushSources {
 		if err := x.flush(kv, &st); err != nil {
 			return err
 		}
@@ -223,14 +220,7 @@ func (x *Index) analyse(units []*kus.KU) *record {
 
 // flush turns the delta into a new segment.
 func (x *Index) flush(kv sdk.KV, st *stats) error {
-	var srcs []string
-	err := kv.Scan(prefixDelta, nil, func(k, _ []byte) error {
-		srcs = append(srcs, string(k[len(prefixDelta):]))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
+	srcs := st.delta
 	if len(srcs) == 0 {
 		return nil
 	}
@@ -274,31 +264,29 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 		if err := kv.Put(locKey(s), binary.AppendUvarint(nil, uint64(id))); err != nil {
 			return err
 		}
-		if err := kv.Delete(deltaKey(s)); err != nil {
-			return err
-		}
 	}
 	st.segs = append(st.segs, segInfo{id: id, total: uint32(len(srcs)), live: uint32(len(srcs))})
-	st.delta = 0
+	st.delta = nil
 	return nil
 }
 
-// writeSegment writes a segment's meta and postings (in term order).
+// writeSegment writes a segment's postings (in term order) and meta.
 func writeSegment(kv sdk.KV, id uint32, meta []segSource, post map[string][]byte) error {
-	if err := kv.Put(segMetaKey(id), encodeMeta(meta)); err != nil {
-		return err
-	}
 	terms := make([]string, 0, len(post))
 	for t := range post {
 		terms = append(terms, t)
 	}
 	slices.Sort(terms)
+	w := &blockWriter{kv: kv, id: id}
 	for _, t := range terms {
-		if err := kv.Put(segPostingKey(id, t), post[t]); err != nil {
+		if err := w.add(t, post[t]); err != nil {
 			return err
 		}
 	}
-	return nil
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return kv.Put(segMetaKey(id), encodeMeta(meta, w.first))
 }
 
 // tier is a segment's size class: 0 up to MergeFactor flushes, and so on.
@@ -343,12 +331,14 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 	newID := st.allocSeg()
 	var meta []segSource
 	remap := make([][]int64, len(ids)) // old document -> new document, or -1
+	its := make([]*segIter, len(ids))
 	var next int64
 	for i, id := range ids {
-		srcs, err := readMeta(kv, id)
+		srcs, blocks, err := readMeta(kv, id)
 		if err != nil {
 			return err
 		}
+		its[i] = &segIter{kv: kv, id: id, blocks: uint32(len(blocks))}
 		for _, s := range srcs {
 			loc, err := readLoc(kv, s.id)
 			live := err == nil && loc == id
@@ -364,25 +354,19 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 				meta = append(meta, s)
 			}
 		}
-	}
-	if err := kv.Put(segMetaKey(newID), encodeMeta(meta)); err != nil {
-		return err
-	}
-
-	// K-way merge of the segments' term-ordered postings.
-	its := make([]*postingIter, len(ids))
-	for i, id := range ids {
-		its[i] = &postingIter{kv: kv, prefix: segPostingPrefix(id)}
-		if err := its[i].fill(); err != nil {
+		if err := its[i].advance(); err != nil {
 			return err
 		}
 	}
+
+	// K-way merge of the segments' term-ordered postings.
+	w := &blockWriter{kv: kv, id: newID}
 	var buf []byte
 	for {
 		term, any := "", false
 		for _, it := range its {
-			if t, ok := it.term(); ok && (!any || t < term) {
-				term, any = t, true
+			if !it.done && (!any || it.term < term) {
+				term, any = it.term, true
 			}
 		}
 		if !any {
@@ -391,11 +375,10 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 		buf = buf[:0]
 		prev := int64(-1)
 		for i, it := range its {
-			t, ok := it.term()
-			if !ok || t != term {
+			if it.done || it.term != term {
 				continue
 			}
-			d := decoder{b: it.value()}
+			d := decoder{b: it.post}
 			old := int64(-1)
 			for len(d.b) > 0 && !d.err {
 				gap, rest := d.rawEntry()
@@ -417,11 +400,16 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 			}
 		}
 		if len(buf) > 0 {
-			// The KV may keep the value slice until commit (bbolt does).
-			if err := kv.Put(segPostingKey(newID, term), bytes.Clone(buf)); err != nil {
+			if err := w.add(term, buf); err != nil {
 				return err
 			}
 		}
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := kv.Put(segMetaKey(newID), encodeMeta(meta, w.first)); err != nil {
+		return err
 	}
 	for _, s := range meta {
 		if err := kv.Put(locKey(s.id), binary.AppendUvarint(nil, uint64(newID))); err != nil {
@@ -440,55 +428,45 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 	return nil
 }
 
-// postingIter walks a segment's postings in term order, reading chunks so
-// that the caller may write to the KV between chunks.
-type postingIter struct {
+// segIter walks a segment's terms in order, one block at a time (each block
+// copied, so the caller may write to the KV meanwhile).
+type segIter struct {
 	kv     sdk.KV
-	prefix []byte
-	keys   [][]byte
-	vals   [][]byte
-	pos    int
+	id     uint32
+	blocks uint32
+	next   uint32 // next block to load
+	r      blockReader
+	loaded bool
+	term   string
+	post   []byte
 	done   bool
 }
 
-// iterChunk bounds the keys a postingIter reads per scan (a variable for tests).
-var iterChunk = 256
-
-func (it *postingIter) fill() error {
-	start := it.prefix
-	if len(it.keys) > 0 {
-		start = append(bytes.Clone(it.keys[len(it.keys)-1]), 0)
-	}
-	it.keys, it.vals, it.pos = it.keys[:0], it.vals[:0], 0
-	err := it.kv.Scan(it.prefix, start, func(k, v []byte) error {
-		it.keys = append(it.keys, bytes.Clone(k))
-		it.vals = append(it.vals, bytes.Clone(v))
-		if len(it.keys) == iterChunk {
-			return sdk.ErrStopScan
+// advance moves to the next term, loading blocks as needed.
+func (it *segIter) advance() error {
+	for {
+		if it.loaded {
+			t, post, ok := it.r.next()
+			if ok {
+				it.term, it.post = string(t), post
+				return nil
+			}
+			if it.r.d.err {
+				return fmt.Errorf("%w: segment %d block %d", ErrCorrupt, it.id, it.next-1)
+			}
 		}
-		return nil
-	})
-	if len(it.keys) < iterChunk {
-		it.done = true
+		if it.next >= it.blocks {
+			it.done = true
+			return nil
+		}
+		v := it.kv.Get(segBlockKey(it.id, it.next))
+		if v == nil {
+			return fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, it.id, it.next)
+		}
+		it.r = newBlockReader(bytes.Clone(v))
+		it.loaded = true
+		it.next++
 	}
-	return err
-}
-
-func (it *postingIter) term() (string, bool) {
-	if it.pos >= len(it.keys) {
-		return "", false
-	}
-	return string(it.keys[it.pos][len(it.prefix):]), true
-}
-
-func (it *postingIter) value() []byte { return it.vals[it.pos] }
-
-func (it *postingIter) advance() error {
-	it.pos++
-	if it.pos == len(it.keys) && !it.done {
-		return it.fill()
-	}
-	return nil
 }
 
 // deleteSegment removes a segment's keys and its entry in the stats.

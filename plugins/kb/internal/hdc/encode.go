@@ -38,13 +38,16 @@ func (e *Encoder) analyzer() *text.Analyzer {
 }
 
 // TermVector returns the symbol vector of a term: Symbol("t:" + term).
-func TermVector(term string) Vector {
+func TermVector(term string) Vector { return *termVector(term) }
+
+// termVector returns a shared, read-only copy of the term's vector.
+func termVector(term string) *Vector {
 	if v := termCache.get(term); v != nil {
-		return *v
+		return v
 	}
-	var v Vector
-	Random(fnv1a(fnv1a(fnvOffset, "t:"), term), &v)
-	termCache.put(term, &v)
+	v := new(Vector)
+	Random(fnv1a(fnv1a(fnvOffset, "t:"), term), v)
+	termCache.put(term, v)
 	return v
 }
 
@@ -99,24 +102,27 @@ func (e *Encoder) Text(s string) Vector {
 // when weight is set (weights below 1 drop the term). b is scratch space.
 func (e *Encoder) Encode(terms []string, weight func(string) int, b *Bundle) Vector {
 	b.Reset()
-	var prev Vector
+	var prev *Vector
 	for i, t := range terms {
 		w := 1
 		if weight != nil {
 			w = weight(t)
 		}
-		v := TermVector(t)
+		v := termVector(t)
 		if w > 0 {
-			item := v
-			if e.Positions {
-				item = Bind(&v, &positions[i%NumPositions])
+			switch {
+			case !e.Positions:
+				b.AddWeighted(v, w)
+			case w == 1:
+				b.AddXor(v, &positions[i%NumPositions], 0)
+			default:
+				item := Bind(v, &positions[i%NumPositions])
+				b.AddWeighted(&item, w)
 			}
-			b.AddWeighted(&item, w)
 		}
-		if e.Pairs && i > 0 {
-			r := Rotate(&v, 1)
-			pair := Bind(&prev, &r)
-			b.Add(&pair)
+		if e.Pairs && prev != nil {
+			// prev XOR (v rotated by one word).
+			b.AddXor(prev, v, 1)
 		}
 		prev = v
 	}

@@ -301,3 +301,18 @@ func BenchmarkEncodeText(b *testing.B) {
 		e.Text(s)
 	}
 }
+
+func TestAddXorEqualsBindRotate(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, k := range []int{0, 1, 5, -1, Words + 2} {
+		var a, b Bundle
+		for i := 0; i < 11; i++ {
+			x, y := randomVector(r), randomVector(r)
+			a.AddXor(&x, &y, k)
+			ry := Rotate(&y, k)
+			v := Bind(&x, &ry)
+			b.Add(&v)
+		}
+		assert.Equal(t, b.Majority(&tieVector), a.Majority(&tieVector), "k=%d", k)
+	}
+}

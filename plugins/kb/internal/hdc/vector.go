@@ -159,6 +159,31 @@ func (b *Bundle) Add(v *Vector) {
 	}
 }
 
+// AddXor adds a XOR (b rotated by k words) with weight 1, without building
+// the bound vector first.
+func (b *Bundle) AddXor(x, y *Vector, k int) {
+	b.n++
+	slot := &b.pending[b.np]
+	if k == 0 {
+		for w := range slot {
+			slot[w] = x[w] ^ y[w]
+		}
+	} else {
+		k = (k%Words + Words) % Words
+		for w := 0; w < k; w++ {
+			slot[w] = x[w] ^ y[Words-k+w]
+		}
+		for w := k; w < Words; w++ {
+			slot[w] = x[w] ^ y[w-k]
+		}
+	}
+	b.np++
+	if b.np == len(b.pending) {
+		b.addEight()
+		b.np = 0
+	}
+}
+
 // csa is a full adder over 64 lanes: it returns the carry and the sum bits
 // of a + b + c.
 func csa(a, b, c uint64) (carry, sum uint64) {
@@ -200,13 +225,16 @@ func (b *Bundle) ripple(p, w int, carry uint64) {
 	}
 }
 
-// flush adds the pending vectors one by one.
+// flush adds the pending vectors: padded with zero vectors (which add
+// nothing) and folded like a full batch, cheaper than rippling each.
 func (b *Bundle) flush() {
-	for i := 0; i < b.np; i++ {
-		for w := 0; w < Words; w++ {
-			b.ripple(0, w, b.pending[i][w])
-		}
+	if b.np == 0 {
+		return
 	}
+	for i := b.np; i < len(b.pending); i++ {
+		b.pending[i] = Vector{}
+	}
+	b.addEight()
 	b.np = 0
 }
 
