@@ -62,7 +62,7 @@ type stats struct {
 	units    uint64 // live units
 	sources  uint64 // live sources
 	fieldLen [NumFields]uint64
-	nextSeg  uint32 // counts down from MaxUint32; 0 is the delta
+	nextSeg  uint32   // counts down from MaxUint32; 0 is the delta
 	delta    []string // sources in the delta, sorted
 	segs     []segInfo
 }
