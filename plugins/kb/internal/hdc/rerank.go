@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -49,15 +50,20 @@ func DefaultParams() Params {
 // Index stores KU hypervectors and reranks candidates. It is safe for
 // concurrent use.
 type Index struct {
-	p    Params
-	mu   sync.Mutex
+	p     Params
+	roles []Vector // by role code
+
+	mu   sync.RWMutex
 	acts map[uint16]*Vector
-	role map[uint8]*Vector
 }
 
 // New returns an Index with the given parameters.
 func New(p Params) *Index {
-	return &Index{p: p, acts: map[uint16]*Vector{}, role: map[uint8]*Vector{}}
+	x := &Index{p: p, acts: map[uint16]*Vector{}, roles: make([]Vector, len(kus.Roles)+1)}
+	for code := range x.roles {
+		x.roles[code] = p.Encoder.RoleVector(uint8(code))
+	}
+	return x
 }
 
 // Params returns the index's parameters.
@@ -113,27 +119,24 @@ func (x *Index) QueryVector(q Query) Vector {
 }
 
 func (x *Index) actsVector(mask uint16) *Vector {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	x.mu.RLock()
 	v := x.acts[mask]
-	if v == nil {
-		a := x.p.Encoder.ActsVector(mask)
-		v = &a
-		x.acts[mask] = v
+	x.mu.RUnlock()
+	if v != nil {
+		return v
 	}
-	return v
+	a := x.p.Encoder.ActsVector(mask)
+	x.mu.Lock()
+	x.acts[mask] = &a
+	x.mu.Unlock()
+	return &a
 }
 
 func (x *Index) roleVector(code uint8) *Vector {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	v := x.role[code]
-	if v == nil {
-		r := x.p.Encoder.RoleVector(code)
-		v = &r
-		x.role[code] = v
+	if int(code) >= len(x.roles) {
+		return &x.roles[0]
 	}
-	return v
+	return &x.roles[code]
 }
 
 // Score returns the HDC field score of a unit for query vector q.
@@ -154,10 +157,42 @@ func (x *Index) Score(q *Vector, u *Unit) float64 {
 	return s
 }
 
+// scoreStored is Score for a stored unit, reading its vectors in place.
+func (x *Index) scoreStored(q *Vector, r *record, j int) float64 {
+	u := &r.units[j]
+	s := 0.0
+	if u.topic != noVector {
+		s += x.p.TopicWeight * Score(r.similarity(q, u.topic))
+	}
+	if u.content != noVector {
+		s += x.p.ContentWeight * Score(r.similarity(q, u.content))
+	}
+	if u.role != 0 && x.p.RoleWeight != 0 {
+		s += x.p.RoleWeight * Score(Similarity(q, x.roleVector(u.role)))
+	}
+	if u.acts != 0 && x.p.ActsWeight != 0 {
+		s += x.p.ActsWeight * Score(Similarity(q, x.actsVector(u.acts)))
+	}
+	return s
+}
+
 type scoredUnit struct {
 	Ranked
-	content Vector
-	hasVec  bool
+	rec     *record // the unit's stored vectors, nil when it has none
+	j       int     // its position in rec
+	content *Vector // decoded on demand for MMR
+}
+
+// contentVec returns the unit's content vector (nil when it has none).
+func (u *scoredUnit) contentVec() *Vector {
+	if u.rec == nil {
+		return nil
+	}
+	if u.content == nil {
+		u.content = new(Vector)
+		u.rec.vector(u.rec.units[u.j].content, u.content)
+	}
+	return u.content
 }
 
 // Rerank fuses the candidates' first-stage scores with their HDC scores,
@@ -189,13 +224,9 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 		if rec == nil {
 			continue
 		}
-		for j := range rec.units {
-			if rec.units[j].id == c.ID {
-				u := rec.unit(j)
-				su.HDC = x.Score(&qv, &u)
-				su.content, su.hasVec = u.Content, true
-				break
-			}
+		if j := rec.find(c.ID); j >= 0 {
+			su.HDC = x.scoreStored(&qv, rec, j)
+			su.rec, su.j = rec, j
 		}
 		maxHDC = max(maxHDC, su.HDC)
 	}
@@ -277,13 +308,13 @@ func (x *Index) mmr(units []scoredUnit, top int) {
 		}
 		units[placed], units[best] = units[best], units[placed]
 		maxSim[placed], maxSim[best] = maxSim[best], maxSim[placed]
-		p := &units[placed]
-		if !p.hasVec {
+		pc := units[placed].contentVec()
+		if pc == nil {
 			continue
 		}
 		for i := placed + 1; i < window; i++ {
-			if units[i].hasVec {
-				maxSim[i] = max(maxSim[i], Score(Similarity(&p.content, &units[i].content)))
+			if c := units[i].contentVec(); c != nil {
+				maxSim[i] = max(maxSim[i], Score(Similarity(pc, c)))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -125,14 +126,15 @@ func encodeUnits(units []Unit) []byte {
 	return b
 }
 
-// record is a decoded vector record; vectors are decoded on demand.
+// record is a decoded vector record; vectors are decoded on demand. Ids
+// alias the stored value (valid for the transaction only).
 type record struct {
 	table []byte // m * 512 bytes
 	units []unitRef
 }
 
 type unitRef struct {
-	id             string
+	id             []byte
 	role           uint8
 	acts           uint16
 	topic, content uint64
@@ -171,7 +173,7 @@ func decodeRecord(v []byte) (*record, error) {
 			return bad()
 		}
 		u := &r.units[i]
-		u.id = string(v[:l])
+		u.id = v[:l:l]
 		u.role = v[l]
 		v = v[l+1:]
 		acts, ok1 := next()
@@ -188,6 +190,16 @@ func decodeRecord(v []byte) (*record, error) {
 	return r, nil
 }
 
+// find returns the position of the unit with the given id, or -1.
+func (r *record) find(id string) int {
+	for i := range r.units {
+		if string(r.units[i].id) == id {
+			return i
+		}
+	}
+	return -1
+}
+
 // vector decodes table entry i (0 is the zero vector) into out.
 func (r *record) vector(i uint64, out *Vector) {
 	if i == noVector {
@@ -197,9 +209,19 @@ func (r *record) vector(i uint64, out *Vector) {
 	FromBytes(r.table[(i-1)*Words*8:], out)
 }
 
+// similarity compares q with table entry i (not the zero entry) in place.
+func (r *record) similarity(q *Vector, i uint64) float64 {
+	b := r.table[(i-1)*Words*8:]
+	n := 0
+	for w := range q {
+		n += bits.OnesCount64(q[w] ^ binary.LittleEndian.Uint64(b[8*w:]))
+	}
+	return 1 - float64(n)/Bits
+}
+
 // unit returns the decoded Unit at position i.
 func (r *record) unit(i int) Unit {
-	u := Unit{ID: r.units[i].id, Role: r.units[i].role, Acts: r.units[i].acts}
+	u := Unit{ID: string(r.units[i].id), Role: r.units[i].role, Acts: r.units[i].acts}
 	r.vector(r.units[i].topic, &u.Topic)
 	r.vector(r.units[i].content, &u.Content)
 	return u
