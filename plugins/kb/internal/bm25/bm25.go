@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -153,6 +154,10 @@ type Result struct {
 	Units uint64
 	// PrunedTerms counts the terms that only updated existing candidates.
 	PrunedTerms int
+	// Candidates counts the units the top K was chosen from: all that were
+	// considered, or those still able to reach the top K once terms were
+	// pruned.
+	Candidates int
 }
 
 // Search returns the k best units for query, filtered by filter when set.
@@ -235,8 +240,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		res.IDF[i] = idf
 		w := float64(qtf[i]) * idf * (k1 + 1)
-		mt := float64(pl.maxTF)
-		qts = append(qts, qterm{list: pl, w: w, ub: w * mt / (mt + c1 + c2*float64(pl.minDL)), term: terms[i]})
+		qts = append(qts, qterm{list: pl, w: w, ub: w * pl.bound(c1, c2, v.docDL), term: terms[i]})
 	}
 	if len(qts) == 0 {
 		return res, nil
@@ -261,6 +265,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	s.sc = sc
 
 	theta, maxAcc := 0.0, 0.0
+	sorted := false
 	acc := sc.acc
 	for i, t := range qts {
 		pl := t.list
@@ -285,16 +290,54 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 			}
 			continue
 		}
-		// Non-essential term: only candidates gain.
+		// Non-essential terms: no unit outside the candidates can reach
+		// the top k. Keep only the candidates whose score plus the
+		// remaining bounds can still reach the threshold, and look each up
+		// in the remaining postings (a galloping search), instead of
+		// walking the lists.
+		if s.pool == nil {
+			cands := sc.cands[:0]
+			for _, d := range sc.touched {
+				if (acc[d]+rem[i])*s.boostOf(d) >= theta {
+					cands = append(cands, d)
+					sc.mark(d)
+				}
+			}
+			sc.cands = cands
+			s.pool = cands
+		}
 		res.PrunedTerms++
+		if len(s.pool)*16 < len(pl.docs) {
+			// Few candidates, a long list: look them up.
+			if !sorted {
+				slices.Sort(s.pool)
+				sorted = true
+			}
+			pos := 0
+			for _, d := range s.pool {
+				pos = gallop(pl.docs, pos, d)
+				if pos == len(pl.docs) {
+					break
+				}
+				if pl.docs[pos] == d {
+					tf := float64(pl.tf[pos])
+					acc[d] += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
+				}
+			}
+			continue
+		}
 		for j, d := range pl.docs {
-			if a := acc[d]; a != 0 {
+			if sc.marked(d) {
 				tf := float64(pl.tf[j])
-				acc[d] = a + t.w*tf/(tf+c1+c2*float64(v.docDL[d]))
+				acc[d] += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
 			}
 		}
 	}
 	res.Considered = len(sc.touched)
+	if s.pool == nil {
+		s.pool = sc.touched
+	}
+	res.Candidates = len(s.pool)
 	top := s.top()
 	res.Hits = make([]Hit, len(top))
 	for i, c := range top {
@@ -312,6 +355,36 @@ type searcher struct {
 	roles uint32
 	boost float64
 	memo  map[uint32]bool
+	pool  []uint32 // the units the top k is chosen from (nil: all touched)
+}
+
+// boostOf returns the role boost of unit d (1 when its role does not suit
+// the act).
+func (s *searcher) boostOf(d uint32) float64 {
+	if s.roles != 0 && s.roles&(1<<s.v.docRole[d]) != 0 {
+		return s.boost
+	}
+	return 1
+}
+
+// gallop returns the first index >= from whose doc is >= d (len(docs) when
+// none), probing exponentially then bisecting.
+func gallop(docs []uint32, from int, d uint32) int {
+	if from >= len(docs) || docs[from] >= d {
+		return from
+	}
+	step := 1
+	lo, hi := from, from+1
+	for hi < len(docs) && docs[hi] < d {
+		lo = hi
+		step *= 2
+		hi = from + step
+	}
+	if hi > len(docs) {
+		hi = len(docs)
+	}
+	// docs[lo] < d; answer in (lo, hi].
+	return lo + 1 + sort.Search(hi-lo-1, func(i int) bool { return docs[lo+1+i] >= d })
 }
 
 type scored struct {
@@ -445,7 +518,7 @@ func (s *searcher) top() []scored {
 // heap builds a min-heap (worst on top) of the k best candidates.
 func (s *searcher) heap() []scored {
 	k := s.q.K
-	h := make([]scored, 0, min(k, len(s.sc.touched)))
+	h := make([]scored, 0, min(k, len(s.pool)))
 	push := func(c scored) {
 		if len(h) < k {
 			h = append(h, c)
@@ -480,7 +553,7 @@ func (s *searcher) heap() []scored {
 	}
 	full := func(sc float64) bool { return len(h) == k && sc < h[0].score }
 	if !s.q.OnePerSource {
-		for _, d := range s.sc.touched {
+		for _, d := range s.pool {
 			sc := s.final(d)
 			if full(sc) || !s.pass(d) {
 				continue
@@ -492,7 +565,7 @@ func (s *searcher) heap() []scored {
 	// Best unit per source first (ties: the earlier unit).
 	best, bestDoc := s.sc.best, s.sc.bestDoc
 	srcs := s.sc.srcTouched[:0]
-	for _, d := range s.sc.touched {
+	for _, d := range s.pool {
 		sc := s.final(d)
 		si := s.v.docSrcN[d]
 		cur := best[si]
@@ -520,6 +593,8 @@ func (s *searcher) heap() []scored {
 // scratch is the per-query working memory, pooled.
 type scratch struct {
 	fheap      []float64
+	cands      []uint32
+	bits       []uint64 // candidate set, cleared through cands
 	acc        []float64
 	touched    []uint32
 	best       []float64
@@ -538,6 +613,11 @@ func getScratch(docs, srcs int) *scratch {
 		sc.acc = make([]float64, docs, docs+docs/4)
 	}
 	sc.acc = sc.acc[:docs]
+	if words := (docs + 63) / 64; cap(sc.bits) < words {
+		sc.bits = make([]uint64, words, words+words/4)
+	} else {
+		sc.bits = sc.bits[:words]
+	}
 	if cap(sc.best) < srcs {
 		sc.best = make([]float64, srcs, srcs+srcs/4)
 		sc.bestDoc = make([]uint32, srcs, srcs+srcs/4)
@@ -550,6 +630,13 @@ func putScratch(sc *scratch) {
 	for _, d := range sc.touched {
 		sc.acc[d] = 0
 	}
+	for _, d := range sc.cands {
+		sc.bits[d/64] = 0
+	}
 	sc.touched = sc.touched[:0]
+	sc.cands = sc.cands[:0]
 	scratchPool.Put(sc)
 }
+
+func (sc *scratch) mark(d uint32)        { sc.bits[d/64] |= 1 << (d % 64) }
+func (sc *scratch) marked(d uint32) bool { return sc.bits[d/64]&(1<<(d%64)) != 0 }

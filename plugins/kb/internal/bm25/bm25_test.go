@@ -485,3 +485,19 @@ func TestConcurrentSearchAndUpdate(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestGallop(t *testing.T) {
+	docs := []uint32{2, 4, 6, 8, 10, 12, 14, 16, 18, 20}
+	tests := []struct {
+		from int
+		d    uint32
+		want int
+	}{
+		{0, 1, 0}, {0, 2, 0}, {0, 3, 1}, {0, 20, 9}, {0, 21, 10}, {3, 8, 3}, {3, 9, 4},
+		{5, 2, 5}, {9, 19, 9}, {10, 1, 10}, {0, 15, 7}, {1, 17, 8},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, gallop(docs, tc.from, tc.d), "from %d d %d", tc.from, tc.d)
+	}
+	assert.Equal(t, 0, gallop(nil, 0, 5))
+}

@@ -3,6 +3,7 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -56,6 +57,28 @@ type plist struct {
 	tf    []float32 // field-weighted term frequency
 	maxTF float32
 	minDL float32
+	ub    atomic.Pointer[termBound]
+}
+
+// termBound caches the exact maximum of tf/(tf + c1 + c2*dl) over a
+// list's postings for one (c1, c2), that is for one average length.
+type termBound struct {
+	c1, c2, max float64
+}
+
+// bound returns the largest normalised term frequency of the list under
+// (c1, c2), computing it once per average length.
+func (pl *plist) bound(c1, c2 float64, docDL []float32) float64 {
+	if b := pl.ub.Load(); b != nil && b.c1 == c1 && b.c2 == c2 {
+		return b.max
+	}
+	m := 0.0
+	for j, d := range pl.docs {
+		tf := float64(pl.tf[j])
+		m = max(m, tf/(tf+c1+c2*float64(docDL[d])))
+	}
+	pl.ub.Store(&termBound{c1: c1, c2: c2, max: m})
+	return m
 }
 
 // maxCachedPostings bounds the postings kept decoded (8 bytes each).
