@@ -356,6 +356,7 @@ type searcher struct {
 	boost float64
 	memo  map[uint32]bool
 	pool  []uint32 // the units the top k is chosen from (nil: all touched)
+	theta float64  // the last threshold computed: a lower bound of the k-th score
 }
 
 // boostOf returns the role boost of unit d (1 when its role does not suit
@@ -472,14 +473,20 @@ func (s *searcher) kth() float64 {
 	}
 	if !s.q.OnePerSource {
 		for _, d := range s.sc.touched {
-			push(s.final(d))
+			if v := s.final(d); v > s.theta {
+				push(v)
+			}
 		}
 	} else {
 		best := s.sc.best
 		srcs := s.sc.srcTouched[:0]
+		floor := s.theta // the threshold only grows: lower scores cannot matter
 		for _, d := range s.sc.touched {
-			si := s.v.docSrcN[d]
 			v := s.final(d)
+			if v <= floor {
+				continue
+			}
+			si := s.v.docSrcN[d]
 			if best[si] == 0 {
 				srcs = append(srcs, si)
 			}
@@ -495,9 +502,10 @@ func (s *searcher) kth() float64 {
 	}
 	s.sc.fheap = h
 	if len(h) < k {
-		return 0
+		return s.theta
 	}
-	return h[0]
+	s.theta = max(s.theta, h[0])
+	return s.theta
 }
 
 // top returns the best k candidates, best first.
@@ -551,7 +559,7 @@ func (s *searcher) heap() []scored {
 			i = m
 		}
 	}
-	full := func(sc float64) bool { return len(h) == k && sc < h[0].score }
+	full := func(sc float64) bool { return sc < s.theta || len(h) == k && sc < h[0].score }
 	if !s.q.OnePerSource {
 		for _, d := range s.pool {
 			sc := s.final(d)
@@ -567,6 +575,9 @@ func (s *searcher) heap() []scored {
 	srcs := s.sc.srcTouched[:0]
 	for _, d := range s.pool {
 		sc := s.final(d)
+		if sc < s.theta {
+			continue
+		}
 		si := s.v.docSrcN[d]
 		cur := best[si]
 		if cur != 0 && (sc < cur || sc == cur && d > bestDoc[si]) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -314,5 +315,18 @@ func TestAddXorEqualsBindRotate(t *testing.T) {
 			b.Add(&v)
 		}
 		assert.Equal(t, b.Majority(&tieVector), a.Majority(&tieVector), "k=%d", k)
+	}
+}
+
+func TestRerankBadQueries(t *testing.T) {
+	x := New(DefaultParams())
+	kv := kvtest.New()
+	require.NoError(t, x.IndexSource(kv, "a.md", sourceUnits("a.md", "microglia activation"), nil))
+	cands := []Candidate{{ID: "a.md::0::0", SourceID: "a.md", Score: 1}}
+	huge := strings.Repeat("microglia activation brain cells ", 3000)
+	for _, q := range []string{"", "the of and", huge, "中文 текст عربى", "\xff\xfe"} {
+		got, err := x.Rerank(kv, Query{Text: q, K: 5}, cands)
+		require.NoError(t, err)
+		assert.Len(t, got, 1)
 	}
 }

@@ -361,6 +361,9 @@ func collect(work []node, i int, p *Proof) {
 	p.Rules = append(p.Rules, n.rule)
 }
 
+// maxQueryTerms caps the distinct terms taken from a query's text.
+const maxQueryTerms = 512
+
 // queryWeights returns the query's terms with their weights.
 func (x *Index) queryWeights(q Query) map[string]float64 {
 	w := map[string]float64{}
@@ -376,7 +379,11 @@ func (x *Index) queryWeights(q Query) map[string]float64 {
 		}
 		return w
 	}
-	x.ex.analyzer().Each(q.Text, func(t text.Token) { w[t.Term] = 1 })
+	x.ex.analyzer().Each(q.Text, func(t text.Token) {
+		if len(w) < maxQueryTerms {
+			w[t.Term] = 1
+		}
+	})
 	return w
 }
 

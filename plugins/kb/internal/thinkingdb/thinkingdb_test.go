@@ -2,6 +2,7 @@ package thinkingdb
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -226,4 +227,15 @@ func TestFuse(t *testing.T) {
 	assert.Equal(t, []int{0, 2}, got[2].Proofs)
 	assert.Empty(t, x.Fuse(cands, r, 0, false))
 	assert.Len(t, x.Fuse(cands, nil, 5, false), 2)
+}
+
+func TestBadQueries(t *testing.T) {
+	x := New(DefaultParams())
+	kv := handStore(t, x)
+	huge := strings.Repeat("kb-fast fast lookup ranking statistics index ", 2000)
+	for _, q := range []string{"", "the of and", huge, "中文 текст عربى", "\xff\xfe"} {
+		r, err := x.Reason(kv, Query{Text: q})
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(r.Proofs), x.Params().Keep)
+	}
 }
