@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
@@ -134,17 +135,30 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 	return nil
 }
 
-// recent remembers the last records built, so that the kb-plugins that
-// index the same source one after the other in one ingest transaction (each
-// in its own namespace, with the same analyzer) analyse it once.
-var recent struct {
+// records keeps recently analysed sources, per analyzer: the kb-plugins
+// that index the same source one after the other in one ingest transaction
+// (each in its own namespace, with the same analyzer) analyse it once, and
+// Prepare can analyse ahead of the transaction.
+var records struct {
 	sync.Mutex
-	next    int
-	entries [8]struct {
-		key uint64
-		a   *text.Analyzer
-		rec *record
+	by map[*text.Analyzer]*memo.Cache[*record]
+}
+
+// preparedSources bounds the analysed sources kept per analyzer.
+const preparedSources = 1024
+
+func recordCache(a *text.Analyzer) *memo.Cache[*record] {
+	records.Lock()
+	defer records.Unlock()
+	if records.by == nil {
+		records.by = map[*text.Analyzer]*memo.Cache[*record]{}
 	}
+	c := records.by[a]
+	if c == nil {
+		c = memo.New[*record](preparedSources)
+		records.by[a] = c
+	}
+	return c
 }
 
 var recentSeed = maphash.MakeSeed()
@@ -170,24 +184,25 @@ func unitsHash(units []*kus.KU) uint64 {
 	return h.Sum64()
 }
 
-// buildRecord analyses units into a forward record (shared, read-only).
+// buildRecord analyses units into a forward record (shared, read-only),
+// or takes it from the cache.
 func (x *Index) buildRecord(units []*kus.KU) *record {
 	key := unitsHash(units)
-	recent.Lock()
-	for _, e := range recent.entries {
-		if e.rec != nil && e.key == key && e.a == x.p.Analyzer {
-			recent.Unlock()
-			return e.rec
-		}
+	c := recordCache(x.p.Analyzer)
+	if rec, ok := c.Get(key); ok {
+		return rec
 	}
-	recent.Unlock()
 	rec := x.analyse(units)
-	recent.Lock()
-	e := &recent.entries[recent.next]
-	e.key, e.a, e.rec = key, x.p.Analyzer, rec
-	recent.next = (recent.next + 1) % len(recent.entries)
-	recent.Unlock()
+	c.Put(key, rec)
 	return rec
+}
+
+// Prepare analyses a source's units ahead of IndexSource, which then only
+// writes. It needs no transaction and may run on any goroutine (an ingest
+// can prepare sources in its parse workers); the result is kept for the
+// last 1024 sources prepared or indexed.
+func (x *Index) Prepare(units []*kus.KU) {
+	x.buildRecord(units)
 }
 
 // analyse builds a forward record.

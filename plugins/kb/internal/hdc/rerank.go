@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -55,11 +56,13 @@ type Index struct {
 
 	mu   sync.RWMutex
 	acts map[uint16]*Vector
+
+	prepared *memo.Cache[[]byte] // encoded records by units hash
 }
 
 // New returns an Index with the given parameters.
 func New(p Params) *Index {
-	x := &Index{p: p, acts: map[uint16]*Vector{}, roles: make([]Vector, len(kus.Roles)+1)}
+	x := &Index{p: p, acts: map[uint16]*Vector{}, roles: make([]Vector, len(kus.Roles)+1), prepared: memo.New[[]byte](1024)}
 	for code := range x.roles {
 		x.roles[code] = p.Encoder.RoleVector(uint8(code))
 	}

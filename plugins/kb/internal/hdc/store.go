@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/bits"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -56,11 +57,64 @@ func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnit
 		}
 		return nil
 	}
-	encoded := x.p.Encoder.EncodeUnits(units)
-	if err := kv.Put(k, encodeUnits(encoded)); err != nil {
+	if err := kv.Put(k, x.encoded(units)); err != nil {
 		return fmt.Errorf("hdc: index source %s: %w", sourceID, err)
 	}
 	return nil
+}
+
+// encoded returns the stored form of units' vectors, from the cache when
+// Prepare (or an earlier IndexSource) encoded them. The slice is fresh for
+// every call: the KV may keep it.
+func (x *Index) encoded(units []*kus.KU) []byte {
+	key := unitsHash(units)
+	v, ok := x.prepared.Get(key)
+	if !ok {
+		v = encodeUnits(x.p.Encoder.EncodeUnits(units))
+		x.prepared.Put(key, v)
+	}
+	return bytes.Clone(v)
+}
+
+// Prepare encodes a source's units ahead of IndexSource, which then only
+// writes. It needs no transaction and may run on any goroutine; the result
+// is kept for the last 1024 sources prepared or indexed.
+func (x *Index) Prepare(units []*kus.KU) {
+	if len(units) > 0 {
+		key := unitsHash(units)
+		if _, ok := x.prepared.Get(key); !ok {
+			x.prepared.Put(key, encodeUnits(x.p.Encoder.EncodeUnits(units)))
+		}
+	}
+}
+
+var hashSeed = maphash.MakeSeed()
+
+// unitsHash hashes everything the encoding reads from units.
+func unitsHash(units []*kus.KU) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	for _, u := range units {
+		if u == nil {
+			continue
+		}
+		for _, s := range []string{u.ID, u.KUType, u.Role, u.Topic, u.Title, u.Claim, u.Procedure, u.TextBody} {
+			str(s)
+		}
+		for _, s := range u.UtilityActs {
+			str(s)
+		}
+		h.WriteByte(1)
+		for _, s := range u.ChildUnitIDs {
+			str(s)
+		}
+		h.WriteByte(2)
+	}
+	return h.Sum64()
 }
 
 // RemoveSource deletes the source's vectors.

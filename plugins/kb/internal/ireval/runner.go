@@ -321,3 +321,91 @@ func Copies(ds *Dataset, n int) *Dataset {
 	}
 	return out
 }
+
+// Preparer is a method that can do the CPU-bound half of indexing a source
+// (analysis, encoding, extraction) outside the write transaction.
+type Preparer interface {
+	Prepare(sourceID string, units []*kus.KU)
+}
+
+// Prepare runs the BM25 analysis ahead of Index.
+func (b *BM25) Prepare(_ string, units []*kus.KU) { b.X.Prepare(units) }
+
+// Prepare runs the analysis and encoding ahead of Index.
+func (b *Balanced) Prepare(_ string, units []*kus.KU) {
+	b.B.Prepare(units)
+	b.H.Prepare(units)
+}
+
+// Prepare runs the analysis and extraction ahead of Index.
+func (m *ThinkingDB) Prepare(sourceID string, units []*kus.KU) {
+	m.B.Prepare(units)
+	m.T.Prepare(sourceID, units)
+}
+
+// BuildAllPrepared is BuildAll with the methods' Prepare run by workers
+// goroutines up to 256 documents ahead of the transactions, as an ingest
+// could do in its parse workers: the transactions then only write.
+func BuildAllPrepared(db *DB, ms []Method, p *Prepared, workers int) (time.Duration, error) {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name()
+	}
+	if err := db.SetNoSync(true); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	done := make([]chan struct{}, len(p.DS.Docs))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				for _, m := range ms {
+					if pr, ok := m.(Preparer); ok {
+						pr.Prepare(SourceID(p.DS.Docs[i].ID), p.Units[i])
+					}
+				}
+				close(done[i])
+			}
+		}()
+	}
+	const lookahead = 256
+	dispatched := 0
+	dispatch := func(upto int) {
+		for ; dispatched < min(upto, len(p.DS.Docs)); dispatched++ {
+			jobs <- dispatched
+		}
+	}
+	var err error
+	for i, d := range p.DS.Docs {
+		dispatch(i + lookahead)
+		<-done[i]
+		err = db.UpdateAll(names, func(kvs []sdk.KV) error {
+			for j, m := range ms {
+				if err := m.Index(kvs[j], SourceID(d.ID), p.Units[i]); err != nil {
+					return fmt.Errorf("%s: %w", m.Name(), err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			err = fmt.Errorf("ireval: index %s: %w", d.ID, err)
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return 0, err
+	}
+	if err := db.SetNoSync(false); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}

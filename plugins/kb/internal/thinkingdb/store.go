@@ -6,11 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -155,11 +158,13 @@ type Index struct {
 
 	mu  sync.Mutex
 	mem *memory
+
+	prepared *memo.Cache[[]Fact] // extracted facts by source and units hash
 }
 
 // New returns an Index with the given parameters.
 func New(p Params) *Index {
-	return &Index{p: p, ex: Extractor{Analyzer: p.Analyzer}}
+	return &Index{p: p, ex: Extractor{Analyzer: p.Analyzer}, prepared: memo.New[[]Fact](1024)}
 }
 
 // Params returns the index's parameters.
@@ -203,6 +208,55 @@ func (x *Index) SourceFacts(sourceID string, units []*kus.KU) []Fact {
 	return out
 }
 
+// facts returns SourceFacts(src, units), from the cache when Prepare (or an
+// earlier IndexSource) extracted them. The slice must not be modified.
+func (x *Index) facts(src string, units []*kus.KU) []Fact {
+	if len(units) == 0 {
+		return nil
+	}
+	key := unitsHash(src, units)
+	if fs, ok := x.prepared.Get(key); ok {
+		return fs
+	}
+	fs := x.SourceFacts(src, units)
+	x.prepared.Put(key, fs)
+	return fs
+}
+
+// Prepare extracts a source's facts ahead of IndexSource, which then only
+// writes. It needs no transaction and may run on any goroutine; the result
+// is kept for the last 1024 sources prepared or indexed.
+func (x *Index) Prepare(sourceID string, units []*kus.KU) {
+	x.facts(sourceID, units)
+}
+
+var hashSeed = maphash.MakeSeed()
+
+// unitsHash hashes the source id and everything extraction reads.
+func unitsHash(src string, units []*kus.KU) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	str(src)
+	for _, u := range units {
+		if u == nil {
+			continue
+		}
+		for _, s := range []string{u.ID, u.Level, u.SymbolicSubject, u.SymbolicRelation, u.SymbolicObject,
+			u.Claim, u.Procedure, u.TextBody} {
+			str(s)
+		}
+		if u.Confidence != nil {
+			str(strconv.FormatFloat(*u.Confidence, 'g', -1, 64))
+		}
+		h.WriteByte(1)
+	}
+	return h.Sum64()
+}
+
 // IndexSource replaces the facts of one source with those of units (none
 // removes the source). oldUnitIDs is accepted for the hook contract; the
 // source's record is all there is to replace.
@@ -244,7 +298,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		st.facts -= n
 		st.sources--
 	}
-	facts := x.SourceFacts(src, units)
+	facts := x.facts(src, units)
 	if len(units) == 0 {
 		if err := kv.Delete(key); err != nil {
 			return err
