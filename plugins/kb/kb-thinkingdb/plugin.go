@@ -1,18 +1,19 @@
-// Package kbthinkingdb is the built-in kb-plugin kb-thinkingdb: lexical + bounded symbolic closure.
+// Package kbthinkingdb is the built-in kb-plugin kb-thinkingdb: BM25 fused with ThinkingDB facts and bounded proofs.
 //
-// Its behaviour, retrieval (Retrieve) and its ingest index (OnSourceText, which
-// indexes nothing yet), arrives in a later version: until then every
-// method answers status unsupported with error code not_implemented (see
-// sdk.UnimplementedKB), so planners route around it instead of trusting a
-// fake success. The descriptor (plugin.json) and the KUs describing the
-// plugin (plugin.kus.md) are embedded and registered at init.
+// onSourceText keeps its private index (in its own bbolt namespace) in step
+// with every committed source; retrieve answers with evidence and
+// phase-scoped guidance KUs (see plugins/kb/internal/kbplugin). The
+// descriptor (plugin.json) and the KUs describing the plugin
+// (plugin.kus.md) are embedded and registered at init.
 package kbthinkingdb
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 
 	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kbplugin"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -54,9 +55,9 @@ func (o *Options) validate() error {
 // Plugin is kb-thinkingdb.
 type Plugin struct {
 	sdk.Base
-	sdk.UnimplementedKB
 	Options Options
 	env     sdk.Env
+	engine  *kbplugin.Engine
 }
 
 // New builds the plugin from its options and injected services.
@@ -72,5 +73,23 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	return &Plugin{Base: base, UnimplementedKB: sdk.UnimplementedKB{ID: ID}, Options: opts, env: env}, nil
+	return &Plugin{Base: base, Options: opts, env: env, engine: kbplugin.New(kbplugin.Profile{ID: ID, MaxResults: opts.MaxResults, MinScore: opts.MinScore, ThinkingDB: true, MaxDepth: opts.MaxDepth}, env.Store)}, nil
+}
+
+// IndexVersion names the index layout; a change rebuilds the index.
+func (p *Plugin) IndexVersion() string { return kbplugin.IndexVersion }
+
+// Retrieve returns evidence and guidance KUs for the request's intents.
+func (p *Plugin) Retrieve(ctx context.Context, _ sdk.RunContext, in *sdk.RetrieveInput) (*sdk.RetrieveResult, error) {
+	return p.engine.Retrieve(ctx, in)
+}
+
+// OnSourceText indexes one committed source inside its transaction.
+func (p *Plugin) OnSourceText(ctx context.Context, _ sdk.RunContext, st *sdk.SourceText) (*sdk.SourceTextResult, error) {
+	return p.engine.OnSourceText(ctx, st)
+}
+
+// OnSessionEvent keeps session KUs searchable for their session.
+func (p *Plugin) OnSessionEvent(ctx context.Context, _ sdk.RunContext, ev *sdk.SessionEvent) (*sdk.SessionEventResult, error) {
+	return p.engine.OnSessionEvent(ctx, ev)
 }

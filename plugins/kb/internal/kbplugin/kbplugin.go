@@ -1,0 +1,484 @@
+// Package kbplugin holds the DS027 kb-plugin contract shared by kb-fast,
+// kb-balanced and kb-thinkingdb: indexing in onSourceText, retrieval with
+// evidence and phase-scoped guidance, level choice, sufficiency, the
+// retrieval trace, and session KUs visible to their session only. Each
+// plugin picks a profile: BM25 alone, BM25 reranked by HDC, or BM25 fused
+// with ThinkingDB proofs.
+package kbplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/bm25"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/hdc"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/thinkingdb"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Profile says which strategies a plugin fuses and its result budget.
+type Profile struct {
+	ID         string
+	MaxResults int     // KUs returned at most (RetrieveInput.MaxResults overrides)
+	MinScore   float64 // normalised fused score a KU needs (the best scores 1)
+	HDC        bool    // rerank with hypervectors and MMR
+	ThinkingDB bool    // fuse ThinkingDB proofs
+	MaxDepth   int     // ThinkingDB neighbourhood depth (0: default)
+}
+
+// IndexVersion changes whenever the stored index layout changes.
+const IndexVersion = "kb-1"
+
+// Engine implements the kb-plugin contract for one profile.
+type Engine struct {
+	prof  Profile
+	store sdk.Store
+	bm    *bm25.Index
+	hd    *hdc.Index
+	td    *thinkingdb.Index
+	an    *text.Analyzer
+
+	mu       sync.Mutex
+	sessions map[string][]*kus.KU // session id -> its KUs (current turn and committed)
+	order    []string             // session ids, oldest first
+}
+
+// Bounds on the in-memory session KUs.
+const (
+	maxSessions        = 64
+	maxUnitsPerSession = 500
+)
+
+// New builds an engine over a plugin's private store; with a nil store
+// (a catalog listed without a knowledge base) retrieve answers unsupported.
+func New(prof Profile, store sdk.Store) *Engine {
+	e := &Engine{prof: prof, store: store, bm: bm25.New(bm25.DefaultParams()), an: text.English(), sessions: map[string][]*kus.KU{}}
+	if prof.HDC {
+		e.hd = hdc.New(hdc.DefaultParams())
+	}
+	if prof.ThinkingDB {
+		p := thinkingdb.DefaultParams()
+		if prof.MaxDepth > 0 {
+			p.Depth = prof.MaxDepth
+		}
+		e.td = thinkingdb.New(p)
+	}
+	return e
+}
+
+// OnSourceText indexes (or un-indexes) one source inside its transaction.
+func (e *Engine) OnSourceText(_ context.Context, st *sdk.SourceText) (*sdk.SourceTextResult, error) {
+	if st.KV == nil {
+		return &sdk.SourceTextResult{Status: sdk.StatusSkipped}, nil
+	}
+	var units []*kus.KU
+	if !st.Removed && st.Doc != nil {
+		units = st.Doc.Units
+	}
+	if err := e.index(st.KV, st.SourceID, units, st.OldUnitIDs); err != nil {
+		return &sdk.SourceTextResult{Status: sdk.StatusError, Error: errorOf(err)}, nil
+	}
+	return &sdk.SourceTextResult{Status: sdk.StatusAccepted, Artifacts: []map[string]any{{"units": len(units)}}}, nil
+}
+
+func (e *Engine) index(kv sdk.KV, sourceID string, units []*kus.KU, old []string) error {
+	if units == nil {
+		if err := e.bm.RemoveSource(kv, sourceID, old); err != nil {
+			return fmt.Errorf("bm25: %w", err)
+		}
+	} else if err := e.bm.IndexSource(kv, sourceID, units, old); err != nil {
+		return fmt.Errorf("bm25: %w", err)
+	}
+	if e.hd != nil {
+		var err error
+		if units == nil {
+			err = e.hd.RemoveSource(kv, sourceID, old)
+		} else {
+			err = e.hd.IndexSource(kv, sourceID, units, old)
+		}
+		if err != nil {
+			return fmt.Errorf("hdc: %w", err)
+		}
+	}
+	if e.td != nil {
+		var err error
+		if units == nil {
+			err = e.td.RemoveSource(kv, sourceID, old)
+		} else {
+			err = e.td.IndexSource(kv, sourceID, units, old)
+		}
+		if err != nil {
+			return fmt.Errorf("thinkingdb: %w", err)
+		}
+	}
+	return nil
+}
+
+// errorOf maps index errors to DS027 errors; unreadable records become
+// index_corrupt so the core rebuilds the namespace.
+func errorOf(err error) *sdk.Error {
+	if errors.Is(err, bm25.ErrCorrupt) || errors.Is(err, hdc.ErrCorrupt) || errors.Is(err, thinkingdb.ErrCorrupt) {
+		return &sdk.Error{Code: sdk.CodeIndexCorrupt, Message: err.Error()}
+	}
+	return &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}
+}
+
+// OnSessionEvent keeps session KUs for their session; every DS027 event is
+// accepted.
+func (e *Engine) OnSessionEvent(_ context.Context, ev *sdk.SessionEvent) (*sdk.SessionEventResult, error) {
+	switch ev.EventType {
+	case sdk.EventSessionKUsAdded:
+		if ev.SessionID == "" {
+			return &sdk.SessionEventResult{Status: sdk.StatusSkipped}, nil
+		}
+		e.mu.Lock()
+		units := e.sessions[ev.SessionID]
+		if units == nil {
+			e.order = append(e.order, ev.SessionID)
+		}
+		for _, u := range ev.Units {
+			if u != nil && !slices.ContainsFunc(units, func(x *kus.KU) bool { return x.ID == u.ID }) {
+				units = append(units, u)
+			}
+		}
+		if n := len(units); n > maxUnitsPerSession {
+			units = units[n-maxUnitsPerSession:]
+		}
+		e.sessions[ev.SessionID] = units
+		for len(e.order) > maxSessions {
+			delete(e.sessions, e.order[0])
+			e.order = e.order[1:]
+		}
+		e.mu.Unlock()
+	case sdk.EventSessionCreated, sdk.EventKBLoaded, sdk.EventKBSaved, sdk.EventKBForked:
+		// Nothing to derive: the persistent index follows the knowledge base.
+	default:
+		return &sdk.SessionEventResult{Status: sdk.StatusSkipped}, nil
+	}
+	return &sdk.SessionEventResult{Status: sdk.StatusAccepted}, nil
+}
+
+// scored is a candidate during retrieval.
+type scored struct {
+	id    string
+	score float64
+	why   string
+	ku    *kus.KU
+}
+
+// Retrieve answers the DS027 retrieve call.
+func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.RetrieveResult, error) {
+	query, act := queryOf(in)
+	res := &sdk.RetrieveResult{Status: sdk.StatusInsufficient, ResolvedIntents: []sdk.ResolvedIntent{},
+		RetrievalTrace: sdk.RetrievalTrace{Purpose: purposeOf(in), KULevelsUsed: []string{}}}
+	if strings.TrimSpace(query) == "" {
+		return res, nil
+	}
+	if e.store == nil {
+		res.Status = sdk.StatusUnsupported
+		res.Error = &sdk.Error{Code: "no_knowledge_base", Message: e.prof.ID + " was built without a knowledge base store"}
+		return res, nil
+	}
+	k := e.prof.MaxResults
+	if in.MaxResults > 0 {
+		k = in.MaxResults
+	}
+	kCand := max(4*k, 40)
+
+	var cands []scored
+	var terms []string
+	var considered int
+	err := e.store.View(func(kv sdk.KV) error {
+		r, err := e.bm.SearchQuery(kv, bm25.Query{Text: query, K: kCand, Act: act})
+		if err != nil {
+			return fmt.Errorf("bm25: %w", err)
+		}
+		terms = r.Terms
+		considered = r.Considered
+		switch {
+		case e.hd != nil && len(r.Hits) > 0:
+			hc := make([]hdc.Candidate, len(r.Hits))
+			for i, h := range r.Hits {
+				hc[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+			}
+			ranked, err := e.hd.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: kCand}, hc)
+			if err != nil {
+				return fmt.Errorf("hdc: %w", err)
+			}
+			for _, x := range ranked {
+				cands = append(cands, scored{id: x.ID, score: x.Score})
+			}
+		case e.td != nil:
+			tc := make([]thinkingdb.Candidate, len(r.Hits))
+			for i, h := range r.Hits {
+				tc[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+			}
+			reasoning, err := e.td.Reason(kv, thinkingdb.Query{Text: query, Terms: r.Terms, IDF: r.IDF})
+			if err != nil {
+				return fmt.Errorf("thinkingdb: %w", err)
+			}
+			fused := e.td.Fuse(tc, reasoning, kCand, false)
+			cited := map[string]string{}
+			for pi := range reasoning.Proofs {
+				if pi >= 3 {
+					break
+				}
+				p := &reasoning.Proofs[pi]
+				for _, id := range p.KUs() {
+					if cited[id] == "" {
+						cited[id] = p.String()
+					}
+				}
+			}
+			top := 0.0
+			for _, x := range fused {
+				top = max(top, x.Score)
+			}
+			for _, x := range fused {
+				s := scored{id: x.ID, score: x.Score}
+				for _, pi := range x.Proofs {
+					if s.why != "" {
+						s.why += "\n"
+					}
+					s.why += reasoning.Proofs[pi].String()
+				}
+				if w, ok := cited[x.ID]; ok {
+					// The KUs the best proofs rest on are evidence in their
+					// own right: a solver must be able to cite the chain.
+					s.score = max(s.score, top)
+					if s.why == "" {
+						s.why = w
+					}
+				}
+				cands = append(cands, s)
+			}
+			considered += reasoning.Considered
+		default:
+			for _, h := range r.Hits {
+				cands = append(cands, scored{id: h.ID, score: h.Score})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		res.Status = sdk.StatusError
+		res.Error = errorOf(err)
+		return res, nil
+	}
+	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+
+	// Normalise so the best scores 1 and minScore is a relative cutoff.
+	top := 0.0
+	if len(cands) > 0 {
+		top = cands[0].score
+	}
+	var evidence, guidance []sdk.ScoredKU
+	chosen := map[string]bool{}
+	levels := map[string]bool{}
+	for _, c := range cands {
+		if len(evidence) >= k && len(guidance) >= k {
+			break
+		}
+		norm := 0.0
+		if top > 0 {
+			norm = c.score / top
+		}
+		if norm < e.prof.MinScore && len(evidence) > 0 {
+			break
+		}
+		u := c.ku
+		if u == nil && in.KUs != nil {
+			u, _ = in.KUs.KU(c.id)
+		}
+		if u == nil || chosen[u.ID] || overlaps(u, chosen, in.KUs) {
+			continue
+		}
+		item := sdk.ScoredKU{KU: u, Score: norm, Level: levelOf(u), Strategy: e.strategy(c), Why: c.why}
+		if isGuidance(u) {
+			if len(guidance) < k {
+				guidance = append(guidance, item)
+				chosen[u.ID] = true
+			}
+			continue
+		}
+		if len(evidence) >= k {
+			continue
+		}
+		evidence = append(evidence, item)
+		chosen[u.ID] = true
+		levels[item.Level] = true
+	}
+	sufficient := len(evidence) > 0 && e.coverage(terms, evidence) >= 0.5
+	intentID, intentText := "", query
+	if len(in.Intents) > 0 {
+		intentID, intentText = in.Intents[0].ID, in.Intents[0].Act+": "+in.Intents[0].Target
+	}
+	res.ResolvedIntents = append(res.ResolvedIntents, sdk.ResolvedIntent{IntentID: intentID, Intent: intentText,
+		Evidence: evidence, Guidance: guidance, Sufficient: sufficient})
+	res.Sufficient = sufficient
+	if sufficient {
+		res.Status = sdk.StatusSuccess
+	}
+	for _, l := range []string{kus.LevelSummary, kus.LevelSection, kus.LevelLeaf} {
+		if levels[l] {
+			res.RetrievalTrace.KULevelsUsed = append(res.RetrievalTrace.KULevelsUsed, l)
+		}
+	}
+	res.RetrievalTrace.TotalKUsConsidered = considered
+	res.RetrievalTrace.SelectedKUCount = len(evidence) + len(guidance)
+	return res, nil
+}
+
+func (e *Engine) strategy(c scored) string {
+	switch {
+	case c.ku != nil:
+		return "session"
+	case e.td != nil && c.why != "":
+		return "thinkingdb"
+	case e.hd != nil:
+		return "bm25+hdc"
+	}
+	return "bm25"
+}
+
+// queryOf builds the query text from the intents (targets, context,
+// criterion), else the prompt, and returns the first intent's act.
+func queryOf(in *sdk.RetrieveInput) (string, string) {
+	var parts []string
+	act := ""
+	for _, it := range in.Intents {
+		if act == "" {
+			act = it.Act
+		}
+		for _, s := range []string{it.Target, it.Context, it.Criterion} {
+			if s = strings.TrimSpace(s); s != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, in.Payload.Prompt)
+	}
+	q := strings.Join(parts, " ")
+	if len(q) > 4096 {
+		q = q[:4096]
+	}
+	return q, act
+}
+
+func purposeOf(in *sdk.RetrieveInput) string {
+	if in.Purpose == "" {
+		return sdk.PurposeTaskEvidence
+	}
+	return in.Purpose
+}
+
+// isGuidance reports whether a KU guides a phase rather than informs the
+// answer: it is scoped to phases other than kb-plugin only.
+func isGuidance(u *kus.KU) bool {
+	return len(u.PhaseScopes) > 0 && !slices.Contains(u.PhaseScopes, "kb-plugin")
+}
+
+func levelOf(u *kus.KU) string {
+	if u.Level == "" {
+		return kus.LevelLeaf
+	}
+	return u.Level
+}
+
+// overlaps reports whether a chosen KU already covers u: its parent or
+// grandparent (a section or summary holding the same text) or its child.
+func overlaps(u *kus.KU, chosen map[string]bool, r sdk.KUReader) bool {
+	for _, c := range u.ChildUnitIDs {
+		if chosen[c] {
+			return true
+		}
+	}
+	p := u
+	for depth := 0; depth < 3 && len(p.ParentUnitIDs) > 0; depth++ {
+		pid := p.ParentUnitIDs[0]
+		if chosen[pid] {
+			return true
+		}
+		if r == nil {
+			break
+		}
+		next, err := r.KU(pid)
+		if err != nil || next == nil {
+			break
+		}
+		p = next
+	}
+	return false
+}
+
+// coverage is the share of query terms found in the evidence text.
+func (e *Engine) coverage(terms []string, ev []sdk.ScoredKU) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for i, s := range ev {
+		if i >= 3 {
+			break
+		}
+		for _, t := range e.an.Append(nil, s.KU.Title+" "+s.KU.Topic+" "+s.KU.Text()+" "+s.KU.TextBody) {
+			have[t] = true
+		}
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// sessionCandidates scores the session's KUs by query-term overlap, on the
+// scale of the best index candidate.
+func (e *Engine) sessionCandidates(sessionID string, terms []string, index []scored) []scored {
+	if sessionID == "" || len(terms) == 0 {
+		return nil
+	}
+	e.mu.Lock()
+	units := slices.Clone(e.sessions[sessionID])
+	e.mu.Unlock()
+	if len(units) == 0 {
+		return nil
+	}
+	top := 1.0
+	for _, c := range index {
+		top = max(top, c.score)
+	}
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	var out []scored
+	for _, u := range units {
+		hit := map[string]bool{}
+		for _, t := range e.an.Append(nil, u.Title+" "+u.Topic+" "+u.Text()) {
+			if want[t] {
+				hit[t] = true
+			}
+		}
+		if len(hit) == 0 && !isGuidance(u) {
+			continue
+		}
+		score := top * float64(len(hit)) / float64(len(terms))
+		if isGuidance(u) {
+			score = max(score, top*0.5) // the user's own instructions for this turn always travel
+		}
+		out = append(out, scored{id: u.ID, score: score, ku: u})
+	}
+	return out
+}
