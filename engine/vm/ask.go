@@ -448,7 +448,7 @@ func (r *run) evidenceOf(res frameResult) []Evidence {
 // evidenceItem describes one scored KU for the response.
 func (r *run) evidenceItem(s sdk.ScoredKU) Evidence {
 	return Evidence{KUID: s.KU.ID, Title: s.KU.Title, SourceID: s.KU.SourceID, URI: r.uriOf(s.KU.SourceID),
-		Range: s.KU.Range, Score: s.Score, Text: firstLine(s.KU.Text(), 600), Why: s.Why}
+		Range: s.KU.Range, Score: s.Score, Text: firstLine(s.KU.Text(), 4000), Why: s.Why}
 }
 
 // uriOf turns a source id into a URI an editor can open.

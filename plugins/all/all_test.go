@@ -165,7 +165,9 @@ func TestDefaultCatalog(t *testing.T) {
 }
 
 // TestEveryMethodAnswersHonestly calls every family method of every
-// built-in: none may claim a success it cannot deliver.
+// built-in with a bare request (no evidence, no knowledge base, no model):
+// each answers a status its family allows, an unsupported answer carries
+// an error saying why, and none claims a success it cannot deliver.
 func TestEveryMethodAnswersHonestly(t *testing.T) {
 	c := plugins.LoadCatalog(plugins.CatalogOptions{UserDir: "-", NoWrappers: true})
 	ctx := context.Background()
@@ -177,8 +179,8 @@ func TestEveryMethodAnswersHonestly(t *testing.T) {
 			t.Errorf("%s: error %v", method, err)
 			return
 		}
-		if status != sdk.StatusUnsupported || e == nil || e.Code != sdk.CodeNotImplemented {
-			t.Errorf("%s: status %s error %v, want unsupported/not_implemented", method, status, e)
+		if (status == sdk.StatusUnsupported || status == sdk.StatusError) && e == nil {
+			t.Errorf("%s: status %s without an error", method, status)
 		}
 		if !status.In(allowed) {
 			t.Errorf("%s: status %s not allowed", method, status)
@@ -228,8 +230,8 @@ func TestEveryMethodAnswersHonestly(t *testing.T) {
 				gs, _ := c.Registry.GS(d.ID)
 				r, err := gs.Solve(ctx, rc, &sdk.SolveInput{Payload: p})
 				unsupported(t, "solve", r.Status, sdk.SolveStatuses, r.Error, err)
-				if r.ResponseMarkdown != "" {
-					t.Error("solve produced an answer")
+				if r.Status == sdk.StatusSuccess {
+					t.Error("solve answered without evidence")
 				}
 			case sdk.TypeVal:
 				v, _ := c.Registry.Val(d.ID)

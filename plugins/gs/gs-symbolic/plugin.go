@@ -1,15 +1,23 @@
-// Package gssymbolic is the built-in gs-plugin gs-symbolic: deterministic answer assembly from retrieved evidence.
-//
-// Its behaviour, goal solving (Solve), arrives in a later version: until then every
-// method answers status unsupported with error code not_implemented (see
-// sdk.UnimplementedGS), so planners route around it instead of trusting a
-// fake success. The descriptor (plugin.json) and the KUs describing the
-// plugin (plugin.kus.md) are embedded and registered at init.
+// Package gssymbolic is the built-in gs-plugin gs-symbolic: a
+// deterministic, grounded Markdown answer assembled from the evidence, with
+// no LLM. The answer's shape follows the intent's act (definition,
+// explanation along a proof chain, comparison, numbered procedure, list),
+// every statement is copied from a KU and cited ([n] -> KU title and
+// source:line), gs-plugin guidance ("use bullets", "be brief", "one word")
+// is honoured, and evidence that does not answer gives no-context.
 package gssymbolic
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -39,7 +47,6 @@ func (o *Options) validate() error { return nil }
 // Plugin is gs-symbolic.
 type Plugin struct {
 	sdk.Base
-	sdk.UnimplementedGS
 	Options Options
 	env     sdk.Env
 }
@@ -57,5 +64,276 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	return &Plugin{Base: base, UnimplementedGS: sdk.UnimplementedGS{ID: ID}, Options: opts, env: env}, nil
+	return &Plugin{Base: base, Options: opts, env: env}, nil
+}
+
+// minOverlap is the share of the task's content terms the evidence must
+// hold for an answer to be attempted.
+const minOverlap = 0.5
+
+// Solve answers one task from its evidence.
+func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+	if len(in.Intents) > 1 && in.FrameDepth < rc.Budgets.MaxFrameDepth {
+		return &sdk.SolveResult{Status: sdk.StatusNeedsDecomposition,
+			ResponseMarkdown: fmt.Sprintf("The question holds %d separate tasks; each is answered on its own.", len(in.Intents))}, nil
+	}
+	act, target := "describe", in.Payload.Prompt
+	if len(in.Intents) > 0 {
+		act, target = in.Intents[0].Act, in.Intents[0].Target
+	}
+	want := symbolic.ContentTerms(target)
+	g := readGuidance(in.Guidance)
+	if g.oneWord {
+		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
+	}
+
+	// Candidate statements: each sentence of each evidence KU, scored by
+	// the task terms it holds; proofs from the retriever come first.
+	type stmt struct {
+		text  string
+		ku    *kus.KU
+		score float64
+		order int
+	}
+	var stmts []stmt
+	all := map[string]bool{}
+	proofOrder := proofKUs(in.Evidence, want)
+	for ei, e := range in.Evidence {
+		if e.KU == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		body := e.KU.Text()
+		if e.KU.Procedure == "" && e.KU.TextBody != "" && len(e.KU.TextBody) > len(body) {
+			body = e.KU.TextBody
+		}
+		for t := range symbolic.TermSet(e.KU.Title + " " + body) {
+			all[t] = true
+		}
+		if act == "implement" && (e.KU.Procedure != "" || strings.Contains(body, "\n")) {
+			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1, order: ei})
+			continue
+		}
+		for si, s := range symbolic.Sentences(body) {
+			if si >= 12 {
+				break
+			}
+			sc := symbolic.Overlap(want, symbolic.TermSet(s))
+			if rank, ok := proofOrder[e.KU.ID]; ok {
+				sc += 2 - float64(rank)*0.01
+			}
+			stmts = append(stmts, stmt{text: s, ku: e.KU, score: sc, order: ei*100 + si})
+		}
+	}
+	if len(stmts) == 0 || symbolic.Overlap(want, all) < minOverlap {
+		return noContext("The knowledge base has no evidence that answers this."), nil
+	}
+	sort.SliceStable(stmts, func(i, j int) bool { return stmts[i].score > stmts[j].score })
+	limit := 3
+	switch {
+	case g.brief:
+		limit = 1
+	case act == "explain" && len(proofOrder) > 0:
+		limit = min(6, max(3, len(proofOrder)))
+	case act == "identify" || act == "compare" || g.bullets:
+		limit = 5
+	}
+	var picked []stmt
+	seen := map[string]bool{}
+	for _, s := range stmts {
+		if len(picked) >= limit || s.score <= 0 {
+			break
+		}
+		key := strings.ToLower(s.text)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		picked = append(picked, s)
+	}
+	if len(picked) == 0 {
+		return noContext("The evidence mentions the topic but no statement answers the task."), nil
+	}
+	if act == "explain" && len(proofOrder) > 0 {
+		// Follow the proof chain in order.
+		sort.SliceStable(picked, func(i, j int) bool {
+			ri, iok := proofOrder[picked[i].ku.ID]
+			rj, jok := proofOrder[picked[j].ku.ID]
+			if iok && jok {
+				return ri < rj
+			}
+			return iok && !jok
+		})
+		// Every stated link between two entities of the chain belongs to
+		// the explanation ("X uses Y" next to "X depends on Y").
+		var withLinks []stmt
+		used := map[string]bool{}
+		for _, p := range picked {
+			used[p.ku.ID] = true
+		}
+		for _, p := range picked {
+			withLinks = append(withLinks, p)
+			if !p.ku.HasFact() {
+				continue
+			}
+			for _, e := range in.Evidence {
+				k := e.KU
+				if k == nil || used[k.ID] || !k.HasFact() || len(withLinks) >= 8 {
+					continue
+				}
+				if strings.EqualFold(k.SymbolicSubject, p.ku.SymbolicSubject) && strings.EqualFold(k.SymbolicObject, p.ku.SymbolicObject) {
+					used[k.ID] = true
+					withLinks = append(withLinks, stmt{text: k.Text(), ku: k, score: p.score})
+				}
+			}
+		}
+		picked = withLinks
+	}
+
+	// Number the sources in order of first citation.
+	cite := map[string]int{}
+	var cited []*kus.KU
+	num := func(k *kus.KU) int {
+		if n, ok := cite[k.ID]; ok {
+			return n
+		}
+		cited = append(cited, k)
+		cite[k.ID] = len(cited)
+		return len(cited)
+	}
+	var b strings.Builder
+	switch {
+	case act == "implement" && strings.Contains(picked[0].text, "\n"):
+		n := num(picked[0].ku)
+		fmt.Fprintf(&b, "Steps from %s [%d]:\n\n", picked[0].ku.Title, n)
+		step := 0
+		for _, line := range strings.Split(picked[0].text, "\n") {
+			line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
+			if line == "" {
+				continue
+			}
+			step++
+			fmt.Fprintf(&b, "%d. %s\n", step, line)
+		}
+	case act == "compare" || g.table:
+		b.WriteString("| source | statement |\n| --- | --- |\n")
+		for _, s := range picked {
+			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
+		}
+	case act == "identify" || g.bullets:
+		for _, s := range picked {
+			fmt.Fprintf(&b, "- %s [%d]\n", s.text, num(s.ku))
+		}
+	default:
+		for i, s := range picked {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "%s [%d]", strings.TrimSpace(s.text), num(s.ku))
+		}
+		b.WriteString("\n")
+		if act == "explain" {
+			if concl := conclusion(in.Evidence, want); concl != "" {
+				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)
+			}
+		}
+	}
+	b.WriteString("\nSources:\n")
+	ids := make([]string, len(cited))
+	for i, k := range cited {
+		ids[i] = k.ID
+		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
+	}
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}, nil
+}
+
+func noContext(msg string) *sdk.SolveResult {
+	return &sdk.SolveResult{Status: sdk.StatusNoContext, ResponseMarkdown: msg}
+}
+
+// guidance is what gs-plugin guidance KUs ask of the answer's shape.
+type guidance struct{ oneWord, bullets, brief, table bool }
+
+func readGuidance(in []sdk.ScoredKU) guidance {
+	var g guidance
+	for _, s := range in {
+		if s.KU == nil {
+			continue
+		}
+		low := strings.ToLower(s.KU.Text() + " " + s.KU.Title)
+		g.oneWord = g.oneWord || strings.Contains(low, "one word") || strings.Contains(low, "single word") || strings.Contains(low, "yes or no") || strings.Contains(low, "yes/no") || strings.Contains(low, "one-word")
+		g.bullets = g.bullets || strings.Contains(low, "bullet") || strings.Contains(low, "as a list")
+		g.brief = g.brief || strings.Contains(low, "brief") || strings.Contains(low, "one sentence") || strings.Contains(low, "short answer")
+		g.table = g.table || strings.Contains(low, "table")
+	}
+	return g
+}
+
+// kuRef finds "[ku-id]" references in a proof line.
+var kuRef = regexp.MustCompile(`\[([^\[\]]+)\]`)
+
+// proofLines picks the retriever's proof lines that bear most on the task:
+// those holding the most task terms, derivations first; at most three.
+func proofLines(ev []sdk.ScoredKU, want []string) []string {
+	type cand struct {
+		line  string
+		score float64
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	for _, e := range ev {
+		for _, line := range strings.Split(e.Why, "\n") {
+			if line == "" || seen[line] || !kuRef.MatchString(line) {
+				continue
+			}
+			seen[line] = true
+			sc := symbolic.Overlap(want, symbolic.TermSet(strings.ReplaceAll(line, "_", " "))) * float64(len(want))
+			if strings.Contains(line, " => ") {
+				sc += 0.5
+			}
+			cs = append(cs, cand{line, sc})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	var out []string
+	for _, c := range cs {
+		if len(out) == 3 || c.score < 1 {
+			break
+		}
+		out = append(out, c.line)
+	}
+	return out
+}
+
+// proofKUs orders the KUs the chosen proofs cite, in chain order.
+func proofKUs(ev []sdk.ScoredKU, want []string) map[string]int {
+	out := map[string]int{}
+	for _, line := range proofLines(ev, want) {
+		for _, m := range kuRef.FindAllStringSubmatch(line, -1) {
+			if _, ok := out[m[1]]; !ok {
+				out[m[1]] = len(out)
+			}
+		}
+	}
+	return out
+}
+
+// conclusion reads the derived fact of the best proof that has one.
+func conclusion(ev []sdk.ScoredKU, want []string) string {
+	for _, line := range proofLines(ev, want) {
+		if i := strings.Index(line, " => "); i >= 0 {
+			c := line[i+4:]
+			if j := strings.LastIndex(c, " ("); j > 0 {
+				c = c[:j]
+			}
+			return strings.ReplaceAll(strings.TrimSpace(c), "_", " ")
+		}
+	}
+	return ""
+}
+
+func escapeCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
 }

@@ -1,15 +1,23 @@
-// Package sdsymbolic is the built-in sd-plugin sd-symbolic: rule-based intent and knowledge extraction.
-//
-// Its behaviour, seed detection (DetectSeeds, NormalizePersistentContext), arrives in a later version: until then every
-// method answers status unsupported with error code not_implemented (see
-// sdk.UnimplementedSD), so planners route around it instead of trusting a
-// fake success. The descriptor (plugin.json) and the KUs describing the
-// plugin (plugin.kus.md) are embedded and registered at init.
+// Package sdsymbolic is the built-in sd-plugin sd-symbolic: rule-based,
+// deterministic seed detection with no LLM. detectSeeds splits the user's
+// turn into tasks (one intent each) and instructions or stated facts (KUs
+// scoped to the phase they concern) and writes both SOP Lang documents in
+// one pass; normalizePersistentContext groups source text into paragraph
+// KUs and extracts a symbolic fact from each fact-bearing sentence.
 package sdsymbolic
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -39,7 +47,6 @@ func (o *Options) validate() error { return nil }
 // Plugin is sd-symbolic.
 type Plugin struct {
 	sdk.Base
-	sdk.UnimplementedSD
 	Options Options
 	env     sdk.Env
 }
@@ -57,5 +64,144 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	return &Plugin{Base: base, UnimplementedSD: sdk.UnimplementedSD{ID: ID}, Options: opts, env: env}, nil
+	return &Plugin{Base: base, Options: opts, env: env}, nil
+}
+
+// maxTurnBytes bounds the text the detector reads from one turn.
+const maxTurnBytes = 16 << 10
+
+// DetectSeeds emits intentCNL and currentTurnContextCNL for one turn.
+func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.SeedInput) (*sdk.SeedResult, error) {
+	turn := in.Payload.Prompt
+	if len(turn) > maxTurnBytes {
+		turn = turn[:maxTurnBytes]
+	}
+	turn = strings.ToValidUTF8(turn, "")
+	pieces := symbolic.Split(turn)
+	intents := sop.NewWriter()
+	units := sop.NewWriter()
+	nIntents, nUnits := 0, 0
+	src := "turn"
+	if in.TurnID != "" {
+		src = "session::" + in.TurnID
+	}
+	for _, pc := range pieces {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if pc.Task {
+			nIntents++
+			act := symbolic.ActOf(pc.Text)
+			intents.Intent(&sop.Intent{Act: act, Target: symbolic.TargetOf(pc.Text), Output: symbolic.OutputOf(act)})
+			continue
+		}
+		k := &kus.KU{SourceID: src, ChunkID: src + "::chunk-000", Topic: firstWords(pc.Text, 8), Claim: pc.Text,
+			Role: "Constraint", PhaseScopes: []string{pc.Scope}}
+		if pc.Scope == symbolic.ScopeKB {
+			k.Role = "Description"
+			if f, ok := symbolic.ExtractFact(pc.Text); ok {
+				k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject = f.Subject, f.Relation, f.Object
+			}
+		}
+		k.UtilityActs = kus.ActsForRole(k.Role)
+		units.KU("", withID(k, fmt.Sprintf("%s::unit-%03d", src, nUnits)))
+		nUnits++
+	}
+	if nIntents == 0 && strings.TrimSpace(turn) != "" {
+		// A turn made only of instructions still asks for something.
+		act := symbolic.ActOf(turn)
+		intents.Intent(&sop.Intent{Act: act, Target: symbolic.TargetOf(firstWords(turn, 40)), Output: symbolic.OutputOf(act)})
+	}
+	if err := errors.Join(intents.Err(), units.Err()); err != nil {
+		return &sdk.SeedResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+	}
+	return &sdk.SeedResult{Status: sdk.StatusSuccess, IntentCNL: intents.String(), CurrentTurnContextCNL: units.String()}, nil
+}
+
+// NormalizePersistentContext turns source text into KUs: one per paragraph
+// (grouped, never one per sentence) plus an atomic KU carrying the fact of
+// each fact-bearing sentence.
+func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
+	src := in.Source.SourceID
+	if src == "" {
+		src = "source"
+	}
+	w := sop.NewWriter()
+	n := 0
+	add := func(k *kus.KU) {
+		k.SourceID = src
+		k.ChunkID = fmt.Sprintf("%s::chunk-%03d", src, k.ChunkIndex)
+		w.KU("", withID(k, fmt.Sprintf("%s::%d::%d", src, k.ChunkIndex, n)))
+		n++
+	}
+	for pi, para := range paragraphs(in.Text) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sentences := symbolic.Sentences(para)
+		var facts []*kus.KU
+		for _, s := range sentences {
+			if f, ok := symbolic.ExtractFact(s); ok {
+				facts = append(facts, &kus.KU{KUType: kus.TypeAtomic, Role: "Definition", Topic: f.Subject, Claim: s,
+					SymbolicSubject: f.Subject, SymbolicRelation: f.Relation, SymbolicObject: f.Object, ChunkIndex: pi})
+			}
+		}
+		if len(facts) == len(sentences) && len(facts) > 0 {
+			// A paragraph of facts is its facts: no need to repeat it whole.
+			for _, f := range facts {
+				add(f)
+			}
+			continue
+		}
+		kt := kus.TypeComposite
+		if len(sentences) == 1 {
+			kt = kus.TypeAtomic
+		}
+		add(&kus.KU{KUType: kt, Role: "Narrative", Topic: firstWords(para, 8), Claim: truncate(para, 4000), ChunkIndex: pi})
+		for _, f := range facts {
+			add(f)
+		}
+	}
+	if err := w.Err(); err != nil {
+		return &sdk.NormalizeResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+	}
+	return &sdk.NormalizeResult{Status: sdk.StatusSuccess, ContextCNL: w.String()}, nil
+}
+
+func withID(k *kus.KU, id string) *kus.KU {
+	k.ID = id
+	if k.KUType == "" {
+		k.KUType = kus.TypeAtomic
+	}
+	return k
+}
+
+// paragraphs splits text at blank lines, dropping Markdown heading marks.
+func paragraphs(s string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		p = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(p), "#"))
+		if p != "" {
+			out = append(out, strings.Join(strings.Fields(p), " "))
+		}
+	}
+	return out
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.TrimRight(strings.Join(f, " "), ".,;:?!")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

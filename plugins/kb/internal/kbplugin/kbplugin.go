@@ -167,10 +167,11 @@ func (e *Engine) OnSessionEvent(_ context.Context, ev *sdk.SessionEvent) (*sdk.S
 
 // scored is a candidate during retrieval.
 type scored struct {
-	id    string
-	score float64
-	why   string
-	ku    *kus.KU
+	id      string
+	score   float64
+	why     string
+	ku      *kus.KU
+	session bool // a session KU, not in the persistent index
 }
 
 // Retrieve answers the DS027 retrieve call.
@@ -227,7 +228,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 			fused := e.td.Fuse(tc, reasoning, kCand, false)
 			cited := map[string]string{}
 			for pi := range reasoning.Proofs {
-				if pi >= 3 {
+				if pi >= 12 {
 					break
 				}
 				p := &reasoning.Proofs[pi]
@@ -252,7 +253,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 				if w, ok := cited[x.ID]; ok {
 					// The KUs the best proofs rest on are evidence in their
 					// own right: a solver must be able to cite the chain.
-					s.score = max(s.score, top)
+					s.score = max(s.score, top*1.05)
 					if s.why == "" {
 						s.why = w
 					}
@@ -273,6 +274,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 		return res, nil
 	}
 	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
+	e.weighLevels(cands, act, in.KUs)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
 	// Normalise so the best scores 1 and minScore is a relative cutoff.
@@ -339,7 +341,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 
 func (e *Engine) strategy(c scored) string {
 	switch {
-	case c.ku != nil:
+	case c.session:
 		return "session"
 	case e.td != nil && c.why != "":
 		return "thinkingdb"
@@ -478,7 +480,42 @@ func (e *Engine) sessionCandidates(sessionID string, terms []string, index []sco
 		if isGuidance(u) {
 			score = max(score, top*0.5) // the user's own instructions for this turn always travel
 		}
-		out = append(out, scored{id: u.ID, score: score, ku: u})
+		out = append(out, scored{id: u.ID, score: score, ku: u, session: true})
 	}
 	return out
+}
+
+// levelWeight scales aggregate KUs by how well their level suits the act:
+// overviews (describe, evaluate) take summaries and sections as they are;
+// specific tasks prefer the leaves that state the facts.
+func levelWeight(level, act string) float64 {
+	switch act {
+	case "describe", "evaluate", "":
+		return 1
+	}
+	switch level {
+	case kus.LevelSummary:
+		return 0.6
+	case kus.LevelSection:
+		return 0.85
+	}
+	return 1
+}
+
+// weighLevels loads each candidate's KU (kept for the selection) and
+// applies levelWeight.
+func (e *Engine) weighLevels(cands []scored, act string, r sdk.KUReader) {
+	if r == nil {
+		return
+	}
+	for i := range cands {
+		if cands[i].ku == nil {
+			if u, err := r.KU(cands[i].id); err == nil && u != nil {
+				cands[i].ku = u
+			}
+		}
+		if cands[i].ku != nil {
+			cands[i].score *= levelWeight(levelOf(cands[i].ku), act)
+		}
+	}
 }

@@ -1,0 +1,290 @@
+// Package symbolic holds the rule-based language helpers shared by the
+// symbolic plugins (sd-symbolic, gs-symbolic, val-symbolic): splitting a
+// turn into tasks and instructions, picking an act, extracting a subject-
+// relation-object fact from a sentence, and content-term overlap.
+package symbolic
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Phase scopes of instruction KUs.
+const (
+	ScopeGS    = "gs-plugin"
+	ScopePlan  = "mrp-plan-plugin"
+	ScopeFrame = "frame"
+	ScopeVal   = "val-plugin"
+	ScopeKB    = "kb-plugin"
+)
+
+// Piece is one sentence of a user's turn: a task (a question or request),
+// an instruction scoped to a phase, or a stated fact.
+type Piece struct {
+	Text  string
+	Task  bool
+	Scope string // for instructions and facts
+}
+
+// instructionCues map phrases to the phase they instruct.
+var instructionCues = []struct {
+	scope string
+	cues  []string
+}{
+	{ScopeGS, []string{"single word", "one word", "one-word", "yes or no", "yes/no", "use bullets", "bullet points", "as a list", "be brief", "briefly", "in one sentence", "short answer", "answer in", "answer with", "as a table", "in a table"}},
+	{ScopeFrame, []string{"step by step", "break it down", "break down", "one part at a time", "trace every intermediate step"}},
+	{ScopeVal, []string{"cite sources", "cite your sources", "must mention", "with citations", "cite the"}},
+	{ScopePlan, []string{"think deeply", "use thinkingdb", "use the thinkingdb", "multi-hop", "be thorough", "quickly"}},
+}
+
+// sentenceRE splits on sentence ends followed by space.
+var sentenceRE = regexp.MustCompile(`([.?!;])\s+`)
+
+// Sentences splits text into sentences, keeping their end punctuation.
+func Sentences(s string) []string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	var out []string
+	last := 0
+	for _, m := range sentenceRE.FindAllStringSubmatchIndex(s, -1) {
+		end := m[3]
+		if isAbbrevEnd(s[last:end]) {
+			continue
+		}
+		if p := strings.TrimSpace(s[last:end]); p != "" {
+			out = append(out, p)
+		}
+		last = m[1]
+	}
+	if p := strings.TrimSpace(s[last:]); p != "" {
+		out = append(out, p)
+	}
+	return out
+}
+
+func isAbbrevEnd(s string) bool {
+	s = strings.TrimSpace(s)
+	i := strings.LastIndexAny(s, " (")
+	w := strings.ToLower(s[i+1:])
+	switch w {
+	case "e.g.", "i.e.", "etc.", "vs.", "dr.", "mr.", "mrs.", "ms.", "cf.", "fig.", "no.", "st.":
+		return true
+	}
+	return false
+}
+
+// Split classifies each sentence of a user's turn.
+func Split(turn string) []Piece {
+	var out []Piece
+	for _, line := range strings.Split(turn, "\n") {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
+		for _, s := range Sentences(line) {
+			out = append(out, classify(s))
+		}
+	}
+	return out
+}
+
+func classify(s string) Piece {
+	low := strings.ToLower(s)
+	isQuestion := strings.HasSuffix(s, "?") || startsWithAny(low, questionStarts)
+	for _, ic := range instructionCues {
+		for _, c := range ic.cues {
+			if strings.Contains(low, c) && (!isQuestion || len(strings.Fields(s)) <= 8 || strings.HasPrefix(low, "answer")) {
+				return Piece{Text: s, Scope: ic.scope}
+			}
+		}
+	}
+	if isQuestion || startsWithAny(low, requestStarts) {
+		return Piece{Text: s, Task: true}
+	}
+	if _, ok := ExtractFact(s); ok {
+		return Piece{Text: s, Scope: ScopeKB}
+	}
+	// Anything else in a turn is still something the user wants handled.
+	return Piece{Text: s, Task: true}
+}
+
+var questionStarts = []string{"what", "why", "how", "which", "who", "whom", "whose", "when", "where", "is ", "are ", "does ", "do ", "did ", "can ", "could ", "should ", "would ", "will ", "was ", "were ", "has ", "have "}
+
+var requestStarts = []string{"explain", "describe", "compare", "define", "list", "show", "tell", "give", "find", "summarize", "summarise", "analyze", "analyse", "trace", "recommend", "identify", "evaluate", "diagnose", "verify", "help", "please"}
+
+func startsWithAny(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// actCues pick an act from cue phrases, most specific first.
+var actCues = []struct {
+	act  string
+	cues []string
+}{
+	{"compare", []string{"compare", " vs ", " vs. ", "versus", "difference between", "differ", "better than", "contrast"}},
+	{"implement", []string{"how do i", "how can i", "how to", "how should i", "steps to", "install", "configure", "set up", "setup"}},
+	{"diagnose", []string{"fix", "error", "fails", "failing", "broken", "troubleshoot", "debug", "why does it not", "doesn't work", "not working"}},
+	{"recommend", []string{"should i", "which is best", "which should", "recommend", "suits", "suit ", "best for", "which one"}},
+	{"define", []string{"what is", "what are", "what's", "define", "definition", "meaning of", "what does", "stand for"}},
+	{"explain", []string{"why", "explain", "how does", "how do ", "how is", "cause", "reason", "trace", "analyze", "analyse"}},
+	{"verify", []string{"is it true", "verify", "check whether", "confirm", "would ", "did ", "was ", "were ", "is ", "are ", "does ", "can "}},
+	{"identify", []string{"which", "who", "list", "name the", "find", "where", "when"}},
+	{"evaluate", []string{"evaluate", "assess", "how good", "how well", "pros and cons"}},
+	{"describe", []string{"describe", "tell me about", "summarize", "summarise", "overview"}},
+}
+
+// ActOf picks the act of a task sentence; describe when nothing matches.
+func ActOf(s string) string {
+	low := " " + strings.ToLower(s) + " "
+	best, at := "describe", len(low)+1
+	for _, ac := range actCues {
+		for _, c := range ac.cues {
+			if i := strings.Index(low, c); i >= 0 && i < at {
+				best, at = ac.act, i
+			}
+		}
+	}
+	return best
+}
+
+// OutputOf names the output shape an act expects.
+func OutputOf(act string) string {
+	switch act {
+	case "define":
+		return "definition"
+	case "explain":
+		return "explanation"
+	case "compare":
+		return "comparison"
+	case "implement":
+		return "procedure"
+	case "recommend":
+		return "recommendation"
+	case "diagnose":
+		return "diagnosis"
+	case "verify":
+		return "verdict"
+	case "identify":
+		return "list"
+	case "evaluate":
+		return "evaluation"
+	}
+	return "description"
+}
+
+// leadIns are question openings dropped from a task's target.
+var leadIns = []string{"can you please ", "could you please ", "please ", "can you ", "could you ", "tell me ", "explain why ", "explain how ", "explain ", "describe ", "define ", "what is the ", "what is a ", "what is an ", "what is ", "what are the ", "what are ", "what's ", "how do i ", "how can i ", "how to ", "why is ", "why does ", "why do ", "why ", "how does ", "how do ", "how is ", "which ", "what ", "who ", "compare "}
+
+// TargetOf is the focus phrase of a task: the sentence without its lead-in
+// and final punctuation, case kept.
+func TargetOf(s string) string {
+	t := strings.TrimSpace(s)
+	low := strings.ToLower(t)
+	for _, l := range leadIns {
+		if strings.HasPrefix(low, l) {
+			t = t[len(l):]
+			break
+		}
+	}
+	t = strings.TrimRightFunc(t, func(r rune) bool { return r == '?' || r == '.' || r == '!' || unicode.IsSpace(r) })
+	if t == "" {
+		return strings.TrimSpace(s)
+	}
+	return t
+}
+
+// Fact is a subject-relation-object triple.
+type Fact struct{ Subject, Relation, Object string }
+
+// factRE recognises "<subject> <relation phrase> <object>".
+var factRE = regexp.MustCompile(`(?i)^(.{1,80}?)\s+(uses|use|provides|provide|depends on|depend on|is part of|are part of|part of|causes|cause|caused|is relevant for|are relevant for|is relevant to|relevant for|supports|support|has the capability of|has capability|is an instance of|is a|is an|are a|mentions|is about|is used by|enables|requires|require|needs|contains|includes)\s+(.{1,120}?)[.!]?$`)
+
+var relationOf = map[string]string{
+	"uses": "uses", "use": "uses", "requires": "depends_on", "require": "depends_on", "needs": "depends_on",
+	"provides": "provides", "provide": "provides", "enables": "provides",
+	"depends on": "depends_on", "depend on": "depends_on",
+	"is part of": "part_of", "are part of": "part_of", "part of": "part_of",
+	"causes": "causes", "cause": "causes", "caused": "causes",
+	"is relevant for": "relevant_for", "are relevant for": "relevant_for", "is relevant to": "relevant_for", "relevant for": "relevant_for",
+	"supports": "supports", "support": "supports",
+	"has the capability of": "has_capability", "has capability": "has_capability",
+	"is an instance of": "instance_of", "is a": "instance_of", "is an": "instance_of", "are a": "instance_of",
+	"mentions": "mentions", "is about": "about", "contains": "part_of", "includes": "has_capability",
+}
+
+// ExtractFact reads a fact from a declarative sentence with a short subject.
+func ExtractFact(s string) (Fact, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, "?") {
+		return Fact{}, false
+	}
+	m := factRE.FindStringSubmatch(s)
+	if m == nil {
+		return Fact{}, false
+	}
+	subj, rel, obj := strings.TrimSpace(m[1]), strings.ToLower(m[2]), strings.TrimSpace(m[3])
+	if len(strings.Fields(subj)) > 6 || len(strings.Fields(obj)) > 10 || obj == "" {
+		return Fact{}, false
+	}
+	if strings.ContainsAny(subj, ",;:") {
+		return Fact{}, false
+	}
+	r, ok := relationOf[rel]
+	if !ok {
+		return Fact{}, false
+	}
+	return Fact{Subject: subj, Relation: r, Object: obj}, true
+}
+
+// generic words that carry no topic in a question.
+var generic = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("explain describe define compare answer question tell show give list find why how what which who single word one yes no use using used trace every intermediate step steps relevant benefit benefits way ways make made thing things") {
+		generic[w] = true
+	}
+}
+
+// ContentTerms are the analysed terms of s without generic question words.
+func ContentTerms(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		if generic[t] || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// Overlap is the share of want found among have's terms.
+func Overlap(want []string, have map[string]bool) float64 {
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range want {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// TermSet analyses s into a set of terms.
+func TermSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		out[t] = true
+	}
+	return out
+}
