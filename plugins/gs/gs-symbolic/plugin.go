@@ -113,14 +113,17 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			all[t] = true
 		}
 		if act == "implement" && (e.KU.Procedure != "" || strings.Contains(body, "\n")) {
-			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1, order: ei})
+			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1 + 2*e.Score, order: ei})
 			continue
 		}
 		for si, s := range symbolic.Sentences(body) {
 			if si >= 12 {
 				break
 			}
-			sc := symbolic.Overlap(want, symbolic.TermSet(s))
+			// A statement's weight: the task terms it holds (with its KU's
+			// title, which names what it is about), then how highly the
+			// retriever ranked its KU.
+			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s)) + e.Score
 			if rank, ok := proofOrder[e.KU.ID]; ok {
 				sc += 2 - float64(rank)*0.01
 			}

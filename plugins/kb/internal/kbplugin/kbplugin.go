@@ -275,6 +275,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 	}
 	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
 	e.weighLevels(cands, act, in.KUs)
+	e.boostNamedTitles(cands, terms)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
 	// Normalise so the best scores 1 and minScore is a relative cutoff.
@@ -516,6 +517,47 @@ func (e *Engine) weighLevels(cands []scored, act string, r sdk.KUReader) {
 		}
 		if cands[i].ku != nil {
 			cands[i].score *= levelWeight(levelOf(cands[i].ku), act)
+		}
+	}
+}
+
+// titleBoost multiplies the score of a KU whose short title is named in
+// full by the query ("with jq", "my crontab"): users name the tool or the
+// entity they ask about, and an exact name beats a page that merely shares
+// a part of it (jq over python-m-json.tool, sed over git-sed).
+const titleBoost = 1.6
+
+func (e *Engine) boostNamedTitles(cands []scored, terms []string) {
+	if len(terms) == 0 {
+		return
+	}
+	q := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		q[t] = true
+	}
+	for i := range cands {
+		u := cands[i].ku
+		if u == nil || u.Title == "" || len(u.Title) > 40 {
+			continue
+		}
+		var whole []string
+		e.an.Each(u.Title, func(tok text.Token) {
+			if !tok.Part {
+				whole = append(whole, tok.Term)
+			}
+		})
+		if len(whole) == 0 || len(whole) > 3 {
+			continue
+		}
+		named := true
+		for _, t := range whole {
+			if !q[t] {
+				named = false
+				break
+			}
+		}
+		if named {
+			cands[i].score *= titleBoost
 		}
 	}
 }
