@@ -1,0 +1,105 @@
+package planning
+
+import (
+	"bytes"
+	"context"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// memStore is a map-backed sdk.Store for tests.
+type memStore struct{ m map[string][]byte }
+
+type memKV struct{ s *memStore }
+
+func (k memKV) Get(key []byte) []byte { return k.s.m[string(key)] }
+func (k memKV) Put(key, v []byte) error {
+	k.s.m[string(key)] = append([]byte(nil), v...)
+	return nil
+}
+func (k memKV) Delete(key []byte) error { delete(k.s.m, string(key)); return nil }
+func (k memKV) Writable() bool          { return true }
+func (k memKV) Scan(prefix, start []byte, fn func(k, v []byte) error) error {
+	var keys []string
+	for key := range k.s.m {
+		if bytes.HasPrefix([]byte(key), prefix) && (start == nil || key >= string(start)) {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if err := fn([]byte(key), k.s.m[key]); err != nil {
+			if err == sdk.ErrStopScan {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+func (s *memStore) View(fn func(sdk.KV) error) error   { return fn(memKV{s}) }
+func (s *memStore) Update(fn func(sdk.KV) error) error { return fn(memKV{s}) }
+
+func desc(id string, cost float64, depth string, acts ...string) sdk.Descriptor {
+	return sdk.Descriptor{ID: id, Type: sdk.TypeKB, Description: "A retriever.",
+		PlannerHints: &sdk.PlannerHints{RelativeCost: cost, PreferredDepth: depth, SupportedActs: acts, ConfidenceWhenMatched: 0.6}}
+}
+
+func TestOrderCheapFirstHeavyFirstPinsAndPreferences(t *testing.T) {
+	cands := []sdk.Descriptor{desc("heavy", 0.9, "deep", "explain"), desc("cheap", 0.05, "shallow", "define")}
+	l := NewLearner(0.25, nil)
+	simple := Signals{Acts: []string{"define"}, Words: map[string]bool{}, Remaining: 5}
+	ids, _ := Order(cands, l, simple, -1, "", "")
+	assert.Equal(t, []string{"cheap", "heavy"}, ids, "cheap first for a simple question")
+	deep := Signals{Acts: []string{"explain"}, Words: map[string]bool{}, Deep: true, Remaining: 5}
+	ids, _ = Order(cands, l, deep, 1, "", "")
+	assert.Equal(t, []string{"heavy", "cheap"}, ids, "heavy first for a multi-hop question")
+	ids, _ = Order(cands, l, simple, -1, "heavy", "")
+	assert.Equal(t, []string{"heavy"}, ids, "a pin returns the pinned plugin alone")
+	ids, _ = Order(cands, l, simple, -1, "", "heavy")
+	assert.Equal(t, []string{"heavy", "cheap"}, ids, "a preference goes first and keeps the fallback")
+}
+
+func TestLearningShiftsOrderAndPersists(t *testing.T) {
+	store := &memStore{m: map[string][]byte{}}
+	cands := []sdk.Descriptor{desc("a", 0.1, "", "define"), desc("b", 0.1, "", "define")}
+	sig := Signals{Acts: []string{"define"}, Words: map[string]bool{}, Remaining: 5}
+	l := NewLearner(0.25, store)
+	ids, _ := Order(cands, l, sig, -1, "", "")
+	require.Equal(t, "a", ids[0])
+	no := false
+	for i := 0; i < 6; i++ {
+		require.NoError(t, l.Record(context.Background(), &sdk.Outcome{FinalStatus: "failure", Stages: []sdk.StageOutcome{
+			{Stage: sdk.LoopKB, PluginID: "a", Status: sdk.StatusError, DurationMs: 900, Sufficient: &no},
+			{Stage: sdk.LoopKB, PluginID: "b", Status: sdk.StatusSuccess, DurationMs: 5},
+			{Stage: sdk.LoopGoalSolver, PluginID: "gs-x", Status: sdk.StatusSkippedBudget},
+		}}))
+	}
+	ids, _ = Order(cands, l, sig, -1, "", "")
+	assert.Equal(t, "b", ids[0], "repeated failures of a move b ahead")
+	_, skipped := l.Stats("gs-x")
+	assert.False(t, skipped, "skipped-budget outcomes teach nothing")
+
+	restarted := NewLearner(0.25, store)
+	ids, _ = Order(cands, restarted, sig, -1, "", "")
+	assert.Equal(t, "b", ids[0], "statistics survive a restart")
+	st, _ := restarted.Stats("a")
+	assert.Equal(t, 6, st.Failures)
+	assert.Less(t, st.SuccessEWMA, 0.3)
+	assert.Equal(t, 6, restarted.Planner().Requests)
+}
+
+func TestBudgetAndMissingModelSendPluginsLast(t *testing.T) {
+	llmDesc := desc("llm", 0.1, "", "define")
+	llmDesc.UsesLLM, llmDesc.MaxLLMCalls = true, 3
+	cands := []sdk.Descriptor{llmDesc, desc("sym", 0.5, "", "define")}
+	ids, _ := Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "", "")
+	assert.Equal(t, []string{"sym", "llm"}, ids)
+	ids, _ = Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: true, Remaining: 1}, -1, "", "")
+	assert.Equal(t, []string{"sym", "llm"}, ids, "over budget goes last")
+}
