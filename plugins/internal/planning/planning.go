@@ -251,6 +251,9 @@ func Score(d sdk.Descriptor, l *Learner, sig Signals, heaviness float64) Scored 
 		u = st.Utility()
 	}
 	h := d.PlannerHints
+	if h == nil {
+		h = &sdk.PlannerHints{}
+	}
 	score := u
 	var why []string
 	why = append(why, fmt.Sprintf("utility %.2f", u))
