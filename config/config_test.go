@@ -18,7 +18,7 @@ var known = map[string]sdk.PluginType{
 	"planner-default": sdk.TypePlan, "planner-depth": sdk.TypePlan,
 	"kb-fast": sdk.TypeKB, "kb-balanced": sdk.TypeKB, "kb-thinkingdb": sdk.TypeKB,
 	"gs-symbolic": sdk.TypeGS, "gs-llm-fast": sdk.TypeGS, "gs-llm-deep": sdk.TypeGS,
-	"val-llm": sdk.TypeVal,
+	"val-llm": sdk.TypeVal, "val-symbolic": sdk.TypeVal,
 }
 
 func load(t *testing.T, dir string) (*Config, []*Error) {

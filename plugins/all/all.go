@@ -26,4 +26,5 @@ import (
 
 	// Validators.
 	_ "github.com/mrpvm/mrpvm/plugins/val/val-llm"
+	_ "github.com/mrpvm/mrpvm/plugins/val/val-symbolic"
 )

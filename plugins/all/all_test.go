@@ -34,6 +34,7 @@ var seedCatalog = map[string]struct {
 	"planner-default": {sdk.TypePlan, false, "cheap"},
 	"planner-depth":   {sdk.TypePlan, false, "cheap"},
 	"val-llm":         {sdk.TypeVal, true, "moderate"},
+	"val-symbolic":    {sdk.TypeVal, false, "cheap"},
 }
 
 // folderOf maps a family to its folder under plugins/.
@@ -143,7 +144,7 @@ func TestDefaultCatalog(t *testing.T) {
 		sdk.LoopPlanner:      {"planner-default", "planner-depth"},
 		sdk.LoopKB:           {"kb-balanced", "kb-fast", "kb-thinkingdb"},
 		sdk.LoopGoalSolver:   {"gs-symbolic", "gs-llm-fast", "gs-llm-deep"},
-		sdk.LoopValidation:   {"val-llm"},
+		sdk.LoopValidation:   {"val-symbolic", "val-llm"},
 	} {
 		if got := c.Order(stage); !slices.Equal(got, want) {
 			t.Errorf("Order(%s) = %v, want %v", stage, got, want)
@@ -234,6 +235,14 @@ func TestEveryMethodAnswersHonestly(t *testing.T) {
 			case sdk.TypeVal:
 				v, _ := c.Registry.Val(d.ID)
 				r, err := v.Validate(ctx, rc, &sdk.ValidateInput{Payload: p, Answer: "a"})
+				if !d.UsesLLM {
+					// A symbolic validator can decide without a model: an
+					// answer with no evidence behind it is not grounded.
+					if err != nil || r.Status != sdk.StatusRejected || r.Reason == "" {
+						t.Errorf("validate of an ungrounded answer: %+v %v", r, err)
+					}
+					break
+				}
 				unsupported(t, "validate", r.Status, sdk.ValidateStatuses, r.Error, err)
 				if r.Verdict != "" {
 					t.Errorf("validate gave verdict %q", r.Verdict)

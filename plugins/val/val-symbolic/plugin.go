@@ -1,0 +1,482 @@
+// Package valsymbolic is the built-in val-plugin val-symbolic: a
+// deterministic grounding check of a goal solver's answer, with no model.
+//
+// An answer is read as statements (prose segments ending in a citation
+// group, list items, table rows), each with the sources it cites. A
+// statement is supported when enough of its content terms occur in the
+// evidence it cites (or, uncited, in the answer's cited evidence, else in
+// all the evidence); numbers must occur verbatim. The answer must also
+// carry the key terms of its intents. Any failure rejects the answer with
+// a reason that names the statement, which drives the VM's backtracking.
+package valsymbolic
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// ID is the plugin id.
+const ID = "val-symbolic"
+
+//go:embed plugin.json
+var descriptorJSON []byte
+
+//go:embed plugin.kus.md
+var kusMarkdown []byte
+
+func init() {
+	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
+}
+
+// Options tune how strict the check is.
+type Options struct {
+	// MinSupport is the share of a statement's content terms that must
+	// occur in the evidence it rests on (0..1).
+	MinSupport float64 `json:"minSupport"`
+	// MinKeyTerms is the share of the intent's key terms the answer must
+	// mention (at least one term is always required when there are any).
+	MinKeyTerms float64 `json:"minKeyTerms"`
+}
+
+func defaults() Options { return Options{MinSupport: 0.6, MinKeyTerms: 0.34} }
+
+func (o *Options) validate() error {
+	if o.MinSupport < 0 || o.MinSupport > 1 {
+		return fmt.Errorf("minSupport %v: want a value in [0, 1]", o.MinSupport)
+	}
+	if o.MinKeyTerms < 0 || o.MinKeyTerms > 1 {
+		return fmt.Errorf("minKeyTerms %v: want a value in [0, 1]", o.MinKeyTerms)
+	}
+	return nil
+}
+
+// Plugin is val-symbolic.
+type Plugin struct {
+	sdk.Base
+	Options Options
+	env     sdk.Env
+}
+
+// New builds the plugin from its options and injected services.
+func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
+	base, err := sdk.NewBase(descriptorJSON)
+	if err != nil {
+		return nil, err
+	}
+	opts := defaults()
+	if err := sdk.DecodeOptions(raw, &opts); err != nil {
+		return nil, err
+	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	return &Plugin{Base: base, Options: opts, env: env}, nil
+}
+
+// Validate accepts or rejects the answer; it never calls a model.
+func (p *Plugin) Validate(ctx context.Context, _ sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v := p.check(in)
+	res := &sdk.ValidateResult{Metadata: sdk.Metadata{Extra: map[string]any{
+		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
+	}}}
+	if v.reason != "" {
+		res.Status, res.Verdict, res.Reason = sdk.StatusRejected, sdk.StatusRejected, v.reason
+		return res, nil
+	}
+	res.Status, res.Verdict = sdk.StatusAccepted, sdk.StatusAccepted
+	res.Reason = fmt.Sprintf("%d of %d statements supported by their evidence; %d of %d key terms addressed",
+		v.supported, v.statements, v.keyFound, v.keyTerms)
+	return res, nil
+}
+
+// verdict is the outcome of check; an empty reason accepts.
+type verdict struct {
+	reason                                   string
+	statements, supported, keyTerms, keyFound int
+}
+
+// statement is one checkable claim of an answer.
+type statement struct {
+	text  string
+	cites []int // 1-based source numbers
+	line  int   // 1-based line in the answer
+}
+
+var (
+	citeGroupRE = regexp.MustCompile(`(?:\s*\[\d+\])+`)
+	citeNumRE   = regexp.MustCompile(`\[(\d+)\]`)
+	// sourceLineRE matches "[n] Title — source:line" in a Sources list.
+	sourceLineRE = regexp.MustCompile(`^\[(\d+)\]\s+(.*?)\s+[—–-]+\s+(\S+?)(?::(\d+))?\s*$`)
+	numberRE     = regexp.MustCompile(`\b\d+(?:[.,]\d+)*\b`)
+	mustMention  = regexp.MustCompile(`(?i)must (?:mention|include|contain|name)\s+["“']?([^"”'.;]+)`)
+	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
+)
+
+func (p *Plugin) check(in *sdk.ValidateInput) verdict {
+	var v verdict
+	body, sources := splitSources(in.Answer)
+	if strings.TrimSpace(body) == "" {
+		v.reason = "the answer is empty"
+		return v
+	}
+	// Map source numbers to evidence KUs: by the Sources list when the
+	// answer has one, else by position in the evidence.
+	cited := map[int]*kus.KU{}
+	for n, ref := range sources {
+		if k := findKU(in.Evidence, ref); k != nil {
+			cited[n] = k
+		} else {
+			v.reason = fmt.Sprintf("source [%d] %q is not among the retrieved evidence", n, ref.title)
+			return v
+		}
+	}
+	if len(sources) == 0 {
+		for i, e := range in.Evidence {
+			if e.KU != nil {
+				cited[i+1] = e.KU
+			}
+		}
+	}
+
+	stmts := statements(body)
+	citedAny := false
+	for _, s := range stmts {
+		if len(s.cites) > 0 {
+			citedAny = true
+		}
+	}
+	requireCites := false
+	for _, g := range in.Guidance {
+		if g.KU != nil && citeRule.MatchString(g.KU.Text()) {
+			requireCites = true
+		}
+	}
+	// The evidence an uncited statement may rest on: what the answer
+	// cites, else everything retrieved.
+	var fallback []*kus.KU
+	if citedAny {
+		for _, s := range stmts {
+			for _, n := range s.cites {
+				if k := cited[n]; k != nil {
+					fallback = append(fallback, k)
+				}
+			}
+		}
+	} else {
+		for _, e := range in.Evidence {
+			if e.KU != nil {
+				fallback = append(fallback, e.KU)
+			}
+		}
+	}
+	fallbackText := joinKUs(fallback)
+	allText := fallbackText
+	if citedAny {
+		allText = joinKUs(evidenceKUs(in.Evidence))
+	}
+
+	for _, s := range stmts {
+		terms := claimTerms(s.text)
+		if len(terms) == 0 {
+			continue // connective text: "Steps:", "Therefore:"
+		}
+		v.statements++
+		var support string
+		if len(s.cites) > 0 {
+			var ks []*kus.KU
+			for _, n := range s.cites {
+				k, ok := cited[n]
+				if !ok {
+					v.reason = fmt.Sprintf("line %d cites [%d], but the answer has no such source", s.line, n)
+					return v
+				}
+				ks = append(ks, k)
+			}
+			support = joinKUs(ks)
+		} else {
+			if requireCites {
+				v.reason = fmt.Sprintf("line %d states %q without a citation, and the user asked for cited sources", s.line, clip(s.text))
+				return v
+			}
+			support = fallbackText
+		}
+		have := symbolic.TermSet(support)
+		share := symbolic.Overlap(terms, have)
+		if share < p.Options.MinSupport && len(s.cites) == 0 && citedAny {
+			// An uncited bridge sentence may rest on any retrieved KU.
+			have = symbolic.TermSet(allText)
+			share = symbolic.Overlap(terms, have)
+		}
+		if share < p.Options.MinSupport {
+			v.reason = fmt.Sprintf("line %d: %q is not supported by %s (missing: %s)",
+				s.line, clip(s.text), citeLabel(s.cites), strings.Join(missing(terms, have), ", "))
+			return v
+		}
+		for _, num := range numberRE.FindAllString(s.text, -1) {
+			if !strings.Contains(support, num) && !strings.Contains(allText, num) {
+				v.reason = fmt.Sprintf("line %d: the number %s in %q occurs in no evidence", s.line, num, clip(s.text))
+				return v
+			}
+		}
+		v.supported++
+	}
+	if v.statements == 0 {
+		v.reason = "the answer makes no checkable statement"
+		return v
+	}
+
+	// Key terms: the targets of the intents (else the question).
+	answerTerms := symbolic.TermSet(in.Answer)
+	targets := intentTargets(in)
+	for _, t := range targets {
+		key := symbolic.ContentTerms(t)
+		if len(key) == 0 {
+			continue
+		}
+		found := 0
+		for _, k := range key {
+			if answerTerms[k] {
+				found++
+			}
+		}
+		v.keyTerms += len(key)
+		v.keyFound += found
+		if found == 0 || float64(found)/float64(len(key)) < p.Options.MinKeyTerms {
+			v.reason = fmt.Sprintf("the answer does not address %q (missing: %s)", clip(t), strings.Join(missing(key, answerTerms), ", "))
+			return v
+		}
+	}
+	// "must mention X" rules from the user's turn.
+	for _, g := range in.Guidance {
+		if g.KU == nil {
+			continue
+		}
+		for _, m := range mustMention.FindAllStringSubmatch(g.KU.Text(), -1) {
+			want := strings.TrimSpace(m[1])
+			if want != "" && !strings.Contains(strings.ToLower(in.Answer), strings.ToLower(want)) {
+				v.reason = fmt.Sprintf("the answer does not mention %q, as the user required", want)
+				return v
+			}
+		}
+	}
+	return v
+}
+
+// connectives are answer-assembly words that claim nothing.
+var connectives = map[string]bool{}
+
+func init() {
+	for _, w := range symbolic.ContentTerms("therefore thus hence so also source sources statement according evidence following") {
+		connectives[w] = true
+	}
+}
+
+// claimTerms are the content terms of a statement without connectives.
+func claimTerms(s string) []string {
+	var out []string
+	for _, t := range symbolic.ContentTerms(s) {
+		if !connectives[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sourceRef is one line of an answer's Sources list.
+type sourceRef struct{ title, sourceID string }
+
+// splitSources separates an answer's body from its trailing "Sources:"
+// list, returning the list by number.
+func splitSources(answer string) (string, map[int]sourceRef) {
+	lines := strings.Split(answer, "\n")
+	refs := map[int]sourceRef{}
+	for i := len(lines) - 1; i >= 0; i-- {
+		h := strings.ToLower(strings.Trim(strings.TrimSpace(lines[i]), "#*: "))
+		if h != "sources" && h != "references" {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			m := sourceLineRE.FindStringSubmatch(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "-* ")))
+			if m == nil {
+				continue
+			}
+			n, _ := strconv.Atoi(m[1])
+			refs[n] = sourceRef{title: m[2], sourceID: m[3]}
+		}
+		if len(refs) > 0 {
+			return strings.Join(lines[:i], "\n"), refs
+		}
+	}
+	return answer, refs
+}
+
+// findKU finds the evidence KU a Sources line names: same source and
+// title, else same title, else same source.
+func findKU(ev []sdk.ScoredKU, ref sourceRef) *kus.KU {
+	var byTitle, bySource *kus.KU
+	for _, e := range ev {
+		k := e.KU
+		if k == nil {
+			continue
+		}
+		sameTitle := strings.EqualFold(strings.TrimSpace(k.Title), strings.TrimSpace(ref.title))
+		sameSource := k.SourceID == ref.sourceID
+		switch {
+		case sameTitle && sameSource:
+			return k
+		case sameTitle && byTitle == nil:
+			byTitle = k
+		case sameSource && bySource == nil:
+			bySource = k
+		}
+	}
+	if byTitle != nil {
+		return byTitle
+	}
+	return bySource
+}
+
+// statements reads an answer body into checkable statements: each table
+// row, list item or heading-free line, split further into segments that
+// end in a citation group; a trailing uncited segment is a statement too.
+func statements(body string) []statement {
+	var out []statement
+	lines := strings.Split(body, "\n")
+	for i, raw := range lines {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "```") {
+			continue
+		}
+		if strings.HasPrefix(line, "|") {
+			if isSeparatorRow(line) || (i+1 < len(lines) && isSeparatorRow(lines[i+1])) {
+				continue // the separator, or the header row above it
+			}
+			out = append(out, statement{text: stripCites(line), cites: citesOf(line), line: i + 1})
+			continue
+		}
+		line = strings.TrimLeft(line, "-*+> ")
+		line = strings.TrimSpace(strings.TrimLeft(line, "0123456789"))
+		line = strings.TrimSpace(strings.TrimLeft(line, ".)"))
+		rest := line
+		for rest != "" {
+			loc := citeGroupRE.FindStringIndex(rest)
+			if loc == nil {
+				for _, s := range symbolic.Sentences(rest) {
+					out = append(out, statement{text: s, line: i + 1})
+				}
+				break
+			}
+			seg, group := rest[:loc[0]], rest[loc[0]:loc[1]]
+			if strings.TrimSpace(seg) != "" {
+				out = append(out, statement{text: seg, cites: citesOf(group), line: i + 1})
+			}
+			rest = strings.TrimSpace(strings.TrimLeft(rest[loc[1]:], ".,;:"))
+		}
+	}
+	return out
+}
+
+func isSeparatorRow(line string) bool {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "|") {
+		return false
+	}
+	for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+		if strings.Trim(strings.TrimSpace(c), "-:") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func citesOf(s string) []int {
+	var out []int
+	for _, m := range citeNumRE.FindAllStringSubmatch(s, -1) {
+		n, _ := strconv.Atoi(m[1])
+		out = append(out, n)
+	}
+	return out
+}
+
+func stripCites(s string) string { return strings.TrimSpace(citeNumRE.ReplaceAllString(s, " ")) }
+
+// joinKUs is the text a statement may draw on: each KU's title, statement
+// fields, body and symbolic fact.
+func joinKUs(ks []*kus.KU) string {
+	var b strings.Builder
+	for _, k := range ks {
+		for _, s := range []string{k.Title, k.Topic, k.Claim, k.Procedure, k.Condition, k.TextBody,
+			k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject} {
+			if s != "" {
+				b.WriteString(s)
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func evidenceKUs(ev []sdk.ScoredKU) []*kus.KU {
+	var out []*kus.KU
+	for _, e := range ev {
+		if e.KU != nil {
+			out = append(out, e.KU)
+		}
+	}
+	return out
+}
+
+func intentTargets(in *sdk.ValidateInput) []string {
+	var out []string
+	for _, it := range in.Intents {
+		if strings.TrimSpace(it.Target) != "" {
+			out = append(out, it.Target)
+		}
+	}
+	if len(out) == 0 && strings.TrimSpace(in.Payload.Prompt) != "" {
+		out = append(out, in.Payload.Prompt)
+	}
+	return out
+}
+
+func missing(terms []string, have map[string]bool) []string {
+	var out []string
+	for _, t := range terms {
+		if !have[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func citeLabel(cites []int) string {
+	if len(cites) == 0 {
+		return "the evidence"
+	}
+	parts := make([]string, len(cites))
+	for i, n := range cites {
+		parts[i] = fmt.Sprintf("[%d]", n)
+	}
+	return "its citation " + strings.Join(parts, "")
+}
+
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "..."
+	}
+	return s
+}
