@@ -17,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	valsymbolic "github.com/mrpvm/mrpvm/plugins/val/val-symbolic"
 )
 
 // The plugins below are test plugins with scripted behaviour: they stand
@@ -343,4 +344,27 @@ func TestCorruptIndexIsRebuiltAndRetried(t *testing.T) {
 	assert.Equal(t, StatusAnswered, resp.Status)
 	assert.Equal(t, 1, kb.rebuilds, "the index was rebuilt from the stored KUs")
 	assert.Equal(t, []string{"kb/kb-t/error", "kb/kb-t/success", "goal-solver/gs-t/success"}, stagesOf(resp))
+}
+
+// TestSymbolicValidatorDrivesBacktracking runs the real val-symbolic: an
+// invented statement is rejected and the next planner's solver answers.
+func TestSymbolicValidatorDrivesBacktracking(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}
+	invented := "Alpha uses gamma rays from distant quasars. [1]\n\nSources:\n[1] doc.md::0::0 — doc.md:1\n"
+	grounded := "Alpha uses beta. [1]\n\nSources:\n[1] doc.md::0::0 — doc.md:1\n"
+	gsA := &testGS{Base: descriptor(t, "gs-a", sdk.TypeGS, ""), solve: answer(invented)}
+	gsB := &testGS{Base: descriptor(t, "gs-b", sdk.TypeGS, ""), solve: answer(grounded)}
+	val, err := valsymbolic.New(nil, sdk.Env{PluginID: valsymbolic.ID})
+	require.NoError(t, err)
+	p1 := &testPlanner{Base: descriptor(t, "plan-a", sdk.TypePlan, ""), plan: sdk.Plan{GoalSolverOrder: []string{"gs-a"}}}
+	p2 := &testPlanner{Base: descriptor(t, "plan-b", sdk.TypePlan, ""), plan: sdk.Plan{GoalSolverOrder: []string{"gs-b"}}}
+	m, _ := setup(t, nil, kb, gsA, gsB, val, p1, p2)
+	resp, err := m.Ask(context.Background(), Request{Question: "What does alpha use?"})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, resp.Status)
+	assert.Equal(t, grounded, resp.AnswerMarkdown)
+	assert.Equal(t, []string{"plan-a", "plan-b"}, resp.Trace.PlannerAttempts)
+	assert.Contains(t, errorCodes(resp), CodeValidationRejected)
+	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/rejected")
+	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/accepted")
 }
