@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 
 	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kbplugin"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -88,4 +89,9 @@ func (p *Plugin) OnSourceText(ctx context.Context, _ sdk.RunContext, st *sdk.Sou
 // OnSessionEvent keeps session KUs searchable for their session.
 func (p *Plugin) OnSessionEvent(ctx context.Context, _ sdk.RunContext, ev *sdk.SessionEvent) (*sdk.SessionEventResult, error) {
 	return p.engine.OnSessionEvent(ctx, ev)
+}
+
+// Search ranks the knowledge base for a free-text query (kb.Searcher; used by mrpvm search).
+func (p *Plugin) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
+	return p.engine.Search(ctx, req)
 }

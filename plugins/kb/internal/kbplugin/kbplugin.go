@@ -168,6 +168,7 @@ func (e *Engine) OnSessionEvent(_ context.Context, ev *sdk.SessionEvent) (*sdk.S
 // scored is a candidate during retrieval.
 type scored struct {
 	id      string
+	source  string
 	score   float64
 	why     string
 	ku      *kus.KU
@@ -193,85 +194,45 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 	}
 	kCand := max(4*k, 40)
 
-	var cands []scored
-	var terms []string
-	var considered int
+	var rk ranking
 	err := e.store.View(func(kv sdk.KV) error {
-		r, err := e.bm.SearchQuery(kv, bm25.Query{Text: query, K: kCand, Act: act})
-		if err != nil {
-			return fmt.Errorf("bm25: %w", err)
-		}
-		terms = r.Terms
-		considered = r.Considered
-		switch {
-		case e.hd != nil && len(r.Hits) > 0:
-			hc := make([]hdc.Candidate, len(r.Hits))
-			for i, h := range r.Hits {
-				hc[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-			}
-			ranked, err := e.hd.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: kCand}, hc)
-			if err != nil {
-				return fmt.Errorf("hdc: %w", err)
-			}
-			for _, x := range ranked {
-				cands = append(cands, scored{id: x.ID, score: x.Score})
-			}
-		case e.td != nil:
-			tc := make([]thinkingdb.Candidate, len(r.Hits))
-			for i, h := range r.Hits {
-				tc[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-			}
-			reasoning, err := e.td.Reason(kv, thinkingdb.Query{Text: query, Terms: r.Terms, IDF: r.IDF})
-			if err != nil {
-				return fmt.Errorf("thinkingdb: %w", err)
-			}
-			fused := e.td.Fuse(tc, reasoning, kCand, false)
-			cited := map[string]string{}
-			for pi := range reasoning.Proofs {
-				if pi >= 12 {
-					break
-				}
-				p := &reasoning.Proofs[pi]
-				for _, id := range p.KUs() {
-					if cited[id] == "" {
-						cited[id] = p.String()
-					}
-				}
-			}
-			top := 0.0
-			for _, x := range fused {
-				top = max(top, x.Score)
-			}
-			for _, x := range fused {
-				s := scored{id: x.ID, score: x.Score}
-				for _, pi := range x.Proofs {
-					if s.why != "" {
-						s.why += "\n"
-					}
-					s.why += reasoning.Proofs[pi].String()
-				}
-				if w, ok := cited[x.ID]; ok {
-					// The KUs the best proofs rest on are evidence in their
-					// own right: a solver must be able to cite the chain.
-					s.score = max(s.score, top*1.05)
-					if s.why == "" {
-						s.why = w
-					}
-				}
-				cands = append(cands, s)
-			}
-			considered += reasoning.Considered
-		default:
-			for _, h := range r.Hits {
-				cands = append(cands, scored{id: h.ID, score: h.Score})
-			}
-		}
-		return nil
+		var err error
+		rk, err = e.rank(kv, query, act, kCand, kCand, false)
+		return err
 	})
 	if err != nil {
 		res.Status = sdk.StatusError
 		res.Error = errorOf(err)
 		return res, nil
+	}
+	cands, terms, considered := rk.cands, rk.terms, rk.considered
+	if rk.reasoning != nil {
+		// The KUs the best proofs rest on are evidence in their own
+		// right: a solver must be able to cite the chain.
+		cited := map[string]string{}
+		for pi := range rk.reasoning.Proofs {
+			if pi >= 12 {
+				break
+			}
+			p := &rk.reasoning.Proofs[pi]
+			for _, id := range p.KUs() {
+				if cited[id] == "" {
+					cited[id] = p.String()
+				}
+			}
+		}
+		top := 0.0
+		for _, c := range cands {
+			top = max(top, c.score)
+		}
+		for i := range cands {
+			if w, ok := cited[cands[i].id]; ok {
+				cands[i].score = max(cands[i].score, top*1.05)
+				if cands[i].why == "" {
+					cands[i].why = w
+				}
+			}
+		}
 	}
 	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
 	e.weighLevels(cands, act, in.KUs)
@@ -338,6 +299,78 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 	res.RetrievalTrace.TotalKUsConsidered = considered
 	res.RetrievalTrace.SelectedKUCount = len(evidence) + len(guidance)
 	return res, nil
+}
+
+// ranking is the candidates of one query, best first for BM25 and HDC,
+// in fusion order for ThinkingDB.
+type ranking struct {
+	cands      []scored
+	terms      []string
+	considered int
+	reasoning  *thinkingdb.Reasoning // kb-thinkingdb only
+}
+
+// rank runs the profile's strategies over the persistent index: BM25
+// candidates (depth units), then the HDC rerank or the ThinkingDB fusion,
+// keeping k. With perSource a source appears once, as its best unit.
+func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool) (ranking, error) {
+	var rk ranking
+	bq := bm25.Query{Text: query, K: max(depth, k), Act: act}
+	if e.hd == nil && e.td == nil {
+		bq.K, bq.OnePerSource = k, perSource
+	}
+	r, err := e.bm.SearchQuery(kv, bq)
+	if err != nil {
+		return rk, fmt.Errorf("bm25: %w", err)
+	}
+	rk.terms, rk.considered = r.Terms, r.Considered
+	switch {
+	case e.hd != nil:
+		if len(r.Hits) == 0 {
+			return rk, nil
+		}
+		hc := make([]hdc.Candidate, len(r.Hits))
+		for i, h := range r.Hits {
+			hc[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+		}
+		ranked, err := e.hd.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: perSource}, hc)
+		if err != nil {
+			return rk, fmt.Errorf("hdc: %w", err)
+		}
+		rk.cands = make([]scored, len(ranked))
+		for i, x := range ranked {
+			rk.cands[i] = scored{id: x.ID, source: x.SourceID, score: x.Score}
+		}
+	case e.td != nil:
+		tc := make([]thinkingdb.Candidate, len(r.Hits))
+		for i, h := range r.Hits {
+			tc[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
+		}
+		reasoning, err := e.td.Reason(kv, thinkingdb.Query{Text: query, Terms: r.Terms, IDF: r.IDF})
+		if err != nil {
+			return rk, fmt.Errorf("thinkingdb: %w", err)
+		}
+		rk.reasoning = reasoning
+		fused := e.td.Fuse(tc, reasoning, k, perSource)
+		rk.cands = make([]scored, len(fused))
+		for i, x := range fused {
+			s := scored{id: x.ID, source: x.SourceID, score: x.Score}
+			for _, pi := range x.Proofs {
+				if s.why != "" {
+					s.why += "\n"
+				}
+				s.why += reasoning.Proofs[pi].String()
+			}
+			rk.cands[i] = s
+		}
+		rk.considered += reasoning.Considered
+	default:
+		rk.cands = make([]scored, len(r.Hits))
+		for i, h := range r.Hits {
+			rk.cands[i] = scored{id: h.ID, source: h.SourceID, score: h.Score}
+		}
+	}
+	return rk, nil
 }
 
 func (e *Engine) strategy(c scored) string {
