@@ -1,0 +1,144 @@
+// Package llmplug holds what the LLM-backed built-ins (sd-llm-*, gs-llm-*,
+// val-llm) share: a Caller that makes a plugin's chat calls through the
+// run context's metered sdk.LLM and reports them as sdk.Metadata, the
+// mapping of bridge errors to DS027 statuses (no endpoint: unsupported;
+// budget spent: unsupported with llm_budget, which the core records as
+// skipped-budget; anything else: error), prompt templates embedded in each
+// plugin folder, numbered evidence, citation parsing, the reply markers of
+// the goal solvers and the validator, and extraction of SOP Lang documents
+// from a model's reply.
+//
+// The package depends on the SDK only: the bridge's error codes are read
+// through sdk.ErrorOf, never by importing the engine.
+package llmplug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Caller makes the LLM calls of one plugin method call. It is not safe for
+// concurrent use.
+type Caller struct {
+	pluginID string
+	role     string
+	llm      sdk.LLM
+	calls    int
+	model    string
+	prompt   int
+	complete int
+}
+
+// NewCaller returns the caller of a plugin for one model role. It uses the
+// run context's LLM, which the core meters against the request's budget;
+// the sdk.Env's LLM is never used for calls, so no call escapes the budget.
+func NewCaller(rc sdk.RunContext, pluginID, role string) *Caller {
+	return &Caller{pluginID: pluginID, role: role, llm: rc.LLM}
+}
+
+// Role returns the model role the caller asks for.
+func (c *Caller) Role() string { return c.role }
+
+// Available reports whether a model can be asked at all; when it is false
+// the plugin answers NotConfigured.
+func (c *Caller) Available() bool { return c.llm != nil }
+
+// Options tune one call. Zero fields take the role's settings.
+type Options struct {
+	MaxTokens   int
+	Temperature *float64
+	JSON        bool
+}
+
+// Complete sends msgs and returns the reply text. Errors keep the bridge's
+// stable code (read it with sdk.ErrorOf).
+func (c *Caller) Complete(ctx context.Context, msgs []sdk.Message, o Options) (string, error) {
+	if c.llm == nil {
+		return "", NotConfiguredError(c.pluginID, c.role)
+	}
+	r, err := c.llm.Complete(ctx, sdk.LLMRequest{PluginID: c.pluginID, Role: c.role, Messages: msgs,
+		MaxTokens: o.MaxTokens, Temperature: o.Temperature, JSON: o.JSON})
+	if err != nil {
+		if code := sdk.ErrorOf(err).Code; code != sdk.CodeLLMUnavailable && code != sdk.CodeLLMBudget {
+			c.calls++ // it reached the model (or its cache) and failed
+		}
+		return "", err
+	}
+	if r == nil {
+		c.calls++
+		return "", &sdk.Error{Code: CodeBadReply, Message: "the model bridge returned no reply"}
+	}
+	c.calls++
+	if r.Model != "" {
+		c.model = r.Model
+	}
+	c.prompt += r.PromptTokens
+	c.complete += r.CompletionTokens
+	return r.Text, nil
+}
+
+// Calls returns the calls that reached the model.
+func (c *Caller) Calls() int { return c.calls }
+
+// Metadata reports the calls for a plugin result: llmCalls, the model as
+// the server named it, and the role and token counts in Extra.
+func (c *Caller) Metadata() sdk.Metadata {
+	m := sdk.Metadata{LLMCalls: c.calls, Model: c.model}
+	if c.calls > 0 {
+		m.Extra = map[string]any{"modelRole": c.role, "promptTokens": c.prompt, "completionTokens": c.complete}
+	}
+	return m
+}
+
+// Error codes of the LLM plugins (besides the bridge's llm_* codes).
+const (
+	// CodeBadReply: the model's reply could not be used (no SOP document,
+	// no verdict, an empty answer).
+	CodeBadReply = "llm_bad_reply"
+	// CodeSOPInvalid: the SOP documents failed validation, also after the
+	// corrective retry.
+	CodeSOPInvalid = "sop_invalid"
+	// CodeUncited: the answer cites none of the evidence.
+	CodeUncited = "llm_uncited"
+)
+
+// NotConfiguredError is the error of a plugin with no model to ask.
+func NotConfiguredError(pluginID, role string) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodeLLMUnavailable, Message: fmt.Sprintf(
+		"%s needs a model for role %s and none is configured; set MRPVM_LLM_BASE_URL and MRPVM_LLM_MODEL "+
+			"(e.g. http://localhost:11434/v1 and llama3.2) or the role in llm-role-settings.json", pluginID, role)}
+}
+
+// StatusOf maps a failed call to the status a plugin answers: no endpoint
+// configured and a spent budget are `unsupported` (the planner routes
+// around the plugin; the core records a budget refusal as skipped-budget),
+// everything else is `error`. The error keeps the bridge's code.
+func StatusOf(err error) (sdk.Status, *sdk.Error) {
+	e := sdk.ErrorOf(err)
+	if e == nil {
+		return sdk.StatusSuccess, nil
+	}
+	switch e.Code {
+	case sdk.CodeLLMUnavailable, sdk.CodeLLMBudget:
+		return sdk.StatusUnsupported, e
+	}
+	return sdk.StatusError, e
+}
+
+// Truncate shortens s to at most n bytes at a rune boundary, marking the
+// cut with an ellipsis.
+func Truncate(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + " …"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
