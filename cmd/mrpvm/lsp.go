@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/lsp"
+)
+
+func init() {
+	var logFile string
+	cmd := &cobra.Command{
+		Use:   "lsp",
+		Short: "Run the language server on standard input/output",
+		Long: `lsp speaks the Language Server Protocol over standard input and output for
+an editor: hover and symbols from the workspace's Knowledge Units, diagnostics
+for plugin files, and the mrpvm.* commands (ask, ingest, plugins, trace, kb,
+stats). The workspace folders come from the editor; --db names the knowledge
+base of the first one. Nothing is written to standard error unless --log is
+unset and the server fails to start.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			logger := slog.New(slog.DiscardHandler)
+			if logFile != "" {
+				f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+				if err != nil {
+					return fmt.Errorf("--log: %w", err)
+				}
+				defer f.Close()
+				logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			}
+			err := lsp.Serve(cmd.Context(), stdio{os.Stdin, os.Stdout}, lsp.Options{DBPath: flags.db, Logger: logger})
+			if err == lsp.ExitError {
+				return &exitError{code: 1, err: err}
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&logFile, "log", "", "append the server's log to this file")
+	rootCmd.AddCommand(cmd)
+}
+
+// stdio joins standard input and output into one stream.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return os.Stdin.Close() }

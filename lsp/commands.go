@@ -1,0 +1,374 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// executeCommandParams is workspace/executeCommand's params.
+type executeCommandParams struct {
+	Command       string            `json:"command"`
+	Arguments     []json.RawMessage `json:"arguments"`
+	WorkDoneToken json.RawMessage   `json:"workDoneToken"`
+}
+
+type commandHandler func(s *Server, ctx context.Context, arg json.RawMessage, token json.RawMessage) (any, error)
+
+var commandHandlers map[string]commandHandler
+
+func init() {
+	commandHandlers = map[string]commandHandler{
+		"mrpvm.ask":     (*Server).cmdAsk,
+		"mrpvm.ingest":  (*Server).cmdIngest,
+		"mrpvm.plugins": (*Server).cmdPlugins,
+		"mrpvm.trace":   (*Server).cmdTrace,
+		"mrpvm.kb":      (*Server).cmdKB,
+		"mrpvm.stats":   (*Server).cmdStats,
+	}
+}
+
+func badArg(format string, args ...any) error {
+	return rpcError(jsonrpc2.InvalidParams, "bad_argument", format, args...)
+}
+
+// executeCommand runs one mrpvm.* command; its argument is one JSON object.
+func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p executeCommandParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	h, ok := commandHandlers[p.Command]
+	if !ok {
+		return nil, rpcError(jsonrpc2.InvalidParams, "unknown_command", "%q is not a mrpvm command (have %s)", p.Command, strings.Join(Commands, ", "))
+	}
+	if len(p.Arguments) > 1 {
+		return nil, badArg("%s takes one JSON object argument, got %d arguments", p.Command, len(p.Arguments))
+	}
+	arg := json.RawMessage("{}")
+	if len(p.Arguments) == 1 && string(p.Arguments[0]) != "null" {
+		arg = p.Arguments[0]
+		if t := strings.TrimSpace(string(arg)); !strings.HasPrefix(t, "{") {
+			return nil, badArg("%s takes one JSON object argument", p.Command)
+		}
+	}
+	res, err := h(s, ctx, arg, p.WorkDoneToken)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(res)
+}
+
+func decodeArg(arg json.RawMessage, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(arg)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badArg("%v", err)
+	}
+	return nil
+}
+
+// cmdAsk answers a question through the VM.
+func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, error) {
+	var a struct {
+		Question  string            `json:"question"`
+		SessionID string            `json:"sessionId"`
+		Pins      map[string]string `json:"pins"`
+		Folder    string            `json:"folder"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Question) == "" {
+		return nil, badArg("question is empty")
+	}
+	f, err := s.folderByURI(a.Folder)
+	if err != nil {
+		return nil, err
+	}
+	prog := s.beginProgress(ctx, "mrpvm: ask", clip(a.Question, 80), token)
+	defer prog.end("")
+	var resp *vm.Response
+	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		var err error
+		resp, err = ws.VM.Ask(ctx, vm.Request{Question: a.Question, SessionID: a.SessionID, Pins: a.Pins})
+		if err != nil && resp == nil {
+			return err
+		}
+		if err != nil {
+			// An invalid request (bad pins, bad session id) still has a response.
+			return badArg("%v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// cmdIngest ingests one file or every folder.
+func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any, error) {
+	var a struct {
+		URI string `json:"uri"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	total := &engine.IngestReport{Errors: []engine.FileError{}}
+	add := func(r *engine.IngestReport) {
+		total.Files += r.Files
+		total.Unchanged += r.Unchanged
+		total.PluginSources += r.PluginSources
+		total.Removed += r.Removed
+		total.KUs += r.KUs
+		total.Errors = append(total.Errors, r.Errors...)
+	}
+	start := time.Now()
+	if a.URI != "" {
+		path := uriToPath(a.URI)
+		f := s.folderFor(path)
+		if path == "" || f == nil || path == f.root && false {
+			return nil, badArg("%s is in no workspace folder", a.URI)
+		}
+		if !within(f.root, path) {
+			return nil, badArg("%s is in no workspace folder", a.URI)
+		}
+		var paths []string
+		if path != f.root {
+			paths = []string{path}
+		}
+		rep, err := s.ingestFolder(ctx, f, paths)
+		if err != nil {
+			return nil, err
+		}
+		add(rep)
+	} else {
+		fs := s.folderList()
+		if len(fs) == 0 {
+			return nil, rpcError(jsonrpc2.InvalidRequest, "no_workspace", "no workspace folder is open")
+		}
+		for _, f := range fs {
+			rep, err := s.ingestFolder(ctx, f, nil)
+			if err != nil {
+				return nil, err
+			}
+			add(rep)
+		}
+	}
+	total.Seconds = time.Since(start).Seconds()
+	return total, nil
+}
+
+// cmdPlugins lists the descriptors of a folder's catalog.
+func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+	var a struct {
+		Folder string `json:"folder"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	f, err := s.folderByURI(a.Folder)
+	if err != nil {
+		return nil, err
+	}
+	var out []json.RawMessage
+	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		out = catalogJSON(ws.Catalog)
+		return nil
+	})
+	return out, err
+}
+
+// catalogJSON is the `mrpvm plugins --json` shape.
+func catalogJSON(c *plugins.Catalog) []json.RawMessage {
+	out := []json.RawMessage{}
+	var entries []*plugins.Entry
+	for _, t := range sdk.PluginTypes {
+		for _, e := range c.Entries {
+			if e.Descriptor.Type == t {
+				entries = append(entries, e)
+			}
+		}
+	}
+	for _, e := range c.Entries {
+		if !e.Descriptor.Type.Valid() {
+			entries = append(entries, e)
+		}
+	}
+	for _, e := range entries {
+		d := e.Descriptor.Clone()
+		if d.Extra == nil {
+			d.Extra = map[string]json.RawMessage{}
+		}
+		for k, v := range map[string]any{"enabled": e.Enabled, "loaded": e.Loaded, "origin": e.Origin, "ref": e.Ref} {
+			b, _ := json.Marshal(v)
+			d.Extra[k] = b
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// cmdTrace returns the last or a given trace.
+func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+	var a struct {
+		RequestID string `json:"requestId"`
+		Folder    string `json:"folder"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	f, err := s.folderByURI(a.Folder)
+	if err != nil {
+		return nil, err
+	}
+	var t *vm.Trace
+	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		var err error
+		t, err = ws.VM.Trace(a.RequestID)
+		if err != nil {
+			return rpcError(jsonrpc2.InvalidParams, "no_trace", "%v", err)
+		}
+		return nil
+	})
+	return t, err
+}
+
+// statsResult is mrpvm.stats' result.
+type statsResult struct {
+	*engine.Stats
+	ReadOnly bool   `json:"readOnly"`
+	Folder   string `json:"folder"`
+}
+
+// cmdStats counts a folder's sources and KUs.
+func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+	var a struct {
+		Folder string `json:"folder"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	f, err := s.folderByURI(a.Folder)
+	if err != nil {
+		return nil, err
+	}
+	var out statsResult
+	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		st, err := ws.KB.Store().Stats()
+		if err != nil {
+			return err
+		}
+		out = statsResult{Stats: st, ReadOnly: f.readOnly, Folder: pathToURI(f.root)}
+		return nil
+	})
+	return out, err
+}
+
+var snapshotNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// DefaultSnapshotDir is $XDG_DATA_HOME/mrpvm/snapshots, else
+// ~/.local/share/mrpvm/snapshots.
+func DefaultSnapshotDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "mrpvm", "snapshots"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("snapshot folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "mrpvm", "snapshots"), nil
+}
+
+func (s *Server) snapshotDir() (string, error) {
+	s.mu.Lock()
+	d := s.settings.SnapshotDir
+	s.mu.Unlock()
+	if d == "" {
+		d = s.opt.SnapshotDir
+	}
+	if d == "" {
+		return DefaultSnapshotDir()
+	}
+	return d, nil
+}
+
+// kbResult is mrpvm.kb's result.
+type kbResult struct {
+	Action string `json:"action"`
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+}
+
+// cmdKB saves, loads or forks knowledge base snapshots.
+func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+	var a struct {
+		Action string `json:"action"`
+		Name   string `json:"name"`
+		Folder string `json:"folder"`
+	}
+	if err := decodeArg(arg, &a); err != nil {
+		return nil, err
+	}
+	if !snapshotNameRe.MatchString(a.Name) || strings.Contains(a.Name, "..") {
+		return nil, badArg("name %q: use letters, digits, '.', '_' and '-'", a.Name)
+	}
+	f, err := s.folderByURI(a.Folder)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := s.snapshotDir()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, a.Name+".db")
+	res := kbResult{Action: a.Action, Name: a.Name, Path: path}
+	switch a.Action {
+	case "save", "fork":
+		if _, err := os.Stat(path); err == nil {
+			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_exists", "snapshot %q already exists (%s)", a.Name, path)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("snapshot folder: %w", err)
+		}
+		err := f.withWS(ctx, func(ws *vm.Workspace) error {
+			return ws.KB.Store().Snapshot(path)
+		})
+		if err != nil {
+			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "%v", err)
+		}
+		if a.Action == "fork" {
+			if err := f.switchTo(ctx, path); err != nil {
+				return nil, err
+			}
+		}
+	case "load":
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_missing", "no snapshot %q in %s", a.Name, dir)
+		}
+		if err := f.switchTo(ctx, path); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, badArg("action %q: want save, load or fork", a.Action)
+	}
+	return res, nil
+}

@@ -1,0 +1,174 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"go.lsp.dev/protocol"
+)
+
+// document is the overlay of one open file: the editor's unsaved text.
+type document struct {
+	uri     string
+	version int32
+	text    string
+}
+
+// docStore holds the open documents. Changes are applied inline on the
+// read loop, in wire order.
+type docStore struct {
+	mu   sync.RWMutex
+	docs map[string]*document
+}
+
+func newDocStore() *docStore { return &docStore{docs: map[string]*document{}} }
+
+func (d *docStore) get(u string) (document, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	doc, ok := d.docs[u]
+	if !ok {
+		return document{}, false
+	}
+	return *doc, true
+}
+
+func (d *docStore) set(doc *document) {
+	d.mu.Lock()
+	d.docs[doc.uri] = doc
+	d.mu.Unlock()
+}
+
+func (d *docStore) remove(u string) {
+	d.mu.Lock()
+	delete(d.docs, u)
+	d.mu.Unlock()
+}
+
+// contentChange is one TextDocumentContentChangeEvent: a whole document
+// when Range is nil.
+type contentChange struct {
+	Range *protocol.Range `json:"range"`
+	Text  string          `json:"text"`
+}
+
+// apply applies changes in order to text.
+func applyChanges(text string, changes []contentChange) (string, error) {
+	for _, c := range changes {
+		if c.Range == nil {
+			text = c.Text
+			continue
+		}
+		start := offsetOf(text, c.Range.Start)
+		end := offsetOf(text, c.Range.End)
+		if end < start {
+			return text, fmt.Errorf("change range ends before it starts")
+		}
+		text = text[:start] + c.Text + text[end:]
+	}
+	return text, nil
+}
+
+func (s *Server) didOpen(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int32  `json:"version"`
+			Text    string `json:"text"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	td := p.TextDocument
+	s.docs.set(&document{uri: td.URI, version: td.Version, text: td.Text})
+	s.scheduleDiagnostics(td.URI)
+	return nil
+}
+
+func (s *Server) didChange(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int32  `json:"version"`
+		} `json:"textDocument"`
+		ContentChanges []contentChange `json:"contentChanges"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	doc, ok := s.docs.get(p.TextDocument.URI)
+	if !ok {
+		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+	}
+	text, err := applyChanges(doc.text, p.ContentChanges)
+	if err != nil {
+		return err
+	}
+	s.docs.set(&document{uri: doc.uri, version: p.TextDocument.Version, text: text})
+	s.scheduleDiagnostics(doc.uri)
+	return nil
+}
+
+func (s *Server) didClose(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	s.docs.remove(p.TextDocument.URI)
+	return nil
+}
+
+// didSave re-ingests the saved file (debounced).
+func (s *Server) didSave(raw json.RawMessage) error {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	path := uriToPath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	if f := s.folderFor(path); f != nil {
+		f.schedule(path)
+	}
+	s.scheduleDiagnostics(p.TextDocument.URI)
+	return nil
+}
+
+// didChangeWatchedFiles re-ingests created, changed and deleted files.
+func (s *Server) didChangeWatchedFiles(raw json.RawMessage) error {
+	var p struct {
+		Changes []struct {
+			URI  string `json:"uri"`
+			Type int    `json:"type"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	for _, c := range p.Changes {
+		s.fileChanged(uriToPath(c.URI))
+	}
+	return nil
+}
+
+// fileChanged schedules a re-ingest of path (created, changed or deleted)
+// in the folder holding it.
+func (s *Server) fileChanged(path string) {
+	if path == "" {
+		return
+	}
+	if f := s.folderFor(path); f != nil {
+		f.schedule(path)
+	}
+}

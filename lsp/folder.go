@@ -1,0 +1,302 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/vm"
+	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
+)
+
+// folder is one workspace folder: its own knowledge base, catalog and VM.
+type folder struct {
+	s       *Server
+	root    string
+	name    string
+	userDir string
+	noLLM   bool
+
+	ready   chan struct{} // closed when the first open finished
+	openErr error
+
+	mu       sync.RWMutex // write-locked while the workspace is switched
+	ws       *vm.Workspace
+	dbPath   string
+	readOnly bool   // serving from a private copy: the real file is locked
+	tmpPath  string // the private copy, removed on close
+	closed   bool
+
+	ingestCtx    context.Context
+	ingestCancel context.CancelFunc
+
+	pmu     sync.Mutex
+	pending map[string]bool
+	timer   *time.Timer
+}
+
+func newFolder(s *Server, root, name, dbPath, userDir string, noLLM bool) *folder {
+	if name == "" {
+		name = filepath.Base(root)
+	}
+	f := &folder{s: s, root: root, name: name, dbPath: dbPath, userDir: userDir, noLLM: noLLM,
+		ready: make(chan struct{}), pending: map[string]bool{}}
+	f.ingestCtx, f.ingestCancel = context.WithCancel(s.ctx)
+	return f
+}
+
+// open opens the knowledge base; a file locked by another server makes this
+// one serve from a private copy and say so.
+func (f *folder) open() {
+	defer close(f.ready)
+	ws, err := f.openWS(f.dbPath, false)
+	if errors.Is(err, engine.ErrLocked) {
+		ws, err = f.openPrivateCopy()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		f.openErr = err
+		f.s.log.Error("open workspace", "folder", f.root, "err", err)
+		f.s.showMessage(protocol.MessageTypeError, fmt.Sprintf("mrpvm: cannot open the knowledge base of %s: %v", f.name, err))
+		return
+	}
+	if f.closed {
+		_ = ws.Close()
+		return
+	}
+	f.ws = ws
+	if f.dbPath == "" {
+		f.dbPath = ws.KB.Store().Path()
+	}
+}
+
+func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
+	return vm.Open(vm.OpenOptions{
+		Workspace: f.root,
+		DBPath:    dbPath,
+		Store:     engine.StoreOptions{LockTimeout: time.Second, Rebuild: rebuild},
+		Logger:    f.s.log,
+		UserDir:   f.userDir,
+		NoLLM:     f.noLLM,
+	})
+}
+
+// openPrivateCopy copies the locked knowledge base to a temporary file and
+// opens that (rebuilding it from the workspace if the copy is unusable).
+func (f *folder) openPrivateCopy() (*vm.Workspace, error) {
+	locked := f.dbPath
+	if locked == "" {
+		p, err := engine.DefaultDBPath(f.root)
+		if err != nil {
+			return nil, err
+		}
+		locked = p
+	}
+	tmp, err := os.CreateTemp("", "mrpvm-lsp-*.db")
+	if err != nil {
+		return nil, fmt.Errorf("private copy of a locked knowledge base: %w", err)
+	}
+	tmpPath := tmp.Name()
+	if src, err := os.Open(locked); err == nil {
+		_, err = io.Copy(tmp, src)
+		src.Close()
+		if err != nil {
+			tmp.Truncate(0)
+		}
+	}
+	tmp.Close()
+	ws, err := f.openWS(tmpPath, false)
+	if err != nil {
+		ws, err = f.openWS(tmpPath, true)
+	}
+	if err != nil {
+		os.Remove(tmpPath)
+		return nil, err
+	}
+	f.readOnly = true
+	f.tmpPath = tmpPath
+	f.dbPath = locked
+	f.s.log.Warn("knowledge base locked; serving from a private copy", "locked", locked, "copy", tmpPath)
+	f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf(
+		"mrpvm: the knowledge base of %s is in use by another mrpvm process (%s). This server answers from a private copy; its changes are not saved.", f.name, locked))
+	return ws, nil
+}
+
+// errNotReady is returned when a folder's knowledge base could not be opened.
+func (f *folder) notReady() error {
+	return rpcError(jsonrpc2.InternalError, "kb_unavailable", "the knowledge base of %s is not open: %v", f.name, f.openErr)
+}
+
+// withWS runs fn with the folder's workspace, waiting for it to open.
+func (f *folder) withWS(ctx context.Context, fn func(ws *vm.Workspace) error) error {
+	select {
+	case <-f.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if f.ws == nil {
+		return f.notReady()
+	}
+	return fn(f.ws)
+}
+
+// close cancels the folder's background ingest and closes its knowledge base.
+func (f *folder) close() {
+	f.ingestCancel()
+	f.pmu.Lock()
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.pmu.Unlock()
+	<-f.ready
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	if f.ws != nil {
+		if err := f.ws.Close(); err != nil {
+			f.s.log.Error("close workspace", "folder", f.root, "err", err)
+		}
+		f.ws = nil
+	}
+	if f.tmpPath != "" {
+		os.Remove(f.tmpPath)
+	}
+}
+
+// switchTo closes the current knowledge base and opens the one at dbPath.
+func (f *folder) switchTo(ctx context.Context, dbPath string) error {
+	select {
+	case <-f.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Stop a background ingest so the write lock is not held up by it.
+	f.ingestCancel()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ingestCtx, f.ingestCancel = context.WithCancel(f.s.ctx)
+	if f.closed {
+		return rpcError(jsonrpc2.InvalidRequest, "folder_closed", "%s was closed", f.name)
+	}
+	ws, err := f.openWS(dbPath, false)
+	if err != nil {
+		return rpcError(jsonrpc2.InternalError, "kb_open_failed", "open %s: %v", dbPath, err)
+	}
+	if f.ws != nil {
+		if err := f.ws.Close(); err != nil {
+			f.s.log.Error("close workspace", "folder", f.root, "err", err)
+		}
+	}
+	if f.tmpPath != "" {
+		os.Remove(f.tmpPath)
+		f.tmpPath = ""
+	}
+	f.ws, f.dbPath, f.readOnly, f.openErr = ws, dbPath, false, nil
+	return nil
+}
+
+// schedule queues path for a debounced partial ingest.
+func (f *folder) schedule(path string) {
+	if !engine.IsSourceFile(path) || hiddenPath(f.root, path) {
+		return
+	}
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	f.pending[path] = true
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.timer = time.AfterFunc(f.s.opt.Debounce, func() {
+		f.pmu.Lock()
+		paths := sortedKeys(f.pending)
+		f.pending = map[string]bool{}
+		f.pmu.Unlock()
+		if len(paths) > 0 {
+			f.s.goBG(func() { f.s.ingestFolder(f.currentIngestCtx(), f, paths) })
+		}
+	})
+}
+
+func (f *folder) currentIngestCtx() context.Context {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.ingestCtx
+}
+
+// hiddenPath reports whether path lies in a folder the workspace walk skips.
+func hiddenPath(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return true
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for _, p := range parts[:len(parts)-1] {
+		if p == ".." || p == "node_modules" || (strings.HasPrefix(p, ".") && p != ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// ingestResult is the mrpvm/didIngest notification: sent after every
+// ingest run so clients (and tests) know when saved text is searchable.
+type ingestResult struct {
+	Folder string               `json:"folder"`
+	Paths  []string             `json:"paths,omitempty"`
+	Report *engine.IngestReport `json:"report,omitempty"`
+	Error  string               `json:"error,omitempty"`
+}
+
+// ingestFolder runs one ingest (the whole folder when paths is nil) with
+// progress for whole-folder runs, then refreshes diagnostics.
+func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*engine.IngestReport, error) {
+	if ctx == nil {
+		ctx = f.currentIngestCtx()
+	}
+	var prog *progress
+	if paths == nil {
+		prog = s.beginProgress(ctx, "mrpvm: ingest "+f.name, "", nil)
+	}
+	var rep *engine.IngestReport
+	err := f.withWS(ctx, func(ws *vm.Workspace) error {
+		var err error
+		opt := engine.IngestOptions{Only: paths}
+		if prog != nil {
+			opt.Progress = prog.files
+		}
+		rep, err = ws.KB.Ingest(ctx, opt)
+		return err
+	})
+	if prog != nil {
+		msg := ""
+		if rep != nil {
+			msg = fmt.Sprintf("%d files ingested, %d unchanged, %d removed; %d KUs", rep.Files, rep.Unchanged, rep.Removed, rep.KUs)
+		} else if err != nil {
+			msg = "ingest failed: " + err.Error()
+		}
+		prog.end(msg)
+	}
+	res := ingestResult{Folder: pathToURI(f.root), Paths: paths, Report: rep}
+	if err != nil {
+		res.Error = err.Error()
+		s.log.Warn("ingest", "folder", f.root, "err", err)
+	}
+	s.notify("mrpvm/didIngest", res)
+	for _, p := range paths {
+		s.scheduleDiagnostics(pathToURI(p))
+	}
+	return rep, err
+}

@@ -1,0 +1,713 @@
+// Package lsp is the mrpvm language server: LSP over a byte stream (stdio
+// in `mrpvm lsp`), one knowledge base per workspace folder kept current in
+// the background, hover and symbols from Knowledge Units, diagnostics for
+// plugin files, and the mrpvm.* commands that reach the plugin VM.
+//
+// Concurrency model. jsonrpc2 runs a handler inline on its read loop unless
+// the handler releases itself with jsonrpc2.Async. Notifications (text
+// synchronisation, watched files, folders) are handled inline, so they are
+// applied in wire order and are always visible to the requests that follow
+// them; they only update in-memory state and schedule background work.
+// Every request except initialize and shutdown is released at once, so no
+// request waits behind a long command. Calls to the client (progress
+// tokens, registrations, configuration) are only made from goroutines,
+// never from the read loop.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// CodeRequestCancelled is the LSP error code of a cancelled request.
+const CodeRequestCancelled jsonrpc2.Code = -32800
+
+// Options configure a Server.
+type Options struct {
+	// DBPath is the knowledge base file of the first workspace folder
+	// ("" : the engine's default path for that folder).
+	DBPath string
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+	// UserDir is the user configuration folder ("" : default, "-" : none).
+	UserDir string
+	// SnapshotDir holds mrpvm.kb snapshots ("" : DefaultSnapshotDir()).
+	SnapshotDir string
+	// Debounce delays re-ingesting saved and changed files (default 150ms).
+	Debounce time.Duration
+	// NoLLM keeps the LLM bridge out even when an endpoint is configured.
+	NoLLM bool
+}
+
+// Settings are the client's settings, from initializationOptions or
+// workspace/configuration (section "mrpvm").
+type Settings struct {
+	DBPath      string `json:"dbPath,omitempty"`
+	UserDir     string `json:"userDir,omitempty"`
+	SnapshotDir string `json:"snapshotDir,omitempty"`
+	NoLLM       *bool  `json:"noLLM,omitempty"`
+	// NoWatcher turns the built-in file watcher off.
+	NoWatcher bool `json:"noWatcher,omitempty"`
+}
+
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	WorkDoneProgress   bool
+	DynamicWatch       bool
+	Configuration      bool
+	WorkspaceFolders   bool
+	ShowMessageRequest bool
+}
+
+// Server is one language server connection.
+type Server struct {
+	opt  Options
+	log  *slog.Logger
+	conn jsonrpc2.Conn
+
+	ctx    context.Context // lives until the connection ends
+	cancel context.CancelFunc
+	bg     sync.WaitGroup
+
+	mu          sync.Mutex
+	initialized bool // initialize answered
+	shutdown    bool
+	exitCalled  bool
+	caps        clientCaps
+	settings    Settings
+	folders     []*folder
+
+	docs    *docStore
+	watcher *watcher
+	tokens  atomic.Int64
+	exited  chan struct{}
+}
+
+// ExitError is returned by Serve when the client sent exit without a prior
+// shutdown (exit status 1 in the LSP specification).
+var ExitError = errors.New("lsp: exit without shutdown")
+
+// Serve runs the server on rwc until the client exits or the stream ends,
+// then closes every knowledge base cleanly.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
+	if opt.Debounce <= 0 {
+		opt.Debounce = 150 * time.Millisecond
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opt: opt, log: log, docs: newDocStore(), exited: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	stream, err := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.logf)
+	if err != nil {
+		return err
+	}
+	handler, canceller := jsonrpc2.CancelHandler(s.handle)
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(cancelPreempter{cancel: canceller}))
+	s.conn.Go(s.ctx, handler)
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+	case <-ctx.Done():
+	}
+	s.cancel()
+	s.closeAll()
+	// Close waits for handlers still running; they see the cancelled context.
+	done := make(chan struct{})
+	go func() { _ = s.conn.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.logf("connection did not drain in 5s")
+	}
+	s.mu.Lock()
+	bad := s.exitCalled && !s.shutdown
+	s.mu.Unlock()
+	if bad {
+		return ExitError
+	}
+	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		s.logf("connection ended: %v", err)
+	}
+	return nil
+}
+
+// cancelPreempter handles $/cancelRequest ahead of the request it cancels.
+type cancelPreempter struct{ cancel func(jsonrpc2.ID) }
+
+func (p cancelPreempter) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	if req.Method() != "$/cancelRequest" {
+		return nil, jsonrpc2.ErrNotHandled
+	}
+	var params struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(req.Params(), &params); err == nil {
+		var n int64
+		var str string
+		if json.Unmarshal(params.ID, &n) == nil {
+			p.cancel(jsonrpc2.NewNumberID(n))
+		} else if json.Unmarshal(params.ID, &str) == nil {
+			p.cancel(jsonrpc2.NewStringID(str))
+		}
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) logf(format string, args ...any) {
+	s.log.Info(fmt.Sprintf(format, args...))
+}
+
+// rpcError builds a JSON-RPC error whose message starts with a stable code.
+func rpcError(code jsonrpc2.Code, stable, format string, args ...any) error {
+	return jsonrpc2.NewError(code, stable+": "+fmt.Sprintf(format, args...))
+}
+
+// handle dispatches one incoming message. It never lets a panic escape (a
+// panicking jsonrpc2 handler fails the whole connection) and never returns
+// an error for a notification (that too would end the connection).
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+	method := req.Method()
+	isCall := req.IsCall()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in handler", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			result, err = nil, nil
+			if isCall {
+				err = jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("internal_error: %s panicked: %v", method, r))
+			}
+		}
+	}()
+	if !isCall {
+		s.notification(ctx, method, json.RawMessage(req.Params()))
+		return nil, nil
+	}
+	s.mu.Lock()
+	initialized, shutdown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	switch {
+	case method == "initialize":
+		if initialized {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "already_initialized: initialize was already called")
+		}
+		return s.initialize(json.RawMessage(req.Params()))
+	case !initialized:
+		return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "not_initialized: initialize first")
+	case method == "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return nil, nil
+	case shutdown:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "shutting_down: the server is shutting down")
+	}
+	h, ok := requestHandlers[method]
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method_not_found: "+method)
+	}
+	params := append(json.RawMessage(nil), req.Params()...)
+	jsonrpc2.Async(ctx)
+	res, err := h(s, ctx, params)
+	if ctx.Err() != nil && s.ctx.Err() == nil {
+		return nil, jsonrpc2.NewError(CodeRequestCancelled, "request_cancelled: "+method+" was cancelled")
+	}
+	if err != nil {
+		var je *jsonrpc2.Error
+		if errors.As(err, &je) {
+			return nil, je
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+	return res, nil
+}
+
+type requestHandler func(s *Server, ctx context.Context, params json.RawMessage) (any, error)
+
+var requestHandlers map[string]requestHandler
+
+func init() {
+	requestHandlers = map[string]requestHandler{
+		"textDocument/hover":          (*Server).hover,
+		"textDocument/documentSymbol": (*Server).documentSymbol,
+		"textDocument/definition":     (*Server).definition,
+		"textDocument/completion":     (*Server).completion,
+		"workspace/symbol":            (*Server).workspaceSymbol,
+		"workspace/executeCommand":    (*Server).executeCommand,
+	}
+}
+
+// notification handles one notification inline, in wire order.
+func (s *Server) notification(ctx context.Context, method string, params json.RawMessage) {
+	s.mu.Lock()
+	initialized := s.initialized
+	s.mu.Unlock()
+	if method == "exit" {
+		s.mu.Lock()
+		s.exitCalled = true
+		s.mu.Unlock()
+		select {
+		case <-s.exited:
+		default:
+			close(s.exited)
+		}
+		return
+	}
+	if !initialized {
+		return // notifications before initialize are dropped (LSP)
+	}
+	var err error
+	switch method {
+	case "initialized":
+		s.onInitialized()
+	case "textDocument/didOpen":
+		err = s.didOpen(params)
+	case "textDocument/didChange":
+		err = s.didChange(params)
+	case "textDocument/didClose":
+		err = s.didClose(params)
+	case "textDocument/didSave":
+		err = s.didSave(params)
+	case "workspace/didChangeWatchedFiles":
+		err = s.didChangeWatchedFiles(params)
+	case "workspace/didChangeWorkspaceFolders":
+		err = s.didChangeWorkspaceFolders(params)
+	case "workspace/didChangeConfiguration":
+		s.goBG(func() { s.pullConfiguration() })
+	default:
+		// $/setTrace, $/progress from the client and unknown notifications.
+	}
+	if err != nil {
+		s.log.Warn("notification failed", "method", method, "err", err)
+	}
+}
+
+// goBG runs fn on a goroutine tied to the server's lifetime.
+func (s *Server) goBG(fn func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic in background work", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			}
+		}()
+		fn()
+	}()
+}
+
+// notify sends a notification to the client, logging failures.
+func (s *Server) notify(method string, params any) {
+	b, err := marshal(params)
+	if err != nil {
+		s.log.Error("encode notification", "method", method, "err", err)
+		return
+	}
+	if err := s.conn.Notify(s.ctx, method, jsonrpc2.RawMessage(b)); err != nil && s.ctx.Err() == nil {
+		s.log.Warn("notify", "method", method, "err", err)
+	}
+}
+
+// call sends a request to the client. Never call it from the read loop.
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	b, err := marshal(params)
+	if err != nil {
+		return err
+	}
+	var raw jsonrpc2.RawMessage
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, method, jsonrpc2.RawMessage(b), &raw); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	if result != nil && len(raw) > 0 {
+		return json.Unmarshal(raw, result)
+	}
+	return nil
+}
+
+// showMessage shows a message in the editor.
+func (s *Server) showMessage(typ protocol.MessageType, text string) {
+	s.notify("window/showMessage", map[string]any{"type": typ, "message": text})
+}
+
+// marshal encodes a result or params: protocol types through the protocol
+// package's union-aware codec, everything else with encoding/json.
+func marshal(v any) (jsonrpc2.RawMessage, error) {
+	switch v.(type) {
+	case nil:
+		return jsonrpc2.RawMessage("null"), nil
+	case jsonrpc2.RawMessage:
+		return v.(jsonrpc2.RawMessage), nil
+	case *protocol.Hover, []protocol.DocumentSymbol, []protocol.Location, *protocol.PublishDiagnosticsParams:
+		b, err := protocol.Marshal(v)
+		return jsonrpc2.RawMessage(b), err
+	}
+	b, err := json.Marshal(v)
+	return jsonrpc2.RawMessage(b), err
+}
+
+// initialize records the client's capabilities and settings, starts
+// opening the folders' knowledge bases in the background and answers at once.
+func (s *Server) initialize(raw json.RawMessage) (any, error) {
+	var p initializeParams
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: initialize: "+err.Error())
+		}
+	}
+	caps := clientCaps{
+		WorkDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
+		DynamicWatch:       p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration,
+		Configuration:      p.Capabilities.Workspace.Configuration,
+		WorkspaceFolders:   p.Capabilities.Workspace.WorkspaceFolders,
+		ShowMessageRequest: true,
+	}
+	var st Settings
+	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
+		if err := json.Unmarshal(p.InitializationOptions, &st); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_settings: initializationOptions: "+err.Error())
+		}
+	}
+	var roots []folderRef
+	for _, f := range p.WorkspaceFolders {
+		roots = append(roots, f)
+	}
+	if len(roots) == 0 {
+		u := p.RootURI
+		if u == "" && p.RootPath != "" {
+			u = pathToURI(p.RootPath)
+		}
+		if u != "" {
+			roots = append(roots, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
+		}
+	}
+	s.mu.Lock()
+	s.caps = caps
+	s.settings = st
+	s.initialized = true
+	s.mu.Unlock()
+	for i, r := range roots {
+		s.addFolder(r, i == 0)
+	}
+	return jsonrpc2.RawMessage(mustJSON(initializeResult())), nil
+}
+
+// Version is the server version reported in serverInfo.
+const Version = "0.1.0"
+
+// Commands lists the workspace/executeCommand ids.
+var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
+
+func initializeResult() map[string]any {
+	return map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding": "utf-16",
+			"textDocumentSync": map[string]any{
+				"openClose": true,
+				"change":    2, // incremental
+				"save":      map[string]any{"includeText": false},
+			},
+			"hoverProvider":           true,
+			"documentSymbolProvider":  true,
+			"workspaceSymbolProvider": true,
+			"definitionProvider":      true,
+			"completionProvider":      map[string]any{"triggerCharacters": []string{"\"", ":", " "}},
+			"executeCommandProvider":  map[string]any{"commands": Commands},
+			"workspace": map[string]any{
+				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+			},
+		},
+		"serverInfo": map[string]any{"name": "mrpvm", "version": Version},
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// onInitialized registers file watching, pulls the configuration and
+// starts the background ingest of every folder.
+func (s *Server) onInitialized() {
+	s.goBG(func() {
+		s.mu.Lock()
+		caps := s.caps
+		noWatcher := s.settings.NoWatcher
+		s.mu.Unlock()
+		if caps.Configuration {
+			s.pullConfiguration()
+		}
+		registered := false
+		if caps.DynamicWatch {
+			err := s.call(s.ctx, "client/registerCapability", map[string]any{
+				"registrations": []map[string]any{{
+					"id":     "mrpvm-watch",
+					"method": "workspace/didChangeWatchedFiles",
+					"registerOptions": map[string]any{"watchers": []map[string]any{
+						{"globPattern": "**/*.md"},
+						{"globPattern": "**/plugin.kus.md"},
+						{"globPattern": "**/plugin.json"},
+						{"globPattern": "**/manifest.json"},
+					}},
+				}},
+			}, nil)
+			if err != nil {
+				s.log.Warn("dynamic registration of watched files failed; using the built-in watcher", "err", err)
+			} else {
+				registered = true
+			}
+		}
+		if !registered && !noWatcher {
+			w, err := newWatcher(s)
+			if err != nil {
+				s.log.Warn("built-in watcher", "err", err)
+			} else {
+				s.mu.Lock()
+				s.watcher = w
+				for _, f := range s.folders {
+					w.add(f.root)
+				}
+				s.mu.Unlock()
+			}
+		}
+	})
+	for _, f := range s.folderList() {
+		f := f
+		s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
+	}
+}
+
+// pullConfiguration asks the client for the "mrpvm" section.
+func (s *Server) pullConfiguration() {
+	s.mu.Lock()
+	ok := s.caps.Configuration
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	var out []json.RawMessage
+	if err := s.call(s.ctx, "workspace/configuration", map[string]any{
+		"items": []map[string]any{{"section": "mrpvm"}},
+	}, &out); err != nil {
+		s.log.Warn("workspace/configuration", "err", err)
+		return
+	}
+	if len(out) == 0 || string(out[0]) == "null" {
+		return
+	}
+	var st Settings
+	if err := json.Unmarshal(out[0], &st); err != nil {
+		s.showMessage(protocol.MessageTypeWarning, "mrpvm: bad settings: "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	// Settings that need a reopen (dbPath) take effect for folders opened
+	// later; the snapshot folder and watcher switch apply at once.
+	if st.SnapshotDir != "" {
+		s.settings.SnapshotDir = st.SnapshotDir
+	}
+	if st.DBPath != "" && s.settings.DBPath == "" {
+		s.settings.DBPath = st.DBPath
+	}
+	s.settings.NoWatcher = st.NoWatcher
+	s.mu.Unlock()
+}
+
+// closeAll stops background work and closes every folder's knowledge base.
+func (s *Server) closeAll() {
+	s.mu.Lock()
+	folders := s.folders
+	s.folders = nil
+	w := s.watcher
+	s.watcher = nil
+	s.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+	for _, f := range folders {
+		f.close()
+	}
+	waitTimeout(&s.bg, 10*time.Second)
+}
+
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// folderList returns the open folders in order.
+func (s *Server) folderList() []*folder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*folder(nil), s.folders...)
+}
+
+// folderFor returns the folder holding path (the deepest root), else the first.
+func (s *Server) folderFor(path string) *folder {
+	fs := s.folderList()
+	var best *folder
+	for _, f := range fs {
+		if within(f.root, path) && (best == nil || len(f.root) > len(best.root)) {
+			best = f
+		}
+	}
+	if best == nil && len(fs) > 0 && path == "" {
+		best = fs[0]
+	}
+	return best
+}
+
+// folderByURI picks a folder by its URI ("" : the first).
+func (s *Server) folderByURI(u string) (*folder, error) {
+	fs := s.folderList()
+	if len(fs) == 0 {
+		return nil, rpcError(jsonrpc2.InvalidRequest, "no_workspace", "no workspace folder is open")
+	}
+	if u == "" {
+		return fs[0], nil
+	}
+	p := uriToPath(u)
+	if f := s.folderFor(p); f != nil {
+		return f, nil
+	}
+	return nil, rpcError(jsonrpc2.InvalidParams, "bad_argument", "%s is in no workspace folder", u)
+}
+
+func within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	return strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// didChangeWorkspaceFolders opens added folders and closes removed ones.
+func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) error {
+	var p struct {
+		Event struct {
+			Added   []folderRef `json:"added"`
+			Removed []folderRef `json:"removed"`
+		} `json:"event"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	for _, r := range p.Event.Removed {
+		root := uriToPath(r.URI)
+		s.mu.Lock()
+		var gone *folder
+		for i, f := range s.folders {
+			if f.root == root {
+				gone = f
+				s.folders = append(s.folders[:i:i], s.folders[i+1:]...)
+				break
+			}
+		}
+		w := s.watcher
+		s.mu.Unlock()
+		if gone != nil {
+			if w != nil {
+				w.remove(gone.root)
+			}
+			s.goBG(gone.close)
+		}
+	}
+	for _, r := range p.Event.Added {
+		f := s.addFolder(r, len(s.folderList()) == 0)
+		if f != nil {
+			s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
+		}
+	}
+	return nil
+}
+
+// addFolder starts opening one workspace folder's knowledge base.
+func (s *Server) addFolder(r folderRef, first bool) *folder {
+	root := uriToPath(r.URI)
+	if root == "" {
+		return nil
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	s.mu.Lock()
+	for _, f := range s.folders {
+		if f.root == root {
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	dbPath := ""
+	if first {
+		dbPath = s.opt.DBPath
+		if s.settings.DBPath != "" {
+			dbPath = s.settings.DBPath
+		}
+	}
+	userDir := s.opt.UserDir
+	if s.settings.UserDir != "" {
+		userDir = s.settings.UserDir
+	}
+	noLLM := s.opt.NoLLM
+	if s.settings.NoLLM != nil {
+		noLLM = *s.settings.NoLLM
+	}
+	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
+	s.folders = append(s.folders, f)
+	if s.watcher != nil {
+		s.watcher.add(root)
+	}
+	s.mu.Unlock()
+	s.goBG(f.open)
+	return f
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readText returns the text of a document: the overlay when open, else the file.
+func (s *Server) readText(u string) (string, error) {
+	if d, ok := s.docs.get(u); ok {
+		return d.text, nil
+	}
+	p := uriToPath(u)
+	if p == "" {
+		return "", fmt.Errorf("not a file URI: %s", u)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}

@@ -1,0 +1,210 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// documentSymbol returns a file's KU hierarchy, read from the overlay.
+func (s *Server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	text, err := s.readText(p.TextDocument.URI)
+	if err != nil {
+		return []protocol.DocumentSymbol{}, nil
+	}
+	doc, err := kus.Parse([]byte(text), kus.SourceInfo{SourceID: filepath.Base(uriToPath(p.TextDocument.URI))})
+	if err != nil {
+		return []protocol.DocumentSymbol{}, nil
+	}
+	return kuSymbols(text, doc), nil
+}
+
+// kuSymbols builds the symbol tree: the source summary at the top, its
+// sections nested by parentUnitIds, leaves inside their sections.
+func kuSymbols(text string, doc *kus.Document) []protocol.DocumentSymbol {
+	byID := map[string]*kus.KU{}
+	for _, u := range doc.Units {
+		byID[u.ID] = u
+	}
+	var build func(u *kus.KU, depth int) protocol.DocumentSymbol
+	build = func(u *kus.KU, depth int) protocol.DocumentSymbol {
+		r := protocol.Range{
+			Start: lineColPosition(text, u.Range.StartLine, u.Range.StartCol),
+			End:   lineColPosition(text, u.Range.EndLine, u.Range.EndCol),
+		}
+		sel := r
+		sel.End = lineColPosition(text, u.Range.StartLine, 1<<30)
+		if sel.End.Line != sel.Start.Line || sel.End.Character < sel.Start.Character {
+			sel.End = sel.Start
+		}
+		name := u.Title
+		if name == "" {
+			name = u.ID
+		}
+		detail := u.Level
+		if u.Role != "" {
+			detail += " · " + u.Role
+		}
+		sym := protocol.DocumentSymbol{Name: name, Detail: &detail, Kind: symbolKind(u), Range: r, SelectionRange: sel}
+		if depth < 32 {
+			for _, cid := range u.ChildUnitIDs {
+				if c := byID[cid]; c != nil {
+					sym.Children = append(sym.Children, build(c, depth+1))
+				}
+			}
+		}
+		return sym
+	}
+	out := []protocol.DocumentSymbol{}
+	for _, u := range doc.Units {
+		if len(u.ParentUnitIDs) == 0 || byID[u.ParentUnitIDs[0]] == nil {
+			out = append(out, build(u, 0))
+		}
+	}
+	return out
+}
+
+func symbolKind(u *kus.KU) protocol.SymbolKind {
+	switch u.Level {
+	case kus.LevelSummary:
+		return protocol.SymbolKindFile
+	case kus.LevelSection:
+		return protocol.SymbolKindNamespace
+	}
+	return protocol.SymbolKindString
+}
+
+// workspaceSymbol searches KUs (BM25 ranked) in every folder.
+func (s *Server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	type symbolInformation struct {
+		Name          string              `json:"name"`
+		Kind          protocol.SymbolKind `json:"kind"`
+		Location      protocol.Location   `json:"location"`
+		ContainerName string              `json:"containerName,omitempty"`
+	}
+	out := []symbolInformation{}
+	for _, f := range s.folderList() {
+		err := f.withWS(ctx, func(ws *vm.Workspace) error {
+			for _, h := range search(ctx, ws, p.Query, 50) {
+				u, r := kuLocation(f, h.KU)
+				if u == "" {
+					continue
+				}
+				out = append(out, symbolInformation{Name: h.KU.Title, Kind: symbolKind(h.KU),
+					Location: protocol.Location{URI: uri.URI(u), Range: r}, ContainerName: h.KU.SourceID})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// definition follows relative Markdown links, [[wiki links]] and KU ids.
+func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p textDocumentPositionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	text, err := s.readText(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	t, ok := termAt(text, offsetOf(text, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	docPath := uriToPath(p.TextDocument.URI)
+	if t.kind == termLink {
+		target, frag, _ := strings.Cut(t.text, "#")
+		abs := filepath.Join(filepath.Dir(docPath), filepath.FromSlash(target))
+		if target == "" {
+			abs = docPath
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, nil
+		}
+		r := protocol.Range{}
+		if frag != "" {
+			if b, err := os.ReadFile(abs); err == nil {
+				r = headingRange(string(b), frag)
+			}
+		}
+		return []protocol.Location{{URI: uri.URI(pathToURI(abs)), Range: r}}, nil
+	}
+	f := s.folderFor(docPath)
+	if f == nil {
+		return nil, nil
+	}
+	var locs []protocol.Location
+	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		var ku *kus.KU
+		switch {
+		case t.kind == termWiki:
+			ku = wikiTarget(ws, t.text)
+		case strings.Contains(t.wide, "::"):
+			ku, _ = ws.KB.Store().KU(t.wide)
+		}
+		if ku != nil {
+			if u, r := kuLocation(f, ku); u != "" {
+				locs = append(locs, protocol.Location{URI: uri.URI(u), Range: r})
+			}
+		}
+		return nil
+	})
+	if err != nil || len(locs) == 0 {
+		return nil, err
+	}
+	return locs, nil
+}
+
+// headingRange finds the heading whose GitHub-style slug is frag.
+func headingRange(text, frag string) protocol.Range {
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if m := headingRe.FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil && slug(m[1]) == strings.ToLower(frag) {
+			p := positionOf(text, off)
+			return protocol.Range{Start: p, End: p}
+		}
+		off += len(line)
+	}
+	return protocol.Range{}
+}
+
+func slug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case r == ' ' || r == '-':
+			b.WriteRune('-')
+		case r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
