@@ -1,17 +1,25 @@
-// Package gsllmfast is the built-in gs-plugin gs-llm-fast: lightweight LLM synthesis from evidence.
-//
-// Its behaviour, goal solving (Solve), arrives in a later version: until then every
-// method answers status unsupported with error code not_implemented (see
-// sdk.UnimplementedGS), so planners route around it instead of trusting a
-// fake success. The descriptor (plugin.json) and the KUs describing the
-// plugin (plugin.kus.md) are embedded and registered at init.
+// Package gsllmfast is the built-in gs-plugin gs-llm-fast: a fluent answer
+// written by the goal-fast model role from the structured payload
+// (intents, evidence KUs, gs-plugin guidance KUs), grounded in the evidence
+// with [n] citations that map back to KUs (responseDocument lists them,
+// evidenceIds names the cited KUs). It makes one call (maxLLMCalls 1),
+// answers `no-context` without calling the model when there is no
+// evidence and when the model says the evidence does not answer, and
+// `needs-decomposition` when the model says the task is too broad. An
+// answer that cites no source is an error (llm_uncited). With no model
+// endpoint configured it answers `unsupported` (code llm_not_configured)
+// and the planner falls back to gs-symbolic. The prompt is prompts/solve.tmpl,
+// embedded.
 package gsllmfast
 
 import (
-	_ "embed"
+	"context"
+	"embed"
 	"encoding/json"
+	"errors"
 
 	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -24,24 +32,41 @@ var descriptorJSON []byte
 //go:embed plugin.kus.md
 var kusMarkdown []byte
 
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
+
 func init() {
 	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
 }
 
-// Options are the plugin's options in plugins.json; it takes none, and
-// any key is an error.
-type Options struct{}
+// Options are the plugin's options in plugins.json.
+type Options struct {
+	// MaxEvidence is the number of evidence KUs shown to the model; default 6.
+	MaxEvidence int `json:"maxEvidence,omitempty"`
+	// MaxEvidenceChars bounds their text together; default 8000.
+	MaxEvidenceChars int `json:"maxEvidenceChars,omitempty"`
+}
 
-func defaults() Options { return Options{} }
+func defaults() Options { return Options{MaxEvidence: 6, MaxEvidenceChars: 8000} }
 
-func (o *Options) validate() error { return nil }
+func (o *Options) validate() error {
+	if o.MaxEvidence < 1 || o.MaxEvidence > 50 {
+		return errors.New("maxEvidence must be between 1 and 50")
+	}
+	if o.MaxEvidenceChars < 500 {
+		return errors.New("maxEvidenceChars must be at least 500")
+	}
+	return nil
+}
 
 // Plugin is gs-llm-fast.
 type Plugin struct {
 	sdk.Base
-	sdk.UnimplementedGS
 	Options Options
 	env     sdk.Env
+	gs      *llmplug.GoalSolver
 }
 
 // New builds the plugin from its options and injected services.
@@ -57,5 +82,12 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	return &Plugin{Base: base, UnimplementedGS: sdk.UnimplementedGS{ID: ID}, Options: opts, env: env}, nil
+	gs := &llmplug.GoalSolver{ID: ID, Role: sdk.RoleGoalFast, Prompts: prompts,
+		Limits: llmplug.Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}
+	return &Plugin{Base: base, Options: opts, env: env, gs: gs}, nil
+}
+
+// Solve answers one task from its evidence.
+func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+	return p.gs.Solve(ctx, rc, in)
 }
