@@ -1,0 +1,658 @@
+-- mrpvm: Neovim client for the mrpvm language server (`mrpvm lsp`).
+--
+-- require('mrpvm').setup{...} starts the server for Markdown buffers (and any
+-- other configured filetypes) in the workspace found from root markers, and
+-- adds the :MrpAsk, :MrpIngest, :MrpPlugins, :MrpTrace, :MrpKb, :MrpStats and
+-- :MrpLog commands. Works on Neovim 0.7 through 0.11: vim.lsp.config and
+-- vim.lsp.enable where present, vim.lsp.start on 0.8+, vim.lsp.start_client
+-- on 0.7. See :help mrpvm.
+local render = require('mrpvm.render')
+
+local M = {}
+
+local NAME = 'mrpvm'
+
+--- Default options; see :help mrpvm-setup.
+M.defaults = {
+  cmd = { 'mrpvm', 'lsp' },
+  filetypes = { 'markdown' },
+  root_markers = { '.mrpvm', '.git' },
+  db = nil, -- knowledge base file, passed as --db
+  cmd_env = nil, -- extra environment for the server (MRPVM_LLM_* settings)
+  answer_window = 'split', -- 'split' or 'float'
+  answer_height = 15,
+  progress = true, -- echo $/progress while the server ingests
+  keep_session = true, -- follow-up :MrpAsk continue the same session
+  on_attach = nil,
+  capabilities = nil,
+  settings = nil,
+  init_options = nil,
+  force_start = false, -- skip vim.lsp.config/enable even where present (0.11+)
+}
+
+M.config = vim.deepcopy(M.defaults)
+
+-- state shared by the commands.
+local state = {
+  progress = {}, -- token -> {title, message, percentage, done}
+  last_echo = 0,
+  session = nil, -- sessionId of the last answer
+  last_request = nil, -- requestId of the last answer
+  last_answer = nil, -- {question, response, root}
+  clients = {}, -- root -> client id (0.7 path)
+  setup_done = false,
+}
+M._state = state
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+local function notify(msg, level)
+  vim.notify(msg, level or vim.log.levels.INFO)
+end
+
+--- Returns the server command with --db appended when configured.
+function M.server_cmd(cfg)
+  cfg = cfg or M.config
+  local cmd = cfg.cmd
+  if type(cmd) == 'string' then
+    cmd = { cmd, 'lsp' }
+  end
+  cmd = vim.deepcopy(cmd)
+  if cfg.db and cfg.db ~= '' then
+    table.insert(cmd, '--db')
+    table.insert(cmd, vim.fn.expand(cfg.db))
+  end
+  return cmd
+end
+
+--- Finds the workspace root of path: the nearest folder holding one of the
+--- markers, else the file's own folder.
+function M.find_root(path, markers)
+  markers = markers or M.config.root_markers
+  local uv = vim.loop
+  local dir
+  if path == nil or path == '' then
+    dir = vim.fn.getcwd()
+  else
+    dir = vim.fn.fnamemodify(path, ':p')
+    local st = uv.fs_stat(dir)
+    if not st or st.type ~= 'directory' then
+      dir = vim.fn.fnamemodify(dir, ':h')
+    end
+  end
+  dir = dir:gsub('/$', '')
+  if dir == '' then
+    dir = '/'
+  end
+  local start = dir
+  while true do
+    for _, m in ipairs(markers) do
+      if uv.fs_stat(dir .. '/' .. m) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return start
+    end
+    dir = parent
+  end
+end
+
+--- Compatibility: the active clients named mrpvm (optionally for a buffer).
+function M.clients(bufnr)
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local out = {}
+  for _, c in ipairs(get() or {}) do
+    if c.name == NAME and (bufnr == nil or vim.lsp.buf_is_attached(bufnr, c.id)) then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+-- request sends an LSP request; 0.11 clients are objects with methods.
+local function request(client, method, params, handler, bufnr)
+  if has('nvim-0.11') then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+-- on_progress tracks $/progress and echoes it; the default handler runs too.
+local function on_progress(err, result, ctx, config)
+  local default = vim.lsp.handlers['$/progress']
+  if default then
+    pcall(default, err, result, ctx, config)
+  end
+  if err or type(result) ~= 'table' or type(result.value) ~= 'table' then
+    return
+  end
+  local token, v = tostring(result.token), result.value
+  local p = state.progress[token] or {}
+  if v.kind == 'begin' then
+    p = { title = v.title, message = v.message, percentage = v.percentage }
+  elseif v.kind == 'report' then
+    if v.message ~= nil then
+      p.message = v.message
+    end
+    if v.percentage ~= nil then
+      p.percentage = v.percentage
+    end
+  elseif v.kind == 'end' then
+    p.done = true
+    p.percentage = nil
+    if v.message ~= nil then
+      p.message = v.message
+    end
+  end
+  state.progress[token] = p
+  if M.config.progress then
+    local now = vim.loop.now()
+    if p.done or v.kind == 'begin' or now - state.last_echo > 100 then
+      state.last_echo = now
+      local text = 'mrpvm: ' .. render.progress_text(p)
+      vim.schedule(function()
+        vim.api.nvim_echo({ { text, p.done and 'ModeMsg' or 'MoreMsg' } }, false, {})
+      end)
+    end
+  end
+  if p.done then
+    state.progress[token] = nil
+    state.last_done = p
+  end
+  pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'MrpvmProgress', modeline = false })
+end
+
+local function on_create_progress(_, _, _, _)
+  return vim.NIL
+end
+
+--- Returns the LSP client configuration for a workspace root.
+function M.client_config(root)
+  local cfg = M.config
+  local handlers = {
+    ['$/progress'] = on_progress,
+    ['window/workDoneProgress/create'] = vim.lsp.handlers['window/workDoneProgress/create'] or on_create_progress,
+  }
+  local c = {
+    name = NAME,
+    cmd = M.server_cmd(cfg),
+    cmd_env = cfg.cmd_env,
+    root_dir = root,
+    workspace_folders = root and { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } } or nil,
+    handlers = handlers,
+    capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    settings = cfg.settings,
+    init_options = cfg.init_options,
+    on_attach = cfg.on_attach,
+  }
+  return c
+end
+
+-- start_07 starts (or reuses) a client for root with vim.lsp.start_client
+-- and attaches bufnr (Neovim 0.7).
+local function start_07(bufnr, root)
+  local id = state.clients[root]
+  if id and not vim.lsp.get_client_by_id(id) then
+    id = nil
+  end
+  if not id then
+    local c = M.client_config(root)
+    c.on_exit = function()
+      state.clients[root] = nil
+    end
+    id = vim.lsp.start_client(c)
+    if not id then
+      notify('mrpvm: could not start ' .. table.concat(c.cmd, ' '), vim.log.levels.ERROR)
+      return nil
+    end
+    state.clients[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+--- Starts the server for bufnr (or reuses the one of its workspace) and
+--- attaches the buffer. Returns the client id.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local root = M.find_root(name ~= '' and name or nil)
+  if vim.lsp.start then
+    return vim.lsp.start(M.client_config(root), {
+      bufnr = bufnr,
+      reuse_client = function(client, conf)
+        return client.name == conf.name and client.config.root_dir == conf.root_dir
+      end,
+    })
+  end
+  return start_07(bufnr, root)
+end
+
+--- Returns a running client for the current buffer, else any running
+--- mrpvm client, else starts one for the current working directory.
+function M.client()
+  local buf = vim.api.nvim_get_current_buf()
+  local cs = M.clients(buf)
+  if #cs == 0 then
+    cs = M.clients()
+  end
+  if #cs > 0 then
+    return cs[1]
+  end
+  local root = M.find_root(vim.fn.getcwd())
+  local c = M.client_config(root)
+  local id
+  if has('nvim-0.11') then
+    id = vim.lsp.start(c, { bufnr = buf, attach = false })
+  else
+    id = vim.lsp.start_client(c)
+  end
+  if id then
+    state.clients[root] = state.clients[root] or id
+    return vim.lsp.get_client_by_id(id)
+  end
+  notify('mrpvm: no server running; open a Markdown file of the workspace first', vim.log.levels.ERROR)
+  return nil
+end
+
+--- Runs a server command (workspace/executeCommand) with one argument
+--- object, and calls cb(err, result) on the main loop.
+function M.exec(command, arg, cb, client)
+  client = client or M.client()
+  if not client then
+    if cb then
+      cb({ message = 'no mrpvm server' }, nil)
+    end
+    return
+  end
+  if arg == nil or (type(arg) == 'table' and next(arg) == nil) then
+    arg = vim.empty_dict()
+  end
+  request(client, 'workspace/executeCommand', { command = command, arguments = { arg } }, function(err, result)
+    if cb then
+      cb(err, result, client)
+    end
+  end, vim.api.nvim_get_current_buf())
+end
+
+local function err_text(err)
+  if type(err) == 'table' then
+    local s = err.message or vim.inspect(err)
+    if err.data and type(err.data) == 'table' and err.data.code then
+      s = err.data.code .. ': ' .. s
+    end
+    return s
+  end
+  return tostring(err)
+end
+
+-- scratch returns (creating it if needed) a named scratch buffer.
+local function scratch(name, filetype)
+  local buf = vim.fn.bufnr(name)
+  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+  end
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].filetype = filetype
+  return buf
+end
+
+local function set_lines(buf, lines)
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+end
+
+-- show displays buf in a split at the bottom (reusing a window that shows
+-- it) or in a centred float, and returns the window.
+local function show(buf, how, height)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  if how == 'float' then
+    local cols, rows = vim.o.columns, vim.o.lines
+    local w = math.max(40, math.floor(cols * 0.7))
+    local h = math.max(8, math.floor(rows * 0.6))
+    local win = vim.api.nvim_open_win(buf, true, {
+      relative = 'editor',
+      width = math.min(w, cols - 2),
+      height = math.min(h, rows - 4),
+      row = math.floor((rows - h) / 2),
+      col = math.floor((cols - w) / 2),
+      style = 'minimal',
+      border = 'rounded',
+    })
+    vim.wo[win].wrap = true
+    return win
+  end
+  local cur = vim.api.nvim_get_current_win()
+  vim.cmd('botright ' .. tostring(height or 15) .. 'split')
+  local win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(win, buf)
+  vim.wo[win].wrap = true
+  vim.wo[win].linebreak = true
+  if vim.api.nvim_win_is_valid(cur) then
+    vim.api.nvim_set_current_win(cur)
+  end
+  return win
+end
+
+-- jump opens the source behind the answer line under the cursor.
+local function jump_to_source()
+  local buf = vim.api.nvim_get_current_buf()
+  local ok, targets = pcall(vim.api.nvim_buf_get_var, buf, 'mrpvm_targets')
+  if not ok then
+    return
+  end
+  local idx = targets[tostring(vim.api.nvim_win_get_cursor(0)[1])]
+  if not idx then
+    return
+  end
+  vim.cmd('cc ' .. idx)
+end
+
+--- Displays an ask response: the answer buffer (Markdown) and a new
+--- quickfix list of its sources.
+function M.show_answer(question, resp, root)
+  state.last_answer = { question = question, response = resp, root = root }
+  local lines, targets = render.answer_lines(question, resp, root)
+  local buf = scratch('mrpvm://answer', 'markdown')
+  set_lines(buf, lines)
+  -- map rendered line -> quickfix index (sources without a file have none).
+  local qf_index, n = {}, 0
+  for i, ev in ipairs(type(resp.evidence) == 'table' and resp.evidence or {}) do
+    if render.evidence_path(ev, root) then
+      n = n + 1
+      qf_index[i] = n
+    end
+  end
+  local tmap = {}
+  for line, i in pairs(targets) do
+    if qf_index[i] then
+      tmap[tostring(line)] = qf_index[i]
+    end
+  end
+  vim.api.nvim_buf_set_var(buf, 'mrpvm_targets', next(tmap) and tmap or vim.empty_dict())
+  vim.api.nvim_buf_set_keymap(buf, 'n', '<CR>', '', { callback = jump_to_source, noremap = true, silent = true, desc = 'mrpvm: open source' })
+  vim.api.nvim_buf_set_keymap(buf, 'n', 'q', '<cmd>close<CR>', { noremap = true, silent = true })
+  local items = render.qf_items(resp, root)
+  vim.fn.setqflist({}, ' ', { title = 'mrpvm: ' .. question, items = items })
+  show(buf, M.config.answer_window, M.config.answer_height)
+  return buf
+end
+
+--- Asks the knowledge base a question; the answer opens in the answer
+--- buffer and its sources in the quickfix list. opts.new_session starts a
+--- new session; opts.on_answer(resp) runs after display.
+function M.ask(question, opts)
+  opts = opts or {}
+  question = vim.trim(question or '')
+  if question == '' then
+    notify('mrpvm: empty question', vim.log.levels.WARN)
+    return
+  end
+  local client = M.client()
+  if not client then
+    return
+  end
+  local arg = { question = question }
+  if M.config.keep_session and not opts.new_session and state.session then
+    arg.sessionId = state.session
+  end
+  if opts.pins then
+    arg.pins = opts.pins
+  end
+  vim.api.nvim_echo({ { 'mrpvm: thinking…', 'MoreMsg' } }, false, {})
+  M.exec('mrpvm.ask', arg, function(err, resp)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: ask failed: ' .. err_text(err), vim.log.levels.ERROR)
+        if opts.on_error then
+          opts.on_error(err)
+        end
+        return
+      end
+      resp = type(resp) == 'table' and resp or {}
+      if resp.sessionId and resp.sessionId ~= '' then
+        state.session = resp.sessionId
+      end
+      state.last_request = resp.requestId
+      M.show_answer(question, resp, client.config.root_dir or client.root_dir)
+      vim.api.nvim_echo({ { 'mrpvm: ' .. tostring(resp.status or 'done') .. ', ' .. #(resp.evidence or {}) .. ' source(s)', 'ModeMsg' } }, false, {})
+      if opts.on_answer then
+        opts.on_answer(resp)
+      end
+    end)
+  end, client)
+end
+
+--- Re-ingests the workspace (or one file).
+function M.ingest(path, cb)
+  local arg = {}
+  if path and path ~= '' then
+    arg.uri = vim.uri_from_fname(vim.fn.fnamemodify(path, ':p'))
+  end
+  M.exec('mrpvm.ingest', arg, function(err, rep)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: ingest failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        vim.api.nvim_echo({ { render.ingest_summary(rep), 'ModeMsg' } }, true, {})
+      end
+      if cb then
+        cb(err, rep)
+      end
+    end)
+  end)
+end
+
+local function show_table(name, lines)
+  local buf = scratch(name, 'mrpvm')
+  set_lines(buf, lines)
+  vim.api.nvim_buf_set_keymap(buf, 'n', 'q', '<cmd>close<CR>', { noremap = true, silent = true })
+  show(buf, 'split', math.min(#lines + 1, 20))
+  return buf
+end
+
+--- Lists the plugins in a scratch buffer.
+function M.plugins(cb)
+  M.exec('mrpvm.plugins', {}, function(err, list)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: plugins failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        show_table('mrpvm://plugins', render.plugins_lines(list))
+      end
+      if cb then
+        cb(err, list)
+      end
+    end)
+  end)
+end
+
+--- Shows the trace of a request (the last one by default) as a stage table.
+function M.trace(request_id, cb)
+  local arg = {}
+  if request_id and request_id ~= '' then
+    arg.requestId = request_id
+  end
+  M.exec('mrpvm.trace', arg, function(err, trace)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: trace failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        if type(trace) == 'table' and type(trace.trace) == 'table' then
+          trace = trace.trace
+        end
+        show_table('mrpvm://trace', render.trace_lines(trace))
+      end
+      if cb then
+        cb(err, trace)
+      end
+    end)
+  end)
+end
+
+M.kb_actions = { 'save', 'load', 'fork' }
+
+--- Saves, loads or forks a named knowledge base.
+function M.kb(action, name, cb)
+  if not vim.tbl_contains(M.kb_actions, action or '') or not name or name == '' then
+    notify('mrpvm: usage: :MrpKb save|load|fork {name}', vim.log.levels.ERROR)
+    return
+  end
+  M.exec('mrpvm.kb', { action = action, name = name }, function(err, res)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: kb ' .. action .. ' failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        local msg = type(res) == 'table' and (res.message or res.path or res.name) or res
+        vim.api.nvim_echo({ { 'mrpvm: kb ' .. action .. ' ' .. name .. ': ' .. tostring(msg or 'done'), 'ModeMsg' } }, true, {})
+        if action ~= 'save' then
+          state.session = nil
+        end
+      end
+      if cb then
+        cb(err, res)
+      end
+    end)
+  end)
+end
+
+--- Echoes knowledge base statistics.
+function M.stats(cb)
+  M.exec('mrpvm.stats', {}, function(err, st)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: stats failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        state.stats = st
+        vim.api.nvim_echo({ { render.stats_summary(st), 'ModeMsg' } }, true, {})
+      end
+      if cb then
+        cb(err, st)
+      end
+    end)
+  end)
+end
+
+--- Returns a short status for a statusline: ingest progress while it
+--- runs, "mrpvm" when a server is attached to the buffer, else ''.
+function M.status()
+  for _, p in pairs(state.progress) do
+    if not p.done then
+      return 'mrpvm: ' .. render.progress_text(p)
+    end
+  end
+  local ok, cs = pcall(M.clients, vim.api.nvim_get_current_buf())
+  if ok and #cs > 0 then
+    return 'mrpvm'
+  end
+  return ''
+end
+
+local function create_commands()
+  local cmd = vim.api.nvim_create_user_command
+  cmd('MrpAsk', function(o)
+    local q = o.args
+    if q == nil or q == '' then
+      vim.ui.input({ prompt = 'Ask mrpvm: ' }, function(input)
+        if input and input ~= '' then
+          M.ask(input, { new_session = o.bang })
+        end
+      end)
+      return
+    end
+    M.ask(q, { new_session = o.bang })
+  end, { nargs = '*', bang = true, desc = 'mrpvm: ask the knowledge base (! starts a new session)' })
+  cmd('MrpIngest', function(o)
+    M.ingest(o.args)
+  end, { nargs = '?', complete = 'file', desc = 'mrpvm: re-ingest the workspace or one file' })
+  cmd('MrpPlugins', function()
+    M.plugins()
+  end, { nargs = 0, desc = 'mrpvm: list plugins' })
+  cmd('MrpTrace', function(o)
+    M.trace(o.args)
+  end, { nargs = '?', desc = 'mrpvm: show the trace of the last (or given) request' })
+  cmd('MrpKb', function(o)
+    local action, name = o.fargs[1], o.fargs[2]
+    M.kb(action, name)
+  end, {
+    nargs = '+',
+    complete = function(lead, line)
+      local n = #vim.split(vim.trim(line), '%s+')
+      if n == 1 or (n == 2 and lead ~= '') then
+        return vim.tbl_filter(function(a)
+          return a:sub(1, #lead) == lead
+        end, M.kb_actions)
+      end
+      return {}
+    end,
+    desc = 'mrpvm: save|load|fork {name} a knowledge base',
+  })
+  cmd('MrpStats', function()
+    M.stats()
+  end, { nargs = 0, desc = 'mrpvm: knowledge base statistics' })
+  cmd('MrpLog', function()
+    vim.cmd('split ' .. vim.fn.fnameescape(vim.lsp.get_log_path()))
+  end, { nargs = 0, desc = 'mrpvm: open the LSP log (server stderr goes there)' })
+end
+
+--- Configures the client: see :help mrpvm-setup.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  if opts and opts.filetypes then
+    M.config.filetypes = opts.filetypes
+  end
+  if opts and opts.root_markers then
+    M.config.root_markers = opts.root_markers
+  end
+  if opts and opts.cmd then
+    M.config.cmd = opts.cmd
+  end
+  create_commands()
+  local group = vim.api.nvim_create_augroup('mrpvm', { clear = true })
+  if vim.lsp.config and vim.lsp.enable and not M.config.force_start then
+    -- Neovim 0.11+: merged with lsp/mrpvm.lua from the runtimepath.
+    local c = M.client_config(nil)
+    c.workspace_folders = nil
+    c.root_dir = function(bufnr, on_dir)
+      local name = vim.api.nvim_buf_get_name(bufnr)
+      on_dir(M.find_root(name ~= '' and name or nil))
+    end
+    c.filetypes = M.config.filetypes
+    c.root_markers = M.config.root_markers
+    vim.lsp.config(NAME, c)
+    vim.lsp.enable(NAME)
+  else
+    vim.api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = M.config.filetypes,
+      callback = function(a)
+        M.attach(a.buf)
+      end,
+      desc = 'mrpvm: start the language server',
+    })
+    -- buffers already open when setup runs.
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+        M.attach(b)
+      end
+    end
+  end
+  state.setup_done = true
+end
+
+return M

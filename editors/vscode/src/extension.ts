@@ -1,0 +1,448 @@
+// The MRP-VM extension: starts `mrpvm lsp` through vscode-languageclient and
+// adds the palette commands (ids mrpvm.ui.*, because the language client
+// registers the server's own command ids mrpvm.ask, mrpvm.ingest, ... as VS
+// Code commands), the answer view with clickable sources, the trace and
+// plugin tables, and a status bar item with ingest progress and KB size.
+import * as crypto from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+} from 'vscode-languageclient/node';
+
+import {
+  AskResult,
+  errorMessage,
+  executeCommand,
+  IngestReport,
+  KBAction,
+  KBResult,
+  KBStats,
+  PluginDescriptor,
+  ServerCommands,
+  Trace,
+  validateKBName,
+} from './protocol';
+import {
+  AnswerSource,
+  answerHtml,
+  answerMeta,
+  answerSources,
+  escapeHtml,
+  ingestSummary,
+  markdownPageHtml,
+  pluginsMarkdown,
+  ProgressState,
+  statusText,
+  statusTooltip,
+  stripSourceList,
+  traceMarkdown,
+} from './render';
+import { apiKeySecret, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, ServerSettings } from './server';
+
+let ext: Extension | undefined;
+
+/** Activates the extension: starts the server and registers the commands. */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  ext = new Extension(context);
+  ext.registerCommands();
+  await ext.start();
+}
+
+/** Stops the server. */
+export async function deactivate(): Promise<void> {
+  await ext?.stop();
+  ext = undefined;
+}
+
+class Extension {
+  private client: LanguageClient | undefined;
+  private readonly output: vscode.OutputChannel;
+  private readonly status: vscode.StatusBarItem;
+  private readonly progress = new Map<string, ProgressState>();
+  private stats: KBStats | undefined;
+  private sessionId: string | undefined;
+  private lastQuestion = '';
+  private answerPanel: vscode.WebviewPanel | undefined;
+  private answerSources: AnswerSource[] = [];
+  private readonly panels = new Map<string, vscode.WebviewPanel>();
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('MRP-VM');
+    this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+    this.status.command = 'mrpvm.ui.stats';
+    context.subscriptions.push(this.output, this.status);
+    context.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration(async (e) => {
+        if (
+          e.affectsConfiguration('mrpvm.server.path') ||
+          e.affectsConfiguration('mrpvm.dbPath') ||
+          e.affectsConfiguration('mrpvm.languages') ||
+          e.affectsConfiguration('mrpvm.llm')
+        ) {
+          await this.restart();
+        }
+      }),
+    );
+  }
+
+  registerCommands(): void {
+    const reg = (id: string, fn: () => unknown) =>
+      this.context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+    reg('mrpvm.ui.ask', () => this.ask());
+    reg('mrpvm.ui.ingest', () => this.ingest());
+    reg('mrpvm.ui.plugins', () => this.showPlugins());
+    reg('mrpvm.ui.trace', () => this.showTrace());
+    reg('mrpvm.ui.kbSave', () => this.kb('save'));
+    reg('mrpvm.ui.kbLoad', () => this.kb('load'));
+    reg('mrpvm.ui.kbFork', () => this.kb('fork'));
+    reg('mrpvm.ui.stats', () => this.showStats());
+    reg('mrpvm.ui.setApiKey', () => this.setApiKey());
+    reg('mrpvm.ui.clearApiKey', () => this.clearApiKey());
+    reg('mrpvm.ui.restart', () => this.restart());
+    reg('mrpvm.ui.showLog', () => this.showLog());
+  }
+
+  private folders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  }
+
+  private serverLogFile(): string {
+    return path.join(this.context.logUri.fsPath, 'server.log');
+  }
+
+  private async settings(): Promise<ServerSettings> {
+    const cfg = vscode.workspace.getConfiguration('mrpvm');
+    await vscode.workspace.fs.createDirectory(this.context.logUri);
+    return {
+      dbPath: cfg.get<string>('dbPath', ''),
+      llmEndpoint: cfg.get<string>('llm.endpoint', ''),
+      llmModel: cfg.get<string>('llm.model', ''),
+      apiKey: await this.context.secrets.get(apiKeySecret),
+      logFile: this.serverLogFile(),
+    };
+  }
+
+  /** Starts the language server; problems are shown, not thrown. */
+  async start(): Promise<void> {
+    const cfg = vscode.workspace.getConfiguration('mrpvm');
+    const folder = this.folders()[0];
+    let command: string;
+    try {
+      command = resolveServerPath({
+        setting: cfg.get<string>('server.path', ''),
+        env: process.env,
+        platform: process.platform,
+        workspaceFolder: folder,
+        homeDir: os.homedir(),
+      }).path;
+    } catch (err) {
+      const msg = err instanceof ServerNotFoundError ? err.message : errorMessage(err);
+      this.setStatus('$(error) MRP-VM', msg);
+      const pick = await vscode.window.showErrorMessage(msg, 'Open Settings');
+      if (pick === 'Open Settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'mrpvm.server.path');
+      }
+      return;
+    }
+    const s = await this.settings();
+    const serverOptions: ServerOptions = {
+      command,
+      args: serverArgs(s, folder),
+      transport: TransportKind.stdio,
+      options: { env: serverEnv(process.env, s), cwd: folder },
+    };
+    const languages = cfg.get<string[]>('languages', ['markdown']);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: languages.map((language) => ({ scheme: 'file', language })),
+      outputChannel: this.output,
+      initializationOptions: s.dbPath ? { dbPath: serverArgs(s, folder)[2] } : {},
+    };
+    const client = new LanguageClient('mrpvm', 'MRP-VM', serverOptions, clientOptions);
+    this.client = client;
+    this.setStatus('$(sync~spin) MRP-VM', 'MRP-VM: starting');
+    try {
+      await client.start();
+    } catch (err) {
+      this.setStatus('$(error) MRP-VM', `MRP-VM failed to start: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(`MRP-VM: the server failed to start: ${errorMessage(err)}`, 'Show Log').then((p) => {
+        if (p) this.showLog();
+      });
+      return;
+    }
+    // Own the server's progress tokens: they drive the status bar as well
+    // as a window progress indicator.
+    client.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => this.trackProgress(client, token));
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped) this.setStatus('$(error) MRP-VM', 'MRP-VM: server stopped');
+    });
+    await this.refreshStats();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    this.progress.clear();
+    if (c) {
+      try {
+        await c.stop(5000);
+      } catch (err) {
+        this.output.appendLine(`stopping the server: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.sessionId = undefined;
+    await this.start();
+  }
+
+  private trackProgress(client: LanguageClient, token: string | number): void {
+    const key = String(token);
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    let report: ((v: { message?: string; increment?: number }) => void) | undefined;
+    let last = 0;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'MRP-VM' }, (p) => {
+      report = (v) => p.report(v);
+      return done;
+    });
+    const sub = client.onProgress(WorkDoneProgress.type, token, (v) => {
+      const st = this.progress.get(key) ?? {};
+      if (v.kind === 'begin') {
+        Object.assign(st, { title: v.title, message: v.message, percentage: v.percentage });
+      } else if (v.kind === 'report') {
+        if (v.message !== undefined) st.message = v.message;
+        if (v.percentage !== undefined) st.percentage = v.percentage;
+      }
+      if (v.kind === 'end') {
+        this.progress.delete(key);
+        sub.dispose();
+        resolveDone();
+        void this.refreshStats();
+        return;
+      }
+      this.progress.set(key, st);
+      const pct = st.percentage ?? last;
+      report?.({ message: [st.title, st.message].filter(Boolean).join(' '), increment: pct - last });
+      last = pct;
+      this.updateStatus();
+    });
+  }
+
+  private setStatus(text: string, tooltip: string): void {
+    this.status.text = text;
+    this.status.tooltip = tooltip;
+    this.status.show();
+  }
+
+  private updateStatus(): void {
+    const p = [...this.progress.values()][0];
+    this.setStatus(statusText(p, this.stats), statusTooltip(p, this.stats));
+  }
+
+  private async refreshStats(): Promise<void> {
+    if (!this.client) return;
+    try {
+      this.stats = await executeCommand<KBStats>(this.client, ServerCommands.stats, {});
+    } catch (err) {
+      this.output.appendLine(`mrpvm.stats: ${errorMessage(err)}`);
+    }
+    this.updateStatus();
+  }
+
+  /** Returns the running client, or shows why there is none. */
+  private ready(): LanguageClient | undefined {
+    if (this.client && this.client.state === State.Running) return this.client;
+    void vscode.window.showErrorMessage('MRP-VM: the language server is not running.', 'Restart', 'Show Log').then((p) => {
+      if (p === 'Restart') void this.restart();
+      if (p === 'Show Log') this.showLog();
+    });
+    return undefined;
+  }
+
+  private async run<R>(title: string, command: string, arg: object, location = vscode.ProgressLocation.Window): Promise<R | undefined> {
+    const client = this.ready();
+    if (!client) return undefined;
+    try {
+      return await vscode.window.withProgress({ location, title, cancellable: location === vscode.ProgressLocation.Notification }, (_p, token) =>
+        client.sendRequest<R>('workspace/executeCommand', { command, arguments: [arg] }, token),
+      );
+    } catch (err) {
+      void vscode.window.showErrorMessage(`MRP-VM: ${command} failed: ${errorMessage(err)}`);
+      return undefined;
+    }
+  }
+
+  async ask(): Promise<void> {
+    const question = await vscode.window.showInputBox({
+      title: 'MRP-VM: Ask a Question',
+      prompt: this.sessionId ? `Continues session ${this.sessionId}` : 'Answered from the workspace knowledge base',
+      placeHolder: 'How do I …?',
+      value: '',
+      ignoreFocusOut: true,
+    });
+    if (!question || question.trim() === '') return;
+    this.lastQuestion = question.trim();
+    const arg: { question: string; sessionId?: string } = { question: this.lastQuestion };
+    if (this.sessionId) arg.sessionId = this.sessionId;
+    const resp = await this.run<AskResult>('MRP-VM: thinking…', ServerCommands.ask, arg, vscode.ProgressLocation.Notification);
+    if (!resp) return;
+    if (resp.sessionId) this.sessionId = resp.sessionId;
+    await this.showAnswer(this.lastQuestion, resp);
+  }
+
+  private async renderMarkdown(md: string): Promise<string> {
+    try {
+      const html = await vscode.commands.executeCommand<string>('markdown.api.render', md);
+      if (typeof html === 'string') return html;
+    } catch (err) {
+      this.output.appendLine(`markdown.api.render: ${errorMessage(err)}`);
+    }
+    return `<pre>${escapeHtml(md)}</pre>`;
+  }
+
+  private viewColumn(): vscode.ViewColumn {
+    const beside = vscode.workspace.getConfiguration('mrpvm').get<boolean>('answer.openBeside', true);
+    return beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  }
+
+  private async showAnswer(question: string, resp: AskResult): Promise<void> {
+    if (!this.answerPanel) {
+      this.answerPanel = vscode.window.createWebviewPanel(
+        'mrpvm.answer',
+        'MRP-VM Answer',
+        { viewColumn: this.viewColumn(), preserveFocus: true },
+        { enableScripts: true, localResourceRoots: [], enableFindWidget: true },
+      );
+      this.answerPanel.onDidDispose(() => (this.answerPanel = undefined));
+      this.answerPanel.webview.onDidReceiveMessage((m: { type?: string; index?: number }) => {
+        if (m.type === 'open' && typeof m.index === 'number') void this.openSource(m.index);
+      });
+    }
+    this.answerSources = answerSources(resp, this.folders());
+    const panel = this.answerPanel;
+    panel.title = `MRP-VM: ${question.length > 40 ? question.slice(0, 39) + '…' : question}`;
+    panel.webview.html = answerHtml({
+      question,
+      answerHtml: await this.renderMarkdown(
+        (this.answerSources.length > 0 ? stripSourceList(resp.answerMarkdown || '') : resp.answerMarkdown) || '_No answer._',
+      ),
+      sources: this.answerSources,
+      meta: answerMeta(resp),
+      hint: resp.hint,
+      cspSource: panel.webview.cspSource,
+      nonce: crypto.randomBytes(16).toString('base64'),
+    });
+    panel.reveal(undefined, true);
+  }
+
+  private async openSource(index: number): Promise<void> {
+    const s = this.answerSources.find((x) => x.index === index);
+    if (!s?.file) return;
+    const start = new vscode.Position(s.line - 1, s.column - 1);
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(s.file));
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(start, start) });
+    } catch (err) {
+      void vscode.window.showErrorMessage(`MRP-VM: cannot open ${s.label}: ${errorMessage(err)}`);
+    }
+  }
+
+  private async showPage(id: string, title: string, markdown: string): Promise<void> {
+    let panel = this.panels.get(id);
+    if (!panel) {
+      panel = vscode.window.createWebviewPanel(id, title, { viewColumn: this.viewColumn(), preserveFocus: true }, { enableFindWidget: true });
+      this.panels.set(id, panel);
+      panel.onDidDispose(() => this.panels.delete(id));
+    }
+    panel.title = title;
+    panel.webview.html = markdownPageHtml(title, await this.renderMarkdown(markdown), panel.webview.cspSource);
+    panel.reveal(undefined, true);
+  }
+
+  async ingest(): Promise<void> {
+    const rep = await this.run<IngestReport>('MRP-VM: ingesting', ServerCommands.ingest, {});
+    if (!rep) return;
+    const problems = rep.errors ?? [];
+    if (problems.length > 0) {
+      this.output.appendLine(`ingest: ${problems.length} problem(s)`);
+      for (const p of problems) this.output.appendLine(`  ${p.path}: ${p.code}: ${p.message}`);
+      void vscode.window.showWarningMessage(ingestSummary(rep), 'Show Problems').then((p) => {
+        if (p) this.output.show(true);
+      });
+    } else {
+      void vscode.window.showInformationMessage(ingestSummary(rep));
+    }
+    await this.refreshStats();
+  }
+
+  async showPlugins(): Promise<void> {
+    const list = await this.run<PluginDescriptor[]>('MRP-VM: plugins', ServerCommands.plugins, {});
+    if (list) await this.showPage('mrpvm.plugins', 'MRP-VM Plugins', pluginsMarkdown(list));
+  }
+
+  async showTrace(): Promise<void> {
+    const trace = await this.run<Trace>('MRP-VM: trace', ServerCommands.trace, {});
+    if (trace) await this.showPage('mrpvm.trace', `MRP-VM Trace ${trace.requestId}`, traceMarkdown(trace));
+  }
+
+  async kb(action: KBAction): Promise<void> {
+    const verbs = { save: 'Save the knowledge base as', load: 'Load the knowledge base snapshot', fork: 'Fork the knowledge base as' };
+    const name = await vscode.window.showInputBox({
+      title: `MRP-VM: KB ${action[0].toUpperCase()}${action.slice(1)}`,
+      prompt: `${verbs[action]} (a name: letters, digits, ".", "_", "-")`,
+      validateInput: validateKBName,
+      ignoreFocusOut: true,
+    });
+    if (!name) return;
+    const res = await this.run<KBResult>(`MRP-VM: KB ${action}`, ServerCommands.kb, { action, name });
+    if (!res) return;
+    if (action !== 'save') this.sessionId = undefined;
+    void vscode.window.showInformationMessage(`MRP-VM: KB ${action} "${res.name ?? name}" — ${res.path ?? ''}`);
+    await this.refreshStats();
+  }
+
+  async showStats(): Promise<void> {
+    await this.refreshStats();
+    if (!this.stats) return;
+    const s = this.stats;
+    void vscode.window.showInformationMessage(`MRP-VM: ${s.sources} sources, ${s.kus} KUs — ${statusTooltip(undefined, s).split('\n')[1]}`);
+  }
+
+  async setApiKey(): Promise<void> {
+    const key = await vscode.window.showInputBox({
+      title: 'MRP-VM: LLM API Key',
+      prompt: 'Kept in VS Code secret storage and given to the server as MRPVM_LLM_API_KEY.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    await this.context.secrets.store(apiKeySecret, key.trim());
+    void vscode.window.showInformationMessage('MRP-VM: API key stored; restarting the server.');
+    await this.restart();
+  }
+
+  async clearApiKey(): Promise<void> {
+    await this.context.secrets.delete(apiKeySecret);
+    void vscode.window.showInformationMessage('MRP-VM: API key removed; restarting the server.');
+    await this.restart();
+  }
+
+  showLog(): void {
+    this.output.show(true);
+    void vscode.workspace.openTextDocument(vscode.Uri.file(this.serverLogFile())).then(
+      (doc) => vscode.window.showTextDocument(doc, { preview: true }),
+      () => this.output.appendLine(`no server log yet at ${this.serverLogFile()}`),
+    );
+  }
+}
