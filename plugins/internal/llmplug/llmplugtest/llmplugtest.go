@@ -1,0 +1,89 @@
+// Package llmplugtest wires the LLM plugins' tests to a local llmtest
+// server through the real bridge and meter: the run context a plugin gets
+// is the one the VM would build, with the stage's metered sdk.LLM.
+package llmplugtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mrpvm/mrpvm/engine/llm"
+	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Setup says how to reach the server.
+type Setup struct {
+	// Budget is the request's LLM budget; 0: 5 (engine.json's default).
+	Budget int
+	// MaxCalls is the plugin's per-stage cap (its descriptor's maxLLMCalls).
+	MaxCalls int
+	// Stream asks the bridge for server-sent events.
+	Stream bool
+	// TimeoutMs is the role's timeout; 0: 5000.
+	TimeoutMs int
+	// Key is sent as the bearer key (MRPVM_LLM_API_KEY).
+	Key string
+}
+
+// Env is a plugin's run context wired to a server.
+type Env struct {
+	RC    sdk.RunContext
+	Meter *llm.Meter
+	Stage *llm.StageMeter
+}
+
+// Connect returns the run context of one stage call of plugin id against
+// srv, as the VM builds it: the bridge resolves the role from the
+// MRPVM_LLM_* variables the server names, the meter charges the request's
+// budget, and the stage meter caps the plugin's calls.
+func Connect(t testing.TB, srv *llmtest.Server, pluginID string, s Setup) Env {
+	t.Helper()
+	env := srv.Env()
+	if s.Key != "" {
+		env[llm.EnvAPIKey] = s.Key
+	}
+	timeout := s.TimeoutMs
+	if timeout == 0 {
+		timeout = 5000
+	}
+	res := llm.NewResolver(sdk.ModelSettings{Default: sdk.RoleSetting{TimeoutMs: timeout}})
+	res.Getenv = func(k string) string { return env[k] }
+	res.ReadFile = func(string) ([]byte, error) { t.Fatal("no key file expected"); return nil, nil }
+	b := llm.NewBridgeWith(res, llm.Options{Stream: s.Stream,
+		Retry: llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}})
+	budget := s.Budget
+	if budget == 0 {
+		budget = 5
+	}
+	m := llm.NewMeter(b, budget)
+	st := m.Stage(pluginID, s.MaxCalls)
+	rc := sdk.RunContext{RequestID: "r-test", LLM: st, Budgets: m.Budgets(sdk.Budgets{MaxFrameDepth: 3})}
+	return Env{RC: rc, Meter: m, Stage: st}
+}
+
+// Offline is the run context of a process with no model configured: the
+// VM hands plugins no LLM at all.
+func Offline() sdk.RunContext {
+	return sdk.RunContext{RequestID: "r-test", Budgets: sdk.Budgets{MaxLLMCalls: 5, RemainingLLMCalls: 5, MaxFrameDepth: 3}}
+}
+
+// Context is a context with a generous test deadline.
+func Context(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Evidence builds evidence KUs from (id, title, claim) triples.
+func Evidence(triples ...[3]string) []sdk.ScoredKU {
+	var out []sdk.ScoredKU
+	for i, tr := range triples {
+		k := &kus.KU{ID: tr[0], KUType: kus.TypeAtomic, SourceID: "notes/facts.md", ChunkID: "notes/facts.md::chunk-000",
+			Role: "Definition", Title: tr[1], Topic: tr[1], Claim: tr[2], Range: kus.Range{StartLine: 10 * (i + 1)}}
+		out = append(out, sdk.ScoredKU{KU: k, Score: 1 - float64(i)*0.1, Level: kus.LevelLeaf, Strategy: "bm25"})
+	}
+	return out
+}
