@@ -92,6 +92,13 @@ type Server struct {
 	settings    Settings
 	folders     []*folder
 
+	// inflight maps the ids of running requests to their cancel functions.
+	// (jsonrpc2.CancelHandler is not used: it derives a context from the
+	// pooled per-request context, which the context package may still read
+	// after the request was recycled.)
+	imu      sync.Mutex
+	inflight map[jsonrpc2.ID]context.CancelFunc
+
 	docs    *docStore
 	watcher *watcher
 	tokens  atomic.Int64
@@ -118,9 +125,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	if err != nil {
 		return err
 	}
-	handler, canceller := jsonrpc2.CancelHandler(s.handle)
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(cancelPreempter{cancel: canceller}))
-	s.conn.Go(s.ctx, handler)
+	s.inflight = map[jsonrpc2.ID]context.CancelFunc{}
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(cancelPreempter{cancel: s.cancelRequest}))
+	s.conn.Go(s.ctx, s.handle)
 	select {
 	case <-s.conn.Done():
 	case <-s.exited:
@@ -168,6 +175,16 @@ func (p cancelPreempter) Preempt(_ context.Context, req *jsonrpc2.Request) (any,
 		}
 	}
 	return struct{}{}, nil
+}
+
+// cancelRequest cancels the running request with that id, if any.
+func (s *Server) cancelRequest(id jsonrpc2.ID) {
+	s.imu.Lock()
+	cancel := s.inflight[id]
+	s.imu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -222,9 +239,22 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method_not_found: "+method)
 	}
 	params := append(json.RawMessage(nil), req.Params()...)
+	// Register before releasing the read loop, so a $/cancelRequest that
+	// follows the request on the wire always finds it.
+	id := req.ID()
+	rctx, cancel := context.WithCancel(s.ctx)
+	s.imu.Lock()
+	s.inflight[id] = cancel
+	s.imu.Unlock()
+	defer func() {
+		s.imu.Lock()
+		delete(s.inflight, id)
+		s.imu.Unlock()
+		cancel()
+	}()
 	jsonrpc2.Async(ctx)
-	res, err := h(s, ctx, params)
-	if ctx.Err() != nil && s.ctx.Err() == nil {
+	res, err := h(s, rctx, params)
+	if rctx.Err() != nil && s.ctx.Err() == nil {
 		return nil, jsonrpc2.NewError(CodeRequestCancelled, "request_cancelled: "+method+" was cancelled")
 	}
 	if err != nil {

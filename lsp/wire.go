@@ -147,3 +147,6 @@ func lineColPosition(text string, line, col int) protocol.Position {
 	c := min(col-1, end)
 	return positionOf(text, off+c)
 }
+
+// PathToURI returns the file: URI of a path (exported for clients and tests).
+func PathToURI(p string) string { return pathToURI(p) }
