@@ -58,7 +58,9 @@ type question struct {
 }
 
 // TestHowToQuestionsFindTheRightPage asks every question of questions.json
-// and requires the right page as the first source for at least 90% of them.
+// (the development set, which retrieval and the solver were tuned on) and
+// of heldout.json (written afterwards and never tuned on) and requires the
+// right page as the first source of the answer. Both figures are logged.
 func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 4,612 files")
@@ -66,11 +68,6 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	ws := t.TempDir()
 	n := extractCommon(t, ws)
 	require.Greater(t, n, 4000)
-	var qs []question
-	b, err := os.ReadFile("questions.json")
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &qs))
-	require.GreaterOrEqual(t, len(qs), 30)
 
 	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true})
 	require.NoError(t, err)
@@ -78,26 +75,40 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
 	require.NoError(t, err)
 
-	hits := 0
-	for _, q := range qs {
-		resp, err := w.VM.Ask(context.Background(), vm.Request{Question: q.Q})
+	for _, set := range []struct {
+		file  string
+		floor float64
+	}{
+		// The issue asks for 90% on the development set; the floor sits a
+		// question below so that CI flags a slide without flapping.
+		{"questions.json", 0.85},
+		// Held out: measured, reported, and kept from sliding back.
+		{"heldout.json", 0.5},
+	} {
+		var qs []question
+		b, err := os.ReadFile(set.file)
 		require.NoError(t, err)
-		first := ""
-		switch {
-		case len(resp.Evidence) > 0:
-			first = resp.Evidence[0].SourceID
-		case len(resp.Context) > 0:
-			first = resp.Context[0].SourceID
+		require.NoError(t, json.Unmarshal(b, &qs))
+		require.GreaterOrEqual(t, len(qs), 25)
+		hits := 0
+		for _, q := range qs {
+			resp, err := w.VM.Ask(context.Background(), vm.Request{Question: q.Q})
+			require.NoError(t, err)
+			first := ""
+			switch {
+			case len(resp.Evidence) > 0:
+				first = resp.Evidence[0].SourceID
+			case len(resp.Context) > 0:
+				first = resp.Context[0].SourceID
+			}
+			if first == q.Page {
+				hits++
+			} else {
+				t.Logf("%s miss: %q -> %q (want %s, status %s)", set.file, q.Q, first, q.Page, resp.Status)
+			}
 		}
-		if first == q.Page {
-			hits++
-		} else {
-			t.Logf("miss: %q -> %q (want %s, status %s)", q.Q, first, q.Page, resp.Status)
-		}
+		rate := float64(hits) / float64(len(qs))
+		t.Logf("tldr-pages %s: right page first for %d/%d questions (%.1f%%)", set.file, hits, len(qs), 100*rate)
+		require.GreaterOrEqual(t, rate, set.floor, set.file)
 	}
-	rate := float64(hits) / float64(len(qs))
-	t.Logf("tldr-pages: right page first for %d/%d questions (%.1f%%)", hits, len(qs), 100*rate)
-	// The issue asks for 90%; the symbolic path reaches 83% (35/42) today and
-	// this floor keeps it from sliding back while retrieval improves.
-	require.GreaterOrEqual(t, rate, 0.8)
 }

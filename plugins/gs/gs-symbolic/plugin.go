@@ -87,6 +87,12 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
 	}
 
+	if act == "implement" {
+		if res := solveProcedure(in.Evidence, target, want, g); res != nil {
+			return res, nil
+		}
+	}
+
 	// Candidate statements: each sentence of each evidence KU, scored by
 	// the task terms it holds; proofs from the retriever come first.
 	type stmt struct {

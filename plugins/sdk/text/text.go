@@ -107,6 +107,9 @@ func (a *Analyzer) Append(dst []string, s string) []string {
 
 // Each calls fn for every token of s, in text order.
 func (a *Analyzer) Each(s string, fn func(Token)) {
+	if strings.IndexByte(s, '[') >= 0 {
+		s = glueMnemonics(s)
+	}
 	var arr [96]byte
 	pos := 0
 	i := 0
@@ -140,6 +143,44 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 		}
 		i = end
 	}
+}
+
+// glueMnemonics removes the brackets of mnemonic letters inside a word, as
+// reference pages write them ("[e]dit", "e[x]ecute", "[k]ibibyte"): one to
+// three ASCII letters in brackets touching a letter on either side. Links
+// ("[text](url)"), checkboxes ("[x] done") and citations ("[1]") stay.
+func glueMnemonics(s string) string {
+	isLetter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	var b []byte
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '[' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && j-i <= 4 && isLetter(s[j]) {
+			j++
+		}
+		if j >= len(s) || s[j] != ']' || j == i+1 || j-i > 4 {
+			continue
+		}
+		left := i > 0 && isLetter(s[i-1])
+		right := j+1 < len(s) && isLetter(s[j+1])
+		if !left && !right {
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(s))
+		}
+		b = append(b, s[last:i]...)
+		b = append(b, s[i+1:j]...)
+		last = j + 1
+		i = j
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[last:]...))
 }
 
 // flagStart reports whether the dash at s[i] opens a flag such as -v or

@@ -32,6 +32,8 @@ func TestTerms(t *testing.T) {
 		{"dash inside word only", "word-", []string{"word"}},
 		{"underscore", "snake_case_name", []string{"snake_case_name", "snake", "case", "name"}},
 		{"decimal", "pi is 3.14.", []string{"pi", "3.14"}},
+		{"mnemonic letters", "[e]dit and e[x]ecute in [k]ibibytes", []string{"edit", "execut", "kibibyt"}},
+		{"links, checkboxes and citations stay", "[docs](url) - [x] done [1] a[i]", []string{"doc", "url", "x", "done", "1", "ai"}},
 		{"version", "v1.2.3 released", []string{"v1.2.3", "releas"}},
 		{"thousands", "1,000 cells, 2,5 mg", []string{"1000", "cell", "2", "5", "mg"}},
 		{"sentence dot", "end.Next", []string{"end", "next"}},

@@ -34,7 +34,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-1"
+const IndexVersion = "kb-2" // kb-2: mnemonic letters glued ("[e]dit")
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {

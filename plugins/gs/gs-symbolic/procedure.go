@@ -1,0 +1,218 @@
+package gssymbolic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// example is one "what it does: how" pair of a procedure KU, as in
+// reference pages ("- Extract an archive:" followed by a command line) or
+// a numbered step.
+type example struct {
+	desc string   // the description line, without its trailing colon
+	how  []string // the lines that carry it out (commands, code)
+}
+
+// procedure is a KU read as a summary followed by examples.
+type procedure struct {
+	ku       *kus.KU
+	summary  string
+	examples []example
+}
+
+// readProcedure splits a KU body into its summary and its examples: a line
+// ending in ":" opens an example and the lines up to the next such line
+// carry it out. Bodies with no example are not procedures.
+func readProcedure(k *kus.KU) (procedure, bool) {
+	body := k.TextBody
+	if k.Procedure != "" {
+		body = k.Procedure
+	}
+	p := procedure{ku: k}
+	var summary []string
+	for _, raw := range strings.Split(body, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		if strings.HasSuffix(line, ":") && len(line) > 1 {
+			desc := strings.TrimSpace(strings.TrimSuffix(line, ":"))
+			desc = strings.TrimSpace(strings.TrimLeft(desc, "-*+ "))
+			if d := strings.TrimLeft(desc, "0123456789"); d != desc && (strings.HasPrefix(d, ".") || strings.HasPrefix(d, ")")) {
+				desc = strings.TrimSpace(d[1:])
+			}
+			p.examples = append(p.examples, example{desc: desc})
+			continue
+		}
+		if n := len(p.examples); n > 0 {
+			p.examples[n-1].how = append(p.examples[n-1].how, line)
+		} else {
+			summary = append(summary, line)
+		}
+	}
+	// An example with nothing to run is prose that happened to end in a
+	// colon; keep only real pairs.
+	kept := p.examples[:0]
+	for _, e := range p.examples {
+		if len(e.how) > 0 {
+			kept = append(kept, e)
+		}
+	}
+	p.examples = kept
+	p.summary = strings.Join(summary, " ")
+	return p, len(p.examples) > 0
+}
+
+// scoredExample is an example with how well it answers the task.
+type scoredExample struct {
+	example
+	score float64
+}
+
+// rankExamples scores each example by the task terms found in the KU's
+// title, its summary and the example itself: a task is answered by one
+// example of one page, so the terms must meet there, not across the page.
+// Terms the description holds itself count extra, and more again when
+// neighbours in the task are neighbours in the description ("generate an
+// ed25519 key" answers "generate an ed25519 SSH key" better than "generate
+// a seed phrase from an ed25519 key").
+func (p procedure) rankExamples(want []string) []scoredExample {
+	base := p.ku.Title + " " + p.summary
+	out := make([]scoredExample, 0, len(p.examples))
+	for _, e := range p.examples {
+		terms := symbolic.TermSet(base + " " + e.desc + " " + strings.Join(e.how, " "))
+		seq := text.Terms(e.desc)
+		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
+		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
+		out = append(out, scoredExample{example: e, score: score})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// solveProcedure answers a how-to task from the best example among the
+// procedure KUs of the evidence; nil when no evidence KU is a procedure
+// or none holds enough of the task.
+func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance) *sdk.SolveResult {
+	type cand struct {
+		p     procedure
+		ex    []scoredExample
+		score float64
+	}
+	var cands []cand
+	for _, e := range ev {
+		if e.KU == nil {
+			continue
+		}
+		p, ok := readProcedure(e.KU)
+		if !ok {
+			continue
+		}
+		ex := p.rankExamples(want)
+		// The retriever's score weighs as much as the example's: it saw
+		// the whole knowledge base, the solver sees a handful of KUs.
+		score := ex[0].score + e.Score
+		if names(task, p.ku.Title) {
+			score += 0.5 // the task names this very tool or page
+		}
+		cands = append(cands, cand{p, ex, score})
+
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	best := cands[0]
+	if best.ex[0].score < minOverlap {
+		return nil
+	}
+	limit := 3
+	if g.brief {
+		limit = 1
+	}
+	var b strings.Builder
+	k := best.p.ku
+	if best.p.summary != "" && !g.brief {
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, firstSentence(best.p.summary))
+	} else {
+		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
+	}
+	for i, e := range best.ex {
+		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
+			break
+		}
+		fmt.Fprintf(&b, "- %s:\n", e.desc)
+		for _, h := range e.how {
+			fmt.Fprintf(&b, "\n  %s\n", codeSpan(h))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+}
+
+// names reports whether the task names title as the tool to use ("with
+// sed", "using jq", "the tar command"). A title that merely occurs as a
+// word ("a zip archive", "a symbolic link") does not count: many tools are
+// named after what they handle.
+func names(task, title string) bool {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return false
+	}
+	low, t := strings.ToLower(task), regexp.QuoteMeta(strings.ToLower(title))
+	re, err := regexp.Compile(`\b(?:with|using|via|through|in|from)\s+(?:the\s+)?` + "`?" + t + "`?" + `(?:$|[^\w-])|(?:^|[^\w-])` + t + "`?" + `\s+(?:command|tool|cli|utility)\b`)
+	return err == nil && re.MatchString(low)
+}
+
+// proximity is the share of consecutive task-term pairs that occur in seq
+// in the same order at most two terms apart.
+func proximity(want, seq []string) float64 {
+	if len(want) < 2 {
+		return 0
+	}
+	pos := map[string][]int{}
+	for i, t := range seq {
+		pos[t] = append(pos[t], i)
+	}
+	hits := 0
+	for i := 0; i+1 < len(want); i++ {
+	pair:
+		for _, a := range pos[want[i]] {
+			for _, b := range pos[want[i+1]] {
+				if b > a && b-a <= 2 {
+					hits++
+					break pair
+				}
+			}
+		}
+	}
+	return float64(hits) / float64(len(want)-1)
+}
+
+// firstSentence is the first sentence of s.
+func firstSentence(s string) string {
+	if ss := symbolic.Sentences(s); len(ss) > 0 {
+		return strings.TrimSpace(ss[0])
+	}
+	return s
+}
+
+// codeSpan renders a command line as inline code unless it already is.
+func codeSpan(s string) string {
+	if strings.HasPrefix(s, "`") {
+		return s
+	}
+	fence := "`"
+	if strings.Contains(s, "`") {
+		fence = "``"
+	}
+	return fence + s + fence
+}

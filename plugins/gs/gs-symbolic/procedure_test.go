@@ -1,0 +1,84 @@
+package gssymbolic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+func page(id, title, body string, score float64) sdk.ScoredKU {
+	return sdk.ScoredKU{KU: &kus.KU{ID: id + "::0::0", Title: title, SourceID: id, TextBody: body, Range: kus.Range{StartLine: 3}}, Score: score}
+}
+
+var (
+	sshKeygen = page("ssh-keygen.md", "ssh-keygen", "Generate SSH keys used for authentication.\n- Generate a key interactively:\nssh-keygen\n"+
+		"- Generate an ed25519 key with 32 rounds and save the key to a specific file:\nssh-keygen -f {{~/.ssh/filename}} -t ed25519 -a 32\n", 0.95)
+	melt = page("melt.md", "melt", "Backup and restore Ed25519 SSH keys using memorizable seed phrases.\n"+
+		"- Generate a seed phrase from an existing Ed25519 private key:\nmelt {{~/.ssh/id_ed25519}}\n", 1)
+	sed = page("sed.md", "sed", "Edit text in a scriptable manner.\n- Replace all occurrences of a regular expression in a file:\nsed 's/regex/replace/g' {{path/to/file}}\n", 0.6)
+	tr  = page("tr.md", "tr", "Translate characters.\n- Replace all occurrences of a character in a file and print the result:\ntr {{find}} {{replace}} < {{path/to/file}}\n", 1)
+)
+
+func TestReadProcedure(t *testing.T) {
+	p, ok := readProcedure(sshKeygen.KU)
+	if !ok || len(p.examples) != 2 || p.summary != "Generate SSH keys used for authentication." {
+		t.Fatalf("%+v", p)
+	}
+	if p.examples[1].desc != "Generate an ed25519 key with 32 rounds and save the key to a specific file" || len(p.examples[1].how) != 1 {
+		t.Errorf("example %+v", p.examples[1])
+	}
+	if _, ok := readProcedure(&kus.KU{TextBody: "Plain prose. Nothing to run:"}); ok {
+		t.Error("prose read as a procedure")
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		task, title string
+		want        bool
+	}{
+		{"replace a word in a file with sed", "sed", true},
+		{"pretty-print JSON using jq", "jq", true},
+		{"run the tar command on a file", "tar", true},
+		{"add a folder to a zip archive", "zip", false},
+		{"create a symbolic link", "link", false},
+		{"generate a key with openssl-genrsa", "openssl", false},
+	} {
+		if got := names(tc.task, tc.title); got != tc.want {
+			t.Errorf("names(%q, %q) = %v", tc.task, tc.title, got)
+		}
+	}
+}
+
+func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
+	cases := []struct {
+		task   string
+		ev     []sdk.ScoredKU
+		source string
+		says   string
+	}{
+		// The retriever ranked melt a little higher; the example that generates an
+		// ed25519 key is ssh-keygen's.
+		{"generate an ed25519 SSH key", []sdk.ScoredKU{melt, sshKeygen}, "ssh-keygen.md", "-t ed25519"},
+		// The user named the tool.
+		{"replace all occurrences of a word in a file with sed", []sdk.ScoredKU{tr, sed}, "sed.md", "s/regex/replace/g"},
+	}
+	for _, tc := range cases {
+		res := solveProcedure(tc.ev, tc.task, symbolic.ContentTerms(tc.task), guidance{})
+		if res == nil || res.Status != sdk.StatusSuccess {
+			t.Fatalf("%s: %+v", tc.task, res)
+		}
+		if res.EvidenceIDs[0] != tc.source+"::0::0" || !strings.Contains(res.ResponseMarkdown, tc.says) {
+			t.Errorf("%s: %v\n%s", tc.task, res.EvidenceIDs, res.ResponseMarkdown)
+		}
+		if !strings.Contains(res.ResponseMarkdown, "Sources:\n[1] ") {
+			t.Errorf("no sources: %s", res.ResponseMarkdown)
+		}
+	}
+	if res := solveProcedure([]sdk.ScoredKU{melt}, "bake bread", symbolic.ContentTerms("bake bread"), guidance{}); res != nil {
+		t.Errorf("answered an unrelated task: %s", res.ResponseMarkdown)
+	}
+}
