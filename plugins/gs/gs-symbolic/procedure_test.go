@@ -15,7 +15,7 @@ func page(id, title, body string, score float64) sdk.ScoredKU {
 
 var (
 	sshKeygen = page("ssh-keygen.md", "ssh-keygen", "Generate SSH keys used for authentication.\n- Generate a key interactively:\nssh-keygen\n"+
-		"- Generate an ed25519 key with 32 rounds and save the key to a specific file:\nssh-keygen -f {{~/.ssh/filename}} -t ed25519 -a 32\n", 0.95)
+		"- Generate an ed25519 key with 32 rounds and save the key to a specific file:\nssh-keygen -f {{~/.ssh/filename}} -t ed25519 -a 32\n", 0.99)
 	melt = page("melt.md", "melt", "Backup and restore Ed25519 SSH keys using memorizable seed phrases.\n"+
 		"- Generate a seed phrase from an existing Ed25519 private key:\nmelt {{~/.ssh/id_ed25519}}\n", 1)
 	sed = page("sed.md", "sed", "Edit text in a scriptable manner.\n- Replace all occurrences of a regular expression in a file:\nsed 's/regex/replace/g' {{path/to/file}}\n", 0.6)
