@@ -18,6 +18,7 @@ func init() {
 	var session string
 	var pins []string
 	var noIngest bool
+	var llmCache bool
 	cmd := &cobra.Command{
 		Use:   "ask [flags] QUESTION",
 		Short: "Answer a question from the workspace's knowledge base through the plugin VM",
@@ -27,7 +28,14 @@ It prints the answer, its numbered sources and a compact trace of every stage.
 With --json it prints one object:
 {"requestId", "sessionId", "status", "answerMarkdown", "evidence": [{"kuId", "title", "sourceId", "uri", "range"}], "trace": {...}}.
 status is answered, no-context, failure or invalid; the exit status is 0 for
-answered and no-context, 1 for failure and 2 for an invalid request.`,
+answered and no-context, 1 for failure and 2 for an invalid request.
+
+LLM-backed plugins (sd-llm-*, gs-llm-*, val-llm) run when a model endpoint is
+configured: MRPVM_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama),
+MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY; per-role models go
+in llm-role-settings.json. Without one they step aside and the symbolic path
+answers. --pin gs=gs-llm-fast forces a stage's plugin; --llm-cache reuses
+replies to identical prompts.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			question := strings.Join(args, " ")
@@ -35,7 +43,7 @@ answered and no-context, 1 for failure and 2 for an invalid request.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache})
 			if err != nil {
 				return err
 			}
@@ -76,6 +84,7 @@ answered and no-context, 1 for failure and 2 for an invalid request.`,
 	}
 	cmd.Flags().StringVar(&session, "session", "", "continue (or start) the named session; a new one is made when empty")
 	cmd.Flags().StringArrayVar(&pins, "pin", nil, "pin a stage to one plugin, as stage=plugin-id (stages: sd, plan, kb, gs, val); repeatable")
+	cmd.Flags().BoolVar(&llmCache, "llm-cache", false, "answer repeated LLM prompts (same model, messages and settings) from an on-disk cache in the knowledge base file")
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")
 	rootCmd.AddCommand(cmd)
 

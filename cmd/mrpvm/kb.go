@@ -18,6 +18,7 @@ type kbOptions struct {
 	maxFileSize int64
 	readOnly    bool
 	quiet       bool // do not print plugin problems
+	llmCache    bool // cache LLM replies in the knowledge base file (--llm-cache)
 }
 
 // app is an open workspace (knowledge base, catalog, VM).
@@ -35,6 +36,7 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 		DBPath:      flags.db,
 		Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: o.readOnly},
 		MaxFileSize: o.maxFileSize,
+		CacheLLM:    o.llmCache,
 	})
 	if err != nil {
 		return nil, err

@@ -96,6 +96,10 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 		o = outcome{status: sdk.StatusError, meta: o.meta, err: &sdk.Error{Code: CodeBadStatus,
 			Message: fmt.Sprintf("%s answered status %q, which a %s may not return", d.ID, o.status, d.Type)}}
 	}
+	if o.err != nil && o.err.Code == sdk.CodeLLMBudget && (o.status == sdk.StatusUnsupported || o.status == sdk.StatusError) {
+		// The bridge refused a call: the request's LLM budget ran out during the stage.
+		o.status = sdk.StatusSkippedBudget
+	}
 	if stageMeter != nil {
 		st := stageMeter.Stats()
 		o.meta.LLMCalls = max(o.meta.LLMCalls, st.Calls)
@@ -115,7 +119,8 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	so.Sufficient = o.sufficient
 	so.Model = o.meta.Model
 	var perr *sdk.Error
-	if o.err != nil && (o.status == sdk.StatusError || o.status == sdk.StatusUnsupported && o.err.Code != sdk.CodeNotImplemented) {
+	if o.err != nil && (o.status == sdk.StatusError || o.status == sdk.StatusSkippedBudget ||
+		o.status == sdk.StatusUnsupported && o.err.Code != sdk.CodeNotImplemented) {
 		perr = o.err
 	}
 	r.trace.addStage(frame, so, perr)

@@ -33,9 +33,16 @@ type OpenOptions struct {
 	NoLLM bool
 	// LLMCache, when set, caches model replies (the --llm-cache flag).
 	LLMCache llm.Cache
+	// CacheLLM caches model replies in the knowledge base file (namespace
+	// LLMCacheNamespace) when LLMCache is nil: the --llm-cache flag.
+	CacheLLM bool
 	// Virtual are extra sources besides the plugins' KUs.
 	Virtual []engine.VirtualSource
 }
+
+// LLMCacheNamespace is the knowledge base namespace of the on-disk LLM
+// response cache (OpenOptions.CacheLLM).
+const LLMCacheNamespace = "_llm-cache"
 
 // Open opens the knowledge base, boots the catalog with each plugin's
 // private namespace in it, and attaches every enabled kb-plugin as an
@@ -49,6 +56,9 @@ func Open(o OpenOptions) (*Workspace, error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if o.LLMCache == nil && o.CacheLLM {
+		o.LLMCache = llm.StoreCache(kb.Store().PluginStore(LLMCacheNamespace))
 	}
 	if o.LLM == nil && !o.NoLLM {
 		// The bridge joins only when some endpoint is configured; otherwise
