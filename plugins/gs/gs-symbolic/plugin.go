@@ -233,6 +233,11 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	case act == "identify" || g.bullets:
 		for _, s := range picked {
+			// Name what the statement is about when it does not say.
+			if t := strings.TrimSpace(s.ku.Title); t != "" && !strings.Contains(strings.ToLower(s.text), strings.ToLower(t)) {
+				fmt.Fprintf(&b, "- **%s**: %s [%d]\n", t, s.text, num(s.ku))
+				continue
+			}
 			fmt.Fprintf(&b, "- %s [%d]\n", s.text, num(s.ku))
 		}
 	default:
