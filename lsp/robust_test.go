@@ -1,0 +1,137 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMalformedFramesGetErrorRepliesAndServerStaysUp(t *testing.T) {
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+	rc.initialize(map[string]any{})
+	tests := []struct {
+		name string
+		body string
+		id   string // expected id of the error reply
+		code int
+	}{
+		{"not json", `{{{ garbage`, "null", -32700},
+		{"binary", "\x00\x01\x02", "null", -32700},
+		{"no method", `{"jsonrpc":"2.0","id":7}`, "7", -32600},
+		{"wrong version", `{"jsonrpc":"1.0","id":8,"method":"x"}`, "8", -32600},
+		{"unknown method", `{"jsonrpc":"2.0","id":9,"method":"nope/nothing","params":{}}`, "9", -32601},
+		{"bad hover params", `{"jsonrpc":"2.0","id":10,"method":"textDocument/hover","params":[1,2]}`, "10", -32602},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rc.frame([]byte(tc.body))
+			m, err := rc.response(tc.id, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Error == nil || m.Error.Code != tc.code {
+				t.Fatalf("want error %d, got %+v", tc.code, m)
+			}
+		})
+	}
+	// Still serving.
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "workspace/symbol", "params": map[string]any{"query": "x"}})
+	if m, err := rc.response("99", 5*time.Second); err != nil || m.Error != nil {
+		t.Fatalf("after garbage: %v %+v", err, m)
+	}
+}
+
+func TestCancelRequestAnswers32800(t *testing.T) {
+	root := t.TempDir()
+	for i := 0; i < 600; i++ {
+		p := filepath.Join(root, fmt.Sprintf("d%d", i%10), fmt.Sprintf("page%d.md", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		body := fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
+	// No "initialized": nothing is ingested until the command below.
+	rc.initialize(map[string]any{"rootUri": pathToURI(root)})
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
+		"params": map[string]any{"command": "mrpvm.ingest", "arguments": []any{map[string]any{}}}})
+	time.Sleep(20 * time.Millisecond)
+	rc.send(map[string]any{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": map[string]any{"id": 2}})
+	m, err := rc.response("2", 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Error == nil || m.Error.Code != -32800 {
+		t.Fatalf("want -32800, got %+v %s", m.Error, m.Result)
+	}
+	// The server is still usable, and a fresh ingest completes.
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "workspace/executeCommand",
+		"params": map[string]any{"command": "mrpvm.stats"}})
+	if m, err := rc.response("3", 10*time.Second); err != nil || m.Error != nil {
+		t.Fatalf("stats after cancel: %v %+v", err, m.Error)
+	}
+}
+
+func TestPanicBecomesErrorReply(t *testing.T) {
+	requestHandlers["test/panic"] = func(*Server, ctxT, rawT) (any, error) { panic("boom") }
+	defer delete(requestHandlers, "test/panic")
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+	rc.initialize(map[string]any{})
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 5, "method": "test/panic"})
+	m, err := rc.response("5", 5*time.Second)
+	if err != nil || m.Error == nil || m.Error.Code != -32603 || !strings.Contains(m.Error.Message, "boom") {
+		t.Fatalf("panic reply: %v %+v", err, m.Error)
+	}
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 6, "method": "workspace/symbol", "params": map[string]any{"query": "x"}})
+	if _, err := rc.response("6", 5*time.Second); err != nil {
+		t.Fatalf("server died after a panic: %v", err)
+	}
+}
+
+func TestEOFExitsCleanly(t *testing.T) {
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+	rc.initialize(map[string]any{})
+	rc.c.Close()
+	select {
+	case err := <-rc.done:
+		if err != nil {
+			t.Fatalf("EOF: %v", err)
+		}
+		rc.done <- nil
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit on EOF")
+	}
+}
+
+// FuzzServer feeds one framed message after initialize and checks that the
+// server still answers.
+func FuzzServer(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nope.md"},"position":{"line":0,"character":3}}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.md","version":1,"text":"# A\n\nb"}}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a.md","version":2},"contentChanges":[{"range":{"start":{"line":9,"character":99},"end":{"line":0,"character":0}},"text":"x"}]}}`,
+		`{"jsonrpc":"2.0","id":"s","method":"workspace/executeCommand","params":{"command":"mrpvm.kb","arguments":[{"action":"save"}]}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"shutdown"}]`,
+		`{"jsonrpc":"2.0","id":3,"method":"$/cancelRequest","params":{"id":{}}}`,
+		`null`, `{}`, `"\u0000"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if bytes.Contains(body, []byte("exit")) || bytes.Contains(body, []byte("WorkspaceFolders")) {
+			t.Skip("exit ends the server; new folders would ingest arbitrary paths")
+		}
+		rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+		rc.initialize(map[string]any{})
+		rc.frame(body)
+		rc.send(map[string]any{"jsonrpc": "2.0", "id": 424242, "method": "nope/alive"})
+		if _, err := rc.response("424242", 5*time.Second); err != nil {
+			t.Fatalf("server stopped answering after %q: %v", body, err)
+		}
+	})
+}
