@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
+	"runtime"
+	"runtime/pprof"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -38,6 +41,8 @@ type searchOptions struct {
 	qrels    string
 	tag      string
 	noIngest bool
+	cpuProf  string
+	workers  int
 }
 
 func init() {
@@ -78,6 +83,9 @@ files, unknown plugin).`,
 	f.StringVar(&o.qrels, "qrels", "", "relevance judgments (BEIR TSV or TREC qrels) to score the batch with")
 	f.StringVar(&o.tag, "tag", "", "run tag in the TREC file (default: the plugin id)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "search the knowledge base as it is, without checking the workspace for changes")
+	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "queries of a batch answered at once")
+	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole command to this file")
+	_ = f.MarkHidden("cpuprofile")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -87,6 +95,17 @@ func usageErr(code, format string, args ...any) error {
 
 func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 	ctx := cmd.Context()
+	if o.cpuProf != "" {
+		f, err := os.Create(o.cpuProf)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	batch := o.queries != ""
 	var query string
 	switch {
@@ -177,14 +196,76 @@ func (s *searcher) search(ctx context.Context, req kb.SearchRequest) (*kb.Search
 	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
 		return res, err
 	}
+	if err := s.repair(ctx, err); err != nil {
+		return nil, err
+	}
+	return s.s.Search(ctx, req)
+}
+
+// repair rebuilds the plugin's index from the stored KUs after it reported
+// the index corrupt (once per command).
+func (s *searcher) repair(ctx context.Context, cause error) error {
 	s.repaired = true
-	warnf("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, err)
+	warnf("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, cause)
 	t0 := time.Now()
-	if rerr := s.kb.RepairHook(ctx, s.id); rerr != nil {
-		return nil, fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, rerr)
+	if err := s.kb.RepairHook(ctx, s.id); err != nil {
+		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, err)
 	}
 	warnf("search: rebuilt the index of %s in %.2fs", s.id, time.Since(t0).Seconds())
-	return s.s.Search(ctx, req)
+	return nil
+}
+
+// ranked is the source-level answer to one query of a batch.
+type ranked struct {
+	docs   []string
+	scores []float64
+}
+
+// batch answers every query (sources, best first) on workers goroutines;
+// a corrupt index is rebuilt once and the batch run again.
+func (s *searcher) batch(ctx context.Context, queries []kb.Query, k, workers int) ([]ranked, error) {
+	out, err := s.batchOnce(ctx, queries, k, workers)
+	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
+		return out, err
+	}
+	if err := s.repair(ctx, err); err != nil {
+		return nil, err
+	}
+	return s.batchOnce(ctx, queries, k, workers)
+}
+
+func (s *searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers int) ([]ranked, error) {
+	out := make([]ranked, len(queries))
+	workers = max(1, min(workers, len(queries)))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(queries) || ctx.Err() != nil {
+					return
+				}
+				res, err := s.s.Search(ctx, kb.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
+				if err != nil {
+					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
+					return
+				}
+				r := ranked{docs: make([]string, len(res.Hits)), scores: make([]float64, len(res.Hits))}
+				for j, h := range res.Hits {
+					r.docs[j], r.scores[j] = kb.DocID(h.SourceID), h.Score
+				}
+				out[i] = r
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return out, nil
 }
 
 // hitJSON is one hit of a single-query search in --json output.
@@ -267,26 +348,20 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 		tw = kb.NewTRECWriter(out, tag)
 	}
 	run := make(kb.Run, len(queries))
-	var docs []string
-	var scores []float64
 	t0 := time.Now()
-	for _, q := range queries {
-		res, err := s.search(ctx, kb.SearchRequest{Query: q.Text, K: o.k, BySource: true})
-		if err != nil {
-			return fmt.Errorf("search: query %s: %w", q.ID, err)
-		}
-		docs, scores = docs[:0], scores[:0]
-		for _, h := range res.Hits {
-			docs = append(docs, kb.DocID(h.SourceID))
-			scores = append(scores, h.Score)
-		}
+	results, err := s.batch(ctx, queries, o.k, o.workers)
+	if err != nil {
+		return err
+	}
+	for i, q := range queries {
+		docs, scores := results[i].docs, results[i].scores
 		if tw != nil {
 			if err := tw.Write(q.ID, docs, scores); err != nil {
 				return err
 			}
 		}
 		if qrels != nil {
-			run[q.ID] = slices.Clone(docs)
+			run[q.ID] = docs
 		}
 	}
 	secs := time.Since(t0).Seconds()
@@ -333,4 +408,3 @@ func nullIfEmpty(s string) any {
 	}
 	return s
 }
-

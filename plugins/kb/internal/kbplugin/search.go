@@ -1,11 +1,14 @@
 package kbplugin
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -60,12 +63,13 @@ func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 		res.Terms = rk.terms
 	}
 	res.Considered = rk.considered
-	chosen := map[string]bool{}
+	type hitKU struct {
+		c scored
+		u *kus.KU
+	}
+	hits := make([]hitKU, 0, len(rk.cands))
 	for _, c := range rk.cands {
-		if len(res.Hits) >= req.K {
-			break
-		}
-		h := kb.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why}
+		h := hitKU{c: c}
 		if req.KUs != nil {
 			u, err := req.KUs.KU(c.id)
 			if err != nil {
@@ -74,13 +78,39 @@ func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 			if u == nil {
 				continue // indexed but no longer stored: the index lags a removal
 			}
-			if !req.BySource && overlaps(u, chosen, req.KUs) {
+			h.u = u
+		}
+		hits = append(hits, h)
+		if req.BySource && len(hits) >= req.K {
+			break
+		}
+	}
+	if !req.BySource && req.KUs != nil {
+		// On equal scores the most specific unit goes first: a leaf
+		// points at the lines that matched, its summary at the file.
+		slices.SortStableFunc(hits, func(a, b hitKU) int {
+			if c := cmp.Compare(b.c.score, a.c.score); c != 0 {
+				return c
+			}
+			return cmp.Compare(levelRank(a.u), levelRank(b.u))
+		})
+	}
+	chosen, covered := map[string]bool{}, map[string]bool{}
+	for _, x := range hits {
+		if len(res.Hits) >= req.K {
+			break
+		}
+		c, u := x.c, x.u
+		if u != nil && !req.BySource {
+			// A summary or section repeating a listed leaf (or a leaf
+			// inside a listed section) adds nothing to the list.
+			if covered[u.ID] || overlaps(u, chosen, req.KUs) {
 				continue
 			}
-			h.KU = u
+			ancestors(u, req.KUs, covered)
 			chosen[u.ID] = true
 		}
-		res.Hits = append(res.Hits, h)
+		res.Hits = append(res.Hits, kb.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why, KU: u})
 	}
 	return res, nil
 }
@@ -94,4 +124,30 @@ func clip(s string, n int) (string, bool) {
 		n--
 	}
 	return s[:n], true
+}
+
+// ancestors marks u's parents, grandparents and great-grandparents.
+func ancestors(u *kus.KU, r sdk.KUReader, into map[string]bool) {
+	p := u
+	for depth := 0; depth < 3 && len(p.ParentUnitIDs) > 0; depth++ {
+		for _, id := range p.ParentUnitIDs {
+			into[id] = true
+		}
+		next, err := r.KU(p.ParentUnitIDs[0])
+		if err != nil || next == nil {
+			return
+		}
+		p = next
+	}
+}
+
+// levelRank orders levels from the most specific.
+func levelRank(u *kus.KU) int {
+	switch levelOf(u) {
+	case kus.LevelSummary:
+		return 2
+	case kus.LevelSection:
+		return 1
+	}
+	return 0
 }

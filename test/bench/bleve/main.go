@@ -1,0 +1,237 @@
+// Command bleve-bench compares mrpvm's kb-plugins with bleve v2.6.0 (BM25
+// scoring, English analyzer, batches of 1,000) on one workspace of
+// Markdown files: cold ingest throughput, a batch of queries answered in
+// one process, and nDCG@10 / Recall@100 / MRR@10 of each.
+//
+// Every measured step runs as its own process, timed from start to exit:
+// `mrpvm ingest` and `mrpvm search --queries` (the binary built from this
+// checkout), and this program re-executed as `bleve-index` and
+// `bleve-search`. It lives in its own Go module so the product does not
+// depend on bleve.
+//
+// Usage:
+//
+//	go run . -workspace DIR -queries queries.jsonl -qrels qrels.tsv [-work DIR] [-k 100]
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	mrkb "github.com/mrpvm/mrpvm/plugins/kb"
+)
+
+var plugins = []string{"kb-fast", "kb-balanced", "kb-thinkingdb"}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		if err := sub(ctx, os.Args[1], os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bleve-bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var c config
+	flag.StringVar(&c.workspace, "workspace", "", "workspace folder of Markdown files (see README: mkworkspace)")
+	flag.StringVar(&c.queries, "queries", "", "BEIR queries file")
+	flag.StringVar(&c.qrels, "qrels", "", "relevance judgments (BEIR TSV); empty: no quality figures")
+	flag.StringVar(&c.work, "work", "", "scratch folder for the knowledge base, the bleve index and the runs (default: a new temp folder)")
+	flag.StringVar(&c.mrpvm, "mrpvm", "", "mrpvm binary (default: built from this checkout)")
+	flag.IntVar(&c.k, "k", 100, "documents per query in the runs")
+	flag.Parse()
+	if c.workspace == "" || c.queries == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := bench(ctx, c); err != nil {
+		fmt.Fprintln(os.Stderr, "bleve-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// sub runs one measured step in this process.
+func sub(ctx context.Context, name string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	ws := fs.String("workspace", "", "workspace")
+	index := fs.String("index", "", "bleve index folder")
+	queries := fs.String("queries", "", "queries file")
+	run := fs.String("run", "", "TREC run to write")
+	k := fs.Int("k", 100, "documents per query")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch name {
+	case "bleve-index":
+		files, n, err := bleveIndex(ctx, *ws, *index)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(map[string]int64{"files": int64(files), "bytes": n})
+	case "bleve-search":
+		n, err := bleveSearch(ctx, *index, *queries, *run, *k)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(map[string]int{"queries": n})
+	}
+	return fmt.Errorf("unknown step %q (want bleve-index or bleve-search)", name)
+}
+
+type config struct {
+	workspace, queries, qrels, work, mrpvm string
+	k                                      int
+}
+
+// step is one timed process.
+type step struct {
+	wall   time.Duration
+	rssKB  int64
+	stdout []byte
+}
+
+// timed runs a command to completion and reports its wall time and peak
+// resident set size.
+func timed(ctx context.Context, name string, args ...string) (step, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	err := cmd.Run()
+	s := step{wall: time.Since(t0), stdout: out.Bytes()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		s.rssKB = ru.Maxrss
+	}
+	if err != nil {
+		return s, fmt.Errorf("%s %s: %w\n%s", filepath.Base(name), strings.Join(args, " "), err, errb.String())
+	}
+	return s, nil
+}
+
+func bench(ctx context.Context, c config) error {
+	var err error
+	if c.workspace, err = filepath.Abs(c.workspace); err != nil {
+		return err
+	}
+	if c.work == "" {
+		if c.work, err = os.MkdirTemp("", "bleve-bench-"); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(c.work, 0o755); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if c.mrpvm == "" {
+		c.mrpvm = filepath.Join(c.work, "mrpvm")
+		build := exec.CommandContext(ctx, "go", "build", "-o", c.mrpvm, "github.com/mrpvm/mrpvm/cmd/mrpvm")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build mrpvm: %w", err)
+		}
+	}
+	db := filepath.Join(c.work, "kb.db")
+	index := filepath.Join(c.work, "bleve.idx")
+	mr := func(args ...string) []string {
+		return append([]string{"--workspace", c.workspace, "--db", db}, args...)
+	}
+
+	// Cold ingest: a new knowledge base file, all three kb-plugins indexing.
+	for _, p := range []string{db, db + ".lock"} {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+	}
+	ing, err := timed(ctx, c.mrpvm, mr("--json", "ingest")...)
+	if err != nil {
+		return err
+	}
+	var rep struct {
+		Files int `json:"files"`
+		KUs   int `json:"kus"`
+	}
+	if err := json.Unmarshal(ing.stdout, &rep); err != nil {
+		return fmt.Errorf("mrpvm ingest --json: %w", err)
+	}
+	bix, err := timed(ctx, self, "bleve-index", "-workspace", c.workspace, "-index", index)
+	if err != nil {
+		return err
+	}
+	var bi struct{ Files, Bytes int64 }
+	if err := json.Unmarshal(bix.stdout, &bi); err != nil {
+		return fmt.Errorf("bleve-index: %w", err)
+	}
+	mb := float64(bi.Bytes) / 1e6
+
+	fmt.Printf("workspace %s: %d files, %.1f MB of Markdown; %d KUs\n\n", c.workspace, bi.Files, mb, rep.KUs)
+	fmt.Printf("cold ingest (one process each, wall time):\n")
+	fmt.Printf("  mrpvm ingest (kb-fast + kb-balanced + kb-thinkingdb)  %6.2f s  %5.2f MB/s  peak RSS %d MB\n",
+		ing.wall.Seconds(), mb/ing.wall.Seconds(), ing.rssKB/1024)
+	fmt.Printf("  bleve index (BM25, en, batches of %d)              %6.2f s  %5.2f MB/s  peak RSS %d MB\n",
+		batchSize, bix.wall.Seconds(), mb/bix.wall.Seconds(), bix.rssKB/1024)
+	fmt.Printf("  throughput ratio mrpvm/bleve: %.2fx\n\n", bix.wall.Seconds()/ing.wall.Seconds())
+
+	var qrels mrkb.Qrels
+	if c.qrels != "" {
+		if qrels, err = mrkb.LoadQrels(c.qrels); err != nil {
+			return err
+		}
+	}
+	queries, err := mrkb.LoadQueries(c.queries)
+	if err != nil {
+		return err
+	}
+	bleveRun := filepath.Join(c.work, "bleve.trec")
+	bs, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRun, "-k", fmt.Sprint(c.k))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d queries, one process each (wall time incl. start-up; mrpvm also checks the workspace for changes):\n", len(queries))
+	line := func(name string, s step, run string, ratio string) error {
+		q := ""
+		if qrels != nil {
+			f, err := os.Open(run)
+			if err != nil {
+				return err
+			}
+			r, err := mrkb.ReadTREC(f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			m := mrkb.Evaluate(r, qrels)
+			q = fmt.Sprintf("  nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f", m.NDCG10, m.Recall100, m.MRR10)
+		}
+		fmt.Printf("  %-14s %6.3f s  %6.0f q/s  peak RSS %4d MB%s%s\n", name, s.wall.Seconds(),
+			float64(len(queries))/s.wall.Seconds(), s.rssKB/1024, q, ratio)
+		return nil
+	}
+	if err := line("bleve", bs, bleveRun, ""); err != nil {
+		return err
+	}
+	for _, p := range plugins {
+		run := filepath.Join(c.work, p+".trec")
+		s, err := timed(ctx, c.mrpvm, mr("search", "--plugin", p, "--queries", c.queries, "--run", run, "--k", fmt.Sprint(c.k))...)
+		if err != nil {
+			return err
+		}
+		if err := line(p, s, run, fmt.Sprintf("  %.2fx faster than bleve", bs.wall.Seconds()/s.wall.Seconds())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
