@@ -99,6 +99,9 @@ type Server struct {
 	imu      sync.Mutex
 	inflight map[jsonrpc2.ID]context.CancelFunc
 
+	dmu     sync.Mutex
+	dtimers map[string]*time.Timer // debounced diagnostics per URI
+
 	docs    *docStore
 	watcher *watcher
 	tokens  atomic.Int64
