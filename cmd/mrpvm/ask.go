@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
 )
 
@@ -20,7 +23,7 @@ func init() {
 	var noIngest bool
 	var llmCache bool
 	cmd := &cobra.Command{
-		Use:   "ask [flags] QUESTION",
+		Use:   "ask [flags] QUESTION | -",
 		Short: "Answer a question from the workspace's knowledge base through the plugin VM",
 		Long: `ask brings the knowledge base up to date (changed files only), then runs the
 VM loop: seed detection, planning, retrieval, goal solving and validation.
@@ -35,10 +38,20 @@ configured: MRPVM_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama),
 MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY; per-role models go
 in llm-role-settings.json. Without one they step aside and the symbolic path
 answers. --pin gs=gs-llm-fast forces a stage's plugin; --llm-cache reuses
-replies to identical prompts.`,
+replies to identical prompts.
+
+A QUESTION of "-" is read from standard input (for long or multi-line
+questions, which the command line cannot carry).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			question := strings.Join(args, " ")
+			if question == "-" {
+				b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), 16<<20))
+				if err != nil {
+					return fmt.Errorf("read the question from standard input: %w", err)
+				}
+				question = string(b)
+			}
 			pinMap, err := parsePins(pins)
 			if err != nil {
 				return &exitError{code: 2, err: err}
@@ -72,8 +85,12 @@ replies to identical prompts.`,
 				}
 			} else {
 				printAnswer(os.Stdout, resp)
-				if resp.Hint != "" {
-					fmt.Fprintln(os.Stderr, "mrpvm: note:", resp.Hint)
+				hint := resp.Hint
+				if hint == "" && !llm.NewResolver(a.Catalog.Config.ModelSettings()).AnyConfigured() && firstOfflineAsk() {
+					hint = llm.Hint
+				}
+				if hint != "" {
+					fmt.Fprintln(os.Stderr, "mrpvm: note:", hint)
 				}
 			}
 			if resp.Status == vm.StatusFailure {
@@ -110,6 +127,26 @@ replies to identical prompts.`,
 		},
 	}
 	rootCmd.AddCommand(traceCmd)
+}
+
+// firstOfflineAsk reports whether this is the user's first answer without
+// a model, so that the hint saying how to configure one is shown once
+// rather than on every ask (a pinned LLM plugin that steps aside always
+// shows it). It remembers in the user's configuration folder; when that
+// cannot be written the hint is shown.
+func firstOfflineAsk() bool {
+	dir := config.UserDir()
+	if dir == "" {
+		return true
+	}
+	marker := filepath.Join(dir, ".llm-hint-shown")
+	if _, err := os.Stat(marker); err == nil {
+		return false
+	}
+	if os.MkdirAll(dir, 0o755) == nil {
+		_ = os.WriteFile(marker, []byte("the hint on configuring an LLM endpoint was shown\n"), 0o644)
+	}
+	return true
 }
 
 // parsePins reads --pin stage=plugin-id values.
