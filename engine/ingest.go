@@ -287,14 +287,68 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	}()
 	go func() { wg.Wait(); close(out) }()
 
+	// Sources parsed faster than they commit are committed in groups, one
+	// write transaction per group: each source keeps its KUs and its hooks'
+	// index changes atomic, and a cold ingest pays one commit (page writes,
+	// rebalancing) per group instead of one per file.
+	var group []parsed
+	flush := func() {
+		kb.commitGroup(ctx, group, rep)
+		for _, g := range group {
+			step(g.sourceID)
+		}
+		group = group[:0]
+	}
 	for p := range out {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		kb.commitParsed(ctx, p, rep)
-		step(p.sourceID)
+		if p.issue != nil || p.touch {
+			kb.commitParsed(ctx, p, rep)
+			step(p.sourceID)
+			continue
+		}
+		group = append(group, p)
+		if len(group) < maxGroup && len(out) > 0 {
+			continue // more are ready: keep collecting
+		}
+		flush()
+	}
+	if len(group) > 0 && ctx.Err() == nil {
+		flush()
 	}
 	return ctx.Err()
+}
+
+// maxGroup bounds the sources committed in one write transaction.
+const maxGroup = 64
+
+// commitGroup commits parsed sources in one transaction; when that fails
+// each is committed on its own so only the failing source is reported.
+func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *IngestReport) {
+	if len(group) > 1 {
+		err := kb.store.db.Update(func(tx *bolt.Tx) error {
+			for _, p := range group {
+				if err := kb.commitSourceTx(ctx, tx, p); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			for _, p := range group {
+				if p.path == "" {
+					rep.PluginSources++
+				} else {
+					rep.Files++
+				}
+			}
+			return
+		}
+	}
+	for _, p := range group {
+		kb.commitParsed(ctx, p, rep)
+	}
 }
 
 func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
@@ -450,6 +504,12 @@ func (e *hookError) Unwrap() error { return e.err }
 // commitSource replaces one source's KUs and calls every hook, all in one
 // write transaction.
 func (kb *KB) commitSource(ctx context.Context, p parsed) error {
+	return kb.store.db.Update(func(tx *bolt.Tx) error { return kb.commitSourceTx(ctx, tx, p) })
+}
+
+// commitSourceTx writes one source's record and KUs and calls every hook
+// inside tx.
+func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
 	rec := &SourceRecord{
 		SourceID: p.sourceID, Path: p.path, Size: p.size, ModTime: p.modTime, Hash: p.hash,
 		Title: p.doc.Title, IngestedAt: kb.now(),
@@ -461,32 +521,30 @@ func (kb *KB) commitSource(ctx context.Context, p parsed) error {
 	if p.old != nil {
 		oldIDs = p.old.UnitIDs
 	}
-	return kb.store.db.Update(func(tx *bolt.Tx) error {
-		kusB := tx.Bucket(bucketKUs)
-		for _, id := range oldIDs {
-			if err := kusB.Delete([]byte(id)); err != nil {
-				return err
-			}
+	kusB := tx.Bucket(bucketKUs)
+	for _, id := range oldIDs {
+		if err := kusB.Delete([]byte(id)); err != nil {
+			return err
 		}
-		for _, u := range p.doc.Units {
-			v, err := json.Marshal(u)
-			if err != nil {
-				return fmt.Errorf("encode ku %s: %w", u.ID, err)
-			}
-			if err := kusB.Put([]byte(u.ID), v); err != nil {
-				return fmt.Errorf("store ku %s: %w", u.ID, err)
-			}
-		}
-		v, err := json.Marshal(rec)
+	}
+	for _, u := range p.doc.Units {
+		v, err := json.Marshal(u)
 		if err != nil {
-			return err
+			return fmt.Errorf("encode ku %s: %w", u.ID, err)
 		}
-		if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
-			return err
+		if err := kusB.Put([]byte(u.ID), v); err != nil {
+			return fmt.Errorf("store ku %s: %w", u.ID, err)
 		}
-		return kb.runHooks(ctx, tx, &SourceEvent{
-			Kind: SourceUpserted, SourceID: p.sourceID, Path: p.path, Text: p.text, Doc: p.doc, OldUnitIDs: oldIDs,
-		})
+	}
+	v, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
+		return err
+	}
+	return kb.runHooks(ctx, tx, &SourceEvent{
+		Kind: SourceUpserted, SourceID: p.sourceID, Path: p.path, Text: p.text, Doc: p.doc, OldUnitIDs: oldIDs,
 	})
 }
 
