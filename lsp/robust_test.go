@@ -38,6 +38,11 @@ func TestMalformedFramesGetErrorRepliesAndServerStaysUp(t *testing.T) {
 			}
 		})
 	}
+	// A broken header block: one parse error, then the server resynchronises.
+	rc.c.Write([]byte("Content-Length: nope\r\n\r\nContent-Length: 0\r\n\r\n"))
+	if m, err := rc.response("null", 5*time.Second); err != nil || m.Error == nil || m.Error.Code != -32700 {
+		t.Fatalf("bad header: %v %+v", err, m)
+	}
 	// Still serving.
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "workspace/symbol", "params": map[string]any{"query": "x"}})
 	if m, err := rc.response("99", 5*time.Second); err != nil || m.Error != nil {

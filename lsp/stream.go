@@ -36,11 +36,25 @@ func newTolerantStream(inner jsonrpc2.Stream, log func(string, ...any)) (jsonrpc
 
 // Read returns the next well-formed message, answering malformed frames.
 func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	badRun := false
 	for {
 		body, n, err := s.raw.ReadFrame(ctx)
+		if errors.Is(err, jsonrpc2.ErrInvalidHeader) {
+			// A broken header block (a bad line, a zero length): answer once
+			// and resynchronise on the next well-formed header.
+			s.log("malformed frame header: %v", err)
+			if !badRun {
+				badRun = true
+				if werr := s.writeError(ctx, []byte("null"), jsonrpc2.ParseError, "parse error: "+err.Error()); werr != nil {
+					return nil, 0, werr
+				}
+			}
+			continue
+		}
 		if err != nil {
 			return nil, 0, err
 		}
+		badRun = false
 		msg, derr := jsonrpc2.DecodeMessage(body)
 		if derr == nil {
 			return msg, n, nil
@@ -71,6 +85,11 @@ func (s *tolerantStream) answerMalformed(ctx context.Context, body []byte, derr 
 			idJSON = probe.ID
 		}
 	}
+	return s.writeError(ctx, idJSON, code, msg)
+}
+
+// writeError writes an error response frame.
+func (s *tolerantStream) writeError(ctx context.Context, idJSON []byte, code jsonrpc2.Code, msg string) error {
 	m, _ := json.Marshal(msg)
 	frame := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, idJSON, int64(code), m)
 	_, err := s.raw.WriteFrame(ctx, frame)
