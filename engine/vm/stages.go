@@ -268,6 +268,12 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 		PreviousAttempts: slices.Clone(r.trace.PlannerAttempts[:len(r.trace.PlannerAttempts)-1]),
 	}
 	var plan *sdk.Plan
+	prc := r.rc(nil)
+	if r.meter != nil {
+		// A model is configured: planners see it (and may use the planner
+		// role, charged to the request), so they can route to LLM plugins.
+		prc.LLM = r.meter.Stage(pid, 0)
+	}
 	done := make(chan error, 1)
 	cctx, cancel := context.WithTimeout(ctx, max(config.Duration(r.m.eng.PluginTimeoutMs), time.Second))
 	defer cancel()
@@ -278,7 +284,7 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 			}
 		}()
 		var err error
-		plan, err = p.BuildPlan(cctx, r.rc(nil), in)
+		plan, err = p.BuildPlan(cctx, prc, in)
 		done <- err
 	}()
 	var err error
