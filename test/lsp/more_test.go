@@ -98,3 +98,40 @@ func TestSecondServerOnTheSameKnowledgeBase(t *testing.T) {
 		t.Errorf("first server hover: %q", got)
 	}
 }
+
+func TestCompletion(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{})
+	labels := func(uri, text string, line, char int) string {
+		e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "x", "version": 1, "text": text}})
+		var items []struct {
+			Label string `json:"label"`
+		}
+		e.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"position": map[string]any{"line": line, "character": char}}, &items)
+		var out []string
+		for _, it := range items {
+			out = append(out, it.Label)
+		}
+		return "," + strings.Join(out, ",") + ","
+	}
+	kus := e.uri("plugins/demo/plugin.kus.md")
+	if got := labels(kus, "## Context Unit\nRole: ", 1, 6); !strings.Contains(got, ",Procedure,") || !strings.Contains(got, ",Definition,") {
+		t.Errorf("Role values: %s", got)
+	}
+	if got := labels(kus, "## Context Unit\nPhaseScopes: ", 1, 13); !strings.Contains(got, ",gs-plugin,") {
+		t.Errorf("PhaseScopes values: %s", got)
+	}
+	if got := labels(kus, "## Context Unit\n", 1, 0); !strings.Contains(got, ",UtilityActs,") {
+		t.Errorf("field names: %s", got)
+	}
+	pj := e.uri("plugins/demo/plugin.json")
+	if got := labels(pj, "{\n  \"costClass\": ", 1, 15); !strings.Contains(got, ",cheap,") {
+		t.Errorf("costClass values: %s", got)
+	}
+	if got := labels(pj, "{\n  \"type\": ", 1, 10); !strings.Contains(got, ",kb-plugin,") {
+		t.Errorf("type values: %s", got)
+	}
+	if got := labels(e.uri("README.md"), "# x\n", 0, 1); got != ",," {
+		t.Errorf("completion in plain Markdown: %s", got)
+	}
+}
