@@ -144,7 +144,7 @@ type Server struct {
 	// Model is a model name to configure clients with.
 	Model string
 	// Key, when set, is the bearer key every request must carry; others
-	// get 401.
+	// get 401. Set it before the first request.
 	Key string
 
 	mu       sync.Mutex
