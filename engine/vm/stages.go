@@ -561,6 +561,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 	var evidence []sdk.ScoredKU
 	var cited []string
 	answered, noContext := 0, 0
+	var rejections []string
 	for _, sub := range subs {
 		if ctx.Err() != nil {
 			break
@@ -579,6 +580,9 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		case StatusNoContext:
 			noContext++
 			parts = append(parts, "### "+sub.Target+"\n\n"+noContextAnswer(res.answer))
+		case "rejected":
+			rejections = append(rejections, sub.Target+": "+res.reason)
+			parts = append(parts, "### "+sub.Target+"\n\nNo answer: every answer was rejected by validation.")
 		default:
 			parts = append(parts, "### "+sub.Target+"\n\nNo answer: "+res.status+".")
 		}
@@ -588,6 +592,10 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		return frameResult{status: StatusAnswered, answer: strings.Join(parts, "\n\n"), evidence: evidence, cited: cited, solver: "decomposition"}, true
 	case noContext > 0:
 		return frameResult{status: StatusNoContext, answer: strings.Join(parts, "\n\n")}, true
+	case len(rejections) > 0:
+		// Every sub-task was answered and every answer rejected: the frame
+		// is rejected, so the next planner gets its turn.
+		return frameResult{status: "rejected", reason: strings.Join(rejections, "; ")}, true
 	}
 	return frameResult{status: StatusFailure}, true
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,7 +53,14 @@ type result struct {
 // run executes mrpvm with args and an isolated cache and config directory.
 func run(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return runStdin(t, env, "", args...)
+}
+
+// runStdin is run with stdin as the process's standard input.
+func runStdin(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

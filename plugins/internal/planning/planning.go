@@ -316,7 +316,14 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 		return []string{pin}, []string{"pinned " + pin}
 	}
 	scored := make([]Scored, 0, len(cands))
+	var skipped []string
 	for _, d := range cands {
+		// With no model configured an LLM plugin can only answer
+		// unsupported: route around it instead of trying it last.
+		if d.UsesLLM && !sig.HasLLM && d.ID != pref {
+			skipped = append(skipped, d.ID)
+			continue
+		}
 		scored = append(scored, Score(d, l, sig, heaviness))
 	}
 	sort.SliceStable(scored, func(i, j int) bool { return scored[i].Score > scored[j].Score })
@@ -332,6 +339,9 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 	}
 	if len(scored) > 0 {
 		notes = append(notes, fmt.Sprintf("%s first (%.2f: %s)", scored[0].ID, scored[0].Score, scored[0].Reason))
+	}
+	if len(skipped) > 0 {
+		notes = append(notes, "no model configured, left out: "+strings.Join(skipped, ", "))
 	}
 	return ids, notes
 }

@@ -94,12 +94,17 @@ func TestLearningShiftsOrderAndPersists(t *testing.T) {
 	assert.Equal(t, 6, restarted.Planner().Requests)
 }
 
-func TestBudgetAndMissingModelSendPluginsLast(t *testing.T) {
+func TestBudgetAndMissingModelRouteAround(t *testing.T) {
 	llmDesc := desc("llm", 0.1, "", "define")
 	llmDesc.UsesLLM, llmDesc.MaxLLMCalls = true, 3
 	cands := []sdk.Descriptor{llmDesc, desc("sym", 0.5, "", "define")}
-	ids, _ := Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "", "")
-	assert.Equal(t, []string{"sym", "llm"}, ids)
+	ids, notes := Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "", "")
+	assert.Equal(t, []string{"sym"}, ids, "no model: the LLM plugin is left out")
+	assert.Contains(t, notes, "no model configured, left out: llm")
+	ids, _ = Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "", "llm")
+	assert.Equal(t, []string{"llm", "sym"}, ids, "a session preference still goes first")
+	ids, _ = Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "llm", "")
+	assert.Equal(t, []string{"llm"}, ids, "a pin is obeyed")
 	ids, _ = Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: true, Remaining: 1}, -1, "", "")
 	assert.Equal(t, []string{"sym", "llm"}, ids, "over budget goes last")
 }

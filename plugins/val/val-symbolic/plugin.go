@@ -159,8 +159,8 @@ func (p *Plugin) check(in *sdk.ValidateInput) verdict {
 		}
 	}
 	requireCites := false
-	for _, g := range in.Guidance {
-		if g.KU != nil && citeRule.MatchString(g.KU.Text()) {
+	for _, g := range userRules(in.Guidance) {
+		if citeRule.MatchString(g.Text()) {
 			requireCites = true
 		}
 	}
@@ -260,11 +260,8 @@ func (p *Plugin) check(in *sdk.ValidateInput) verdict {
 		}
 	}
 	// "must mention X" rules from the user's turn.
-	for _, g := range in.Guidance {
-		if g.KU == nil {
-			continue
-		}
-		for _, m := range mustMention.FindAllStringSubmatch(g.KU.Text(), -1) {
+	for _, g := range userRules(in.Guidance) {
+		for _, m := range mustMention.FindAllStringSubmatch(g.Text(), -1) {
 			want := strings.TrimSpace(m[1])
 			if want != "" && !strings.Contains(strings.ToLower(in.Answer), strings.ToLower(want)) {
 				v.reason = fmt.Sprintf("the answer does not mention %q, as the user required", want)
@@ -273,6 +270,20 @@ func (p *Plugin) check(in *sdk.ValidateInput) verdict {
 		}
 	}
 	return v
+}
+
+// userRules are the validation rules the user stated in the conversation.
+// Validation guidance retrieved from the knowledge base describes rules
+// (this plugin's own documentation says what "cite sources" does); only the
+// user's turns impose them.
+func userRules(guidance []sdk.ScoredKU) []*kus.KU {
+	var out []*kus.KU
+	for _, g := range guidance {
+		if g.KU != nil && (g.KU.SourceType == kus.SourceChatTurn || g.Strategy == "turn") {
+			out = append(out, g.KU)
+		}
+	}
+	return out
 }
 
 // connectives are answer-assembly words that claim nothing.
@@ -356,7 +367,7 @@ func statements(body string) []statement {
 	var out []statement
 	lines := strings.Split(body, "\n")
 	for i, raw := range lines {
-		line := strings.TrimSpace(raw)
+		line := strings.TrimSpace(strings.ReplaceAll(raw, "**", ""))
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "```") {
 			continue
 		}

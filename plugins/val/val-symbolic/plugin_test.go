@@ -123,7 +123,7 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &sdk.ValidateInput{Payload: sdk.Payload{Prompt: tc.target}, Intents: intent(tc.target), Answer: tc.answer, Evidence: evidence}
 			if tc.guidance != "" {
-				in.Guidance = []sdk.ScoredKU{{KU: &kus.KU{ID: "turn::1", Claim: tc.guidance, PhaseScopes: []string{"val-plugin"}}}}
+				in.Guidance = []sdk.ScoredKU{{KU: &kus.KU{ID: "turn::1", Claim: tc.guidance, SourceType: kus.SourceChatTurn, PhaseScopes: []string{"val-plugin"}}}}
 			}
 			res, err := p.(*Plugin).Validate(context.Background(), sdk.RunContext{}, in)
 			if err != nil {
@@ -136,6 +136,18 @@ func TestValidate(t *testing.T) {
 				t.Errorf("reason %q lacks %q", res.Reason, tc.reason)
 			}
 		})
+	}
+}
+
+func TestRulesComeFromTheUserOnly(t *testing.T) {
+	p, _ := New(nil, sdk.Env{PluginID: ID})
+	doc := sdk.ScoredKU{KU: &kus.KU{ID: "plugin::val-symbolic::unit-003", SourceType: kus.SourceMarkdown,
+		Claim: `"cite sources" requires every statement to carry a citation; the answer must mention bbolt.`}}
+	res, err := p.(*Plugin).Validate(context.Background(), sdk.RunContext{}, &sdk.ValidateInput{
+		Intents: intent("kb-fast"), Evidence: evidence, Guidance: []sdk.ScoredKU{doc},
+		Answer: "kb-fast ranks KUs with BM25 over an inverted index."})
+	if err != nil || res.Status != sdk.StatusAccepted {
+		t.Errorf("documentation about rules was applied as a rule: %+v %v", res, err)
 	}
 }
 
