@@ -450,7 +450,29 @@ func (kb *KB) parse(w work) parsed {
 		return issue(CodeParseFailed, err.Error(), true)
 	}
 	p.doc = doc
+	kb.prepare(w.sourceID, doc)
 	return p
+}
+
+// SourcePreparer is implemented by hooks that can do the CPU-bound part of
+// indexing a parsed source (analysis, encoding) outside its transaction.
+// PrepareSource runs on the parse workers, concurrently for different
+// sources, before OnSource for the same document; it must not write
+// anything, and OnSource must give the same result whether it ran or not.
+type SourcePreparer interface {
+	PrepareSource(sourceID string, doc *kus.Document)
+}
+
+// prepare lets every SourcePreparer hook work on a parsed document.
+func (kb *KB) prepare(sourceID string, doc *kus.Document) {
+	for _, h := range kb.hooks {
+		if sp, ok := h.(SourcePreparer); ok {
+			func() {
+				defer func() { _ = recover() }() // OnSource reports the problem in its transaction
+				sp.PrepareSource(sourceID, doc)
+			}()
+		}
+	}
 }
 
 var errTooLarge = errors.New("file too large")

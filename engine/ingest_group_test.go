@@ -1,13 +1,16 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -40,4 +43,35 @@ func TestGroupCommitFailureKeepsOtherSources(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// preparingHook checks that every upserted source was prepared first.
+type preparingHook struct {
+	recordingHook
+	prepared sync.Map
+}
+
+func (h *preparingHook) PrepareSource(sourceID string, doc *kus.Document) {
+	h.prepared.Store(sourceID, len(doc.Units))
+}
+
+func (h *preparingHook) OnSource(ctx context.Context, ev *SourceEvent) error {
+	if ev.Kind == SourceUpserted && ev.Path != "" {
+		if n, ok := h.prepared.Load(ev.SourceID); !ok || n != len(ev.Doc.Units) {
+			return fmt.Errorf("%s was not prepared before its transaction", ev.SourceID)
+		}
+	}
+	return h.recordingHook.OnSource(ctx, ev)
+}
+
+func TestSourcePreparerRunsBeforeTheTransaction(t *testing.T) {
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "-- f%03d.md --\n# File %d\n\nbody %d\n", i, i, i)
+	}
+	hook := &preparingHook{recordingHook: recordingHook{id: "prep"}}
+	kb := openTestKB(t, writeWorkspace(t, b.String()), hook)
+	rep := ingest(t, kb)
+	assert.Equal(t, 100, rep.Files)
+	assert.Empty(t, rep.Errors)
 }

@@ -162,6 +162,17 @@ func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err erro
 	return nil
 }
 
+// PrepareSource lets a kb-plugin that can analyse a parsed source ahead of
+// its transaction do so on the ingest's parse workers
+// (engine.SourcePreparer).
+func (h *kbHook) PrepareSource(sourceID string, doc *kus.Document) {
+	if p, ok := h.p.(interface {
+		PrepareSource(sourceID string, doc *kus.Document)
+	}); ok {
+		p.PrepareSource(sourceID, doc)
+	}
+}
+
 // newID returns a short random id with a prefix.
 func newID(prefix string) string {
 	var b [6]byte

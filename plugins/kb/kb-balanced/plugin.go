@@ -12,6 +12,7 @@ import (
 	_ "embed"
 	"encoding/json"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kbplugin"
@@ -94,4 +95,9 @@ func (p *Plugin) OnSessionEvent(ctx context.Context, _ sdk.RunContext, ev *sdk.S
 // Search ranks the knowledge base for a free-text query (kb.Searcher; used by mrpvm search).
 func (p *Plugin) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
 	return p.engine.Search(ctx, req)
+}
+
+// PrepareSource analyses a parsed source ahead of its ingest transaction (run on the parse workers).
+func (p *Plugin) PrepareSource(sourceID string, doc *kus.Document) {
+	p.engine.PrepareSource(sourceID, doc)
 }
