@@ -170,6 +170,11 @@ func TestAskPinOnlyTheSolver(t *testing.T) {
 			assert.Zero(t, s.LLMCalls, s.PluginID)
 		}
 	}
+	// With a model configured the planners see it and keep the LLM plugins
+	// among their candidates.
+	for _, n := range resp.Trace.Notes {
+		assert.NotContains(t, n, "no model configured", n)
+	}
 }
 
 func TestAskPinnedLLMSeedDetector(t *testing.T) {
@@ -282,6 +287,7 @@ func TestOffline(t *testing.T) {
 	resp := ask(t, w, nil)
 	require.Equal(t, vm.StatusAnswered, resp.Status, "%s", resp.AnswerMarkdown)
 	assert.Contains(t, resp.AnswerMarkdown, "Paris")
+	assert.Contains(t, strings.Join(resp.Trace.Notes, "\n"), "no model configured, left out: ")
 	for _, s := range resp.Trace.Outcome.Stages {
 		assert.Zero(t, s.LLMCalls, s.PluginID)
 	}
