@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mrpvm/mrpvm/plugins"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,8 +99,8 @@ func TestPluginsListCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	if len(list) != 13 {
-		t.Errorf("%d entries, want 12 built-ins and the wrapper", len(list))
+	if want := len(plugins.Builtins()) + 1; len(list) != want {
+		t.Errorf("%d entries, want %d: the built-ins and the wrapper", len(list), want)
 	}
 	byID := map[string]map[string]any{}
 	for _, d := range list {

@@ -127,6 +127,9 @@ func Load(dir string) (*Suite, string, error) {
 type Options struct {
 	LLM     sdk.LLM
 	UserDir string // configuration folder; "-" for none (tests)
+	// NoLLM keeps any configured model endpoint out (tests of the
+	// symbolic path).
+	NoLLM bool
 }
 
 // Run ingests the suite's story into a fresh knowledge base and asks every
@@ -148,7 +151,7 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 	}
 	storyID := "story/" + s.SuiteID + ".md"
 
-	w, err := vm.Open(vm.OpenOptions{Workspace: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true})
+	w, err := vm.Open(vm.OpenOptions{Workspace: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM})
 	if err != nil {
 		return nil, err
 	}

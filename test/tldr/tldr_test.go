@@ -69,7 +69,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	n := extractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true})
+	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
 	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
@@ -82,8 +82,13 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 		// The issue asks for 90% on the development set; the floor sits a
 		// question below so that CI flags a slide without flapping.
 		{"questions.json", 0.85},
-		// Held out: measured, reported, and kept from sliding back.
+		// Held out: written after the development set; one round of
+		// changes looked at its misses. Measured, reported, kept from
+		// sliding back.
 		{"heldout.json", 0.5},
+		// Fresh: written last and never tuned on; the honest figure for
+		// how-to questions phrased in the user's own words.
+		{"fresh.json", 0.2},
 	} {
 		var qs []question
 		b, err := os.ReadFile(set.file)
