@@ -125,7 +125,13 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	if err := kb.backfillHooks(ctx); err != nil {
 		return nil, err
 	}
-	records, err := kb.sourceIndex()
+	var records map[string]*SourceRecord
+	var err error
+	if len(opt.Only) > 0 {
+		records, err = kb.onlyRecords(opt.Only) // a saved file need not decode every record
+	} else {
+		records, err = kb.sourceIndex()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +225,25 @@ func (kb *KB) finish(runErr error) error {
 		}
 	}
 	return runErr
+}
+
+// onlyRecords loads the source records of the given file paths.
+func (kb *KB) onlyRecords(paths []string) (map[string]*SourceRecord, error) {
+	m := make(map[string]*SourceRecord, len(paths))
+	for _, p := range paths {
+		id, err := kb.SourceIDFor(p)
+		if err != nil {
+			continue // reported by onlyCandidates
+		}
+		rec, err := kb.store.Source(id)
+		if err != nil {
+			return nil, fmt.Errorf("read source %s: %w", id, err)
+		}
+		if rec != nil {
+			m[id] = rec
+		}
+	}
+	return m, nil
 }
 
 // onlyCandidates stats the given files for a partial ingest.

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -119,8 +120,8 @@ func bleveIndex(ctx context.Context, workspace, path string) (files int, bytes i
 }
 
 // bleveSearch answers every query with a match query (BM25, English
-// analyzer) and writes the top k of each as a TREC run.
-func bleveSearch(ctx context.Context, path, queriesPath, runPath string, k int) (int, error) {
+// analyzer) on workers goroutines and writes the top k of each as a TREC run.
+func bleveSearch(ctx context.Context, path, queriesPath, runPath string, k, workers int) (int, error) {
 	queries, err := mrkb.LoadQueries(queriesPath)
 	if err != nil {
 		return 0, err
@@ -130,28 +131,54 @@ func bleveSearch(ctx context.Context, path, queriesPath, runPath string, k int) 
 		return 0, fmt.Errorf("bleve: open %s: %w", path, err)
 	}
 	defer idx.Close()
+	type ranked struct {
+		docs   []string
+		scores []float64
+		err    error
+	}
+	out := make([]ranked, len(queries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, workers) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(queries) || ctx.Err() != nil {
+					return
+				}
+				req := bleve.NewSearchRequestOptions(query.NewMatchQuery(queries[i].Text), k, 0, false)
+				res, err := idx.SearchInContext(ctx, req)
+				if err != nil {
+					out[i].err = fmt.Errorf("bleve: query %s: %w", queries[i].ID, err)
+					return
+				}
+				for _, h := range res.Hits {
+					out[i].docs = append(out[i].docs, h.ID)
+					out[i].scores = append(out[i].scores, h.Score)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	f, err := os.Create(runPath)
 	if err != nil {
 		return 0, err
 	}
-	w := bufio.NewWriter(f)
-	for _, q := range queries {
-		if err := ctx.Err(); err != nil {
+	tw := mrkb.NewTRECWriter(f, "bleve")
+	for i, q := range queries {
+		if out[i].err != nil {
+			f.Close()
+			return 0, out[i].err
+		}
+		if err := tw.Write(q.ID, out[i].docs, out[i].scores); err != nil {
 			f.Close()
 			return 0, err
 		}
-		mq := query.NewMatchQuery(q.Text)
-		req := bleve.NewSearchRequestOptions(mq, k, 0, false)
-		res, err := idx.SearchInContext(ctx, req)
-		if err != nil {
-			f.Close()
-			return 0, fmt.Errorf("bleve: query %s: %w", q.ID, err)
-		}
-		for i, h := range res.Hits {
-			fmt.Fprintf(w, "%s Q0 %s %d %.6f bleve\n", q.ID, h.ID, i+1, h.Score)
-		}
 	}
-	if err := w.Flush(); err != nil {
+	if err := tw.Flush(); err != nil {
 		f.Close()
 		return 0, err
 	}

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -49,7 +50,9 @@ func main() {
 	flag.StringVar(&c.qrels, "qrels", "", "relevance judgments (BEIR TSV); empty: no quality figures")
 	flag.StringVar(&c.work, "work", "", "scratch folder for the knowledge base, the bleve index and the runs (default: a new temp folder)")
 	flag.StringVar(&c.mrpvm, "mrpvm", "", "mrpvm binary (default: built from this checkout)")
+	flag.StringVar(&c.edit, "edit", "4983.md", "workspace file edited for the re-ingest latency")
 	flag.IntVar(&c.k, "k", 100, "documents per query in the runs")
+	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "queries at once for mrpvm search and the second bleve run")
 	flag.Parse()
 	if c.workspace == "" || c.queries == "" {
 		flag.Usage()
@@ -69,6 +72,7 @@ func sub(ctx context.Context, name string, args []string) error {
 	queries := fs.String("queries", "", "queries file")
 	run := fs.String("run", "", "TREC run to write")
 	k := fs.Int("k", 100, "documents per query")
+	workers := fs.Int("workers", 1, "queries answered at once")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,7 +84,7 @@ func sub(ctx context.Context, name string, args []string) error {
 		}
 		return json.NewEncoder(os.Stdout).Encode(map[string]int64{"files": int64(files), "bytes": n})
 	case "bleve-search":
-		n, err := bleveSearch(ctx, *index, *queries, *run, *k)
+		n, err := bleveSearch(ctx, *index, *queries, *run, *k, *workers)
 		if err != nil {
 			return err
 		}
@@ -91,8 +95,11 @@ func sub(ctx context.Context, name string, args []string) error {
 
 type config struct {
 	workspace, queries, qrels, work, mrpvm string
-	k                                      int
+	edit                                   string
+	k, workers                             int
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // step is one timed process.
 type step struct {
@@ -119,8 +126,7 @@ func timed(ctx context.Context, name string, args ...string) (step, error) {
 	return s, nil
 }
 
-func bench(ctx context.Context, c config) error {
-	var err error
+func bench(ctx context.Context, c config) (err error) {
 	if c.workspace, err = filepath.Abs(c.workspace); err != nil {
 		return err
 	}
@@ -200,7 +206,12 @@ func bench(ctx context.Context, c config) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d queries, one process each (wall time incl. start-up; mrpvm also checks the workspace for changes):\n", len(queries))
+	bleveRunN := filepath.Join(c.work, "bleve-workers.trec")
+	bn, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRunN, "-k", fmt.Sprint(c.k), "-workers", fmt.Sprint(c.workers))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d queries, one process each (wall time incl. start-up; mrpvm also checks the workspace for changes; mrpvm uses %d workers):\n", len(queries), c.workers)
 	line := func(name string, s step, run string, ratio string) error {
 		q := ""
 		if qrels != nil {
@@ -220,16 +231,31 @@ func bench(ctx context.Context, c config) error {
 			float64(len(queries))/s.wall.Seconds(), s.rssKB/1024, q, ratio)
 		return nil
 	}
+	defer func() {
+		if err != nil {
+			return
+		}
+		var lat []time.Duration
+		if lat, err = reingestOne(ctx, c.workspace, db, c.edit, 21); err != nil {
+			return
+		}
+		fmt.Printf("\nre-ingest of one changed file (%s; KUs + all three indexes, fsynced), 21 edits: median %.1f ms, max %.1f ms\n",
+			c.edit, ms(lat[len(lat)/2]), ms(lat[len(lat)-1]))
+	}()
 	if err := line("bleve", bs, bleveRun, ""); err != nil {
+		return err
+	}
+	if err := line(fmt.Sprintf("bleve x%d", c.workers), bn, bleveRunN, ""); err != nil {
 		return err
 	}
 	for _, p := range plugins {
 		run := filepath.Join(c.work, p+".trec")
-		s, err := timed(ctx, c.mrpvm, mr("search", "--plugin", p, "--queries", c.queries, "--run", run, "--k", fmt.Sprint(c.k))...)
+		s, err := timed(ctx, c.mrpvm, mr("search", "--plugin", p, "--queries", c.queries, "--run", run, "--k", fmt.Sprint(c.k), "--workers", fmt.Sprint(c.workers))...)
 		if err != nil {
 			return err
 		}
-		if err := line(p, s, run, fmt.Sprintf("  %.2fx faster than bleve", bs.wall.Seconds()/s.wall.Seconds())); err != nil {
+		if err := line(p, s, run, fmt.Sprintf("  %.2fx bleve's speed (%.2fx bleve x%d)", bs.wall.Seconds()/s.wall.Seconds(),
+			bn.wall.Seconds()/s.wall.Seconds(), c.workers)); err != nil {
 			return err
 		}
 	}
