@@ -307,7 +307,10 @@ func claimTerms(s string) []string {
 }
 
 // sourceRef is one line of an answer's Sources list.
-type sourceRef struct{ title, sourceID string }
+type sourceRef struct {
+	title, sourceID string
+	line            int // 0 when the list gives none
+}
 
 // splitSources separates an answer's body from its trailing "Sources:"
 // list, returning the list by number.
@@ -325,7 +328,8 @@ func splitSources(answer string) (string, map[int]sourceRef) {
 				continue
 			}
 			n, _ := strconv.Atoi(m[1])
-			refs[n] = sourceRef{title: m[2], sourceID: m[3]}
+			line, _ := strconv.Atoi(m[4])
+			refs[n] = sourceRef{title: m[2], sourceID: m[3], line: line}
 		}
 		if len(refs) > 0 {
 			return strings.Join(lines[:i], "\n"), refs
@@ -334,10 +338,10 @@ func splitSources(answer string) (string, map[int]sourceRef) {
 	return answer, refs
 }
 
-// findKU finds the evidence KU a Sources line names: same source and
-// title, else same title, else same source.
+// findKU finds the evidence KU a Sources line names: same source, title
+// and line, else same source and title, else same title, else same source.
 func findKU(ev []sdk.ScoredKU, ref sourceRef) *kus.KU {
-	var byTitle, bySource *kus.KU
+	var bySourceTitle, byTitle, bySource *kus.KU
 	for _, e := range ev {
 		k := e.KU
 		if k == nil {
@@ -346,13 +350,18 @@ func findKU(ev []sdk.ScoredKU, ref sourceRef) *kus.KU {
 		sameTitle := strings.EqualFold(strings.TrimSpace(k.Title), strings.TrimSpace(ref.title))
 		sameSource := k.SourceID == ref.sourceID
 		switch {
-		case sameTitle && sameSource:
+		case sameTitle && sameSource && (ref.line == 0 || max(1, k.Range.StartLine) == ref.line):
 			return k
+		case sameTitle && sameSource && bySourceTitle == nil:
+			bySourceTitle = k
 		case sameTitle && byTitle == nil:
 			byTitle = k
 		case sameSource && bySource == nil:
 			bySource = k
 		}
+	}
+	if bySourceTitle != nil {
+		return bySourceTitle
 	}
 	if byTitle != nil {
 		return byTitle

@@ -16,6 +16,7 @@ func ku(id, title, src string, line int, claim string) sdk.ScoredKU {
 var evidence = []sdk.ScoredKU{
 	ku("a::1", "kb-thinkingdb", "plugins/kb.md", 3, "kb-thinkingdb derives facts with two-premise Horn rules and keeps at most 12 proofs."),
 	ku("a::2", "kb-fast", "plugins/kb.md", 9, "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt."),
+	ku("a::4", "kb-fast", "plugins/kb.md", 12, "kb-fast keeps a small result budget of three KUs."),
 	{KU: &kus.KU{ID: "b::3", Title: "Extract an archive", SourceID: "pages/tar.md", Range: kus.Range{StartLine: 1},
 		Procedure: "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz"}},
 }
@@ -111,6 +112,12 @@ func TestValidate(t *testing.T) {
 			name:   "must mention rule kept",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt. [1]\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n",
 			target: "kb-fast", guidance: "The answer must mention bbolt.", want: sdk.StatusAccepted,
+		},
+		{
+			name: "two KUs of one source with one title are told apart by line",
+			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt. [1] kb-fast keeps a small result budget of three. [2]\n\n" +
+				"Sources:\n[1] kb-fast — plugins/kb.md:9\n[2] kb-fast — plugins/kb.md:12\n",
+			target: "kb-fast", want: sdk.StatusAccepted,
 		},
 		{name: "empty answer", answer: "  \n", target: "kb-fast", want: sdk.StatusRejected, reason: "empty"},
 		{name: "only connectives", answer: "Therefore:", target: "kb-fast", want: sdk.StatusRejected, reason: "no checkable statement"},
