@@ -1,17 +1,34 @@
 package lsp
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"go.lsp.dev/protocol"
 )
+
+// MaxDiagnosedBytes bounds the documents that are checked: a larger one
+// gets a single doc_too_large hint instead (ingest skips such files too).
+const MaxDiagnosedBytes = 8 << 20
+
+// SOPExt is the extension of SOP Lang documents; Markdown files may also
+// hold SOP in fenced code blocks whose info string is "sop".
+const SOPExt = ".sop"
 
 // diagnostic is an LSP Diagnostic (the protocol package models code and
 // message as unions; this is the plain wire form).
@@ -51,7 +68,50 @@ func (s *Server) scheduleDiagnostics(u string) {
 
 func diagnosable(path string) bool {
 	base := filepath.Base(path)
-	return base == "plugin.json" || base == wrapper.ManifestFile || strings.HasSuffix(strings.ToLower(base), ".md")
+	lower := strings.ToLower(base)
+	return base == "plugin.json" || isWrapperManifest(path) || isConfigFile(path) ||
+		strings.HasSuffix(lower, ".md") || strings.HasSuffix(lower, SOPExt)
+}
+
+// isWrapperManifest reports whether path is <root>/wrappers/<id>/manifest.json,
+// where wrapper discovery looks (other manifest.json files are not ours).
+func isWrapperManifest(path string) bool {
+	return filepath.Base(path) == wrapper.ManifestFile && filepath.Base(filepath.Dir(filepath.Dir(path))) == "wrappers"
+}
+
+// isConfigFile reports whether path is one of the configuration files in a
+// workspace's .mrpvm folder or in the user configuration folder.
+func isConfigFile(path string) bool {
+	if !slices.Contains(config.Names, filepath.Base(path)) {
+		return false
+	}
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) == config.WorkspaceDir {
+		return true
+	}
+	ud := config.UserDir()
+	return ud != "" && sameDir(dir, ud)
+}
+
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// diagEnv is what checks beyond the text itself need: the plugin ids that
+// exist and, for configuration files, the layer and the user's allowlist.
+type diagEnv struct {
+	// known maps plugin ids to types (nil: ids are not checked).
+	known map[string]sdk.PluginType
+	// userDir is the user configuration folder ("" : none).
+	userDir string
+	// userAllow is the wrapper allowlist of the layers below the workspace
+	// (embedded defaults and the user's engine.json).
+	userAllow []string
 }
 
 // publishDiagnostics computes one document's diagnostics and sends them.
@@ -59,15 +119,61 @@ func (s *Server) publishDiagnostics(u string) {
 	text, err := s.readText(u)
 	diags := []diagnostic{}
 	if err == nil {
-		diags = computeDiagnostics(uriToPath(u), text)
+		path := uriToPath(u)
+		diags = computeDiagnostics(path, text, s.diagEnv(path))
 	}
 	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": u, "diagnostics": diags})
 }
 
+// diagEnv gathers the environment of a document's checks from the folder
+// holding it (waiting for its knowledge base to open, at most 5s).
+func (s *Server) diagEnv(path string) diagEnv {
+	var env diagEnv
+	if !isConfigFile(path) {
+		return env
+	}
+	f := s.folderFor(path)
+	if f == nil {
+		f = s.folderFor("")
+	}
+	env.userDir = config.UserDir()
+	if f != nil {
+		switch f.userDir {
+		case "-":
+			env.userDir = ""
+		case "":
+		default:
+			env.userDir = f.userDir
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+		_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+			env.known = map[string]sdk.PluginType{}
+			for _, e := range ws.Catalog.Entries {
+				env.known[e.Descriptor.ID] = e.Descriptor.Type
+			}
+			return nil
+		})
+		cancel()
+	}
+	ud := env.userDir
+	if ud == "" {
+		ud = "-"
+	}
+	cfg, _ := config.Load(config.Options{UserDir: ud})
+	env.userAllow = cfg.Engine.PluginAllowlist
+	return env
+}
+
 // computeDiagnostics checks a plugin descriptor, a wrapper manifest, a
-// plugin.kus.md or a Markdown source, with the plugin system's codes.
-func computeDiagnostics(path, text string) []diagnostic {
+// plugin.kus.md, a configuration file, a SOP document or a Markdown source
+// (with its fenced sop blocks), with the stable codes of the package that
+// owns each format.
+func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 	out := []diagnostic{}
+	if len(text) > MaxDiagnosedBytes {
+		return append(out, diagnostic{Range: lineRange(text, 1, 1), Severity: 4, Code: "doc_too_large", Source: "mrpvm",
+			Message: fmt.Sprintf("the document has %d bytes; documents over %d bytes are not checked", len(text), MaxDiagnosedBytes)})
+	}
 	fromPluginErrors := func(errs []*sdk.PluginError) {
 		for _, e := range errs {
 			sev := 1
@@ -82,13 +188,18 @@ func computeDiagnostics(path, text string) []diagnostic {
 	case base == "plugin.json":
 		_, errs := sdk.ParseDescriptor([]byte(text), path)
 		fromPluginErrors(errs)
-	case base == wrapper.ManifestFile:
-		// The manifest checker reads the file (sandbox paths are relative to it).
-		_, errs := wrapper.LoadManifest(path)
+	case isWrapperManifest(path):
+		// The editor's text, checked as if saved at path (the command and
+		// sandbox paths are resolved against the wrapper folder).
+		_, errs := wrapper.ParseManifest([]byte(text), path)
 		fromPluginErrors(errs)
+	case isConfigFile(path):
+		out = append(out, configDiagnostics(path, text, env)...)
 	case base == "plugin.kus.md":
 		id := filepath.Base(filepath.Dir(path))
 		fromPluginErrors(plugins.CheckKUs(id, []byte(text), path))
+	case strings.HasSuffix(strings.ToLower(base), SOPExt):
+		out = append(out, sopDiagnostics(text, text, 1, 1)...)
 	default:
 		if doc, err := kus.Parse([]byte(text), kus.SourceInfo{SourceID: base}); err == nil {
 			for _, d := range doc.Diagnostics {
@@ -99,7 +210,156 @@ func computeDiagnostics(path, text string) []diagnostic {
 				out = append(out, diagnostic{Range: r, Severity: int(d.Severity), Code: d.Code, Source: "mrpvm", Message: d.Message})
 			}
 		}
+		for _, b := range sopBlocks(text) {
+			out = append(out, sopDiagnostics(text, b.body, b.line+2, b.line+1)...)
+		}
 		out = append(out, brokenLinks(path, text)...)
+	}
+	return out
+}
+
+// configDiagnostics checks one layer of plugins.json, engine.json or
+// llm-role-settings.json with the config package's rules; a workspace
+// engine.json that widens the user's wrapper allowlist gets the same
+// config_workspace_cannot_widen warning the loader reports.
+func configDiagnostics(path, text string, env diagEnv) []diagnostic {
+	name := filepath.Base(path)
+	kind := config.LayerWorkspace
+	if env.userDir != "" && sameDir(filepath.Dir(path), env.userDir) && filepath.Base(filepath.Dir(path)) != config.WorkspaceDir {
+		kind = config.LayerUser
+	}
+	errs := config.CheckFile(name, kind, path, []byte(text), env.known)
+	if kind == config.LayerWorkspace && name == config.EngineFile {
+		errs = append(errs, wideningErrors(path, text, env)...)
+	}
+	out := make([]diagnostic, 0, len(errs))
+	for _, e := range errs {
+		sev := 1
+		if e.Warning {
+			sev = 2
+		}
+		out = append(out, diagnostic{Range: lineRange(text, e.Line, e.Col), Severity: sev, Code: e.Code, Source: "mrpvm", Message: e.Message})
+	}
+	return out
+}
+
+// wideningErrors flags the entries of a workspace pluginAllowlist that the
+// user's allowlist does not hold (the loader drops them).
+func wideningErrors(path, text string, env diagEnv) []*config.Error {
+	ix, err := jsonpos.Parse([]byte(text))
+	if err != nil {
+		return nil
+	}
+	var out []*config.Error
+	for i := 0; ; i++ {
+		ptr := jsonpos.Pointer("pluginAllowlist", strconv.Itoa(i))
+		n, ok := ix.Lookup(ptr)
+		if !ok {
+			break
+		}
+		var id string
+		if json.Unmarshal(n.Raw, &id) != nil || slices.Contains(env.userAllow, id) {
+			continue
+		}
+		line, col := ix.KeyPos(ptr)
+		where := "the user's engine.json"
+		if env.userDir != "" {
+			where = filepath.Join(env.userDir, config.EngineFile)
+		}
+		out = append(out, &config.Error{File: path, Line: line, Col: col, Code: config.CodeWorkspaceWidening, Pointer: ptr, Warning: true,
+			Message: fmt.Sprintf("%s is not in the user's allowlist (%s); a workspace can only narrow the allowlist, never widen it", id, where)})
+	}
+	return out
+}
+
+// sopBlock is the body of one fenced ```sop block of a Markdown document.
+type sopBlock struct {
+	line int // 0-based line of the fence that opens the block
+	body string
+}
+
+// sopBlocks finds the fenced code blocks whose info string starts with
+// "sop" (``` or ~~~ fences, up to three spaces of indentation).
+func sopBlocks(text string) []sopBlock {
+	var out []sopBlock
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		fence, info, ok := openFence(lines[i])
+		if !ok {
+			continue
+		}
+		start := i
+		var body []string
+		for i++; i < len(lines); i++ {
+			if closesFence(lines[i], fence) {
+				break
+			}
+			body = append(body, strings.TrimSuffix(lines[i], "\r"))
+		}
+		if word, _, _ := strings.Cut(info, " "); strings.EqualFold(word, "sop") {
+			out = append(out, sopBlock{line: start, body: strings.Join(body, "\n")})
+		}
+	}
+	return out
+}
+
+// openFence reports whether line opens a fenced code block, returning the
+// fence (``` or ~~~ and longer) and the info string.
+func openFence(line string) (fence, info string, ok bool) {
+	t := strings.TrimRight(line, "\r")
+	ind := len(t) - len(strings.TrimLeft(t, " "))
+	if ind > 3 {
+		return "", "", false
+	}
+	t = t[ind:]
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return "", "", false
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return "", "", false
+	}
+	info = strings.TrimSpace(t[n:])
+	if t[0] == '`' && strings.Contains(info, "`") {
+		return "", "", false
+	}
+	return t[:n], info, true
+}
+
+func closesFence(line, fence string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < len(fence) || t[0] != fence[0] {
+		return false
+	}
+	return strings.Trim(t, fence[:1]) == ""
+}
+
+// sopDiagnostics interprets a SOP document and maps its errors to ranges
+// of text: body starts on 1-based line bodyLine of text, and errors about
+// the whole document go to line docLine (the opening fence of a block).
+func sopDiagnostics(text, body string, bodyLine, docLine int) []diagnostic {
+	_, err := sop.Interpret(body)
+	if err == nil {
+		return nil
+	}
+	errs := sop.AsErrors(err)
+	if errs == nil {
+		errs = sop.Errors{{Code: sop.CodeSyntax, Msg: err.Error()}}
+	}
+	out := make([]diagnostic, 0, len(errs))
+	for _, e := range errs {
+		r := lineRange(text, docLine, 1)
+		if e.Line > 0 {
+			r = lineRange(text, bodyLine+e.Line-1, max(e.Col, 1))
+		}
+		msg := e.Msg
+		if e.ID != "" {
+			msg = "@" + e.ID + ": " + msg
+		}
+		out = append(out, diagnostic{Range: r, Severity: 1, Code: string(e.Code), Source: "mrpvm", Message: msg})
 	}
 	return out
 }

@@ -1,0 +1,113 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// TestComputeDiagnostics checks every document kind against
+// testdata/diagnostics/*.txtar: the first file is the document under test
+// (written with the others into a temporary folder; user/ is the user
+// configuration folder), "want" lists code@line (0-based LSP lines).
+func TestComputeDiagnostics(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "diagnostics", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	known := map[string]sdk.PluginType{}
+	for _, b := range plugins.Builtins() {
+		known[b.Descriptor.ID] = b.Descriptor.Type
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			userDir := filepath.Join(root, "user")
+			t.Setenv("MRPVM_CONFIG_DIR", userDir)
+			var docPath, docText, want string
+			for _, f := range a.Files {
+				if f.Name == "want" {
+					want = strings.TrimSpace(string(f.Data))
+					continue
+				}
+				p := filepath.Join(root, filepath.FromSlash(f.Name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if docPath == "" {
+					docPath, docText = p, string(f.Data)
+				}
+			}
+			if !diagnosable(docPath) && want != "" {
+				t.Fatalf("%s is not diagnosable", docPath)
+			}
+			cfg, _ := config.Load(config.Options{UserDir: userDir})
+			env := diagEnv{known: known, userDir: userDir, userAllow: cfg.Engine.PluginAllowlist}
+			var got []string
+			if diagnosable(docPath) {
+				for _, d := range computeDiagnostics(docPath, docText, env) {
+					if d.Code == "" || d.Message == "" || d.Source != "mrpvm" || d.Severity < 1 || d.Severity > 4 {
+						t.Errorf("malformed diagnostic %+v", d)
+					}
+					got = append(got, d.Code+"@"+strconv.Itoa(int(d.Range.Start.Line)))
+				}
+			}
+			if g := strings.Join(got, "\n"); g != want {
+				t.Errorf("diagnostics of %s:\ngot:\n%s\nwant:\n%s", filepath.Base(docPath), g, want)
+			}
+		})
+	}
+}
+
+// TestDiagnosticsTooLarge: a huge document gets one hint, quickly.
+func TestDiagnosticsTooLarge(t *testing.T) {
+	text := strings.Repeat("# big\n\n[x](missing.md)\n", MaxDiagnosedBytes/20)
+	d := computeDiagnostics("/nowhere/big.md", text, diagEnv{})
+	if len(d) != 1 || d[0].Code != "doc_too_large" {
+		t.Fatalf("got %+v", d)
+	}
+}
+
+func TestSOPBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []int // fence lines of sop blocks
+	}{
+		{"```sop\n@a x\n```\n", []int{0}},
+		{"   ```sop extra\n@a x\n   ```\n", []int{0}},
+		{"    ```sop\n@a x\n```\n", nil}, // indented code, not a fence
+		{"````sop\n```\n@a x\n````\n", []int{0}},
+		{"```go\n```sop\n```\n```sop\n```", []int{3}},
+		{"```sop\n@a x\n", []int{0}}, // unclosed: to the end
+		{"~~~SOP\n~~~\n", []int{0}},
+	} {
+		var got []int
+		for _, b := range sopBlocks(tc.text) {
+			got = append(got, b.line)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: fences %v, want %v", tc.text, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q: fences %v, want %v", tc.text, got, tc.want)
+			}
+		}
+	}
+}
