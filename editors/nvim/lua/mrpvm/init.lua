@@ -18,6 +18,7 @@ M.defaults = {
   filetypes = { 'markdown' },
   root_markers = { '.mrpvm', '.git' },
   db = nil, -- knowledge base file, passed as --db
+  log = nil, -- server log file, passed as --log
   cmd_env = nil, -- extra environment for the server (MRPVM_LLM_* settings)
   answer_window = 'split', -- 'split' or 'float'
   answer_height = 15,
@@ -63,6 +64,10 @@ function M.server_cmd(cfg)
   if cfg.db and cfg.db ~= '' then
     table.insert(cmd, '--db')
     table.insert(cmd, vim.fn.expand(cfg.db))
+  end
+  if cfg.log and cfg.log ~= '' then
+    table.insert(cmd, '--log')
+    table.insert(cmd, vim.fn.expand(cfg.log))
   end
   return cmd
 end
@@ -153,7 +158,10 @@ local function on_progress(err, result, ctx, config)
     local now = vim.loop.now()
     if p.done or v.kind == 'begin' or now - state.last_echo > 100 then
       state.last_echo = now
-      local text = 'mrpvm: ' .. render.progress_text(p)
+      local text = render.progress_text(p)
+      if text:sub(1, 5) ~= 'mrpvm' then
+        text = 'mrpvm: ' .. text
+      end
       vim.schedule(function()
         vim.api.nvim_echo({ { text, p.done and 'ModeMsg' or 'MoreMsg' } }, false, {})
       end)
@@ -553,7 +561,8 @@ end
 function M.status()
   for _, p in pairs(state.progress) do
     if not p.done then
-      return 'mrpvm: ' .. render.progress_text(p)
+      local text = render.progress_text(p)
+      return text:sub(1, 5) == 'mrpvm' and text or ('mrpvm: ' .. text)
     end
   end
   local ok, cs = pcall(M.clients, vim.api.nvim_get_current_buf())

@@ -88,6 +88,47 @@ function M.qf_items(resp, root)
   return items
 end
 
+local function is_item(l)
+  return l:match('^%s*%[%d+%]%s') or l:match('^%s*%d+%.%s') or l:match('^%s*[-*]%s')
+end
+
+--- Removes the plain-text source list the server appends to an answer
+--- ("Sources:" then "[1] title — file:line" lines); the answer buffer shows
+--- its own list, with locations the quickfix list can walk.
+function M.strip_sources(lines)
+  local last = #lines
+  while last > 0 and vim.trim(lines[last]) == '' do
+    last = last - 1
+  end
+  for i = last, 1, -1 do
+    local l = vim.trim(lines[i])
+    local bare = l:gsub('^#+%s*', ''):gsub('%*', ''):gsub(':$', '')
+    if bare:lower() == 'sources' then
+      local any = false
+      for j = i + 1, last do
+        if vim.trim(lines[j]) ~= '' then
+          if not is_item(lines[j]) then
+            return vim.list_slice(lines, 1, last)
+          end
+          any = true
+        end
+      end
+      if not any then
+        return vim.list_slice(lines, 1, last)
+      end
+      local out = vim.list_slice(lines, 1, i - 1)
+      while #out > 0 and vim.trim(out[#out]) == '' do
+        table.remove(out)
+      end
+      return out
+    end
+    if l ~= '' and not is_item(lines[i]) then
+      break
+    end
+  end
+  return vim.list_slice(lines, 1, last)
+end
+
 --- Renders an ask response as Markdown lines for the answer buffer, and
 --- returns a map from line number (1-based) to the evidence index shown on
 --- that line, so <CR> can jump to a source.
@@ -98,12 +139,15 @@ function M.answer_lines(question, resp, root)
     table.insert(out, '# ' .. question:gsub('\n', ' '))
     table.insert(out, '')
   end
-  local answer = str(resp.answerMarkdown)
-  if answer == '' then
-    answer = '_No answer._'
-  end
-  vim.list_extend(out, M.lines(answer))
   local evidence = type(resp.evidence) == 'table' and resp.evidence or {}
+  local body = M.lines(str(resp.answerMarkdown))
+  if #evidence > 0 then
+    body = M.strip_sources(body)
+  end
+  if #body == 0 or (#body == 1 and vim.trim(body[1]) == '') then
+    body = { '_No answer._' }
+  end
+  vim.list_extend(out, body)
   if #evidence > 0 then
     table.insert(out, '')
     table.insert(out, '## Sources')
