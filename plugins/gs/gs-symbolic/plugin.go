@@ -122,6 +122,7 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1 + 2*e.Score, order: ei})
 			continue
 		}
+		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
 		for si, s := range symbolic.Sentences(body) {
 			if si >= 12 {
 				break
@@ -129,7 +130,10 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			// A statement's weight: the task terms it holds (with its KU's
 			// title, which names what it is about), then how highly the
 			// retriever ranked its KU.
-			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s)) + e.Score
+			// A heading that names the task ("Reset the knowledge base")
+			// marks the passage written to answer it.
+			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s)) + e.Score + 0.5*titleOverlap
+
 			if rank, ok := proofOrder[e.KU.ID]; ok {
 				sc += 2 - float64(rank)*0.01
 			}
