@@ -81,11 +81,17 @@ func (f *folder) open() {
 	}
 }
 
+// lockTimeout bounds the wait for a knowledge base locked by another
+// process. bbolt holds its lock for as long as a file is open, so a lock
+// that is still held after a short wait is another server's: waiting
+// longer only delays the private copy.
+const lockTimeout = 400 * time.Millisecond
+
 func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 	return vm.Open(vm.OpenOptions{
 		Workspace: f.root,
 		DBPath:    dbPath,
-		Store:     engine.StoreOptions{LockTimeout: time.Second, Rebuild: rebuild},
+		Store:     engine.StoreOptions{LockTimeout: lockTimeout, Rebuild: rebuild},
 		Logger:    f.s.log,
 		UserDir:   f.userDir,
 		NoLLM:     f.noLLM,
