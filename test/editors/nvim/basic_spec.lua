@@ -52,7 +52,7 @@ end)
 
 H.test('ingest progress arrives and ends', function()
   H.wait(15000, function()
-    return mrpvm._state.last_done ~= nil
+    return (mrpvm._state.ingests_done or 0) > 0
   end, 'the ingest progress to end')
   H.truthy(#progress_seen > 0, 'progress was seen')
   H.contains(progress_seen[1].title or '', 'ingest', 'progress title')

@@ -170,6 +170,10 @@ local function on_progress(err, result, ctx, config)
   if p.done then
     state.progress[token] = nil
     state.last_done = p
+    if tostring(p.title or ''):find('ingest', 1, true) then
+      state.ingests_done = (state.ingests_done or 0) + 1
+      state.last_ingest = p
+    end
   end
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'MrpvmProgress', modeline = false })
 end
