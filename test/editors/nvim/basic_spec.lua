@@ -70,7 +70,12 @@ local function hover_text(line, col, bufnr)
     textDocument = { uri = vim.uri_from_bufnr(bufnr or buf) },
     position = { line = line, character = col },
   }
-  local res = client.request_sync('textDocument/hover', params, 5000, bufnr or buf)
+  local res
+  if vim.fn.has('nvim-0.11') == 1 then
+    res = client:request_sync('textDocument/hover', params, 5000, bufnr or buf)
+  else
+    res = client.request_sync('textDocument/hover', params, 5000, bufnr or buf)
+  end
   H.truthy(res, 'hover answered')
   H.truthy(not res.err, 'hover error: ' .. vim.inspect(res.err))
   local r = res.result
