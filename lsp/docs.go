@@ -124,7 +124,7 @@ func (s *Server) didClose(raw json.RawMessage) error {
 	return nil
 }
 
-// didSave re-ingests the saved file (debounced).
+// didSave re-ingests the saved file at once (Options.SaveDebounce).
 func (s *Server) didSave(raw json.RawMessage) error {
 	var p struct {
 		TextDocument struct {
@@ -139,7 +139,7 @@ func (s *Server) didSave(raw json.RawMessage) error {
 		return nil
 	}
 	if f := s.folderFor(path); f != nil {
-		f.schedule(path)
+		f.schedule(path, s.opt.SaveDebounce)
 	}
 	s.scheduleDiagnostics(p.TextDocument.URI)
 	return nil
@@ -169,6 +169,6 @@ func (s *Server) fileChanged(path string) {
 		return
 	}
 	if f := s.folderFor(path); f != nil {
-		f.schedule(path)
+		f.schedule(path, s.opt.Debounce)
 	}
 }

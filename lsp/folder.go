@@ -43,6 +43,7 @@ type folder struct {
 	pmu     sync.Mutex
 	pending map[string]bool
 	timer   *time.Timer
+	due     time.Time // when timer fires
 }
 
 func newFolder(s *Server, root, name, dbPath, userDir string, noLLM bool) *folder {
@@ -214,26 +215,38 @@ func (f *folder) switchTo(ctx context.Context, dbPath string) error {
 	return nil
 }
 
-// schedule queues path for a debounced partial ingest.
-func (f *folder) schedule(path string) {
+// schedule queues path for a partial ingest that starts after delay; the
+// paths queued meanwhile are ingested together. A shorter delay brings a
+// pending run forward (a save flushes the watched-file changes queued with
+// it), a longer one never postpones it.
+func (f *folder) schedule(path string, delay time.Duration) {
 	if !engine.IsSourceFile(path) || hiddenPath(f.root, path) {
 		return
 	}
 	f.pmu.Lock()
 	defer f.pmu.Unlock()
 	f.pending[path] = true
+	due := time.Now().Add(delay)
 	if f.timer != nil {
+		if !f.due.After(due) {
+			return // an earlier run is already due and will take path
+		}
 		f.timer.Stop()
 	}
-	f.timer = time.AfterFunc(f.s.opt.Debounce, func() {
-		f.pmu.Lock()
-		paths := sortedKeys(f.pending)
-		f.pending = map[string]bool{}
-		f.pmu.Unlock()
-		if len(paths) > 0 {
-			f.s.goBG(func() { f.s.ingestFolder(f.currentIngestCtx(), f, paths) })
-		}
-	})
+	f.due = due
+	f.timer = time.AfterFunc(delay, f.flush)
+}
+
+// flush ingests the queued paths.
+func (f *folder) flush() {
+	f.pmu.Lock()
+	paths := sortedKeys(f.pending)
+	f.pending = map[string]bool{}
+	f.timer = nil
+	f.pmu.Unlock()
+	if len(paths) > 0 {
+		f.s.goBG(func() { f.s.ingestFolder(f.currentIngestCtx(), f, paths) })
+	}
 }
 
 func (f *folder) currentIngestCtx() context.Context {

@@ -48,8 +48,14 @@ type Options struct {
 	UserDir string
 	// SnapshotDir holds mrpvm.kb snapshots ("" : DefaultSnapshotDir()).
 	SnapshotDir string
-	// Debounce delays re-ingesting saved and changed files (default 150ms).
+	// Debounce delays re-ingesting files changed on disk (watched files) and
+	// publishing diagnostics after edits (default 150ms), so a burst (a
+	// branch switch, typing) is handled once.
 	Debounce time.Duration
+	// SaveDebounce delays re-ingesting a saved file (default 0: at once; a
+	// save is one deliberate event and re-ingesting one file takes a few
+	// milliseconds).
+	SaveDebounce time.Duration
 	// NoLLM keeps the LLM bridge out even when an endpoint is configured.
 	NoLLM bool
 }
