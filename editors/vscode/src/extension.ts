@@ -9,10 +9,14 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
+  DynamicFeature,
+  FeatureState,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
   WorkDoneProgress,
   WorkDoneProgressCreateRequest,
@@ -49,6 +53,46 @@ import {
 import { apiKeySecret, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, ServerSettings } from './server';
 
 let ext: Extension | undefined;
+
+/** Receives the server's window/workDoneProgress/create tokens. */
+type ProgressCreate = (token: string | number) => void;
+
+/**
+ * Owns work-done progress in place of the client's built-in
+ * ProgressFeature, so that every token the server creates, from the very
+ * first ingest after initialize on, drives the status bar as well as a
+ * window progress indicator.
+ */
+class OwnProgressFeature implements StaticFeature {
+  constructor(private readonly client: MrpvmClient) {}
+  getState(): FeatureState {
+    return { kind: 'static' };
+  }
+  fillClientCapabilities(caps: ClientCapabilities): void {
+    caps.window = { ...(caps.window ?? {}), workDoneProgress: true };
+  }
+  initialize(): void {
+    this.client.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
+      this.client.progressCreate?.(token);
+    });
+  }
+  clear(): void {}
+}
+
+/** A LanguageClient whose work-done progress the extension handles. */
+class MrpvmClient extends LanguageClient {
+  // Set after construction; the features registered by the base constructor
+  // read it only when the server creates a token.
+  progressCreate: ProgressCreate | undefined;
+
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    if (feature.constructor?.name === 'ProgressFeature') {
+      super.registerFeature(new OwnProgressFeature(this));
+      return;
+    }
+    super.registerFeature(feature);
+  }
+}
 
 /** Activates the extension: starts the server and registers the commands. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -166,7 +210,8 @@ class Extension {
       outputChannel: this.output,
       initializationOptions: s.dbPath ? { dbPath: serverArgs(s, folder)[2] } : {},
     };
-    const client = new LanguageClient('mrpvm', 'MRP-VM', serverOptions, clientOptions);
+    const client = new MrpvmClient('mrpvm', 'MRP-VM', serverOptions, clientOptions);
+    client.progressCreate = (token) => this.trackProgress(client, token);
     this.client = client;
     this.setStatus('$(sync~spin) MRP-VM', 'MRP-VM: starting');
     try {
@@ -178,9 +223,6 @@ class Extension {
       });
       return;
     }
-    // Own the server's progress tokens: they drive the status bar as well
-    // as a window progress indicator.
-    client.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => this.trackProgress(client, token));
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) this.setStatus('$(error) MRP-VM', 'MRP-VM: server stopped');
     });
@@ -225,10 +267,12 @@ class Extension {
         if (v.percentage !== undefined) st.percentage = v.percentage;
       }
       if (v.kind === 'end') {
+        const wasIngest = /ingest/i.test(st.title ?? '');
         this.progress.delete(key);
         sub.dispose();
         resolveDone();
-        void this.refreshStats();
+        if (wasIngest) void this.refreshStats();
+        else this.updateStatus();
         return;
       }
       this.progress.set(key, st);
