@@ -112,6 +112,9 @@ type parsed struct {
 	doc   *kus.Document
 	touch bool // same content: only size/mtime change
 	issue *FileError
+	// encoded holds the stored form of each of doc.Units, made on the
+	// parse workers so the write transaction only copies bytes.
+	encoded [][]byte
 }
 
 // Ingest brings the knowledge base up to date with the workspace: new and
@@ -463,6 +466,7 @@ func (kb *KB) parse(w work) parsed {
 	}
 	if w.doc != nil {
 		p.doc = w.doc
+		p.encoded = encodeKUs(w.doc.Units)
 		return p
 	}
 	doc, err := kus.Parse(text, kus.SourceInfo{
@@ -475,6 +479,7 @@ func (kb *KB) parse(w work) parsed {
 		return issue(CodeParseFailed, err.Error(), true)
 	}
 	p.doc = doc
+	p.encoded = encodeKUs(doc.Units)
 	kb.prepare(w.sourceID, doc)
 	return p
 }
@@ -569,15 +574,29 @@ func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
 		oldIDs = p.old.UnitIDs
 	}
 	kusB := tx.Bucket(bucketKUs)
+	kusB.FillPercent = appendFill
+	var c counts
 	for _, id := range oldIDs {
+		if kusB.Get([]byte(id)) == nil {
+			continue
+		}
 		if err := kusB.Delete([]byte(id)); err != nil {
 			return err
 		}
+		c.units--
 	}
-	for _, u := range p.doc.Units {
-		v, err := json.Marshal(u)
-		if err != nil {
-			return fmt.Errorf("encode ku %s: %w", u.ID, err)
+	for i, u := range p.doc.Units {
+		var v []byte
+		if i < len(p.encoded) {
+			v = p.encoded[i]
+		} else {
+			var err error
+			if v, err = encodeKU(u); err != nil {
+				return err
+			}
+		}
+		if kusB.Get([]byte(u.ID)) == nil {
+			c.units++
 		}
 		if err := kusB.Put([]byte(u.ID), v); err != nil {
 			return fmt.Errorf("store ku %s: %w", u.ID, err)
@@ -587,7 +606,15 @@ func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
+	srcB := tx.Bucket(bucketSources)
+	srcB.FillPercent = appendFill
+	if srcB.Get([]byte(p.sourceID)) == nil {
+		c.sources++
+	}
+	if err := srcB.Put([]byte(p.sourceID), v); err != nil {
+		return err
+	}
+	if err := addCounts(tx, c); err != nil {
 		return err
 	}
 	return kb.runHooks(ctx, tx, &SourceEvent{
@@ -612,12 +639,23 @@ func (kb *KB) touchSource(p parsed) error {
 func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
 	return kb.store.db.Update(func(tx *bolt.Tx) error {
 		kusB := tx.Bucket(bucketKUs)
+		var c counts
 		for _, id := range rec.UnitIDs {
+			if kusB.Get([]byte(id)) == nil {
+				continue
+			}
 			if err := kusB.Delete([]byte(id)); err != nil {
 				return err
 			}
+			c.units--
 		}
-		if err := tx.Bucket(bucketSources).Delete([]byte(rec.SourceID)); err != nil {
+		if tx.Bucket(bucketSources).Get([]byte(rec.SourceID)) != nil {
+			if err := tx.Bucket(bucketSources).Delete([]byte(rec.SourceID)); err != nil {
+				return err
+			}
+			c.sources--
+		}
+		if err := addCounts(tx, c); err != nil {
 			return err
 		}
 		return kb.runHooks(ctx, tx, &SourceEvent{
@@ -666,10 +704,6 @@ func (kb *KB) sourceIndex() (map[string]*SourceRecord, error) {
 }
 
 func (kb *KB) countKUs() (int, error) {
-	n := 0
-	err := kb.store.db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bucketKUs).Stats().KeyN
-		return nil
-	})
+	_, n, err := kb.store.Counts()
 	return n, err
 }

@@ -35,6 +35,42 @@ func (k boltKV) Delete(key []byte) error {
 
 func (k boltKV) Writable() bool { return k.b.Writable() }
 
+// Shared returns the shared namespace name inside the same transaction as
+// k: the built-in kb-plugins keep one BM25 index there that each of them
+// writes idempotently and all of them read (see SharedNamespaces). It is
+// not part of sdk.KV, so third-party plugins only ever see their private
+// namespace. In a read-only transaction a namespace nobody wrote yet reads
+// as empty.
+func (k boltKV) Shared(name string) (sdk.KV, error) {
+	return sharedKV(k.b.Tx(), name)
+}
+
+func sharedKV(tx *bolt.Tx, name string) (sdk.KV, error) {
+	if name == "" {
+		return nil, errors.New("shared namespace: empty name")
+	}
+	if !tx.Writable() {
+		root := tx.Bucket(bucketShared)
+		if root == nil {
+			return emptyKV{}, nil
+		}
+		if b := root.Bucket([]byte(name)); b != nil {
+			return boltKV{b}, nil
+		}
+		return emptyKV{}, nil
+	}
+	root, err := tx.CreateBucketIfNotExists(bucketShared)
+	if err != nil {
+		return nil, fmt.Errorf("shared buckets: %w", err)
+	}
+	b, err := root.CreateBucketIfNotExists([]byte(name))
+	if err != nil {
+		return nil, fmt.Errorf("shared bucket %s: %w", name, err)
+	}
+	b.FillPercent = appendFill
+	return boltKV{b}, nil
+}
+
 func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) error {
 	c := k.b.Cursor()
 	seek := prefix
@@ -58,7 +94,16 @@ func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) err
 // pluginStore implements sdk.Store over one plugin's private bucket.
 type pluginStore struct {
 	db *bolt.DB
+	s  *Store
 	id string
+}
+
+// SharedState returns the in-memory state the plugins attach to shared
+// namespace name (such as a decoded-postings cache), creating it with mk on
+// first use. It lives as long as the open store, so every plugin reading
+// the namespace in this process shares one copy.
+func (p pluginStore) SharedState(name string, mk func() any) any {
+	return p.s.sharedState(name, mk)
 }
 
 var _ sdk.Store = pluginStore{}
@@ -101,6 +146,7 @@ func ensurePluginBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin bucket %s: %w", id, err)
 	}
+	b.FillPercent = appendFill
 	return b, nil
 }
 

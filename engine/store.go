@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,7 +25,7 @@ import (
 
 // SchemaVersion is the layout version of the knowledge base file. A file
 // with another version is rebuilt from the workspace on open.
-const SchemaVersion = 1
+const SchemaVersion = 2 // 2: shared namespaces, stored counters
 
 // Bucket names. Keys are designed for ordered cursor scans.
 var (
@@ -32,7 +33,19 @@ var (
 	bucketSources = []byte("sources") // sourceId -> SourceRecord (JSON)
 	bucketKUs     = []byte("kus")     // kuId -> kus.KU (JSON)
 	bucketPlugins = []byte("plugins") // one nested bucket per plugin id
+	// bucketShared holds namespaces the built-in kb-plugins share (one BM25
+	// index of the workspace instead of one per plugin).
+	bucketShared = []byte("shared")
 )
+
+// appendFill is the page fill of buckets whose keys mostly arrive in
+// ascending order (KU ids and source ids of a sorted walk, index segments):
+// bbolt's default of one half leaves every page split behind an append
+// half empty for good.
+const appendFill = 0.9
+
+// allBuckets are the top-level buckets.
+var allBuckets = [][]byte{bucketMeta, bucketSources, bucketKUs, bucketPlugins, bucketShared}
 
 var (
 	keySchema = []byte("schema")
@@ -107,6 +120,23 @@ type Store struct {
 	Rebuilt bool
 	// MovedAside names the file a rebuild moved the old database to, if any.
 	MovedAside string
+
+	stateMu sync.Mutex
+	state   map[string]any // SharedState by namespace
+}
+
+func (s *Store) sharedState(name string, mk func() any) any {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if v, ok := s.state[name]; ok {
+		return v
+	}
+	if s.state == nil {
+		s.state = map[string]any{}
+	}
+	v := mk()
+	s.state[name] = v
+	return v
 }
 
 // DefaultDBPath returns the knowledge base path for a workspace:
@@ -234,7 +264,7 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 		if meta := tx.Bucket(bucketMeta); meta != nil {
 			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
 				rebuilt = true
-				for _, name := range [][]byte{bucketMeta, bucketSources, bucketKUs, bucketPlugins} {
+				for _, name := range allBuckets {
 					if tx.Bucket(name) != nil {
 						if err := tx.DeleteBucket(name); err != nil {
 							return err
@@ -243,7 +273,7 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 				}
 			}
 		}
-		for _, name := range [][]byte{bucketMeta, bucketSources, bucketKUs, bucketPlugins} {
+		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -297,7 +327,7 @@ func (s *Store) Close() error {
 
 // PluginStore returns the private namespace of plugin id.
 func (s *Store) PluginStore(id string) sdk.Store {
-	return pluginStore{db: s.db, id: id}
+	return pluginStore{db: s.db, s: s, id: id}
 }
 
 // Source returns the record of one source, or nil.
@@ -544,12 +574,73 @@ func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
 	return &boltMeta{pageSize: ps, pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
 }
 
-// Counts returns the number of sources and KUs without decoding them.
+// Counts returns the number of sources and KUs from the counters the
+// commits keep in the meta bucket: no page of the sources or KUs is read.
 func (s *Store) Counts() (sources, units int, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
-		sources = tx.Bucket(bucketSources).Stats().KeyN
-		units = tx.Bucket(bucketKUs).Stats().KeyN
-		return nil
+		c, err := readCounts(tx)
+		sources, units = int(c.sources), int(c.units)
+		return err
 	})
 	return sources, units, err
+}
+
+// counts are the stored number of sources and KUs (or a change to them).
+type counts struct{ sources, units int64 }
+
+var keyCounts = []byte("counts")
+
+func readCounts(tx *bolt.Tx) (counts, error) {
+	var c counts
+	v := tx.Bucket(bucketMeta).Get(keyCounts)
+	if v == nil {
+		return c, nil
+	}
+	var n1, n2 int
+	c.sources, n1 = binary.Varint(v)
+	if n1 > 0 {
+		c.units, n2 = binary.Varint(v[n1:])
+	}
+	if n1 <= 0 || n2 <= 0 || c.sources < 0 || c.units < 0 {
+		return counts{}, &StoreError{Code: CodeCorrupt, Path: tx.DB().Path(), Err: errors.New("undecodable source and KU counters")}
+	}
+	return c, nil
+}
+
+// addCounts adds d to the stored counters inside a write transaction.
+func addCounts(tx *bolt.Tx, d counts) error {
+	if d == (counts{}) {
+		return nil
+	}
+	c, err := readCounts(tx)
+	if err != nil {
+		return err
+	}
+	c.sources += d.sources
+	c.units += d.units
+	v := binary.AppendVarint(binary.AppendVarint(nil, c.sources), c.units)
+	return tx.Bucket(bucketMeta).Put(keyCounts, v)
+}
+
+// encodeKU is the stored form of a KU.
+func encodeKU(u *kus.KU) ([]byte, error) {
+	v, err := json.Marshal(u)
+	if err != nil {
+		return nil, fmt.Errorf("encode ku %s: %w", u.ID, err)
+	}
+	return v, nil
+}
+
+// encodeKUs encodes every unit, or returns nil when one fails (the commit
+// then encodes again and reports the error in its transaction).
+func encodeKUs(units []*kus.KU) [][]byte {
+	out := make([][]byte, len(units))
+	for i, u := range units {
+		v, err := encodeKU(u)
+		if err != nil {
+			return nil
+		}
+		out[i] = v
+	}
+	return out
 }

@@ -47,6 +47,17 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 	if err != nil {
 		return err
 	}
+	rec := x.buildRecord(units)
+	var enc []byte
+	stored := kv.Get(recordKey(src))
+	if len(rec.units) > 0 {
+		enc = rec.encode()
+		if bytes.Equal(stored, enc) {
+			return nil // indexed as it is (by another plugin sharing the namespace)
+		}
+	} else if stored == nil {
+		return nil // nothing to remove
+	}
 	if !ok {
 		st = stats{nonce: newNonce(), nextSeg: math.MaxUint32}
 	}
@@ -82,9 +93,8 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		}
 	}
 
-	rec := x.buildRecord(units)
 	if len(rec.units) > 0 {
-		if err := kv.Put(recordKey(src), rec.encode()); err != nil {
+		if err := kv.Put(recordKey(src), enc); err != nil {
 			return err
 		}
 		if err := kv.Put(locKey(src), []byte{0}); err != nil {

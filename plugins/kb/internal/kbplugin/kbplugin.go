@@ -7,6 +7,7 @@
 package kbplugin
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -59,7 +60,14 @@ const (
 // New builds an engine over a plugin's private store; with a nil store
 // (a catalog listed without a knowledge base) retrieve answers unsupported.
 func New(prof Profile, store sdk.Store) *Engine {
-	e := &Engine{prof: prof, store: store, bm: bm25.New(bm25.DefaultParams()), an: text.English(), sessions: map[string][]*kus.KU{}}
+	e := &Engine{prof: prof, store: store, an: text.English(), sessions: map[string][]*kus.KU{}}
+	if ss, ok := store.(sharedState); ok {
+		// One in-memory BM25 index (and postings cache) per open knowledge
+		// base, whichever kb-plugins read it.
+		e.bm = ss.SharedState(SharedBM25, func() any { return bm25.New(bm25.DefaultParams()) }).(*bm25.Index)
+	} else {
+		e.bm = bm25.New(bm25.DefaultParams())
+	}
 	if prof.HDC {
 		e.hd = hdc.New(hdc.DefaultParams())
 	}
@@ -88,12 +96,93 @@ func (e *Engine) OnSourceText(_ context.Context, st *sdk.SourceText) (*sdk.Sourc
 	return &sdk.SourceTextResult{Status: sdk.StatusAccepted, Artifacts: []map[string]any{{"units": len(units)}}}, nil
 }
 
+// SharedBM25 names the namespace holding the BM25 index the built-in
+// kb-plugins share.
+//
+// DS027 gives every kb-plugin a private namespace, and each built-in keeps
+// its own derived data there (kb-balanced its HDC vectors, kb-thinkingdb
+// its facts). Their BM25 indexes, though, would be byte-for-byte the same:
+// the same analyzer and parameters over the same committed KUs. Keeping
+// three copies tripled the BM25 share of the file (about 29 MB on SciFact's
+// 5,183 abstracts), of the ingest transactions' work and of the page cache a
+// search touches. So the engine offers the built-ins one shared namespace in
+// the same transaction (engine boltKV.Shared, not part of the plugin SDK:
+// third-party plugins still see only their own namespace). Every built-in
+// writes each committed source there; a write whose analysed record equals
+// the stored one is a no-op, so the second and third plugin in a transaction
+// cost one comparison. Rebuilding one plugin's private index (a new plugin,
+// a format change, a corrupt index) first clears the shared index and then
+// writes every source again, so a damaged shared index is repaired by the
+// same path that repairs a private one.
+const SharedBM25 = "kb-bm25"
+
+// keyShared marks a private namespace whose plugin has (re)built the shared
+// BM25 index since the namespace was created.
+var keyShared = []byte("k.shared")
+
+// sharedMarker is keyShared's value.
+var sharedMarker = []byte{1}
+
+// checkShared reports a damaged marker as a corrupt index, so the core
+// rebuilds the plugin's namespace (and with it the shared index). A missing
+// marker is a namespace not written yet.
+func checkShared(kv, bkv sdk.KV) error {
+	if bkv == kv {
+		return nil
+	}
+	if v := kv.Get(keyShared); v != nil && !bytes.Equal(v, sharedMarker) {
+		return fmt.Errorf("%w: shared index marker %x", bm25.ErrCorrupt, v)
+	}
+	return nil
+}
+
+// sharedKV is implemented by the engine's transaction-bound namespaces.
+type sharedKV interface {
+	Shared(name string) (sdk.KV, error)
+}
+
+// sharedState is implemented by the engine's plugin stores.
+type sharedState interface {
+	SharedState(name string, mk func() any) any
+}
+
+// bm25KV returns the namespace of the BM25 index for kv's transaction: the
+// shared one when the engine offers it, else kv itself.
+func bm25KV(kv sdk.KV) (sdk.KV, error) {
+	if s, ok := kv.(sharedKV); ok {
+		skv, err := s.Shared(SharedBM25)
+		if err != nil {
+			return nil, fmt.Errorf("bm25: shared namespace: %w", err)
+		}
+		return skv, nil
+	}
+	return kv, nil
+}
+
 func (e *Engine) index(kv sdk.KV, sourceID string, units []*kus.KU, old []string) error {
+	bkv, err := bm25KV(kv)
+	if err != nil {
+		return err
+	}
+	if err := checkShared(kv, bkv); err != nil {
+		return err
+	}
+	if bkv != kv && kv.Get(keyShared) == nil {
+		// This plugin's namespace is new (first ingest, added plugin,
+		// rebuild after corruption or a format change): it rewrites every
+		// source, so the shared index starts over with it.
+		if err := bm25.Clear(bkv); err != nil {
+			return err
+		}
+		if err := kv.Put(keyShared, sharedMarker); err != nil {
+			return err
+		}
+	}
 	if units == nil {
-		if err := e.bm.RemoveSource(kv, sourceID, old); err != nil {
+		if err := e.bm.RemoveSource(bkv, sourceID, old); err != nil {
 			return fmt.Errorf("bm25: %w", err)
 		}
-	} else if err := e.bm.IndexSource(kv, sourceID, units, old); err != nil {
+	} else if err := e.bm.IndexSource(bkv, sourceID, units, old); err != nil {
 		return fmt.Errorf("bm25: %w", err)
 	}
 	if e.hd != nil {
@@ -319,7 +408,14 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	if e.hd == nil && e.td == nil {
 		bq.K, bq.OnePerSource = k, perSource
 	}
-	r, err := e.bm.SearchQuery(kv, bq)
+	bkv, err := bm25KV(kv)
+	if err != nil {
+		return rk, err
+	}
+	if err := checkShared(kv, bkv); err != nil {
+		return rk, err
+	}
+	r, err := e.bm.SearchQuery(bkv, bq)
 	if err != nil {
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
