@@ -117,9 +117,14 @@ H.test('a server that cannot start is reported, not fatal', function()
   vim.wait(500, function()
     return false
   end)
-  vim.notify = orig
   H.truthy(ok, 'opening the file does not raise: ' .. tostring(err))
   H.eq(#mrpvm.clients(), 0, 'no client runs')
+  H.contains(vim.inspect(notes), 'no-such-mrpvm', 'the failure names the command')
+  notes = {}
+  ok, err = pcall(vim.cmd, 'MrpAsk hello')
+  vim.notify = orig
+  H.truthy(ok, ':MrpAsk does not raise: ' .. tostring(err))
+  H.contains(vim.inspect(notes), 'cannot run ' .. tmp .. '/no-such-mrpvm', ':MrpAsk explains')
   vim.cmd('bwipeout!')
 end)
 

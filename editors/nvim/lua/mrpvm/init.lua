@@ -270,7 +270,12 @@ function M.client()
     state.clients[root] = state.clients[root] or id
     return vim.lsp.get_client_by_id(id)
   end
-  notify('mrpvm: no server running; open a Markdown file of the workspace first', vim.log.levels.ERROR)
+  local exe = M.server_cmd()[1]
+  if vim.fn.executable(exe) ~= 1 then
+    notify('mrpvm: cannot run ' .. exe .. ': install mrpvm on $PATH or pass setup{cmd={\'/path/to/mrpvm\', \'lsp\'}}', vim.log.levels.ERROR)
+  else
+    notify('mrpvm: no server running; open a Markdown file of the workspace first', vim.log.levels.ERROR)
+  end
   return nil
 end
 
