@@ -50,7 +50,7 @@ import {
   stripSourceList,
   traceMarkdown,
 } from './render';
-import { apiKeySecret, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, ServerSettings } from './server';
+import { apiKeySecret, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, serverSection, ServerSettings } from './server';
 
 let ext: Extension | undefined;
 
@@ -208,7 +208,14 @@ class Extension {
     const clientOptions: LanguageClientOptions = {
       documentSelector: languages.map((language) => ({ scheme: 'file', language })),
       outputChannel: this.output,
-      initializationOptions: s.dbPath ? { dbPath: serverArgs(s, folder)[2] } : {},
+      initializationOptions: serverSection(s, folder),
+      middleware: {
+        workspace: {
+          // Answer the server's settings pull with what it understands,
+          // paths expanded, rather than the raw VS Code section.
+          configuration: (params) => params.items.map((item) => (item.section === 'mrpvm' ? serverSection(s, folder) : null)),
+        },
+      },
     };
     const client = new MrpvmClient('mrpvm', 'MRP-VM', serverOptions, clientOptions);
     client.progressCreate = (token) => this.trackProgress(client, token);

@@ -109,6 +109,17 @@ export interface ServerSettings {
   logFile?: string;
 }
 
+/**
+ * The "mrpvm" settings section as the server reads it (initializationOptions
+ * and workspace/configuration): only the keys it knows, paths expanded. The
+ * LLM settings travel in the environment instead (see serverEnv).
+ */
+export function serverSection(s: ServerSettings, workspaceFolder: string | undefined, homeDir: string = os.homedir()): { dbPath?: string } {
+  const out: { dbPath?: string } = {};
+  if (s.dbPath.trim() !== '') out.dbPath = expandSetting(s.dbPath, workspaceFolder, homeDir);
+  return out;
+}
+
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */
 export function serverArgs(s: ServerSettings, workspaceFolder: string | undefined, homeDir: string = os.homedir()): string[] {
   const args = ['lsp'];

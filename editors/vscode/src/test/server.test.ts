@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { defaultIsExecutable, expandSetting, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError } from '../server';
+import { defaultIsExecutable, expandSetting, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, serverSection } from '../server';
 
 describe('resolveServerPath', () => {
   const exec = (paths: string[]) => (p: string) => paths.includes(p);
@@ -77,6 +77,11 @@ describe('server command line and environment', () => {
     assert.deepEqual(serverArgs({ dbPath: '${workspaceFolder}/kb.db', llmEndpoint: 'x', llmModel: 'y', apiKey: 'SECRET', logFile: '/l/server.log' }, '/ws'), [
       'lsp', '--db', '/ws/kb.db', '--log', '/l/server.log',
     ]);
+  });
+
+  it('gives the server only the settings it reads, expanded', () => {
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: 'u', llmModel: 'm', apiKey: 'k' }, '/ws'), {});
+    assert.deepEqual(serverSection({ dbPath: '${workspaceFolder}/kb.db', llmEndpoint: '', llmModel: '', apiKey: 'k' }, '/ws'), { dbPath: '/ws/kb.db' });
   });
 
   it('passes LLM settings in the environment and keeps the key off the command line', () => {
