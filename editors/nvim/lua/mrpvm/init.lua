@@ -29,6 +29,7 @@ M.defaults = {
   settings = nil,
   init_options = nil,
   force_start = false, -- skip vim.lsp.config/enable even where present (0.11+)
+  autostart = true, -- false: only the commands (the client is started elsewhere, e.g. lspconfig)
 }
 
 M.config = vim.deepcopy(M.defaults)
@@ -642,6 +643,10 @@ function M.setup(opts)
   end
   create_commands()
   local group = vim.api.nvim_create_augroup('mrpvm', { clear = true })
+  if not M.config.autostart then
+    state.setup_done = true
+    return
+  end
   if vim.lsp.config and vim.lsp.enable and not M.config.force_start then
     -- Neovim 0.11+: merged with lsp/mrpvm.lua from the runtimepath.
     local c = M.client_config(nil)
