@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -58,6 +59,9 @@ type Options struct {
 	SaveDebounce time.Duration
 	// NoLLM keeps the LLM bridge out even when an endpoint is configured.
 	NoLLM bool
+	// OnShutdown, when set, runs when the client sends shutdown, before
+	// anything is closed (mrpvm lsp --memprofile writes a heap profile there).
+	OnShutdown func()
 }
 
 // Settings are the client's settings, from initializationOptions or
@@ -239,6 +243,10 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		s.mu.Lock()
 		s.shutdown = true
 		s.mu.Unlock()
+		if s.opt.OnShutdown != nil {
+			runtime.GC()
+			s.opt.OnShutdown()
+		}
 		return nil, nil
 	case shutdown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "shutting_down: the server is shutting down")

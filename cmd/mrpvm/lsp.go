@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +13,7 @@ import (
 )
 
 func init() {
-	var logFile string
+	var logFile, memProfile, cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "lsp",
 		Short: "Run the language server on standard input/output",
@@ -33,7 +34,26 @@ unset and the server fails to start.`,
 				defer f.Close()
 				logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			}
-			err := lsp.Serve(cmd.Context(), stdio{os.Stdin, os.Stdout}, lsp.Options{DBPath: flags.db, Logger: logger})
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return fmt.Errorf("--cpuprofile: %w", err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return fmt.Errorf("--cpuprofile: %w", err)
+				}
+				defer pprof.StopCPUProfile()
+			}
+			opt := lsp.Options{DBPath: flags.db, Logger: logger}
+			if memProfile != "" {
+				opt.OnShutdown = func() {
+					if err := writeHeapProfile(memProfile); err != nil {
+						logger.Error("heap profile", "err", err)
+					}
+				}
+			}
+			err := lsp.Serve(cmd.Context(), stdio{os.Stdin, os.Stdout}, opt)
 			if err == lsp.ExitError {
 				return &exitError{code: 1, err: err}
 			}
@@ -41,7 +61,25 @@ unset and the server fails to start.`,
 		},
 	}
 	cmd.Flags().StringVar(&logFile, "log", "", "append the server's log to this file")
+	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile to this file when the client sends shutdown")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole session to this file")
+	_ = cmd.Flags().MarkHidden("memprofile")
+	_ = cmd.Flags().MarkHidden("cpuprofile")
 	rootCmd.AddCommand(cmd)
+}
+
+// writeHeapProfile writes a heap profile; it runs when the client sends
+// shutdown, while every knowledge base is still open.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	return nil
 }
 
 // stdio joins standard input and output into one stream.

@@ -16,7 +16,8 @@
 //
 //	go run ./test/bench/lsp -ws tldr=/tmp/tldr/pages/common -ws scifact=/tmp/scifact/ws
 //
-// Flags: -bin (an mrpvm binary; default: build ./cmd/mrpvm), -hovers N,
+// Flags: -bin (an mrpvm binary; default: build ./cmd/mrpvm), -profile DIR
+// (heap and CPU profiles of the warm server), -keep, -hovers N,
 // -asks N, -saves N, -questions FILE (one question a line; default:
 // generated from the pages), -scifact-queries FILE (SciFact
 // queries-train.jsonl: its claims become the questions of a workspace named
@@ -55,6 +56,7 @@ var (
 	sciQueries  = flag.String("scifact-queries", "/work/shared/data/scifact/queries-train.jsonl", "SciFact queries (questions for a workspace named scifact)")
 	jsonOut     = flag.Bool("json", false, "print the figures as one JSON object a workspace too")
 	keep        = flag.Bool("keep", false, "keep the temporary folder (knowledge bases, logs)")
+	profileDir  = flag.String("profile", "", "write heap (at shutdown) and CPU profiles of the warm server to this folder")
 	wsList      wsFlag
 	wordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z0-9-]{3,}`)
 	bulletRe    = regexp.MustCompile(`(?m)^- (.{12,120}?):?$`)
@@ -84,6 +86,11 @@ type figures struct {
 	AskAnswered        float64 `json:"askAnsweredRate"`
 	ServingPeakRSSMB   float64 `json:"servingPeakRSSMB"`
 	ServingCurrentRSSB float64 `json:"servingRSSMB"`
+	ServingAnonMB      float64 `json:"servingRssAnonMB"`
+	ServingFileMB      float64 `json:"servingRssFileMB"`
+	DBMB               float64 `json:"dbMB"`
+	WarmRSSMB          float64 `json:"warmStartRSSMB"`
+	WarmFileMB         float64 `json:"warmStartRssFileMB"`
 }
 
 func main() {
@@ -155,11 +162,13 @@ func report(f figures) {
 	fmt.Printf("  cold ingest                         %8.2f s   (peak RSS %.1f MB)\n", f.ColdIngestS, f.ColdPeakRSSMB)
 	fmt.Printf("  first hover during the cold ingest  %8.2f ms  target ≤100 ms  %s (ingest still running: %v)\n", f.FirstHoverMS, mark(f.FirstHoverMS, 100), f.FirstHoverDuring)
 	fmt.Printf("  warm start to end of $/progress     %8.2f ms  target ≤300 ms  %s (from initialize: %.2f ms)\n", f.WarmStartMS, mark(f.WarmStartMS, 300), f.WarmFromInitMS)
+	fmt.Printf("  RSS after the warm start            %8.1f MB  (file-backed %.1f MB)\n", f.WarmRSSMB, f.WarmFileMB)
 	fmt.Printf("  hover p50 / p95 / p99               %8.2f / %.2f / %.2f ms  target p95 ≤10 ms  %s (%.0f%% with a result)\n", f.HoverP50MS, f.HoverP95MS, f.HoverP99MS, mark(f.HoverP95MS, 10), f.HoverHits*100)
 	fmt.Printf("  saved file visible to hover         %8.2f ms median, %.2f ms max  target ≤50 ms  %s\n", f.SaveHoverMedMS, f.SaveHoverMaxMS, mark(f.SaveHoverMedMS, 50))
 	fmt.Printf("  saved file visible to mrpvm.ask     %8.2f ms median, %.2f ms max  target ≤50 ms  %s\n", f.SaveAskMedMS, f.SaveAskMaxMS, mark(f.SaveAskMedMS, 50))
 	fmt.Printf("  mrpvm.ask (gs-symbolic) median/p95  %8.2f / %.2f ms  target median ≤30 ms  %s (%.0f%% answered)\n", f.AskMedianMS, f.AskP95MS, mark(f.AskMedianMS, 30), f.AskAnswered*100)
-	fmt.Printf("  serving peak RSS (VmHWM)            %8.1f MB  target ≤120 MB  %s (VmRSS now %.1f MB)\n\n", f.ServingPeakRSSMB, mark(f.ServingPeakRSSMB, 120), f.ServingCurrentRSSB)
+	fmt.Printf("  serving peak RSS (VmHWM)            %8.1f MB  target ≤120 MB  %s (VmRSS now %.1f MB: anonymous %.1f MB, file-backed %.1f MB; db file %.1f MB)\n\n",
+		f.ServingPeakRSSMB, mark(f.ServingPeakRSSMB, 120), f.ServingCurrentRSSB, f.ServingAnonMB, f.ServingFileMB, f.DBMB)
 }
 
 // page is one Markdown file of the workspace.
@@ -261,6 +270,10 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	}
 
 	// 2. Warm start of the unchanged workspace.
+	if *profileDir != "" {
+		opts.Args = append(opts.Args, "--memprofile", filepath.Join(*profileDir, name+"-warm.heap"),
+			"--cpuprofile", filepath.Join(*profileDir, name+"-warm.cpu"))
+	}
 	c, err = lspclient.Start(opts)
 	if err != nil {
 		return f, err
@@ -282,6 +295,12 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	end = lspclient.ProgressEnd(c.Notes(), ingestTitle)
 	f.WarmStartMS = ms(end.Sub(c.Started))
 	f.WarmFromInitMS = ms(end.Sub(initAt))
+	if v, err := lspclient.RSS(c.Pid()); err == nil {
+		f.WarmRSSMB = float64(v) / (1 << 20)
+	}
+	if v, err := lspclient.Status(c.Pid(), "RssFile:"); err == nil {
+		f.WarmFileMB = float64(v) / (1 << 20)
+	}
 
 	// 3. Hover latency over words of random pages.
 	var lat []time.Duration
@@ -386,6 +405,15 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	}
 	if rss, err := lspclient.RSS(c.Pid()); err == nil {
 		f.ServingCurrentRSSB = float64(rss) / (1 << 20)
+	}
+	if v, err := lspclient.Status(c.Pid(), "RssAnon:"); err == nil {
+		f.ServingAnonMB = float64(v) / (1 << 20)
+	}
+	if v, err := lspclient.Status(c.Pid(), "RssFile:"); err == nil {
+		f.ServingFileMB = float64(v) / (1 << 20)
+	}
+	if fi, err := os.Stat(db); err == nil {
+		f.DBMB = float64(fi.Size()) / (1 << 20)
 	}
 	return f, c.Shutdown(ctx)
 }

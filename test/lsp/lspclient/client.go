@@ -371,6 +371,10 @@ func RSS(pid int) (int64, error) {
 	return procStatus(pid, "VmRSS:")
 }
 
+// Status returns one "kB" field of /proc/<pid>/status in bytes (key with
+// its colon, for example "RssAnon:" or "RssFile:").
+func Status(pid int, key string) (int64, error) { return procStatus(pid, key) }
+
 func procStatus(pid int, key string) (int64, error) {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
 	if err != nil {
