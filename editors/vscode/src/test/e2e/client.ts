@@ -31,6 +31,8 @@ import {
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
 
+import { serverSection } from '../../server';
+
 /** The workspace the editor tests use (test/editors/workspace in the repo). */
 export const repoWorkspace = path.resolve(__dirname, '..', '..', '..', '..', '..', 'test', 'editors', 'workspace');
 
@@ -74,7 +76,9 @@ export class Session {
       });
       return null;
     });
-    this.conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => ({})));
+    // What the extension's configuration middleware answers (serverSection).
+    const section = serverSection({ dbPath: path.join(dir, 'kb.db'), llmEndpoint: '', llmModel: '' }, ws);
+    this.conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((it) => (it.section === 'mrpvm' ? section : null)));
     this.conn.onRequest(RegistrationRequest.type, (p) => {
       for (const r of p.registrations) this.registrations.push(r.method);
       return null;
