@@ -14,8 +14,11 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
 )
 
@@ -26,6 +29,7 @@ type folder struct {
 	name    string
 	userDir string
 	noLLM   bool
+	llm     *sdk.RoleSetting // the llm setting, nil: the files alone
 
 	ready   chan struct{} // closed when the first open finished
 	openErr error
@@ -96,7 +100,26 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 		Logger:    f.s.log,
 		UserDir:   f.userDir,
 		NoLLM:     f.noLLM,
+		LLM:       f.bridge(),
 	})
+}
+
+// bridge is the LLM bridge of the llm setting laid over the configuration
+// files' default role; nil (the files alone decide) without the setting,
+// with noLLM, or when nothing resolves to an endpoint.
+func (f *folder) bridge() sdk.LLM {
+	if f.llm == nil || f.noLLM {
+		return nil
+	}
+	cfg, _ := config.Load(config.Options{Workspace: f.root, UserDir: f.userDir})
+	ms := cfg.ModelSettings()
+	ms.Default = ms.Default.Over(*f.llm)
+	b := llm.NewBridge(ms, llm.Options{Logger: f.s.log})
+	if !b.AnyConfigured() {
+		f.s.log.Warn("the llm setting resolves to no endpoint (baseURL and model are both needed)", "folder", f.root)
+		return nil
+	}
+	return b
 }
 
 // openPrivateCopy copies the locked knowledge base to a temporary file and

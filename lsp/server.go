@@ -33,6 +33,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // CodeRequestCancelled is the LSP error code of a cancelled request.
@@ -73,6 +75,12 @@ type Settings struct {
 	NoLLM       *bool  `json:"noLLM,omitempty"`
 	// NoWatcher turns the built-in file watcher off.
 	NoWatcher bool `json:"noWatcher,omitempty"`
+	// LLM is the model endpoint laid over the default role of
+	// llm-role-settings.json (roles and plugin overrides of the files still
+	// win; unset fields fall back to the files, then MRPVM_LLM_*). Like the
+	// user's configuration folder it is trusted: editors should pass
+	// user-scope values only, never a workspace's.
+	LLM *sdk.RoleSetting `json:"llm,omitempty"`
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -575,6 +583,9 @@ func (s *Server) pullConfiguration() {
 	if st.DBPath != "" && s.settings.DBPath == "" {
 		s.settings.DBPath = st.DBPath
 	}
+	if st.LLM != nil {
+		s.settings.LLM = st.LLM // folders opened from now on
+	}
 	s.settings.NoWatcher = st.NoWatcher
 	s.mu.Unlock()
 }
@@ -724,6 +735,7 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 		noLLM = *s.settings.NoLLM
 	}
 	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
+	f.llm = s.settings.LLM
 	s.folders = append(s.folders, f)
 	if s.watcher != nil {
 		s.watcher.add(root)
