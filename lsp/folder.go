@@ -18,8 +18,8 @@ import (
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // folder is one workspace folder: its own knowledge base, catalog and VM.
