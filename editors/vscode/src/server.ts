@@ -112,12 +112,29 @@ export interface ServerSettings {
 /**
  * The "mrpvm" settings section as the server reads it (initializationOptions
  * and workspace/configuration): only the keys it knows, paths expanded. The
- * LLM settings travel in the environment instead (see serverEnv).
+ * LLM endpoint and model go both here and into the environment (serverEnv);
+ * the API key only into the environment.
  */
-export function serverSection(s: ServerSettings, workspaceFolder: string | undefined, homeDir: string = os.homedir()): { dbPath?: string } {
-  const out: { dbPath?: string } = {};
+export function serverSection(s: ServerSettings, workspaceFolder: string | undefined, homeDir: string = os.homedir()): ServerSection {
+  const out: ServerSection = {};
   if (s.dbPath.trim() !== '') out.dbPath = expandSetting(s.dbPath, workspaceFolder, homeDir);
+  const baseURL = s.llmEndpoint.trim();
+  const model = s.llmModel.trim();
+  if (baseURL !== '' || model !== '') {
+    out.llm = {};
+    if (baseURL !== '') out.llm.baseURL = baseURL;
+    if (model !== '') out.llm.model = model;
+    // The key itself stays in the environment; the server is told its name.
+    if (s.apiKey) out.llm.apiKeyEnv = 'MRPVM_LLM_API_KEY';
+  }
   return out;
+}
+
+/** The settings section the server understands (lsp.Settings). */
+export interface ServerSection {
+  dbPath?: string;
+  /** Laid over the default LLM role (user-scope values only). */
+  llm?: { baseURL?: string; model?: string; apiKeyEnv?: string };
 }
 
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */

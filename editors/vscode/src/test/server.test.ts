@@ -80,8 +80,14 @@ describe('server command line and environment', () => {
   });
 
   it('gives the server only the settings it reads, expanded', () => {
-    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: 'u', llmModel: 'm', apiKey: 'k' }, '/ws'), {});
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '' }, '/ws'), {});
     assert.deepEqual(serverSection({ dbPath: '${workspaceFolder}/kb.db', llmEndpoint: '', llmModel: '', apiKey: 'k' }, '/ws'), { dbPath: '/ws/kb.db' });
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: ' http://localhost:11434/v1 ', llmModel: 'llama3.2' }, '/ws'), {
+      llm: { baseURL: 'http://localhost:11434/v1', model: 'llama3.2' },
+    });
+    const withKey = serverSection({ dbPath: '', llmEndpoint: 'https://api.example/v1', llmModel: '', apiKey: 'sk-SECRET' }, '/ws');
+    assert.deepEqual(withKey, { llm: { baseURL: 'https://api.example/v1', apiKeyEnv: 'MRPVM_LLM_API_KEY' } });
+    assert.ok(!JSON.stringify(withKey).includes('SECRET'), 'the key never goes into settings');
   });
 
   it('passes LLM settings in the environment and keeps the key off the command line', () => {
