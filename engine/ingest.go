@@ -128,15 +128,32 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	if err := kb.backfillHooks(ctx); err != nil {
 		return nil, err
 	}
+	// The check reads each source's (size, mtime) from the small stat
+	// bucket; the full record is read only for sources that changed or went
+	// away. Decoding every record would touch (and, through the kernel's
+	// fault-around, map) most of a large file before any work is done.
 	var records map[string]*SourceRecord
+	var stats map[string]fileStat
 	var err error
 	if len(opt.Only) > 0 {
 		records, err = kb.onlyRecords(opt.Only) // a saved file need not decode every record
 	} else {
-		records, err = kb.sourceIndex()
+		stats, err = kb.store.fileStats()
+		records = map[string]*SourceRecord{}
 	}
 	if err != nil {
 		return nil, err
+	}
+	record := func(id string) (*SourceRecord, error) {
+		if rec, ok := records[id]; ok || stats == nil {
+			return rec, nil
+		}
+		rec, err := kb.store.Source(id)
+		if err != nil {
+			return nil, fmt.Errorf("read source %s: %w", id, err)
+		}
+		records[id] = rec
+		return rec, nil
 	}
 	var cands []candidate
 	if len(opt.Only) > 0 {
@@ -154,7 +171,14 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	seen := map[string]bool{}
 	for _, c := range cands {
 		seen[c.sourceID] = true
-		old := records[c.sourceID]
+		if st, ok := stats[c.sourceID]; ok && st.size == c.size && st.modTime == c.modTime {
+			rep.Unchanged++
+			continue
+		}
+		old, err := record(c.sourceID)
+		if err != nil {
+			return nil, err
+		}
 		if old != nil && old.Size == c.size && old.ModTime == c.modTime {
 			rep.Unchanged++
 			continue
@@ -164,7 +188,10 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	if len(opt.Only) == 0 {
 		for _, v := range kb.virtual {
 			seen[v.ID] = true
-			old := records[v.ID]
+			old, err := record(v.ID)
+			if err != nil {
+				return nil, err
+			}
 			if old != nil && old.Hash == hashText(v.Text) {
 				continue
 			}
@@ -173,8 +200,15 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	}
 	var removals []*SourceRecord
 	if len(opt.Only) == 0 {
-		for id, rec := range records {
-			if !seen[id] {
+		for id := range stats {
+			if seen[id] {
+				continue
+			}
+			rec, err := record(id)
+			if err != nil {
+				return nil, err
+			}
+			if rec != nil {
 				removals = append(removals, rec)
 			}
 		}
@@ -614,6 +648,9 @@ func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
 	if err := srcB.Put([]byte(p.sourceID), v); err != nil {
 		return err
 	}
+	if err := putFileStat(tx, rec); err != nil {
+		return err
+	}
 	if err := addCounts(tx, c); err != nil {
 		return err
 	}
@@ -631,7 +668,10 @@ func (kb *KB) touchSource(p parsed) error {
 		return err
 	}
 	return kb.store.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSources).Put([]byte(p.sourceID), v)
+		if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
+			return err
+		}
+		return putFileStat(tx, &rec)
 	})
 }
 
@@ -654,6 +694,9 @@ func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
 				return err
 			}
 			c.sources--
+		}
+		if err := tx.Bucket(bucketStat).Delete([]byte(rec.SourceID)); err != nil {
+			return err
 		}
 		if err := addCounts(tx, c); err != nil {
 			return err
@@ -690,18 +733,6 @@ func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
 	return h.OnSource(ctx, ev)
 }
 
-// sourceIndex loads every source record keyed by id.
-func (kb *KB) sourceIndex() (map[string]*SourceRecord, error) {
-	recs, err := kb.store.Sources()
-	if err != nil {
-		return nil, fmt.Errorf("read sources: %w", err)
-	}
-	m := make(map[string]*SourceRecord, len(recs))
-	for _, r := range recs {
-		m[r.SourceID] = r
-	}
-	return m, nil
-}
 
 func (kb *KB) countKUs() (int, error) {
 	_, n, err := kb.store.Counts()
