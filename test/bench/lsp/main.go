@@ -111,7 +111,7 @@ func main() {
 		bin, err = lspclient.Build(tmp)
 		check(err)
 	}
-	fmt.Printf("lspbench: %s\nbinary: %s\n\n", strings.Join(os.Args, " "), bin)
+	fmt.Printf("lspbench %s\nbinary: %s\n\n", strings.Join(os.Args[1:], " "), bin)
 	var all []figures
 	for _, w := range wsList {
 		name, dir, ok := strings.Cut(w, "=")
