@@ -733,7 +733,6 @@ func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
 	return h.OnSource(ctx, ev)
 }
 
-
 func (kb *KB) countKUs() (int, error) {
 	_, n, err := kb.store.Counts()
 	return n, err
