@@ -117,6 +117,25 @@ func DecodeOptions(raw json.RawMessage, dst any) error {
 // Base carries a plugin's descriptor; built-ins embed it for Descriptor().
 type Base struct{ desc Descriptor }
 
+// Setup is the common start of a plugin factory: it parses the embedded
+// descriptor, decodes the plugins.json options over opts (which holds the
+// defaults; unknown keys are an error) and runs check on the result.
+func Setup[O any](pluginJSON []byte, raw json.RawMessage, opts *O, check func(*O) error) (Base, error) {
+	base, err := NewBase(pluginJSON)
+	if err != nil {
+		return Base{}, err
+	}
+	if err := DecodeOptions(raw, opts); err != nil {
+		return Base{}, err
+	}
+	if check != nil {
+		if err := check(opts); err != nil {
+			return Base{}, err
+		}
+	}
+	return base, nil
+}
+
 // NewBase parses and validates an embedded plugin.json.
 func NewBase(pluginJSON []byte) (Base, error) {
 	d, errs := ParseDescriptor(pluginJSON, "plugin.json")

@@ -53,15 +53,9 @@ type Plugin struct {
 
 // New builds the plugin from its options and injected services.
 func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	base, err := sdk.NewBase(descriptorJSON)
-	if err != nil {
-		return nil, err
-	}
 	opts := defaults()
-	if err := sdk.DecodeOptions(raw, &opts); err != nil {
-		return nil, err
-	}
-	if err := opts.validate(); err != nil {
+	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
+	if err != nil {
 		return nil, err
 	}
 	return &Plugin{Base: base, Options: opts, env: env}, nil

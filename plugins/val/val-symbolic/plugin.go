@@ -69,15 +69,9 @@ type Plugin struct {
 
 // New builds the plugin from its options and injected services.
 func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	base, err := sdk.NewBase(descriptorJSON)
-	if err != nil {
-		return nil, err
-	}
 	opts := defaults()
-	if err := sdk.DecodeOptions(raw, &opts); err != nil {
-		return nil, err
-	}
-	if err := opts.validate(); err != nil {
+	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
+	if err != nil {
 		return nil, err
 	}
 	return &Plugin{Base: base, Options: opts, env: env}, nil
@@ -104,7 +98,7 @@ func (p *Plugin) Validate(ctx context.Context, _ sdk.RunContext, in *sdk.Validat
 
 // verdict is the outcome of check; an empty reason accepts.
 type verdict struct {
-	reason                                   string
+	reason                                    string
 	statements, supported, keyTerms, keyFound int
 }
 

@@ -21,7 +21,9 @@ var evidence = []sdk.ScoredKU{
 		Procedure: "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz"}},
 }
 
-func intent(target string) []sdk.Intent { return []sdk.Intent{{ID: "i1", Act: "describe", Target: target}} }
+func intent(target string) []sdk.Intent {
+	return []sdk.Intent{{ID: "i1", Act: "describe", Target: target}}
+}
 
 func TestValidate(t *testing.T) {
 	cases := []struct {
