@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 func TestStoreLockedByAnotherHandleFailsFast(t *testing.T) {
@@ -119,4 +121,51 @@ func TestDefaultDBPathIsStablePerWorkspace(t *testing.T) {
 	assert.Equal(t, a, b)
 	assert.NotEqual(t, a, c)
 	assert.Equal(t, "kb.db", filepath.Base(a))
+}
+
+// TestSharedNamespace checks the namespace the built-in kb-plugins share:
+// it is written inside the hook's own transaction, reads as empty before
+// anyone wrote it, and lives outside the plugin buckets.
+func TestSharedNamespace(t *testing.T) {
+	s, err := OpenStore(filepath.Join(t.TempDir(), "kb.db"), StoreOptions{})
+	require.NoError(t, err)
+	defer s.Close()
+
+	ro := s.PluginStore("p1")
+	require.NoError(t, ro.View(func(kv sdk.KV) error {
+		// Nothing written yet: the plugin's own namespace is empty too.
+		_, ok := kv.(interface{ Shared(string) (sdk.KV, error) })
+		assert.False(t, ok, "an unwritten namespace offers no shared view")
+		return nil
+	}))
+	require.NoError(t, s.PluginStore("p1").Update(func(kv sdk.KV) error {
+		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("idx")
+		require.NoError(t, err)
+		return sh.Put([]byte("k"), []byte("v1"))
+	}))
+	require.NoError(t, s.PluginStore("p2").Update(func(kv sdk.KV) error {
+		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("idx")
+		require.NoError(t, err)
+		assert.Equal(t, "v1", string(sh.Get([]byte("k"))), "another plugin sees the same namespace")
+		empty, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("other")
+		require.NoError(t, err)
+		assert.Nil(t, empty.Get([]byte("k")))
+		_, err = kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("")
+		assert.Error(t, err)
+		return nil
+	}))
+	require.NoError(t, s.PluginStore("p2").View(func(kv sdk.KV) error {
+		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("missing")
+		require.NoError(t, err)
+		assert.False(t, sh.Writable())
+		assert.Nil(t, sh.Get([]byte("k")))
+		return nil
+	}))
+	st, err := s.Stats()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p1", "p2"}, st.Plugins, "shared namespaces are not plugin indexes")
+
+	a := s.PluginStore("p1").(interface{ SharedState(string, func() any) any }).SharedState("idx", func() any { return new(int) })
+	b := s.PluginStore("p2").(interface{ SharedState(string, func() any) any }).SharedState("idx", func() any { return new(int) })
+	assert.Same(t, a, b, "one in-memory state per namespace and open store")
 }
