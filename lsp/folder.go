@@ -44,6 +44,8 @@ type folder struct {
 	ingestCtx    context.Context
 	ingestCancel context.CancelFunc
 
+	hovers hoverCache
+
 	pmu     sync.Mutex
 	pending map[string]bool
 	timer   *time.Timer
@@ -235,6 +237,7 @@ func (f *folder) switchTo(ctx context.Context, dbPath string) error {
 		f.tmpPath = ""
 	}
 	f.ws, f.dbPath, f.readOnly, f.openErr = ws, dbPath, false, nil
+	f.hovers.invalidate()
 	return nil
 }
 
@@ -319,6 +322,9 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 		if prog != nil {
 			opt.Progress = prog.files
 		}
+		f.hovers.beginIngest()
+		// Even a failed or cancelled run may have committed some sources.
+		defer f.hovers.endIngest()
 		rep, err = ws.KB.Ingest(ctx, opt)
 		return err
 	})

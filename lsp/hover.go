@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -114,6 +116,84 @@ func termAt(text string, off int) (term, bool) {
 	return term{kind: termWord, text: word, wide: wide, rng: rangeOf(a, b)}, true
 }
 
+// cacheKey identifies what a term resolves to: the same word hovered in
+// any file shows the same unit; a relative link depends on the folder of
+// the file it is in.
+func (t term) cacheKey(docPath string) string {
+	k := strconv.Itoa(int(t.kind)) + "\x00" + t.text + "\x00" + t.wide
+	if t.kind == termLink {
+		k += "\x00" + filepath.Dir(docPath)
+	}
+	return k
+}
+
+// hoverCache keeps rendered hovers (including "nothing here") until the
+// folder's knowledge base changes: every ingest run and every switch of
+// knowledge base starts a new generation. Common words have long posting
+// lists, so the cache takes the slow tail off repeated hovers.
+type hoverCache struct {
+	mu     sync.Mutex
+	gen    uint64
+	m      map[string]string
+	ingest int // ingest runs in flight: their commits are not final yet
+}
+
+// maxCachedHovers bounds the cache; it is emptied when full.
+const maxCachedHovers = 4096
+
+func (c *hoverCache) get(key string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	md, ok := c.m[key]
+	return md, ok
+}
+
+func (c *hoverCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// put stores a hover computed during generation gen (dropped when the
+// knowledge base changed meanwhile).
+func (c *hoverCache) put(gen uint64, key, md string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen || c.ingest > 0 {
+		return
+	}
+	if c.m == nil || len(c.m) >= maxCachedHovers {
+		c.m = map[string]string{}
+	}
+	c.m[key] = md
+}
+
+// invalidate starts a new generation.
+func (c *hoverCache) invalidate() {
+	c.mu.Lock()
+	c.gen++
+	c.m = nil
+	c.mu.Unlock()
+}
+
+// beginIngest stops caching until the matching endIngest, which starts a
+// new generation: while sources are being committed nothing is final.
+func (c *hoverCache) beginIngest() {
+	c.mu.Lock()
+	c.ingest++
+	c.gen++
+	c.m = nil
+	c.mu.Unlock()
+}
+
+func (c *hoverCache) endIngest() {
+	c.mu.Lock()
+	c.ingest--
+	c.gen++
+	c.m = nil
+	c.mu.Unlock()
+}
+
 // isRelativeLink reports whether a link target is a relative file link.
 func isRelativeLink(t string) bool {
 	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/") {
@@ -144,11 +224,18 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if f == nil {
 		return nil, nil
 	}
-	var md string
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
-		md = resolveHover(ctx, f, ws, path, t)
-		return nil
-	})
+	key := t.cacheKey(path)
+	md, ok := f.hovers.get(key)
+	if !ok {
+		gen := f.hovers.generation()
+		err = f.withWS(ctx, func(ws *vm.Workspace) error {
+			md = resolveHover(ctx, f, ws, path, t)
+			return nil
+		})
+		if err == nil && ctx.Err() == nil {
+			f.hovers.put(gen, key, md)
+		}
+	}
 	if err != nil || md == "" {
 		return nil, err
 	}
