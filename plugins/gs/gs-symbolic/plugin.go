@@ -153,6 +153,11 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		if len(picked) >= limit || s.score <= 0 {
 			break
 		}
+		// Past the best statement, keep only those that bear on the task
+		// nearly as much: a list of loosely related facts is noise.
+		if len(picked) > 0 && s.score < 0.6*picked[0].score {
+			break
+		}
 		key := strings.ToLower(s.text)
 		if seen[key] {
 			continue
