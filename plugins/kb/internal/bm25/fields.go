@@ -81,15 +81,22 @@ func suitedRoles(act string) uint32 {
 
 // unitTerms counts the terms of each field of a unit. Field texts already
 // analysed for another unit of the same source (a summary repeats its
-// leaf's title and text) are taken from memo.
+// leaf's title and text) are taken from memo. The counts live in one slab
+// reused from unit to unit (terms[i] has the counts tfs[i]).
 type unitTerms struct {
-	lens   [NumFields]uint32
-	counts map[string]*[NumFields]uint32
-	memo   map[string][]string
+	lens  [NumFields]uint32
+	index map[string]int32
+	terms []string
+	tfs   [][NumFields]uint32
+	memo  map[string][]string
 }
 
 func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
-	clear(ut.counts)
+	if ut.index == nil {
+		ut.index = make(map[string]int32, 256)
+	}
+	clear(ut.index)
+	ut.terms, ut.tfs = ut.terms[:0], ut.tfs[:0]
 	ut.lens = [NumFields]uint32{}
 	for f, s := range FieldTexts(u) {
 		if s == "" {
@@ -97,19 +104,21 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
 		}
 		terms, ok := ut.memo[s]
 		if !ok {
-			terms = a.Append(nil, s)
+			terms = a.Append(make([]string, 0, len(s)/8+4), s)
 			if ut.memo == nil {
 				ut.memo = make(map[string][]string)
 			}
 			ut.memo[s] = terms
 		}
 		for _, t := range terms {
-			c := ut.counts[t]
-			if c == nil {
-				c = new([NumFields]uint32)
-				ut.counts[t] = c
+			i, ok := ut.index[t]
+			if !ok {
+				i = int32(len(ut.tfs))
+				ut.index[t] = i
+				ut.terms = append(ut.terms, t)
+				ut.tfs = append(ut.tfs, [NumFields]uint32{})
 			}
-			c[f]++
+			ut.tfs[i][f]++
 		}
 		ut.lens[f] += uint32(len(terms))
 	}

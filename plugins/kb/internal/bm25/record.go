@@ -114,9 +114,23 @@ func readStats(kv sdk.KV) (s stats, ok bool, err error) {
 	if nd > uint64(len(v)) {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
+	// The delta's names share one string: one allocation instead of one
+	// per source (the stats are read by every write).
 	s.delta = make([]string, nd)
+	base := len(v) - len(d.b)
+	spans := make([]int, 2*nd)
 	for i := range s.delta {
-		s.delta[i] = string(d.bytes(d.uvarint()))
+		n := d.uvarint()
+		spans[2*i] = len(v) - len(d.b)
+		spans[2*i+1] = len(d.bytes(n))
+	}
+	if d.err {
+		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
+	}
+	all := string(v[base : len(v)-len(d.b)])
+	for i := range s.delta {
+		off := spans[2*i] - base
+		s.delta[i] = all[off : off+spans[2*i+1]]
 	}
 	n := d.uvarint()
 	if n > uint64(len(v)) {
@@ -208,6 +222,7 @@ type record struct {
 	units   []unitInfo
 	terms   []string // sorted
 	entries [][]byte // per term: the units' entries (local, mask, frequencies)
+	enc     []byte   // encode()'s result, set by analyse (records it builds are shared, read-only)
 }
 
 func (r *record) encode() []byte {

@@ -43,19 +43,22 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 	if src == "" || strings.IndexByte(src, 0) >= 0 {
 		return fmt.Errorf("invalid source id %q", src)
 	}
-	st, ok, err := readStats(kv)
-	if err != nil {
-		return err
-	}
 	rec := x.buildRecord(units)
 	var enc []byte
 	stored := kv.Get(recordKey(src))
 	if len(rec.units) > 0 {
-		enc = rec.encode()
+		enc = rec.enc
 		if bytes.Equal(stored, enc) {
-			return nil // indexed as it is (by another plugin sharing the namespace)
+			// Indexed as it is (by another plugin sharing the namespace):
+			// the stats need not even be read.
+			return nil
 		}
-	} else if stored == nil {
+	}
+	st, ok, err := readStats(kv)
+	if err != nil {
+		return err
+	}
+	if len(rec.units) == 0 && stored == nil {
 		return nil // nothing to remove
 	}
 	if !ok {
@@ -219,7 +222,7 @@ func (x *Index) Prepare(units []*kus.KU) {
 func (x *Index) analyse(units []*kus.KU) *record {
 	post := make(map[string][]byte, 256)
 	rec := &record{units: make([]unitInfo, 0, len(units))}
-	ut := unitTerms{counts: make(map[string]*[NumFields]uint32, 256)}
+	var ut unitTerms
 	for _, u := range units {
 		if u == nil {
 			continue
@@ -227,8 +230,8 @@ func (x *Index) analyse(units []*kus.KU) *record {
 		analyzeUnit(x.p.Analyzer, u, &ut)
 		local := len(rec.units)
 		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: ut.lens})
-		for term, c := range ut.counts {
-			post[term] = appendEntry(post[term], uint64(local), c)
+		for i, term := range ut.terms {
+			post[term] = appendEntry(post[term], uint64(local), &ut.tfs[i])
 		}
 	}
 	rec.terms = make([]string, 0, len(post))
@@ -239,6 +242,9 @@ func (x *Index) analyse(units []*kus.KU) *record {
 	rec.entries = make([][]byte, len(rec.terms))
 	for i, t := range rec.terms {
 		rec.entries[i] = post[t]
+	}
+	if len(rec.units) > 0 {
+		rec.enc = rec.encode()
 	}
 	return rec
 }

@@ -191,7 +191,12 @@ func (e *Extractor) Key(s string) string {
 
 // Facts returns the facts of a KU: its symbolic fact when it has one,
 // otherwise the facts extracted from its claim, procedure and body.
-func (e *Extractor) Facts(u *kus.KU) []Fact {
+func (e *Extractor) Facts(u *kus.KU) []Fact { return e.facts(u, nil) }
+
+// facts is Facts with the extraction of each text memoised in memo (when
+// not nil): the units of one source repeat texts (a summary and its
+// section share their claim and body).
+func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
 	if u.HasFact() {
 		conf := 1.0
 		if u.Confidence != nil {
@@ -206,8 +211,18 @@ func (e *Extractor) Facts(u *kus.KU) []Fact {
 	}
 	var out []Fact
 	seen := map[[3]string]bool{}
-	for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
-		for _, f := range e.Sentences(s) {
+	for _, s := range [...]string{u.Claim, u.Procedure, u.TextBody} {
+		if s == "" {
+			continue
+		}
+		fs, ok := memo[s]
+		if !ok {
+			fs = e.Sentences(s)
+			if memo != nil {
+				memo[s] = fs
+			}
+		}
+		for _, f := range fs {
 			k := [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey}
 			if seen[k] {
 				continue
@@ -352,37 +367,77 @@ func joinRaw(ws []word) string {
 // splitWords splits text into words (letters, digits and inner - _ ' .)
 // and punctuation marks; newlines count as sentence ends.
 func splitWords(s string) []word {
-	var out []word
+	out := make([]word, 0, len(s)/6+1)
 	i := 0
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			j := i + size
-			for j < len(s) {
-				r2, s2 := utf8.DecodeRuneInString(s[j:])
-				if unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.IsMark(r2) {
-					j += s2
-					continue
-				}
-				if strings.ContainsRune("-_'.", r2) && j+s2 < len(s) {
-					r3, _ := utf8.DecodeRuneInString(s[j+s2:])
-					if unicode.IsLetter(r3) || unicode.IsDigit(r3) {
-						j += s2
-						continue
-					}
-				}
-				break
+		if c := s[i]; c < utf8.RuneSelf {
+			switch {
+			case asciiAlnum[c]:
+				j := wordEnd(s, i+1)
+				raw := s[i:j]
+				out = append(out, word{w: strings.ToLower(raw), raw: raw})
+				i = j
+			case asciiPunct[c]:
+				out = append(out, word{w: s[i : i+1], raw: s[i : i+1], punct: true})
+				i++
+			default:
+				i++
 			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			j := wordEnd(s, i+size)
 			raw := s[i:j]
 			out = append(out, word{w: strings.ToLower(raw), raw: raw})
 			i = j
-		case r == '\n' || strings.ContainsRune(".!?;:,()[]{}\"", r):
-			out = append(out, word{w: string(r), raw: string(r), punct: true})
-			i += size
-		default:
-			i += size
+			continue
 		}
+		i += size
 	}
 	return out
 }
+
+// wordEnd returns the end of the word whose rest starts at s[j]: letters,
+// digits and marks, and - _ ' . between them and a letter or digit.
+func wordEnd(s string, j int) int {
+	for j < len(s) {
+		c := s[j]
+		if c < utf8.RuneSelf {
+			if asciiAlnum[c] {
+				j++
+				continue
+			}
+			if (c == '-' || c == '_' || c == '\'' || c == '.') && j+1 < len(s) {
+				if n := s[j+1]; n < utf8.RuneSelf {
+					if asciiAlnum[n] {
+						j++
+						continue
+					}
+				} else if r3, _ := utf8.DecodeRuneInString(s[j+1:]); unicode.IsLetter(r3) || unicode.IsDigit(r3) {
+					j++
+					continue
+				}
+			}
+			return j
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
+			return j
+		}
+		j += size
+	}
+	return j
+}
+
+// asciiAlnum marks the ASCII letters and digits; asciiPunct the marks
+// splitWords keeps (sentence ends, newline, commas, brackets, quotes).
+var asciiAlnum, asciiPunct = func() (alnum, punct [utf8.RuneSelf]bool) {
+	for c := range alnum {
+		alnum[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for _, c := range ".!?;:,()[]{}\"\n" {
+		punct[c] = true
+	}
+	return
+}()

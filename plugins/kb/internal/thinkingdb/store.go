@@ -189,12 +189,13 @@ func levelOrder(l string) int {
 func (x *Index) SourceFacts(sourceID string, units []*kus.KU) []Fact {
 	var out []Fact
 	seen := map[[3]string]bool{}
+	memo := make(map[string][]Fact, 4)
 	for lvl := 0; lvl <= 2; lvl++ {
 		for _, u := range units {
 			if u == nil || levelOrder(u.Level) != lvl {
 				continue
 			}
-			for _, f := range x.ex.Facts(u) {
+			for _, f := range x.ex.facts(u, memo) {
 				k := [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey}
 				if seen[k] {
 					continue

@@ -239,3 +239,31 @@ func TestBadQueries(t *testing.T) {
 		assert.LessOrEqual(t, len(r.Proofs), x.Params().Keep)
 	}
 }
+
+func TestSplitWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string // words, punctuation marks as themselves
+	}{
+		{"IL-6 causes x_y. Done!", []string{"il-6", "causes", "x_y", ".", "done", "!"}},
+		{"a- b. 1.5 e.g. it's", []string{"a", "b", ".", "1.5", "e.g", ".", "it's"}},
+		{"TNF-α (NF-κB), café-au-lait;\nnext", []string{"tnf-α", "(", "nf-κb", ")", ",", "café-au-lait", ";", "\n", "next"}},
+		{"x\u0301y -z ÉTÉ.Ü", []string{"x\u0301y", "z", "été.ü"}},
+		{"a\xffb c'\u00e9", []string{"a", "b", "c'\u00e9"}},
+		{"", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			var got []string
+			for _, w := range splitWords(tc.in) {
+				got = append(got, w.w)
+				if w.punct {
+					assert.Equal(t, w.w, w.raw)
+				} else {
+					assert.Equal(t, strings.ToLower(w.raw), w.w)
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
