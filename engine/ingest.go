@@ -414,6 +414,13 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	// write transaction per group: each source keeps its KUs and its hooks'
 	// index changes atomic, and a cold ingest pays one commit (page writes,
 	// rebalancing) per group instead of one per file.
+	// A bulk ingest parses slower than it commits, so "flush when nothing
+	// else is ready" would commit most sources alone; it waits for
+	// bulkGroup sources instead (a saved file still commits at once).
+	minGroup := 1
+	if len(jobs) >= bulkJobs {
+		minGroup = bulkGroup
+	}
 	var group []parsed
 	flush := func() {
 		kb.commitGroup(ctx, group, rep)
@@ -432,8 +439,8 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 			continue
 		}
 		group = append(group, p)
-		if len(group) < maxGroup && len(out) > 0 {
-			continue // more are ready: keep collecting
+		if len(group) < maxGroup && (len(out) > 0 || len(group) < minGroup) {
+			continue // more are ready (or a bulk group is not full): keep collecting
 		}
 		flush()
 	}
@@ -443,8 +450,12 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	return ctx.Err()
 }
 
-// maxGroup bounds the sources committed in one write transaction.
-const maxGroup = 64
+// maxGroup bounds the sources committed in one write transaction;
+// bulkGroup is the size a bulk ingest waits for.
+const (
+	maxGroup  = 64
+	bulkGroup = 32
+)
 
 // commitGroup commits parsed sources in one transaction; when that fails
 // each is committed on its own so only the failing source is reported.
