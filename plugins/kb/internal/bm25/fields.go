@@ -79,47 +79,59 @@ func suitedRoles(act string) uint32 {
 	return m
 }
 
-// unitTerms counts the terms of each field of a unit. Field texts already
-// analysed for another unit of the same source (a summary repeats its
-// leaf's title and text) are taken from memo. The counts live in one slab
-// reused from unit to unit (terms[i] has the counts tfs[i]).
-type unitTerms struct {
-	lens  [NumFields]uint32
-	index map[string]int32
-	terms []string
-	tfs   [][NumFields]uint32
+// srcTerms collects the terms of a source's units. Term ids are
+// source-wide; the counts of the unit being analysed live in one slab
+// reused from unit to unit (uterms[i] has the counts tfs[i]). Field texts
+// already analysed for another unit of the same source (a summary repeats
+// its leaf's title and text) are taken from memo.
+type srcTerms struct {
+	ids   map[string]int32 // term -> id
+	terms []string         // id -> term
+	unit  []int32          // id -> 1 + the last unit counting it
+	slot  []int32          // id -> its index in tfs for that unit
 	memo  map[string][]string
+
+	// The unit being analysed.
+	lens   [NumFields]uint32
+	uterms []int32 // ids, in order of first occurrence
+	tfs    [][NumFields]uint32
 }
 
-func analyzeUnit(a *text.Analyzer, u *kus.KU, ut *unitTerms) {
-	if ut.index == nil {
-		ut.index = make(map[string]int32, 256)
+// analyzeUnit counts the terms of unit number local of the source.
+func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
+	if st.ids == nil {
+		st.ids = make(map[string]int32, 256)
+		st.memo = make(map[string][]string, 8)
 	}
-	clear(ut.index)
-	ut.terms, ut.tfs = ut.terms[:0], ut.tfs[:0]
-	ut.lens = [NumFields]uint32{}
+	st.uterms, st.tfs = st.uterms[:0], st.tfs[:0]
+	st.lens = [NumFields]uint32{}
+	mark := int32(local + 1)
 	for f, s := range FieldTexts(u) {
 		if s == "" {
 			continue
 		}
-		terms, ok := ut.memo[s]
+		terms, ok := st.memo[s]
 		if !ok {
 			terms = a.Append(make([]string, 0, len(s)/8+4), s)
-			if ut.memo == nil {
-				ut.memo = make(map[string][]string)
-			}
-			ut.memo[s] = terms
+			st.memo[s] = terms
 		}
 		for _, t := range terms {
-			i, ok := ut.index[t]
+			id, ok := st.ids[t]
 			if !ok {
-				i = int32(len(ut.tfs))
-				ut.index[t] = i
-				ut.terms = append(ut.terms, t)
-				ut.tfs = append(ut.tfs, [NumFields]uint32{})
+				id = int32(len(st.terms))
+				st.ids[t] = id
+				st.terms = append(st.terms, t)
+				st.unit = append(st.unit, 0)
+				st.slot = append(st.slot, 0)
 			}
-			ut.tfs[i][f]++
+			if st.unit[id] != mark {
+				st.unit[id] = mark
+				st.slot[id] = int32(len(st.tfs))
+				st.uterms = append(st.uterms, id)
+				st.tfs = append(st.tfs, [NumFields]uint32{})
+			}
+			st.tfs[st.slot[id]][f]++
 		}
-		ut.lens[f] += uint32(len(terms))
+		st.lens[f] += uint32(len(terms))
 	}
 }

@@ -218,30 +218,55 @@ func (x *Index) Prepare(units []*kus.KU) {
 	x.buildRecord(units)
 }
 
-// analyse builds a forward record.
+// analyse builds a forward record. The entries of all terms are encoded
+// into one buffer as the units are read (unit order), then laid out term by
+// term into a second one, so a source costs a few allocations whatever its
+// number of terms.
 func (x *Index) analyse(units []*kus.KU) *record {
-	post := make(map[string][]byte, 256)
 	rec := &record{units: make([]unitInfo, 0, len(units))}
-	var ut unitTerms
+	var st srcTerms
+	type ref struct{ term, off, n int32 }
+	var refs []ref
+	buf := make([]byte, 0, 1024)
 	for _, u := range units {
 		if u == nil {
 			continue
 		}
-		analyzeUnit(x.p.Analyzer, u, &ut)
 		local := len(rec.units)
-		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: ut.lens})
-		for i, term := range ut.terms {
-			post[term] = appendEntry(post[term], uint64(local), &ut.tfs[i])
+		analyzeUnit(x.p.Analyzer, u, local, &st)
+		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: st.lens})
+		for i, id := range st.uterms {
+			off := len(buf)
+			buf = appendEntry(buf, uint64(local), &st.tfs[i])
+			refs = append(refs, ref{term: id, off: int32(off), n: int32(len(buf) - off)})
 		}
 	}
-	rec.terms = make([]string, 0, len(post))
-	for t := range post {
-		rec.terms = append(rec.terms, t)
+	// Sort the term ids by term; size and place each term's entries.
+	order := make([]int32, len(st.terms))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	slices.Sort(rec.terms)
-	rec.entries = make([][]byte, len(rec.terms))
-	for i, t := range rec.terms {
-		rec.entries[i] = post[t]
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(st.terms[a], st.terms[b]) })
+	size := make([]int32, len(st.terms))
+	for _, r := range refs {
+		size[r.term] += r.n
+	}
+	pos := make([]int32, len(st.terms)) // term id -> write position in out
+	rec.terms = make([]string, len(order))
+	rec.entries = make([][]byte, len(order))
+	at := int32(0)
+	for i, id := range order {
+		rec.terms[i] = st.terms[id]
+		pos[id] = at
+		at += size[id]
+	}
+	out := make([]byte, at)
+	for i, id := range order {
+		rec.entries[i] = out[pos[id] : pos[id]+size[id] : pos[id]+size[id]]
+	}
+	for _, r := range refs {
+		copy(out[pos[r.term]:], buf[r.off:r.off+r.n])
+		pos[r.term] += r.n
 	}
 	if len(rec.units) > 0 {
 		rec.enc = rec.encode()
