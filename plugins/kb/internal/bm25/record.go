@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -451,9 +450,11 @@ func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, err
 		if !ok {
 			break
 		}
-		if c := strings.Compare(string(t), term); c == 0 {
+		// Comparison operators on string(t) do not copy t (a call such as
+		// strings.Compare would, for every term of the block).
+		if string(t) == term {
 			return post, nil
-		} else if c > 0 {
+		} else if string(t) > term {
 			return nil, nil
 		}
 	}
