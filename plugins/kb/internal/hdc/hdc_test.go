@@ -330,3 +330,42 @@ func TestRerankBadQueries(t *testing.T) {
 		assert.Len(t, got, 1)
 	}
 }
+
+// TestRerankCacheFollowsWrites reranks through the decoded-record cache
+// while another index (as another process would) rewrites a source: the
+// stored generation makes the cache drop the stale record.
+func TestRerankCacheFollowsWrites(t *testing.T) {
+	p := DefaultParams()
+	p.MMRLambda, p.HDCWeight, p.AgreeBonus = 1, 1, 0
+	reader, writer := New(p), New(p)
+	kv := kvtest.New()
+	require.NoError(t, writer.IndexSource(kv, "a.md", sourceUnits("a.md", "stock market prices fell sharply"), nil))
+	require.NoError(t, writer.IndexSource(kv, "b.md", sourceUnits("b.md", "interest rates rose again"), nil))
+	cands := []Candidate{{ID: "a.md::0::0", SourceID: "a.md", Score: 1}, {ID: "b.md::0::0", SourceID: "b.md", Score: 1}}
+	q := Query{Text: "microglia activation neuroinflammation", K: 2}
+
+	before, err := reader.Rerank(kv, q, cands)
+	require.NoError(t, err)
+	again, err := reader.Rerank(kv, q, cands)
+	require.NoError(t, err)
+	assert.Equal(t, before, again, "served from the cache")
+	st := readGen(kv)
+	require.True(t, st.ok)
+	reader.vc.mu.Lock()
+	assert.Len(t, reader.vc.m, 2)
+	reader.vc.mu.Unlock()
+
+	require.NoError(t, writer.IndexSource(kv, "a.md", sourceUnits("a.md", "microglia activation drives neuroinflammation"), nil))
+	assert.Equal(t, st.gen+1, readGen(kv).gen)
+	after, err := reader.Rerank(kv, q, cands)
+	require.NoError(t, err)
+	require.Len(t, after, 2)
+	assert.Equal(t, "a.md::0::0", after[0].ID)
+	assert.Greater(t, after[0].HDC, before[0].HDC+0.01, "the new vectors are read, not the cached ones")
+
+	// Removing every source removes the state key too.
+	require.NoError(t, writer.RemoveSource(kv, "a.md", nil))
+	require.NoError(t, writer.RemoveSource(kv, "b.md", nil))
+	require.NoError(t, writer.RemoveSource(kv, "b.md", nil), "removing an absent source is a no-op")
+	assert.Zero(t, kv.Len())
+}

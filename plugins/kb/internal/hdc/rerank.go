@@ -58,6 +58,7 @@ type Index struct {
 	acts map[uint16]*Vector
 
 	prepared *memo.Cache[[]byte] // encoded records by units hash
+	vc       vecCache             // decoded records read by Rerank
 }
 
 // New returns an Index with the given parameters.
@@ -160,43 +161,94 @@ func (x *Index) Score(q *Vector, u *Unit) float64 {
 	return s
 }
 
-// scoreStored is Score for a stored unit, reading its vectors in place.
-func (x *Index) scoreStored(q *Vector, r *record, j int) float64 {
-	u := &r.units[j]
+// querySims memoises, for one query vector, the similarity scores that
+// many candidates share: those of role and acts symbols, and those of each
+// table entry of a source (a summary, its section and its leaf often share
+// their topic vector).
+type querySims struct {
+	x     *Index
+	q     *Vector
+	roles []float64 // by role code, NaN until computed
+	acts  map[uint16]float64
+}
+
+func (qs *querySims) role(code uint8) float64 {
+	if qs.roles == nil {
+		qs.roles = make([]float64, len(qs.x.roles))
+		for i := range qs.roles {
+			qs.roles[i] = math.NaN()
+		}
+	}
+	if int(code) >= len(qs.roles) {
+		code = 0
+	}
+	if s := qs.roles[code]; !math.IsNaN(s) {
+		return s
+	}
+	s := Score(Similarity(qs.q, qs.x.roleVector(code)))
+	qs.roles[code] = s
+	return s
+}
+
+func (qs *querySims) actsScore(mask uint16) float64 {
+	if s, ok := qs.acts[mask]; ok {
+		return s
+	}
+	if qs.acts == nil {
+		qs.acts = make(map[uint16]float64, 4)
+	}
+	s := Score(Similarity(qs.q, qs.x.actsVector(mask)))
+	qs.acts[mask] = s
+	return s
+}
+
+// scoreVec is Score for unit j of a decoded record; sims holds the
+// source's table entries' scores (NaN until computed).
+func (x *Index) scoreVec(qs *querySims, sv *srcVectors, j int, sims []float64) float64 {
+	u := &sv.units[j]
+	entry := func(i uint32) float64 {
+		if s := sims[i-1]; !math.IsNaN(s) {
+			return s
+		}
+		s := Score(Similarity(qs.q, &sv.vecs[i-1]))
+		sims[i-1] = s
+		return s
+	}
 	s := 0.0
 	if u.topic != noVector {
-		s += x.p.TopicWeight * Score(r.similarity(q, u.topic))
+		s += x.p.TopicWeight * entry(u.topic)
 	}
 	if u.content != noVector {
-		s += x.p.ContentWeight * Score(r.similarity(q, u.content))
+		s += x.p.ContentWeight * entry(u.content)
 	}
 	if u.role != 0 && x.p.RoleWeight != 0 {
-		s += x.p.RoleWeight * Score(Similarity(q, x.roleVector(u.role)))
+		s += x.p.RoleWeight * qs.role(u.role)
 	}
 	if u.acts != 0 && x.p.ActsWeight != 0 {
-		s += x.p.ActsWeight * Score(Similarity(q, x.actsVector(u.acts)))
+		s += x.p.ActsWeight * qs.actsScore(u.acts)
 	}
 	return s
 }
 
 type scoredUnit struct {
 	Ranked
-	rec     *record // the unit's stored vectors, nil when it has none
-	j       int     // its position in rec
-	content *Vector // decoded on demand for MMR
+	sv *srcVectors // the unit's source vectors, nil when it has none
+	j  int         // its position in sv
 }
 
 // contentVec returns the unit's content vector (nil when it has none).
 func (u *scoredUnit) contentVec() *Vector {
-	if u.rec == nil {
+	if u.sv == nil {
 		return nil
 	}
-	if u.content == nil {
-		u.content = new(Vector)
-		u.rec.vector(u.rec.units[u.j].content, u.content)
+	c := u.sv.units[u.j].content
+	if c == noVector {
+		return &zeroVector
 	}
-	return u.content
+	return &u.sv.vecs[c-1]
 }
+
+var zeroVector Vector
 
 // Rerank fuses the candidates' first-stage scores with their HDC scores,
 // keeps the best unit per source when asked, diversifies the head with MMR
@@ -207,29 +259,40 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 		return nil, nil
 	}
 	qv := x.QueryVector(q)
-	recs := make(map[string]*record)
+	qs := &querySims{x: x, q: &qv}
+	st := readGen(kv)
+	type srcEntry struct {
+		sv   *srcVectors
+		sims []float64
+	}
+	srcs := make(map[string]srcEntry)
 	units := make([]scoredUnit, len(cands))
 	maxBM, maxHDC := 0.0, 0.0
 	for i, c := range cands {
 		su := &units[i]
 		su.ID, su.SourceID, su.BM25 = c.ID, c.SourceID, c.Score
 		maxBM = max(maxBM, c.Score)
-		rec, ok := recs[c.SourceID]
+		e, ok := srcs[c.SourceID]
 		if !ok {
-			if v := kv.Get(vectorsKey(c.SourceID)); v != nil {
-				var err error
-				if rec, err = decodeRecord(v); err != nil {
-					return nil, fmt.Errorf("hdc: rerank: source %s: %w", c.SourceID, err)
+			sv, err := x.sourceVectors(kv, st, c.SourceID)
+			if err != nil {
+				return nil, fmt.Errorf("hdc: rerank: %w", err)
+			}
+			e.sv = sv
+			if sv != nil {
+				e.sims = make([]float64, len(sv.vecs))
+				for k := range e.sims {
+					e.sims[k] = math.NaN()
 				}
 			}
-			recs[c.SourceID] = rec
+			srcs[c.SourceID] = e
 		}
-		if rec == nil {
+		if e.sv == nil {
 			continue
 		}
-		if j := rec.find(c.ID); j >= 0 {
-			su.HDC = x.scoreStored(&qv, rec, j)
-			su.rec, su.j = rec, j
+		if j := e.sv.find(c.ID); j >= 0 {
+			su.HDC = x.scoreVec(qs, e.sv, j, e.sims)
+			su.sv, su.j = e.sv, j
 		}
 		maxHDC = max(maxHDC, su.HDC)
 	}

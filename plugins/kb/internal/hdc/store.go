@@ -18,6 +18,9 @@ import (
 //	               (512 bytes each; a summary and its leaf often share
 //	               theirs) and, per unit, its KU id, role code, acts mask
 //	               and the table indexes of its topic and content vectors
+//	h.g            the index state: nonce and generation (16 bytes), bumped
+//	               by every write; it guards the decoded records cached in
+//	               memory (absent while no source is indexed)
 //
 // One key per source: re-indexing a source rewrites only that key.
 var (
@@ -51,13 +54,23 @@ func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnit
 		return errors.New("hdc: index source: empty source id")
 	}
 	k := vectorsKey(sourceID)
+	x.vc.drop()
 	if len(units) == 0 {
+		if kv.Get(k) == nil {
+			return nil
+		}
 		if err := kv.Delete(k); err != nil {
+			return fmt.Errorf("hdc: remove source %s: %w", sourceID, err)
+		}
+		if err := bumpGen(kv, true); err != nil {
 			return fmt.Errorf("hdc: remove source %s: %w", sourceID, err)
 		}
 		return nil
 	}
 	if err := kv.Put(k, x.encoded(units)); err != nil {
+		return fmt.Errorf("hdc: index source %s: %w", sourceID, err)
+	}
+	if err := bumpGen(kv, false); err != nil {
 		return fmt.Errorf("hdc: index source %s: %w", sourceID, err)
 	}
 	return nil

@@ -1,0 +1,192 @@
+package hdc
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// keyGen holds the index state: a nonce (new whenever the namespace starts
+// empty) and a generation bumped by every write. Decoded records are cached
+// per state, so a write by this process or another one empties the cache.
+var keyGen = []byte("h.g")
+
+// genState identifies one state of the index; ok is false when the
+// namespace has no state key (written by an older version, or empty):
+// nothing is cached then.
+type genState struct {
+	nonce, gen uint64
+	ok         bool
+}
+
+func readGen(kv sdk.KV) genState {
+	v := kv.Get(keyGen)
+	if len(v) != 16 {
+		return genState{}
+	}
+	return genState{nonce: binary.LittleEndian.Uint64(v), gen: binary.LittleEndian.Uint64(v[8:]), ok: true}
+}
+
+// bumpGen moves the stored state to its next generation (a new nonce when
+// there is none). A namespace left without vector records loses its state
+// key, so an emptied index is empty in the store.
+func bumpGen(kv sdk.KV, removed bool) error {
+	if removed {
+		errFound := errors.New("found")
+		err := kv.Scan(prefixVectors, nil, func(_, _ []byte) error { return errFound })
+		if err == nil {
+			if kv.Get(keyGen) == nil {
+				return nil
+			}
+			return kv.Delete(keyGen)
+		}
+		if !errors.Is(err, errFound) {
+			return err
+		}
+	}
+	st := readGen(kv)
+	if !st.ok {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		st.nonce = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	v := make([]byte, 16)
+	binary.LittleEndian.PutUint64(v, st.nonce)
+	binary.LittleEndian.PutUint64(v[8:], st.gen+1)
+	return kv.Put(keyGen, v)
+}
+
+// srcVectors is a source's decoded vector record, copied out of the
+// transaction: vectors aligned for comparison, ids as strings.
+type srcVectors struct {
+	vecs  []Vector // table entry i is vecs[i-1]
+	units []unitVec
+}
+
+type unitVec struct {
+	id             string
+	role           uint8
+	acts           uint16
+	topic, content uint32 // table entries, noVector for none
+}
+
+// detach copies a record out of its transaction.
+func (r *record) detach() *srcVectors {
+	m := len(r.table) / (Words * 8)
+	sv := &srcVectors{vecs: make([]Vector, m), units: make([]unitVec, len(r.units))}
+	for i := range sv.vecs {
+		FromBytes(r.table[i*Words*8:], &sv.vecs[i])
+	}
+	for i, u := range r.units {
+		sv.units[i] = unitVec{id: string(u.id), role: u.role, acts: u.acts, topic: uint32(u.topic), content: uint32(u.content)}
+	}
+	return sv
+}
+
+// size is the memory a cached record holds, roughly.
+func (sv *srcVectors) size() int {
+	n := 64 + len(sv.vecs)*Words*8
+	for _, u := range sv.units {
+		n += 48 + len(u.id)
+	}
+	return n
+}
+
+func (sv *srcVectors) find(id string) int {
+	for i := range sv.units {
+		if sv.units[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// maxCachedVectors bounds the bytes of decoded records kept in memory
+// (SciFact's 5,183 sources take about 9 MB). Past it, records are decoded
+// per query and not kept.
+const maxCachedVectors = 24 << 20
+
+// vecCache keeps decoded records of one index state.
+type vecCache struct {
+	mu    sync.Mutex
+	st    genState
+	m     map[string]*srcVectors // nil: the source has no record
+	bytes int
+}
+
+// get returns the cached record of src for state st. A state newer than
+// the cache's resets the cache; an older one (a reader of an older
+// snapshot) is not served.
+func (c *vecCache) get(st genState, src string) (*srcVectors, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.sync(st) {
+		return nil, false
+	}
+	sv, ok := c.m[src]
+	return sv, ok
+}
+
+func (c *vecCache) put(st genState, src string, sv *srcVectors) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.sync(st) {
+		return
+	}
+	n := 32 + len(src)
+	if sv != nil {
+		n += sv.size()
+	}
+	if c.bytes+n > maxCachedVectors {
+		return
+	}
+	c.m[src] = sv
+	c.bytes += n
+}
+
+// sync makes the cache hold state st when st is not older than the
+// cache's, and reports whether it does.
+func (c *vecCache) sync(st genState) bool {
+	if !st.ok {
+		return false
+	}
+	if c.m != nil && c.st.nonce == st.nonce {
+		if c.st.gen == st.gen {
+			return true
+		}
+		if c.st.gen > st.gen {
+			return false
+		}
+	}
+	c.st, c.m, c.bytes = st, make(map[string]*srcVectors), 0
+	return true
+}
+
+// drop empties the cache (after a write by this process).
+func (c *vecCache) drop() {
+	c.mu.Lock()
+	c.m, c.bytes = nil, 0
+	c.mu.Unlock()
+}
+
+// sourceVectors returns the decoded record of src (nil when the source has
+// none), from the cache when state st allows it.
+func (x *Index) sourceVectors(kv sdk.KV, st genState, src string) (*srcVectors, error) {
+	if sv, ok := x.vc.get(st, src); ok {
+		return sv, nil
+	}
+	var sv *srcVectors
+	if v := kv.Get(vectorsKey(src)); v != nil {
+		r, err := decodeRecord(v)
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", src, err)
+		}
+		sv = r.detach()
+	}
+	x.vc.put(st, src, sv)
+	return sv, nil
+}
