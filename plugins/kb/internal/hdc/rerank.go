@@ -58,7 +58,7 @@ type Index struct {
 	acts map[uint16]*Vector
 
 	prepared *memo.Cache[[]byte] // encoded records by units hash
-	vc       vecCache             // decoded records read by Rerank
+	vc       vecCache            // decoded records read by Rerank
 }
 
 // New returns an Index with the given parameters.
