@@ -186,7 +186,11 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	}
 
 	// Seeds: the facts whose entities share the most query weight.
-	match := map[int32]float64{}
+	n := 0
+	for t := range idf {
+		n += len(g.byTerm[t])
+	}
+	match := make(map[int32]float64, n)
 	for t, w := range idf {
 		for _, id := range g.byTerm[t] {
 			match[id] += w
@@ -219,7 +223,7 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	}
 
 	var work []node
-	inWork := map[int32]bool{}
+	inWork := make(map[int32]bool, x.p.MaxNeighbourhood)
 	for _, c := range cands {
 		f := g.facts[c.id]
 		res.Seeds = append(res.Seeds, *f)
@@ -258,15 +262,15 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	res.Considered = len(work)
 
 	// Forward chaining.
-	present := map[[3]string]bool{}
+	present := make(map[[3]string]bool, len(work))
 	for _, n := range work {
 		present[tripleKey(n.f)] = true
 	}
 	goal := func(f *Fact) bool { return overlaps(f.SubjectKey, idf) && overlaps(f.ObjectKey, idf) }
 	derived := 0
 	for round := 0; round < x.p.MaxRounds && derived < x.p.MaxDerived; round++ {
-		bySubj := map[string][]int{}
-		byObj := map[string][]int{}
+		bySubj := make(map[string][]int, len(work))
+		byObj := make(map[string][]int, len(work))
 		for i, n := range work {
 			bySubj[n.f.SubjectKey] = append(bySubj[n.f.SubjectKey], i)
 			byObj[n.f.ObjectKey] = append(byObj[n.f.ObjectKey], i)
@@ -457,8 +461,8 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 	if k <= 0 {
 		return nil
 	}
-	byID := map[string]int{}
-	var out []Ranked
+	byID := make(map[string]int, len(cands)+16)
+	out := make([]Ranked, 0, len(cands)+16)
 	maxBM := 0.0
 	for _, c := range cands {
 		if _, dup := byID[c.ID]; dup {
@@ -468,14 +472,16 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 		out = append(out, Ranked{ID: c.ID, SourceID: c.SourceID, BM25: c.Score})
 		maxBM = max(maxBM, c.Score)
 	}
-	bmRank := map[string]int{}
+	// bmRank[i] is the first-stage rank of out[i] (units added by proofs
+	// alone have none).
+	bmRank := make([]int, len(out))
 	order := make([]int, len(out))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(out[b].BM25, out[a].BM25) })
 	for rank, i := range order {
-		bmRank[out[i].ID] = rank
+		bmRank[i] = rank
 	}
 	maxProof := 0.0
 	if r != nil {
@@ -509,7 +515,7 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 			bm = u.BM25 / maxBM
 		}
 		u.Score = x.p.BM25Weight*bm + x.p.TDBWeight*u.TDB
-		if rank, ok := bmRank[u.ID]; ok && rank < x.p.AgreeTop && u.TDB > 0 {
+		if i < len(bmRank) && bmRank[i] < x.p.AgreeTop && u.TDB > 0 {
 			u.Score += x.p.AgreeBonus
 			u.Agree = true
 		}
@@ -524,7 +530,7 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 		return strings.Compare(a.ID, b.ID)
 	})
 	if onePerSource {
-		seen := map[string]bool{}
+		seen := make(map[string]bool, len(out))
 		out = slices.DeleteFunc(out, func(u Ranked) bool {
 			if seen[u.SourceID] {
 				return true
