@@ -34,6 +34,9 @@ const (
 	CodeParseFailed = "parse_failed"
 	CodeHookFailed  = "hook_failed"
 	CodeCommit      = "commit_failed"
+	// CodeCompact is a warning: the knowledge base stays as it was, only
+	// less compact (IngestOptions.Compact).
+	CodeCompact = "compact_failed"
 )
 
 // DefaultMaxFileSize is the size cap above which a file is skipped.
@@ -93,6 +96,10 @@ type IngestOptions struct {
 	// Only restricts the run to these absolute file paths (saved files); the
 	// rest of the workspace is neither walked nor removed.
 	Only []string
+	// Compact rewrites the file bucket by bucket after the run (see
+	// Store.Compact). A failure to compact is reported as a CodeCompact
+	// warning and leaves the file as it was.
+	Compact bool
 }
 
 // work is one source to read, parse and commit.
@@ -243,6 +250,14 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	})
 	if err := kb.finish(err); err != nil {
 		return nil, err
+	}
+	if opt.Compact {
+		if err := kb.store.compact(); err != nil {
+			if kb.store.db == nil {
+				return nil, err // the file could not be opened again
+			}
+			rep.Errors = append(rep.Errors, FileError{Path: kb.store.path, Code: CodeCompact, Message: err.Error(), Warning: true})
+		}
 	}
 	if rep.KUs, err = kb.countKUs(); err != nil {
 		return nil, err
@@ -461,7 +476,7 @@ const (
 // each is committed on its own so only the failing source is reported.
 func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *IngestReport) {
 	if len(group) > 1 {
-		err := kb.store.db.Update(func(tx *bolt.Tx) error {
+		err := kb.store.update(func(tx *bolt.Tx) error {
 			for _, p := range group {
 				if err := kb.commitSourceTx(ctx, tx, p); err != nil {
 					return err
@@ -662,7 +677,7 @@ func (e *hookError) Unwrap() error { return e.err }
 // commitSource replaces one source's KUs and calls every hook, all in one
 // write transaction.
 func (kb *KB) commitSource(ctx context.Context, p parsed) error {
-	return kb.store.db.Update(func(tx *bolt.Tx) error { return kb.commitSourceTx(ctx, tx, p) })
+	return kb.store.update(func(tx *bolt.Tx) error { return kb.commitSourceTx(ctx, tx, p) })
 }
 
 // commitSourceTx writes one source's record and KUs and calls every hook
@@ -739,7 +754,7 @@ func (kb *KB) touchSource(p parsed) error {
 	if err != nil {
 		return err
 	}
-	return kb.store.db.Update(func(tx *bolt.Tx) error {
+	return kb.store.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(bucketSources).Put([]byte(p.sourceID), v); err != nil {
 			return err
 		}
@@ -749,7 +764,7 @@ func (kb *KB) touchSource(p parsed) error {
 
 // removeSource deletes a source, its KUs and its entries in every hook's index.
 func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
-	return kb.store.db.Update(func(tx *bolt.Tx) error {
+	return kb.store.update(func(tx *bolt.Tx) error {
 		kusB := tx.Bucket(bucketKUs)
 		var c counts
 		for _, id := range rec.UnitIDs {

@@ -137,7 +137,7 @@ func hookMetaKey(id string) []byte { return []byte("hook:" + id) }
 func (kb *KB) backfillHooks(ctx context.Context) error {
 	for _, h := range kb.hooks {
 		var current []byte
-		if err := kb.store.db.View(func(tx *bolt.Tx) error {
+		if err := kb.store.view(func(tx *bolt.Tx) error {
 			current = append([]byte(nil), tx.Bucket(bucketMeta).Get(hookMetaKey(h.HookID()))...)
 			return nil
 		}); err != nil {
@@ -174,7 +174,7 @@ func (kb *KB) RebuildHook(ctx context.Context, id string) error {
 	if hook == nil {
 		return fmt.Errorf("rebuild index: no hook %q", id)
 	}
-	if err := kb.store.db.Update(func(tx *bolt.Tx) error {
+	if err := kb.store.update(func(tx *bolt.Tx) error {
 		root := tx.Bucket(bucketPlugins)
 		if root.Bucket([]byte(id)) != nil {
 			if err := root.DeleteBucket([]byte(id)); err != nil {
@@ -194,7 +194,7 @@ func (kb *KB) RebuildHook(ctx context.Context, id string) error {
 		if err := ctx.Err(); err != nil {
 			return kb.finish(err)
 		}
-		err := kb.store.db.Update(func(tx *bolt.Tx) error {
+		err := kb.store.update(func(tx *bolt.Tx) error {
 			doc := &kus.Document{Source: kus.SourceInfo{SourceID: rec.SourceID}, Title: rec.Title}
 			for _, uid := range rec.UnitIDs {
 				u, err := getKU(tx, uid)
@@ -223,7 +223,7 @@ func (kb *KB) RebuildHook(ctx context.Context, id string) error {
 	if err := kb.finish(nil); err != nil {
 		return err
 	}
-	return kb.store.db.Update(func(tx *bolt.Tx) error {
+	return kb.store.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(hookMetaKey(id), []byte(hookVersion(hook)))
 	})
 }

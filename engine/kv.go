@@ -93,7 +93,6 @@ func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) err
 
 // pluginStore implements sdk.Store over one plugin's private bucket.
 type pluginStore struct {
-	db *bolt.DB
 	s  *Store
 	id string
 }
@@ -109,7 +108,7 @@ func (p pluginStore) SharedState(name string, mk func() any) any {
 var _ sdk.Store = pluginStore{}
 
 func (p pluginStore) View(fn func(sdk.KV) error) error {
-	return p.db.View(func(tx *bolt.Tx) error {
+	return p.s.view(func(tx *bolt.Tx) error {
 		b := pluginBucket(tx, p.id)
 		if b == nil {
 			return fn(emptyKV{})
@@ -119,7 +118,7 @@ func (p pluginStore) View(fn func(sdk.KV) error) error {
 }
 
 func (p pluginStore) Update(fn func(sdk.KV) error) error {
-	return p.db.Update(func(tx *bolt.Tx) error {
+	return p.s.update(func(tx *bolt.Tx) error {
 		b, err := ensurePluginBucket(tx, p.id)
 		if err != nil {
 			return err

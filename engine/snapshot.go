@@ -13,7 +13,7 @@ func (s *Store) Snapshot(path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("snapshot %s: file exists", path)
 	}
-	err := s.db.View(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o644) })
+	err := s.view(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o644) })
 	if err != nil {
 		os.Remove(path)
 		return fmt.Errorf("snapshot %s: %w", path, err)

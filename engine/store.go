@@ -127,6 +127,25 @@ type Store struct {
 
 	stateMu sync.Mutex
 	state   map[string]any // SharedState by namespace
+
+	// swapMu is held for reading by every transaction (view, update) and
+	// for writing while compact replaces db with the compacted file.
+	swapMu sync.RWMutex
+	opt    StoreOptions
+}
+
+// view runs a read transaction.
+func (s *Store) view(fn func(*bolt.Tx) error) error {
+	s.swapMu.RLock()
+	defer s.swapMu.RUnlock()
+	return s.db.View(fn)
+}
+
+// update runs a write transaction.
+func (s *Store) update(fn func(*bolt.Tx) error) error {
+	s.swapMu.RLock()
+	defer s.swapMu.RUnlock()
+	return s.db.Update(fn)
 }
 
 func (s *Store) sharedState(name string, mk func() any) any {
@@ -168,7 +187,7 @@ func OpenStore(path string, opt StoreOptions) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, &StoreError{Code: CodeOpen, Path: path, Err: err}
 	}
-	s := &Store{path: path}
+	s := &Store{path: path, opt: opt}
 	if opt.Rebuild && !opt.ReadOnly {
 		if err := s.moveAside(); err != nil {
 			return nil, err
@@ -248,7 +267,7 @@ func (s *Store) checkIntegrity() (err error) {
 			err = &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v", r)}
 		}
 	}()
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		if tx.Size() > fi.Size() {
 			return &StoreError{Code: CodeCorrupt, Path: s.path,
 				Err: fmt.Errorf("file is %d bytes but its pages need %d (truncated)", fi.Size(), tx.Size())}
@@ -267,7 +286,7 @@ func (s *Store) checkIntegrity() (err error) {
 // prepare creates the buckets, rebuilds on a schema mismatch and marks the
 // file dirty until Close.
 func (s *Store) prepare() (rebuilt bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		if meta := tx.Bucket(bucketMeta); meta != nil {
 			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
 				rebuilt = true
@@ -314,6 +333,8 @@ func (s *Store) Path() string { return s.path }
 
 // Close syncs, marks a clean shutdown and closes the file.
 func (s *Store) Close() error {
+	s.swapMu.Lock()
+	defer s.swapMu.Unlock()
 	if s.db == nil {
 		return nil
 	}
@@ -334,13 +355,13 @@ func (s *Store) Close() error {
 
 // PluginStore returns the private namespace of plugin id.
 func (s *Store) PluginStore(id string) sdk.Store {
-	return pluginStore{db: s.db, s: s, id: id}
+	return pluginStore{s: s, id: id}
 }
 
 // Source returns the record of one source, or nil.
 func (s *Store) Source(id string) (*SourceRecord, error) {
 	var rec *SourceRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		rec, err = getSource(tx, id)
 		return err
@@ -351,7 +372,7 @@ func (s *Store) Source(id string) (*SourceRecord, error) {
 // Sources returns every source record, sorted by id.
 func (s *Store) Sources() ([]*SourceRecord, error) {
 	var out []*SourceRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
 			rec := new(SourceRecord)
 			if err := json.Unmarshal(v, rec); err != nil {
@@ -367,7 +388,7 @@ func (s *Store) Sources() ([]*SourceRecord, error) {
 // KU returns one unit by id, or nil.
 func (s *Store) KU(id string) (*kus.KU, error) {
 	var ku *kus.KU
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		ku, err = getKU(tx, id)
 		return err
@@ -378,7 +399,7 @@ func (s *Store) KU(id string) (*kus.KU, error) {
 // SourceKUs returns the units of one source in document order.
 func (s *Store) SourceKUs(sourceID string) ([]*kus.KU, error) {
 	var out []*kus.KU
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		rec, err := getSource(tx, sourceID)
 		if err != nil || rec == nil {
 			return err
@@ -410,7 +431,7 @@ type Stats struct {
 // Stats counts sources and KUs by level.
 func (s *Store) Stats() (*Stats, error) {
 	st := &Stats{KUsByLevel: map[string]int{}, DBPath: s.path}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
 		if err := tx.Bucket(bucketKUs).ForEach(func(_, v []byte) error {
 			var probe struct {
@@ -470,7 +491,7 @@ func (r txKUReader) KU(id string) (*kus.KU, error) { return getKU(r.tx, id) }
 // exist and every KU belongs to a recorded source. It returns the problems found.
 func (s *Store) Verify() ([]string, error) {
 	var problems []string
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		owned := map[string]bool{}
 		if err := tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
 			var rec SourceRecord
@@ -613,7 +634,7 @@ func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
 // Counts returns the number of sources and KUs from the counters the
 // commits keep in the meta bucket: no page of the sources or KUs is read.
 func (s *Store) Counts() (sources, units int, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		c, err := readCounts(tx)
 		sources, units = int(c.sources), int(c.units)
 		return err
@@ -700,7 +721,7 @@ func putFileStat(tx *bolt.Tx, rec *SourceRecord) error {
 // fileStats returns the size and mtime of every source.
 func (s *Store) fileStats() (map[string]fileStat, error) {
 	var out map[string]fileStat
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketStat)
 		out = make(map[string]fileStat, 1024)
 		return b.ForEach(func(k, v []byte) error {

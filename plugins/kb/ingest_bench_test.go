@@ -1,13 +1,17 @@
 package kb_test
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/plugins/kb"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 )
 
@@ -39,5 +43,57 @@ func BenchmarkColdIngestAll(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// BenchmarkSearchBatch answers the queries of MRPVM_BENCH_QUERIES (BEIR
+// JSONL) with kb-plugin MRPVM_BENCH_PLUGIN (default kb-balanced) over the
+// knowledge base MRPVM_BENCH_DB of workspace MRPVM_BENCH_WS, top 100
+// sources each, one query at a time, as `mrpvm search --queries` does per
+// worker. MRPVM_BENCH_HEAP names a heap profile written after the
+// queries, while the caches are still alive.
+func BenchmarkSearchBatch(b *testing.B) {
+	ws, db, qf := os.Getenv("MRPVM_BENCH_WS"), os.Getenv("MRPVM_BENCH_DB"), os.Getenv("MRPVM_BENCH_QUERIES")
+	if ws == "" || db == "" || qf == "" {
+		b.Skip("set MRPVM_BENCH_WS, MRPVM_BENCH_DB and MRPVM_BENCH_QUERIES")
+	}
+	plugin := cmp.Or(os.Getenv("MRPVM_BENCH_PLUGIN"), "kb-balanced")
+	queries, err := kb.LoadQueries(qf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, NoLLM: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	p, ok := w.Catalog.Registry.KB(plugin)
+	if !ok {
+		b.Fatalf("no kb-plugin %s", plugin)
+	}
+	s, ok := p.(kb.Searcher)
+	if !ok {
+		b.Fatalf("%s cannot search", plugin)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, q := range queries {
+			if _, err := s.Search(ctx, kb.SearchRequest{Query: q.Text, K: 100, BySource: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if path := os.Getenv("MRPVM_BENCH_HEAP"); path != "" {
+		// What the caches hold at the end, before the workspace closes.
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
 	}
 }
