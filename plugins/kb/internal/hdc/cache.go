@@ -107,8 +107,8 @@ func (sv *srcVectors) find(id string) int {
 
 // maxCachedVectors bounds the bytes of decoded records kept in memory
 // (SciFact's 5,183 sources take about 9 MB). Past it, records are decoded
-// per query and not kept.
-const maxCachedVectors = 24 << 20
+// per query and not kept: ten copies of SciFact would take 90 MB.
+const maxCachedVectors = 16 << 20
 
 // vecCache keeps decoded records of one index state.
 type vecCache struct {
