@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/analysis"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
@@ -112,7 +113,7 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
 		}
 		terms, ok := st.memo[s]
 		if !ok {
-			terms = a.Append(make([]string, 0, len(s)/8+4), s)
+			terms = analysis.Analyse(a, s).All
 			st.memo[s] = terms
 		}
 		for _, t := range terms {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/analysis"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
@@ -78,8 +79,13 @@ func (c *symbolCache) put(term string, v *Vector) {
 }
 
 // Terms returns the main terms of s (compound parts are left out: the
-// compound itself stands for them).
+// compound itself stands for them). The slice may be shared: do not modify
+// it.
 func (e *Encoder) Terms(s string) []string {
+	if t, ok := analysis.Lookup(e.analyzer(), s); ok {
+		// Analysed moments ago for the BM25 index of the same KU.
+		return t.Main
+	}
 	var terms []string
 	e.analyzer().Each(s, func(t text.Token) {
 		if !t.Part {
