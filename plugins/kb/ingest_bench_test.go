@@ -11,8 +11,8 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/plugins/kb"
 )
 
 // BenchmarkColdIngestAll measures a cold ingest of the workspace named by
