@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -69,6 +70,7 @@ type srcVectors struct {
 
 type unitVec struct {
 	id             string
+	hash           uint64 // of id, compared before it
 	role           uint8
 	acts           uint16
 	topic, content uint32 // table entries, noVector for none
@@ -82,7 +84,8 @@ func (r *record) detach() *srcVectors {
 		FromBytes(r.table[i*Words*8:], &sv.vecs[i])
 	}
 	for i, u := range r.units {
-		sv.units[i] = unitVec{id: string(u.id), role: u.role, acts: u.acts, topic: uint32(u.topic), content: uint32(u.content)}
+		sv.units[i] = unitVec{id: string(u.id), hash: maphash.Bytes(idSeed, u.id), role: u.role, acts: u.acts,
+			topic: uint32(u.topic), content: uint32(u.content)}
 	}
 	return sv
 }
@@ -96,14 +99,18 @@ func (sv *srcVectors) size() int {
 	return n
 }
 
+// find returns the position of the unit with the given id, or -1.
 func (sv *srcVectors) find(id string) int {
+	h := maphash.String(idSeed, id)
 	for i := range sv.units {
-		if sv.units[i].id == id {
+		if sv.units[i].hash == h && sv.units[i].id == id {
 			return i
 		}
 	}
 	return -1
 }
+
+var idSeed = maphash.MakeSeed()
 
 // maxCachedVectors bounds the bytes of decoded records kept in memory
 // (SciFact's 5,183 sources take about 9 MB). Past it, records are decoded
@@ -118,34 +125,38 @@ type vecCache struct {
 	bytes int
 }
 
-// get returns the cached record of src for state st. A state newer than
-// the cache's resets the cache; an older one (a reader of an older
-// snapshot) is not served.
-func (c *vecCache) get(st genState, src string) (*srcVectors, bool) {
+// getMany sets out[i], found[i] to the cached record of srcs[i] for state
+// st. A state newer than the cache's resets the cache; an older one (a
+// reader of an older snapshot) is not served.
+func (c *vecCache) getMany(st genState, srcs []string, out []*srcVectors, found []bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.sync(st) {
-		return nil, false
+		return
 	}
-	sv, ok := c.m[src]
-	return sv, ok
+	for i, src := range srcs {
+		out[i], found[i] = c.m[src]
+	}
 }
 
-func (c *vecCache) put(st genState, src string, sv *srcVectors) {
+// putMany caches the records of srcs at the positions which.
+func (c *vecCache) putMany(st genState, srcs []string, svs []*srcVectors, which []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.sync(st) {
 		return
 	}
-	n := 32 + len(src)
-	if sv != nil {
-		n += sv.size()
+	for _, i := range which {
+		n := 32 + len(srcs[i])
+		if svs[i] != nil {
+			n += svs[i].size()
+		}
+		if c.bytes+n > maxCachedVectors {
+			return
+		}
+		c.m[srcs[i]] = svs[i]
+		c.bytes += n
 	}
-	if c.bytes+n > maxCachedVectors {
-		return
-	}
-	c.m[src] = sv
-	c.bytes += n
 }
 
 // sync makes the cache hold state st when st is not older than the
@@ -173,20 +184,28 @@ func (c *vecCache) drop() {
 	c.mu.Unlock()
 }
 
-// sourceVectors returns the decoded record of src (nil when the source has
-// none), from the cache when state st allows it.
-func (x *Index) sourceVectors(kv sdk.KV, st genState, src string) (*srcVectors, error) {
-	if sv, ok := x.vc.get(st, src); ok {
-		return sv, nil
-	}
-	var sv *srcVectors
-	if v := kv.Get(vectorsKey(src)); v != nil {
-		r, err := decodeRecord(v)
-		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", src, err)
+// sourcesVectors returns the decoded records of srcs (nil for a source
+// without one), from the cache when state st allows it.
+func (x *Index) sourcesVectors(kv sdk.KV, st genState, srcs []string) ([]*srcVectors, error) {
+	out := make([]*srcVectors, len(srcs))
+	found := make([]bool, len(srcs))
+	x.vc.getMany(st, srcs, out, found)
+	var missed []int
+	for i, src := range srcs {
+		if found[i] {
+			continue
 		}
-		sv = r.detach()
+		if v := kv.Get(vectorsKey(src)); v != nil {
+			r, err := decodeRecord(v)
+			if err != nil {
+				return nil, fmt.Errorf("source %s: %w", src, err)
+			}
+			out[i] = r.detach()
+		}
+		missed = append(missed, i)
 	}
-	x.vc.put(st, src, sv)
-	return sv, nil
+	if len(missed) > 0 {
+		x.vc.putMany(st, srcs, out, missed)
+	}
+	return out, nil
 }

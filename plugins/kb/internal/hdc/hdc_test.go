@@ -1,9 +1,11 @@
 package hdc
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -368,4 +370,31 @@ func TestRerankCacheFollowsWrites(t *testing.T) {
 	require.NoError(t, writer.RemoveSource(kv, "b.md", nil))
 	require.NoError(t, writer.RemoveSource(kv, "b.md", nil), "removing an absent source is a no-op")
 	assert.Zero(t, kv.Len())
+}
+
+// TestTopIndexesIsTheHeadOfAStableSort checks the agreement ranks against
+// a stable sort on scores with many ties.
+func TestTopIndexesIsTheHeadOfAStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := rng.IntN(40)
+		scores := make([]float64, n)
+		for i := range scores {
+			scores[i] = float64(rng.IntN(5)) / 4 // ties
+		}
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+		for _, k := range []int{0, 1, 3, 10, n} {
+			want := order[:min(k, n)]
+			got := topIndexes(n, k, func(i int) float64 { return scores[i] })
+			if len(want) == 0 {
+				assert.Empty(t, got)
+				continue
+			}
+			assert.Equal(t, want, got, "trial %d, k %d, scores %v", trial, k, scores)
+		}
+	}
 }

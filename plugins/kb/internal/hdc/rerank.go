@@ -260,56 +260,65 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 	}
 	qv := x.QueryVector(q)
 	qs := &querySims{x: x, q: &qv}
-	st := readGen(kv)
-	type srcEntry struct {
-		sv   *srcVectors
-		sims []float64
+
+	// The candidates' sources, each read once (from the cache when it can).
+	srcOf := make([]int32, len(cands)) // candidate -> index in srcIDs
+	bySrc := make(map[string]int32, len(cands))
+	var srcIDs []string
+	for i, c := range cands {
+		k, ok := bySrc[c.SourceID]
+		if !ok {
+			k = int32(len(srcIDs))
+			bySrc[c.SourceID] = k
+			srcIDs = append(srcIDs, c.SourceID)
+		}
+		srcOf[i] = k
 	}
-	srcs := make(map[string]srcEntry)
+	svs, err := x.sourcesVectors(kv, readGen(kv), srcIDs)
+	if err != nil {
+		return nil, fmt.Errorf("hdc: rerank: %w", err)
+	}
+	simOff := make([]int32, len(svs)) // a source's table entries' scores start here in sims
+	n := 0
+	for k, sv := range svs {
+		simOff[k] = int32(n)
+		if sv != nil {
+			n += len(sv.vecs)
+		}
+	}
+	sims := make([]float64, n)
+	for k := range sims {
+		sims[k] = math.NaN()
+	}
+
 	units := make([]scoredUnit, len(cands))
 	maxBM, maxHDC := 0.0, 0.0
 	for i, c := range cands {
 		su := &units[i]
 		su.ID, su.SourceID, su.BM25 = c.ID, c.SourceID, c.Score
 		maxBM = max(maxBM, c.Score)
-		e, ok := srcs[c.SourceID]
-		if !ok {
-			sv, err := x.sourceVectors(kv, st, c.SourceID)
-			if err != nil {
-				return nil, fmt.Errorf("hdc: rerank: %w", err)
-			}
-			e.sv = sv
-			if sv != nil {
-				e.sims = make([]float64, len(sv.vecs))
-				for k := range e.sims {
-					e.sims[k] = math.NaN()
-				}
-			}
-			srcs[c.SourceID] = e
-		}
-		if e.sv == nil {
+		sv := svs[srcOf[i]]
+		if sv == nil {
 			continue
 		}
-		if j := e.sv.find(c.ID); j >= 0 {
-			su.HDC = x.scoreVec(qs, e.sv, j, e.sims)
-			su.sv, su.j = e.sv, j
+		if j := sv.find(c.ID); j >= 0 {
+			off := simOff[srcOf[i]]
+			su.HDC = x.scoreVec(qs, sv, j, sims[off:off+int32(len(sv.vecs))])
+			su.sv, su.j = sv, j
 		}
 		maxHDC = max(maxHDC, su.HDC)
 	}
 
-	// Ranks of both strategies, for the agreement bonus.
-	order := make([]int, len(units))
-	for i := range order {
-		order[i] = i
-	}
-	byHDC := slices.Clone(order)
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(units[b].BM25, units[a].BM25) })
-	slices.SortStableFunc(byHDC, func(a, b int) int { return cmp.Compare(units[b].HDC, units[a].HDC) })
+	// The top AgreeTop of both strategies, for the agreement bonus: the
+	// first ones of a stable sort by score (ties keep candidate order).
 	agree := make([]int, len(units)) // bit 0: BM25 top, bit 1: HDC top
-	for r := 0; r < min(x.p.AgreeTop, len(units)); r++ {
-		agree[order[r]] |= 1
-		if units[byHDC[r]].HDC > 0 {
-			agree[byHDC[r]] |= 2
+	top := min(x.p.AgreeTop, len(units))
+	for _, i := range topIndexes(len(units), top, func(i int) float64 { return units[i].BM25 }) {
+		agree[i] |= 1
+	}
+	for _, i := range topIndexes(len(units), top, func(i int) float64 { return units[i].HDC }) {
+		if units[i].HDC > 0 {
+			agree[i] |= 2
 		}
 	}
 	for i := range units {
@@ -324,29 +333,64 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 			su.Agree = true
 		}
 	}
-	slices.SortStableFunc(units, func(a, b scoredUnit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	// Sort positions, not the units themselves (large structs).
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(units[b].Score, units[a].Score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(units[a].ID, units[b].ID)
 	})
 	if q.OnePerSource {
-		seen := make(map[string]bool, len(units))
-		units = slices.DeleteFunc(units, func(u scoredUnit) bool {
-			if seen[u.SourceID] {
+		seen := make(map[string]bool, len(order))
+		order = slices.DeleteFunc(order, func(i int) bool {
+			if seen[units[i].SourceID] {
 				return true
 			}
-			seen[u.SourceID] = true
+			seen[units[i].SourceID] = true
 			return false
 		})
 	}
-	x.mmr(units, min(x.p.MMRTop, q.K))
-	n := min(q.K, len(units))
-	out := make([]Ranked, n)
+	ranked := make([]scoredUnit, len(order))
+	for k, i := range order {
+		ranked[k] = units[i]
+	}
+	x.mmr(ranked, min(x.p.MMRTop, q.K))
+	out := make([]Ranked, min(q.K, len(ranked)))
 	for i := range out {
-		out[i] = units[i].Ranked
+		out[i] = ranked[i].Ranked
 	}
 	return out, nil
+}
+
+// topIndexes returns the positions of the k largest of score(0..n-1), best
+// first, ties by position: the first k of a stable sort by descending
+// score, without sorting everything.
+func topIndexes(n, k int, score func(int) float64) []int {
+	if k <= 0 {
+		return nil
+	}
+	out := make([]int, 0, k)
+	for i := 0; i < n; i++ {
+		s := score(i)
+		if len(out) == k && cmp.Compare(s, score(out[k-1])) <= 0 {
+			continue // not above the k-th (a tie loses to the earlier one)
+		}
+		// Insert after every kept one scoring at least s.
+		at := len(out)
+		for at > 0 && cmp.Compare(score(out[at-1]), s) < 0 {
+			at--
+		}
+		if len(out) < k {
+			out = append(out, 0)
+		}
+		copy(out[at+1:], out[at:len(out)-1])
+		out[at] = i
+	}
+	return out
 }
 
 // mmr reorders the first top units greedily by maximal marginal relevance:
