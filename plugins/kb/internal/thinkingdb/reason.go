@@ -523,24 +523,33 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 			u.Score = 0
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Ranked) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	// Sort positions rather than the units themselves (large structs).
+	order = order[:0]
+	for i := range out {
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(out[b].Score, out[a].Score); c != 0 {
 			return c
 		}
-		return strings.Compare(a.ID, b.ID)
+		return strings.Compare(out[a].ID, out[b].ID)
 	})
 	if onePerSource {
-		seen := make(map[string]bool, len(out))
-		out = slices.DeleteFunc(out, func(u Ranked) bool {
-			if seen[u.SourceID] {
+		seen := make(map[string]bool, len(order))
+		order = slices.DeleteFunc(order, func(i int) bool {
+			if seen[out[i].SourceID] {
 				return true
 			}
-			seen[u.SourceID] = true
+			seen[out[i].SourceID] = true
 			return false
 		})
 	}
-	if len(out) > k {
-		out = out[:k]
+	if len(order) > k {
+		order = order[:k]
 	}
-	return out
+	ranked := make([]Ranked, len(order))
+	for j, i := range order {
+		ranked[j] = out[i]
+	}
+	return ranked
 }
