@@ -217,11 +217,31 @@ func rpcError(code jsonrpc2.Code, stable, format string, args ...any) error {
 	return jsonrpc2.NewError(code, stable+": "+fmt.Sprintf(format, args...))
 }
 
-// handle dispatches one incoming message. It never lets a panic escape (a
-// panicking jsonrpc2 handler fails the whole connection) and never returns
-// an error for a notification (that too would end the connection).
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
-	method := req.Method()
+// handle is the jsonrpc2 handler. reqCtx is jsonrpc2's per-request
+// context, and it is not an ordinary context: jsonrpc2 v1.0.1 pools the
+// request object that implements it and recycles it (parent set to nil) as
+// soon as a handler that did not call jsonrpc2.Async returns. Any context
+// derived from it outlives that moment — context.WithCancel(reqCtx) starts a
+// goroutine that calls reqCtx.Done() later, which then panics with "cannot
+// create context from nil parent" and kills the server (jsonrpc2's own
+// CancelHandler does exactly this). So reqCtx is used for one thing only,
+// releasing the read loop with jsonrpc2.Async, and is never handed to any
+// other code: requests run under a context derived from the server's own
+// (cancelled through s.inflight by $/cancelRequest), notifications and
+// read-loop answers need none.
+func (s *Server) handle(reqCtx context.Context, req *jsonrpc2.Request) (any, error) {
+	return s.dispatch(req, func() { jsonrpc2.Async(reqCtx) })
+}
+
+// dispatch handles one incoming message; release lets the read loop go on
+// (it must be called at most once, and only for a call). dispatch never
+// lets a panic escape (a panicking jsonrpc2 handler fails the whole
+// connection) and never returns an error for a notification (that too would
+// end the connection).
+func (s *Server) dispatch(req *jsonrpc2.Request, release func()) (result any, err error) {
+	// The method string borrows jsonrpc2's frame buffer, which the read loop
+	// reuses for the next message once release is called: keep a copy.
+	method := strings.Clone(req.Method())
 	isCall := req.IsCall()
 	defer func() {
 		if r := recover(); r != nil {
@@ -233,7 +253,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		}
 	}()
 	if !isCall {
-		s.notification(ctx, method, json.RawMessage(req.Params()))
+		s.notification(method, json.RawMessage(req.Params()))
 		return nil, nil
 	}
 	s.mu.Lock()
@@ -277,7 +297,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		s.imu.Unlock()
 		cancel()
 	}()
-	jsonrpc2.Async(ctx)
+	release()
 	res, err := h(s, rctx, params)
 	if rctx.Err() != nil && s.ctx.Err() == nil {
 		return nil, jsonrpc2.NewError(CodeRequestCancelled, "request_cancelled: "+method+" was cancelled")
@@ -308,7 +328,7 @@ func init() {
 }
 
 // notification handles one notification inline, in wire order.
-func (s *Server) notification(ctx context.Context, method string, params json.RawMessage) {
+func (s *Server) notification(method string, params json.RawMessage) {
 	s.mu.Lock()
 	initialized := s.initialized
 	s.mu.Unlock()
