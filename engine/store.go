@@ -25,13 +25,13 @@ import (
 
 // SchemaVersion is the layout version of the knowledge base file. A file
 // with another version is rebuilt from the workspace on open.
-const SchemaVersion = 3 // 2: shared namespaces, stored counters; 3: stat bucket
+const SchemaVersion = 4 // 2: shared namespaces, stored counters; 3: stat bucket; 4: binary KUs
 
 // Bucket names. Keys are designed for ordered cursor scans.
 var (
 	bucketMeta    = []byte("meta")    // schema, clean-shutdown flag, hook versions
 	bucketSources = []byte("sources") // sourceId -> SourceRecord (JSON)
-	bucketKUs     = []byte("kus")     // kuId -> kus.KU (JSON)
+	bucketKUs     = []byte("kus")     // kuId -> kus.KU (binary form, kus.KU.MarshalBinary)
 	bucketPlugins = []byte("plugins") // one nested bucket per plugin id
 	// bucketShared holds namespaces the built-in kb-plugins share (one BM25
 	// index of the workspace instead of one per plugin).
@@ -434,10 +434,8 @@ func (s *Store) Stats() (*Stats, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
 		if err := tx.Bucket(bucketKUs).ForEach(func(_, v []byte) error {
-			var probe struct {
-				Level string `json:"level"`
-			}
-			if err := json.Unmarshal(v, &probe); err != nil {
+			var probe kus.KU
+			if err := probe.UnmarshalBinary(v); err != nil {
 				return err
 			}
 			st.KUs++
@@ -476,7 +474,7 @@ func getKU(tx *bolt.Tx, id string) (*kus.KU, error) {
 		return nil, nil
 	}
 	ku := new(kus.KU)
-	if err := json.Unmarshal(v, ku); err != nil {
+	if err := ku.UnmarshalBinary(v); err != nil {
 		return nil, fmt.Errorf("ku %s: %w", id, err)
 	}
 	return ku, nil
@@ -681,7 +679,7 @@ func addCounts(tx *bolt.Tx, d counts) error {
 
 // encodeKU is the stored form of a KU.
 func encodeKU(u *kus.KU) ([]byte, error) {
-	v, err := json.Marshal(u)
+	v, err := u.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encode ku %s: %w", u.ID, err)
 	}
