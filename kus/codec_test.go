@@ -21,8 +21,8 @@ func full() *KU {
 		ParentUnitIDs: []string{"p"}, ChildUnitIDs: []string{"c1", "c2"}, DerivedFromUnitIDs: []string{"d"},
 		SourceID: "docs/a.md", SourceName: "a.md", SourceType: SourceMarkdown, ChunkID: "docs/a.md::0",
 		ChunkIndex: 3, UnitIndex: -1, CharStart: 10, CharEnd: 1 << 40,
-		IngestedAt: time.Date(2026, 11, 23, 9, 30, 1, 123456789, time.FixedZone("", 3600)),
-		Range:      Range{StartLine: 1, StartCol: 2, EndLine: 3, EndCol: 4},
+		IngestedAt:  time.Date(2026, 11, 23, 9, 30, 1, 123456789, time.FixedZone("", 3600)),
+		Range:       Range{StartLine: 1, StartCol: 2, EndLine: 3, EndCol: 4},
 		UtilityActs: []string{"define"}, PhaseScopes: []string{"kb-plugin"}, UtilityNote: "note", Hash: "abc",
 	}
 }
