@@ -126,6 +126,10 @@ type Server struct {
 	exited  chan struct{}
 }
 
+// drainTimeout bounds how long Serve waits, after the knowledge bases are
+// closed, for the connection to end.
+const drainTimeout = 500 * time.Millisecond
+
 // ExitError is returned by Serve when the client sent exit without a prior
 // shutdown (exit status 1 in the LSP specification).
 var ExitError = errors.New("lsp: exit without shutdown")
@@ -156,13 +160,17 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	}
 	s.cancel()
 	s.closeAll()
-	// Close waits for handlers still running; they see the cancelled context.
+	// Close waits for the handlers still running (they see the cancelled
+	// context) and for the read loop to end, which closing the stream
+	// interrupts (see Stdio). The knowledge bases are closed already and the
+	// client has gone, so a read that cannot be interrupted (standard input
+	// outside Linux) delays the end by drainTimeout at most.
 	done := make(chan struct{})
 	go func() { _ = s.conn.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
-		s.logf("connection did not drain in 5s")
+	case <-time.After(drainTimeout):
+		s.logf("connection did not drain in %v", drainTimeout)
 	}
 	s.mu.Lock()
 	bad := s.exitCalled && !s.shutdown

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"runtime/pprof"
@@ -53,7 +52,7 @@ unset and the server fails to start.`,
 					}
 				}
 			}
-			err := lsp.Serve(cmd.Context(), stdio{os.Stdin, os.Stdout}, opt)
+			err := lsp.Serve(cmd.Context(), lsp.Stdio(), opt)
 			if err == lsp.ExitError {
 				return &exitError{code: 1, err: err}
 			}
@@ -81,11 +80,3 @@ func writeHeapProfile(path string) error {
 	}
 	return nil
 }
-
-// stdio joins standard input and output into one stream.
-type stdio struct {
-	io.Reader
-	io.Writer
-}
-
-func (stdio) Close() error { return os.Stdin.Close() }

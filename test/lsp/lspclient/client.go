@@ -48,6 +48,7 @@ type Options struct {
 type Client struct {
 	cmd    *exec.Cmd
 	conn   jsonrpc2.Conn
+	stdin  io.WriteCloser
 	stderr bytes.Buffer
 	exited chan struct{}
 	// Started is when the process was started.
@@ -100,7 +101,7 @@ func Start(opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cmd: cmd, exited: make(chan struct{}), changed: make(chan struct{}, 1)}
+	c := &Client{cmd: cmd, stdin: in, exited: make(chan struct{}), changed: make(chan struct{}, 1)}
 	cmd.Stderr = &lockedWriter{w: &c.stderr, mu: &c.mu}
 	c.Started = time.Now()
 	if err := cmd.Start(); err != nil {
@@ -131,6 +132,17 @@ func (c *Client) Stderr() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stderr.String()
+}
+
+// ExitCode is the process's exit status (-1 while it runs or when it was
+// killed by a signal).
+func (c *Client) ExitCode() int {
+	select {
+	case <-c.exited:
+		return c.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
 }
 
 // Exited is closed when the process has ended.
@@ -310,6 +322,10 @@ func (c *Client) Shutdown(ctx context.Context) error {
 	}
 	return err
 }
+
+// CloseInput closes the server's standard input (end of input, as when an
+// editor dies) and leaves its output open.
+func (c *Client) CloseInput() error { return c.stdin.Close() }
 
 // Kill sends SIGKILL to the server and waits for it to end.
 func (c *Client) Kill() {
