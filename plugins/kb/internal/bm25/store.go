@@ -282,8 +282,13 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 	}
 	id := st.allocSeg()
 	meta := make([]segSource, 0, len(srcs))
-	post := make(map[string][]byte, 4096)
-	last := make(map[string]uint64, 4096) // previous document per term
+	// One entry per term, looked up once per source that has the term.
+	type termPost struct {
+		last uint64 // previous document
+		seen bool
+		buf  []byte
+	}
+	post := make(map[string]*termPost, 4096)
 	base := uint64(0)
 	for _, s := range srcs {
 		rec, err := readRecord(kv, s)
@@ -295,17 +300,21 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 		}
 		meta = append(meta, segSource{id: s, units: rec.units})
 		for i, t := range rec.terms {
+			tp := post[t]
+			if tp == nil {
+				tp = &termPost{}
+				post[t] = tp
+			}
 			d := decoder{b: rec.entries[i]}
 			for len(d.b) > 0 && !d.err {
 				local, rest := d.rawEntry()
 				doc := base + local
-				p, seen := last[t]
 				gap := doc
-				if seen {
-					gap = doc - p - 1
+				if tp.seen {
+					gap = doc - tp.last - 1
 				}
-				last[t] = doc
-				post[t] = append(binary.AppendUvarint(post[t], gap), rest...)
+				tp.last, tp.seen = doc, true
+				tp.buf = append(binary.AppendUvarint(tp.buf, gap), rest...)
 			}
 			if d.err {
 				return fmt.Errorf("%w: record of %s", ErrCorrupt, s)
@@ -313,7 +322,16 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 		}
 		base += uint64(len(rec.units))
 	}
-	if err := writeSegment(kv, id, meta, post); err != nil {
+	terms := make([]string, 0, len(post))
+	for t := range post {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	lists := make([][]byte, len(terms))
+	for i, t := range terms {
+		lists[i] = post[t].buf
+	}
+	if err := writeSegment(kv, id, meta, terms, lists); err != nil {
 		return err
 	}
 	for _, s := range srcs {
@@ -327,15 +345,10 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 }
 
 // writeSegment writes a segment's postings (in term order) and meta.
-func writeSegment(kv sdk.KV, id uint32, meta []segSource, post map[string][]byte) error {
-	terms := make([]string, 0, len(post))
-	for t := range post {
-		terms = append(terms, t)
-	}
-	slices.Sort(terms)
+func writeSegment(kv sdk.KV, id uint32, meta []segSource, terms []string, lists [][]byte) error {
 	w := &blockWriter{kv: kv, id: id}
-	for _, t := range terms {
-		if err := w.add(t, post[t]); err != nil {
+	for i, t := range terms {
+		if err := w.add(t, lists[i]); err != nil {
 			return err
 		}
 	}
