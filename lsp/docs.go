@@ -40,6 +40,13 @@ func (d *docStore) set(doc *document) {
 	d.mu.Unlock()
 }
 
+// uris returns the URIs of the open documents.
+func (d *docStore) uris() []string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return sortedKeys(d.docs)
+}
+
 func (d *docStore) remove(u string) {
 	d.mu.Lock()
 	delete(d.docs, u)
@@ -141,6 +148,7 @@ func (s *Server) didSave(raw json.RawMessage) error {
 	if f := s.folderFor(path); f != nil {
 		f.schedule(path, s.opt.SaveDebounce)
 	}
+	s.configChanged(path)
 	s.scheduleDiagnostics(p.TextDocument.URI)
 	return nil
 }
@@ -163,7 +171,8 @@ func (s *Server) didChangeWatchedFiles(raw json.RawMessage) error {
 }
 
 // fileChanged schedules a re-ingest of path (created, changed or deleted)
-// in the folder holding it.
+// in the folder holding it, and a reload of the folders whose configuration
+// it is part of.
 func (s *Server) fileChanged(path string) {
 	if path == "" {
 		return
@@ -171,4 +180,5 @@ func (s *Server) fileChanged(path string) {
 	if f := s.folderFor(path); f != nil {
 		f.schedule(path, s.opt.Debounce)
 	}
+	s.configChanged(path)
 }

@@ -50,6 +50,11 @@ type folder struct {
 	pending map[string]bool
 	timer   *time.Timer
 	due     time.Time // when timer fires
+
+	// Configuration reload (reload.go), under pmu.
+	reloadFiles map[string]bool
+	reloadTimer *time.Timer
+	reloadGen   int
 }
 
 func newFolder(s *Server, root, name, dbPath, userDir string, noLLM bool) *folder {
@@ -191,6 +196,10 @@ func (f *folder) close() {
 	f.pmu.Lock()
 	if f.timer != nil {
 		f.timer.Stop()
+	}
+	if f.reloadTimer != nil {
+		f.reloadTimer.Stop()
+		f.reloadGen++
 	}
 	f.pmu.Unlock()
 	<-f.ready

@@ -550,6 +550,7 @@ func (s *Server) onInitialized() {
 						{"globPattern": "**/plugin.kus.md"},
 						{"globPattern": "**/plugin.json"},
 						{"globPattern": "**/manifest.json"},
+						{"globPattern": "**/.mrpvm/*.json"},
 					}},
 				}},
 			}, nil)

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/mrpvm/mrpvm/config"
 )
 
 // watcher is the built-in file watcher used when the client cannot register
@@ -29,13 +31,21 @@ func newWatcher(s *Server) (*watcher, error) {
 	return w, nil
 }
 
-// add watches root and every folder below it the workspace walk would visit.
+// add watches root, every folder below it the workspace walk would visit
+// and root's .mrpvm configuration folder.
 func (w *watcher) add(root string) {
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
 		name := d.Name()
+		if p != root && name == config.WorkspaceDir && filepath.Dir(p) == root {
+			// The folder's configuration files: a change reloads it.
+			if err := w.w.Add(p); err != nil {
+				w.s.log.Warn("watch", "path", p, "err", err)
+			}
+			return filepath.SkipDir
+		}
 		if p != root && (name == "node_modules" || strings.HasPrefix(name, ".")) {
 			return filepath.SkipDir
 		}
