@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -70,7 +69,8 @@ type srcVectors struct {
 
 type unitVec struct {
 	id             string
-	hash           uint64 // of id, compared before it
+	n              int    // len(id)
+	tail           uint64 // idTail(id)
 	role           uint8
 	acts           uint16
 	topic, content uint32 // table entries, noVector for none
@@ -84,7 +84,8 @@ func (r *record) detach() *srcVectors {
 		FromBytes(r.table[i*Words*8:], &sv.vecs[i])
 	}
 	for i, u := range r.units {
-		sv.units[i] = unitVec{id: string(u.id), hash: maphash.Bytes(idSeed, u.id), role: u.role, acts: u.acts,
+		id := string(u.id)
+		sv.units[i] = unitVec{id: id, n: len(id), tail: idTail(id), role: u.role, acts: u.acts,
 			topic: uint32(u.topic), content: uint32(u.content)}
 	}
 	return sv
@@ -99,18 +100,29 @@ func (sv *srcVectors) size() int {
 	return n
 }
 
-// find returns the position of the unit with the given id, or -1.
+// find returns the position of the unit with the given id, or -1. The
+// ids of a source's units share their beginning (the source id) and live
+// elsewhere in memory, so each unit keeps its id's length and last bytes
+// inline and only a unit matching both has its id compared.
 func (sv *srcVectors) find(id string) int {
-	h := maphash.String(idSeed, id)
+	n, tail := len(id), idTail(id)
 	for i := range sv.units {
-		if sv.units[i].hash == h && sv.units[i].id == id {
+		u := &sv.units[i]
+		if u.n == n && u.tail == tail && u.id == id {
 			return i
 		}
 	}
 	return -1
 }
 
-var idSeed = maphash.MakeSeed()
+// idTail packs the last (up to) 8 bytes of id.
+func idTail(id string) uint64 {
+	var t uint64
+	for i := max(0, len(id)-8); i < len(id); i++ {
+		t = t<<8 | uint64(id[i])
+	}
+	return t
+}
 
 // maxCachedVectors bounds the bytes of decoded records kept in memory
 // (SciFact's 5,183 sources take about 9 MB). Past it, records are decoded

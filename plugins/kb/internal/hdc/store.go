@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"math/bits"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -274,16 +273,6 @@ func (r *record) vector(i uint64, out *Vector) {
 		return
 	}
 	FromBytes(r.table[(i-1)*Words*8:], out)
-}
-
-// similarity compares q with table entry i (not the zero entry) in place.
-func (r *record) similarity(q *Vector, i uint64) float64 {
-	b := r.table[(i-1)*Words*8:]
-	n := 0
-	for w := range q {
-		n += bits.OnesCount64(q[w] ^ binary.LittleEndian.Uint64(b[8*w:]))
-	}
-	return 1 - float64(n)/Bits
 }
 
 // unit returns the decoded Unit at position i.
