@@ -431,7 +431,9 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	// rebalancing) per group instead of one per file.
 	// A bulk ingest parses slower than it commits, so "flush when nothing
 	// else is ready" would commit most sources alone; it waits for
-	// bulkGroup sources instead (a saved file still commits at once).
+	// bulkGroup sources instead (a saved file still commits at once). Each
+	// commit rewrites the buckets' right edges and branch pages, so fewer,
+	// larger commits write less (SciFact: 32 -> 96 saved 5 % of the CPU).
 	minGroup := 1
 	if len(jobs) >= bulkJobs {
 		minGroup = bulkGroup
@@ -468,8 +470,8 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 // maxGroup bounds the sources committed in one write transaction;
 // bulkGroup is the size a bulk ingest waits for.
 const (
-	maxGroup  = 64
-	bulkGroup = 32
+	maxGroup  = 128
+	bulkGroup = 96
 )
 
 // commitGroup commits parsed sources in one transaction; when that fails
