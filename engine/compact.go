@@ -19,8 +19,9 @@ var compactWait = 2 * time.Second
 // errBusy reports a compaction given up because the store kept being used.
 var errBusy = errors.New("store in use")
 
-// Compact rewrites the file bucket by bucket into path+".compact" and
-// replaces the file with it, in place for every user of the store.
+// Compact rewrites the knowledge base file bucket by bucket and replaces
+// it in place for every user of the store, waiting for any ingest in
+// progress (IngestOptions.Compact does the same at the end of a run).
 //
 // A bulk ingest commits each group of sources in one transaction, and
 // bbolt writes each transaction's pages side by side: KUs, the shared BM25
@@ -35,10 +36,14 @@ var errBusy = errors.New("store in use")
 //
 // It gives up (nothing changed) when another goroutine writes meanwhile or
 // keeps a transaction open for long; readers wait only for the swap itself.
-func (s *Store) Compact() error {
-	return s.compact()
+func (kb *KB) Compact() error {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	return kb.store.compact()
 }
 
+// compact writes the copy to path+".compact" and swaps it in (see
+// KB.Compact); the caller holds the KB's ingest lock.
 func (s *Store) compact() error {
 	if s.db.IsReadOnly() {
 		return nil

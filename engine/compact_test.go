@@ -44,7 +44,7 @@ func TestCompactKeepsContentAndStoreUsable(t *testing.T) {
 	before := dump(t, kb.Store())
 	require.NotEmpty(t, before)
 
-	require.NoError(t, kb.Store().compact())
+	require.NoError(t, kb.Compact())
 	assert.Equal(t, before, dump(t, kb.Store()), "same keys and values")
 	_, err := os.Stat(kb.Store().Path() + ".compact")
 	assert.ErrorIs(t, err, os.ErrNotExist, "no temporary file left")

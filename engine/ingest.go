@@ -97,7 +97,7 @@ type IngestOptions struct {
 	// rest of the workspace is neither walked nor removed.
 	Only []string
 	// Compact rewrites the file bucket by bucket after the run (see
-	// Store.Compact). A failure to compact is reported as a CodeCompact
+	// KB.Compact). A failure to compact is reported as a CodeCompact
 	// warning and leaves the file as it was.
 	Compact bool
 }
