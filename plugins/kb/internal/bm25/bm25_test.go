@@ -501,3 +501,45 @@ func TestGallop(t *testing.T) {
 	}
 	assert.Equal(t, 0, gallop(nil, 0, 5))
 }
+
+// TestConcurrentSearchOverSegments has fresh indexes decode segment
+// postings from several goroutines at once (the decoding runs without the
+// index lock) and checks every answer against a sequential one.
+func TestConcurrentSearchOverSegments(t *testing.T) {
+	p := DefaultParams()
+	p.FlushSources, p.MergeFactor = 3, 2
+	x := New(p)
+	kv := kvtest.New()
+	words := []string{"apple", "banana", "cherry", "date", "elder", "fig", "grape", "kiwi"}
+	for i := range 40 {
+		body := fmt.Sprintf("%s %s %s %s", words[i%8], words[(i*3)%8], words[(i*5+1)%8], words[(i/5)%8])
+		src := fmt.Sprintf("s%02d.md", i)
+		require.NoError(t, x.IndexSource(kv, src, []*kus.KU{ku(src, 0, body), ku(src, 1, words[i%8])}, nil))
+	}
+	st, _, err := readStats(kv)
+	require.NoError(t, err)
+	require.NotEmpty(t, st.segs)
+	queries := []string{"apple banana", "cherry date fig", "kiwi", "grape elder apple", "banana kiwi date"}
+	want := map[string][]Hit{}
+	for _, q := range queries {
+		want[q], err = New(p).Search(kv, q, 10, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, want[q])
+	}
+	for range 20 {
+		y := New(p) // empty cache: every goroutine decodes
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range len(queries) {
+					q := queries[(g+i)%len(queries)]
+					got, err := y.Search(kv, q, 10, nil)
+					if err != nil || !assert.Equal(t, want[q], got, q) {
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+}

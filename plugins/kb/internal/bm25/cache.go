@@ -3,6 +3,7 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -191,13 +192,16 @@ func (c *cache) kill(src string) {
 	delete(c.srcDocs, src)
 }
 
-// loadTerm decodes the live postings of term.
-func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist, error) {
-	pl := &plist{}
-	for _, g := range c.segs {
+// segPostingLists decodes term's postings in segments segs (live or not,
+// tf > 0), as cache document numbers. It reads only what a cache never
+// changes once built (its segments), so it runs without the index lock.
+func segPostingLists(kv sdk.KV, segs []segRange, term string, w *[NumFields]float32) ([]uint32, []float32, error) {
+	var docs []uint32
+	var tfs []float32
+	for _, g := range segs {
 		v, err := segPostings(kv, g.id, g.blocks, term)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if v == nil {
 			continue
@@ -211,13 +215,35 @@ func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist,
 				d.err = true
 				break
 			}
-			if gd := g.base + uint32(doc); tf > 0 && c.live[gd] {
-				pl.docs = append(pl.docs, gd)
-				pl.tf = append(pl.tf, tf)
+			if tf > 0 {
+				docs = append(docs, g.base+uint32(doc))
+				tfs = append(tfs, tf)
 			}
 		}
 		if d.err {
-			return nil, fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, g.id, term)
+			return nil, nil, fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, g.id, term)
+		}
+	}
+	return docs, tfs, nil
+}
+
+// loadTerm decodes the live postings of term.
+func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist, error) {
+	docs, tfs, err := segPostingLists(kv, c.segs, term, w)
+	if err != nil {
+		return nil, err
+	}
+	return c.finishTerm(term, docs, tfs), nil
+}
+
+// finishTerm builds term's list from its decoded segment postings: the
+// live ones, then the delta's.
+func (c *cache) finishTerm(term string, docs []uint32, tfs []float32) *plist {
+	pl := &plist{docs: docs[:0], tf: tfs[:0]}
+	for i, d := range docs {
+		if c.live[d] {
+			pl.docs = append(pl.docs, d)
+			pl.tf = append(pl.tf, tfs[i])
 		}
 	}
 	for _, p := range c.delta[term] {
@@ -234,7 +260,7 @@ func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist,
 			pl.minDL = dl
 		}
 	}
-	return pl, nil
+	return pl
 }
 
 // view is what a query captured from the cache.
@@ -253,20 +279,13 @@ type view struct {
 func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	c := x.c
-	switch {
-	case c == nil || c.nonce != st.nonce || c.gen < st.gen:
-		// Empty, another index, or written by someone else: start afresh.
-		var err error
-		if c, err = loadCache(kv, st, &x.w); err != nil {
-			return nil, err
-		}
-		x.c = c
-	case c.gen > st.gen:
-		// The caller reads an older snapshot (a write is in flight or was
-		// rolled back): answer from a private cache.
-		var err error
-		if c, err = loadCache(kv, st, &x.w); err != nil {
+	c, err := x.cacheFor(kv, st)
+	if err != nil {
+		return nil, err
+	}
+	if c == x.c && x.preload(kv, c, terms) {
+		// The lock was released while decoding: look again.
+		if c, err = x.cacheFor(kv, st); err != nil {
 			return nil, err
 		}
 	}
@@ -290,6 +309,71 @@ func (x *Index) snapshot(kv sdk.KV, st stats, terms []string) (*view, error) {
 		c.postings = 0
 	}
 	return v, nil
+}
+
+// preload decodes the segment postings of the terms the shared cache c
+// lacks with the lock released, so that queries decode in parallel, and
+// adds them unless a write changed the cache meanwhile (snapshot then loads
+// under the lock). It reports whether it released the lock. x.mu is held.
+func (x *Index) preload(kv sdk.KV, c *cache, terms []string) bool {
+	var missing []string
+	for _, t := range terms {
+		if c.terms[t] == nil && !slices.Contains(missing, t) {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return false
+	}
+	gen, segs := c.gen, c.segs
+	type decoded struct {
+		docs []uint32
+		tfs  []float32
+	}
+	got := make([]decoded, len(missing))
+	x.mu.Unlock()
+	var err error
+	for i, t := range missing {
+		if got[i].docs, got[i].tfs, err = segPostingLists(kv, segs, t, &x.w); err != nil {
+			break
+		}
+	}
+	x.mu.Lock()
+	if err != nil || x.c != c || c.gen != gen {
+		return true // snapshot loads under the lock (and reports the error)
+	}
+	for i, t := range missing {
+		if c.terms[t] == nil {
+			pl := c.finishTerm(t, got[i].docs, got[i].tfs)
+			c.terms[t] = pl
+			c.postings += len(pl.docs)
+		}
+	}
+	return true
+}
+
+// cacheFor returns the cache answering a reader of state st: the shared one,
+// reloaded when it is missing or older, or a private one for a reader of an
+// older state. x.mu is held.
+func (x *Index) cacheFor(kv sdk.KV, st stats) (*cache, error) {
+	c := x.c
+	switch {
+	case c == nil || c.nonce != st.nonce || c.gen < st.gen:
+		// Empty, another index, or written by someone else: start afresh.
+		var err error
+		if c, err = loadCache(kv, st, &x.w); err != nil {
+			return nil, err
+		}
+		x.c = c
+	case c.gen > st.gen:
+		// The caller reads an older snapshot (a write is in flight or was
+		// rolled back): answer from a private cache.
+		var err error
+		if c, err = loadCache(kv, st, &x.w); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // sourceChanged updates the shared cache after a write moved the index from
