@@ -15,6 +15,7 @@ import (
 
 func init() {
 	var o kbOptions
+	var compact bool
 	cmd := &cobra.Command{
 		Use:   "ingest",
 		Short: "Bring the knowledge base up to date with the workspace's Markdown",
@@ -35,7 +36,7 @@ make the command fail; a file that could not be read or committed does.`,
 			if s := kb.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
-			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json)})
+			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json), Compact: compact})
 			if err != nil {
 				return err
 			}
@@ -56,6 +57,7 @@ make the command fail; a file that could not be read or committed does.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "move the existing knowledge base file aside and rebuild it from the workspace")
+	cmd.Flags().BoolVar(&compact, "compact", false, "after ingesting, rewrite the knowledge base file so each index is contiguous (smaller, less memory when searching large workspaces; takes a few seconds)")
 	cmd.Flags().Int64Var(&o.maxFileSize, "max-file-size", engine.DefaultMaxFileSize, "skip Markdown files larger than this many bytes")
 	rootCmd.AddCommand(cmd)
 }

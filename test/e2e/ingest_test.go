@@ -215,3 +215,21 @@ func TestKilledIngestLeavesConsistentDatabase(t *testing.T) {
 	r = run(t, env, "stats", "--workspace", ws, "--db", dbPath, "--json", "--verify")
 	require.Equal(t, 0, r.code, r.stderr)
 }
+
+func TestIngestCompactKeepsTheKnowledgeBase(t *testing.T) {
+	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- b.md --\n# B\n\nBeta text.\n")
+	env := isolatedEnv(t)
+	db := filepath.Join(t.TempDir(), "kb.db")
+	r := run(t, env, "ingest", "--workspace", ws, "--db", db, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var before ingestJSON
+	decodeJSON(t, r.stdout, &before)
+	r = run(t, env, "ingest", "--workspace", ws, "--db", db, "--json", "--compact")
+	require.Equal(t, 0, r.code, r.stderr)
+	var after ingestJSON
+	decodeJSON(t, r.stdout, &after)
+	assert.Equal(t, before.KUs, after.KUs)
+	r = run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a.md")
+}
