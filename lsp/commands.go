@@ -15,8 +15,6 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // executeCommandParams is workspace/executeCommand's params.
@@ -187,45 +185,12 @@ func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, e
 	}
 	var out []json.RawMessage
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
-		out = catalogJSON(ws.Catalog)
+		out = ws.Catalog.JSON()
 		return nil
 	})
 	return out, err
 }
 
-// catalogJSON is the `mrpvm plugins --json` shape.
-func catalogJSON(c *plugins.Catalog) []json.RawMessage {
-	out := []json.RawMessage{}
-	var entries []*plugins.Entry
-	for _, t := range sdk.PluginTypes {
-		for _, e := range c.Entries {
-			if e.Descriptor.Type == t {
-				entries = append(entries, e)
-			}
-		}
-	}
-	for _, e := range c.Entries {
-		if !e.Descriptor.Type.Valid() {
-			entries = append(entries, e)
-		}
-	}
-	for _, e := range entries {
-		d := e.Descriptor.Clone()
-		if d.Extra == nil {
-			d.Extra = map[string]json.RawMessage{}
-		}
-		for k, v := range map[string]any{"enabled": e.Enabled, "loaded": e.Loaded, "origin": e.Origin, "ref": e.Ref} {
-			b, _ := json.Marshal(v)
-			d.Extra[k] = b
-		}
-		b, err := json.Marshal(d)
-		if err != nil {
-			continue
-		}
-		out = append(out, b)
-	}
-	return out
-}
 
 // cmdTrace returns the last or a given trace.
 func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +31,7 @@ func init() {
 			c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws})
 			defer c.Close()
 			if flags.json {
-				err = printJSON(os.Stdout, catalogJSON(c))
+				err = printJSON(os.Stdout, c.JSON())
 			} else {
 				err = printCatalog(c)
 			}
@@ -145,49 +144,12 @@ func displayPath(p string) string {
 	return p
 }
 
-// catalogJSON renders each entry as its descriptor plus enabled, loaded,
-// origin and ref.
-func catalogJSON(c *plugins.Catalog) []json.RawMessage {
-	out := []json.RawMessage{}
-	for _, e := range sortedEntries(c) {
-		d := e.Descriptor.Clone()
-		if d.Extra == nil {
-			d.Extra = map[string]json.RawMessage{}
-		}
-		for k, v := range map[string]any{"enabled": e.Enabled, "loaded": e.Loaded, "origin": e.Origin, "ref": e.Ref} {
-			b, _ := json.Marshal(v)
-			d.Extra[k] = b
-		}
-		b, err := json.Marshal(d)
-		if err != nil {
-			continue
-		}
-		out = append(out, b)
-	}
-	return out
-}
 
-func sortedEntries(c *plugins.Catalog) []*plugins.Entry {
-	var out []*plugins.Entry
-	for _, t := range sdk.PluginTypes {
-		for _, e := range c.Entries {
-			if e.Descriptor.Type == t {
-				out = append(out, e)
-			}
-		}
-	}
-	for _, e := range c.Entries {
-		if !e.Descriptor.Type.Valid() {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 func printCatalog(c *plugins.Catalog) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tENABLED\tCOST\tLLM\tDESCRIPTION")
-	for _, e := range sortedEntries(c) {
+	for _, e := range c.SortedEntries() {
 		d := e.Descriptor
 		enabled := "no"
 		switch {
