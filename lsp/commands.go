@@ -191,7 +191,6 @@ func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, e
 	return out, err
 }
 
-
 // cmdTrace returns the last or a given trace.
 func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, error) {
 	var a struct {

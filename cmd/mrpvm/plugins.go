@@ -144,8 +144,6 @@ func displayPath(p string) string {
 	return p
 }
 
-
-
 func printCatalog(c *plugins.Catalog) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tENABLED\tCOST\tLLM\tDESCRIPTION")
