@@ -139,7 +139,7 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 	if a.URI != "" {
 		path := uriToPath(a.URI)
 		f := s.folderFor(path)
-		if path == "" || f == nil || path == f.root && false {
+		if path == "" || f == nil {
 			return nil, badArg("%s is in no workspace folder", a.URI)
 		}
 		if !within(f.root, path) {
