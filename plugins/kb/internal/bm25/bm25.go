@@ -154,6 +154,9 @@ type Result struct {
 	Units uint64
 	// PrunedTerms counts the terms that only updated existing candidates.
 	PrunedTerms int
+	// SkippedBlocks counts the posting blocks of essential terms that were
+	// skipped whole because their block-max bound could not reach the top k.
+	SkippedBlocks int
 	// Candidates counts the units the top K was chosen from: all that were
 	// considered, or those still able to reach the top K once terms were
 	// pruned.
@@ -188,10 +191,11 @@ func (x *Index) QueryTerms(q string) (terms []string, qtf []int) {
 }
 
 type qterm struct {
-	list *plist
-	w    float64 // qtf * idf * (k1+1)
-	ub   float64 // upper bound of the term's contribution
-	term string
+	list   *plist
+	w      float64   // qtf * idf * (k1+1)
+	ub     float64   // upper bound of the term's contribution
+	blocks []float64 // block-max bounds of tf/(tf+c1+c2*dl), nil for short lists
+	term   string
 }
 
 // SearchQuery runs a query.
@@ -240,7 +244,8 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		res.IDF[i] = idf
 		w := float64(qtf[i]) * idf * (k1 + 1)
-		qts = append(qts, qterm{list: pl, w: w, ub: w * pl.bound(c1, c2, v.docDL), term: terms[i]})
+		tb := pl.bound(c1, c2, v.docDL)
+		qts = append(qts, qterm{list: pl, w: w, ub: w * tb.max, blocks: tb.blocks, term: terms[i]})
 	}
 	if len(qts) == 0 {
 		return res, nil
@@ -265,28 +270,39 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	s.sc = sc
 
 	theta, maxAcc := 0.0, 0.0
+	kthAt := -1 // the number of touched units when the threshold was last computed
 	sorted := false
 	acc := sc.acc
 	for i, t := range qts {
 		pl := t.list
 		if rem[i]*s.boost >= theta {
 			// Essential term: any unit may still reach the top k.
-			for j, d := range pl.docs {
-				tf := float64(pl.tf[j])
-				a := acc[d]
-				if a == 0 {
-					sc.touched = append(sc.touched, d)
-				}
-				a += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
-				acc[d] = a
-				if a > maxAcc {
-					maxAcc = a
+			if t.blocks != nil && s.q.Filter == nil && len(sc.touched) >= q.K && len(sc.touched) != kthAt && len(sc.touched) <= len(pl.docs) {
+				// A long list: a fresh threshold (a walk of the
+				// candidates, no longer than the list) lets its blocks
+				// be pruned.
+				theta, kthAt = s.kth(), len(sc.touched)
+			}
+			if theta > 0 && t.blocks != nil {
+				maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.SkippedBlocks)
+			} else {
+				for j, d := range pl.docs {
+					tf := float64(pl.tf[j])
+					a := acc[d]
+					if a == 0 {
+						sc.touched = append(sc.touched, d)
+					}
+					a += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
+					acc[d] = a
+					if a > maxAcc {
+						maxAcc = a
+					}
 				}
 			}
 			// Recompute the threshold only when the remaining bounds come
 			// near it (each computation walks every candidate).
 			if i+1 < len(qts) && rem[i+1]*s.boost < maxAcc*s.boost && (theta == 0 || rem[i+1] < 1.5*theta) {
-				theta = s.kth()
+				theta, kthAt = s.kth(), len(sc.touched)
 			}
 			continue
 		}
@@ -357,6 +373,62 @@ type searcher struct {
 	memo  map[uint32]bool
 	pool  []uint32 // the units the top k is chosen from (nil: all touched)
 	theta float64  // the last threshold computed: a lower bound of the k-th score
+}
+
+// boundSlack widens bounds compared with a threshold, so that rounding
+// (bounds and scores add the same terms in different orders) never prunes a
+// unit whose score equals the threshold.
+const boundSlack = 1 + 1e-9
+
+// essentialBlocks adds essential term t block by block (block-max pruning):
+// a block whose bound plus the remaining terms' bounds (rest) cannot reach
+// threshold theta adds only to the units already touched, or is skipped when
+// even the best accumulated score so far (maxAcc) cannot reach it. A unit left
+// out can never reach theta, a lower bound of the final k-th score, so a
+// partial score it may collect later stays below the threshold and out of
+// the top k. It returns the new maxAcc and counts skipped blocks in skipped.
+func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, skipped *int) float64 {
+	pl, acc, docDL, sc := t.list, s.sc.acc, s.v.docDL, s.sc
+	for b, bm := range t.blocks {
+		lo := b * blockSize
+		hi := min(lo+blockSize, len(pl.docs))
+		bb := t.w*bm + rest
+		switch {
+		case bb*s.boost*boundSlack >= theta:
+			// Any unit of the block may still reach the top k.
+			for j := lo; j < hi; j++ {
+				d := pl.docs[j]
+				tf := float64(pl.tf[j])
+				a := acc[d]
+				if a == 0 {
+					sc.touched = append(sc.touched, d)
+				}
+				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
+				acc[d] = a
+				if a > maxAcc {
+					maxAcc = a
+				}
+			}
+		case (maxAcc+bb)*s.boost*boundSlack < theta:
+			*skipped++
+		default:
+			// Only units already touched may still reach the top k.
+			for j := lo; j < hi; j++ {
+				d := pl.docs[j]
+				a := acc[d]
+				if a == 0 {
+					continue
+				}
+				tf := float64(pl.tf[j])
+				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
+				acc[d] = a
+				if a > maxAcc {
+					maxAcc = a
+				}
+			}
+		}
+	}
+	return maxAcc
 }
 
 // boostOf returns the role boost of unit d (1 when its role does not suit

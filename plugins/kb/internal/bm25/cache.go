@@ -61,25 +61,44 @@ type plist struct {
 	ub    atomic.Pointer[termBound]
 }
 
+// blockSize is the number of postings per block of a list's block-max
+// bounds.
+const blockSize = 128
+
 // termBound caches the exact maximum of tf/(tf + c1 + c2*dl) over a
-// list's postings for one (c1, c2), that is for one average length.
+// list's postings for one (c1, c2), that is for one average length, and the
+// same maximum over each block of blockSize postings (block-max bounds; only
+// for lists of at least two blocks).
 type termBound struct {
 	c1, c2, max float64
+	blocks      []float64
 }
 
-// bound returns the largest normalised term frequency of the list under
-// (c1, c2), computing it once per average length.
-func (pl *plist) bound(c1, c2 float64, docDL []float32) float64 {
+// bound returns the list's bounds under (c1, c2), computing them once per
+// average length.
+func (pl *plist) bound(c1, c2 float64, docDL []float32) *termBound {
 	if b := pl.ub.Load(); b != nil && b.c1 == c1 && b.c2 == c2 {
-		return b.max
+		return b
 	}
-	m := 0.0
+	tb := &termBound{c1: c1, c2: c2}
+	if len(pl.docs) >= 2*blockSize {
+		tb.blocks = make([]float64, 0, (len(pl.docs)+blockSize-1)/blockSize)
+	}
+	m, bm := 0.0, 0.0
 	for j, d := range pl.docs {
 		tf := float64(pl.tf[j])
-		m = max(m, tf/(tf+c1+c2*float64(docDL[d])))
+		bm = max(bm, tf/(tf+c1+c2*float64(docDL[d])))
+		if j%blockSize == blockSize-1 || j == len(pl.docs)-1 {
+			if tb.blocks != nil {
+				tb.blocks = append(tb.blocks, bm)
+			}
+			m = max(m, bm)
+			bm = 0
+		}
 	}
-	pl.ub.Store(&termBound{c1: c1, c2: c2, max: m})
-	return m
+	tb.max = m
+	pl.ub.Store(tb)
+	return tb
 }
 
 // maxCachedPostings bounds the postings kept decoded (8 bytes each).
