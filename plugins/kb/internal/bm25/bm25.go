@@ -154,9 +154,10 @@ type Result struct {
 	Units uint64
 	// PrunedTerms counts the terms that only updated existing candidates.
 	PrunedTerms int
-	// SkippedBlocks counts the posting blocks of essential terms that were
-	// skipped whole because their block-max bound could not reach the top k.
-	SkippedBlocks int
+	// PrunedBlocks counts the posting blocks of essential terms whose
+	// block-max bound could not lift an unseen unit into the top k: they only
+	// updated units already seen, or were skipped.
+	PrunedBlocks int
 	// Candidates counts the units the top K was chosen from: all that were
 	// considered, or those still able to reach the top K once terms were
 	// pruned.
@@ -284,7 +285,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 				theta, kthAt = s.kth(), len(sc.touched)
 			}
 			if theta > 0 && t.blocks != nil {
-				maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.SkippedBlocks)
+				maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.PrunedBlocks)
 			} else {
 				for j, d := range pl.docs {
 					tf := float64(pl.tf[j])
@@ -386,8 +387,8 @@ const boundSlack = 1 + 1e-9
 // even the best accumulated score so far (maxAcc) cannot reach it. A unit left
 // out can never reach theta, a lower bound of the final k-th score, so a
 // partial score it may collect later stays below the threshold and out of
-// the top k. It returns the new maxAcc and counts skipped blocks in skipped.
-func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, skipped *int) float64 {
+// the top k. It returns the new maxAcc and counts the pruned blocks in pruned.
+func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) float64 {
 	pl, acc, docDL, sc := t.list, s.sc.acc, s.v.docDL, s.sc
 	for b, bm := range t.blocks {
 		lo := b * blockSize
@@ -410,9 +411,10 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 				}
 			}
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
-			*skipped++
+			*pruned++
 		default:
 			// Only units already touched may still reach the top k.
+			*pruned++
 			for j := lo; j < hi; j++ {
 				d := pl.docs[j]
 				a := acc[d]

@@ -543,3 +543,45 @@ func TestConcurrentSearchOverSegments(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// TestBlockMaxSearchMatchesExhaustive indexes enough units for the frequent
+// terms' lists to span many blocks, with repeated copies of the same texts
+// (ties, as with a duplicated corpus), and checks that block-max pruning
+// engages and never changes the ranking.
+func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	p := DefaultParams()
+	x := New(p)
+	kv := kvtest.New()
+	ref := &reference{p: p}
+	texts := make([]string, 150)
+	for i := range texts {
+		texts[i] = randomText(r, 3+r.IntN(60))
+	}
+	for s := 0; s < 400; s++ {
+		src := fmt.Sprintf("doc%04d.md", s)
+		var units []*kus.KU
+		for u := 0; u < 1+r.IntN(3); u++ {
+			k := ku(src, u, texts[(s*3+u)%len(texts)])
+			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
+			units = append(units, k)
+		}
+		require.NoError(t, x.IndexSource(kv, src, units, nil))
+		ref.units = append(ref.units, units...)
+	}
+	pruned := 0
+	for i := 0; i < 100; i++ {
+		q := Query{Text: randomText(r, 2+r.IntN(8)), K: 1 + r.IntN(20)}
+		switch i % 3 {
+		case 1:
+			q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)]
+		case 2:
+			q.OnePerSource = true
+		}
+		got, err := x.SearchQuery(kv, q)
+		require.NoError(t, err)
+		pruned += got.PrunedBlocks
+		sameRanking(t, ref.search(q), got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
+	}
+	assert.Positive(t, pruned, "block-max pruning never engaged")
+}
