@@ -79,6 +79,15 @@ func decodeArg(arg json.RawMessage, v any) error {
 	return nil
 }
 
+// decodeInFolder decodes a command's argument into v and resolves the
+// workspace folder its folder field (*folderURI, set by the decoding) names.
+func (s *Server) decodeInFolder(arg json.RawMessage, v any, folderURI *string) (*folder, error) {
+	if err := decodeArg(arg, v); err != nil {
+		return nil, err
+	}
+	return s.folderByURI(*folderURI)
+}
+
 // cmdAsk answers a question through the VM.
 func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, error) {
 	var a struct {
@@ -176,10 +185,7 @@ func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, e
 	var a struct {
 		Folder string `json:"folder"`
 	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	f, err := s.folderByURI(a.Folder)
+	f, err := s.decodeInFolder(arg, &a, &a.Folder)
 	if err != nil {
 		return nil, err
 	}
@@ -197,10 +203,7 @@ func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, err
 		RequestID string `json:"requestId"`
 		Folder    string `json:"folder"`
 	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	f, err := s.folderByURI(a.Folder)
+	f, err := s.decodeInFolder(arg, &a, &a.Folder)
 	if err != nil {
 		return nil, err
 	}
@@ -228,10 +231,7 @@ func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, err
 	var a struct {
 		Folder string `json:"folder"`
 	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	f, err := s.folderByURI(a.Folder)
+	f, err := s.decodeInFolder(arg, &a, &a.Folder)
 	if err != nil {
 		return nil, err
 	}

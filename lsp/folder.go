@@ -217,21 +217,31 @@ func (f *folder) close() {
 	}
 }
 
-// switchTo closes the current knowledge base and opens the one at dbPath.
-func (f *folder) switchTo(ctx context.Context, dbPath string) error {
+// lockForSwitch waits for the folder's first open, stops a background
+// ingest (so it does not hold the write lock up) and takes f.mu for a
+// caller that replaces the workspace; on success the caller unlocks f.mu.
+func (f *folder) lockForSwitch(ctx context.Context) error {
 	select {
 	case <-f.ready:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	// Stop a background ingest so the write lock is not held up by it.
 	f.ingestCancel()
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.ingestCtx, f.ingestCancel = context.WithCancel(f.s.ctx)
 	if f.closed {
+		f.mu.Unlock()
 		return rpcError(jsonrpc2.InvalidRequest, "folder_closed", "%s was closed", f.name)
 	}
+	return nil
+}
+
+// switchTo closes the current knowledge base and opens the one at dbPath.
+func (f *folder) switchTo(ctx context.Context, dbPath string) error {
+	if err := f.lockForSwitch(ctx); err != nil {
+		return err
+	}
+	defer f.mu.Unlock()
 	ws, err := f.openWS(dbPath, false)
 	if err != nil {
 		return rpcError(jsonrpc2.InternalError, "kb_open_failed", "open %s: %v", dbPath, err)

@@ -127,19 +127,10 @@ func (s *Server) reloadFolder(f *folder, files []string) {
 // knowledge base file (the private copy when serving from one), so the
 // configuration files are read anew.
 func (f *folder) reopen(ctx context.Context) error {
-	select {
-	case <-f.ready:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := f.lockForSwitch(ctx); err != nil {
+		return err
 	}
-	// Stop a background ingest so the write lock is not held up by it.
-	f.ingestCancel()
-	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.ingestCtx, f.ingestCancel = context.WithCancel(f.s.ctx)
-	if f.closed {
-		return rpcError(jsonrpc2.InvalidRequest, "folder_closed", "%s was closed", f.name)
-	}
 	dbPath := f.dbPath
 	if f.tmpPath != "" {
 		dbPath = f.tmpPath
