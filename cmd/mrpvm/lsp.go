@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	var logFile, memProfile, cpuProfile string
+	var logFile, memProfile string
 	cmd := &cobra.Command{
 		Use:   "lsp",
 		Short: "Run the language server on standard input/output",
@@ -33,17 +33,6 @@ unset and the server fails to start.`,
 				defer f.Close()
 				logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			}
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return fmt.Errorf("--cpuprofile: %w", err)
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return fmt.Errorf("--cpuprofile: %w", err)
-				}
-				defer pprof.StopCPUProfile()
-			}
 			opt := lsp.Options{DBPath: flags.db, Logger: logger}
 			if memProfile != "" {
 				opt.OnShutdown = func() {
@@ -61,9 +50,7 @@ unset and the server fails to start.`,
 	}
 	cmd.Flags().StringVar(&logFile, "log", "", "append the server's log to this file")
 	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile to this file when the client sends shutdown")
-	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole session to this file")
 	_ = cmd.Flags().MarkHidden("memprofile")
-	_ = cmd.Flags().MarkHidden("cpuprofile")
 	rootCmd.AddCommand(cmd)
 }
 

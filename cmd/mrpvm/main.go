@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -18,9 +19,10 @@ import (
 
 // globalFlags are shared by every subcommand.
 type globalFlags struct {
-	workspace string
-	db        string
-	json      bool
+	workspace  string
+	db         string
+	json       bool
+	cpuProfile string // hidden: a CPU profile of the whole command
 }
 
 var (
@@ -38,6 +40,25 @@ func init() {
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
 	pf.StringVar(&flags.db, "db", "", "knowledge base file (default: the user cache directory)")
 	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON")
+	pf.StringVar(&flags.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole command to this file")
+	_ = pf.MarkHidden("cpuprofile")
+}
+
+// startProfile starts the CPU profile --cpuprofile asks for; the returned
+// function stops it and is safe to call when none was started.
+func startProfile() (stop func(), err error) {
+	if flags.cpuProfile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(flags.cpuProfile)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // exitError carries a specific exit status out of a command.
@@ -51,7 +72,13 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfile := func() {}
+	rootCmd.PersistentPreRunE = func(*cobra.Command, []string) (err error) {
+		stopProfile, err = startProfile()
+		return err
+	}
 	err := rootCmd.ExecuteContext(ctx)
+	stopProfile()
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mrpvm:", err)

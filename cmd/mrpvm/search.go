@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,7 +40,6 @@ type searchOptions struct {
 	qrels    string
 	tag      string
 	noIngest bool
-	cpuProf  string
 	workers  int
 }
 
@@ -84,8 +82,6 @@ files, unknown plugin).`,
 	f.StringVar(&o.tag, "tag", "", "run tag in the TREC file (default: the plugin id)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "search the knowledge base as it is, without checking the workspace for changes")
 	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "queries of a batch answered at once")
-	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole command to this file")
-	_ = f.MarkHidden("cpuprofile")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -95,17 +91,6 @@ func usageErr(code, format string, args ...any) error {
 
 func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 	ctx := cmd.Context()
-	if o.cpuProf != "" {
-		f, err := os.Create(o.cpuProf)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
 	batch := o.queries != ""
 	var query string
 	switch {
