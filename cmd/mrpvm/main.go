@@ -23,6 +23,7 @@ type globalFlags struct {
 	db         string
 	json       bool
 	cpuProfile string // hidden: a CPU profile of the whole command
+	memProfile string // hidden: a heap profile taken when the command ends
 }
 
 var (
@@ -42,13 +43,29 @@ func init() {
 	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&flags.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole command to this file")
 	_ = pf.MarkHidden("cpuprofile")
+	pf.StringVar(&flags.memProfile, "memprofile", "", "write a heap profile to this file when the command ends")
+	_ = pf.MarkHidden("memprofile")
 }
 
 // startProfile starts the CPU profile --cpuprofile asks for; the returned
-// function stops it and is safe to call when none was started.
+// function stops it and writes the heap profile --memprofile asks for. It
+// is safe to call when neither was asked for.
 func startProfile() (stop func(), err error) {
+	stop = func() {
+		if flags.memProfile == "" {
+			return
+		}
+		f, err := os.Create(flags.memProfile)
+		if err == nil {
+			err = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mrpvm: --memprofile:", err)
+		}
+	}
 	if flags.cpuProfile == "" {
-		return func() {}, nil
+		return stop, nil
 	}
 	f, err := os.Create(flags.cpuProfile)
 	if err != nil {
@@ -58,7 +75,8 @@ func startProfile() (stop func(), err error) {
 		f.Close()
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	heap := stop
+	return func() { pprof.StopCPUProfile(); f.Close(); heap() }, nil
 }
 
 // exitError carries a specific exit status out of a command.
