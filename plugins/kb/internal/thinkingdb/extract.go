@@ -77,8 +77,8 @@ type cue struct {
 	conf    float64
 }
 
-// cues are tried longest first at every word.
-var cues = buildCues([]struct {
+// cueList holds the cue phrases.
+var cueList = []struct {
 	phrase  string
 	rel     Relation
 	inverse bool
@@ -122,7 +122,10 @@ var cues = buildCues([]struct {
 	{"is important for", RelevantFor, false, 0.55}, {"is relevant for", RelevantFor, false, 0.7},
 	{"is used for", RelevantFor, false, 0.65}, {"correlates with", RelevantFor, false, 0.5},
 	{"can", HasCapability, false, 0.5}, {"is able to", HasCapability, false, 0.6},
-})
+}
+
+// cues are tried longest first at every word.
+var cues = buildCues(cueList)
 
 func buildCues(list []struct {
 	phrase  string

@@ -1,0 +1,250 @@
+package hdc
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// The reference encoder below is the definition of the encoding written
+// as plainly as possible: analyse the joined content text, generate every
+// term's vector from its seed, count every bit in an int and vote. The
+// encoder's optimisations (shared analyses, vectors generated inside the
+// bundling loop, carry-save counters) must not change a single bit.
+
+func refTerms(a *text.Analyzer, s string) []string {
+	var terms []string
+	a.Each(s, func(t text.Token) {
+		if !t.Part {
+			terms = append(terms, t.Term)
+		}
+	})
+	return terms
+}
+
+// refContentText is contentText as first written.
+func refContentText(u *kus.KU) string {
+	var parts []string
+	for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+		if s == "" {
+			continue
+		}
+		dup := false
+		for i, p := range parts {
+			if strings.Contains(p, s) {
+				dup = true
+				break
+			}
+			if strings.Contains(s, p) {
+				parts[i], dup = s, true
+				break
+			}
+		}
+		if !dup {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// refCounter counts the set bits of added vectors bit by bit.
+type refCounter struct {
+	c [Bits]int
+	n int
+}
+
+func (r *refCounter) add(v Vector) {
+	r.n++
+	for i := range Bits {
+		if v[i/64]>>(i%64)&1 == 1 {
+			r.c[i]++
+		}
+	}
+}
+
+func (r *refCounter) majority() Vector {
+	var out Vector
+	if r.n == 0 {
+		return out
+	}
+	for i := range Bits {
+		bit := r.c[i]*2 > r.n || r.c[i]*2 == r.n && tieVector[i/64]>>(i%64)&1 == 1
+		if bit {
+			out[i/64] |= 1 << (i % 64)
+		}
+	}
+	return out
+}
+
+// refText encodes a text with positions and pairs.
+func refText(a *text.Analyzer, s string) Vector {
+	var r refCounter
+	terms := refTerms(a, s)
+	for i, t := range terms {
+		v := Symbol("t:" + t)
+		pos := Symbol("\x00hdc:pos:" + strconv.Itoa(i%NumPositions))
+		r.add(Bind(&v, &pos))
+		if i > 0 {
+			p := Symbol("t:" + terms[i-1])
+			rot := Rotate(&v, 1)
+			r.add(Bind(&p, &rot))
+		}
+	}
+	return r.majority()
+}
+
+// refEncodeUnits is EncodeUnits over the reference text encoding.
+func refEncodeUnits(a *text.Analyzer, units []*kus.KU) []Unit {
+	var kept []*kus.KU
+	byID := map[string]int{}
+	for _, u := range units {
+		if u != nil {
+			byID[u.ID] = len(kept)
+			kept = append(kept, u)
+		}
+	}
+	out := make([]Unit, len(kept))
+	done := make([]bool, len(kept))
+	enc := func(s string) Vector {
+		if s == "" {
+			return Vector{}
+		}
+		return refText(a, s)
+	}
+	head := func(u *kus.KU) Unit {
+		h := Unit{ID: u.ID, Role: roleCode(u.Role)}
+		for _, act := range u.UtilityActs {
+			for i, known := range kus.Acts {
+				if strings.EqualFold(act, known) {
+					h.Acts |= 1 << i
+				}
+			}
+		}
+		topic := u.Topic
+		if topic == "" {
+			topic = u.Title
+		}
+		h.Topic = enc(topic)
+		return h
+	}
+	var visit func(i, depth int)
+	visit = func(i, depth int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		u := kept[i]
+		var children []int
+		if u.KUType == kus.TypeAggregate && depth < 16 {
+			for _, c := range u.ChildUnitIDs {
+				if j, ok := byID[c]; ok && j != i {
+					visit(j, depth+1)
+					children = append(children, j)
+				}
+			}
+		}
+		out[i] = head(u)
+		if len(children) == 0 {
+			out[i].Content = enc(refContentText(u))
+			return
+		}
+		var r refCounter
+		for _, j := range children {
+			if out[j].Content != (Vector{}) {
+				r.add(out[j].Content)
+			}
+		}
+		out[i].Content = r.majority()
+	}
+	for i := range kept {
+		visit(i, 0)
+	}
+	return out
+}
+
+// repoDocs parses the Markdown files of this repository: real technical
+// text, with context units that have claims and procedures.
+func repoDocs(t *testing.T) []*kus.Document {
+	t.Helper()
+	root := filepath.Join("..", "..", "..", "..")
+	var docs []*kus.Document
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != root) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(p) != ".md" {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)})
+		if err == nil {
+			docs = append(docs, doc)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	sort.Slice(docs, func(i, j int) bool { return docs[i].Source.SourceID < docs[j].Source.SourceID })
+	return docs
+}
+
+// wsDocs returns up to n documents of the benchmark workspace, if any.
+func wsDocs(t *testing.T, n int) []*kus.Document {
+	if testing.Short() {
+		return nil
+	}
+	if _, err := os.Stat(benchWorkspace()); err != nil {
+		return nil
+	}
+	docs := parseDir(t, benchWorkspace())
+	return docs[:min(n, len(docs))]
+}
+
+func TestEncodeUnitsMatchesReference(t *testing.T) {
+	a := text.English()
+	e := DefaultParams().Encoder
+	docs := append(repoDocs(t), wsDocs(t, 200)...)
+	units, multi := 0, 0
+	for _, d := range docs {
+		// Half of the sources with their texts analysed by BM25 first (as
+		// at ingest), half without.
+		if len(d.Units)%2 == 0 {
+			analyseLikeBM25(d.Units)
+		}
+		got := e.EncodeUnits(d.Units)
+		want := refEncodeUnits(a, d.Units)
+		require.Equal(t, len(want), len(got), d.Source.SourceID)
+		for i := range want {
+			require.Equal(t, want[i], got[i], "%s unit %s", d.Source.SourceID, want[i].ID)
+		}
+		for _, u := range d.Units {
+			n := 0
+			for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+				if s != "" {
+					n++
+				}
+			}
+			if n > 1 {
+				multi++
+			}
+		}
+		units += len(want)
+	}
+	t.Logf("%d sources, %d units (%d with several content parts)", len(docs), units, multi)
+	require.Positive(t, multi, "the texts exercise joined content")
+}

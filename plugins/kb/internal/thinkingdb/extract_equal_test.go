@@ -1,0 +1,205 @@
+package thinkingdb
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// repoTexts returns the claims, procedures and bodies of the KUs parsed
+// from this repository's Markdown files, and the files' raw text.
+func repoTexts(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("..", "..", "..", "..")
+	var texts []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != root) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(p) != ".md" {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		texts = append(texts, string(src))
+		if doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)}); err == nil {
+			texts = append(texts, unitTexts(doc.Units)...)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, texts)
+	return texts
+}
+
+func unitTexts(units []*kus.KU) []string {
+	var out []string
+	for _, u := range units {
+		for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// trickyTexts exercise the word splitter and the phrase rules.
+var trickyTexts = []string{
+	"",
+	"IL-6 causes x_y. Done!",
+	"a- b. 1.5 e.g. it's",
+	"TNF-α (NF-κB), café-au-lait;\nnext",
+	"x\u0301y -z ÉTÉ.Ü",
+	"a\xffb c'\u00e9",
+	"The Protein IS A Type Of enzyme. Aspirin Inhibits COX-2 and reduces Inflammation.",
+	"\u212Aind of magic: Kelvin \u212A is a unit. İnsulin İS A hormone.",
+	"Smoking causes cancer, which causes death; the drug is caused by the bug",
+	"Obesity is associated with diabetes and the heart. It can the. A uses B uses C.",
+	"Mitochondria are part of cells. Cells are part of tissues. Tissues are part of organs.",
+	"the the the uses the the. and uses or. a and b causes c and d or",
+	"X is a type of is a type of Y. Z leads to leads to W. causes causes causes",
+	"ΑΒΓ causes ΔΕΖ. Straße requires Fluß. ǅemal uses ǈudevit.",
+	"A ... causes ... B?! C;D\nE causes F\n\nG",
+	"Insulin-like growth factor 1 (IGF-1) promotes cell growth and inhibits apoptosis in many tissues.",
+	"VERY LONG SUBJECT PHRASE WITH MANY WORDS causes VERY LONG OBJECT PHRASE WITH MANY WORDS INDEED",
+}
+
+func requireSameFacts(t *testing.T, e *Extractor, s string) int {
+	t.Helper()
+	want := refSentences(e, s)
+	got := e.Sentences(s)
+	require.Equal(t, want, got, "%.200q", s)
+	return len(want)
+}
+
+func TestSentencesMatchReference(t *testing.T) {
+	e := &Extractor{}
+	facts := 0
+	texts := append(append([]string(nil), trickyTexts...), repoTexts(t)...)
+	for _, s := range texts {
+		facts += requireSameFacts(t, e, s)
+		facts += requireSameFacts(t, e, strings.ToUpper(s))
+	}
+	n := len(texts)
+	if !testing.Short() {
+		if _, err := os.Stat(benchWorkspace()); err == nil {
+			docs := parseDir(t, benchWorkspace())
+			for _, d := range docs[:min(len(docs), 1500)] {
+				for _, s := range unitTexts(d.Units) {
+					facts += requireSameFacts(t, e, s)
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d texts, %d facts", n, facts)
+	require.Greater(t, facts, 100, "the texts exercise extraction")
+}
+
+// refSourceFacts is SourceFacts over the reference extractor.
+func refSourceFacts(e *Extractor, src string, units []*kus.KU) []Fact {
+	var out []Fact
+	seen := map[[3]string]bool{}
+	add := func(f Fact) {
+		k := [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey}
+		if !seen[k] {
+			seen[k] = true
+			f.Source = src
+			out = append(out, f)
+		}
+	}
+	for lvl := 0; lvl <= 2; lvl++ {
+		for _, u := range units {
+			if levelOrder(u.Level) != lvl {
+				continue
+			}
+			// A valid symbolic fact wins (that path is not optimised).
+			sym := *u
+			sym.Claim, sym.Procedure, sym.TextBody = "", "", ""
+			if fs := e.Facts(&sym); len(fs) > 0 {
+				add(fs[0])
+				continue
+			}
+			useen := map[[3]string]bool{}
+			for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+				if s == "" {
+					continue
+				}
+				for _, f := range refSentences(e, s) {
+					k := [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey}
+					if useen[k] {
+						continue
+					}
+					useen[k] = true
+					f.KU, f.Extracted = u.ID, true
+					add(f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestSourceFactsMatchReference(t *testing.T) {
+	x := New(DefaultParams())
+	root := filepath.Join("..", "..", "..", "..")
+	var paths []string
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != root) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && filepath.Ext(p) == ".md" {
+			paths = append(paths, p)
+		}
+		return nil
+	}))
+	sort.Strings(paths)
+	facts, symbolic := 0, 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)})
+		if err != nil {
+			continue
+		}
+		want := refSourceFacts(&x.ex, p, doc.Units)
+		require.Equal(t, want, x.SourceFacts(p, doc.Units), p)
+		for _, f := range want {
+			facts++
+			if !f.Extracted {
+				symbolic++
+			}
+		}
+	}
+	t.Logf("%d files, %d facts (%d symbolic)", len(paths), facts, symbolic)
+	require.Greater(t, facts, 20)
+	require.Positive(t, symbolic)
+}
+
+// FuzzSentences compares the extractor with the reference on any text
+// (the seeds run with go test).
+func FuzzSentences(f *testing.F) {
+	for _, s := range trickyTexts {
+		f.Add(s)
+	}
+	e := &Extractor{}
+	f.Fuzz(func(t *testing.T, s string) {
+		require.Equal(t, refSentences(e, s), e.Sentences(s), "%q", s)
+	})
+}
