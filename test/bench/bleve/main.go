@@ -11,7 +11,7 @@
 //
 // Usage:
 //
-//	go run . -workspace DIR -queries queries.jsonl -qrels qrels.tsv [-work DIR] [-k 100]
+//	go run . -workspace DIR -queries queries.jsonl -qrels qrels.tsv [-work DIR] [-k 100] [-copies DIR10]
 package main
 
 import (
@@ -53,6 +53,8 @@ func main() {
 	flag.StringVar(&c.edit, "edit", "4983.md", "workspace file edited for the re-ingest latency")
 	flag.IntVar(&c.k, "k", 100, "documents per query in the runs")
 	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "queries at once for mrpvm search and the second bleve run")
+	flag.StringVar(&c.copies, "copies", "", "a workspace of several copies of -workspace (mkworkspace -copies 10): also measure how mrpvm scales")
+	flag.IntVar(&c.repeat, "repeat", 5, "alternating runs per plugin in the scaling comparison (medians are reported)")
 	flag.Parse()
 	if c.workspace == "" || c.queries == "" {
 		flag.Usage()
@@ -95,8 +97,8 @@ func sub(ctx context.Context, name string, args []string) error {
 
 type config struct {
 	workspace, queries, qrels, work, mrpvm string
-	edit                                   string
-	k, workers                             int
+	edit, copies                           string
+	k, workers, repeat                     int
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -241,6 +243,9 @@ func bench(ctx context.Context, c config) (err error) {
 		}
 		fmt.Printf("\nre-ingest of one changed file (%s; KUs + all three indexes, fsynced), 21 edits: median %.1f ms, max %.1f ms\n",
 			c.edit, ms(lat[len(lat)/2]), ms(lat[len(lat)-1]))
+		if c.copies != "" {
+			err = scaling(ctx, c, db, ing)
+		}
 	}()
 	if err := line("bleve", bs, bleveRun, ""); err != nil {
 		return err
