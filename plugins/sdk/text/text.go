@@ -10,7 +10,8 @@
 // Thai, Lao, Khmer, Myanmar) are split into one token per character.
 //
 // An Analyzer is safe for concurrent use. It caches stems, so repeated words
-// cost neither a stemmer call nor an allocation.
+// cost neither a stemmer call nor an allocation, and numbers its terms
+// (Token.ID).
 package text
 
 import (
@@ -33,6 +34,12 @@ type Token struct {
 	Pos int
 	// Part is true for a part of a compound emitted after the compound.
 	Part bool
+	// ID numbers Term within the Analyzer that produced it, from 1, so
+	// that callers can count terms in slices instead of maps: every token
+	// of one Analyzer with a given Term carries the same ID. ID is 0 for
+	// the terms first seen after the analyzer numbered maxTerms of them
+	// (callers then fall back on Term).
+	ID uint32
 }
 
 // Options configure an Analyzer.
@@ -63,25 +70,36 @@ func DefaultOptions() Options {
 type Analyzer struct {
 	opts Options
 
-	// The term cache maps a lowercased word to its term ("" for a stop
-	// word). Reads go lock-free to the immutable map in ro; new entries
-	// collect in dirty and are promoted into a fresh ro map in batches.
-	ro    atomic.Pointer[map[string]string]
+	// The term cache maps a lowercased word to its term and the term's id
+	// (term "" for a stop word): one lookup per word. Reads go lock-free to
+	// the immutable map in ro; new entries collect in dirty and are
+	// promoted into a fresh ro map in batches.
+	ro    atomic.Pointer[map[string]entry]
 	mu    sync.Mutex
-	dirty map[string]string
+	dirty map[string]entry
 	size  int
+	ids   map[string]uint32 // term -> ID, under mu
+}
+
+// entry is a cached word: its term ("" for a stop word) and the term's ID.
+type entry struct {
+	term string
+	id   uint32
 }
 
 // maxCache bounds the stem cache; past it, words are stemmed on every call.
 const maxCache = 1 << 17
+
+// maxTerms bounds the numbered terms; later new terms get ID 0.
+const maxTerms = 1 << 18
 
 // New returns an Analyzer with the given options.
 func New(opts Options) *Analyzer {
 	if opts.MaxTokenLen <= 0 {
 		opts.MaxTokenLen = 64
 	}
-	a := &Analyzer{opts: opts, dirty: make(map[string]string)}
-	a.ro.Store(&map[string]string{})
+	a := &Analyzer{opts: opts, dirty: make(map[string]entry), ids: make(map[string]uint32)}
+	a.ro.Store(&map[string]entry{})
 	return a
 }
 
@@ -120,7 +138,8 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 		}
 		if isScriptio(r) {
 			n := utf8.EncodeRune(arr[:], unicode.ToLower(r))
-			fn(Token{Term: a.intern(arr[:n]), Pos: pos})
+			e := a.intern(arr[:n])
+			fn(Token{Term: e.term, Pos: pos, ID: e.id})
 			pos++
 			i += size
 			continue
@@ -307,7 +326,8 @@ func (a *Analyzer) emitWord(buf []byte, raw string, pos int, fn func(Token)) boo
 	}
 	emitted := false
 	if len(buf) <= a.opts.MaxTokenLen {
-		fn(Token{Term: a.intern(buf), Pos: pos})
+		e := a.intern(buf)
+		fn(Token{Term: e.term, Pos: pos, ID: e.id})
 		emitted = true
 	}
 	if !a.opts.Parts {
@@ -371,22 +391,22 @@ func (a *Analyzer) emitPlain(w []byte, pos int, part bool, fn func(Token)) bool 
 	if len(w) == 0 || len(w) > a.opts.MaxTokenLen {
 		return false
 	}
-	t, ok := (*a.ro.Load())[string(w)]
+	e, ok := (*a.ro.Load())[string(w)]
 	if !ok {
-		t = a.miss(w)
+		e = a.miss(w)
 	}
-	if t == "" {
+	if e.term == "" {
 		return false
 	}
-	fn(Token{Term: t, Pos: pos, Part: part})
+	fn(Token{Term: e.term, Pos: pos, Part: part, ID: e.id})
 	return true
 }
 
 // miss computes and caches the term of a plain word: "" for a stop word,
 // else its stem.
-func (a *Analyzer) miss(w []byte) string {
-	if t, ok := a.lookupDirty(w); ok {
-		return t
+func (a *Analyzer) miss(w []byte) entry {
+	if e, ok := a.lookupDirty(w); ok {
+		return e
 	}
 	key := string(w)
 	t := key
@@ -395,52 +415,69 @@ func (a *Analyzer) miss(w []byte) string {
 	} else if a.opts.Stem && asciiLetters(w) {
 		t = english.Stem(key, true)
 	}
-	a.store(key, t)
-	return t
+	return a.store(key, t)
 }
 
-// intern returns a compound or a character as a string, sharing one copy
+// intern returns a compound or a character as a term, sharing one copy
 // per distinct value. Compounds are never stop words.
-func (a *Analyzer) intern(w []byte) string {
-	t, ok := (*a.ro.Load())[string(w)]
+func (a *Analyzer) intern(w []byte) entry {
+	e, ok := (*a.ro.Load())[string(w)]
 	if !ok {
-		t, ok = a.lookupDirty(w)
+		e, ok = a.lookupDirty(w)
 	}
-	if ok && t != "" {
-		return t
+	if ok && e.term != "" {
+		return e
 	}
-	t = string(w)
+	t := string(w)
 	if !ok {
-		a.store(t, t)
+		return a.store(t, t)
 	}
-	return t
-}
-
-func (a *Analyzer) lookupDirty(w []byte) (string, bool) {
-	a.mu.Lock()
-	t, ok := a.dirty[string(w)]
-	a.mu.Unlock()
-	return t, ok
-}
-
-// store caches a term; the dirty entries are promoted once they number a
-// quarter of the read map (so copying costs O(1) per entry, amortised).
-func (a *Analyzer) store(key, t string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return entry{term: t, id: a.termID(t)}
+}
+
+func (a *Analyzer) lookupDirty(w []byte) (entry, bool) {
+	a.mu.Lock()
+	e, ok := a.dirty[string(w)]
+	a.mu.Unlock()
+	return e, ok
+}
+
+// termID returns the ID of term t ("" has none), numbering it if there is
+// room. The caller holds a.mu.
+func (a *Analyzer) termID(t string) uint32 {
+	if t == "" {
+		return 0
+	}
+	id, ok := a.ids[t]
+	if !ok && len(a.ids) < maxTerms {
+		id = uint32(len(a.ids) + 1)
+		a.ids[t] = id
+	}
+	return id
+}
+
+// store numbers term t and caches it as the term of word key; the dirty
+// entries are promoted once they number a quarter of the read map (so
+// copying costs O(1) per entry, amortised).
+func (a *Analyzer) store(key, t string) entry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.dirty[key]; ok {
+		return e
+	}
+	e := entry{term: t, id: a.termID(t)}
 	if a.size >= maxCache {
-		return
+		return e
 	}
-	if _, ok := a.dirty[key]; ok {
-		return
-	}
-	a.dirty[key] = t
+	a.dirty[key] = e
 	a.size++
 	ro := *a.ro.Load()
 	if len(a.dirty) < 64+len(ro)/4 {
-		return
+		return e
 	}
-	m := make(map[string]string, len(ro)+len(a.dirty))
+	m := make(map[string]entry, len(ro)+len(a.dirty))
 	for k, v := range ro {
 		m[k] = v
 	}
@@ -448,7 +485,8 @@ func (a *Analyzer) store(key, t string) {
 		m[k] = v
 	}
 	a.ro.Store(&m)
-	a.dirty = make(map[string]string)
+	a.dirty = make(map[string]entry)
+	return e
 }
 
 func asciiLetters(w []byte) bool {

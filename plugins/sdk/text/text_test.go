@@ -63,7 +63,11 @@ func TestTerms(t *testing.T) {
 
 func TestPositions(t *testing.T) {
 	var got []Token
-	English().Each("the kb-fast plugin", func(tok Token) { got = append(got, tok) })
+	English().Each("the kb-fast plugin", func(tok Token) {
+		assert.NotZero(t, tok.ID, tok.Term)
+		tok.ID = 0
+		got = append(got, tok)
+	})
 	want := []Token{
 		{Term: "kb-fast", Pos: 0},
 		{Term: "kb", Pos: 0, Part: true},

@@ -18,18 +18,22 @@ type Text struct {
 	// Main leaves the compound parts out (the tokens whose Part is false);
 	// it shares All's array when the text has no parts.
 	Main []string
+	// IDs holds the Token.ID of each term of All (0: not numbered).
+	IDs []uint32
 }
 
 // Analyse analyses s with a and keeps the result for Lookup. The returned
 // slices are shared and must not be modified.
 func Analyse(a *text.Analyzer, s string) *Text {
-	t := &Text{All: make([]string, 0, len(s)/8+4)}
+	n := len(s)/8 + 4
+	t := &Text{All: make([]string, 0, n), IDs: make([]uint32, 0, n)}
 	var parts []int32 // positions in All of the compound parts
 	a.Each(s, func(tok text.Token) {
 		if tok.Part {
 			parts = append(parts, int32(len(t.All)))
 		}
 		t.All = append(t.All, tok.Term)
+		t.IDs = append(t.IDs, tok.ID)
 	})
 	if len(parts) == 0 {
 		t.Main = t.All

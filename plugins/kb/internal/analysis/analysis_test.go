@@ -22,12 +22,15 @@ func TestAnalyseMatchesTheAnalyzer(t *testing.T) {
 			got := Analyse(a, s)
 			assert.Equal(t, a.Append(nil, s), append([]string(nil), got.All...))
 			var main []string
+			var ids []uint32
 			a.Each(s, func(tok text.Token) {
 				if !tok.Part {
 					main = append(main, tok.Term)
 				}
+				ids = append(ids, tok.ID)
 			})
 			assert.Equal(t, main, append([]string(nil), got.Main...))
+			assert.Equal(t, ids, append([]uint32(nil), got.IDs...))
 			hit, ok := Lookup(a, s)
 			require.True(t, ok)
 			assert.Same(t, got, hit)

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/analysis"
@@ -80,30 +81,102 @@ func suitedRoles(act string) uint32 {
 	return m
 }
 
-// srcTerms collects the terms of a source's units. Term ids are
-// source-wide; the counts of the unit being analysed live in one slab
-// reused from unit to unit (uterms[i] has the counts tfs[i]). Field texts
-// already analysed for another unit of the same source (a summary repeats
-// its leaf's title and text) are taken from memo.
+// srcTerms collects the terms of a source's units, and holds the scratch
+// buffers of analyse; one is reused from source to source (srcTermsPool).
+// Terms get source-local ids, found through the analyzer's term ID in
+// local (a table indexed by ID, valid where its epoch is the current one)
+// or, for a term the analyzer left unnumbered, in byTerm. The counts of the
+// unit being analysed live in one slab reused from unit to unit (uterms[i]
+// has the counts tfs[i]). Field texts already analysed for another unit of
+// the same source (a summary repeats its leaf's title and text) are taken
+// from memo.
 type srcTerms struct {
-	ids   map[string]int32 // term -> id
-	terms []string         // id -> term
-	unit  []int32          // id -> 1 + the last unit counting it
-	slot  []int32          // id -> its index in tfs for that unit
-	memo  map[string][]string
+	terms  []string // local id -> term
+	unit   []int32  // local id -> 1 + the last unit counting it
+	slot   []int32  // local id -> its index in tfs for that unit
+	local  []idSlot // analyzer term ID -> local id
+	epoch  uint32
+	byTerm map[string]int32 // term without an analyzer ID -> local id
+	memo   map[string]*analysis.Text
 
 	// The unit being analysed.
 	lens   [NumFields]uint32
-	uterms []int32 // ids, in order of first occurrence
+	uterms []int32 // local ids, in order of first occurrence
 	tfs    [][NumFields]uint32
+
+	// analyse's buffers.
+	buf             []byte
+	refs            []entryRef
+	order, size, at []int32
+	out             []byte
+}
+
+// idSlot maps an analyzer term ID to a source-local id in one epoch.
+type idSlot struct {
+	epoch uint32
+	local int32
+}
+
+// entryRef locates the entry of one (unit, term) in analyse's buffer.
+type entryRef struct{ term, off, n int32 }
+
+var srcTermsPool = sync.Pool{New: func() any {
+	return &srcTerms{byTerm: map[string]int32{}, memo: map[string]*analysis.Text{}}
+}}
+
+// begin readies st for a new source.
+func (st *srcTerms) begin() {
+	st.terms, st.unit, st.slot = st.terms[:0], st.unit[:0], st.slot[:0]
+	if len(st.byTerm) > 0 {
+		clear(st.byTerm)
+	}
+	st.epoch++
+	if st.epoch == 0 { // wrapped: forget every old epoch
+		clear(st.local)
+		st.epoch = 1
+	}
+}
+
+// release returns st to the pool, dropping what it references.
+func (st *srcTerms) release() {
+	clear(st.memo)
+	clear(st.terms)
+	srcTermsPool.Put(st)
+}
+
+// newTerm gives term t the next local id.
+func (st *srcTerms) newTerm(t string) int32 {
+	id := int32(len(st.terms))
+	st.terms = append(st.terms, t)
+	st.unit = append(st.unit, 0)
+	st.slot = append(st.slot, 0)
+	return id
+}
+
+// localID returns the local id of term t, whose analyzer ID is gid.
+func (st *srcTerms) localID(t string, gid uint32) int32 {
+	if gid == 0 {
+		id, ok := st.byTerm[t]
+		if !ok {
+			id = st.newTerm(t)
+			st.byTerm[t] = id
+		}
+		return id
+	}
+	if int(gid) >= len(st.local) {
+		grown := make([]idSlot, max(int(gid)+1, 2*len(st.local), 4096))
+		copy(grown, st.local)
+		st.local = grown
+	}
+	e := &st.local[gid]
+	if e.epoch != st.epoch {
+		*e = idSlot{epoch: st.epoch, local: st.newTerm(t)}
+	}
+	return e.local
 }
 
 // analyzeUnit counts the terms of unit number local of the source.
 func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
-	if st.ids == nil {
-		st.ids = make(map[string]int32, 256)
-		st.memo = make(map[string][]string, 8)
-	}
 	st.uterms, st.tfs = st.uterms[:0], st.tfs[:0]
 	st.lens = [NumFields]uint32{}
 	mark := int32(local + 1)
@@ -111,20 +184,13 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
 		if s == "" {
 			continue
 		}
-		terms, ok := st.memo[s]
+		txt, ok := st.memo[s]
 		if !ok {
-			terms = analysis.Analyse(a, s).All
-			st.memo[s] = terms
+			txt = analysis.Analyse(a, s)
+			st.memo[s] = txt
 		}
-		for _, t := range terms {
-			id, ok := st.ids[t]
-			if !ok {
-				id = int32(len(st.terms))
-				st.ids[t] = id
-				st.terms = append(st.terms, t)
-				st.unit = append(st.unit, 0)
-				st.slot = append(st.slot, 0)
-			}
+		for i, t := range txt.All {
+			id := st.localID(t, txt.IDs[i])
 			if st.unit[id] != mark {
 				st.unit[id] = mark
 				st.slot[id] = int32(len(st.tfs))
@@ -133,6 +199,6 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
 			}
 			st.tfs[st.slot[id]][f]++
 		}
-		st.lens[f] += uint32(len(terms))
+		st.lens[f] += uint32(len(txt.All))
 	}
 }

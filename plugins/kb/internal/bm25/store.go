@@ -221,46 +221,59 @@ func (x *Index) Prepare(units []*kus.KU) {
 // analyse builds a forward record. The entries of all terms are encoded
 // into one buffer as the units are read (unit order), then laid out term by
 // term into a second one, so a source costs a few allocations whatever its
-// number of terms.
+// number of terms; the scratch space is reused from source to source.
 func (x *Index) analyse(units []*kus.KU) *record {
+	st := srcTermsPool.Get().(*srcTerms)
+	defer st.release()
+	st.begin()
 	rec := &record{units: make([]unitInfo, 0, len(units))}
-	var st srcTerms
-	type ref struct{ term, off, n int32 }
-	var refs []ref
-	buf := make([]byte, 0, 1024)
+	buf, refs := st.buf[:0], st.refs[:0]
 	for _, u := range units {
 		if u == nil {
 			continue
 		}
 		local := len(rec.units)
-		analyzeUnit(x.p.Analyzer, u, local, &st)
+		analyzeUnit(x.p.Analyzer, u, local, st)
 		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: st.lens})
 		for i, id := range st.uterms {
 			off := len(buf)
 			buf = appendEntry(buf, uint64(local), &st.tfs[i])
-			refs = append(refs, ref{term: id, off: int32(off), n: int32(len(buf) - off)})
+			refs = append(refs, entryRef{term: id, off: int32(off), n: int32(len(buf) - off)})
 		}
 	}
+	st.buf, st.refs = buf, refs
+	n := len(st.terms)
+	if n == 0 {
+		if len(rec.units) > 0 {
+			rec.enc = rec.encode()
+		}
+		return rec
+	}
 	// Sort the term ids by term; size and place each term's entries.
-	order := make([]int32, len(st.terms))
+	order := resize(&st.order, n)
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(st.terms[a], st.terms[b]) })
-	size := make([]int32, len(st.terms))
+	terms := st.terms
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(terms[a], terms[b]) })
+	size := resize(&st.size, n)
+	clear(size)
 	for _, r := range refs {
 		size[r.term] += r.n
 	}
-	pos := make([]int32, len(st.terms)) // term id -> write position in out
-	rec.terms = make([]string, len(order))
-	rec.entries = make([][]byte, len(order))
+	pos := resize(&st.at, n) // term id -> write position in out
+	rec.terms = make([]string, n)
+	rec.entries = make([][]byte, n)
 	at := int32(0)
 	for i, id := range order {
-		rec.terms[i] = st.terms[id]
+		rec.terms[i] = terms[id]
 		pos[id] = at
 		at += size[id]
 	}
-	out := make([]byte, at)
+	if cap(st.out) < int(at) {
+		st.out = make([]byte, at, at+at/4)
+	}
+	out := st.out[:at]
 	for i, id := range order {
 		rec.entries[i] = out[pos[id] : pos[id]+size[id] : pos[id]+size[id]]
 	}
@@ -268,10 +281,63 @@ func (x *Index) analyse(units []*kus.KU) *record {
 		copy(out[pos[r.term]:], buf[r.off:r.off+r.n])
 		pos[r.term] += r.n
 	}
-	if len(rec.units) > 0 {
-		rec.enc = rec.encode()
+	rec.enc = rec.encode()
+	if !aliasEntries(rec) {
+		// Cannot happen (encode writes the entries last, as laid out);
+		// keep private copies rather than the reused buffer.
+		for i, e := range rec.entries {
+			rec.entries[i] = bytes.Clone(e)
+		}
 	}
 	return rec
+}
+
+// resize returns (*s)[:n], reallocating when the capacity is short.
+func resize(s *[]int32, n int) []int32 {
+	if cap(*s) < n {
+		*s = make([]int32, n, n+n/4)
+	}
+	return (*s)[:n]
+}
+
+// aliasEntries points rec.entries into rec.enc, where encode copied them:
+// the terms and their entries close the encoding, so they start at
+// len(enc) minus their encoded size. It reports false if enc does not
+// hold them there (some entries may then alias enc already).
+func aliasEntries(rec *record) bool {
+	size := uvarintLen(uint64(len(rec.terms)))
+	for i, t := range rec.terms {
+		n := len(rec.entries[i])
+		size += uvarintLen(uint64(len(t))) + len(t) + uvarintLen(uint64(n)) + n
+	}
+	if size > len(rec.enc) {
+		return false
+	}
+	d := decoder{b: rec.enc[len(rec.enc)-size:]}
+	if d.uvarint() != uint64(len(rec.terms)) {
+		return false
+	}
+	for i, t := range rec.terms {
+		if string(d.bytes(d.uvarint())) != t {
+			return false
+		}
+		e := d.bytes(d.uvarint())
+		if d.err || !bytes.Equal(e, rec.entries[i]) {
+			return false
+		}
+		rec.entries[i] = e[:len(e):len(e)]
+	}
+	return !d.err && len(d.b) == 0
+}
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 // flush turns the delta into a new segment.
