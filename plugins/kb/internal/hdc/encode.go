@@ -39,44 +39,19 @@ func (e *Encoder) analyzer() *text.Analyzer {
 }
 
 // TermVector returns the symbol vector of a term: Symbol("t:" + term).
-func TermVector(term string) Vector { return *termVector(term) }
-
-// termVector returns a shared, read-only copy of the term's vector.
-func termVector(term string) *Vector {
-	if v := termCache.get(term); v != nil {
-		return v
-	}
-	v := new(Vector)
-	Random(fnv1a(fnv1a(fnvOffset, "t:"), term), v)
-	termCache.put(term, v)
+func TermVector(term string) Vector {
+	var v Vector
+	Random(termSeed(term), &v)
 	return v
 }
 
-// termCache keeps the vectors of up to maxTermCache terms (512 bytes each),
-// sparing the generator for frequent terms.
-var termCache = symbolCache{m: make(map[string]*Vector)}
+// termSeedBase is the FNV-1a state after "t:", the prefix of term symbols.
+var termSeedBase = fnv1a(fnvOffset, "t:")
 
-const maxTermCache = 1 << 15
-
-type symbolCache struct {
-	mu sync.RWMutex
-	m  map[string]*Vector
-}
-
-func (c *symbolCache) get(term string) *Vector {
-	c.mu.RLock()
-	v := c.m[term]
-	c.mu.RUnlock()
-	return v
-}
-
-func (c *symbolCache) put(term string, v *Vector) {
-	c.mu.Lock()
-	if len(c.m) < maxTermCache {
-		c.m[term] = v
-	}
-	c.mu.Unlock()
-}
+// termSeed returns Seed("t:" + term). Term vectors are generated where
+// they are used rather than cached: expanding a seed (64 independent
+// splitmix64 steps) costs less than a shared map lookup and copy.
+func termSeed(term string) uint64 { return fnv1a(termSeedBase, term) }
 
 // Terms returns the main terms of s (compound parts are left out: the
 // compound itself stands for them). The slice may be shared: do not modify
@@ -108,13 +83,18 @@ func (e *Encoder) Text(s string) Vector {
 // when weight is set (weights below 1 drop the term). b is scratch space.
 func (e *Encoder) Encode(terms []string, weight func(string) int, b *Bundle) Vector {
 	b.Reset()
-	var prev *Vector
+	if weight == nil && e.Positions && e.Pairs {
+		b.addPositionsPairs(terms)
+		return b.Majority(&tieVector)
+	}
+	var vs [2]Vector
+	v, prev := &vs[0], &vs[1]
 	for i, t := range terms {
 		w := 1
 		if weight != nil {
 			w = weight(t)
 		}
-		v := termVector(t)
+		Random(termSeed(t), v)
 		if w > 0 {
 			switch {
 			case !e.Positions:
@@ -126,11 +106,11 @@ func (e *Encoder) Encode(terms []string, weight func(string) int, b *Bundle) Vec
 				b.AddWeighted(&item, w)
 			}
 		}
-		if e.Pairs && prev != nil {
+		if e.Pairs && i > 0 {
 			// prev XOR (v rotated by one word).
 			b.AddXor(prev, v, 1)
 		}
-		prev = v
+		v, prev = prev, v
 	}
 	return b.Majority(&tieVector)
 }
@@ -176,7 +156,9 @@ func (e *Encoder) ActsVector(mask uint16) Vector {
 // the VSA reading of "a summary of its children" — and its own text only
 // when it has no such children.
 func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
-	memo := make(map[string]Vector, 4)
+	b := bundlePool.Get().(*Bundle)
+	defer bundlePool.Put(b)
+	memo := make(textMemo, 4)
 	byID := make(map[string]int, len(units))
 	out := make([]Unit, 0, len(units))
 	var kept []*kus.KU
@@ -188,7 +170,6 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 	}
 	out = out[:len(kept)]
 	done := make([]bool, len(kept))
-	var b Bundle
 	var visit func(i int, depth int)
 	visit = func(i int, depth int) {
 		if done[i] {
@@ -206,10 +187,10 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 			}
 		}
 		if len(children) == 0 {
-			out[i] = e.EncodeUnit(u, memo)
+			out[i] = e.encodeUnit(u, memo, b)
 			return
 		}
-		out[i] = e.encodeHead(u, memo)
+		out[i] = e.encodeHead(u, memo, b)
 		b.Reset()
 		for _, j := range children {
 			if out[j].Content != (Vector{}) {
@@ -224,16 +205,27 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 	return out
 }
 
-// EncodeUnit encodes one KU; memo caches the vectors of texts already seen
-// (a source's summary repeats its leaves' text) and may be nil.
-func (e *Encoder) EncodeUnit(u *kus.KU, memo map[string]Vector) Unit {
-	out := e.encodeHead(u, memo)
-	out.Content = e.memoText(contentText(u), memo)
+// textMemo holds the vectors of the texts of one source already encoded
+// (a source's summary repeats its leaves' text), keyed by the parts of the
+// text (see contentParts; a topic is a text of one part).
+type textMemo map[[3]string]*Vector
+
+// EncodeUnit encodes one KU from its own text (an aggregate included).
+func (e *Encoder) EncodeUnit(u *kus.KU) Unit {
+	b := bundlePool.Get().(*Bundle)
+	defer bundlePool.Put(b)
+	return e.encodeUnit(u, nil, b)
+}
+
+func (e *Encoder) encodeUnit(u *kus.KU, memo textMemo, b *Bundle) Unit {
+	out := e.encodeHead(u, memo, b)
+	parts, n := contentParts(u)
+	out.Content = e.memoText(parts, n, memo, b)
 	return out
 }
 
 // encodeHead encodes everything but the content.
-func (e *Encoder) encodeHead(u *kus.KU, memo map[string]Vector) Unit {
+func (e *Encoder) encodeHead(u *kus.KU, memo textMemo, b *Bundle) Unit {
 	out := Unit{ID: u.ID, Role: roleCode(u.Role)}
 	for _, a := range u.UtilityActs {
 		for i, known := range kus.Acts {
@@ -246,35 +238,48 @@ func (e *Encoder) encodeHead(u *kus.KU, memo map[string]Vector) Unit {
 	if topic == "" {
 		topic = u.Title
 	}
-	out.Topic = e.memoText(topic, memo)
+	out.Topic = e.memoText([3]string{topic}, 1, memo, b)
 	return out
 }
 
-// memoText encodes s, reusing memo (which may be nil).
-func (e *Encoder) memoText(s string, memo map[string]Vector) Vector {
-	if s == "" {
+// memoText encodes the text made of parts[:n] joined by newlines, reusing
+// memo (which may be nil).
+func (e *Encoder) memoText(parts [3]string, n int, memo textMemo, b *Bundle) Vector {
+	if n == 0 || n == 1 && parts[0] == "" {
 		return Vector{}
 	}
-	if v, ok := memo[s]; ok {
-		return v
+	if v, ok := memo[parts]; ok {
+		return *v
 	}
-	v := e.Text(s)
+	var terms []string
+	if n == 1 {
+		terms = e.Terms(parts[0])
+	} else {
+		// The terms of the joined text are the parts' terms one after the
+		// other (the analyzer carries nothing across a newline; see
+		// TestTermsOfJoinedParts), and the parts were analysed on their
+		// own for the BM25 index moments ago.
+		for _, p := range parts[:n] {
+			terms = append(terms, e.Terms(p)...)
+		}
+	}
+	v := e.Encode(terms, nil, b)
 	if memo != nil {
-		memo[s] = v
+		memo[parts] = &v
 	}
 	return v
 }
 
-// contentText is the text encoded as a unit's content: claim, procedure
-// and body, each once (a claim repeated inside the body is not doubled).
-func contentText(u *kus.KU) string {
-	parts := make([]string, 0, 3)
-	for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {
+// contentParts returns the texts encoded as a unit's content, to be read
+// joined by newlines: claim, procedure and body, each once (a claim
+// repeated inside the body is not doubled).
+func contentParts(u *kus.KU) (parts [3]string, n int) {
+	for _, s := range [...]string{u.Claim, u.Procedure, u.TextBody} {
 		if s == "" {
 			continue
 		}
 		dup := false
-		for i, p := range parts {
+		for i, p := range parts[:n] {
 			if strings.Contains(p, s) {
 				dup = true
 				break
@@ -285,10 +290,11 @@ func contentText(u *kus.KU) string {
 			}
 		}
 		if !dup {
-			parts = append(parts, s)
+			parts[n] = s
+			n++
 		}
 	}
-	return strings.Join(parts, "\n")
+	return parts, n
 }
 
 func roleCode(role string) uint8 {

@@ -248,3 +248,32 @@ func TestEncodeUnitsMatchesReference(t *testing.T) {
 	t.Logf("%d sources, %d units (%d with several content parts)", len(docs), units, multi)
 	require.Positive(t, multi, "the texts exercise joined content")
 }
+
+// TestTermsOfJoinedParts checks what the content encoding relies on: the
+// terms of texts joined by a newline are the texts' terms one after the
+// other, whatever the texts end and start with.
+func TestTermsOfJoinedParts(t *testing.T) {
+	a := text.English()
+	edges := []string{"", "x", "kb-", "-", "--", "--flag", "-v", "[e]dit", "e[x]", "[x", "x]", "]", "1,", "000",
+		"1.", ".5", "it'", "'s", "’s", "TNF-α", "α", "κB", "x86-64", "snake_", "_case", "東京", "ไทย", "é", "\u0301",
+		"word.", "(", "\"", "=", "https://x.y/z", "3.14", "1,000", "v1.2.3"}
+	texts := edges
+	for _, d := range repoDocs(t) {
+		for _, u := range d.Units {
+			texts = append(texts, u.Claim, u.Procedure, u.TextBody)
+		}
+	}
+	for i, x := range texts {
+		for j, y := range texts {
+			if i >= len(edges) && j >= len(edges) && (i+j)%97 != 0 {
+				continue // every edge pair, a sample of the real pairs
+			}
+			if x == "" || y == "" {
+				continue
+			}
+			want := refTerms(a, x+"\n"+y)
+			got := append(append([]string(nil), refTerms(a, x)...), refTerms(a, y)...)
+			require.Equal(t, want, got, "%q + %q", x, y)
+		}
+	}
+}

@@ -26,8 +26,16 @@ type Vector [Words]uint64
 // splitmix64 is the SplitMix64 step: it advances *s and returns a
 // well-mixed 64-bit value.
 func splitmix64(s *uint64) uint64 {
-	*s += 0x9e3779b97f4a7c15
-	z := *s
+	*s += gamma
+	return mix64(*s)
+}
+
+// gamma is the SplitMix64 increment: word i of Random(seed) is
+// mix64(seed + (i+1)*gamma), so words can be generated independently.
+const gamma = 0x9e3779b97f4a7c15
+
+// mix64 is the SplitMix64 output function.
+func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
@@ -215,6 +223,84 @@ func (b *Bundle) addEight() {
 		eights, f := csa(fours[w], foursA, foursB)
 		ones[w], twos[w], fours[w] = o, t2, f
 		b.ripple(3, w, eights)
+	}
+}
+
+// addPositionsPairs adds what Encoder.Encode adds for terms with
+// Positions and Pairs and no weights: every term's vector bound to its
+// position vector (term i to position i mod NumPositions) and, for every
+// two adjacent terms, the first one's vector bound to the second one's
+// rotated by one word. That is 2n-1 vectors for n terms; the first term's
+// own vector and the last n-1 mod 4 terms' go through AddXor, the others
+// four terms (eight vectors) at a time in one pass over the words that
+// generates the term vectors word by word (never storing them) and feeds
+// them straight into the carry-save adders.
+func (b *Bundle) addPositionsPairs(terms []string) {
+	n := len(terms)
+	if n == 0 {
+		return
+	}
+	// Size the counters for the final weight up front: no plane is added
+	// (nor the slice moved) while adding.
+	for len(b.planes) < max(3, bits.Len(uint(b.n+2*n-1))) {
+		b.planes = append(b.planes, Vector{})
+	}
+	var vs [2]Vector
+	prev, v := &vs[0], &vs[1]
+	Random(termSeed(terms[0]), prev)
+	b.AddXor(prev, &positions[0], 0)
+	i := 1
+	for ; i+4 <= n; i += 4 {
+		// prev holds the vector of term i-1 and then that of term i+3.
+		b.addFour(terms[i:i+4], i, prev)
+	}
+	for ; i < n; i++ {
+		Random(termSeed(terms[i]), v)
+		b.AddXor(v, &positions[i%NumPositions], 0)
+		b.AddXor(prev, v, 1)
+		prev, v = v, prev
+	}
+}
+
+// addFour adds the eight vectors of terms first..first+3 (terms[k] is term
+// first+k): each term bound to its position, and each bound to the
+// previous term rotated. prev holds the vector of term first-1 and is
+// replaced by that of term first+3.
+func (b *Bundle) addFour(terms []string, first int, prev *Vector) {
+	_ = terms[3]
+	s0, s1, s2, s3 := termSeed(terms[0]), termSeed(terms[1]), termSeed(terms[2]), termSeed(terms[3])
+	p0 := &positions[first%NumPositions]
+	p1 := &positions[(first+1)%NumPositions]
+	p2 := &positions[(first+2)%NumPositions]
+	p3 := &positions[(first+3)%NumPositions]
+	// rk is the word of term k's vector before the current one (rotation
+	// by one word): the last word first.
+	const last = uint64(Words * gamma % (1 << 64)) // word Words-1 is at seed+Words*gamma
+	r0, r1, r2, r3 := mix64(s0+last), mix64(s1+last), mix64(s2+last), mix64(s3+last)
+	ones, twos, fours := &b.planes[0], &b.planes[1], &b.planes[2]
+	high := b.planes[3:]
+	b.n += 8
+	for w := 0; w < Words; w++ {
+		s0 += gamma
+		s1 += gamma
+		s2 += gamma
+		s3 += gamma
+		c0, c1, c2, c3 := mix64(s0), mix64(s1), mix64(s2), mix64(s3)
+		twosA, o := csa(ones[w], c0^p0[w], prev[w]^r0)
+		twosB, o2 := csa(o, c1^p1[w], c0^r1)
+		foursA, t := csa(twos[w], twosA, twosB)
+		twosA, o = csa(o2, c2^p2[w], c1^r2)
+		twosB, o = csa(o, c3^p3[w], c2^r3)
+		foursB, t2 := csa(t, twosA, twosB)
+		eights, f := csa(fours[w], foursA, foursB)
+		ones[w], twos[w], fours[w] = o, t2, f
+		prev[w] = c3
+		r0, r1, r2, r3 = c0, c1, c2, c3
+		for p := 0; eights != 0; p++ {
+			carry := high[p][w] & eights
+			high[p][w] ^= eights
+			eights = carry
+		}
 	}
 }
 
