@@ -3,7 +3,9 @@ package bm25
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -108,6 +110,11 @@ const maxCachedPostings = 24 << 20
 func loadCache(kv sdk.KV, st stats, w *[NumFields]float32) (*cache, error) {
 	c := &cache{nonce: st.nonce, gen: st.gen, srcDocs: make(map[string]docRange, st.sources), srcNum: make(map[string]int32, st.sources),
 		delta: make(map[string][]dpost), terms: make(map[string]*plist)}
+	if u := int(min(st.units, 1<<24)); u > 0 {
+		// The live units, a lower bound of the documents.
+		c.docID, c.docSrc, c.docSrcN = make([]string, 0, u), make([]string, 0, u), make([]int32, 0, u)
+		c.docDL, c.docRole, c.live = make([]float32, 0, u), make([]uint8, 0, u), make([]bool, 0, u)
+	}
 	loc := make(map[string]uint32, st.sources)
 	err := kv.Scan(prefixLoc, nil, func(k, v []byte) error {
 		seg, n := binary.Uvarint(v)
@@ -214,9 +221,15 @@ func (c *cache) kill(src string) {
 // segPostingLists decodes term's postings in segments segs (live or not,
 // tf > 0), as cache document numbers. It reads only what a cache never
 // changes once built (its segments), so it runs without the index lock.
+// The postings are decoded into pooled buffers and returned in slices of
+// their exact length.
 func segPostingLists(kv sdk.KV, segs []segRange, term string, w *[NumFields]float32) ([]uint32, []float32, error) {
-	var docs []uint32
-	var tfs []float32
+	buf, _ := decodePool.Get().(*decodeBuf)
+	if buf == nil {
+		buf = &decodeBuf{}
+	}
+	defer decodePool.Put(buf)
+	docs, tfs := buf.docs[:0], buf.tfs[:0]
 	for _, g := range segs {
 		v, err := segPostings(kv, g.id, g.blocks, term)
 		if err != nil {
@@ -225,25 +238,71 @@ func segPostingLists(kv sdk.KV, segs []segRange, term string, w *[NumFields]floa
 		if v == nil {
 			continue
 		}
-		d := decoder{b: v}
-		doc := int64(-1)
-		for len(d.b) > 0 && !d.err {
-			gap, tf := d.entry(w)
-			doc += int64(gap) + 1
-			if doc >= int64(g.n) {
-				d.err = true
-				break
-			}
-			if tf > 0 {
-				docs = append(docs, g.base+uint32(doc))
-				tfs = append(tfs, tf)
-			}
-		}
-		if d.err {
+		var ok bool
+		if docs, tfs, ok = decodePostings(v, g.base, g.n, w, docs, tfs); !ok {
 			return nil, nil, fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, g.id, term)
 		}
 	}
-	return docs, tfs, nil
+	buf.docs, buf.tfs = docs, tfs
+	if len(docs) == 0 {
+		return nil, nil, nil
+	}
+	return slices.Clone(docs), slices.Clone(tfs), nil
+}
+
+// decodeBuf holds the postings of one term while they are decoded.
+type decodeBuf struct {
+	docs []uint32
+	tfs  []float32
+}
+
+var decodePool sync.Pool
+
+// decodePostings appends the postings v of one segment (documents base to
+// base+n) with tf > 0 to docs and tfs; ok is false when v is corrupt. It is
+// decoder.entry unrolled: most numbers fit in one byte.
+func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint32, tfs []float32) (_ []uint32, _ []float32, ok bool) {
+	doc := int64(-1)
+	for len(v) > 0 {
+		gap, k := fastUvarint(v)
+		if k <= 0 {
+			return docs, tfs, false
+		}
+		v = v[k:]
+		mask, k := fastUvarint(v)
+		if k <= 0 || mask>>NumFields != 0 {
+			return docs, tfs, false
+		}
+		v = v[k:]
+		var tf float32
+		for mask != 0 {
+			f := bits.TrailingZeros64(mask)
+			mask &= mask - 1
+			c, k := fastUvarint(v)
+			if k <= 0 {
+				return docs, tfs, false
+			}
+			v = v[k:]
+			tf += w[f] * float32(c)
+		}
+		doc += int64(gap) + 1
+		if doc >= int64(n) {
+			return docs, tfs, false
+		}
+		if tf > 0 {
+			docs = append(docs, base+uint32(doc))
+			tfs = append(tfs, tf)
+		}
+	}
+	return docs, tfs, true
+}
+
+// fastUvarint is binary.Uvarint with a fast path for one byte.
+func fastUvarint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return binary.Uvarint(b)
 }
 
 // loadTerm decodes the live postings of term.
