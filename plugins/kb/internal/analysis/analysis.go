@@ -6,6 +6,7 @@
 package analysis
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -20,25 +21,52 @@ type Text struct {
 	Main []string
 	// IDs holds the Token.ID of each term of All (0: not numbered).
 	IDs []uint32
+
+	parts []int32 // positions in All of the compound parts
 }
 
 // Analyse analyses s with a and keeps the result for Lookup. The returned
 // slices are shared and must not be modified.
 func Analyse(a *text.Analyzer, s string) *Text {
+	t := newText(s)
+	t.add(a, s)
+	return t.done(a, s)
+}
+
+func newText(s string) *Text {
 	n := len(s)/8 + 4
-	t := &Text{All: make([]string, 0, n), IDs: make([]uint32, 0, n)}
-	var parts []int32 // positions in All of the compound parts
+	return &Text{All: make([]string, 0, n), IDs: make([]uint32, 0, n)}
+}
+
+// add appends the terms of s.
+func (t *Text) add(a *text.Analyzer, s string) {
 	a.Each(s, func(tok text.Token) {
 		if tok.Part {
-			parts = append(parts, int32(len(t.All)))
+			t.parts = append(t.parts, int32(len(t.All)))
 		}
 		t.All = append(t.All, tok.Term)
 		t.IDs = append(t.IDs, tok.ID)
 	})
-	if len(parts) == 0 {
+}
+
+// addSpan appends the terms from..to of src (which may be t).
+func (t *Text) addSpan(src *Text, from, to int32) {
+	base := int32(len(t.All)) - from
+	i, _ := slices.BinarySearch(src.parts, from)
+	for ; i < len(src.parts) && src.parts[i] < to; i++ {
+		t.parts = append(t.parts, src.parts[i]+base)
+	}
+	t.All = append(t.All, src.All[from:to]...)
+	t.IDs = append(t.IDs, src.IDs[from:to]...)
+}
+
+// done derives Main and keeps t for Lookup.
+func (t *Text) done(a *text.Analyzer, s string) *Text {
+	if len(t.parts) == 0 {
 		t.Main = t.All
 	} else {
-		t.Main = make([]string, 0, len(t.All)-len(parts))
+		t.Main = make([]string, 0, len(t.All)-len(t.parts))
+		parts := t.parts
 		for i, term := range t.All {
 			if len(parts) > 0 && parts[0] == int32(i) {
 				parts = parts[1:]
@@ -50,6 +78,80 @@ func Analyse(a *text.Analyzer, s string) *Text {
 	recent.put(a, s, t)
 	return t
 }
+
+// Memo analyses the texts of one source, which repeat one another: a
+// summary or a claim repeats the first sentences of a body, a parent its
+// children's titles. It splits each text into sentences and analyses each
+// distinct sentence once. The split is exact: a sentence ends with '.', '!'
+// or '?' followed by ASCII white space, which no token spans and which
+// every rule of the tokenizer treats as it treats the start or the end of
+// a text, so the terms of a text are the concatenation of its sentences'
+// terms. The zero Memo is ready to use; it is not safe for concurrent use.
+type Memo struct {
+	texts     map[string]*Text
+	sentences map[string]span
+}
+
+// span is a run of terms of an analysed text.
+type span struct {
+	t        *Text
+	from, to int32
+}
+
+// minSentence is the shortest sentence looked up on its own; shorter ones
+// join the next.
+const minSentence = 24
+
+// Analyse returns the analysis of s by a (as the package's Analyse does),
+// reusing the sentences analysed since the last Reset.
+func (m *Memo) Analyse(a *text.Analyzer, s string) *Text {
+	if t, ok := m.texts[s]; ok {
+		return t
+	}
+	if m.texts == nil {
+		m.texts = make(map[string]*Text, 8)
+		m.sentences = make(map[string]span, 32)
+	}
+	t := newText(s)
+	for start := 0; start < len(s); {
+		end, next := sentenceEnd(s, start)
+		sen := s[start:end]
+		if sp, ok := m.sentences[sen]; ok {
+			t.addSpan(sp.t, sp.from, sp.to)
+		} else {
+			from := int32(len(t.All))
+			t.add(a, sen)
+			m.sentences[sen] = span{t: t, from: from, to: int32(len(t.All))}
+		}
+		start = next
+	}
+	m.texts[s] = t
+	return t.done(a, s)
+}
+
+// Reset forgets the texts analysed.
+func (m *Memo) Reset() {
+	clear(m.texts)
+	clear(m.sentences)
+}
+
+// sentenceEnd returns the end of the sentence starting at s[start] (at
+// least minSentence bytes long unless the text ends first) and the start of
+// the next one, after the white space that follows.
+func sentenceEnd(s string, start int) (end, next int) {
+	for i := start + minSentence; i+1 < len(s); i++ {
+		if c := s[i]; (c == '.' || c == '!' || c == '?') && isSpace(s[i+1]) {
+			next = i + 2
+			for next < len(s) && isSpace(s[next]) {
+				next++
+			}
+			return i + 1, next
+		}
+	}
+	return len(s), len(s)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
 
 // Lookup returns the analysis of s by a if one of the last Recent texts
 // analysed was s.

@@ -87,9 +87,9 @@ func suitedRoles(act string) uint32 {
 // local (a table indexed by ID, valid where its epoch is the current one)
 // or, for a term the analyzer left unnumbered, in byTerm. The counts of the
 // unit being analysed live in one slab reused from unit to unit (uterms[i]
-// has the counts tfs[i]). Field texts already analysed for another unit of
-// the same source (a summary repeats its leaf's title and text) are taken
-// from memo.
+// has the counts tfs[i]). The texts of a source repeat one another (a
+// summary repeats its leaf's title and first sentences): memo analyses each
+// distinct sentence of the source once.
 type srcTerms struct {
 	terms  []string // local id -> term
 	unit   []int32  // local id -> 1 + the last unit counting it
@@ -97,7 +97,7 @@ type srcTerms struct {
 	local  []idSlot // analyzer term ID -> local id
 	epoch  uint32
 	byTerm map[string]int32 // term without an analyzer ID -> local id
-	memo   map[string]*analysis.Text
+	memo   analysis.Memo
 
 	// The unit being analysed.
 	lens   [NumFields]uint32
@@ -121,7 +121,7 @@ type idSlot struct {
 type entryRef struct{ term, off, n int32 }
 
 var srcTermsPool = sync.Pool{New: func() any {
-	return &srcTerms{byTerm: map[string]int32{}, memo: map[string]*analysis.Text{}}
+	return &srcTerms{byTerm: map[string]int32{}}
 }}
 
 // begin readies st for a new source.
@@ -139,7 +139,7 @@ func (st *srcTerms) begin() {
 
 // release returns st to the pool, dropping what it references.
 func (st *srcTerms) release() {
-	clear(st.memo)
+	st.memo.Reset()
 	clear(st.terms)
 	srcTermsPool.Put(st)
 }
@@ -184,11 +184,7 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
 		if s == "" {
 			continue
 		}
-		txt, ok := st.memo[s]
-		if !ok {
-			txt = analysis.Analyse(a, s)
-			st.memo[s] = txt
-		}
+		txt := st.memo.Analyse(a, s)
 		for i, t := range txt.All {
 			id := st.localID(t, txt.IDs[i])
 			if st.unit[id] != mark {
