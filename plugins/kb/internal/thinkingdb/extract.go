@@ -239,42 +239,166 @@ func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
 	return out
 }
 
-// word is a lowercased word of a sentence, or a punctuation mark ("," etc.).
+// word is a word of a sentence or a punctuation mark ("," etc.): its
+// text and the vocabulary code of its lowercased form (0 for a word no
+// cue, boundary or determiner names, and for marks).
 type word struct {
-	w     string // lowercased
 	raw   string
+	code  uint16
 	punct bool
 }
 
-// Sentences extracts the facts of a text, sentence by sentence.
-func (e *Extractor) Sentences(s string) []Fact {
-	var out []Fact
-	ws := splitWords(s)
-	start := 0
-	for i := 0; i <= len(ws); i++ {
-		if i < len(ws) && !(ws[i].punct && strings.ContainsAny(ws[i].w, ".!?;\n")) {
-			continue
-		}
-		out = append(out, e.sentence(ws[start:i])...)
-		start = i + 1
-	}
-	return out
+// The vocabulary: every word of a cue phrase, every boundary word and
+// determiner, "and" and "or", numbered from 1 so that matching compares
+// numbers instead of strings.
+var (
+	vocab       = map[string]uint16{}
+	vocabWords  = []string{""}
+	maxVocabLen int
+
+	isBoundary, isDeterminer []bool // by code
+	cuesByCode               [][]codedCue
+	codeAnd, codeOr          uint16
+)
+
+// codedCue is a cue with its words as vocabulary codes.
+type codedCue struct {
+	codes []uint16
+	*cue
 }
 
-// sentence extracts the facts of one sentence: at every cue, the noun
-// phrase right before it relates to the noun phrase right after it.
-func (e *Extractor) sentence(ws []word) []Fact {
+func init() {
+	add := func(w string) uint16 {
+		if c, ok := vocab[w]; ok {
+			return c
+		}
+		c := uint16(len(vocabWords))
+		vocab[w] = c
+		vocabWords = append(vocabWords, w)
+		maxVocabLen = max(maxVocabLen, len(w))
+		return c
+	}
+	for w := range boundary {
+		add(w)
+	}
+	for w := range determiners {
+		add(w)
+	}
+	codeAnd, codeOr = add("and"), add("or")
+	for _, cs := range cues {
+		for i := range cs {
+			for _, w := range cs[i].words {
+				add(w)
+			}
+		}
+	}
+	n := len(vocabWords)
+	isBoundary, isDeterminer = make([]bool, n), make([]bool, n)
+	cuesByCode = make([][]codedCue, n)
+	for c, w := range vocabWords {
+		if c == 0 {
+			continue
+		}
+		isBoundary[c], isDeterminer[c] = boundary[w], determiners[w]
+		h := vocabHash(w)
+		for vocabTable[h%uint(len(vocabTable))] != 0 {
+			h++
+		}
+		vocabTable[h%uint(len(vocabTable))] = uint16(c)
+		for i := range cues[w] {
+			cc := codedCue{cue: &cues[w][i]}
+			for _, cw := range cues[w][i].words {
+				cc.codes = append(cc.codes, vocab[cw])
+			}
+			cuesByCode[c] = append(cuesByCode[c], cc)
+		}
+	}
+}
+
+// vocabTable is an open-addressing table of the vocabulary for ASCII
+// words, probed with vocabHash: cheaper than a map, and no lowercased copy
+// of the word is made.
+var vocabTable [1024]uint16
+
+// vocabHash hashes an ASCII word as lowercased: its length and three of
+// its letters.
+func vocabHash(w string) uint {
+	n := len(w)
+	return (uint(n)*0x9e37 ^ uint(w[0]|0x20)*0x85eb ^ uint(w[n-1]|0x20)*0xc2b5 ^ uint(w[n/2]|0x20)*0x27d5) >> 3
+}
+
+// equalLower reports whether the ASCII word raw lowercased is w (lowercase).
+func equalLower(raw, w string) bool {
+	if len(raw) != len(w) {
+		return false
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// vocabCode returns the code of raw lowercased (0 when not in the
+// vocabulary), without allocating for ASCII words.
+func vocabCode(raw string) uint16 {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] >= utf8.RuneSelf {
+			// Lowercasing may change the length (U+212A KELVIN SIGN is k).
+			return vocab[strings.ToLower(raw)]
+		}
+	}
+	if len(raw) == 0 || len(raw) > maxVocabLen {
+		return 0
+	}
+	for h := vocabHash(raw); ; h++ {
+		c := vocabTable[h%uint(len(vocabTable))]
+		if c == 0 || equalLower(raw, vocabWords[c]) {
+			return c
+		}
+	}
+}
+
+// Sentences extracts the facts of a text, sentence by sentence (a
+// sentence ends at . ! ? ; or a newline).
+func (e *Extractor) Sentences(s string) []Fact {
 	var out []Fact
+	var arr [64]word
+	ws := arr[:0]
+	for i := 0; i < len(s); {
+		w, next, ok := nextWord(s, i)
+		i = next
+		if !ok {
+			continue
+		}
+		if w.punct && strings.IndexByte(".!?;\n", w.raw[0]) >= 0 {
+			out = e.sentence(out, ws)
+			ws = ws[:0]
+			continue
+		}
+		ws = append(ws, w)
+	}
+	return e.sentence(out, ws)
+}
+
+// sentence appends the facts of one sentence to out: at every cue, the
+// noun phrase right before it relates to the noun phrase right after it.
+func (e *Extractor) sentence(out []Fact, ws []word) []Fact {
 	for i := 0; i < len(ws); i++ {
 		if ws[i].punct {
 			continue
 		}
-		for _, c := range cues[ws[i].w] {
-			if !matchAt(ws, i, c.words) {
+		for _, c := range cuesByCode[ws[i].code] {
+			if !matchAt(ws, i, c.codes) {
 				continue
 			}
 			subj := phraseBefore(ws, i)
-			obj := phraseAfter(ws, i+len(c.words))
+			obj := phraseAfter(ws, i+len(c.codes))
 			if subj == "" || obj == "" {
 				break
 			}
@@ -286,19 +410,21 @@ func (e *Extractor) sentence(ws []word) []Fact {
 			if f.SubjectKey != "" && f.ObjectKey != "" && f.SubjectKey != f.ObjectKey {
 				out = append(out, f)
 			}
-			i += len(c.words) - 1
+			i += len(c.codes) - 1
 			break
 		}
 	}
 	return out
 }
 
-func matchAt(ws []word, i int, phrase []string) bool {
+// matchAt reports whether the words at ws[i:] spell phrase (codes; marks
+// have code 0, which no phrase word has).
+func matchAt(ws []word, i int, phrase []uint16) bool {
 	if i+len(phrase) > len(ws) {
 		return false
 	}
 	for k, p := range phrase {
-		if ws[i+k].punct || ws[i+k].w != p {
+		if ws[i+k].code != p {
 			return false
 		}
 	}
@@ -311,7 +437,7 @@ func phraseBefore(ws []word, i int) string {
 	j := i
 	for j > 0 && i-j < maxPhrase {
 		w := ws[j-1]
-		if w.punct || boundary[w.w] || startsCue(ws, j-1) {
+		if w.punct || isBoundary[w.code] || startsCue(ws, j-1) {
 			break
 		}
 		j--
@@ -321,8 +447,8 @@ func phraseBefore(ws []word, i int) string {
 
 // startsCue reports whether a cue phrase starts at ws[i].
 func startsCue(ws []word, i int) bool {
-	for _, c := range cues[ws[i].w] {
-		if matchAt(ws, i, c.words) {
+	for _, c := range cuesByCode[ws[i].code] {
+		if matchAt(ws, i, c.codes) {
 			return true
 		}
 	}
@@ -332,13 +458,13 @@ func startsCue(ws []word, i int) bool {
 // phraseAfter returns up to maxPhrase words starting at ws[i], skipping a
 // leading determiner.
 func phraseAfter(ws []word, i int) string {
-	for i < len(ws) && !ws[i].punct && determiners[ws[i].w] {
+	for i < len(ws) && !ws[i].punct && isDeterminer[ws[i].code] {
 		i++
 	}
 	j := i
 	for j < len(ws) && j-i < maxPhrase {
 		w := ws[j]
-		if w.punct || boundary[w.w] || startsCue(ws, j) {
+		if w.punct || isBoundary[w.code] || startsCue(ws, j) {
 			break
 		}
 		j++
@@ -349,56 +475,74 @@ func phraseAfter(ws []word, i int) string {
 var determiners = map[string]bool{"a": true, "an": true, "the": true, "its": true, "their": true, "this": true,
 	"these": true, "that": true, "those": true, "some": true, "both": true}
 
+// joinRaw joins the words as written, separated by spaces, leaving out
+// leading determiners and dangling conjunctions.
 func joinRaw(ws []word) string {
-	// Drop leading determiners and dangling conjunctions.
-	for len(ws) > 0 && determiners[ws[0].w] {
+	for len(ws) > 0 && isDeterminer[ws[0].code] {
 		ws = ws[1:]
 	}
-	for len(ws) > 0 && (ws[len(ws)-1].w == "and" || ws[len(ws)-1].w == "or") {
+	for len(ws) > 0 && (ws[len(ws)-1].code == codeAnd || ws[len(ws)-1].code == codeOr) {
 		ws = ws[:len(ws)-1]
 	}
-	for len(ws) > 0 && (ws[0].w == "and" || ws[0].w == "or") {
+	for len(ws) > 0 && (ws[0].code == codeAnd || ws[0].code == codeOr) {
 		ws = ws[1:]
 	}
-	parts := make([]string, len(ws))
-	for k, w := range ws {
-		parts[k] = w.raw
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return strings.Clone(ws[0].raw) // not an alias of the whole text
 	}
-	return strings.Join(parts, " ")
+	n := len(ws) - 1
+	for _, w := range ws {
+		n += len(w.raw)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for k, w := range ws {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.raw)
+	}
+	return b.String()
 }
 
 // splitWords splits text into words (letters, digits and inner - _ ' .)
 // and punctuation marks; newlines count as sentence ends.
 func splitWords(s string) []word {
-	out := make([]word, 0, len(s)/6+1)
-	i := 0
-	for i < len(s) {
-		if c := s[i]; c < utf8.RuneSelf {
-			switch {
-			case asciiAlnum[c]:
-				j := wordEnd(s, i+1)
-				raw := s[i:j]
-				out = append(out, word{w: strings.ToLower(raw), raw: raw})
-				i = j
-			case asciiPunct[c]:
-				out = append(out, word{w: s[i : i+1], raw: s[i : i+1], punct: true})
-				i++
-			default:
-				i++
-			}
-			continue
+	var out []word
+	for i := 0; i < len(s); {
+		w, next, ok := nextWord(s, i)
+		if ok {
+			out = append(out, w)
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			j := wordEnd(s, i+size)
-			raw := s[i:j]
-			out = append(out, word{w: strings.ToLower(raw), raw: raw})
-			i = j
-			continue
-		}
-		i += size
+		i = next
 	}
 	return out
+}
+
+// nextWord reads the word or mark starting at s[i] (ok is false when s[i]
+// starts neither) and returns where the next one may start.
+func nextWord(s string, i int) (w word, next int, ok bool) {
+	if c := s[i]; c < utf8.RuneSelf {
+		switch {
+		case asciiAlnum[c]:
+			j := wordEnd(s, i+1)
+			raw := s[i:j]
+			return word{raw: raw, code: vocabCode(raw)}, j, true
+		case asciiPunct[c]:
+			return word{raw: s[i : i+1], punct: true}, i + 1, true
+		}
+		return word{}, i + 1, false
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		j := wordEnd(s, i+size)
+		raw := s[i:j]
+		return word{raw: raw, code: vocabCode(raw)}, j, true
+	}
+	return word{}, i + size, false
 }
 
 // wordEnd returns the end of the word whose rest starts at s[j]: letters,

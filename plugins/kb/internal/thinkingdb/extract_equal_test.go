@@ -203,3 +203,24 @@ func FuzzSentences(f *testing.F) {
 		require.Equal(t, refSentences(e, s), e.Sentences(s), "%q", s)
 	})
 }
+
+func TestVocabCode(t *testing.T) {
+	require.Greater(t, len(vocabWords), 100)
+	for c, w := range vocabWords[1:] {
+		code := uint16(c + 1)
+		require.Equal(t, code, vocabCode(w), w)
+		require.Equal(t, code, vocabCode(strings.ToUpper(w)), w)
+		require.Equal(t, code, vocabCode(strings.ToUpper(w[:1])+w[1:]), w)
+		require.Zero(t, vocabCode(w+"x"), w)
+		require.Zero(t, vocabCode("x"+w), w)
+	}
+	require.Equal(t, vocab["kind"], vocabCode("\u212Aind"), "KELVIN SIGN lowercases to k")
+	require.Zero(t, vocabCode(""))
+	for _, s := range repoTexts(t) {
+		for _, w := range splitWords(s) {
+			if !w.punct {
+				require.Equal(t, vocab[strings.ToLower(w.raw)], vocabCode(w.raw), w.raw)
+			}
+		}
+	}
+}
