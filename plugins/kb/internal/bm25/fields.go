@@ -92,6 +92,7 @@ func suitedRoles(act string) uint32 {
 // distinct sentence of the source once.
 type srcTerms struct {
 	terms  []string // local id -> term
+	gids   []uint32 // local id -> analyzer term ID
 	unit   []int32  // local id -> 1 + the last unit counting it
 	slot   []int32  // local id -> its index in tfs for that unit
 	local  []idSlot // analyzer term ID -> local id
@@ -126,7 +127,7 @@ var srcTermsPool = sync.Pool{New: func() any {
 
 // begin readies st for a new source.
 func (st *srcTerms) begin() {
-	st.terms, st.unit, st.slot = st.terms[:0], st.unit[:0], st.slot[:0]
+	st.terms, st.gids, st.unit, st.slot = st.terms[:0], st.gids[:0], st.unit[:0], st.slot[:0]
 	if len(st.byTerm) > 0 {
 		clear(st.byTerm)
 	}
@@ -144,10 +145,11 @@ func (st *srcTerms) release() {
 	srcTermsPool.Put(st)
 }
 
-// newTerm gives term t the next local id.
-func (st *srcTerms) newTerm(t string) int32 {
+// newTerm gives term t, whose analyzer ID is gid, the next local id.
+func (st *srcTerms) newTerm(t string, gid uint32) int32 {
 	id := int32(len(st.terms))
 	st.terms = append(st.terms, t)
+	st.gids = append(st.gids, gid)
 	st.unit = append(st.unit, 0)
 	st.slot = append(st.slot, 0)
 	return id
@@ -158,7 +160,7 @@ func (st *srcTerms) localID(t string, gid uint32) int32 {
 	if gid == 0 {
 		id, ok := st.byTerm[t]
 		if !ok {
-			id = st.newTerm(t)
+			id = st.newTerm(t, 0)
 			st.byTerm[t] = id
 		}
 		return id
@@ -170,7 +172,7 @@ func (st *srcTerms) localID(t string, gid uint32) int32 {
 	}
 	e := &st.local[gid]
 	if e.epoch != st.epoch {
-		*e = idSlot{epoch: st.epoch, local: st.newTerm(t)}
+		*e = idSlot{epoch: st.epoch, local: st.newTerm(t, gid)}
 	}
 	return e.local
 }

@@ -43,7 +43,8 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 	if src == "" || strings.IndexByte(src, 0) >= 0 {
 		return fmt.Errorf("invalid source id %q", src)
 	}
-	rec := x.buildRecord(units)
+	prep := x.buildRecord(units)
+	rec := prep.rec
 	var enc []byte
 	stored := kv.Get(recordKey(src))
 	if len(rec.units) > 0 {
@@ -54,7 +55,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 			return nil
 		}
 	}
-	st, ok, err := readStats(kv)
+	st, ok, err := takeStats(kv)
 	if err != nil {
 		return err
 	}
@@ -103,6 +104,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		if err := kv.Put(locKey(src), []byte{0}); err != nil {
 			return err
 		}
+		pending.put(src, prep)
 		st.sources++
 		st.addDelta(src)
 		st.units += uint64(len(rec.units))
@@ -133,9 +135,11 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 		}
 		structural = true
 	}
-	if err := kv.Put(keyStats, st.encode()); err != nil {
+	stEnc := st.encode()
+	if err := kv.Put(keyStats, stEnc); err != nil {
 		return err
 	}
+	keepStats(stEnc, st)
 	if structural {
 		x.dropCache()
 		return nil
@@ -154,21 +158,30 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 // Prepare can analyse ahead of the transaction.
 var records struct {
 	sync.Mutex
-	by map[*text.Analyzer]*memo.Cache[*record]
+	by map[*text.Analyzer]*memo.Cache[*prepared]
+}
+
+// prepared is an analysed source: its forward record (shared, read-only)
+// and the analyzer's ID of each of its terms (0: not numbered), which
+// flush uses to group postings without hashing terms.
+type prepared struct {
+	rec *record
+	ids []uint32
+	an  *text.Analyzer
 }
 
 // preparedSources bounds the analysed sources kept per analyzer.
 const preparedSources = 1024
 
-func recordCache(a *text.Analyzer) *memo.Cache[*record] {
+func recordCache(a *text.Analyzer) *memo.Cache[*prepared] {
 	records.Lock()
 	defer records.Unlock()
 	if records.by == nil {
-		records.by = map[*text.Analyzer]*memo.Cache[*record]{}
+		records.by = map[*text.Analyzer]*memo.Cache[*prepared]{}
 	}
 	c := records.by[a]
 	if c == nil {
-		c = memo.New[*record](preparedSources)
+		c = memo.New[*prepared](preparedSources)
 		records.by[a] = c
 	}
 	return c
@@ -176,22 +189,38 @@ func recordCache(a *text.Analyzer) *memo.Cache[*record] {
 
 var recentSeed = maphash.MakeSeed()
 
-// unitsHash hashes everything buildRecord reads from units.
+// unitsHash hashes everything buildRecord reads from units (the fields
+// FieldTexts joins are hashed element by element, which tells apart at
+// least the lists whose joins differ).
 func unitsHash(units []*kus.KU) uint64 {
 	var h maphash.Hash
 	h.SetSeed(recentSeed)
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	list := func(l []string) {
+		for _, s := range l {
+			h.WriteString(s)
+			h.WriteByte(2)
+		}
+		h.WriteByte(0)
+	}
 	for _, u := range units {
 		if u == nil {
 			continue
 		}
-		h.WriteString(u.ID)
-		h.WriteByte(0)
-		h.WriteString(u.Role)
-		h.WriteByte(0)
-		for _, f := range FieldTexts(u) {
-			h.WriteString(f)
-			h.WriteByte(0)
-		}
+		str(u.ID)
+		str(u.Role)
+		str(u.Title)
+		str(u.Topic)
+		str(u.Claim)
+		str(u.Procedure)
+		str(u.TextBody)
+		list(u.UtilityActs)
+		str(u.UtilityNote)
+		str(u.Condition)
+		list(u.Tags)
 		h.WriteByte(1)
 	}
 	return h.Sum64()
@@ -199,15 +228,15 @@ func unitsHash(units []*kus.KU) uint64 {
 
 // buildRecord analyses units into a forward record (shared, read-only),
 // or takes it from the cache.
-func (x *Index) buildRecord(units []*kus.KU) *record {
+func (x *Index) buildRecord(units []*kus.KU) *prepared {
 	key := unitsHash(units)
 	c := recordCache(x.p.Analyzer)
-	if rec, ok := c.Get(key); ok {
-		return rec
+	if p, ok := c.Get(key); ok {
+		return p
 	}
-	rec := x.analyse(units)
-	c.Put(key, rec)
-	return rec
+	p := x.analyse(units)
+	c.Put(key, p)
+	return p
 }
 
 // Prepare analyses a source's units ahead of IndexSource, which then only
@@ -222,7 +251,7 @@ func (x *Index) Prepare(units []*kus.KU) {
 // into one buffer as the units are read (unit order), then laid out term by
 // term into a second one, so a source costs a few allocations whatever its
 // number of terms; the scratch space is reused from source to source.
-func (x *Index) analyse(units []*kus.KU) *record {
+func (x *Index) analyse(units []*kus.KU) *prepared {
 	st := srcTermsPool.Get().(*srcTerms)
 	defer st.release()
 	st.begin()
@@ -242,12 +271,13 @@ func (x *Index) analyse(units []*kus.KU) *record {
 		}
 	}
 	st.buf, st.refs = buf, refs
+	p := &prepared{rec: rec, an: x.p.Analyzer}
 	n := len(st.terms)
 	if n == 0 {
 		if len(rec.units) > 0 {
 			rec.enc = rec.encode()
 		}
-		return rec
+		return p
 	}
 	// Sort the term ids by term; size and place each term's entries.
 	order := resize(&st.order, n)
@@ -264,9 +294,11 @@ func (x *Index) analyse(units []*kus.KU) *record {
 	pos := resize(&st.at, n) // term id -> write position in out
 	rec.terms = make([]string, n)
 	rec.entries = make([][]byte, n)
+	p.ids = make([]uint32, n)
 	at := int32(0)
 	for i, id := range order {
 		rec.terms[i] = terms[id]
+		p.ids[i] = st.gids[id]
 		pos[id] = at
 		at += size[id]
 	}
@@ -289,7 +321,7 @@ func (x *Index) analyse(units []*kus.KU) *record {
 			rec.entries[i] = bytes.Clone(e)
 		}
 	}
-	return rec
+	return p
 }
 
 // resize returns (*s)[:n], reallocating when the capacity is short.
@@ -338,76 +370,6 @@ func uvarintLen(v uint64) int {
 		n++
 	}
 	return n
-}
-
-// flush turns the delta into a new segment.
-func (x *Index) flush(kv sdk.KV, st *stats) error {
-	srcs := st.delta
-	if len(srcs) == 0 {
-		return nil
-	}
-	id := st.allocSeg()
-	meta := make([]segSource, 0, len(srcs))
-	// One entry per term, looked up once per source that has the term.
-	type termPost struct {
-		last uint64 // previous document
-		seen bool
-		buf  []byte
-	}
-	post := make(map[string]*termPost, 4096)
-	base := uint64(0)
-	for _, s := range srcs {
-		rec, err := readRecord(kv, s)
-		if err != nil {
-			return err
-		}
-		if rec == nil {
-			return fmt.Errorf("%w: delta source %s has no record", ErrCorrupt, s)
-		}
-		meta = append(meta, segSource{id: s, units: rec.units})
-		for i, t := range rec.terms {
-			tp := post[t]
-			if tp == nil {
-				tp = &termPost{}
-				post[t] = tp
-			}
-			d := decoder{b: rec.entries[i]}
-			for len(d.b) > 0 && !d.err {
-				local, rest := d.rawEntry()
-				doc := base + local
-				gap := doc
-				if tp.seen {
-					gap = doc - tp.last - 1
-				}
-				tp.last, tp.seen = doc, true
-				tp.buf = append(binary.AppendUvarint(tp.buf, gap), rest...)
-			}
-			if d.err {
-				return fmt.Errorf("%w: record of %s", ErrCorrupt, s)
-			}
-		}
-		base += uint64(len(rec.units))
-	}
-	terms := make([]string, 0, len(post))
-	for t := range post {
-		terms = append(terms, t)
-	}
-	slices.Sort(terms)
-	lists := make([][]byte, len(terms))
-	for i, t := range terms {
-		lists[i] = post[t].buf
-	}
-	if err := writeSegment(kv, id, meta, terms, lists); err != nil {
-		return err
-	}
-	for _, s := range srcs {
-		if err := kv.Put(locKey(s), binary.AppendUvarint(nil, uint64(id))); err != nil {
-			return err
-		}
-	}
-	st.segs = append(st.segs, segInfo{id: id, total: uint32(len(srcs)), live: uint32(len(srcs))})
-	st.delta = nil
-	return nil
 }
 
 // writeSegment writes a segment's postings (in term order) and meta.
