@@ -2,6 +2,7 @@ package hdc
 
 import (
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 
@@ -156,11 +157,27 @@ func (e *Encoder) ActsVector(mask uint16) Vector {
 // the VSA reading of "a summary of its children" — and its own text only
 // when it has no such children.
 func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
+	return e.encodeUnitsInto(nil, units)
+}
+
+// record returns the stored form of the units' vectors, encoding them in
+// pooled scratch space.
+func (e *Encoder) record(units []*kus.KU) []byte {
+	sp := unitsPool.Get().(*[]Unit)
+	*sp = e.encodeUnitsInto(*sp, units)
+	b := encodeUnits(*sp)
+	unitsPool.Put(sp)
+	return b
+}
+
+var unitsPool = sync.Pool{New: func() any { return new([]Unit) }}
+
+// encodeUnitsInto is EncodeUnits writing into dst's memory.
+func (e *Encoder) encodeUnitsInto(dst []Unit, units []*kus.KU) []Unit {
 	b := bundlePool.Get().(*Bundle)
 	defer bundlePool.Put(b)
 	memo := make(textMemo, 4)
 	byID := make(map[string]int, len(units))
-	out := make([]Unit, 0, len(units))
 	var kept []*kus.KU
 	for _, u := range units {
 		if u != nil {
@@ -168,7 +185,8 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 			kept = append(kept, u)
 		}
 	}
-	out = out[:len(kept)]
+	// out is not resized below: memo points into it.
+	out := slices.Grow(dst[:0], len(kept))[:len(kept)]
 	done := make([]bool, len(kept))
 	var visit func(i int, depth int)
 	visit = func(i int, depth int) {
@@ -186,11 +204,12 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 				}
 			}
 		}
+		e.encodeHead(&out[i], u, memo, b)
 		if len(children) == 0 {
-			out[i] = e.encodeUnit(u, memo, b)
+			parts, n := contentParts(u)
+			e.memoText(&out[i].Content, parts, n, memo, b)
 			return
 		}
-		out[i] = e.encodeHead(u, memo, b)
 		b.Reset()
 		for _, j := range children {
 			if out[j].Content != (Vector{}) {
@@ -205,28 +224,25 @@ func (e *Encoder) EncodeUnits(units []*kus.KU) []Unit {
 	return out
 }
 
-// textMemo holds the vectors of the texts of one source already encoded
-// (a source's summary repeats its leaves' text), keyed by the parts of the
-// text (see contentParts; a topic is a text of one part).
+// textMemo points to the vectors of the texts of one source already
+// encoded (a source's summary repeats its leaves' text), keyed by the
+// parts of the text (see contentParts; a topic is a text of one part).
 type textMemo map[[3]string]*Vector
 
 // EncodeUnit encodes one KU from its own text (an aggregate included).
 func (e *Encoder) EncodeUnit(u *kus.KU) Unit {
 	b := bundlePool.Get().(*Bundle)
 	defer bundlePool.Put(b)
-	return e.encodeUnit(u, nil, b)
-}
-
-func (e *Encoder) encodeUnit(u *kus.KU, memo textMemo, b *Bundle) Unit {
-	out := e.encodeHead(u, memo, b)
+	var out Unit
+	e.encodeHead(&out, u, nil, b)
 	parts, n := contentParts(u)
-	out.Content = e.memoText(parts, n, memo, b)
+	e.memoText(&out.Content, parts, n, nil, b)
 	return out
 }
 
-// encodeHead encodes everything but the content.
-func (e *Encoder) encodeHead(u *kus.KU, memo textMemo, b *Bundle) Unit {
-	out := Unit{ID: u.ID, Role: roleCode(u.Role)}
+// encodeHead sets everything in out but the content.
+func (e *Encoder) encodeHead(out *Unit, u *kus.KU, memo textMemo, b *Bundle) {
+	*out = Unit{ID: u.ID, Role: roleCode(u.Role)}
 	for _, a := range u.UtilityActs {
 		for i, known := range kus.Acts {
 			if strings.EqualFold(a, known) {
@@ -238,18 +254,20 @@ func (e *Encoder) encodeHead(u *kus.KU, memo textMemo, b *Bundle) Unit {
 	if topic == "" {
 		topic = u.Title
 	}
-	out.Topic = e.memoText([3]string{topic}, 1, memo, b)
-	return out
+	e.memoText(&out.Topic, [3]string{topic}, 1, memo, b)
 }
 
-// memoText encodes the text made of parts[:n] joined by newlines, reusing
-// memo (which may be nil).
-func (e *Encoder) memoText(parts [3]string, n int, memo textMemo, b *Bundle) Vector {
+// memoText sets *dst to the vector of the text made of parts[:n] joined by
+// newlines, from memo (which may be nil) when it has it; otherwise memo
+// (if any) gets dst, which must stay valid and unchanged while memo is used.
+func (e *Encoder) memoText(dst *Vector, parts [3]string, n int, memo textMemo, b *Bundle) {
 	if n == 0 || n == 1 && parts[0] == "" {
-		return Vector{}
+		*dst = Vector{}
+		return
 	}
 	if v, ok := memo[parts]; ok {
-		return *v
+		*dst = *v
+		return
 	}
 	var terms []string
 	if n == 1 {
@@ -263,11 +281,10 @@ func (e *Encoder) memoText(parts [3]string, n int, memo textMemo, b *Bundle) Vec
 			terms = append(terms, e.Terms(p)...)
 		}
 	}
-	v := e.Encode(terms, nil, b)
+	*dst = e.Encode(terms, nil, b)
 	if memo != nil {
-		memo[parts] = &v
+		memo[parts] = dst
 	}
-	return v
 }
 
 // contentParts returns the texts encoded as a unit's content, to be read

@@ -232,6 +232,9 @@ func TestEncodeUnitsMatchesReference(t *testing.T) {
 		for i := range want {
 			require.Equal(t, want[i], got[i], "%s unit %s", d.Source.SourceID, want[i].ID)
 		}
+		// The stored record, encoded in pooled memory that held the
+		// previous source's units.
+		require.Equal(t, encodeUnits(want), e.record(d.Units), d.Source.SourceID)
 		for _, u := range d.Units {
 			n := 0
 			for _, s := range []string{u.Claim, u.Procedure, u.TextBody} {

@@ -82,7 +82,7 @@ func (x *Index) encoded(units []*kus.KU) []byte {
 	key := unitsHash(units)
 	v, ok := x.prepared.Get(key)
 	if !ok {
-		v = encodeUnits(x.p.Encoder.EncodeUnits(units))
+		v = x.p.Encoder.record(units)
 		x.prepared.Put(key, v)
 	}
 	return bytes.Clone(v)
@@ -95,7 +95,7 @@ func (x *Index) Prepare(units []*kus.KU) {
 	if len(units) > 0 {
 		key := unitsHash(units)
 		if _, ok := x.prepared.Get(key); !ok {
-			x.prepared.Put(key, encodeUnits(x.p.Encoder.EncodeUnits(units)))
+			x.prepared.Put(key, x.p.Encoder.record(units))
 		}
 	}
 }
