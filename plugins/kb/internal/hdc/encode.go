@@ -1,8 +1,8 @@
 package hdc
 
 import (
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
