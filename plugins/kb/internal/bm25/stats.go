@@ -28,7 +28,11 @@ type stats struct {
 }
 
 func (s *stats) encode() []byte {
-	b := make([]byte, 0, 64+8*len(s.segs))
+	size := 64 + 12*len(s.segs) + 2*len(s.delta)
+	for _, src := range s.delta {
+		size += len(src)
+	}
+	b := make([]byte, 0, size+16*(NumFields+4))
 	b = append(b, formatVersion)
 	b = binary.LittleEndian.AppendUint64(b, s.nonce)
 	b = binary.LittleEndian.AppendUint64(b, s.gen)
