@@ -32,7 +32,7 @@ func (s *stats) encode() []byte {
 	for _, src := range s.delta {
 		size += len(src)
 	}
-	b := make([]byte, 0, size+16*(NumFields+4))
+	b := make([]byte, 0, size+16*(int(NumFields)+4))
 	b = append(b, formatVersion)
 	b = binary.LittleEndian.AppendUint64(b, s.nonce)
 	b = binary.LittleEndian.AppendUint64(b, s.gen)
