@@ -143,4 +143,3 @@ func (s *stats) seg(id uint32) *segInfo {
 	}
 	return nil
 }
-
