@@ -179,17 +179,18 @@ func (e *Extractor) analyzer() *text.Analyzer {
 
 // Key normalises an entity: its analyzer terms joined by spaces.
 func (e *Extractor) Key(s string) string {
-	var b strings.Builder
+	var buf [128]byte
+	b := buf[:0]
 	e.analyzer().Each(s, func(t text.Token) {
 		if t.Part {
 			return
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+		if len(b) > 0 {
+			b = append(b, ' ')
 		}
-		b.WriteString(t.Term)
+		b = append(b, t.Term...)
 	})
-	return b.String()
+	return string(b)
 }
 
 // Facts returns the facts of a KU: its symbolic fact when it has one,
@@ -213,7 +214,7 @@ func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
 		}
 	}
 	var out []Fact
-	seen := map[[3]string]bool{}
+	var seen map[[3]string]bool // the keys of out, once it is long
 	for _, s := range [...]string{u.Claim, u.Procedure, u.TextBody} {
 		if s == "" {
 			continue
@@ -226,18 +227,41 @@ func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
 			}
 		}
 		for _, f := range fs {
-			k := [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey}
-			if seen[k] {
+			k := factKey(&f)
+			if seen != nil && seen[k] || seen == nil && hasKey(out, k) {
 				continue
 			}
-			seen[k] = true
 			f.KU = u.ID
 			f.Extracted = true
+			if out == nil {
+				out = make([]Fact, 0, len(fs))
+			}
 			out = append(out, f)
+			if seen != nil {
+				seen[k] = true
+			} else if len(out) == 16 {
+				seen = make(map[[3]string]bool, 32)
+				for i := range out {
+					seen[factKey(&out[i])] = true
+				}
+			}
 		}
 	}
 	return out
 }
+
+// hasKey reports whether a fact of fs has key k.
+func hasKey(fs []Fact, k [3]string) bool {
+	for i := range fs {
+		if factKey(&fs[i]) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// factKey identifies a fact for deduplication.
+func factKey(f *Fact) [3]string { return [3]string{f.SubjectKey, f.Relation.String(), f.ObjectKey} }
 
 // word is a word of a sentence or a punctuation mark ("," etc.): its
 // text and the vocabulary code of its lowercased form (0 for a word no

@@ -1,6 +1,7 @@
 package thinkingdb
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -222,5 +223,32 @@ func TestVocabCode(t *testing.T) {
 				require.Equal(t, vocab[strings.ToLower(w.raw)], vocabCode(w.raw), w.raw)
 			}
 		}
+	}
+}
+
+// TestSourceFactsDedupLongUnits covers units with many facts, repeated
+// within a text, across a unit's texts and across units.
+func TestSourceFactsDedupLongUnits(t *testing.T) {
+	x := New(DefaultParams())
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "Gene%d causes disease%d. ", i%23, i%23)
+	}
+	body := b.String()
+	units := []*kus.KU{
+		{ID: "s::leaf1", Level: kus.LevelLeaf, Claim: "Gene3 causes disease3.", TextBody: body},
+		{ID: "s::leaf2", Level: kus.LevelLeaf, Procedure: "Gene30 causes disease30. Gene1 causes disease1.", TextBody: body + "Gene99 requires water."},
+		{ID: "s::sum", Level: kus.LevelSummary, TextBody: "Gene5 causes disease5. Gene77 causes disease77."},
+	}
+	want := refSourceFacts(&x.ex, "s", units)
+	require.Len(t, want, 23+1+1+1)
+	require.Equal(t, want, x.SourceFacts("s", units))
+	for _, u := range units {
+		var ref []Fact
+		for _, f := range refSourceFacts(&x.ex, "", []*kus.KU{u}) {
+			f.Source = ""
+			ref = append(ref, f)
+		}
+		require.Equal(t, ref, x.ex.Facts(u), u.ID)
 	}
 }
