@@ -270,23 +270,29 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	defer putScratch(sc)
 	s.sc = sc
 
+	// theta is a lower bound of the final k-th best score, kept current
+	// by s.live as scores accumulate (0 with a filter: no pruning then,
+	// rather than calling the filter for every candidate).
 	theta, maxAcc := 0.0, 0.0
-	kthAt := -1 // the number of touched units when the threshold was last computed
+	live := q.Filter == nil
+	if live {
+		keys := len(v.docID)
+		if q.OnePerSource {
+			keys = v.sources
+		}
+		sc.live.reset(q.K, keys)
+	}
 	sorted := false
+	prunedAt := -1 // the term before which the pool was last cut
 	acc := sc.acc
 	for i, t := range qts {
 		pl := t.list
 		if rem[i]*s.boost >= theta {
 			// Essential term: any unit may still reach the top k.
-			if t.blocks != nil && s.q.Filter == nil && len(sc.touched) >= q.K && len(sc.touched) != kthAt && len(sc.touched) <= len(pl.docs) {
-				// A long list: a fresh threshold (a walk of the
-				// candidates, no longer than the list) lets its blocks
-				// be pruned.
-				theta, kthAt = s.kth(), len(sc.touched)
-			}
 			if theta > 0 && t.blocks != nil {
-				maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.PrunedBlocks)
+				theta, maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.PrunedBlocks)
 			} else {
+				lim := s.limit(theta, live)
 				for j, d := range pl.docs {
 					tf := float64(pl.tf[j])
 					a := acc[d]
@@ -298,12 +304,11 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 					if a > maxAcc {
 						maxAcc = a
 					}
+					if a > lim {
+						theta = s.raise(d, a)
+						lim = s.limit(theta, live)
+					}
 				}
-			}
-			// Recompute the threshold only when the remaining bounds come
-			// near it (each computation walks every candidate).
-			if i+1 < len(qts) && rem[i+1]*s.boost < maxAcc*s.boost && (theta == 0 || rem[i+1] < 1.5*theta) {
-				theta, kthAt = s.kth(), len(sc.touched)
 			}
 			continue
 		}
@@ -315,7 +320,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		if s.pool == nil {
 			cands := sc.cands[:0]
 			for _, d := range sc.touched {
-				if (acc[d]+rem[i])*s.boostOf(d) >= theta {
+				if (acc[d]+rem[i])*s.boostOf(d)*boundSlack >= theta {
 					cands = append(cands, d)
 					sc.mark(d)
 				}
@@ -324,6 +329,23 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 			s.pool = cands
 		}
 		res.PrunedTerms++
+		if prunedAt >= 0 && prunedAt < i {
+			// The threshold grew and the remaining bounds shrank since the
+			// pool was last cut: drop the candidates that can no longer
+			// reach the top k, so that later lists are searched for fewer
+			// units.
+			kept := s.pool[:0]
+			for _, d := range s.pool {
+				if (acc[d]+rem[i])*s.boostOf(d)*boundSlack >= theta {
+					kept = append(kept, d)
+				} else {
+					sc.unmark(d)
+				}
+			}
+			s.pool = kept
+		}
+		prunedAt = i
+		lim := s.limit(theta, live)
 		if len(s.pool)*16 < len(pl.docs) {
 			// Few candidates, a long list: look them up.
 			if !sorted {
@@ -338,7 +360,12 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 				}
 				if pl.docs[pos] == d {
 					tf := float64(pl.tf[pos])
-					acc[d] += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
+					a := acc[d] + t.w*tf/(tf+c1+c2*float64(v.docDL[d]))
+					acc[d] = a
+					if a > lim {
+						theta = s.raise(d, a)
+						lim = s.limit(theta, live)
+					}
 				}
 			}
 			continue
@@ -346,10 +373,16 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		for j, d := range pl.docs {
 			if sc.marked(d) {
 				tf := float64(pl.tf[j])
-				acc[d] += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
+				a := acc[d] + t.w*tf/(tf+c1+c2*float64(v.docDL[d]))
+				acc[d] = a
+				if a > lim {
+					theta = s.raise(d, a)
+					lim = s.limit(theta, live)
+				}
 			}
 		}
 	}
+	s.theta = theta
 	res.Considered = len(sc.touched)
 	if s.pool == nil {
 		s.pool = sc.touched
@@ -387,9 +420,12 @@ const boundSlack = 1 + 1e-9
 // even the best accumulated score so far (maxAcc) cannot reach it. A unit left
 // out can never reach theta, a lower bound of the final k-th score, so a
 // partial score it may collect later stays below the threshold and out of
-// the top k. It returns the new maxAcc and counts the pruned blocks in pruned.
-func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) float64 {
+// the top k. It returns the threshold (raised as scores grow) and the new
+// maxAcc, and counts the pruned blocks in pruned.
+func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) (float64, float64) {
 	pl, acc, docDL, sc := t.list, s.sc.acc, s.v.docDL, s.sc
+	live := s.q.Filter == nil
+	lim := s.limit(theta, live)
 	for b, bm := range t.blocks {
 		lo := b * blockSize
 		hi := min(lo+blockSize, len(pl.docs))
@@ -409,6 +445,10 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 				if a > maxAcc {
 					maxAcc = a
 				}
+				if a > lim {
+					theta = s.raise(d, a)
+					lim = s.limit(theta, live)
+				}
 			}
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
 			*pruned++
@@ -427,10 +467,38 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 				if a > maxAcc {
 					maxAcc = a
 				}
+				if a > lim {
+					theta = s.raise(d, a)
+					lim = s.limit(theta, live)
+				}
 			}
 		}
 	}
-	return maxAcc
+	return theta, maxAcc
+}
+
+// limit returns the partial score above which a unit may raise threshold
+// theta: theta divided by the largest role boost, or +Inf when the
+// threshold is not kept (a filtered query).
+func (s *searcher) limit(theta float64, live bool) float64 {
+	if !live {
+		return math.Inf(1)
+	}
+	return theta / s.boost
+}
+
+// raise records unit d's partial score a in the live top k and returns the
+// threshold.
+func (s *searcher) raise(d uint32, a float64) float64 {
+	v := a
+	if s.roles != 0 && s.roles&(1<<s.v.docRole[d]) != 0 {
+		v *= s.boost
+	}
+	key := int32(d)
+	if s.q.OnePerSource {
+		key = s.v.docSrcN[d]
+	}
+	return s.sc.live.raise(key, v)
 }
 
 // boostOf returns the role boost of unit d (1 when its role does not suit
@@ -507,9 +575,12 @@ func (s *searcher) worse(a, b scored) bool {
 // best score of the candidates so far (one per source when asked), or 0.
 // Only scores are compared, so ties cost nothing. With a filter it returns
 // 0: pruning is skipped rather than calling the filter for every candidate.
-func (s *searcher) kth() float64 {
+func (s *searcher) kth() float64 { return s.kthOf(s.sc.touched) }
+
+// kthOf is kth over the given candidates.
+func (s *searcher) kthOf(units []uint32) float64 {
 	k := s.q.K
-	if s.q.Filter != nil || len(s.sc.touched) < k {
+	if s.q.Filter != nil || len(units) < k {
 		return 0
 	}
 	h := s.sc.fheap[:0]
@@ -546,7 +617,7 @@ func (s *searcher) kth() float64 {
 		}
 	}
 	if !s.q.OnePerSource {
-		for _, d := range s.sc.touched {
+		for _, d := range units {
 			if v := s.final(d); v > s.theta {
 				push(v)
 			}
@@ -555,7 +626,7 @@ func (s *searcher) kth() float64 {
 		best := s.sc.best
 		srcs := s.sc.srcTouched[:0]
 		floor := s.theta // the threshold only grows: lower scores cannot matter
-		for _, d := range s.sc.touched {
+		for _, d := range units {
 			v := s.final(d)
 			if v <= floor {
 				continue
@@ -685,6 +756,7 @@ type scratch struct {
 	best       []float64
 	bestDoc    []uint32
 	srcTouched []int32
+	live       liveTop
 }
 
 var scratchPool sync.Pool
@@ -720,8 +792,10 @@ func putScratch(sc *scratch) {
 	}
 	sc.touched = sc.touched[:0]
 	sc.cands = sc.cands[:0]
+	sc.live.clear()
 	scratchPool.Put(sc)
 }
 
 func (sc *scratch) mark(d uint32)        { sc.bits[d/64] |= 1 << (d % 64) }
 func (sc *scratch) marked(d uint32) bool { return sc.bits[d/64]&(1<<(d%64)) != 0 }
+func (sc *scratch) unmark(d uint32)      { sc.bits[d/64] &^= 1 << (d % 64) }
