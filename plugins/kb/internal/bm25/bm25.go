@@ -406,7 +406,7 @@ type searcher struct {
 	boost float64
 	memo  map[uint32]bool
 	pool  []uint32 // the units the top k is chosen from (nil: all touched)
-	theta float64  // the last threshold computed: a lower bound of the k-th score
+	theta float64  // the final threshold: a lower bound of the k-th score
 }
 
 // boundSlack widens bounds compared with a threshold, so that rounding
@@ -571,88 +571,6 @@ func (s *searcher) worse(a, b scored) bool {
 	return s.v.id(a.doc) > s.v.id(b.doc)
 }
 
-// kth returns a lower bound of the final k-th best score: the exact k-th
-// best score of the candidates so far (one per source when asked), or 0.
-// Only scores are compared, so ties cost nothing. With a filter it returns
-// 0: pruning is skipped rather than calling the filter for every candidate.
-func (s *searcher) kth() float64 { return s.kthOf(s.sc.touched) }
-
-// kthOf is kth over the given candidates.
-func (s *searcher) kthOf(units []uint32) float64 {
-	k := s.q.K
-	if s.q.Filter != nil || len(units) < k {
-		return 0
-	}
-	h := s.sc.fheap[:0]
-	push := func(v float64) {
-		if len(h) < k {
-			h = append(h, v)
-			for i := len(h) - 1; i > 0; {
-				p := (i - 1) / 2
-				if h[p] <= h[i] {
-					break
-				}
-				h[i], h[p] = h[p], h[i]
-				i = p
-			}
-			return
-		}
-		if v <= h[0] {
-			return
-		}
-		h[0] = v
-		for i := 0; ; {
-			l, r, m := 2*i+1, 2*i+2, i
-			if l < len(h) && h[l] < h[m] {
-				m = l
-			}
-			if r < len(h) && h[r] < h[m] {
-				m = r
-			}
-			if m == i {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	if !s.q.OnePerSource {
-		for _, d := range units {
-			if v := s.final(d); v > s.theta {
-				push(v)
-			}
-		}
-	} else {
-		best := s.sc.best
-		srcs := s.sc.srcTouched[:0]
-		floor := s.theta // the threshold only grows: lower scores cannot matter
-		for _, d := range units {
-			v := s.final(d)
-			if v <= floor {
-				continue
-			}
-			si := s.v.docSrcN[d]
-			if best[si] == 0 {
-				srcs = append(srcs, si)
-			}
-			if v > best[si] {
-				best[si] = v
-			}
-		}
-		for _, si := range srcs {
-			push(best[si])
-			best[si] = 0
-		}
-		s.sc.srcTouched = srcs
-	}
-	s.sc.fheap = h
-	if len(h) < k {
-		return s.theta
-	}
-	s.theta = max(s.theta, h[0])
-	return s.theta
-}
-
 // top returns the best k candidates, best first.
 func (s *searcher) top() []scored {
 	h := s.heap()
@@ -748,7 +666,6 @@ func (s *searcher) heap() []scored {
 
 // scratch is the per-query working memory, pooled.
 type scratch struct {
-	fheap      []float64
 	cands      []uint32
 	bits       []uint64 // candidate set, cleared through cands
 	acc        []float64
