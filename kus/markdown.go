@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -78,7 +79,42 @@ type reader struct {
 	ids          map[string]bool
 	byID         map[string]*section // plain sections by KU id
 	firstPara    string              // first paragraph of the file, for the summary
+
+	// topText holds the trimmed text of top-level blocks already extracted
+	// (a section's first block is read again for its claim).
+	topText map[ast.Node]string
+	// memo remembers the last firstSentence and truncate results: the
+	// summary, a section and its leaf often start with the same paragraph.
+	memo     [4]memoEntry
+	memoNext int
 }
+
+// memoEntry is one remembered firstSentence (trunc false) or truncate result.
+type memoEntry struct {
+	in    string
+	max   int
+	trunc bool
+	out   string
+}
+
+// cached returns fn(in, max) from the memo or computes and remembers it.
+func (r *reader) cached(in string, max int, trunc bool, fn func(string, int) string) string {
+	for _, e := range r.memo {
+		if e.max == max && e.trunc == trunc && len(e.in) == len(in) && e.in == in {
+			return e.out
+		}
+	}
+	out := fn(in, max)
+	r.memo[r.memoNext] = memoEntry{in: in, max: max, trunc: trunc, out: out}
+	r.memoNext = (r.memoNext + 1) % len(r.memo)
+	return out
+}
+
+func (r *reader) firstSentence(text string, max int) string {
+	return r.cached(text, max, false, firstSentence)
+}
+
+func (r *reader) truncate(text string, max int) string { return r.cached(text, max, true, truncate) }
 
 // section is a heading with its direct content.
 type section struct {
@@ -311,7 +347,7 @@ func (r *reader) openSection(h *ast.Heading) {
 		s.ku = &KU{ID: strings.TrimSpace(id), ParentUnitIDs: []string{parent.ID}}
 	} else {
 		s.ku = &KU{
-			ID:            fmt.Sprintf("%s::section-%03d", r.info.SourceID, r.sectionCount),
+			ID:            r.info.SourceID + "::section-" + pad3(r.sectionCount),
 			KUType:        TypeAggregate,
 			Level:         LevelSection,
 			Title:         title,
@@ -387,7 +423,7 @@ func (r *reader) group(pieces []unit, s *section, parent *KU) []*KU {
 	}
 	chunkIndex := r.chunkCount
 	r.chunkCount++
-	chunkID := fmt.Sprintf("%s::chunk-%03d", r.info.SourceID, chunkIndex)
+	chunkID := r.info.SourceID + "::chunk-" + pad3(chunkIndex)
 
 	var out []*KU
 	var cur []unit
@@ -437,7 +473,13 @@ func (r *reader) appendUnits(dst []unit, n ast.Node, depth int) []unit {
 			return r.appendChildren(dst, n, depth)
 		}
 	}
-	t := strings.TrimSpace(blockText(n, r.src))
+	t := strings.TrimSpace(blockTextSized(n, r.src, end-start))
+	if depth == 0 {
+		if r.topText == nil {
+			r.topText = map[ast.Node]string{}
+		}
+		r.topText[n] = t
+	}
 	if t == "" {
 		return dst
 	}
@@ -573,22 +615,30 @@ func kindOf(n ast.Node) blockKind {
 
 // leafKU builds a leaf from its pieces.
 func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, chunkIndex, unitIndex int) *KU {
-	var body strings.Builder
 	var kinds blockKind
-	for i, p := range pieces {
-		if i > 0 {
-			body.WriteString("\n\n")
-		}
-		body.WriteString(p.text)
+	size := 0
+	for _, p := range pieces {
 		kinds |= p.kind
+		size += len(p.text) + 2
 	}
-	text := body.String()
+	text := pieces[0].text
+	if len(pieces) > 1 {
+		var body strings.Builder
+		body.Grow(size)
+		for i, p := range pieces {
+			if i > 0 {
+				body.WriteString("\n\n")
+			}
+			body.WriteString(p.text)
+		}
+		text = body.String()
+	}
 	title := parent.Title
 	if s == r.preamble {
 		title = ""
 	}
 	k := &KU{
-		ID:            fmt.Sprintf("%s::%d::%d", r.info.SourceID, chunkIndex, unitIndex),
+		ID:            r.info.SourceID + "::" + strconv.Itoa(chunkIndex) + "::" + strconv.Itoa(unitIndex),
 		KUType:        TypeComposite,
 		Level:         LevelLeaf,
 		Title:         title,
@@ -607,7 +657,7 @@ func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, c
 	if k.Role == "Procedure" {
 		k.Procedure = text
 	} else {
-		k.Claim = firstSentence(text, 300)
+		k.Claim = r.firstSentence(text, 300)
 	}
 	r.addID(k.ID)
 	parent.ChildUnitIDs = append(parent.ChildUnitIDs, k.ID)
@@ -643,7 +693,7 @@ func (r *reader) finishSummary(fmTitle string) {
 		}
 	}
 	if title == "" && r.firstPara != "" {
-		title = firstSentence(r.firstPara, 120)
+		title = r.firstSentence(r.firstPara, 120)
 	}
 	if title == "" {
 		title = r.info.SourceName
@@ -652,12 +702,11 @@ func (r *reader) finishSummary(fmTitle string) {
 	s.Topic = title
 	s.Tags = r.doc.Tags
 	s.CharStart, s.CharEnd = 0, len(r.src)
-	s.Claim = firstSentence(r.firstPara, 300)
+	s.Claim = r.firstSentence(r.firstPara, 300)
 	if s.Claim == "" {
 		s.Claim = title
 	}
-	var b strings.Builder
-	b.WriteString(truncate(r.firstPara, summaryBodyCap))
+	body := r.truncate(r.firstPara, summaryBodyCap)
 	var heads []string
 	for _, sec := range r.sections {
 		if !sec.isCU && sec.ku.Title != "" && sec.ku.Title != title && len(heads) < 40 {
@@ -666,15 +715,7 @@ func (r *reader) finishSummary(fmTitle string) {
 			heads = append(heads, sec.ku.Topic)
 		}
 	}
-	if len(heads) > 0 {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString("Covers: ")
-		b.WriteString(strings.Join(heads, "; "))
-		b.WriteString(".")
-	}
-	s.TextBody = b.String()
+	s.TextBody = withCovers(body, heads)
 }
 
 // finishSections fills section aggregates from their content.
@@ -693,7 +734,11 @@ func (r *reader) finishSections() {
 		k.CharStart, k.CharEnd = s.start, max(s.start, trimEnd(r.src, s.end))
 		var own string
 		for _, b := range s.blocks {
-			if t := strings.TrimSpace(blockText(b, r.src)); t != "" {
+			t, ok := r.topText[b]
+			if !ok {
+				t = strings.TrimSpace(blockText(b, r.src))
+			}
+			if t != "" {
 				own = t
 				break
 			}
@@ -707,29 +752,45 @@ func (r *reader) finishSections() {
 			p = byID[p.ku.ParentUnitIDs[0]]
 		}
 		k.Topic = strings.Join(path, " > ")
-		k.Claim = firstSentence(own, 300)
+		k.Claim = r.firstSentence(own, 300)
 		if k.Claim == "" {
 			k.Claim = k.Title
 		}
-		var b strings.Builder
-		b.WriteString(truncate(own, summaryBodyCap))
+		body := r.truncate(own, summaryBodyCap)
 		var subs []string
 		for _, c := range k.ChildUnitIDs {
 			if cs := byID[c]; cs != nil && cs.ku.Title != "" {
 				subs = append(subs, cs.ku.Title)
 			}
 		}
-		if len(subs) > 0 {
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString("Covers: ")
-			b.WriteString(strings.Join(subs, "; "))
-			b.WriteString(".")
-		}
-		k.TextBody = b.String()
+		k.TextBody = withCovers(body, subs)
 		k.Role = classify(k.Title, own, 0)
 	}
+}
+
+// withCovers appends "Covers: a; b." (the sub-headings) to an aggregate's body.
+func withCovers(body string, heads []string) string {
+	if len(heads) == 0 {
+		return body
+	}
+	var b strings.Builder
+	b.WriteString(body)
+	if len(body) > 0 {
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Covers: ")
+	b.WriteString(strings.Join(heads, "; "))
+	b.WriteString(".")
+	return b.String()
+}
+
+// pad3 is fmt.Sprintf("%03d", n) for n >= 0.
+func pad3(n int) string {
+	s := strconv.Itoa(n)
+	for len(s) < 3 {
+		s = "0" + s
+	}
+	return s
 }
 
 // stamp sets provenance, utility defaults, ranges and the hash.

@@ -1,11 +1,13 @@
 package kus
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,7 +19,19 @@ import (
 // markup, list items prefixed with "- " or "N. ", code and HTML verbatim,
 // table cells separated by " | ", blocks separated by newlines.
 func blockText(n ast.Node, src []byte) string {
+	size := 0
+	if l := n.Lines(); l.Len() > 0 {
+		size = l.At(l.Len()-1).Stop - l.At(0).Start
+	}
+	return blockTextSized(n, src, size)
+}
+
+// blockTextSized is blockText with a guess of the text's size.
+func blockTextSized(n ast.Node, src []byte, size int) string {
 	var b strings.Builder
+	if size > 0 {
+		b.Grow(size + 16)
+	}
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			switch c.(type) {
@@ -161,8 +175,41 @@ func firstSentence(text string, max int) string {
 			break
 		}
 	}
-	s := strings.Join(strings.Fields(text[:end]), " ")
-	return truncate(s, max)
+	return truncate(joinFields(text[:end]), max)
+}
+
+// joinFields is strings.Join(strings.Fields(s), " "), returning s itself
+// when its words are already separated by single spaces.
+func joinFields(s string) string {
+	space := true // a space here would start or double a separator
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ':
+				if space {
+					return strings.Join(strings.Fields(s), " ")
+				}
+				space = true
+			case '\t', '\n', '\v', '\f', '\r':
+				return strings.Join(strings.Fields(s), " ")
+			default:
+				space = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		space = false
+		i += size
+	}
+	if space && len(s) > 0 { // a trailing space
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
 }
 
 func isAbbrev(before string) bool {
@@ -232,49 +279,144 @@ func ActsForRole(role string) []string {
 // classify picks a role for text under a heading from cheap cues: block
 // kinds, heading words and the opening of the text.
 func classify(title, text string, kinds blockKind) string {
-	lt := strings.ToLower(title)
+	var tbuf, hbuf [256]byte
+	lt := lowerASCII(tbuf[:0], title)
 	head := text
 	if len(head) > 240 {
 		head = head[:240]
 	}
-	head = strings.ToLower(head)
-	has := func(s string, words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(s, w) {
-				return true
-			}
-		}
-		return false
-	}
+	lh := lowerASCII(hbuf[:0], head)
+	t := titleCues.match(lt)
+	h := headCues.match(lh)
 	switch {
-	case has(lt, "how to", "install", "setup", "set up", "steps", "getting started", "quick start", "quickstart", "usage", "tutorial", "build", "configure", "procedure"),
+	case t&cueProcedure != 0,
 		kinds&kindOrderedList != 0,
 		kinds&kindCode != 0 && kinds&^(kindCode|kindParagraph) == 0 && strings.HasSuffix(strings.TrimSpace(firstSentence(text, 400)), ":"):
 		return "Procedure"
-	case has(lt, " vs", "versus", "compar", "difference", "trade-off", "tradeoff", "alternatives"),
-		has(head, " versus ", "compared to", "compared with", " whereas "):
+	case t&cueComparison != 0, h&cueComparison != 0:
 		return "Comparison"
-	case has(lt, "error", "troubleshoot", "problem", "debug", "fix", "issue", "faq", "pitfall"),
-		has(head, "fails", "error:", "if you see", "crash"):
+	case t&cueDiagnostic != 0, h&cueDiagnostic != 0:
 		return "Diagnostic"
-	case has(lt, "definition", "what is", "glossary", "terminology", "concept"), isDefinition(head):
+	case t&cueDefinition != 0, isDefinition(lh):
 		return "Definition"
-	case has(lt, "rule", "constraint", "requirement", "limit", "policy"),
-		has(head, " must ", " must not ", " never ", " is required", " are required", " should not "):
+	case t&cueConstraint != 0, h&cueConstraint != 0:
 		return "Constraint"
-	case has(lt, "evaluat", "benchmark", "performance", "result", "measure"):
+	case t&cueEvaluation != 0:
 		return "Evaluation"
-	case has(lt, "why", "how it works", "overview", "architecture", "design", "background", "introduction"),
-		has(head, " because ", " therefore ", " so that ", " which means "):
+	case t&cueExplanation != 0, h&cueExplanation != 0:
 		return "Explanation"
 	}
 	return "Description"
 }
 
+// Cue groups of classify, one bit each.
+const (
+	cueProcedure uint8 = 1 << iota
+	cueComparison
+	cueDiagnostic
+	cueDefinition
+	cueConstraint
+	cueEvaluation
+	cueExplanation
+)
+
+// titleCues and headCues are the words classify looks for in a lower-case
+// heading and in the lower-case opening of the text.
+var (
+	titleCues = newCueSet(map[uint8][]string{
+		cueProcedure: {"how to", "install", "setup", "set up", "steps", "getting started", "quick start", "quickstart",
+			"usage", "tutorial", "build", "configure", "procedure"},
+		cueComparison:  {" vs", "versus", "compar", "difference", "trade-off", "tradeoff", "alternatives"},
+		cueDiagnostic:  {"error", "troubleshoot", "problem", "debug", "fix", "issue", "faq", "pitfall"},
+		cueDefinition:  {"definition", "what is", "glossary", "terminology", "concept"},
+		cueConstraint:  {"rule", "constraint", "requirement", "limit", "policy"},
+		cueEvaluation:  {"evaluat", "benchmark", "performance", "result", "measure"},
+		cueExplanation: {"why", "how it works", "overview", "architecture", "design", "background", "introduction"},
+	})
+	headCues = newCueSet(map[uint8][]string{
+		cueComparison:  {" versus ", "compared to", "compared with", " whereas "},
+		cueDiagnostic:  {"fails", "error:", "if you see", "crash"},
+		cueConstraint:  {" must ", " must not ", " never ", " is required", " are required", " should not "},
+		cueExplanation: {" because ", " therefore ", " so that ", " which means "},
+	})
+)
+
+// cueSet finds which groups of words occur in a text in one pass over it
+// (instead of one substring search per word).
+type cueSet struct {
+	bucket  [1 << 16]uint8 // first two bytes of a word -> 1 + index in cues
+	buckets [][]cue
+}
+
+type cue struct {
+	word  string // at least two bytes
+	group uint8
+}
+
+func newCueSet(groups map[uint8][]string) *cueSet {
+	cs := &cueSet{}
+	for g, words := range groups {
+		for _, w := range words {
+			k := uint16(w[0])<<8 | uint16(w[1])
+			if cs.bucket[k] == 0 {
+				cs.buckets = append(cs.buckets, nil)
+				cs.bucket[k] = uint8(len(cs.buckets))
+			}
+			b := cs.bucket[k] - 1
+			cs.buckets[b] = append(cs.buckets[b], cue{word: w, group: g})
+		}
+	}
+	return cs
+}
+
+// match returns the groups with a word occurring in s.
+func (cs *cueSet) match(s []byte) uint8 {
+	var m uint8
+	for i := 0; i+1 < len(s); i++ {
+		b := cs.bucket[uint16(s[i])<<8|uint16(s[i+1])]
+		if b == 0 {
+			continue
+		}
+		for _, c := range cs.buckets[b-1] {
+			if m&c.group == 0 && len(s)-i >= len(c.word) && string(s[i:i+len(c.word)]) == c.word {
+				m |= c.group
+			}
+		}
+	}
+	return m
+}
+
+// lowerASCII appends strings.ToLower(s) to dst, without allocating when s
+// is ASCII and fits dst's capacity.
+func lowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// definitionCues open a definition ("X is a ...") when they come early.
+var definitionCues = [...]string{" is a ", " is an ", " are a ", " is the ", " refers to ", " means "}
+
 // isDefinition spots "X is a/an/the ..." openings with a short subject.
-func isDefinition(head string) bool {
-	for _, cue := range []string{" is a ", " is an ", " are a ", " is the ", " refers to ", " means "} {
-		if i := strings.Index(head, cue); i > 0 && i < 60 && !strings.ContainsAny(head[:i], ".,;:") {
+func isDefinition(head []byte) bool {
+	punct := bytes.IndexAny(head, ".,;:")
+	for _, cue := range definitionCues {
+		// The first occurrence counts; one before byte 60 lies in this prefix.
+		h := head
+		if n := 59 + len(cue); len(h) > n {
+			h = h[:n]
+		}
+		if i := bytes.Index(h, []byte(cue)); i > 0 && i < 60 && (punct < 0 || punct >= i) {
 			return true
 		}
 	}
@@ -283,11 +425,31 @@ func isDefinition(head string) bool {
 
 // HashKU returns the hex SHA-256 of a KU's content and symbolic fields.
 func HashKU(k *KU) string {
-	h := sha256.New()
-	for _, s := range []string{k.ID, k.KUType, k.Title, k.Role, k.Topic, k.Claim, k.Procedure, k.Condition, k.TextBody,
-		k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject, strings.Join(k.UtilityActs, ","), strings.Join(k.PhaseScopes, ",")} {
-		h.Write([]byte(s))
-		h.Write([]byte{0x1f})
+	bp := hashBufs.Get().(*[]byte)
+	b := (*bp)[:0]
+	for _, s := range [...]string{k.ID, k.KUType, k.Title, k.Role, k.Topic, k.Claim, k.Procedure, k.Condition, k.TextBody,
+		k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject} {
+		b = append(b, s...)
+		b = append(b, 0x1f)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	for _, l := range [...][]string{k.UtilityActs, k.PhaseScopes} {
+		for i, s := range l {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, s...)
+		}
+		b = append(b, 0x1f)
+	}
+	sum := sha256.Sum256(b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		hashBufs.Put(bp)
+	}
+	var hx [2 * sha256.Size]byte
+	hex.Encode(hx[:], sum[:])
+	return string(hx[:])
 }
+
+// hashBufs recycles HashKU's buffers.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
