@@ -273,6 +273,13 @@ func (b *Bundle) addFour(terms []string, first int, prev *Vector) {
 	p1 := &positions[(first+1)%NumPositions]
 	p2 := &positions[(first+2)%NumPositions]
 	p3 := &positions[(first+3)%NumPositions]
+	if useAVX512 {
+		b.n += 8
+		if addFourKernel(b, &[4]uint64{s0, s1, s2, s3}, &[4]*Vector{p0, p1, p2, p3}, prev) {
+			return
+		}
+		b.n -= 8
+	}
 	// rk is the word of term k's vector before the current one (rotation
 	// by one word): the last word first.
 	const last = uint64(Words * gamma % (1 << 64)) // word Words-1 is at seed+Words*gamma
