@@ -8,6 +8,7 @@ package thinkingdb
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -199,8 +200,9 @@ func (e *Extractor) Facts(u *kus.KU) []Fact { return e.facts(u, nil) }
 
 // facts is Facts with the extraction of each text memoised in memo (when
 // not nil): the units of one source repeat texts (a summary and its
-// section share their claim and body).
-func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
+// section share their claim and body) and begin with others (a summary's
+// body is its first leaf's, cut).
+func (e *Extractor) facts(u *kus.KU, memo *textMemo) []Fact {
 	if u.HasFact() {
 		conf := 1.0
 		if u.Confidence != nil {
@@ -219,12 +221,11 @@ func (e *Extractor) facts(u *kus.KU, memo map[string][]Fact) []Fact {
 		if s == "" {
 			continue
 		}
-		fs, ok := memo[s]
-		if !ok {
+		var fs []Fact
+		if memo != nil {
+			fs = memo.facts(e, s)
+		} else {
 			fs = e.Sentences(s)
-			if memo != nil {
-				memo[s] = fs
-			}
 		}
 		for _, f := range fs {
 			k := factKey(&f)
@@ -391,23 +392,113 @@ func vocabCode(raw string) uint16 {
 // Sentences extracts the facts of a text, sentence by sentence (a
 // sentence ends at . ! ? ; or a newline).
 func (e *Extractor) Sentences(s string) []Fact {
-	var out []Fact
+	return e.extract(s, 0, nil, nil)
+}
+
+// sentEnd is the end of a sentence in a text: the offset of its mark and
+// the number of facts of the text up to it.
+type sentEnd struct{ off, facts int }
+
+// extract appends to out the facts of s from offset from, which is 0 or
+// just after a sentence's end mark, and to *ends (when ends is not nil) the
+// sentence ends it passes.
+func (e *Extractor) extract(s string, from int, out []Fact, ends *[]sentEnd) []Fact {
 	var arr [64]word
 	ws := arr[:0]
-	for i := 0; i < len(s); {
+	for i := from; i < len(s); {
 		w, next, ok := nextWord(s, i)
-		i = next
-		if !ok {
-			continue
-		}
-		if w.punct && strings.IndexByte(".!?;\n", w.raw[0]) >= 0 {
+		switch {
+		case !ok:
+		case w.punct && strings.IndexByte(".!?;\n", w.raw[0]) >= 0:
 			out = e.sentence(out, ws)
 			ws = ws[:0]
-			continue
+			if ends != nil {
+				*ends = append(*ends, sentEnd{off: i, facts: len(out)})
+			}
+		default:
+			ws = append(ws, w)
 		}
-		ws = append(ws, w)
+		i = next
 	}
 	return e.sentence(out, ws)
+}
+
+// textMemo holds the facts of the texts of one source extracted so far.
+// A source has few texts: they are searched one by one.
+type textMemo struct {
+	texts []textFacts
+	ends  []sentEnd // the texts' sentence ends, one after the other
+}
+
+type textFacts struct {
+	s          string
+	facts      []Fact
+	start, end int // ends[start:end] are the text's sentence ends
+}
+
+var memoPool = sync.Pool{New: func() any { return new(textMemo) }}
+
+// release empties m (keeping its memory) and puts it back in memoPool.
+func (m *textMemo) release() {
+	clear(m.texts)
+	m.texts, m.ends = m.texts[:0], m.ends[:0]
+	memoPool.Put(m)
+}
+
+// headLen is the least common beginning worth reusing the facts of.
+const headLen = 64
+
+// facts returns the facts of s: memoised when s was seen; otherwise the
+// facts of the whole sentences s shares with the beginning of a text seen
+// (a summary's body is its first leaf's, cut and ended with "…"), then
+// those of the rest of s.
+func (m *textMemo) facts(e *Extractor, s string) []Fact {
+	for i := range m.texts {
+		if m.texts[i].s == s {
+			return m.texts[i].facts
+		}
+	}
+	var out []Fact
+	start := len(m.ends)
+	from := 0
+	if len(s) >= headLen {
+		for i := range m.texts {
+			t := &m.texts[i]
+			if len(t.s) < headLen || t.s[:headLen] != s[:headLen] {
+				continue
+			}
+			n := commonPrefix(t.s, s)
+			// A sentence end of t is one of s when s has the same bytes up
+			// to it and as far as the scanner looks past it (the rune after
+			// a '.' decides whether it ends a word such as "1.5").
+			for j := t.end - 1; j >= t.start; j-- {
+				if end := m.ends[j]; end.off+1+utf8.UTFMax <= n {
+					if end.off+1 > from {
+						out = t.facts[:end.facts:end.facts] // appending copies
+						m.ends = append(m.ends[:start], m.ends[t.start:j+1]...)
+						from = end.off + 1
+					}
+					break
+				}
+			}
+		}
+	}
+	out = e.extract(s, from, out, &m.ends)
+	m.texts = append(m.texts, textFacts{s: s, facts: out, start: start, end: len(m.ends)})
+	return out
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // sentence appends the facts of one sentence to out: at every cue, the
@@ -572,13 +663,14 @@ func nextWord(s string, i int) (w word, next int, ok bool) {
 // wordEnd returns the end of the word whose rest starts at s[j]: letters,
 // digits and marks, and - _ ' . between them and a letter or digit.
 func wordEnd(s string, j int) int {
-	for j < len(s) {
-		c := s[j]
-		if c < utf8.RuneSelf {
-			if asciiAlnum[c] {
-				j++
-				continue
-			}
+	for {
+		for j < len(s) && asciiAlnum[s[j]] {
+			j++
+		}
+		if j >= len(s) {
+			return j
+		}
+		if c := s[j]; c < utf8.RuneSelf {
 			if (c == '-' || c == '_' || c == '\'' || c == '.') && j+1 < len(s) {
 				if n := s[j+1]; n < utf8.RuneSelf {
 					if asciiAlnum[n] {
@@ -598,12 +690,12 @@ func wordEnd(s string, j int) int {
 		}
 		j += size
 	}
-	return j
 }
 
-// asciiAlnum marks the ASCII letters and digits; asciiPunct the marks
-// splitWords keeps (sentence ends, newline, commas, brackets, quotes).
-var asciiAlnum, asciiPunct = func() (alnum, punct [utf8.RuneSelf]bool) {
+// asciiAlnum marks the ASCII letters and digits (indexed by any byte, so
+// that loops need no bounds check); asciiPunct the marks splitWords keeps
+// (sentence ends, newline, commas, brackets, quotes).
+var asciiAlnum, asciiPunct = func() (alnum [256]bool, punct [utf8.RuneSelf]bool) {
 	for c := range alnum {
 		alnum[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 	}

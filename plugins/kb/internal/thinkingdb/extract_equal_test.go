@@ -171,14 +171,24 @@ func TestSourceFactsMatchReference(t *testing.T) {
 		return nil
 	}))
 	sort.Strings(paths)
-	facts, symbolic := 0, 0
+	var docs []*kus.Document
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		require.NoError(t, err)
 		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)})
-		if err != nil {
-			continue
+		if err == nil {
+			docs = append(docs, doc)
 		}
+	}
+	if !testing.Short() {
+		if _, err := os.Stat(benchWorkspace()); err == nil {
+			ws := parseDir(t, benchWorkspace())
+			docs = append(docs, ws[:min(len(ws), 1500)]...)
+		}
+	}
+	facts, symbolic := 0, 0
+	for _, doc := range docs {
+		p := doc.Source.SourceID
 		want := refSourceFacts(&x.ex, p, doc.Units)
 		require.Equal(t, want, x.SourceFacts(p, doc.Units), p)
 		for _, f := range want {
@@ -188,7 +198,7 @@ func TestSourceFactsMatchReference(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d files, %d facts (%d symbolic)", len(paths), facts, symbolic)
+	t.Logf("%d sources, %d facts (%d symbolic)", len(docs), facts, symbolic)
 	require.Greater(t, facts, 20)
 	require.Positive(t, symbolic)
 }
@@ -251,4 +261,36 @@ func TestSourceFactsDedupLongUnits(t *testing.T) {
 		}
 		require.Equal(t, ref, x.ex.Facts(u), u.ID)
 	}
+}
+
+// TestMemoReusesWholeSentencesOnly cuts texts at every byte and checks
+// that the facts of a cut text, extracted after the whole text (the memo
+// reusing the sentences they share), are those of the cut text alone.
+func TestMemoReusesWholeSentencesOnly(t *testing.T) {
+	e := &Extractor{}
+	texts := []string{
+		"IL-6 causes inflammation. Aspirin inhibits COX-2 at 1.5 mg. Smoking causes cancer; obesity is associated with diabetes.\nThe drug is caused by the bug! Insulin promotes growth? Done.",
+		"Alpha uses beta. Gamma uses delta 1.5 times. Epsilon uses zeta.ü Eta uses theta.é Iota uses kappa. e.g. Lambda uses mu.",
+	}
+	for _, s := range repoTexts(t) {
+		if len(s) > 300 && len(s) < 3000 && len(texts) < 6 && len(e.Sentences(s)) > 2 {
+			texts = append(texts, s)
+		}
+	}
+	reused := 0
+	for _, whole := range texts {
+		for k := 0; k <= len(whole); k++ {
+			for _, tail := range []string{"…", "", "5 causes x.", "é uses y", "x"} {
+				var m textMemo
+				m.facts(e, whole)
+				cut := whole[:k] + tail
+				got := m.facts(e, cut)
+				require.Equal(t, refSentences(e, cut), got, "%q cut at %d + %q", whole, k, tail)
+				if len(m.texts) == 2 && m.texts[1].end > m.texts[1].start && k >= headLen {
+					reused++
+				}
+			}
+		}
+	}
+	require.Greater(t, reused, 100)
 }

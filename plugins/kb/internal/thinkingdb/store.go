@@ -189,7 +189,8 @@ func levelOrder(l string) int {
 func (x *Index) SourceFacts(sourceID string, units []*kus.KU) []Fact {
 	var out []Fact
 	seen := map[[3]string]bool{}
-	memo := make(map[string][]Fact, 4)
+	memo := memoPool.Get().(*textMemo)
+	defer memo.release()
 	for lvl := 0; lvl <= 2; lvl++ {
 		for _, u := range units {
 			if u == nil || levelOrder(u.Level) != lvl {
