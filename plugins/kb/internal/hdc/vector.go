@@ -381,28 +381,36 @@ func (b *Bundle) Majority(tie *Vector) Vector {
 	}
 	b.flush()
 	t := uint64(b.n / 2)
-	even := b.n%2 == 0
-	for w := 0; w < Words; w++ {
-		var gt uint64
-		eq := ^uint64(0)
-		for p := len(b.planes) - 1; p >= 0; p-- {
-			c := b.planes[p][w]
-			var tb uint64
-			if t>>uint(p)&1 == 1 {
-				tb = ^uint64(0)
+	if t>>uint(len(b.planes)) != 0 {
+		// The threshold needs more bits than any counter has: no lane can
+		// exceed it or equal it.
+		return out
+	}
+	// Compare every counter with t from the top plane down, a plane for
+	// all words at a time: gt marks the lanes found greater, eq those
+	// equal so far.
+	gt := &out
+	eq := Vector{}
+	for w := range eq {
+		eq[w] = ^uint64(0)
+	}
+	for p := len(b.planes) - 1; p >= 0; p-- {
+		c := &b.planes[p]
+		if t>>uint(p)&1 == 1 {
+			for w := range eq {
+				eq[w] &= c[w]
 			}
-			gt |= eq & c &^ tb
-			eq &^= c ^ tb
+		} else {
+			for w := range eq {
+				gt[w] |= eq[w] & c[w]
+				eq[w] &^= c[w]
+			}
 		}
-		if t>>uint(len(b.planes)) != 0 {
-			// The threshold needs more bits than any counter has: no lane
-			// can exceed it or equal it.
-			gt, eq = 0, 0
+	}
+	if b.n%2 == 0 && tie != nil {
+		for w := range gt {
+			gt[w] |= eq[w] & tie[w]
 		}
-		if even && tie != nil {
-			gt |= eq & tie[w]
-		}
-		out[w] = gt
 	}
 	return out
 }
