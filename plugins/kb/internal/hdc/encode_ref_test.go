@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -278,5 +279,32 @@ func TestTermsOfJoinedParts(t *testing.T) {
 			got := append(append([]string(nil), refTerms(a, x)...), refTerms(a, y)...)
 			require.Equal(t, want, got, "%q + %q", x, y)
 		}
+	}
+}
+
+// TestRecordConcurrent encodes sources from several goroutines at once
+// (as the ingest's parse workers do): the pooled scratch space is never
+// shared.
+func TestRecordConcurrent(t *testing.T) {
+	e := DefaultParams().Encoder
+	docs := repoDocs(t)
+	want := make([][]byte, len(docs))
+	for i, d := range docs {
+		want[i] = e.record(d.Units)
+	}
+	var wg sync.WaitGroup
+	got := make([][][]byte, 4)
+	for g := range got {
+		got[g] = make([][]byte, len(docs))
+		wg.Go(func() {
+			for i := range docs {
+				k := (i*7 + g*13) % len(docs)
+				got[g][k] = e.record(docs[k].Units)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		require.Equal(t, want, got[g], "goroutine %d", g)
 	}
 }

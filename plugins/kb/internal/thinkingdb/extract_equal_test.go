@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -293,4 +294,36 @@ func TestMemoReusesWholeSentencesOnly(t *testing.T) {
 		}
 	}
 	require.Greater(t, reused, 100)
+}
+
+// TestSourceFactsConcurrent extracts sources from several goroutines at
+// once (as the ingest's parse workers do): pooled memos are never shared.
+func TestSourceFactsConcurrent(t *testing.T) {
+	x := New(DefaultParams())
+	var docs []*kus.Document
+	for i, s := range repoTexts(t) {
+		docs = append(docs, &kus.Document{Source: kus.SourceInfo{SourceID: fmt.Sprint(i)}, Units: []*kus.KU{
+			{ID: "leaf", Level: kus.LevelLeaf, TextBody: s},
+			{ID: "sum", Level: kus.LevelSummary, TextBody: s[:len(s)/2] + "…"},
+		}})
+	}
+	want := make([][]Fact, len(docs))
+	for i, d := range docs {
+		want[i] = x.SourceFacts(d.Source.SourceID, d.Units)
+	}
+	var wg sync.WaitGroup
+	got := make([][][]Fact, 4)
+	for g := range got {
+		got[g] = make([][]Fact, len(docs))
+		wg.Go(func() {
+			for i := range docs {
+				k := (i*7 + g*13) % len(docs)
+				got[g][k] = x.SourceFacts(docs[k].Source.SourceID, docs[k].Units)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		require.Equal(t, want, got[g], "goroutine %d", g)
+	}
 }
