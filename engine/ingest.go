@@ -153,8 +153,18 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	if err != nil {
 		return nil, err
 	}
+	// A knowledge base with no source at all (a cold ingest) needs no
+	// record look-ups and no stat of the files during the walk.
+	cold := false
+	if stats != nil && len(stats) == 0 {
+		n, _, err := kb.store.Counts()
+		if err != nil {
+			return nil, err
+		}
+		cold = n == 0
+	}
 	record := func(id string) (*SourceRecord, error) {
-		if rec, ok := records[id]; ok || stats == nil {
+		if rec, ok := records[id]; ok || stats == nil || cold {
 			return rec, nil
 		}
 		rec, err := kb.store.Source(id)
@@ -169,7 +179,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		cands = kb.onlyCandidates(opt.Only, records, rep)
 	} else {
 		var issues []FileError
-		cands, issues, err = walkWorkspace(kb.workspace)
+		cands, issues, err = walkWorkspace(kb.workspace, cold)
 		if err != nil {
 			return nil, err
 		}
@@ -560,6 +570,17 @@ func (kb *KB) parse(w work) parsed {
 		return p
 	}
 	text := w.text
+	if text == nil && w.size < 0 { // not stat'ed by the walk
+		info, err := os.Stat(w.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return issue(CodeVanished, "deleted before it could be read", true)
+		case err != nil:
+			return issue(CodeReadFailed, err.Error(), false)
+		}
+		p.size, p.modTime = info.Size(), info.ModTime().UnixNano()
+		w.size = p.size
+	}
 	if text == nil {
 		if w.size > kb.maxFileSize {
 			return issue(CodeTooLarge, fmt.Sprintf("%d bytes is over the %d-byte limit; skipped", w.size, kb.maxFileSize), true)

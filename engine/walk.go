@@ -23,7 +23,7 @@ const (
 type candidate struct {
 	path     string // absolute path as walked (may pass through symlinks)
 	sourceID string // workspace-relative, forward slashes
-	size     int64
+	size     int64  // -1: not known yet (a walk without stats)
 	modTime  int64
 }
 
@@ -50,10 +50,15 @@ type walker struct {
 	visited map[string]bool // real paths of folders already walked
 	out     []candidate
 	issues  []FileError
+	noStat  bool // leave size and mtime of plain files unknown (-1)
 }
 
-func walkWorkspace(root string) ([]candidate, []FileError, error) {
-	w := &walker{root: root, visited: map[string]bool{}}
+// walkWorkspace lists the workspace's Markdown files sorted by source id.
+// With noStat the plain files are not stat'ed (their size is -1): a cold
+// ingest has nothing to compare them with, and the parse workers stat them
+// in parallel instead of the walk doing it one by one.
+func walkWorkspace(root string, noStat bool) ([]candidate, []FileError, error) {
+	w := &walker{root: root, visited: map[string]bool{}, noStat: noStat}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
@@ -128,6 +133,10 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			continue
 		}
 		if !mode.IsRegular() || !IsSourceFile(name) {
+			continue
+		}
+		if info == nil && w.noStat {
+			w.out = append(w.out, candidate{path: childAbs, sourceID: childRel, size: -1})
 			continue
 		}
 		if info == nil {
