@@ -25,13 +25,13 @@ import (
 
 // SchemaVersion is the layout version of the knowledge base file. A file
 // with another version is rebuilt from the workspace on open.
-const SchemaVersion = 4 // 2: shared namespaces, stored counters; 3: stat bucket; 4: binary KUs
+const SchemaVersion = 5 // 2: shared namespaces, stored counters; 3: stat bucket; 4: binary KUs; 5: KUs share text (kus.EncodeUnits)
 
 // Bucket names. Keys are designed for ordered cursor scans.
 var (
 	bucketMeta    = []byte("meta")    // schema, clean-shutdown flag, hook versions
 	bucketSources = []byte("sources") // sourceId -> SourceRecord (JSON)
-	bucketKUs     = []byte("kus")     // kuId -> kus.KU (binary form, kus.KU.MarshalBinary)
+	bucketKUs     = []byte("kus")     // kuId -> kus.KU (binary form, kus.EncodeUnits; read with getKU)
 	bucketPlugins = []byte("plugins") // one nested bucket per plugin id
 	// bucketShared holds namespaces the built-in kb-plugins share (one BM25
 	// index of the workspace instead of one per plugin).
@@ -433,9 +433,11 @@ func (s *Store) Stats() (*Stats, error) {
 	st := &Stats{KUsByLevel: map[string]int{}, DBPath: s.path}
 	err := s.view(func(tx *bolt.Tx) error {
 		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
-		if err := tx.Bucket(bucketKUs).ForEach(func(_, v []byte) error {
+		kusB := tx.Bucket(bucketKUs)
+		get := func(id string) []byte { return kusB.Get([]byte(id)) }
+		if err := kusB.ForEach(func(_, v []byte) error {
 			var probe kus.KU
-			if err := probe.UnmarshalBinary(v); err != nil {
+			if err := probe.UnmarshalBinaryFrom(v, get); err != nil {
 				return err
 			}
 			st.KUs++
@@ -468,13 +470,16 @@ func getSource(tx *bolt.Tx, id string) (*SourceRecord, error) {
 	return rec, nil
 }
 
+// getKU reads one KU; the fields it shares with other KUs of its source
+// are read from them in the same transaction.
 func getKU(tx *bolt.Tx, id string) (*kus.KU, error) {
-	v := tx.Bucket(bucketKUs).Get([]byte(id))
+	b := tx.Bucket(bucketKUs)
+	v := b.Get([]byte(id))
 	if v == nil {
 		return nil, nil
 	}
 	ku := new(kus.KU)
-	if err := ku.UnmarshalBinary(v); err != nil {
+	if err := ku.UnmarshalBinaryFrom(v, func(id string) []byte { return b.Get([]byte(id)) }); err != nil {
 		return nil, fmt.Errorf("ku %s: %w", id, err)
 	}
 	return ku, nil
@@ -686,18 +691,10 @@ func encodeKU(u *kus.KU) ([]byte, error) {
 	return v, nil
 }
 
-// encodeKUs encodes every unit, or returns nil when one fails (the commit
-// then encodes again and reports the error in its transaction).
+// encodeKUs encodes a source's units, sharing the text they repeat
+// (kus.EncodeUnits): they are stored and deleted together.
 func encodeKUs(units []*kus.KU) [][]byte {
-	out := make([][]byte, len(units))
-	for i, u := range units {
-		v, err := encodeKU(u)
-		if err != nil {
-			return nil
-		}
-		out[i] = v
-	}
-	return out
+	return kus.EncodeUnits(units)
 }
 
 // fileStat is what the ingest check compares to decide a file is unchanged.

@@ -2,10 +2,12 @@ package kus
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // The binary form of a KU is how the knowledge base stores it: a version
@@ -14,18 +16,160 @@ import (
 // a third smaller than the JSON form (no field names, no escaping) and
 // several times faster to write and to read. The JSON form (which starts
 // with '{') is still read, so older stores stay readable.
+//
+// Version 2 stores text a KU repeats only once. Each of the copyable
+// fields (title, topic, claim, procedure, text body, chunk id) is either
+// literal or a copy: a prefix of another field plus a literal suffix. The
+// other field is one of the KU's own literal fields (a claim is usually
+// the start of the body, the topic the title), or, in the form EncodeUnits
+// writes for the KUs of one source, a literal field of another KU of the
+// same source (a summary and its only section repeat the opening of the
+// leaf they aggregate). Copies never point at copies. The hash is kept as
+// 32 raw bytes when it is lower-case hex.
 
-// codecVersion is the first byte of the binary form.
-const codecVersion = 1
+// Versions of the binary form (its first byte).
+const (
+	codecVersion  = 1
+	codecVersion2 = 2
+)
 
 // ErrBadEncoding reports bytes that are neither form of a KU.
 var ErrBadEncoding = errors.New("kus: undecodable KU")
 
-// AppendBinary appends the binary form of k to b.
+// Copyable fields of the version 2 form, by index; refID is the KU id,
+// which can be copied from but is always literal.
+const (
+	refTitle = iota
+	refTopic
+	refClaim
+	refProcedure
+	refTextBody
+	refChunkID
+	refID
+	numRefFields
+)
+
+// refField returns the copyable field i of k.
+func (k *KU) refField(i int) *string {
+	switch i {
+	case refTitle:
+		return &k.Title
+	case refTopic:
+		return &k.Topic
+	case refClaim:
+		return &k.Claim
+	case refProcedure:
+		return &k.Procedure
+	case refTextBody:
+		return &k.TextBody
+	case refChunkID:
+		return &k.ChunkID
+	case refID:
+		return &k.ID
+	}
+	return nil
+}
+
+// Modes of a copyable field (the low two bits of its header).
+const (
+	modeLiteral = 0
+	modeSelf    = 1 // prefix of a literal field of the same KU
+	modeOther   = 2 // prefix of a literal field of another KU of the source
+)
+
+// fieldRef says how a copyable field is stored.
+type fieldRef struct {
+	mode  int
+	id    string // modeOther: the KU copied from
+	field int    // the field copied from
+	n     int    // length of the prefix copied
+}
+
+// minCopy is the shortest prefix worth a copy.
+const minCopy = 16
+
+// AppendBinary appends the binary form of k to b. Copies only point at
+// k's own fields; EncodeUnits also shares text between KUs.
 func (k *KU) AppendBinary(b []byte) []byte {
+	var refs [numRefFields]fieldRef
+	selfRefs(k, &refs)
+	return k.appendV2(b, &refs)
+}
+
+// selfRefs picks copies of k's own literal fields for the fields of refs
+// still literal, deciding them in the order of copyOrder.
+func selfRefs(k *KU, refs *[numRefFields]fieldRef) {
+	for _, f := range copyOrder {
+		v := *k.refField(f)
+		if len(v) < minCopy || refs[f].mode != modeLiteral || f == refID {
+			continue
+		}
+		best, bestN := -1, minCopy-1
+		for _, g := range copyOrder {
+			if g == f || refs[g].mode != modeLiteral || (g != refID && decidedAfter(g, f)) {
+				continue
+			}
+			if n := commonPrefix(v, *k.refField(g)); n > bestN {
+				best, bestN = g, n
+			}
+		}
+		if best >= 0 {
+			refs[f] = fieldRef{mode: modeSelf, field: best, n: bestN}
+		}
+	}
+}
+
+// copyOrder is the order fields are decided in: the body first (it holds
+// most text), the id last (always literal, never copied).
+var copyOrder = [...]int{refTextBody, refTitle, refTopic, refClaim, refProcedure, refChunkID, refID}
+
+// decidedAfter reports whether field g is decided after field f.
+func decidedAfter(g, f int) bool {
+	for _, x := range copyOrder {
+		if x == f {
+			return true
+		}
+		if x == g {
+			return false
+		}
+	}
+	return false
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// appendV2 appends the version 2 form of k with the given copies.
+func (k *KU) appendV2(b []byte, refs *[numRefFields]fieldRef) []byte {
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
+	}
+	ref := func(f int) {
+		v := *k.refField(f)
+		r := refs[f]
+		switch r.mode {
+		case modeLiteral:
+			b = binary.AppendUvarint(b, uint64(len(v))<<2|modeLiteral)
+			b = append(b, v...)
+			return
+		case modeSelf:
+			b = binary.AppendUvarint(b, uint64(r.n)<<2|modeSelf)
+		case modeOther:
+			b = binary.AppendUvarint(b, uint64(r.n)<<2|modeOther)
+			str(r.id)
+		}
+		b = append(b, byte(r.field))
+		str(v[r.n:])
 	}
 	list := func(l []string) {
 		b = binary.AppendUvarint(b, uint64(len(l)))
@@ -35,17 +179,17 @@ func (k *KU) AppendBinary(b []byte) []byte {
 	}
 	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
 
-	b = append(b, codecVersion)
+	b = append(b, codecVersion2)
 	str(k.ID)
 	str(k.KUType)
 	str(k.Level)
-	str(k.Title)
+	ref(refTitle)
 	str(k.Role)
-	str(k.Topic)
-	str(k.Claim)
-	str(k.Procedure)
+	ref(refTopic)
+	ref(refClaim)
+	ref(refProcedure)
 	str(k.Condition)
-	str(k.TextBody)
+	ref(refTextBody)
 	list(k.Tags)
 	str(k.SymbolicSubject)
 	str(k.SymbolicRelation)
@@ -62,7 +206,7 @@ func (k *KU) AppendBinary(b []byte) []byte {
 	str(k.SourceID)
 	str(k.SourceName)
 	str(k.SourceType)
-	str(k.ChunkID)
+	ref(refChunkID)
 	num(k.ChunkIndex)
 	num(k.UnitIndex)
 	num(k.CharStart)
@@ -84,13 +228,99 @@ func (k *KU) AppendBinary(b []byte) []byte {
 	list(k.UtilityActs)
 	list(k.PhaseScopes)
 	str(k.UtilityNote)
-	str(k.Hash)
+	if raw, ok := rawHash(k.Hash); ok {
+		b = append(b, 1)
+		b = append(b, raw[:]...)
+	} else {
+		b = append(b, 0)
+		str(k.Hash)
+	}
 	return b
+}
+
+// rawHash decodes a lower-case hex SHA-256.
+func rawHash(h string) (raw [32]byte, ok bool) {
+	if len(h) != 64 {
+		return raw, false
+	}
+	for i := 0; i < 64; i++ {
+		if c := h[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return raw, false
+		}
+	}
+	_, err := hex.Decode(raw[:], []byte(h))
+	return raw, err == nil
 }
 
 // MarshalBinary returns the binary form of k.
 func (k *KU) MarshalBinary() ([]byte, error) {
 	return k.AppendBinary(make([]byte, 0, k.binarySize())), nil
+}
+
+// EncodeUnits returns the binary form of each of a source's units (a
+// document's Units), sharing text between them: a field may be stored as
+// a copy of a literal field of another unit of the list. Such a form must
+// be read with UnmarshalBinaryFrom, and stays readable as long as the
+// units it copies from are stored with it (the knowledge base writes and
+// deletes a source's units together). Only units whose id starts with
+// their source id and "::" (the ids the Markdown reader gives) copy from
+// one another, so a Context Unit's free-form id can never be a target.
+func EncodeUnits(units []*KU) [][]byte {
+	out := make([][]byte, len(units))
+	type target struct {
+		unit  int
+		field int
+	}
+	// Literal fields of earlier units, by their first minCopy bytes.
+	var index map[string][]target
+	refs := make([][numRefFields]fieldRef, len(units))
+	seen := make(map[string]int, len(units))
+	for _, u := range units {
+		seen[u.ID]++
+	}
+	for i, u := range units {
+		r := &refs[i]
+		// A unit shares text only under an id of its own source's that no
+		// other unit of the list repeats (the stored one would be the last).
+		shared := seen[u.ID] == 1 && len(u.ID) > len(u.SourceID)+2 && strings.HasPrefix(u.ID, u.SourceID) &&
+			u.ID[len(u.SourceID):len(u.SourceID)+2] == "::"
+		if shared && index != nil {
+			for _, f := range copyOrder[:refChunkID] {
+				v := *u.refField(f)
+				if len(v) < minCopy {
+					continue
+				}
+				best, bestN := target{-1, -1}, 0
+				for _, t := range index[v[:minCopy]] {
+					if units[t.unit].SourceID != u.SourceID {
+						continue
+					}
+					if n := commonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
+						best, bestN = t, n
+					}
+				}
+				// A copy from another unit costs that unit's id.
+				if best.unit >= 0 && bestN-len(units[best.unit].ID)-2 >= minCopy {
+					r[f] = fieldRef{mode: modeOther, id: units[best.unit].ID, field: best.field, n: bestN}
+				}
+			}
+		}
+		selfRefs(u, r) // among the fields still literal
+		if shared {
+			for _, f := range [...]int{refTextBody, refTitle} {
+				if v := *u.refField(f); r[f].mode == modeLiteral && len(v) >= minCopy {
+					if index == nil {
+						index = map[string][]target{}
+					}
+					if l := index[v[:minCopy]]; len(l) < 4 {
+						index[v[:minCopy]] = append(l, target{i, f})
+					}
+				}
+			}
+		}
+		out[i] = u.appendV2(make([]byte, 0, u.binarySize()), r)
+	}
+	return out
 }
 
 // binarySize estimates the size of the binary form.
@@ -107,9 +337,180 @@ func (k *KU) binarySize() int {
 	return n
 }
 
-// UnmarshalBinary decodes either form of a KU into k (replacing it).
-// Malformed input is an error wrapping ErrBadEncoding, never a panic.
+// ErrUnresolved reports a version 2 form that copies text from another
+// KU, read without a way to fetch it (UnmarshalBinary instead of
+// UnmarshalBinaryFrom).
+var ErrUnresolved = errors.New("kus: KU copies text from another KU")
+
+// UnmarshalBinary decodes any form of a KU into k (replacing it).
+// Malformed input is an error wrapping ErrBadEncoding, never a panic; a
+// form written by EncodeUnits that copies from another KU needs
+// UnmarshalBinaryFrom.
 func (k *KU) UnmarshalBinary(data []byte) error {
+	return k.UnmarshalBinaryFrom(data, nil)
+}
+
+// UnmarshalBinaryFrom decodes any form of a KU into k (replacing it);
+// get returns the stored form of another KU by id (nil when absent), for
+// the fields copied from it.
+func (k *KU) UnmarshalBinaryFrom(data []byte, get func(id string) []byte) error {
+	if len(data) > 0 && data[0] == codecVersion2 {
+		var u KU
+		var refs [numRefFields]pendingRef
+		if err := u.decodeV2(data, &refs); err != nil {
+			return err
+		}
+		if err := u.resolve(&refs, get); err != nil {
+			return err
+		}
+		*k = u
+		return nil
+	}
+	return k.unmarshalV1(data)
+}
+
+// pendingRef is a copied field read but not yet filled in.
+type pendingRef struct {
+	mode   int
+	id     string
+	field  int
+	n      int
+	suffix string
+}
+
+// decodeV2 reads the version 2 form; copied fields are left in refs.
+func (k *KU) decodeV2(data []byte, refs *[numRefFields]pendingRef) error {
+	d := decoder{b: data[1:]}
+	u := k
+	ref := func(f int) {
+		h := d.uvarint()
+		mode, n := int(h&3), h>>2
+		if mode > modeOther || n > uint64(len(data))<<8 {
+			d.bad, d.b = true, nil
+			return
+		}
+		switch mode {
+		case modeLiteral:
+			if n > uint64(len(d.b)) {
+				d.bad, d.b = true, nil
+				return
+			}
+			*u.refField(f) = string(d.bytes(int(n)))
+			return
+		case modeOther:
+			refs[f].id = d.str()
+		}
+		refs[f].mode = mode
+		refs[f].n = int(n)
+		refs[f].field = int(d.byte())
+		refs[f].suffix = d.str()
+	}
+	u.ID = d.str()
+	u.KUType = d.str()
+	u.Level = d.str()
+	ref(refTitle)
+	u.Role = d.str()
+	ref(refTopic)
+	ref(refClaim)
+	ref(refProcedure)
+	u.Condition = d.str()
+	ref(refTextBody)
+	u.Tags = d.list()
+	u.SymbolicSubject = d.str()
+	u.SymbolicRelation = d.str()
+	u.SymbolicObject = d.str()
+	if d.byte() == 1 {
+		c := math.Float64frombits(binary.LittleEndian.Uint64(d.bytes(8)))
+		u.Confidence = &c
+	}
+	u.ParentUnitIDs = d.list()
+	u.ChildUnitIDs = d.list()
+	u.DerivedFromUnitIDs = d.list()
+	u.SourceID = d.str()
+	u.SourceName = d.str()
+	u.SourceType = d.str()
+	ref(refChunkID)
+	u.ChunkIndex = d.num()
+	u.UnitIndex = d.num()
+	u.CharStart = d.num()
+	u.CharEnd = d.num()
+	if n := int(d.byte()); n > 0 {
+		if err := u.IngestedAt.UnmarshalBinary(d.bytes(n)); err != nil && !d.bad {
+			return fmt.Errorf("%w: ingestedAt: %v", ErrBadEncoding, err)
+		}
+	}
+	u.Range.StartLine = d.num()
+	u.Range.StartCol = d.num()
+	u.Range.EndLine = d.num()
+	u.Range.EndCol = d.num()
+	u.UtilityActs = d.list()
+	u.PhaseScopes = d.list()
+	u.UtilityNote = d.str()
+	if d.byte() == 1 {
+		u.Hash = hex.EncodeToString(d.bytes(32))
+	} else {
+		u.Hash = d.str()
+	}
+	if d.bad || len(d.b) != 0 {
+		return fmt.Errorf("%w: truncated or trailing bytes", ErrBadEncoding)
+	}
+	return nil
+}
+
+// resolve fills in the copied fields: first those copied from other KUs
+// (each read once), then those copied from k's own literal fields.
+func (k *KU) resolve(refs *[numRefFields]pendingRef, get func(id string) []byte) error {
+	var other KU
+	var otherRefs [numRefFields]pendingRef
+	otherID := ""
+	fill := func(f int, from *KU, fromRefs *[numRefFields]pendingRef) error {
+		r := &refs[f]
+		if r.field < 0 || r.field >= numRefFields || fromRefs[r.field].mode != modeLiteral {
+			return fmt.Errorf("%w: copy of a copied field", ErrBadEncoding)
+		}
+		src := *from.refField(r.field)
+		if r.n > len(src) {
+			return fmt.Errorf("%w: copy longer than its source", ErrBadEncoding)
+		}
+		*k.refField(f) = src[:r.n] + r.suffix
+		return nil
+	}
+	for f := range refs {
+		if refs[f].mode != modeOther {
+			continue
+		}
+		if id := refs[f].id; id != otherID || otherID == "" {
+			if get == nil {
+				return fmt.Errorf("%w: %s copies from %s", ErrUnresolved, k.ID, id)
+			}
+			v := get(id)
+			if len(v) == 0 || v[0] != codecVersion2 {
+				return fmt.Errorf("%w: %s copies from %s, which is missing", ErrBadEncoding, k.ID, id)
+			}
+			other, otherRefs, otherID = KU{}, [numRefFields]pendingRef{}, id
+			if err := other.decodeV2(v, &otherRefs); err != nil {
+				return err
+			}
+			if other.SourceID != k.SourceID {
+				return fmt.Errorf("%w: %s copies from %s of another source", ErrBadEncoding, k.ID, id)
+			}
+		}
+		if err := fill(f, &other, &otherRefs); err != nil {
+			return err
+		}
+	}
+	for f := range refs {
+		if refs[f].mode == modeSelf {
+			if err := fill(f, k, refs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// unmarshalV1 decodes the JSON and version 1 forms.
+func (k *KU) unmarshalV1(data []byte) error {
 	if len(data) > 0 && data[0] == '{' {
 		*k = KU{}
 		if err := json.Unmarshal(data, k); err != nil {
