@@ -243,13 +243,26 @@ func rawHash(h string) (raw [32]byte, ok bool) {
 	if len(h) != 64 {
 		return raw, false
 	}
-	for i := 0; i < 64; i++ {
-		if c := h[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+	for i := range raw {
+		hi, ok1 := hexDigit(h[2*i])
+		lo, ok2 := hexDigit(h[2*i+1])
+		if !ok1 || !ok2 {
 			return raw, false
 		}
+		raw[i] = hi<<4 | lo
 	}
-	_, err := hex.Decode(raw[:], []byte(h))
-	return raw, err == nil
+	return raw, true
+}
+
+// hexDigit decodes a lower-case hex digit.
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // MarshalBinary returns the binary form of k.
@@ -266,39 +279,26 @@ func (k *KU) MarshalBinary() ([]byte, error) {
 // their source id and "::" (the ids the Markdown reader gives) copy from
 // one another, so a Context Unit's free-form id can never be a target.
 func EncodeUnits(units []*KU) [][]byte {
-	out := make([][]byte, len(units))
-	type target struct {
-		unit  int
-		field int
-	}
-	// Literal fields of earlier units, by their first minCopy bytes.
-	var index map[string][]target
 	refs := make([][numRefFields]fieldRef, len(units))
-	seen := make(map[string]int, len(units))
-	for _, u := range units {
-		seen[u.ID]++
-	}
+	var idx targetIndex
 	for i, u := range units {
 		r := &refs[i]
-		// A unit shares text only under an id of its own source's that no
-		// other unit of the list repeats (the stored one would be the last).
-		shared := seen[u.ID] == 1 && len(u.ID) > len(u.SourceID)+2 && strings.HasPrefix(u.ID, u.SourceID) &&
-			u.ID[len(u.SourceID):len(u.SourceID)+2] == "::"
-		if shared && index != nil {
-			for _, f := range copyOrder[:refChunkID] {
+		shared := sharesText(units, i)
+		if shared && idx.n > 0 {
+			for _, f := range copyOrder[:numCrossFields] {
 				v := *u.refField(f)
 				if len(v) < minCopy {
 					continue
 				}
 				best, bestN := target{-1, -1}, 0
-				for _, t := range index[v[:minCopy]] {
+				idx.each(v[:minCopy], func(t target) {
 					if units[t.unit].SourceID != u.SourceID {
-						continue
+						return
 					}
 					if n := commonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
 						best, bestN = t, n
 					}
-				}
+				})
 				// A copy from another unit costs that unit's id.
 				if best.unit >= 0 && bestN-len(units[best.unit].ID)-2 >= minCopy {
 					r[f] = fieldRef{mode: modeOther, id: units[best.unit].ID, field: best.field, n: bestN}
@@ -309,18 +309,110 @@ func EncodeUnits(units []*KU) [][]byte {
 		if shared {
 			for _, f := range [...]int{refTextBody, refTitle} {
 				if v := *u.refField(f); r[f].mode == modeLiteral && len(v) >= minCopy {
-					if index == nil {
-						index = map[string][]target{}
-					}
-					if l := index[v[:minCopy]]; len(l) < 4 {
-						index[v[:minCopy]] = append(l, target{i, f})
-					}
+					idx.add(v[:minCopy], target{i, f})
 				}
 			}
 		}
-		out[i] = u.appendV2(make([]byte, 0, u.binarySize()), r)
+	}
+	size := 0
+	for i, u := range units {
+		size += u.sizeV2(&refs[i])
+	}
+	buf := make([]byte, 0, size)
+	out := make([][]byte, len(units))
+	for i, u := range units {
+		start := len(buf)
+		buf = u.appendV2(buf, &refs[i])
+		out[i] = buf[start:len(buf):len(buf)]
 	}
 	return out
+}
+
+// numCrossFields is how many fields of copyOrder may copy another unit's.
+const numCrossFields = 5
+
+// sharesText reports whether units[i] may copy from, or be copied by,
+// other units: its id starts with its source id and "::" (the Markdown
+// reader's ids), and no other unit of the list repeats it (the stored one
+// would be the last).
+func sharesText(units []*KU, i int) bool {
+	u := units[i]
+	if len(u.ID) <= len(u.SourceID)+2 || !strings.HasPrefix(u.ID, u.SourceID) || u.ID[len(u.SourceID):len(u.SourceID)+2] != "::" {
+		return false
+	}
+	for j, o := range units {
+		if j != i && o.ID == u.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// target is a literal field of a unit that others may copy.
+type target struct {
+	unit  int
+	field int
+}
+
+// targetIndex finds targets by their first minCopy bytes: a list while
+// small, a map once a document has many units.
+type targetIndex struct {
+	n    int
+	list []indexed
+	m    map[string][]target
+}
+
+type indexed struct {
+	key string
+	t   target
+}
+
+// maxTargetsPerKey bounds the targets tried for one field.
+const maxTargetsPerKey = 4
+
+func (x *targetIndex) add(key string, t target) {
+	x.n++
+	if x.m == nil && len(x.list) < 64 {
+		x.list = append(x.list, indexed{key, t})
+		return
+	}
+	if x.m == nil {
+		x.m = map[string][]target{}
+		for _, e := range x.list {
+			x.m[e.key] = append(x.m[e.key], e.t)
+		}
+		x.list = nil
+	}
+	if l := x.m[key]; len(l) < maxTargetsPerKey {
+		x.m[key] = append(l, t)
+	}
+}
+
+func (x *targetIndex) each(key string, fn func(target)) {
+	if x.m != nil {
+		for _, t := range x.m[key] {
+			fn(t)
+		}
+		return
+	}
+	tried := 0
+	for _, e := range x.list {
+		if e.key == key && tried < maxTargetsPerKey {
+			fn(e.t)
+			tried++
+		}
+	}
+}
+
+// sizeV2 bounds the size of the version 2 form with the given copies.
+func (k *KU) sizeV2(refs *[numRefFields]fieldRef) int {
+	n := k.binarySize()
+	for f := range refs {
+		if r := refs[f]; r.mode != modeLiteral {
+			n += len(r.id) + 8 - r.n
+		}
+	}
+	return n
 }
 
 // binarySize estimates the size of the binary form.

@@ -217,3 +217,22 @@ func FuzzUnmarshalBinaryFrom(f *testing.F) {
 		assert.Equal(t, k, again)
 	})
 }
+
+// BenchmarkEncodeUnits measures the stored form of the SciFact corpus's KUs.
+func BenchmarkEncodeUnits(b *testing.B) {
+	var docs []*Document
+	for i, d := range loadSciFactMarkdown(b) {
+		doc, err := Parse(d, SourceInfo{SourceID: fmt.Sprint("doc-", i, ".md"), IngestedAt: time.Now()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range docs {
+			EncodeUnits(d.Units)
+		}
+	}
+}
