@@ -124,6 +124,11 @@ type parsed struct {
 	// encoded holds the stored form of each of doc.Units, made on the
 	// parse workers so the write transaction only copies bytes.
 	encoded [][]byte
+	// record is the source record (JSON) made on the parse workers, with
+	// unitIDs in document order.
+	record   []byte
+	unitIDs  []string
+	parsedAt time.Time
 }
 
 // Ingest brings the knowledge base up to date with the workspace: new and
@@ -608,24 +613,51 @@ func (kb *KB) parse(w work) parsed {
 		p.touch = true
 		return p
 	}
+	p.parsedAt = kb.now()
 	if w.doc != nil {
 		p.doc = w.doc
 		p.encoded = encodeKUs(w.doc.Units)
+		p.encodeRecord()
 		return p
 	}
 	doc, err := kus.Parse(text, kus.SourceInfo{
 		SourceID:   w.sourceID,
 		SourceName: sourceName(w),
 		SourceType: kus.SourceMarkdown,
-		IngestedAt: kb.now(),
+		IngestedAt: p.parsedAt,
 	})
 	if err != nil {
 		return issue(CodeParseFailed, err.Error(), true)
 	}
 	p.doc = doc
 	p.encoded = encodeKUs(doc.Units)
+	p.encodeRecord()
 	kb.prepare(w.sourceID, doc)
 	return p
+}
+
+// sourceRecord is the record committing p stores; its ingestedAt is the
+// time p was parsed (the time its KUs carry).
+func (p *parsed) sourceRecord() *SourceRecord {
+	rec := &SourceRecord{
+		SourceID: p.sourceID, Path: p.path, Size: p.size, ModTime: p.modTime, Hash: p.hash,
+		Title: p.doc.Title, IngestedAt: p.parsedAt,
+	}
+	if p.unitIDs == nil {
+		for _, u := range p.doc.Units {
+			p.unitIDs = append(p.unitIDs, u.ID)
+		}
+	}
+	rec.UnitIDs = p.unitIDs
+	return rec
+}
+
+// encodeRecord makes p's source record on a parse worker; the commit
+// makes it when this fails.
+func (p *parsed) encodeRecord() {
+	if v, err := json.Marshal(p.sourceRecord()); err == nil {
+		p.record = v
+	}
 }
 
 // SourcePreparer is implemented by hooks that can do the CPU-bound part of
@@ -748,13 +780,10 @@ func (kb *KB) commitSource(ctx context.Context, p parsed) error {
 // commitSourceTx writes one source's record and KUs and calls every hook
 // inside tx.
 func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
-	rec := &SourceRecord{
-		SourceID: p.sourceID, Path: p.path, Size: p.size, ModTime: p.modTime, Hash: p.hash,
-		Title: p.doc.Title, IngestedAt: kb.now(),
+	if p.parsedAt.IsZero() {
+		p.parsedAt = kb.now()
 	}
-	for _, u := range p.doc.Units {
-		rec.UnitIDs = append(rec.UnitIDs, u.ID)
-	}
+	rec := p.sourceRecord()
 	var oldIDs []string
 	if p.old != nil {
 		oldIDs = p.old.UnitIDs
@@ -788,9 +817,12 @@ func (kb *KB) commitSourceTx(ctx context.Context, tx *bolt.Tx, p parsed) error {
 			return fmt.Errorf("store ku %s: %w", u.ID, err)
 		}
 	}
-	v, err := json.Marshal(rec)
-	if err != nil {
-		return err
+	v := p.record
+	if v == nil {
+		var err error
+		if v, err = json.Marshal(rec); err != nil {
+			return err
+		}
 	}
 	srcB := tx.Bucket(bucketSources)
 	srcB.FillPercent = appendFill
