@@ -175,7 +175,9 @@ func firstSentence(text string, max int) string {
 			break
 		}
 	}
-	return truncate(joinFields(text[:end]), max)
+	// A copy: a substring would keep the whole text alive as long as the
+	// sentence (a plugin may hold on to claims).
+	return strings.Clone(truncate(joinFields(text[:end]), max))
 }
 
 // joinFields is strings.Join(strings.Fields(s), " "), returning s itself
