@@ -110,12 +110,14 @@ type lineIndex []int // byte offset of the start of each line
 
 func newLineIndex(src []byte) lineIndex {
 	idx := make(lineIndex, 1, len(src)/40+1)
-	for i, c := range src {
-		if c == '\n' {
-			idx = append(idx, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return idx
 		}
+		i += j + 1
+		idx = append(idx, i)
 	}
-	return idx
 }
 
 // line returns the 0-based line holding offset off.
