@@ -312,24 +312,11 @@ func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, err
 	if v == nil {
 		return nil, fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, id, i)
 	}
-	r := newBlockReader(v)
-	for {
-		t, post, ok := r.next()
-		if !ok {
-			break
-		}
-		// Comparison operators on string(t) do not copy t (a call such as
-		// strings.Compare would, for every term of the block).
-		if string(t) == term {
-			return post, nil
-		} else if string(t) > term {
-			return nil, nil
-		}
-	}
-	if r.d.err {
+	post, ok := blockTerm(v, term)
+	if !ok {
 		return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
 	}
-	return nil, nil
+	return post, nil
 }
 
 // appendEntry appends one unit's entry: its number (local index in a record,
