@@ -69,38 +69,47 @@ func (h *liveTop) raise(key int32, v float64) float64 {
 	return h.score[0]
 }
 
-func (h *liveTop) swap(i, j int) {
-	h.score[i], h.score[j] = h.score[j], h.score[i]
-	h.key[i], h.key[j] = h.key[j], h.key[i]
-	h.pos[h.key[i]] = int32(i + 1)
-	h.pos[h.key[j]] = int32(j + 1)
-}
-
+// up moves the entry at i towards the root until its parent is not
+// larger, shifting the parents down into the hole instead of swapping (the
+// same moves as swapping, half the writes).
 func (h *liveTop) up(i int) {
+	v, key := h.score[i], h.key[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if h.score[p] <= h.score[i] {
-			return
+		if h.score[p] <= v {
+			break
 		}
-		h.swap(i, p)
+		h.score[i], h.key[i] = h.score[p], h.key[p]
+		h.pos[h.key[i]] = int32(i + 1)
 		i = p
 	}
+	h.score[i], h.key[i] = v, key
+	h.pos[key] = int32(i + 1)
 }
 
+// down moves the entry at i towards the leaves until no child is smaller,
+// shifting the smaller child up into the hole (on equal children the left
+// one, as a swap-based sift does).
 func (h *liveTop) down(i int) {
 	n := len(h.score)
+	score := h.score[:n]
+	v, key := score[i], h.key[i]
 	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && h.score[l] < h.score[m] {
-			m = l
+		l := 2*i + 1
+		if l >= n {
+			break
 		}
-		if r < n && h.score[r] < h.score[m] {
-			m = r
+		m, sm := l, score[l]
+		if r := l + 1; r < n && score[r] < sm {
+			m, sm = r, score[r]
 		}
-		if m == i {
-			return
+		if sm >= v {
+			break
 		}
-		h.swap(i, m)
+		score[i], h.key[i] = sm, h.key[m]
+		h.pos[h.key[i]] = int32(i + 1)
 		i = m
 	}
+	score[i], h.key[i] = v, key
+	h.pos[key] = int32(i + 1)
 }
