@@ -13,7 +13,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"syscall"
 	"time"
@@ -146,14 +145,15 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	// bucket; the full record is read only for sources that changed or went
 	// away. Decoding every record would touch (and, through the kernel's
 	// fault-around, map) most of a large file before any work is done.
+	full := len(opt.Only) == 0
 	var records map[string]*SourceRecord
-	var stats map[string]fileStat
+	var stats []statEntry // sorted by source id
 	var err error
-	if len(opt.Only) > 0 {
-		records, err = kb.onlyRecords(opt.Only) // a saved file need not decode every record
-	} else {
-		stats, err = kb.store.fileStats()
+	if full {
+		stats, err = kb.store.fileStatList()
 		records = map[string]*SourceRecord{}
+	} else {
+		records, err = kb.onlyRecords(opt.Only) // a saved file need not decode every record
 	}
 	if err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	// A knowledge base with no source at all (a cold ingest) needs no
 	// record look-ups and no stat of the files during the walk.
 	cold := false
-	if stats != nil && len(stats) == 0 {
+	if full && len(stats) == 0 {
 		n, _, err := kb.store.Counts()
 		if err != nil {
 			return nil, err
@@ -169,7 +169,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		cold = n == 0
 	}
 	record := func(id string) (*SourceRecord, error) {
-		if rec, ok := records[id]; ok || stats == nil || cold {
+		if rec, ok := records[id]; ok || !full || cold {
 			return rec, nil
 		}
 		rec, err := kb.store.Source(id)
@@ -179,25 +179,35 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		records[id] = rec
 		return rec, nil
 	}
-	var cands []candidate
-	if len(opt.Only) > 0 {
-		cands = kb.onlyCandidates(opt.Only, records, rep)
-	} else {
+	var cands []candidate // sorted by source id
+	if full {
 		var issues []FileError
-		cands, issues, err = walkWorkspace(kb.workspace, cold)
+		cands, issues, err = walkWorkspaceHint(kb.workspace, cold, len(stats))
 		if err != nil {
 			return nil, err
 		}
 		rep.Errors = append(rep.Errors, issues...)
+	} else {
+		cands = kb.onlyCandidates(opt.Only, records, rep)
 	}
 
+	// Both lists are sorted by source id: one merge pass pairs each file
+	// with its stored stat and finds the stats no file has any more.
 	var jobs []work
-	seen := map[string]bool{}
+	var gone []string // stored sources with no file, in id order
+	si := 0
 	for _, c := range cands {
-		seen[c.sourceID] = true
-		if st, ok := stats[c.sourceID]; ok && st.size == c.size && st.modTime == c.modTime {
-			rep.Unchanged++
-			continue
+		for si < len(stats) && stats[si].id < c.sourceID {
+			gone = append(gone, stats[si].id)
+			si++
+		}
+		if si < len(stats) && stats[si].id == c.sourceID {
+			st := stats[si].fileStat
+			si++
+			if st.size == c.size && st.modTime == c.modTime {
+				rep.Unchanged++
+				continue
+			}
 		}
 		old, err := record(c.sourceID)
 		if err != nil {
@@ -209,9 +219,14 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		}
 		jobs = append(jobs, work{sourceID: c.sourceID, path: c.path, size: c.size, modTime: c.modTime, old: old})
 	}
-	if len(opt.Only) == 0 {
+	for ; si < len(stats); si++ {
+		gone = append(gone, stats[si].id)
+	}
+	var removals []*SourceRecord
+	if full {
+		virtual := make(map[string]bool, len(kb.virtual))
 		for _, v := range kb.virtual {
-			seen[v.ID] = true
+			virtual[v.ID] = true
 			old, err := record(v.ID)
 			if err != nil {
 				return nil, err
@@ -221,11 +236,8 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 			}
 			jobs = append(jobs, work{sourceID: v.ID, size: int64(len(v.Text)), text: v.Text, doc: v.Doc, old: old})
 		}
-	}
-	var removals []*SourceRecord
-	if len(opt.Only) == 0 {
-		for id := range stats {
-			if seen[id] {
+		for _, id := range gone {
+			if virtual[id] {
 				continue
 			}
 			rec, err := record(id)
@@ -236,7 +248,6 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 				removals = append(removals, rec)
 			}
 		}
-		sort.Slice(removals, func(i, j int) bool { return removals[i].SourceID < removals[j].SourceID })
 	}
 
 	total := len(jobs) + len(removals)

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -132,6 +133,13 @@ type Store struct {
 	// for writing while compact replaces db with the compacted file.
 	swapMu sync.RWMutex
 	opt    StoreOptions
+
+	// marked is set once this process has marked the file dirty (keyDirty,
+	// durably) for the writes it makes; Close clears the mark only then.
+	// A run that writes nothing (an unchanged workspace's check) leaves the
+	// file alone: no write transaction and no fdatasync at open or close.
+	markMu sync.Mutex
+	marked atomic.Bool
 }
 
 // view runs a read transaction.
@@ -141,11 +149,42 @@ func (s *Store) view(fn func(*bolt.Tx) error) error {
 	return s.db.View(fn)
 }
 
-// update runs a write transaction.
+// update runs a write transaction; the first one of the process marks
+// the file dirty before it.
 func (s *Store) update(fn func(*bolt.Tx) error) error {
 	s.swapMu.RLock()
 	defer s.swapMu.RUnlock()
+	if err := s.markDirty(); err != nil {
+		return err
+	}
 	return s.db.Update(fn)
+}
+
+// markDirty records keyDirty, durably, before the first write of the
+// process (the caller holds swapMu): should the process die before Close,
+// the next open checks the whole file. The mark is synced even when the
+// writes that follow are not (NoSync), so a crash cannot lose it.
+func (s *Store) markDirty() error {
+	if s.marked.Load() {
+		return nil
+	}
+	s.markMu.Lock()
+	defer s.markMu.Unlock()
+	if s.marked.Load() {
+		return nil
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyDirty, []byte("1"))
+	}); err != nil {
+		return fmt.Errorf("mark %s in use: %w", s.path, err)
+	}
+	if s.db.NoSync {
+		if err := s.db.Sync(); err != nil {
+			return fmt.Errorf("mark %s in use: sync: %w", s.path, err)
+		}
+	}
+	s.marked.Store(true)
+	return nil
 }
 
 func (s *Store) sharedState(name string, mk func() any) any {
@@ -284,9 +323,28 @@ func (s *Store) checkIntegrity() (err error) {
 }
 
 // prepare creates the buckets, rebuilds on a schema mismatch and marks the
-// file dirty until Close.
+// file dirty until Close. A file that is already in shape (current schema,
+// every bucket, no dirty mark left by an unclean shutdown) is only read:
+// the first write marks it dirty (markDirty).
 func (s *Store) prepare() (rebuilt bool, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
+	ready := false
+	if err := s.view(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return nil
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		ready = string(meta.Get(keySchema)) == strconv.Itoa(SchemaVersion) && meta.Get(keyDirty) == nil
+		return nil
+	}); err != nil {
+		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
+	}
+	if ready {
+		return false, nil
+	}
+	s.marked.Store(true) // this transaction marks the file
+	err = s.db.Update(func(tx *bolt.Tx) error {
 		if meta := tx.Bucket(bucketMeta); meta != nil {
 			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
 				rebuilt = true
@@ -339,7 +397,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	var errs []error
-	if !s.db.IsReadOnly() {
+	if !s.db.IsReadOnly() && s.marked.Load() {
 		s.db.NoSync = false
 		errs = append(errs, s.db.Update(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Delete(keyDirty)
@@ -715,11 +773,42 @@ func putFileStat(tx *bolt.Tx, rec *SourceRecord) error {
 
 // fileStats returns the size and mtime of every source.
 func (s *Store) fileStats() (map[string]fileStat, error) {
-	var out map[string]fileStat
+	list, err := s.fileStatList()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]fileStat, len(list))
+	for _, e := range list {
+		out[e.id] = e.fileStat
+	}
+	return out, nil
+}
+
+// statEntry is one source's stored size and mtime.
+type statEntry struct {
+	id string
+	fileStat
+}
+
+// fileStatList returns the size and mtime of every source sorted by source
+// id (bytewise, as bbolt keeps them). The ids are substrings of one string
+// made for the whole list: a workspace of 50,000 files costs two
+// allocations, not 50,000 map entries.
+func (s *Store) fileStatList() ([]statEntry, error) {
+	var out []statEntry
 	err := s.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketStat)
-		out = make(map[string]fileStat, 1024)
-		return b.ForEach(func(k, v []byte) error {
+		c, err := readCounts(tx) // a size hint: the sources stored
+		if err != nil {
+			c = counts{}
+		}
+		type entry struct {
+			end int
+			fileStat
+		}
+		n := int(min(c.sources, 1<<24))
+		keys := make([]byte, 0, 32*n)
+		ents := make([]entry, 0, n)
+		err = tx.Bucket(bucketStat).ForEach(func(k, v []byte) error {
 			size, n1 := binary.Varint(v)
 			if n1 <= 0 {
 				return &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("stat of source %s undecodable", k)}
@@ -728,9 +817,20 @@ func (s *Store) fileStats() (map[string]fileStat, error) {
 			if n2 <= 0 {
 				return &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("stat of source %s undecodable", k)}
 			}
-			out[string(k)] = fileStat{size: size, modTime: mt}
+			keys = append(keys, k...)
+			ents = append(ents, entry{end: len(keys), fileStat: fileStat{size: size, modTime: mt}})
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		all, start := string(keys), 0
+		out = make([]statEntry, len(ents))
+		for i, e := range ents {
+			out[i] = statEntry{id: all[start:e.end], fileStat: e.fileStat}
+			start = e.end
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read source stats: %w", err)

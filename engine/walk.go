@@ -6,10 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	ignore "github.com/sabhiram/go-gitignore"
+	"golang.org/x/sys/unix"
 )
 
 // Walk warning codes.
@@ -51,6 +56,11 @@ type walker struct {
 	out     []candidate
 	issues  []FileError
 	noStat  bool // leave size and mtime of plain files unknown (-1)
+	// pending are the plain files of the folder being read still to stat
+	// (indexes in out); statFiles stats them with the folder's descriptor.
+	pending []int
+	dropped bool // some candidate vanished before its stat
+	hint    int  // expected number of files (the sources stored)
 }
 
 // walkWorkspace lists the workspace's Markdown files sorted by source id.
@@ -58,7 +68,15 @@ type walker struct {
 // ingest has nothing to compare them with, and the parse workers stat them
 // in parallel instead of the walk doing it one by one.
 func walkWorkspace(root string, noStat bool) ([]candidate, []FileError, error) {
+	return walkWorkspaceHint(root, noStat, 0)
+}
+
+// walkWorkspaceHint is walkWorkspace told how many files to expect.
+func walkWorkspaceHint(root string, noStat bool, hint int) ([]candidate, []FileError, error) {
 	w := &walker{root: root, visited: map[string]bool{}, noStat: noStat}
+	if hint > 0 {
+		w.out = make([]candidate, 0, hint+hint/8)
+	}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
@@ -69,8 +87,86 @@ func walkWorkspace(root string, noStat bool) ([]candidate, []FileError, error) {
 	if err := w.dir(root, "", nil); err != nil {
 		return nil, nil, err
 	}
-	sort.Slice(w.out, func(i, j int) bool { return w.out[i].sourceID < w.out[j].sourceID })
+	if w.dropped {
+		out := w.out[:0]
+		for _, c := range w.out {
+			if c.size != vanished {
+				out = append(out, c)
+			}
+		}
+		w.out = out
+	}
+	if !sort.SliceIsSorted(w.out, func(i, j int) bool { return w.out[i].sourceID < w.out[j].sourceID }) {
+		sort.Slice(w.out, func(i, j int) bool { return w.out[i].sourceID < w.out[j].sourceID })
+	}
 	return w.out, w.issues, nil
+}
+
+// Stat'ing the pending files: a goroutine takes statBlock files at a time;
+// fewer than statParallelMin files are stat'ed on the walking goroutine.
+const (
+	statBlock       = 256
+	statParallelMin = 2 * statBlock
+	maxStatWorkers  = 4
+)
+
+// vanished marks a candidate whose file could not be stat'ed after it was
+// listed; statFiles drops it, as the walk always has.
+const vanished = -2
+
+// statFiles fills in the size and mtime of the folder's pending plain
+// files, stat'ing each by name relative to the folder's descriptor dirfd
+// (what fs.DirEntry.Info does, without resolving the whole path again). A
+// stat costs a couple of microseconds in the kernel, most of an unchanged
+// workspace's check, so a large folder spreads them over a few goroutines
+// that take blocks of files from a shared counter (no per-file hand-off).
+// A file that vanished since the folder was read is marked and dropped.
+func (w *walker) statFiles(dirfd int) {
+	pending := w.pending
+	w.pending = w.pending[:0]
+	if len(pending) == 0 {
+		return
+	}
+	var lost atomic.Bool
+	stat := func(idx []int) {
+		var st unix.Stat_t
+		for _, i := range idx {
+			c := &w.out[i]
+			err := unix.Fstatat(dirfd, baseName(c.sourceID), &st, unix.AT_SYMLINK_NOFOLLOW)
+			for err == unix.EINTR {
+				err = unix.Fstatat(dirfd, baseName(c.sourceID), &st, unix.AT_SYMLINK_NOFOLLOW)
+			}
+			if err != nil {
+				c.size = vanished // vanished since the folder was read
+				lost.Store(true)
+				continue
+			}
+			c.size, c.modTime = st.Size, st.Mtim.Nano()
+		}
+	}
+	n := len(pending)
+	workers := min(max(runtime.GOMAXPROCS(0), 2), maxStatWorkers, (n+statBlock-1)/statBlock)
+	if n < statParallelMin || workers < 2 {
+		stat(pending)
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for {
+					lo := int(next.Add(statBlock)) - statBlock
+					if lo >= n {
+						return
+					}
+					stat(pending[lo:min(lo+statBlock, n)])
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if lost.Load() {
+		w.dropped = true
+	}
 }
 
 func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
@@ -88,7 +184,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 	if m, err := ignore.CompileIgnoreFile(filepath.Join(abs, ".gitignore")); err == nil {
 		rules = append(rules[:len(rules):len(rules)], ignoreRule{dir: rel, matcher: m})
 	}
-	entries, err := os.ReadDir(abs)
+	entries, f, err := readDir(abs)
 	if err != nil {
 		if rel == "" {
 			return fmt.Errorf("read workspace %s: %w", abs, err)
@@ -96,6 +192,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		w.issues = append(w.issues, FileError{Path: abs, Code: CodeWalkFailed, Message: err.Error(), Warning: true})
 		return nil
 	}
+	defer f.Close()
 	for _, e := range entries {
 		name := e.Name()
 		childAbs := filepath.Join(abs, name)
@@ -127,6 +224,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			continue
 		}
 		if isDir {
+			w.statFiles(int(f.Fd())) // the subfolder reuses pending
 			if err := w.dir(childAbs, childRel, rules); err != nil {
 				return err
 			}
@@ -140,13 +238,30 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			continue
 		}
 		if info == nil {
-			if info, err = e.Info(); err != nil {
-				continue // vanished since ReadDir
-			}
+			w.pending = append(w.pending, len(w.out))
+			w.out = append(w.out, candidate{path: childAbs, sourceID: childRel})
+			continue
 		}
 		w.out = append(w.out, candidate{path: childAbs, sourceID: childRel, size: info.Size(), modTime: info.ModTime().UnixNano()})
 	}
+	w.statFiles(int(f.Fd()))
 	return nil
+}
+
+// readDir reads a folder's entries sorted by name, as os.ReadDir does, and
+// keeps the folder open for statFiles.
+func readDir(path string) ([]fs.DirEntry, *os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, f, nil
 }
 
 func ignored(rules []ignoreRule, rel string, isDir bool) bool {
