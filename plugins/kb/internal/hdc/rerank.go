@@ -250,6 +250,39 @@ func (u *scoredUnit) contentVec() *Vector {
 
 var zeroVector Vector
 
+// rerankScratch is the working memory of one Rerank call, pooled.
+type rerankScratch struct {
+	srcOf  []int32 // candidate -> index in srcIDs
+	bySrc  map[string]int32
+	srcIDs []string
+	simOff []int32
+	sims   []float64
+	units  []scoredUnit
+	agree  []uint8
+	order  []int
+	seen   []bool
+	maxSim []float64
+}
+
+var rerankPool = sync.Pool{New: func() any { return &rerankScratch{bySrc: make(map[string]int32)} }}
+
+// release clears what holds pointers and returns the scratch to the pool.
+func (r *rerankScratch) release() {
+	clear(r.bySrc)
+	clear(r.srcIDs)
+	clear(r.units)
+	r.srcIDs = r.srcIDs[:0]
+	rerankPool.Put(r)
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
 // Rerank fuses the candidates' first-stage scores with their HDC scores,
 // keeps the best unit per source when asked, diversifies the head with MMR
 // and returns the best q.K. Candidates without stored vectors keep an HDC
@@ -260,11 +293,14 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 	}
 	qv := x.QueryVector(q)
 	qs := &querySims{x: x, q: &qv}
+	sc := rerankPool.Get().(*rerankScratch)
+	defer sc.release()
 
 	// The candidates' sources, each read once (from the cache when it can).
-	srcOf := make([]int32, len(cands)) // candidate -> index in srcIDs
-	bySrc := make(map[string]int32, len(cands))
-	var srcIDs []string
+	srcOf := grow(sc.srcOf, len(cands))
+	sc.srcOf = srcOf
+	bySrc := sc.bySrc
+	srcIDs := sc.srcIDs[:0]
 	for i, c := range cands {
 		k, ok := bySrc[c.SourceID]
 		if !ok {
@@ -274,11 +310,13 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 		}
 		srcOf[i] = k
 	}
+	sc.srcIDs = srcIDs
 	svs, err := x.sourcesVectors(kv, readGen(kv), srcIDs)
 	if err != nil {
 		return nil, fmt.Errorf("hdc: rerank: %w", err)
 	}
-	simOff := make([]int32, len(svs)) // a source's table entries' scores start here in sims
+	simOff := grow(sc.simOff, len(svs)) // a source's table entries' scores start here in sims
+	sc.simOff = simOff
 	n := 0
 	for k, sv := range svs {
 		simOff[k] = int32(n)
@@ -286,16 +324,18 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 			n += len(sv.vecs)
 		}
 	}
-	sims := make([]float64, n)
+	sims := grow(sc.sims, n)
+	sc.sims = sims
 	for k := range sims {
 		sims[k] = math.NaN()
 	}
 
-	units := make([]scoredUnit, len(cands))
-	maxBM, maxHDC := 0.0, 0.0
+	units := grow(sc.units, len(cands))
+	sc.units = units
+	maxBM := 0.0
 	for i, c := range cands {
 		su := &units[i]
-		su.ID, su.SourceID, su.BM25 = c.ID, c.SourceID, c.Score
+		*su = scoredUnit{Ranked: Ranked{ID: c.ID, SourceID: c.SourceID, BM25: c.Score}}
 		maxBM = max(maxBM, c.Score)
 		sv := svs[srcOf[i]]
 		if sv == nil {
@@ -306,12 +346,13 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 			su.HDC = x.scoreVec(qs, sv, j, sims[off:off+int32(len(sv.vecs))])
 			su.sv, su.j = sv, j
 		}
-		maxHDC = max(maxHDC, su.HDC)
 	}
 
 	// The top AgreeTop of both strategies, for the agreement bonus: the
 	// first ones of a stable sort by score (ties keep candidate order).
-	agree := make([]int, len(units)) // bit 0: BM25 top, bit 1: HDC top
+	agree := grow(sc.agree, len(units)) // bit 0: BM25 top, bit 1: HDC top
+	sc.agree = agree
+	clear(agree)
 	top := min(x.p.AgreeTop, len(units))
 	for _, i := range topIndexes(len(units), top, func(i int) float64 { return units[i].BM25 }) {
 		agree[i] |= 1
@@ -334,34 +375,34 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 		}
 	}
 	// Sort positions, not the units themselves (large structs).
-	order := make([]int, len(units))
+	order := grow(sc.order, len(units))
+	sc.order = order
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	byScore := func(a, b int) int {
 		if c := cmp.Compare(units[b].Score, units[a].Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(units[a].ID, units[b].ID)
-	})
+	}
+	slices.SortStableFunc(order, byScore)
 	if q.OnePerSource {
-		seen := make(map[string]bool, len(order))
+		seen := grow(sc.seen, len(srcIDs))
+		sc.seen = seen
+		clear(seen)
 		order = slices.DeleteFunc(order, func(i int) bool {
-			if seen[units[i].SourceID] {
+			if seen[srcOf[i]] {
 				return true
 			}
-			seen[units[i].SourceID] = true
+			seen[srcOf[i]] = true
 			return false
 		})
 	}
-	ranked := make([]scoredUnit, len(order))
-	for k, i := range order {
-		ranked[k] = units[i]
-	}
-	x.mmr(ranked, min(x.p.MMRTop, q.K))
-	out := make([]Ranked, min(q.K, len(ranked)))
+	sc.maxSim = x.mmr(units, order, min(x.p.MMRTop, q.K), byScore, sc.maxSim)
+	out := make([]Ranked, min(q.K, len(order)))
 	for i := range out {
-		out[i] = ranked[i].Ranked
+		out[i] = units[order[i]].Ranked
 	}
 	return out, nil
 }
@@ -393,48 +434,45 @@ func topIndexes(n, k int, score func(int) float64) []int {
 	return out
 }
 
-// mmr reorders the first top units greedily by maximal marginal relevance:
-// lambda * score/maxScore - (1-lambda) * max similarity to the units
-// already placed. The rest keep their order.
-func (x *Index) mmr(units []scoredUnit, top int) {
+// mmr reorders the first top of the units at positions order greedily by
+// maximal marginal relevance: lambda * score/maxScore - (1-lambda) * max
+// similarity to the units already placed. The rest keep their order
+// (byScore). maxSim is scratch memory, returned for reuse.
+func (x *Index) mmr(units []scoredUnit, order []int, top int, byScore func(a, b int) int, maxSim []float64) []float64 {
 	lambda := x.p.MMRLambda
-	if lambda >= 1 || top < 2 || len(units) < 2 {
-		return
+	if lambda >= 1 || top < 2 || len(order) < 2 {
+		return maxSim
 	}
-	maxScore := units[0].Score
+	maxScore := units[order[0]].Score
 	if maxScore <= 0 {
-		return
+		return maxSim
 	}
 	// Consider a window a little deeper than what is placed.
-	window := min(len(units), 2*top)
-	maxSim := make([]float64, window)
+	window := min(len(order), 2*top)
+	maxSim = grow(maxSim, window)
+	clear(maxSim)
 	for placed := 0; placed < top && placed < window; placed++ {
 		best, bestVal := -1, math.Inf(-1)
 		for i := placed; i < window; i++ {
-			v := lambda*units[i].Score/maxScore - (1-lambda)*maxSim[i]
+			v := lambda*units[order[i]].Score/maxScore - (1-lambda)*maxSim[i]
 			if v > bestVal {
 				best, bestVal = i, v
 			}
 		}
-		units[placed], units[best] = units[best], units[placed]
+		order[placed], order[best] = order[best], order[placed]
 		maxSim[placed], maxSim[best] = maxSim[best], maxSim[placed]
-		pc := units[placed].contentVec()
+		pc := units[order[placed]].contentVec()
 		if pc == nil {
 			continue
 		}
 		for i := placed + 1; i < window; i++ {
-			if c := units[i].contentVec(); c != nil {
+			if c := units[order[i]].contentVec(); c != nil {
 				maxSim[i] = max(maxSim[i], Score(Similarity(pc, c)))
 			}
 		}
 	}
 	// The window was reordered by swaps; restore score order after the
 	// placed prefix so the tail stays ranked.
-	rest := units[min(top, window):window]
-	slices.SortStableFunc(rest, func(a, b scoredUnit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	slices.SortStableFunc(order[min(top, window):window], byScore)
+	return maxSim
 }
