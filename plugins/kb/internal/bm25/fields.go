@@ -109,6 +109,7 @@ type srcTerms struct {
 	buf             []byte
 	refs            []entryRef
 	order, size, at []int32
+	keys            []uint64
 	out             []byte
 }
 

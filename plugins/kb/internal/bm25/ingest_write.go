@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -118,6 +117,7 @@ type flushScratch struct {
 	epoch  uint32
 	byTerm map[string]int32 // term -> index in posts
 	order  []int32
+	keys   []uint64
 	terms  []string
 	lists  [][]byte
 	recs   []*record
@@ -246,11 +246,8 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 		base += uint64(len(rec.units))
 	}
 	order := resize(&fs.order, len(fs.posts))
-	for i := range order {
-		order[i] = int32(i)
-	}
 	posts := fs.posts
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(posts[a].term, posts[b].term) })
+	sortTermOrder(order, &fs.keys, func(i int32) string { return posts[i].term })
 	fs.terms, fs.lists = fs.terms[:0], fs.lists[:0]
 	for _, i := range order {
 		fs.terms = append(fs.terms, posts[i].term)

@@ -281,11 +281,8 @@ func (x *Index) analyse(units []*kus.KU) *prepared {
 	}
 	// Sort the term ids by term; size and place each term's entries.
 	order := resize(&st.order, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
 	terms := st.terms
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(terms[a], terms[b]) })
+	sortTermOrder(order, &st.keys, func(i int32) string { return terms[i] })
 	size := resize(&st.size, n)
 	clear(size)
 	for _, r := range refs {
