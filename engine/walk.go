@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 
 	ignore "github.com/sabhiram/go-gitignore"
-	"golang.org/x/sys/unix"
 )
 
 // Walk warning codes.
@@ -115,39 +114,36 @@ const (
 const vanished = -2
 
 // statFiles fills in the size and mtime of the folder's pending plain
-// files, stat'ing each by name relative to the folder's descriptor dirfd
-// (what fs.DirEntry.Info does, without resolving the whole path again). A
+// files, stat'ing each by name relative to the open folder dir (what
+// fs.DirEntry.Info does, without resolving the whole path again). A
 // stat costs a couple of microseconds in the kernel, most of an unchanged
 // workspace's check, so a large folder spreads them over a few goroutines
 // that take blocks of files from a shared counter (no per-file hand-off).
 // A file that vanished since the folder was read is marked and dropped.
-func (w *walker) statFiles(dirfd int) {
+func (w *walker) statFiles(dir *os.File) {
 	pending := w.pending
 	w.pending = w.pending[:0]
 	if len(pending) == 0 {
 		return
 	}
 	var lost atomic.Bool
-	stat := func(idx []int) {
-		var st unix.Stat_t
+	stat := statIn(dir)
+	statAll := func(idx []int) {
 		for _, i := range idx {
 			c := &w.out[i]
-			err := unix.Fstatat(dirfd, baseName(c.sourceID), &st, unix.AT_SYMLINK_NOFOLLOW)
-			for err == unix.EINTR {
-				err = unix.Fstatat(dirfd, baseName(c.sourceID), &st, unix.AT_SYMLINK_NOFOLLOW)
-			}
+			size, modTime, err := stat(baseName(c.sourceID))
 			if err != nil {
 				c.size = vanished // vanished since the folder was read
 				lost.Store(true)
 				continue
 			}
-			c.size, c.modTime = st.Size, st.Mtim.Nano()
+			c.size, c.modTime = size, modTime
 		}
 	}
 	n := len(pending)
 	workers := min(max(runtime.GOMAXPROCS(0), 2), maxStatWorkers, (n+statBlock-1)/statBlock)
 	if n < statParallelMin || workers < 2 {
-		stat(pending)
+		statAll(pending)
 	} else {
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -158,7 +154,7 @@ func (w *walker) statFiles(dirfd int) {
 					if lo >= n {
 						return
 					}
-					stat(pending[lo:min(lo+statBlock, n)])
+					statAll(pending[lo:min(lo+statBlock, n)])
 				}
 			})
 		}
@@ -224,7 +220,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			continue
 		}
 		if isDir {
-			w.statFiles(int(f.Fd())) // the subfolder reuses pending
+			w.statFiles(f) // the subfolder reuses pending
 			if err := w.dir(childAbs, childRel, rules); err != nil {
 				return err
 			}
@@ -244,7 +240,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		}
 		w.out = append(w.out, candidate{path: childAbs, sourceID: childRel, size: info.Size(), modTime: info.ModTime().UnixNano()})
 	}
-	w.statFiles(int(f.Fd()))
+	w.statFiles(f)
 	return nil
 }
 
