@@ -79,6 +79,8 @@ type Analyzer struct {
 	dirty map[string]entry
 	size  int
 	ids   map[string]uint32 // term -> ID, under mu
+
+	fronts sync.Pool // of *front, one per running Each
 }
 
 // entry is a cached word: its term ("" for a stop word) and the term's ID.
@@ -100,6 +102,7 @@ func New(opts Options) *Analyzer {
 	}
 	a := &Analyzer{opts: opts, dirty: make(map[string]entry), ids: make(map[string]uint32)}
 	a.ro.Store(&map[string]entry{})
+	a.fronts.New = func() any { return new(front) }
 	return a
 }
 
@@ -128,6 +131,11 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 	if strings.IndexByte(s, '[') >= 0 {
 		s = glueMnemonics(s)
 	}
+	f, _ := a.fronts.Get().(*front)
+	if f == nil {
+		f = new(front)
+	}
+	defer a.fronts.Put(f)
 	var arr [96]byte
 	pos := 0
 	i := 0
@@ -157,6 +165,16 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 			}
 		}
 		end := scanWord(s, i)
+		if n := end - start; n <= frontKey && n <= a.opts.MaxTokenLen {
+			if k0, k1, ok := plainASCII(s[start:end]); ok {
+				if e := a.plain(f, k0, k1, n); e.term != "" {
+					fn(Token{Term: e.term, Pos: pos, ID: e.id})
+					pos++
+				}
+				i = end
+				continue
+			}
+		}
 		if a.emitWord(arr[:0], s[start:end], pos, fn) {
 			pos++
 		}
@@ -391,15 +409,20 @@ func (a *Analyzer) emitPlain(w []byte, pos int, part bool, fn func(Token)) bool 
 	if len(w) == 0 || len(w) > a.opts.MaxTokenLen {
 		return false
 	}
-	e, ok := (*a.ro.Load())[string(w)]
-	if !ok {
-		e = a.miss(w)
-	}
+	e := a.lookup(w)
 	if e.term == "" {
 		return false
 	}
 	fn(Token{Term: e.term, Pos: pos, Part: part, ID: e.id})
 	return true
+}
+
+// lookup returns the entry of a plain word, from the term cache or computed.
+func (a *Analyzer) lookup(w []byte) entry {
+	if e, ok := (*a.ro.Load())[string(w)]; ok {
+		return e
+	}
+	return a.miss(w)
 }
 
 // miss computes and caches the term of a plain word: "" for a stop word,

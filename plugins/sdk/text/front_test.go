@@ -1,0 +1,31 @@
+package text
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk/text/internal/oldtext"
+)
+
+// TestFrontSameTokens compares the analyzer with its frozen copy on the
+// words the front cache handles and those at its edges: lengths 15 to 17,
+// cases, digits alone or mixed with letters, stop words in capitals, and
+// more distinct words than a front has slots (so slots are replaced), each
+// text analysed twice so the second pass hits the front.
+func TestFrontSameTokens(t *testing.T) {
+	texts := []string{
+		"abcdefghijklmno abcdefghijklmnop abcdefghijklmnopq ABCDEFGHIJKLMNOP Abcdefghijklmnopq",
+		"123456789012345 1234567890123456 12345678901234567 a1 A1b2 7 07 IL6 Il6 il6",
+		"THE The the OF Of running RUNNING Running runs RUNS s S i I",
+		"nationalization NATIONALIZATIONS internationalization Internationalization",
+	}
+	var many []string
+	for i := range 3 * frontSlots {
+		many = append(many, fmt.Sprintf("w%cq%d", 'a'+i%26, i/26), fmt.Sprint(i*7919))
+	}
+	texts = append(texts, strings.Join(many, " "))
+	texts = append(texts, texts...)
+	checkSameAsOld(t, DefaultOptions(), oldtext.DefaultOptions(), texts)
+	checkSameAsOld(t, Options{Stem: true, MaxTokenLen: 5}, oldtext.Options{Stem: true, MaxTokenLen: 5}, texts)
+}
