@@ -57,3 +57,26 @@ func prefixOf(s string, k int) uint64 {
 	}
 	return p
 }
+
+// nextEntry reads the first entry of b, as decoder.rawEntry does: its
+// number, the bytes after the number (field mask and frequencies), and the
+// bytes after the entry; ok is false if b does not start with an entry.
+// The common entry, every number below 128 and a mask of the first seven
+// fields, is read without a decoder.
+func nextEntry(b []byte) (num uint64, rest, tail []byte, ok bool) {
+	if len(b) >= 2 && b[0] < 0x80 && b[1] < 0x80 {
+		k := 2 + bits.OnesCount8(b[1])
+		if k <= len(b) {
+			small := true
+			for _, c := range b[2:k] {
+				small = small && c < 0x80
+			}
+			if small {
+				return uint64(b[0]), b[1:k:k], b[k:], true
+			}
+		}
+	}
+	d := decoder{b: b}
+	num, rest = d.rawEntry()
+	return num, rest, d.b, !d.err
+}

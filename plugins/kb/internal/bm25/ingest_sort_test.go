@@ -43,3 +43,31 @@ func TestSortTermOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestNextEntry reads entries with small and large numbers, masks and
+// frequencies, and truncated ones, as decoder.rawEntry does.
+func TestNextEntry(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var tf [NumFields]uint32
+		for f := range tf {
+			if r.IntN(3) == 0 {
+				tf[f] = uint32(r.IntN(300))
+			}
+		}
+		b := appendEntry(nil, uint64(r.IntN(400)), &tf)
+		b = append(b, 7, 1, 1) // the next entry
+		if cut := r.IntN(4); cut == 0 {
+			b = b[:r.IntN(len(b))]
+		}
+		d := decoder{b: b}
+		wantNum, wantRest := d.rawEntry()
+		num, rest, tail, ok := nextEntry(b)
+		if ok != !d.err {
+			t.Fatalf("%x: ok %v, decoder error %v", b, ok, d.err)
+		}
+		if ok && (num != wantNum || !slices.Equal(rest, wantRest) || !slices.Equal(tail, d.b)) {
+			t.Fatalf("%x: got %d %x %x, want %d %x %x", b, num, rest, tail, wantNum, wantRest, d.b)
+		}
+	}
+}

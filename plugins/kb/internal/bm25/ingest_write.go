@@ -228,9 +228,12 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 				gid = fs.ids[k][i]
 			}
 			tp := &fs.posts[fs.post(t, gid)]
-			d := decoder{b: rec.entries[i]}
-			for len(d.b) > 0 && !d.err {
-				local, rest := d.rawEntry()
+			for e := rec.entries[i]; len(e) > 0; {
+				local, rest, tail, ok := nextEntry(e)
+				if !ok {
+					return fmt.Errorf("%w: record of %s", ErrCorrupt, s)
+				}
+				e = tail
 				doc := base + local
 				gap := doc
 				if tp.seen {
@@ -238,9 +241,6 @@ func (x *Index) flush(kv sdk.KV, st *stats) error {
 				}
 				tp.last, tp.seen = doc, true
 				tp.buf = append(binary.AppendUvarint(tp.buf, gap), rest...)
-			}
-			if d.err {
-				return fmt.Errorf("%w: record of %s", ErrCorrupt, s)
 			}
 		}
 		base += uint64(len(rec.units))

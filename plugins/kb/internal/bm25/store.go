@@ -472,10 +472,13 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 			if it.done || it.term != term {
 				continue
 			}
-			d := decoder{b: it.post}
 			old := int64(-1)
-			for len(d.b) > 0 && !d.err {
-				gap, rest := d.rawEntry()
+			for e := it.post; len(e) > 0; {
+				gap, rest, tail, ok := nextEntry(e)
+				if !ok {
+					return fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, ids[i], term)
+				}
+				e = tail
 				old += int64(gap) + 1
 				if old >= int64(len(remap[i])) {
 					return fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, ids[i], term)
@@ -485,9 +488,6 @@ func (x *Index) merge(kv sdk.KV, st *stats, ids []uint32) error {
 					buf = append(buf, rest...)
 					prev = nd
 				}
-			}
-			if d.err {
-				return fmt.Errorf("%w: segment %d postings of %q", ErrCorrupt, ids[i], term)
 			}
 			if err := it.advance(); err != nil {
 				return err
