@@ -1,6 +1,9 @@
 package text
 
-import "math/bits"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // A front is a small direct-mapped cache of plain words in front of the
 // analyzer's term cache, used by one Each call at a time (Analyzer.fronts
@@ -34,33 +37,41 @@ type frontSlot struct {
 	term   string
 }
 
-// plainASCII reports whether w, 1..frontKey bytes, is ASCII letters (any
-// case) or ASCII digits but not both, and returns its lowercased bytes as
-// a front key: the words that emitWord passes whole to emitPlain and to
-// nothing else.
-func plainASCII(w string) (k0, k1 uint64, ok bool) {
-	var letters, digits bool
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= utf8RuneSelf || !asciiWord[c] {
-			return 0, 0, false
+// The kinds of bytes scanASCII saw.
+const (
+	asciiLetter = 1 << iota
+	asciiDigit
+)
+
+// scanASCII returns the end j of the run of ASCII letters and digits at
+// s[i:], the lowercased bytes of its first frontKey bytes as a front key
+// (little-endian, zero-padded), and whether it holds letters, digits or
+// both. Such a word, whole and not mixing letters with digits, is one
+// that emitWord passes whole to emitPlain and to nothing else.
+func scanASCII(s string, i int) (j int, k0, k1 uint64, kind uint8) {
+	for j = i; j < len(s); j++ {
+		c := s[j]
+		if c >= utf8.RuneSelf || !asciiWord[c] {
+			break
 		}
 		c |= 0x20 // lowercases A-Z; digits keep their value
 		if c <= '9' {
-			digits = true
+			kind |= asciiDigit
 		} else {
-			letters = true
+			kind |= asciiLetter
 		}
-		if i < 8 {
-			k0 |= uint64(c) << (8 * i)
-		} else {
-			k1 |= uint64(c) << (8 * (i - 8))
+		switch n := j - i; {
+		case n < 8:
+			k0 |= uint64(c) << (8 * n)
+		case n < 16:
+			k1 |= uint64(c) << (8 * (n - 8))
 		}
 	}
-	return k0, k1, !(letters && digits)
+	return j, k0, k1, kind
 }
 
-const utf8RuneSelf = 0x80
+// connector marks the ASCII bytes that may join word runes (scanWord).
+var connector = [utf8.RuneSelf]bool{'-': true, '_': true, '\'': true, '.': true, ',': true}
 
 // slot returns the slot of the word with key k0, k1 and length n.
 func (f *front) slot(k0, k1 uint64, n int) *frontSlot {

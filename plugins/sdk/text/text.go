@@ -164,9 +164,20 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 				i++
 			}
 		}
-		end := scanWord(s, i)
-		if n := end - start; n <= frontKey && n <= a.opts.MaxTokenLen {
-			if k0, k1, ok := plainASCII(s[start:end]); ok {
+		var end int
+		if start == i {
+			// Scan the ASCII letters and digits that open the word, keyed
+			// for the front; the rest of the word, if any, as scanWord does.
+			j, k0, k1, kind := scanASCII(s, i)
+			end = j
+			if j < len(s) && (s[j] >= utf8.RuneSelf || connector[s[j]]) {
+				var prev rune
+				if j > i {
+					prev = rune(s[j-1])
+				}
+				end = scanWordFrom(s, j, prev)
+			}
+			if n := j - i; end == j && (kind == asciiLetter || kind == asciiDigit) && n <= frontKey && n <= a.opts.MaxTokenLen {
 				if e := a.plain(f, k0, k1, n); e.term != "" {
 					fn(Token{Term: e.term, Pos: pos, ID: e.id})
 					pos++
@@ -174,6 +185,8 @@ func (a *Analyzer) Each(s string, fn func(Token)) {
 				i = end
 				continue
 			}
+		} else {
+			end = scanWord(s, i)
 		}
 		if a.emitWord(arr[:0], s[start:end], pos, fn) {
 			pos++
@@ -245,8 +258,11 @@ func flagStart(s string, i int) bool {
 // Connectors join word runes: '-' and '_' always, '\” and '’' between
 // letters, '.' between digits, ',' before a group of exactly three digits
 // that follows a digit.
-func scanWord(s string, i int) int {
-	var prev rune
+func scanWord(s string, i int) int { return scanWordFrom(s, i, 0) }
+
+// scanWordFrom is scanWord resumed at s[i] inside a word whose last rune
+// is prev (0 at the start of the word).
+func scanWordFrom(s string, i int, prev rune) int {
 	for i < len(s) {
 		if c := s[i]; c < utf8.RuneSelf && asciiWord[c] {
 			prev = rune(c)
