@@ -7,6 +7,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -139,14 +140,32 @@ func (m *Memo) Reset() {
 // least minSentence bytes long unless the text ends first) and the start of
 // the next one, after the white space that follows.
 func sentenceEnd(s string, start int) (end, next int) {
-	for i := start + minSentence; i+1 < len(s); i++ {
-		if c := s[i]; (c == '.' || c == '!' || c == '?') && isSpace(s[i+1]) {
+	for i := start + minSentence; i+1 < len(s); {
+		// The first '.', '!' or '?' from s[i] that some byte follows,
+		// found with IndexByte (most bytes are none of them).
+		seg := s[i : len(s)-1]
+		k := strings.IndexByte(seg, '.')
+		if k < 0 {
+			k = len(seg)
+		}
+		if j := strings.IndexByte(seg[:k], '!'); j >= 0 {
+			k = j
+		}
+		if j := strings.IndexByte(seg[:k], '?'); j >= 0 {
+			k = j
+		}
+		if k == len(seg) {
+			break
+		}
+		i += k
+		if isSpace(s[i+1]) {
 			next = i + 2
 			for next < len(s) && isSpace(s[next]) {
 				next++
 			}
 			return i + 1, next
 		}
+		i++
 	}
 	return len(s), len(s)
 }

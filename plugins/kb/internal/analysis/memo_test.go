@@ -115,3 +115,37 @@ func TestSentenceEnd(t *testing.T) {
 	}
 	require.Equal(t, []string{"The first sentence is here.", "Second sentence follows.  Short.", "The fourth one ends the text."}, got)
 }
+
+// sentenceEndBytewise is sentenceEnd as first written, byte by byte.
+func sentenceEndBytewise(s string, start int) (end, next int) {
+	for i := start + minSentence; i+1 < len(s); i++ {
+		if c := s[i]; (c == '.' || c == '!' || c == '?') && isSpace(s[i+1]) {
+			next = i + 2
+			for next < len(s) && isSpace(s[next]) {
+				next++
+			}
+			return i + 1, next
+		}
+	}
+	return len(s), len(s)
+}
+
+// TestSentenceEndAsBytewise compares sentenceEnd with the byte-by-byte
+// scan on random texts dense in terminators and spaces.
+func TestSentenceEndAsBytewise(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		b := make([]byte, r.IntN(120))
+		for i := range b {
+			b[i] = "ab.!? \n\t3,"[r.IntN(10)]
+		}
+		s := string(b)
+		for start := 0; start <= len(s); start += 1 + r.IntN(8) {
+			e1, n1 := sentenceEnd(s, start)
+			e2, n2 := sentenceEndBytewise(s, start)
+			if e1 != e2 || n1 != n2 {
+				t.Fatalf("sentenceEnd(%q, %d) = %d, %d; bytewise %d, %d", s, start, e1, n1, e2, n2)
+			}
+		}
+	}
+}
