@@ -164,6 +164,7 @@ func bench(ctx context.Context, c config) (err error) {
 			return err
 		}
 	}
+	syscall.Sync() // write back what earlier runs left dirty before timing
 	ing, err := timed(ctx, c.mrpvm, mr("--json", "ingest")...)
 	if err != nil {
 		return err
@@ -175,6 +176,7 @@ func bench(ctx context.Context, c config) (err error) {
 	if err := json.Unmarshal(ing.stdout, &rep); err != nil {
 		return fmt.Errorf("mrpvm ingest --json: %w", err)
 	}
+	syscall.Sync()
 	bix, err := timed(ctx, self, "bleve-index", "-workspace", c.workspace, "-index", index)
 	if err != nil {
 		return err
