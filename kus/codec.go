@@ -522,22 +522,9 @@ func (k *KU) decodeV2(data []byte, refs *[numRefFields]pendingRef) error {
 	u.SourceName = d.str()
 	u.SourceType = d.str()
 	ref(refChunkID)
-	u.ChunkIndex = d.num()
-	u.UnitIndex = d.num()
-	u.CharStart = d.num()
-	u.CharEnd = d.num()
-	if n := int(d.byte()); n > 0 {
-		if err := u.IngestedAt.UnmarshalBinary(d.bytes(n)); err != nil && !d.bad {
-			return fmt.Errorf("%w: ingestedAt: %v", ErrBadEncoding, err)
-		}
+	if err := d.placement(u); err != nil {
+		return err
 	}
-	u.Range.StartLine = d.num()
-	u.Range.StartCol = d.num()
-	u.Range.EndLine = d.num()
-	u.Range.EndCol = d.num()
-	u.UtilityActs = d.list()
-	u.PhaseScopes = d.list()
-	u.UtilityNote = d.str()
 	if d.byte() == 1 {
 		u.Hash = hex.EncodeToString(d.bytes(32))
 	} else {
@@ -640,6 +627,27 @@ func (k *KU) unmarshalV1(data []byte) error {
 	u.SourceName = d.str()
 	u.SourceType = d.str()
 	u.ChunkID = d.str()
+	if err := d.placement(&u); err != nil {
+		return err
+	}
+	u.Hash = d.str()
+	if d.bad || len(d.b) != 0 {
+		return fmt.Errorf("%w: truncated or trailing bytes", ErrBadEncoding)
+	}
+	*k = u
+	return nil
+}
+
+// decoder reads the binary form; a read past the end sets bad and yields
+// zero values.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+// placement decodes the fields both binary forms write alike, from
+// ChunkIndex to UtilityNote.
+func (d *decoder) placement(u *KU) error {
 	u.ChunkIndex = d.num()
 	u.UnitIndex = d.num()
 	u.CharStart = d.num()
@@ -656,19 +664,7 @@ func (k *KU) unmarshalV1(data []byte) error {
 	u.UtilityActs = d.list()
 	u.PhaseScopes = d.list()
 	u.UtilityNote = d.str()
-	u.Hash = d.str()
-	if d.bad || len(d.b) != 0 {
-		return fmt.Errorf("%w: truncated or trailing bytes", ErrBadEncoding)
-	}
-	*k = u
 	return nil
-}
-
-// decoder reads the binary form; a read past the end sets bad and yields
-// zero values.
-type decoder struct {
-	b   []byte
-	bad bool
 }
 
 func (d *decoder) bytes(n int) []byte {
