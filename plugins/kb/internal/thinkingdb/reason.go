@@ -186,38 +186,7 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	}
 
 	// Seeds: the facts whose entities share the most query weight.
-	n := 0
-	for t := range idf {
-		n += len(g.byTerm[t])
-	}
-	match := make(map[int32]float64, n)
-	for t, w := range idf {
-		for _, id := range g.byTerm[t] {
-			match[id] += w
-		}
-	}
-	type seedCand struct {
-		id int32
-		m  float64
-	}
-	var cands []seedCand
-	for id, m := range match {
-		if m/total >= x.p.MinSeedMatch {
-			cands = append(cands, seedCand{id, m / total})
-		}
-	}
-	slices.SortFunc(cands, func(a, b seedCand) int {
-		if c := cmp.Compare(b.m, a.m); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(g.facts[b.id].Confidence, g.facts[a.id].Confidence); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	if len(cands) > x.p.MaxSeeds {
-		cands = cands[:x.p.MaxSeeds]
-	}
+	cands := g.seeds(idf, total, x.p.MinSeedMatch, x.p.MaxSeeds)
 	if len(cands) == 0 {
 		return res, nil
 	}
@@ -241,9 +210,13 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	for depth := 1; depth <= x.p.Depth && len(frontier) > 0 && len(work) < x.p.MaxNeighbourhood; depth++ {
 		decay *= x.p.NeighbourDecay
 		next := map[string]bool{}
+	entities:
 		for _, e := range sortedKeys(frontier) {
 			for _, id := range g.byEntity[e] {
-				if inWork[id] || len(work) >= x.p.MaxNeighbourhood {
+				if len(work) >= x.p.MaxNeighbourhood {
+					break entities // nothing more is added
+				}
+				if inWork[id] {
 					continue
 				}
 				inWork[id] = true

@@ -2,12 +2,14 @@ package thinkingdb
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -381,15 +383,34 @@ type memory struct {
 }
 
 // graph indexes the facts for the closure. It is immutable once built.
+//
+// Facts naming the same (subject, object) pair share their terms, hence
+// their seed match: the term index lists such pairs (classes) rather than
+// facts, so that a fact repeated by many sources costs the seed match one
+// entry, not one per copy.
 type graph struct {
 	facts    []*Fact
 	byEntity map[string][]int32 // entity key -> facts naming it
-	byTerm   map[string][]int32 // term -> facts whose subject or object has it
-	present  map[[3]string]bool
+	byTerm   map[string][]int32 // term -> classes whose subject or object has it
+	// classes[c] are the facts of class c, by confidence (highest first)
+	// then id, the order in which seeds of equal match are taken.
+	classes [][]int32
+	scratch sync.Pool // *matchScratch sized to classes
+}
+
+// matchScratch accumulates the seed match of the classes a query touches.
+type matchScratch struct {
+	m       []float64 // by class; 0 when untouched (query weights are > 0)
+	touched []int32
 }
 
 func buildGraph(bySource map[string][]Fact) *graph {
-	g := &graph{byEntity: map[string][]int32{}, byTerm: map[string][]int32{}, present: map[[3]string]bool{}}
+	g := &graph{byEntity: map[string][]int32{}, byTerm: map[string][]int32{}}
+	n := 0
+	for _, fs := range bySource {
+		n += len(fs)
+	}
+	g.facts = make([]*Fact, 0, n)
 	for _, fs := range bySource {
 		for i := range fs {
 			g.facts = append(g.facts, &fs[i])
@@ -397,21 +418,43 @@ func buildGraph(bySource map[string][]Fact) *graph {
 	}
 	// A deterministic order, whatever the map order.
 	sortFacts(g.facts)
+	classOf := map[[2]string]int32{}
+	var terms []string
 	for i, f := range g.facts {
 		id := int32(i)
 		g.byEntity[f.SubjectKey] = append(g.byEntity[f.SubjectKey], id)
 		if f.ObjectKey != f.SubjectKey {
 			g.byEntity[f.ObjectKey] = append(g.byEntity[f.ObjectKey], id)
 		}
-		seen := map[string]bool{}
+		pair := [2]string{f.SubjectKey, f.ObjectKey}
+		c, ok := classOf[pair]
+		if ok {
+			g.classes[c] = append(g.classes[c], id)
+			continue
+		}
+		c = int32(len(g.classes))
+		classOf[pair] = c
+		g.classes = append(g.classes, []int32{id})
+		terms = terms[:0]
 		for _, t := range strings.Fields(f.SubjectKey + " " + f.ObjectKey) {
-			if !seen[t] {
-				seen[t] = true
-				g.byTerm[t] = append(g.byTerm[t], id)
+			if !slices.Contains(terms, t) {
+				terms = append(terms, t)
+				g.byTerm[t] = append(g.byTerm[t], c)
 			}
 		}
-		g.present[tripleKey(f)] = true
 	}
+	for _, ids := range g.classes {
+		if len(ids) > 1 {
+			slices.SortFunc(ids, func(a, b int32) int {
+				if c := cmp.Compare(g.facts[b].Confidence, g.facts[a].Confidence); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+		}
+	}
+	nc := len(g.classes)
+	g.scratch.New = func() any { return &matchScratch{m: make([]float64, nc)} }
 	return g
 }
 
