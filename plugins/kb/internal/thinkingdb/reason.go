@@ -508,14 +508,19 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 		return strings.Compare(out[a].ID, out[b].ID)
 	})
 	if onePerSource {
-		seen := make(map[string]bool, len(order))
-		order = slices.DeleteFunc(order, func(i int) bool {
-			if seen[out[i].SourceID] {
-				return true
+		// The best unit of each source, until k are kept.
+		seen := make(map[string]bool, min(k, len(order)))
+		kept := order[:0]
+		for _, i := range order {
+			if len(kept) == k {
+				break
 			}
-			seen[out[i].SourceID] = true
-			return false
-		})
+			if !seen[out[i].SourceID] {
+				seen[out[i].SourceID] = true
+				kept = append(kept, i)
+			}
+		}
+		order = kept
 	}
 	if len(order) > k {
 		order = order[:k]
