@@ -410,14 +410,22 @@ func buildGraph(bySource map[string][]Fact) *graph {
 	for _, fs := range bySource {
 		n += len(fs)
 	}
+	// A deterministic order, whatever the map order: sortFacts's, which
+	// orders by source first, so each source's facts are sorted apart.
+	srcs := make([]string, 0, len(bySource))
+	for src := range bySource {
+		srcs = append(srcs, src)
+	}
+	slices.Sort(srcs)
 	g.facts = make([]*Fact, 0, n)
-	for _, fs := range bySource {
+	for _, src := range srcs {
+		fs := bySource[src]
+		from := len(g.facts)
 		for i := range fs {
 			g.facts = append(g.facts, &fs[i])
 		}
+		sortFacts(g.facts[from:])
 	}
-	// A deterministic order, whatever the map order.
-	sortFacts(g.facts)
 	classOf := map[[2]string]int32{}
 	var terms []string
 	for i, f := range g.facts {
