@@ -212,7 +212,11 @@ func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 		next := map[string]bool{}
 	entities:
 		for _, e := range sortedKeys(frontier) {
-			for _, id := range g.byEntity[e] {
+			ent, ok := g.entityOf[e]
+			if !ok {
+				continue
+			}
+			for _, id := range g.byEntity[ent] {
 				if len(work) >= x.p.MaxNeighbourhood {
 					break entities // nothing more is added
 				}

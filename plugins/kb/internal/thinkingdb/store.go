@@ -390,7 +390,8 @@ type memory struct {
 // entry, not one per copy.
 type graph struct {
 	facts    []*Fact
-	byEntity map[string][]int32 // entity key -> facts naming it
+	entityOf map[string]int32 // entity key -> entity id
+	byEntity [][]int32        // entity id -> facts naming it
 	byTerm   map[string][]int32 // term -> classes whose subject or object has it
 	// classes[c] are the facts of class c, by confidence (highest first)
 	// then id, the order in which seeds of equal match are taken.
@@ -405,7 +406,7 @@ type matchScratch struct {
 }
 
 func buildGraph(bySource map[string][]Fact) *graph {
-	g := &graph{byEntity: map[string][]int32{}, byTerm: map[string][]int32{}}
+	g := &graph{entityOf: map[string]int32{}, byTerm: map[string][]int32{}}
 	n := 0
 	for _, fs := range bySource {
 		n += len(fs)
@@ -426,15 +427,25 @@ func buildGraph(bySource map[string][]Fact) *graph {
 		}
 		sortFacts(g.facts[from:])
 	}
-	classOf := map[[2]string]int32{}
+	entity := func(key string) int32 {
+		e, ok := g.entityOf[key]
+		if !ok {
+			e = int32(len(g.byEntity))
+			g.entityOf[key] = e
+			g.byEntity = append(g.byEntity, nil)
+		}
+		return e
+	}
+	classOf := map[uint64]int32{} // subject and object entity ids -> class
 	var terms []string
 	for i, f := range g.facts {
 		id := int32(i)
-		g.byEntity[f.SubjectKey] = append(g.byEntity[f.SubjectKey], id)
-		if f.ObjectKey != f.SubjectKey {
-			g.byEntity[f.ObjectKey] = append(g.byEntity[f.ObjectKey], id)
+		se, oe := entity(f.SubjectKey), entity(f.ObjectKey)
+		g.byEntity[se] = append(g.byEntity[se], id)
+		if oe != se {
+			g.byEntity[oe] = append(g.byEntity[oe], id)
 		}
-		pair := [2]string{f.SubjectKey, f.ObjectKey}
+		pair := uint64(uint32(se))<<32 | uint64(uint32(oe))
 		c, ok := classOf[pair]
 		if ok {
 			g.classes[c] = append(g.classes[c], id)
