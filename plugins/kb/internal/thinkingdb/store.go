@@ -390,8 +390,8 @@ type memory struct {
 // entry, not one per copy.
 type graph struct {
 	facts    []*Fact
-	entityOf map[string]int32 // entity key -> entity id
-	byEntity [][]int32        // entity id -> facts naming it
+	entityOf map[string]int32   // entity key -> entity id
+	byEntity [][]int32          // entity id -> facts naming it
 	byTerm   map[string][]int32 // term -> classes whose subject or object has it
 	// classes[c] are the facts of class c, by confidence (highest first)
 	// then id, the order in which seeds of equal match are taken.
