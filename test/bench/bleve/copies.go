@@ -58,7 +58,7 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 	data := float64(manyBytes) / float64(oneBytes)
 	fmt.Printf("\nscaling: %s (%.1f MB) vs %s (%.1f MB, %.1fx the data)\n", c.workspace, float64(oneBytes)/1e6,
 		copiesWS, float64(manyBytes)/1e6, data)
-	fmt.Printf("  cold ingest: %.2f s vs %.2f s = %.2fx the time for %.1fx the data; peak RSS %d MB vs %d MB\n",
+	fmt.Printf("  cold ingest: %.2f s (median above) vs %.2f s = %.2fx the time for %.1fx the data; peak RSS %d MB vs %d MB\n",
 		oneIngest.wall.Seconds(), ing.wall.Seconds(), ing.wall.Seconds()/oneIngest.wall.Seconds(), data,
 		oneIngest.rssKB/1024, ing.rssKB/1024)
 	search := func(ws, db, plugin string) (scaleStep, error) {

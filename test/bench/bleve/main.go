@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -54,7 +55,7 @@ func main() {
 	flag.IntVar(&c.k, "k", 100, "documents per query in the runs")
 	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "queries at once for mrpvm search and the second bleve run")
 	flag.StringVar(&c.copies, "copies", "", "a workspace of several copies of -workspace (mkworkspace -copies 10): also measure how mrpvm scales")
-	flag.IntVar(&c.repeat, "repeat", 5, "alternating runs per plugin in the scaling comparison (medians are reported)")
+	flag.IntVar(&c.repeat, "repeat", 5, "alternating runs of the cold ingests and, per plugin, of the scaling comparison (medians are reported)")
 	flag.Parse()
 	if c.workspace == "" || c.queries == "" {
 		flag.Usage()
@@ -101,11 +102,22 @@ type config struct {
 	k, workers, repeat                     int
 }
 
+// medianStep returns the median wall time of steps.
+func medianStep(steps []step) time.Duration {
+	d := make([]time.Duration, len(steps))
+	for i, s := range steps {
+		d[i] = s.wall
+	}
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // step is one timed process.
 type step struct {
 	wall   time.Duration
+	cpu    time.Duration // user + system
 	rssKB  int64
 	stdout []byte
 }
@@ -119,6 +131,9 @@ func timed(ctx context.Context, name string, args ...string) (step, error) {
 	t0 := time.Now()
 	err := cmd.Run()
 	s := step{wall: time.Since(t0), stdout: out.Bytes()}
+	if cmd.ProcessState != nil {
+		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
 		s.rssKB = ru.Maxrss
 	}
@@ -158,28 +173,35 @@ func bench(ctx context.Context, c config) (err error) {
 		return append([]string{"--workspace", c.workspace, "--db", db}, args...)
 	}
 
-	// Cold ingest: a new knowledge base file, all three kb-plugins indexing.
-	for _, p := range []string{db, db + ".lock"} {
-		if err := os.RemoveAll(p); err != nil {
+	// Cold ingest: a new knowledge base file, all three kb-plugins indexing,
+	// against bleve indexing the same files; c.repeat alternating pairs,
+	// medians compared (the last knowledge base stays for the queries).
+	var ings, bixs []step
+	for range max(c.repeat, 1) {
+		for _, p := range []string{db, db + ".lock"} {
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+		}
+		syscall.Sync() // write back what earlier runs left dirty before timing
+		ing, err := timed(ctx, c.mrpvm, mr("--json", "ingest")...)
+		if err != nil {
 			return err
 		}
+		syscall.Sync()
+		bix, err := timed(ctx, self, "bleve-index", "-workspace", c.workspace, "-index", index)
+		if err != nil {
+			return err
+		}
+		ings, bixs = append(ings, ing), append(bixs, bix)
 	}
-	syscall.Sync() // write back what earlier runs left dirty before timing
-	ing, err := timed(ctx, c.mrpvm, mr("--json", "ingest")...)
-	if err != nil {
-		return err
-	}
+	ing, bix := ings[len(ings)-1], bixs[len(bixs)-1]
 	var rep struct {
 		Files int `json:"files"`
 		KUs   int `json:"kus"`
 	}
 	if err := json.Unmarshal(ing.stdout, &rep); err != nil {
 		return fmt.Errorf("mrpvm ingest --json: %w", err)
-	}
-	syscall.Sync()
-	bix, err := timed(ctx, self, "bleve-index", "-workspace", c.workspace, "-index", index)
-	if err != nil {
-		return err
 	}
 	var bi struct{ Files, Bytes int64 }
 	if err := json.Unmarshal(bix.stdout, &bi); err != nil {
@@ -188,12 +210,16 @@ func bench(ctx context.Context, c config) (err error) {
 	mb := float64(bi.Bytes) / 1e6
 
 	fmt.Printf("workspace %s: %d files, %.1f MB of Markdown; %d KUs\n\n", c.workspace, bi.Files, mb, rep.KUs)
-	fmt.Printf("cold ingest (one process each, wall time):\n")
-	fmt.Printf("  mrpvm ingest (kb-fast + kb-balanced + kb-thinkingdb)  %6.2f s  %5.2f MB/s  peak RSS %d MB\n",
-		ing.wall.Seconds(), mb/ing.wall.Seconds(), ing.rssKB/1024)
-	fmt.Printf("  bleve index (BM25, en, batches of %d)              %6.2f s  %5.2f MB/s  peak RSS %d MB\n",
-		batchSize, bix.wall.Seconds(), mb/bix.wall.Seconds(), bix.rssKB/1024)
-	fmt.Printf("  throughput ratio mrpvm/bleve: %.2fx\n\n", bix.wall.Seconds()/ing.wall.Seconds())
+	fmt.Printf("cold ingest (one process each, %d alternating pairs; wall time, CPU = user+sys):\n", len(ings))
+	for i := range ings {
+		fmt.Printf("  pair %d: mrpvm %.2f s (CPU %.2f s, peak RSS %d MB), bleve %.2f s (CPU %.2f s, peak RSS %d MB): %.2fx\n", i+1,
+			ings[i].wall.Seconds(), ings[i].cpu.Seconds(), ings[i].rssKB/1024,
+			bixs[i].wall.Seconds(), bixs[i].cpu.Seconds(), bixs[i].rssKB/1024, bixs[i].wall.Seconds()/ings[i].wall.Seconds())
+	}
+	mi, bm := medianStep(ings), medianStep(bixs)
+	fmt.Printf("  median: mrpvm ingest (kb-fast + kb-balanced + kb-thinkingdb) %.2f s (%.2f MB/s), bleve index (BM25, en, batches of %d) %.2f s (%.2f MB/s)\n",
+		mi.Seconds(), mb/mi.Seconds(), batchSize, bm.Seconds(), mb/bm.Seconds())
+	fmt.Printf("  throughput ratio mrpvm/bleve (medians): %.2fx\n\n", bm.Seconds()/mi.Seconds())
 
 	var qrels mrkb.Qrels
 	if c.qrels != "" {
@@ -246,7 +272,7 @@ func bench(ctx context.Context, c config) (err error) {
 		fmt.Printf("\nre-ingest of one changed file (%s; KUs + all three indexes, fsynced), 21 edits: median %.1f ms, max %.1f ms\n",
 			c.edit, ms(lat[len(lat)/2]), ms(lat[len(lat)-1]))
 		if c.copies != "" {
-			err = scaling(ctx, c, db, ing)
+			err = scaling(ctx, c, db, step{wall: mi, rssKB: ing.rssKB}) // the median one-copy ingest
 		}
 	}()
 	if err := line("bleve", bs, bleveRun, ""); err != nil {
