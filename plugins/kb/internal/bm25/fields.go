@@ -104,6 +104,7 @@ type srcTerms struct {
 	lens   [NumFields]uint32
 	uterms []int32 // local ids, in order of first occurrence
 	tfs    [][NumFields]uint32
+	masks  []uint16 // masks[i]: the fields where tfs[i] is not 0
 
 	// analyse's buffers.
 	buf             []byte
@@ -180,7 +181,7 @@ func (st *srcTerms) localID(t string, gid uint32) int32 {
 
 // analyzeUnit counts the terms of unit number local of the source.
 func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
-	st.uterms, st.tfs = st.uterms[:0], st.tfs[:0]
+	st.uterms, st.tfs, st.masks = st.uterms[:0], st.tfs[:0], st.masks[:0]
 	st.lens = [NumFields]uint32{}
 	mark := int32(local + 1)
 	for f, s := range FieldTexts(u) {
@@ -195,8 +196,11 @@ func analyzeUnit(a *text.Analyzer, u *kus.KU, local int, st *srcTerms) {
 				st.slot[id] = int32(len(st.tfs))
 				st.uterms = append(st.uterms, id)
 				st.tfs = append(st.tfs, [NumFields]uint32{})
+				st.masks = append(st.masks, 0)
 			}
-			st.tfs[st.slot[id]][f]++
+			k := st.slot[id]
+			st.tfs[k][f]++
+			st.masks[k] |= 1 << f
 		}
 		st.lens[f] += uint32(len(txt.All))
 	}

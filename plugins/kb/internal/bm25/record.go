@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -323,16 +324,29 @@ func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, err
 // gap to the previous document in a segment), the field mask and the
 // frequency in each field of the mask.
 func appendEntry(b []byte, num uint64, tf *[NumFields]uint32) []byte {
-	var mask uint64
+	var mask uint16
 	for f, c := range tf {
 		if c > 0 {
 			mask |= 1 << f
 		}
 	}
-	b = binary.AppendUvarint(b, num)
-	b = binary.AppendUvarint(b, mask)
-	for _, c := range tf {
-		if c > 0 {
+	return appendEntryMask(b, num, mask, tf)
+}
+
+// appendEntryMask is appendEntry for a mask already known: bit f is set
+// exactly when tf[f] is not 0.
+func appendEntryMask(b []byte, num uint64, mask uint16, tf *[NumFields]uint32) []byte {
+	if num < 0x80 && mask < 0x80 {
+		b = append(b, byte(num), byte(mask))
+	} else {
+		b = binary.AppendUvarint(b, num)
+		b = binary.AppendUvarint(b, uint64(mask))
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		c := tf[bits.TrailingZeros16(m)]
+		if c < 0x80 {
+			b = append(b, byte(c))
+		} else {
 			b = binary.AppendUvarint(b, uint64(c))
 		}
 	}

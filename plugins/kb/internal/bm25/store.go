@@ -266,7 +266,7 @@ func (x *Index) analyse(units []*kus.KU) *prepared {
 		rec.units = append(rec.units, unitInfo{id: u.ID, role: roleCode(u.Role), lens: st.lens})
 		for i, id := range st.uterms {
 			off := len(buf)
-			buf = appendEntry(buf, uint64(local), &st.tfs[i])
+			buf = appendEntryMask(buf, uint64(local), st.masks[i], &st.tfs[i])
 			refs = append(refs, entryRef{term: id, off: int32(off), n: int32(len(buf) - off)})
 		}
 	}
