@@ -182,42 +182,120 @@ func Lookup(a *text.Analyzer, s string) (*Text, bool) {
 // ingest worker, since the cores handle a source one after the other.
 const Recent = 512
 
+// key is what the ring hashes of a text: its analyzer, its length and a
+// few of its bytes (hashing whole texts, several times per text analysed,
+// cost more than the rest of the bookkeeping). Texts with the same key are
+// chained and told apart by comparing them.
 type key struct {
-	a *text.Analyzer
-	s string
+	a    *text.Analyzer
+	n    int
+	head [2]uint64 // the first 16 bytes
+	mid  uint64    // 8 bytes from the middle
+	tail [2]uint64 // the last 16 bytes
 }
 
-// ring is a FIFO-bounded map.
+// word returns up to 8 bytes of s from s[i], little-endian.
+func word(s string, i int) uint64 {
+	var w uint64
+	for j := 0; j < 8 && i+j < len(s); j++ {
+		w |= uint64(s[i+j]) << (8 * j)
+	}
+	return w
+}
+
+func keyOf(a *text.Analyzer, s string) key {
+	n := len(s)
+	k := key{a: a, n: n}
+	k.head = [2]uint64{word(s, 0), word(s, 8)}
+	if n > 32 {
+		k.mid = word(s, n/2-4)
+		k.tail = [2]uint64{word(s, n-16), word(s, n-8)}
+	}
+	return k
+}
+
+// slot holds one text of the ring.
+type slot struct {
+	k    key
+	s    string
+	t    *Text
+	next int32 // the next slot with the same key, or -1
+}
+
+// ring is a FIFO-bounded table of the last Recent texts analysed.
 type ring struct {
-	mu   sync.Mutex
-	m    map[key]*Text
-	keys []key
-	next int
+	mu    sync.Mutex
+	m     map[key]int32 // key -> first slot of its chain
+	slots []slot
+	next  int // the slot to reuse next, once all are used
 }
 
-var recent = ring{m: make(map[key]*Text, Recent)}
+var recent = ring{m: make(map[key]int32, Recent)}
+
+// find returns the slot holding s, or -1.
+func (r *ring) find(k key, s string) int32 {
+	i, ok := r.m[k]
+	if !ok {
+		return -1
+	}
+	for ; i >= 0; i = r.slots[i].next {
+		if r.slots[i].s == s {
+			return i
+		}
+	}
+	return -1
+}
 
 func (r *ring) get(a *text.Analyzer, s string) (*Text, bool) {
+	k := keyOf(a, s)
 	r.mu.Lock()
-	t, ok := r.m[key{a, s}]
-	r.mu.Unlock()
-	return t, ok
+	defer r.mu.Unlock()
+	if i := r.find(k, s); i >= 0 {
+		return r.slots[i].t, true
+	}
+	return nil, false
 }
 
 func (r *ring) put(a *text.Analyzer, s string, t *Text) {
-	k := key{a, s}
+	k := keyOf(a, s)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.m[k]; ok {
-		r.m[k] = t
+	if i := r.find(k, s); i >= 0 {
+		r.slots[i].t = t
 		return
 	}
-	if len(r.keys) < Recent {
-		r.keys = append(r.keys, k)
+	var i int32
+	if len(r.slots) < Recent {
+		i = int32(len(r.slots))
+		r.slots = append(r.slots, slot{})
 	} else {
-		delete(r.m, r.keys[r.next])
-		r.keys[r.next] = k
+		i = int32(r.next)
 		r.next = (r.next + 1) % Recent
+		r.unlink(i)
 	}
-	r.m[k] = t
+	head, ok := r.m[k]
+	if !ok {
+		head = -1
+	}
+	r.slots[i] = slot{k: k, s: s, t: t, next: head}
+	r.m[k] = i
+}
+
+// unlink takes slot i out of its key's chain.
+func (r *ring) unlink(i int32) {
+	sl := &r.slots[i]
+	head := r.m[sl.k]
+	switch {
+	case head == i && sl.next < 0:
+		delete(r.m, sl.k)
+	case head == i:
+		r.m[sl.k] = sl.next
+	default:
+		p := head
+		for r.slots[p].next != i {
+			p = r.slots[p].next
+		}
+		r.slots[p].next = sl.next
+	}
+	*sl = slot{}
 }

@@ -54,3 +54,33 @@ func TestLookupIsBoundedAndPerAnalyzer(t *testing.T) {
 	assert.LessOrEqual(t, len(recent.m), Recent)
 	recent.mu.Unlock()
 }
+
+// TestLookupTellsApartTextsWithOneKey fills the ring with texts that share
+// their length and the bytes the ring's key samples, and checks that each
+// one is found, evicted in turn, and never confused with another.
+func TestLookupTellsApartTextsWithOneKey(t *testing.T) {
+	a := text.English()
+	pad := "some words around the differing middle part of a text"
+	mk := func(i int) string { return pad + fmt.Sprintf(" w%03d x ", i%1000) + pad + pad + "." }
+	// The texts differ only where the key samples no byte; check it, so
+	// that the test keeps testing chains.
+	require.Equal(t, keyOf(a, mk(1)), keyOf(a, mk(2)))
+	n := Recent + Recent/2
+	got := make([]*Text, n)
+	for i := range n {
+		got[i] = Analyse(a, mk(i))
+	}
+	for i := range n {
+		hit, ok := Lookup(a, mk(i))
+		if i < n-Recent {
+			assert.False(t, ok, "text %d evicted", i)
+			continue
+		}
+		require.True(t, ok, "text %d kept", i)
+		assert.Same(t, got[i], hit, "text %d", i)
+	}
+	recent.mu.Lock()
+	assert.LessOrEqual(t, len(recent.m), Recent)
+	assert.LessOrEqual(t, len(recent.slots), Recent)
+	recent.mu.Unlock()
+}
