@@ -585,3 +585,66 @@ func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 	}
 	assert.Positive(t, pruned, "block-max pruning never engaged")
 }
+
+// TestDecodePostingsMatchesDecoder checks the unrolled segment decoder
+// against decoder.entry on random postings (multi-byte numbers, empty
+// masks, zero weights), appending after existing postings, and that every
+// truncation is either reported or decodes a prefix of the postings.
+func TestDecodePostingsMatchesDecoder(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 11))
+	w := DefaultParams().Weights
+	var wf [NumFields]float32
+	for f, v := range w {
+		wf[f] = float32(v)
+	}
+	wf[FieldRole] = 0 // a field that never adds to tf
+	for round := 0; round < 200; round++ {
+		var enc []byte
+		var wantDocs []uint32
+		var wantTFs []float32
+		doc := int64(-1)
+		n := r.IntN(300)
+		for range n {
+			gap := uint64(r.IntN(4))
+			if r.IntN(10) == 0 {
+				gap = uint64(r.IntN(100000))
+			}
+			var tf [NumFields]uint32
+			for f := range tf {
+				if r.IntN(4) == 0 {
+					tf[f] = uint32(r.IntN(3))
+					if r.IntN(20) == 0 {
+						tf[f] = uint32(r.IntN(1 << 20))
+					}
+				}
+			}
+			enc = appendEntry(enc, gap, &tf)
+			doc += int64(gap) + 1
+			d := decoder{b: enc[len(enc)-len(appendEntry(nil, gap, &tf)):]}
+			_, want := d.entry(&wf)
+			if want > 0 {
+				wantDocs = append(wantDocs, 7+uint32(doc))
+				wantTFs = append(wantTFs, want)
+			}
+		}
+		limit := uint32(doc + 1)
+		docs, tfs, ok := decodePostings(enc, 7, limit, &wf, []uint32{1, 2}, []float32{3, 4})
+		require.True(t, ok)
+		require.Equal(t, append([]uint32{1, 2}, wantDocs...), docs)
+		require.Equal(t, append([]float32{3, 4}, wantTFs...), tfs)
+		if doc >= 0 {
+			_, _, ok = decodePostings(enc, 7, limit-1, &wf, nil, nil)
+			require.False(t, ok, "a document past the segment's end is corrupt")
+		}
+		cut := r.IntN(len(enc) + 1)
+		docs, tfs, ok = decodePostings(enc[:cut], 7, limit, &wf, nil, nil)
+		if ok {
+			require.Equal(t, wantDocs[:len(docs)], docs)
+			require.Equal(t, wantTFs[:len(tfs)], tfs)
+		}
+	}
+	_, _, ok := decodePostings([]byte{0, 1 << 7}, 0, 10, &wf, nil, nil)
+	require.False(t, ok, "a truncated mask is corrupt")
+	_, _, ok = decodePostings([]byte{0, 1}, 0, 10, &wf, nil, nil)
+	require.False(t, ok, "a missing frequency is corrupt")
+}

@@ -56,11 +56,9 @@ type dpost struct {
 
 // plist is one term's live postings, sorted by document.
 type plist struct {
-	docs  []uint32
-	tf    []float32 // field-weighted term frequency
-	maxTF float32
-	minDL float32
-	ub    atomic.Pointer[termBound]
+	docs []uint32
+	tf   []float32 // field-weighted term frequency
+	ub   atomic.Pointer[termBound]
 }
 
 // blockSize is the number of postings per block of a list's block-max
@@ -260,49 +258,83 @@ var decodePool sync.Pool
 
 // decodePostings appends the postings v of one segment (documents base to
 // base+n) with tf > 0 to docs and tfs; ok is false when v is corrupt. It is
-// decoder.entry unrolled: most numbers fit in one byte.
+// decoder.entry unrolled: most numbers fit in one byte, so it reads them in
+// place by offset, and it writes into room reserved once (a posting with
+// tf > 0 takes at least three bytes).
 func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint32, tfs []float32) (_ []uint32, _ []float32, ok bool) {
+	m := len(docs)
+	docs = slices.Grow(docs, len(v)/3)
+	tfs = slices.Grow(tfs, len(v)/3)
+	docs, tfs = docs[:cap(docs)], tfs[:cap(tfs)]
 	doc := int64(-1)
-	for len(v) > 0 {
-		gap, k := fastUvarint(v)
-		if k <= 0 {
-			return docs, tfs, false
+	for i := 0; i < len(v); {
+		var gap uint64
+		if c := v[i]; c < 0x80 {
+			gap = uint64(c)
+			i++
+		} else {
+			x, k := binary.Uvarint(v[i:])
+			if k <= 0 {
+				return docs[:m], tfs[:m], false
+			}
+			gap = x
+			i += k
 		}
-		v = v[k:]
-		mask, k := fastUvarint(v)
-		if k <= 0 || mask>>NumFields != 0 {
-			return docs, tfs, false
+		if i >= len(v) {
+			return docs[:m], tfs[:m], false
 		}
-		v = v[k:]
+		var mask uint64
+		if c := v[i]; c < 0x80 {
+			mask = uint64(c)
+			i++
+		} else {
+			x, k := binary.Uvarint(v[i:])
+			if k <= 0 {
+				return docs[:m], tfs[:m], false
+			}
+			mask = x
+			i += k
+		}
+		if mask>>NumFields != 0 {
+			return docs[:m], tfs[:m], false
+		}
 		var tf float32
 		for mask != 0 {
 			f := bits.TrailingZeros64(mask)
 			mask &= mask - 1
-			c, k := fastUvarint(v)
-			if k <= 0 {
-				return docs, tfs, false
+			if i >= len(v) {
+				return docs[:m], tfs[:m], false
 			}
-			v = v[k:]
+			var c uint64
+			if b := v[i]; b < 0x80 {
+				c = uint64(b)
+				i++
+			} else {
+				x, k := binary.Uvarint(v[i:])
+				if k <= 0 {
+					return docs[:m], tfs[:m], false
+				}
+				c = x
+				i += k
+			}
 			tf += w[f] * float32(c)
 		}
 		doc += int64(gap) + 1
 		if doc >= int64(n) {
-			return docs, tfs, false
+			return docs[:m], tfs[:m], false
 		}
 		if tf > 0 {
-			docs = append(docs, base+uint32(doc))
-			tfs = append(tfs, tf)
+			if m == len(docs) {
+				// Cannot happen (each kept posting takes three bytes); kept
+				// for safety.
+				docs, tfs = append(docs, 0), append(tfs, 0)
+				docs, tfs = docs[:cap(docs)], tfs[:cap(tfs)]
+			}
+			docs[m], tfs[m] = base+uint32(doc), tf
+			m++
 		}
 	}
-	return docs, tfs, true
-}
-
-// fastUvarint is binary.Uvarint with a fast path for one byte.
-func fastUvarint(b []byte) (uint64, int) {
-	if len(b) > 0 && b[0] < 0x80 {
-		return uint64(b[0]), 1
-	}
-	return binary.Uvarint(b)
+	return docs[:m], tfs[:m], true
 }
 
 // loadTerm decodes the live postings of term.
@@ -317,25 +349,20 @@ func (c *cache) loadTerm(kv sdk.KV, term string, w *[NumFields]float32) (*plist,
 // finishTerm builds term's list from its decoded segment postings: the
 // live ones, then the delta's.
 func (c *cache) finishTerm(term string, docs []uint32, tfs []float32) *plist {
-	pl := &plist{docs: docs[:0], tf: tfs[:0]}
-	for i, d := range docs {
-		if c.live[d] {
-			pl.docs = append(pl.docs, d)
-			pl.tf = append(pl.tf, tfs[i])
+	pl := &plist{docs: docs, tf: tfs}
+	if c.dead > 0 {
+		pl.docs, pl.tf = docs[:0], tfs[:0]
+		for i, d := range docs {
+			if c.live[d] {
+				pl.docs = append(pl.docs, d)
+				pl.tf = append(pl.tf, tfs[i])
+			}
 		}
 	}
 	for _, p := range c.delta[term] {
 		if c.live[p.doc] {
 			pl.docs = append(pl.docs, p.doc)
 			pl.tf = append(pl.tf, p.tf)
-		}
-	}
-	for i, d := range pl.docs {
-		if tf := pl.tf[i]; tf > pl.maxTF {
-			pl.maxTF = tf
-		}
-		if dl := c.docDL[d]; i == 0 || dl < pl.minDL {
-			pl.minDL = dl
 		}
 	}
 	return pl
