@@ -293,11 +293,13 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 				theta, maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.PrunedBlocks)
 			} else {
 				lim := s.limit(theta, live)
+				tfs := pl.tf[:len(pl.docs)]
+				touched := slices.Grow(sc.touched, len(pl.docs))
 				for j, d := range pl.docs {
-					tf := float64(pl.tf[j])
+					tf := float64(tfs[j])
 					a := acc[d]
 					if a == 0 {
-						sc.touched = append(sc.touched, d)
+						touched = append(touched, d)
 					}
 					a += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
 					acc[d] = a
@@ -309,6 +311,7 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 						lim = s.limit(theta, live)
 					}
 				}
+				sc.touched = touched
 			}
 			continue
 		}
@@ -370,9 +373,10 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 			}
 			continue
 		}
+		tfs, bits := pl.tf[:len(pl.docs)], sc.bits
 		for j, d := range pl.docs {
-			if sc.marked(d) {
-				tf := float64(pl.tf[j])
+			if bits[d/64]&(1<<(d%64)) != 0 {
+				tf := float64(tfs[j])
 				a := acc[d] + t.w*tf/(tf+c1+c2*float64(v.docDL[d]))
 				acc[d] = a
 				if a > lim {
@@ -432,13 +436,19 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 		bb := t.w*bm + rest
 		switch {
 		case bb*s.boost*boundSlack >= theta:
-			// Any unit of the block may still reach the top k.
-			for j := lo; j < hi; j++ {
-				d := pl.docs[j]
-				tf := float64(pl.tf[j])
+			// Any unit of the block may still reach the top k. The block's
+			// postings are resliced so that their reads need no bounds
+			// checks, and touched is kept in a local (room for the whole
+			// block is made first).
+			docs := pl.docs[lo:hi]
+			tfs := pl.tf[lo:hi]
+			tfs = tfs[:len(docs)]
+			touched := slices.Grow(sc.touched, len(docs))
+			for j, d := range docs {
+				tf := float64(tfs[j])
 				a := acc[d]
 				if a == 0 {
-					sc.touched = append(sc.touched, d)
+					touched = append(touched, d)
 				}
 				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
 				acc[d] = a
@@ -450,18 +460,21 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 					lim = s.limit(theta, live)
 				}
 			}
+			sc.touched = touched
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
 			*pruned++
 		default:
 			// Only units already touched may still reach the top k.
 			*pruned++
-			for j := lo; j < hi; j++ {
-				d := pl.docs[j]
+			docs := pl.docs[lo:hi]
+			tfs := pl.tf[lo:hi]
+			tfs = tfs[:len(docs)]
+			for j, d := range docs {
 				a := acc[d]
 				if a == 0 {
 					continue
 				}
-				tf := float64(pl.tf[j])
+				tf := float64(tfs[j])
 				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
 				acc[d] = a
 				if a > maxAcc {
