@@ -321,11 +321,18 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		// in the remaining postings (a galloping search), instead of
 		// walking the lists.
 		if s.pool == nil {
-			cands := sc.cands[:0]
+			// (boostOf and mark inlined by hand: this walks every
+			// touched unit.)
+			cands, bits, r := sc.cands[:0], sc.bits, rem[i]
+			roles, boost, docRole := s.roles, s.boost, v.docRole
 			for _, d := range sc.touched {
-				if (acc[d]+rem[i])*s.boostOf(d)*boundSlack >= theta {
+				bo := 1.0
+				if roles != 0 && roles&(1<<docRole[d]) != 0 {
+					bo = boost
+				}
+				if (acc[d]+r)*bo*boundSlack >= theta {
 					cands = append(cands, d)
-					sc.mark(d)
+					bits[d/64] |= 1 << (d % 64)
 				}
 			}
 			sc.cands = cands
@@ -337,12 +344,17 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 			// pool was last cut: drop the candidates that can no longer
 			// reach the top k, so that later lists are searched for fewer
 			// units.
-			kept := s.pool[:0]
+			kept, bits, r := s.pool[:0], sc.bits, rem[i]
+			roles, boost, docRole := s.roles, s.boost, v.docRole
 			for _, d := range s.pool {
-				if (acc[d]+rem[i])*s.boostOf(d)*boundSlack >= theta {
+				bo := 1.0
+				if roles != 0 && roles&(1<<docRole[d]) != 0 {
+					bo = boost
+				}
+				if (acc[d]+r)*bo*boundSlack >= theta {
 					kept = append(kept, d)
 				} else {
-					sc.unmark(d)
+					bits[d/64] &^= 1 << (d % 64)
 				}
 			}
 			s.pool = kept
@@ -512,15 +524,6 @@ func (s *searcher) raise(d uint32, a float64) float64 {
 		key = s.v.docSrcN[d]
 	}
 	return s.sc.live.raise(key, v)
-}
-
-// boostOf returns the role boost of unit d (1 when its role does not suit
-// the act).
-func (s *searcher) boostOf(d uint32) float64 {
-	if s.roles != 0 && s.roles&(1<<s.v.docRole[d]) != 0 {
-		return s.boost
-	}
-	return 1
 }
 
 // gallop returns the first index >= from whose doc is >= d (len(docs) when
@@ -725,7 +728,3 @@ func putScratch(sc *scratch) {
 	sc.live.clear()
 	scratchPool.Put(sc)
 }
-
-func (sc *scratch) mark(d uint32)        { sc.bits[d/64] |= 1 << (d % 64) }
-func (sc *scratch) marked(d uint32) bool { return sc.bits[d/64]&(1<<(d%64)) != 0 }
-func (sc *scratch) unmark(d uint32)      { sc.bits[d/64] &^= 1 << (d % 64) }
