@@ -717,11 +717,21 @@ func getScratch(docs, srcs int) *scratch {
 }
 
 func putScratch(sc *scratch) {
-	for _, d := range sc.touched {
-		sc.acc[d] = 0
+	// Clear what was touched, or everything when that is most of it (one
+	// sequential clear instead of scattered stores).
+	if len(sc.touched) > len(sc.acc)/8 {
+		clear(sc.acc)
+	} else {
+		for _, d := range sc.touched {
+			sc.acc[d] = 0
+		}
 	}
-	for _, d := range sc.cands {
-		sc.bits[d/64] = 0
+	if len(sc.cands) > len(sc.bits)/2 {
+		clear(sc.bits)
+	} else {
+		for _, d := range sc.cands {
+			sc.bits[d/64] = 0
+		}
 	}
 	sc.touched = sc.touched[:0]
 	sc.cands = sc.cands[:0]

@@ -84,17 +84,20 @@ func (pl *plist) bound(c1, c2 float64, docDL []float32) *termBound {
 	if len(pl.docs) >= 2*blockSize {
 		tb.blocks = make([]float64, 0, (len(pl.docs)+blockSize-1)/blockSize)
 	}
-	m, bm := 0.0, 0.0
-	for j, d := range pl.docs {
-		tf := float64(pl.tf[j])
-		bm = max(bm, tf/(tf+c1+c2*float64(docDL[d])))
-		if j%blockSize == blockSize-1 || j == len(pl.docs)-1 {
-			if tb.blocks != nil {
-				tb.blocks = append(tb.blocks, bm)
-			}
-			m = max(m, bm)
-			bm = 0
+	m := 0.0
+	for lo := 0; lo < len(pl.docs); lo += blockSize {
+		docs := pl.docs[lo:min(lo+blockSize, len(pl.docs))]
+		tfs := pl.tf[lo:]
+		tfs = tfs[:len(docs)]
+		bm := 0.0
+		for j, d := range docs {
+			tf := float64(tfs[j])
+			bm = max(bm, tf/(tf+c1+c2*float64(docDL[d])))
 		}
+		if tb.blocks != nil {
+			tb.blocks = append(tb.blocks, bm)
+		}
+		m = max(m, bm)
 	}
 	tb.max = m
 	pl.ub.Store(tb)
