@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
 )
 
 // TestAppendEntryFormat checks appendEntry (and the fast paths of
@@ -61,4 +67,27 @@ func TestAppendEntryFormat(t *testing.T) {
 			t.Fatalf("decode %x: num %d tf %v err %v rest %d; want %d %v", got, n, wtf, d.err, len(d.b), num, wantTF)
 		}
 	}
+}
+
+// TestBuildRecordKeyCollision gives buildRecord units whose cache keys are
+// equal (same IDs and lengths) but whose texts differ: the
+// second must not get the first one's record.
+func TestBuildRecordKeyCollision(t *testing.T) {
+	x := New(DefaultParams())
+	mk := func(body string) []*kus.KU {
+		return []*kus.KU{nil, {ID: "collide::0::0", Title: "T", Topic: "T", TextBody: body}}
+	}
+	a := mk("the same lengths, then alpha")
+	b := mk("the same lengths, then gamma")
+	require.Equal(t, unitsKey(a), unitsKey(b))
+	pa := x.buildRecord(a)
+	assert.Same(t, pa, x.buildRecord(a), "cached")
+	assert.Same(t, pa, x.buildRecord(mk(strings.Clone(a[1].TextBody))), "cached for equal texts")
+	pb := x.buildRecord(b)
+	assert.NotSame(t, pa, pb)
+	assert.Contains(t, pb.rec.terms, "gamma")
+	assert.NotContains(t, pb.rec.terms, "alpha")
+	assert.Same(t, pb, x.buildRecord(b))
+	// A unit more or less is another source.
+	assert.NotSame(t, pb, x.buildRecord(append(b, b[1])))
 }

@@ -168,6 +168,7 @@ type prepared struct {
 	rec *record
 	ids []uint32
 	an  *text.Analyzer
+	src []string // what it was built from (unitsSource)
 }
 
 // preparedSources bounds the analysed sources kept per analyzer.
@@ -189,52 +190,82 @@ func recordCache(a *text.Analyzer) *memo.Cache[*prepared] {
 
 var recentSeed = maphash.MakeSeed()
 
-// unitsHash hashes everything buildRecord reads from units (the fields
-// FieldTexts joins are hashed element by element, which tells apart at
-// least the lists whose joins differ).
-func unitsHash(units []*kus.KU) uint64 {
-	var h maphash.Hash
-	h.SetSeed(recentSeed)
-	str := func(s string) {
-		h.WriteString(s)
-		h.WriteByte(0)
+// unitsKey hashes a sample of what buildRecord reads from units: each
+// unit's ID (unique in a source) and the lengths of its other fields. Hashing
+// the whole texts cost more than it saves; the cache entry's source
+// (prepared.matches) tells apart the units a key confuses.
+func unitsKey(units []*kus.KU) uint64 {
+	h := uint64(len(units))
+	mix := func(v uint64) {
+		h = (h ^ v) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
 	}
-	list := func(l []string) {
-		for _, s := range l {
-			h.WriteString(s)
-			h.WriteByte(2)
-		}
-		h.WriteByte(0)
-	}
+	str := func(s string) { mix(uint64(len(s))) }
 	for _, u := range units {
 		if u == nil {
+			mix(0)
 			continue
 		}
-		str(u.ID)
+		mix(maphash.String(recentSeed, u.ID))
 		str(u.Role)
 		str(u.Title)
 		str(u.Topic)
 		str(u.Claim)
 		str(u.Procedure)
 		str(u.TextBody)
-		list(u.UtilityActs)
 		str(u.UtilityNote)
 		str(u.Condition)
-		list(u.Tags)
-		h.WriteByte(1)
+		mix(uint64(len(u.UtilityActs))<<32 | uint64(len(u.Tags)))
 	}
-	return h.Sum64()
+	return h
+}
+
+// unitsSource returns what buildRecord reads from units: the ID, the role
+// and the field texts of each unit, unitFields strings a unit.
+func unitsSource(units []*kus.KU) []string {
+	src := make([]string, 0, unitFields*len(units))
+	for _, u := range units {
+		if u != nil {
+			f := FieldTexts(u)
+			src = append(append(src, u.ID, u.Role), f[:]...)
+		}
+	}
+	return src
+}
+
+// unitFields is the number of strings unitsSource keeps of a unit.
+const unitFields = 2 + int(NumFields)
+
+// matches says whether p was built from units (from the same texts: the
+// comparisons are cheap when the strings are the very ones p keeps).
+func (p *prepared) matches(units []*kus.KU) bool {
+	src := p.src
+	for _, u := range units {
+		if u == nil {
+			continue
+		}
+		if len(src) < unitFields || src[0] != u.ID || src[1] != u.Role {
+			return false
+		}
+		f := FieldTexts(u)
+		if [NumFields]string(src[2:unitFields]) != f {
+			return false
+		}
+		src = src[unitFields:]
+	}
+	return len(src) == 0
 }
 
 // buildRecord analyses units into a forward record (shared, read-only),
 // or takes it from the cache.
 func (x *Index) buildRecord(units []*kus.KU) *prepared {
-	key := unitsHash(units)
+	key := unitsKey(units)
 	c := recordCache(x.p.Analyzer)
-	if p, ok := c.Get(key); ok {
+	if p, ok := c.Get(key); ok && p.matches(units) {
 		return p
 	}
 	p := x.analyse(units)
+	p.src = unitsSource(units)
 	c.Put(key, p)
 	return p
 }
