@@ -300,12 +300,14 @@ const bulkJobs = 256
 // about 200 bytes per byte of Markdown, most of it short-lived (analysis,
 // encoding, bbolt nodes); with the default GOGC=100 about a quarter of its
 // CPU went to the collector. GOGC=300 cuts that at the price of a larger
-// heap (on SciFact, about 4% fewer instructions than GOGC=200; GOGC=400
-// took a 10x workspace's peak RSS past 450 MB), and the soft memory limit
-// keeps the heap from doubling on a large workspace. Both are left alone when the user set GOGC or GOMEMLIMIT.
+// heap (on SciFact, about 4% fewer instructions than GOGC=200), and the
+// soft memory limit keeps the heap from tripling on a large workspace (a
+// 10x SciFact peaked at 361-445 MB RSS with GOGC=300 and a 320 MB limit,
+// 384-398 MB with 256 MB; SciFact itself stays under 170 MB). Both are
+// left alone when the user set GOGC or GOMEMLIMIT.
 const (
 	bulkGCPercent   = 300
-	bulkMemoryLimit = 320 << 20
+	bulkMemoryLimit = 256 << 20
 )
 
 // bulkGC applies the bulk ingest's GC settings and returns the function
