@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ type globalFlags struct {
 	json       bool
 	cpuProfile string // hidden: a CPU profile of the whole command
 	memProfile string // hidden: a heap profile taken when the command ends
+	traceFile  string // hidden: a runtime execution trace of the whole command
 }
 
 var (
@@ -45,6 +47,8 @@ func init() {
 	_ = pf.MarkHidden("cpuprofile")
 	pf.StringVar(&flags.memProfile, "memprofile", "", "write a heap profile to this file when the command ends")
 	_ = pf.MarkHidden("memprofile")
+	pf.StringVar(&flags.traceFile, "trace", "", "write a runtime execution trace of the whole command to this file")
+	_ = pf.MarkHidden("trace")
 }
 
 // startProfile starts the CPU profile --cpuprofile asks for; the returned
@@ -63,6 +67,18 @@ func startProfile() (stop func(), err error) {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mrpvm: --memprofile:", err)
 		}
+	}
+	if flags.traceFile != "" {
+		f, err := os.Create(flags.traceFile)
+		if err != nil {
+			return nil, fmt.Errorf("--trace: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("--trace: %w", err)
+		}
+		heap := stop
+		stop = func() { trace.Stop(); f.Close(); heap() }
 	}
 	if flags.cpuProfile == "" {
 		return stop, nil
