@@ -1,59 +1,21 @@
 package hdc
 
 import (
-	"os"
-	"path/filepath"
-	"sort"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/analysis"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
-// benchWorkspace is the folder of Markdown sources the ingest benchmarks
-// encode: $MRPVM_BENCH_WS, else the SciFact workspace of issue 4.
-func benchWorkspace() string {
-	if d := os.Getenv("MRPVM_BENCH_WS"); d != "" {
-		return d
-	}
-	return "/tmp/i4/ws1"
-}
-
-// parseDir parses every .md file under dir (sorted by path).
-func parseDir(tb testing.TB, dir string) []*kus.Document {
-	tb.Helper()
-	var paths []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
-			paths = append(paths, p)
-		}
-		return err
-	})
-	if err != nil {
-		tb.Skipf("no workspace: %v", err)
-	}
-	sort.Strings(paths)
-	var docs []*kus.Document
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(rel)})
-		if err != nil {
-			continue
-		}
-		docs = append(docs, doc)
-	}
-	if len(docs) == 0 {
-		tb.Skipf("no Markdown sources under %s", dir)
-	}
-	return docs
-}
+// benchWorkspace and parseDir read the workspace the benchmarks use.
+var (
+	benchWorkspace = kvtest.BenchWorkspace
+	parseDir       = kvtest.ParseDir
+)
 
 // analyseLikeBM25 analyses the field texts of units as the BM25 side does
 // just before the encoder runs at ingest (so analysis.Lookup hits).
