@@ -428,7 +428,11 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	in := make(chan work)
 	out := make(chan parsed, 64)
 	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
+	// One parse worker more than there are CPUs: a worker blocked reading
+	// its file (or waiting for the committer to take its result) leaves
+	// the CPU to another one. On SciFact (2 cores) this made cold ingests
+	// about 10% faster in 7 of 8 alternating pairs.
+	workers := runtime.GOMAXPROCS(0) + 1
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func() {
