@@ -50,3 +50,16 @@ func TestColdIngestStatsFilesOnWorkers(t *testing.T) {
 	assert.Equal(t, 0, rep.Files)
 	assert.Equal(t, 3, rep.Unchanged)
 }
+
+// fileStats returns the size and mtime of every source, by source id.
+func (s *Store) fileStats() (map[string]fileStat, error) {
+	list, err := s.fileStatList()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]fileStat, len(list))
+	for _, e := range list {
+		out[e.id] = e.fileStat
+	}
+	return out, nil
+}

@@ -771,19 +771,6 @@ func putFileStat(tx *bolt.Tx, rec *SourceRecord) error {
 	return nil
 }
 
-// fileStats returns the size and mtime of every source.
-func (s *Store) fileStats() (map[string]fileStat, error) {
-	list, err := s.fileStatList()
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]fileStat, len(list))
-	for _, e := range list {
-		out[e.id] = e.fileStat
-	}
-	return out, nil
-}
-
 // statEntry is one source's stored size and mtime.
 type statEntry struct {
 	id string
