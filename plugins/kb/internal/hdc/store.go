@@ -256,16 +256,6 @@ func decodeRecord(v []byte) (*record, error) {
 	return r, nil
 }
 
-// find returns the position of the unit with the given id, or -1.
-func (r *record) find(id string) int {
-	for i := range r.units {
-		if string(r.units[i].id) == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // vector decodes table entry i (0 is the zero vector) into out.
 func (r *record) vector(i uint64, out *Vector) {
 	if i == noVector {
