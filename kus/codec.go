@@ -497,32 +497,7 @@ func (k *KU) decodeV2(data []byte, refs *[numRefFields]pendingRef) error {
 		refs[f].field = int(d.byte())
 		refs[f].suffix = d.str()
 	}
-	u.ID = d.str()
-	u.KUType = d.str()
-	u.Level = d.str()
-	ref(refTitle)
-	u.Role = d.str()
-	ref(refTopic)
-	ref(refClaim)
-	ref(refProcedure)
-	u.Condition = d.str()
-	ref(refTextBody)
-	u.Tags = d.list()
-	u.SymbolicSubject = d.str()
-	u.SymbolicRelation = d.str()
-	u.SymbolicObject = d.str()
-	if d.byte() == 1 {
-		c := math.Float64frombits(binary.LittleEndian.Uint64(d.bytes(8)))
-		u.Confidence = &c
-	}
-	u.ParentUnitIDs = d.list()
-	u.ChildUnitIDs = d.list()
-	u.DerivedFromUnitIDs = d.list()
-	u.SourceID = d.str()
-	u.SourceName = d.str()
-	u.SourceType = d.str()
-	ref(refChunkID)
-	if err := d.placement(u); err != nil {
+	if err := d.fields(u, ref); err != nil {
 		return err
 	}
 	if d.byte() == 1 {
@@ -602,32 +577,7 @@ func (k *KU) unmarshalV1(data []byte) error {
 	}
 	d := decoder{b: data[1:]}
 	var u KU
-	u.ID = d.str()
-	u.KUType = d.str()
-	u.Level = d.str()
-	u.Title = d.str()
-	u.Role = d.str()
-	u.Topic = d.str()
-	u.Claim = d.str()
-	u.Procedure = d.str()
-	u.Condition = d.str()
-	u.TextBody = d.str()
-	u.Tags = d.list()
-	u.SymbolicSubject = d.str()
-	u.SymbolicRelation = d.str()
-	u.SymbolicObject = d.str()
-	if d.byte() == 1 {
-		c := math.Float64frombits(binary.LittleEndian.Uint64(d.bytes(8)))
-		u.Confidence = &c
-	}
-	u.ParentUnitIDs = d.list()
-	u.ChildUnitIDs = d.list()
-	u.DerivedFromUnitIDs = d.list()
-	u.SourceID = d.str()
-	u.SourceName = d.str()
-	u.SourceType = d.str()
-	u.ChunkID = d.str()
-	if err := d.placement(&u); err != nil {
+	if err := d.fields(&u, func(f int) { *u.refField(f) = d.str() }); err != nil {
 		return err
 	}
 	u.Hash = d.str()
@@ -645,9 +595,36 @@ type decoder struct {
 	bad bool
 }
 
-// placement decodes the fields both binary forms write alike, from
-// ChunkIndex to UtilityNote.
-func (d *decoder) placement(u *KU) error {
+// fields decodes every field both binary forms write in the same order,
+// from ID to UtilityNote; text reads the fields the forms write
+// differently (version 2 may copy them from another KU), by refField
+// number.
+func (d *decoder) fields(u *KU, text func(f int)) error {
+	u.ID = d.str()
+	u.KUType = d.str()
+	u.Level = d.str()
+	text(refTitle)
+	u.Role = d.str()
+	text(refTopic)
+	text(refClaim)
+	text(refProcedure)
+	u.Condition = d.str()
+	text(refTextBody)
+	u.Tags = d.list()
+	u.SymbolicSubject = d.str()
+	u.SymbolicRelation = d.str()
+	u.SymbolicObject = d.str()
+	if d.byte() == 1 {
+		c := math.Float64frombits(binary.LittleEndian.Uint64(d.bytes(8)))
+		u.Confidence = &c
+	}
+	u.ParentUnitIDs = d.list()
+	u.ChildUnitIDs = d.list()
+	u.DerivedFromUnitIDs = d.list()
+	u.SourceID = d.str()
+	u.SourceName = d.str()
+	u.SourceType = d.str()
+	text(refChunkID)
 	u.ChunkIndex = d.num()
 	u.UnitIndex = d.num()
 	u.CharStart = d.num()
