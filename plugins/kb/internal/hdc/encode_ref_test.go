@@ -1,9 +1,7 @@
 package hdc
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
@@ -176,29 +175,12 @@ func refEncodeUnits(a *text.Analyzer, units []*kus.KU) []Unit {
 // text, with context units that have claims and procedures.
 func repoDocs(t *testing.T) []*kus.Document {
 	t.Helper()
-	root := filepath.Join("..", "..", "..", "..")
 	var docs []*kus.Document
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, f := range kvtest.RepoMarkdown(t) {
+		if f.Doc != nil {
+			docs = append(docs, f.Doc)
 		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != root) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || filepath.Ext(p) != ".md" {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)})
-		if err == nil {
-			docs = append(docs, doc)
-		}
-		return nil
-	})
-	require.NoError(t, err)
+	}
 	require.NotEmpty(t, docs)
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Source.SourceID < docs[j].Source.SourceID })
 	return docs

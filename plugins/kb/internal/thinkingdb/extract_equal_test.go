@@ -13,35 +13,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 )
 
 // repoTexts returns the claims, procedures and bodies of the KUs parsed
 // from this repository's Markdown files, and the files' raw text.
 func repoTexts(t *testing.T) []string {
 	t.Helper()
-	root := filepath.Join("..", "..", "..", "..")
 	var texts []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, f := range kvtest.RepoMarkdown(t) {
+		texts = append(texts, string(f.Src))
+		if f.Doc != nil {
+			texts = append(texts, unitTexts(f.Doc.Units)...)
 		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && p != root) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || filepath.Ext(p) != ".md" {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		texts = append(texts, string(src))
-		if doc, err := kus.Parse(src, kus.SourceInfo{SourceID: filepath.ToSlash(p)}); err == nil {
-			texts = append(texts, unitTexts(doc.Units)...)
-		}
-		return nil
-	})
-	require.NoError(t, err)
+	}
 	require.NotEmpty(t, texts)
 	return texts
 }
