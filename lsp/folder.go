@@ -19,6 +19,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
+	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -365,5 +366,30 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 	for _, p := range paths {
 		s.scheduleDiagnostics(pathToURI(p))
 	}
+	if paths == nil && err == nil {
+		// The knowledge base is current: load what searches keep in
+		// memory now, so the first hover or question does not wait for it.
+		s.goBG(func() { s.warmFolder(ctx, f) })
+	}
 	return rep, err
+}
+
+// warmFolder loads the in-memory search state of the folder's kb-plugins
+// (kb.Warmer). A failure is only logged: the first search reports it.
+func (s *Server) warmFolder(ctx context.Context, f *folder) {
+	err := f.withWS(ctx, func(ws *vm.Workspace) error {
+		for _, p := range ws.Catalog.Registry.KBPlugins() {
+			w, ok := p.(kb.Warmer)
+			if !ok {
+				continue
+			}
+			if err := w.Warm(ctx); err != nil {
+				return fmt.Errorf("%s: %w", p.Descriptor().ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("warm search state", "folder", f.root, "err", err)
+	}
 }

@@ -170,11 +170,16 @@ func TestSearchBatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			var res struct {
-				Queries int
-				Metrics map[string]float64
+				Queries     int
+				Metrics     map[string]float64
+				Seconds     *float64 `json:"seconds"`
+				OpenSeconds *float64 `json:"openSeconds"`
 			}
 			if err := json.Unmarshal([]byte(out), &res); err != nil {
 				t.Fatalf("%v\n%s", err, out)
+			}
+			if res.Seconds == nil || res.OpenSeconds == nil || *res.OpenSeconds < 0 {
+				t.Errorf("the batch does not time the queries and the index opening apart: %s", out)
 			}
 			// q1-q3 and q5 find their document first; q4 is stop words only.
 			if res.Queries != 6 || res.Metrics["ndcg@10"] != 0.8 || res.Metrics["mrr@10"] != 0.8 || res.Metrics["judgedQueries"] != 5 {

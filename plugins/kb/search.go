@@ -69,6 +69,17 @@ type Searcher interface {
 	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
 }
 
+// Warmer is implemented by kb-plugins whose searches read in-memory state
+// built from the persistent index on first use (unit tables, fact graphs).
+// Warm builds it ahead of the first query, so that a server answers its
+// first question as fast as the next, and a batch times its queries rather
+// than opening the index. It is safe to call at any time and cheap when the
+// state is current; an index that cannot be read is reported like Search
+// reports it.
+type Warmer interface {
+	Warm(ctx context.Context) error
+}
+
 // ErrBadRequest is wrapped by errors about an invalid SearchRequest.
 var ErrBadRequest = errors.New("invalid search request")
 

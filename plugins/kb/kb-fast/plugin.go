@@ -97,6 +97,11 @@ func (p *Plugin) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 	return p.engine.Search(ctx, req)
 }
 
+// Warm loads the index state searches keep in memory (kb.Warmer; used by mrpvm search and the language server).
+func (p *Plugin) Warm(ctx context.Context) error {
+	return p.engine.Warm(ctx)
+}
+
 // PrepareSource analyses a parsed source ahead of its ingest transaction (run on the parse workers).
 func (p *Plugin) PrepareSource(sourceID string, doc *kus.Document) {
 	p.engine.PrepareSource(sourceID, doc)

@@ -648,3 +648,38 @@ func TestDecodePostingsMatchesDecoder(t *testing.T) {
 	_, _, ok = decodePostings([]byte{0, 1}, 0, 10, &wf, nil, nil)
 	require.False(t, ok, "a missing frequency is corrupt")
 }
+
+func TestWarm(t *testing.T) {
+	// Nothing indexed: nothing to load.
+	y := New(DefaultParams())
+	require.NoError(t, y.Warm(kvtest.New()))
+	assert.Nil(t, y.c)
+
+	x := New(DefaultParams())
+	kv := handCorpus(t, x)
+	want, err := x.Search(kv, "banana cherry", 3, nil)
+	require.NoError(t, err)
+
+	// Warm loads the unit table a search would; searches and writes
+	// through the warmed index then answer as the writer's index does.
+	require.NoError(t, y.Warm(kv))
+	require.NotNil(t, y.c)
+	assert.Len(t, y.c.docID, 3)
+	assert.Empty(t, y.c.terms, "postings are decoded on demand, not by Warm")
+	got, err := y.Search(kv, "banana cherry", 3, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	require.NoError(t, y.Warm(kv)) // current: nothing reloaded
+	require.NoError(t, y.IndexSource(kv, "d.md", []*kus.KU{ku("d.md", 0, "banana banana split")}, nil))
+	require.NoError(t, y.Warm(kv))
+	got, err = y.Search(kv, "banana", 4, nil)
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, "d.md", got[0].SourceID)
+
+	// A corrupt index is reported, as a search reports it.
+	require.NoError(t, kv.Put(recordKey("a.md"), []byte{0xff}))
+	require.ErrorIs(t, New(DefaultParams()).Warm(kv), ErrCorrupt)
+	require.NoError(t, kv.Put(keyStats, []byte("junk")))
+	require.ErrorIs(t, y.Warm(kv), ErrCorrupt)
+}

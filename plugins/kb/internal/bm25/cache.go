@@ -460,6 +460,26 @@ func (x *Index) preload(kv sdk.KV, c *cache, terms []string) bool {
 	return true
 }
 
+// Warm loads the unit table of the index stored in kv into the shared
+// cache, as the first query would, so that a server or a batch of queries
+// pays for opening the index once, before the first query instead of
+// inside it. Term postings are still decoded when a query first needs them.
+func (x *Index) Warm(kv sdk.KV) error {
+	st, ok, err := readStats(kv)
+	if err != nil {
+		return fmt.Errorf("bm25: warm: %w", err)
+	}
+	if !ok || st.units == 0 {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, err := x.cacheFor(kv, st); err != nil {
+		return fmt.Errorf("bm25: warm: %w", err)
+	}
+	return nil
+}
+
 // cacheFor returns the cache answering a reader of state st: the shared one,
 // reloaded when it is missing or older, or a private one for a reader of an
 // older state. x.mu is held.

@@ -21,7 +21,42 @@ const MaxQueryBytes = 4096
 // ThinkingDB fusion see for a source-level search of k sources.
 func searchDepth(k int) int { return max(300, 3*k) }
 
-var _ kb.Searcher = (*Engine)(nil)
+var (
+	_ kb.Searcher = (*Engine)(nil)
+	_ kb.Warmer   = (*Engine)(nil)
+)
+
+// Warm loads what the plugin's searches keep in memory (kb.Warmer): the
+// BM25 unit table, and the ThinkingDB fact graph for a profile that
+// reasons.
+func (e *Engine) Warm(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if e.store == nil {
+		return nil
+	}
+	err := e.store.View(func(kv sdk.KV) error {
+		bkv, err := bm25KV(kv)
+		if err != nil {
+			return err
+		}
+		if err := checkShared(kv, bkv); err != nil {
+			return err
+		}
+		if err := e.bm.Warm(bkv); err != nil {
+			return err
+		}
+		if e.td != nil {
+			return e.td.Warm(kv)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: warm: %w", e.prof.ID, errorOf(err))
+	}
+	return nil
+}
 
 // Search ranks the persistent index for a free-text query with the
 // profile's strategies (kb.Searcher). Unlike Retrieve it neither splits

@@ -161,6 +161,22 @@ type node struct {
 	isSeed bool
 }
 
+// Warm builds the in-memory fact graph of the index stored in kv, as the
+// first Reason would.
+func (x *Index) Warm(kv sdk.KV) error {
+	st, ok, err := readStats(kv)
+	if err != nil {
+		return fmt.Errorf("thinkingdb: warm: %w", err)
+	}
+	if !ok {
+		return nil
+	}
+	if _, err := x.snapshot(kv, st); err != nil {
+		return fmt.Errorf("thinkingdb: warm: %w", err)
+	}
+	return nil
+}
+
 // Reason runs the bounded closure for a query.
 func (x *Index) Reason(kv sdk.KV, q Query) (*Reasoning, error) {
 	res := &Reasoning{}

@@ -268,3 +268,24 @@ func TestSplitWords(t *testing.T) {
 		})
 	}
 }
+
+func TestWarm(t *testing.T) {
+	y := New(DefaultParams())
+	require.NoError(t, y.Warm(kvtest.New()))
+	assert.Nil(t, y.mem)
+
+	x := New(DefaultParams())
+	kv := handStore(t, x)
+	want, err := x.Reason(kv, Query{Text: "kb-fast fast lookup"})
+	require.NoError(t, err)
+	require.NoError(t, y.Warm(kv))
+	require.NotNil(t, y.mem, "Warm builds the fact graph")
+	got, err := y.Reason(kv, Query{Text: "kb-fast fast lookup"})
+	require.NoError(t, err)
+	assert.Equal(t, want.Proofs, got.Proofs)
+
+	require.NoError(t, kv.Put(factsKey("a.md"), []byte{5, 1}))
+	require.ErrorIs(t, New(DefaultParams()).Warm(kv), ErrCorrupt)
+	require.NoError(t, kv.Put(keyStats, []byte{9}))
+	require.ErrorIs(t, y.Warm(kv), ErrCorrupt)
+}
