@@ -16,10 +16,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -55,7 +57,7 @@ func main() {
 	flag.IntVar(&c.k, "k", 100, "documents per query in the runs")
 	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "queries at once for mrpvm search and the second bleve run")
 	flag.StringVar(&c.copies, "copies", "", "a workspace of several copies of -workspace (mkworkspace -copies 10): also measure how mrpvm scales")
-	flag.IntVar(&c.repeat, "repeat", 5, "alternating runs of the cold ingests and, per plugin, of the scaling comparison (medians are reported)")
+	flag.IntVar(&c.repeat, "repeat", 5, "rounds of the cold ingests, of the query batches and, per plugin, of the scaling comparison (medians are reported)")
 	flag.Parse()
 	if c.workspace == "" || c.queries == "" {
 		flag.Usage()
@@ -231,17 +233,45 @@ func bench(ctx context.Context, c config) (err error) {
 	if err != nil {
 		return err
 	}
+	// Every batch runs c.repeat times, the programs taking turns within a
+	// round, and is reported by its median: single runs on a busy machine
+	// move by a third from one to the next.
 	bleveRun := filepath.Join(c.work, "bleve.trec")
-	bs, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRun, "-k", fmt.Sprint(c.k))
-	if err != nil {
-		return err
-	}
 	bleveRunN := filepath.Join(c.work, "bleve-workers.trec")
-	bn, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRunN, "-k", fmt.Sprint(c.k), "-workers", fmt.Sprint(c.workers))
-	if err != nil {
-		return err
+	var bsAll, bnAll []step
+	mrAll := make([][]step, len(plugins))
+	for range max(1, c.repeat) {
+		bs, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRun, "-k", fmt.Sprint(c.k))
+		if err != nil {
+			return err
+		}
+		bsAll = append(bsAll, bs)
+		for i, p := range plugins {
+			run := filepath.Join(c.work, p+".trec")
+			s, err := timed(ctx, c.mrpvm, mr("search", "--plugin", p, "--queries", c.queries, "--run", run, "--k", fmt.Sprint(c.k), "--workers", fmt.Sprint(c.workers))...)
+			if err != nil {
+				return err
+			}
+			mrAll[i] = append(mrAll[i], s)
+		}
+		bn, err := timed(ctx, self, "bleve-search", "-index", index, "-queries", c.queries, "-run", bleveRunN, "-k", fmt.Sprint(c.k), "-workers", fmt.Sprint(c.workers))
+		if err != nil {
+			return err
+		}
+		bnAll = append(bnAll, bn)
 	}
-	fmt.Printf("%d queries, one process each (wall time incl. start-up; mrpvm also checks the workspace for changes; mrpvm uses %d workers):\n", len(queries), c.workers)
+	medianStep := func(steps []step) step {
+		sorted := slices.Clone(steps)
+		slices.SortFunc(sorted, func(a, b step) int { return cmp.Compare(a.wall, b.wall) })
+		m := sorted[len(sorted)/2]
+		for _, s := range steps {
+			m.rssKB = max(m.rssKB, s.rssKB)
+		}
+		return m
+	}
+	bs, bn := medianStep(bsAll), medianStep(bnAll)
+	fmt.Printf("%d queries, one process each (median wall time of %d rounds, incl. start-up; mrpvm also checks the workspace\n"+
+		"for changes; mrpvm uses %d workers; the range is the ratio's in single rounds):\n", len(queries), max(1, c.repeat), c.workers)
 	line := func(name string, s step, run string, ratio string) error {
 		q := ""
 		if qrels != nil {
@@ -281,14 +311,16 @@ func bench(ctx context.Context, c config) (err error) {
 	if err := line(fmt.Sprintf("bleve x%d", c.workers), bn, bleveRunN, ""); err != nil {
 		return err
 	}
-	for _, p := range plugins {
+	for i, p := range plugins {
 		run := filepath.Join(c.work, p+".trec")
-		s, err := timed(ctx, c.mrpvm, mr("search", "--plugin", p, "--queries", c.queries, "--run", run, "--k", fmt.Sprint(c.k), "--workers", fmt.Sprint(c.workers))...)
-		if err != nil {
-			return err
+		s := medianStep(mrAll[i])
+		lo, hi := math.Inf(1), 0.0
+		for r, x := range mrAll[i] {
+			v := bsAll[r].wall.Seconds() / x.wall.Seconds()
+			lo, hi = min(lo, v), max(hi, v)
 		}
-		if err := line(p, s, run, fmt.Sprintf("  %.2fx bleve's speed (%.2fx bleve x%d)", bs.wall.Seconds()/s.wall.Seconds(),
-			bn.wall.Seconds()/s.wall.Seconds(), c.workers)); err != nil {
+		if err := line(p, s, run, fmt.Sprintf("  %.2fx bleve's speed (rounds %.2f-%.2fx; %.2fx bleve x%d)", bs.wall.Seconds()/s.wall.Seconds(),
+			lo, hi, bn.wall.Seconds()/s.wall.Seconds(), c.workers)); err != nil {
 			return err
 		}
 	}
