@@ -68,7 +68,14 @@ func appendUnits(b []byte, units []unitInfo) []byte {
 	return b
 }
 
-func (d *decoder) units() []unitInfo {
+func (d *decoder) units() []unitInfo { return d.unitsIn("") }
+
+// unitsIn decodes a unit table like units. When whole is the string form of
+// the bytes d started from (d.b a suffix of them), the unit ids are cut
+// from it instead of copied one by one: a table's ids then share one
+// allocation, which keeps them together in memory and gives the garbage
+// collector one object to mark instead of one per unit.
+func (d *decoder) unitsIn(whole string) []unitInfo {
 	n := d.uvarint()
 	if n > uint64(len(d.b)) {
 		d.err = true
@@ -76,7 +83,13 @@ func (d *decoder) units() []unitInfo {
 	}
 	units := make([]unitInfo, n)
 	for i := range units {
-		units[i].id = string(d.bytes(d.uvarint()))
+		if whole != "" {
+			k := d.uvarint()
+			at := len(whole) - len(d.b)
+			units[i].id = whole[at : at+len(d.bytes(k))]
+		} else {
+			units[i].id = string(d.bytes(d.uvarint()))
+		}
 		units[i].role = d.byte()
 		for f := range units[i].lens {
 			units[i].lens[f] = uint32(d.uvarint())
@@ -205,6 +218,8 @@ func readMeta(kv sdk.KV, id uint32) ([]segSource, []string, error) {
 	if v == nil {
 		return nil, nil, fmt.Errorf("%w: segment %d has no meta", ErrCorrupt, id)
 	}
+	// The ids are cut from one copy of the table (decoder.unitsIn).
+	whole := string(v)
 	d := decoder{b: v}
 	n := d.uvarint()
 	if n > uint64(len(v)) {
@@ -213,7 +228,7 @@ func readMeta(kv sdk.KV, id uint32) ([]segSource, []string, error) {
 	srcs := make([]segSource, n)
 	for i := range srcs {
 		srcs[i].id = string(d.bytes(d.uvarint()))
-		srcs[i].units = d.units()
+		srcs[i].units = d.unitsIn(whole)
 	}
 	nb := d.uvarint()
 	if nb > uint64(len(v)) {
