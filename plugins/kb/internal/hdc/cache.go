@@ -60,11 +60,33 @@ func bumpGen(kv sdk.KV, removed bool) error {
 	return kv.Put(keyGen, v)
 }
 
-// srcVectors is a source's decoded vector record, copied out of the
-// transaction: vectors aligned for comparison, ids as strings.
+// srcVectors is a source's decoded vector record: a cached one copied out
+// of the transaction (vectors aligned for comparison), one read for a
+// single query left in place (its table read where the transaction holds
+// it), ids as strings either way.
 type srcVectors struct {
-	vecs  []Vector // table entry i is vecs[i-1]
+	vecs  []Vector // table entry i is vecs[i-1]; nil when raw holds the table
+	raw   []byte   // the table in place: valid only inside the reading transaction
+	n     int      // table entries
 	units []unitVec
+}
+
+// score returns Score(Similarity(q, e)) for table entry i (from 1).
+func (sv *srcVectors) score(q *Vector, i uint32) float64 {
+	if sv.vecs != nil {
+		return Score(Similarity(q, &sv.vecs[i-1]))
+	}
+	return Score(1 - float64(HammingBytes(q, sv.raw[int(i-1)*Words*8:]))/Bits)
+}
+
+// vector returns table entry i (from 1), decoded into buf when the table
+// is in place.
+func (sv *srcVectors) vector(i uint32, buf *Vector) *Vector {
+	if sv.vecs != nil {
+		return &sv.vecs[i-1]
+	}
+	FromBytes(sv.raw[int(i-1)*Words*8:], buf)
+	return buf
 }
 
 type unitVec struct {
@@ -76,12 +98,20 @@ type unitVec struct {
 	topic, content uint32 // table entries, noVector for none
 }
 
-// detach copies a record out of its transaction.
-func (r *record) detach() *srcVectors {
+// detach copies a record out of its transaction, or, when keep is false
+// (the record serves one query and is not cached), leaves its vector table
+// where the transaction holds it: no copy of vectors most of which the
+// query never compares.
+func (r *record) detach(keep bool) *srcVectors {
 	m := len(r.table) / (Words * 8)
-	sv := &srcVectors{vecs: make([]Vector, m), units: make([]unitVec, len(r.units))}
-	for i := range sv.vecs {
-		FromBytes(r.table[i*Words*8:], &sv.vecs[i])
+	sv := &srcVectors{n: m, units: make([]unitVec, len(r.units))}
+	if keep {
+		sv.vecs = make([]Vector, m)
+		for i := range sv.vecs {
+			FromBytes(r.table[i*Words*8:], &sv.vecs[i])
+		}
+	} else {
+		sv.raw = r.table
 	}
 	for i, u := range r.units {
 		id := string(u.id)
@@ -91,9 +121,18 @@ func (r *record) detach() *srcVectors {
 	return sv
 }
 
+// size is what the record's srcVectors would hold once copied (size).
+func (r *record) size() int {
+	n := 64 + len(r.table)
+	for _, u := range r.units {
+		n += 48 + len(u.id)
+	}
+	return n
+}
+
 // size is the memory a cached record holds, roughly.
 func (sv *srcVectors) size() int {
-	n := 64 + len(sv.vecs)*Words*8
+	n := 64 + sv.n*Words*8
 	for _, u := range sv.units {
 		n += 48 + len(u.id)
 	}
@@ -127,7 +166,7 @@ func idTail(id string) uint64 {
 // maxCachedVectors bounds the bytes of decoded records kept in memory
 // (SciFact's 5,183 sources take about 9 MB). Past it, records are decoded
 // per query and not kept: ten copies of SciFact would take 90 MB.
-const maxCachedVectors = 16 << 20
+var maxCachedVectors = 16 << 20
 
 // vecCache keeps decoded records of one index state.
 type vecCache struct {
@@ -171,6 +210,14 @@ func (c *vecCache) putMany(st genState, srcs []string, svs []*srcVectors, which 
 	}
 }
 
+// room reports whether a record of n bytes would still be cached for
+// state st (putMany decides again when it adds it).
+func (c *vecCache) room(st genState, n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sync(st) && c.bytes+32+n <= maxCachedVectors
+}
+
 // sync makes the cache hold state st when st is not older than the
 // cache's, and reports whether it does.
 func (c *vecCache) sync(st genState) bool {
@@ -212,7 +259,11 @@ func (x *Index) sourcesVectors(kv sdk.KV, st genState, srcs []string) ([]*srcVec
 			if err != nil {
 				return nil, fmt.Errorf("source %s: %w", src, err)
 			}
-			out[i] = r.detach()
+			keep := x.vc.room(st, len(src)+r.size())
+			out[i] = r.detach(keep)
+			if !keep {
+				continue // read in place for this query only
+			}
 		}
 		missed = append(missed, i)
 	}

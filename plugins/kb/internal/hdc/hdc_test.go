@@ -398,3 +398,56 @@ func TestTopIndexesIsTheHeadOfAStableSort(t *testing.T) {
 		}
 	}
 }
+
+// TestRerankInPlaceMatchesCached ranks the same candidates with every
+// record cached (copied out) and with none cached (read in place, as ten
+// copies of SciFact are past the cache's bound): scores, order and the MMR
+// head must not differ.
+func TestRerankInPlaceMatchesCached(t *testing.T) {
+	p := DefaultParams()
+	p.MMRLambda = 0.6
+	texts := []string{
+		"microglia activation drives neuroinflammation in the brain",
+		"microglia activation drives neuroinflammation in the brain",
+		"astrocytes regulate synapse formation and microglia",
+		"interest rates rose again as inflation stayed high",
+		"neuroinflammation and microglia in ageing mice",
+	}
+	kv := kvtest.New()
+	writer := New(p)
+	var cands []Candidate
+	for i, s := range texts {
+		src := fmt.Sprintf("s%d.md", i)
+		require.NoError(t, writer.IndexSource(kv, src, sourceUnits(src, s), nil))
+		cands = append(cands, Candidate{ID: src + "::0::0", SourceID: src, Score: 1 - 0.05*float64(i)})
+	}
+	q := Query{Text: "microglia neuroinflammation", K: 4}
+
+	cached := New(p)
+	want, err := cached.Rerank(kv, q, cands)
+	require.NoError(t, err)
+	cached.vc.mu.Lock()
+	assert.Len(t, cached.vc.m, len(texts), "every record is cached")
+	cached.vc.mu.Unlock()
+
+	defer func(old int) { maxCachedVectors = old }(maxCachedVectors)
+	maxCachedVectors = 0
+	inPlace := New(p)
+	got, err := inPlace.Rerank(kv, q, cands)
+	require.NoError(t, err)
+	inPlace.vc.mu.Lock()
+	assert.Empty(t, inPlace.vc.m, "no record is cached")
+	inPlace.vc.mu.Unlock()
+	assert.Equal(t, want, got)
+	require.NotEmpty(t, got)
+	assert.Greater(t, got[0].HDC, 0.0)
+}
+
+func TestHammingBytesMatchesHamming(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20 {
+		a, b := randomVector(r), randomVector(r)
+		enc := AppendBytes([]byte{7}, &b) // misaligned on purpose
+		assert.Equal(t, Hamming(&a, &b), HammingBytes(&a, enc[1:]))
+	}
+}

@@ -210,7 +210,7 @@ func (x *Index) scoreVec(qs *querySims, sv *srcVectors, j int, sims []float64) f
 		if s := sims[i-1]; !math.IsNaN(s) {
 			return s
 		}
-		s := Score(Similarity(qs.q, &sv.vecs[i-1]))
+		s := sv.score(qs.q, i)
 		sims[i-1] = s
 		return s
 	}
@@ -236,8 +236,9 @@ type scoredUnit struct {
 	j  int         // its position in sv
 }
 
-// contentVec returns the unit's content vector (nil when it has none).
-func (u *scoredUnit) contentVec() *Vector {
+// contentVec returns the unit's content vector (nil when it has none),
+// decoded into buf when its record is read in place.
+func (u *scoredUnit) contentVec(buf *Vector) *Vector {
 	if u.sv == nil {
 		return nil
 	}
@@ -245,7 +246,7 @@ func (u *scoredUnit) contentVec() *Vector {
 	if c == noVector {
 		return &zeroVector
 	}
-	return &u.sv.vecs[c-1]
+	return u.sv.vector(c, buf)
 }
 
 var zeroVector Vector
@@ -321,7 +322,7 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 	for k, sv := range svs {
 		simOff[k] = int32(n)
 		if sv != nil {
-			n += len(sv.vecs)
+			n += sv.n
 		}
 	}
 	sims := grow(sc.sims, n)
@@ -343,7 +344,7 @@ func (x *Index) Rerank(kv sdk.KV, q Query, cands []Candidate) ([]Ranked, error) 
 		}
 		if j := sv.find(c.ID); j >= 0 {
 			off := simOff[srcOf[i]]
-			su.HDC = x.scoreVec(qs, sv, j, sims[off:off+int32(len(sv.vecs))])
+			su.HDC = x.scoreVec(qs, sv, j, sims[off:off+int32(sv.n)])
 			su.sv, su.j = sv, j
 		}
 	}
@@ -449,6 +450,7 @@ func (x *Index) mmr(units []scoredUnit, order []int, top int, byScore func(a, b 
 	}
 	// Consider a window a little deeper than what is placed.
 	window := min(len(order), 2*top)
+	var pcBuf, cBuf Vector // content vectors of records read in place
 	maxSim = grow(maxSim, window)
 	clear(maxSim)
 	for placed := 0; placed < top && placed < window; placed++ {
@@ -461,12 +463,12 @@ func (x *Index) mmr(units []scoredUnit, order []int, top int, byScore func(a, b 
 		}
 		order[placed], order[best] = order[best], order[placed]
 		maxSim[placed], maxSim[best] = maxSim[best], maxSim[placed]
-		pc := units[order[placed]].contentVec()
+		pc := units[order[placed]].contentVec(&pcBuf)
 		if pc == nil {
 			continue
 		}
 		for i := placed + 1; i < window; i++ {
-			if c := units[order[i]].contentVec(); c != nil {
+			if c := units[order[i]].contentVec(&cBuf); c != nil {
 				maxSim[i] = max(maxSim[i], Score(Similarity(pc, c)))
 			}
 		}

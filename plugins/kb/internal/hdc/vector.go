@@ -112,6 +112,20 @@ func Hamming(a, b *Vector) int {
 	return n0 + n1 + n2 + n3
 }
 
+// HammingBytes is Hamming(a, v) for the vector v that b encodes (FromBytes),
+// read in place.
+func HammingBytes(a *Vector, b []byte) int {
+	b = b[:Words*8]
+	var n0, n1, n2, n3 int
+	for i := 0; i < Words; i += 4 {
+		n0 += bits.OnesCount64(a[i] ^ binary.LittleEndian.Uint64(b[8*i:]))
+		n1 += bits.OnesCount64(a[i+1] ^ binary.LittleEndian.Uint64(b[8*i+8:]))
+		n2 += bits.OnesCount64(a[i+2] ^ binary.LittleEndian.Uint64(b[8*i+16:]))
+		n3 += bits.OnesCount64(a[i+3] ^ binary.LittleEndian.Uint64(b[8*i+24:]))
+	}
+	return n0 + n1 + n2 + n3
+}
+
 // Similarity returns 1 - Hamming/4096: 1 for equal vectors, about 0.5 for
 // unrelated ones.
 func Similarity(a, b *Vector) float64 {
