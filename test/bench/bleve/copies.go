@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,9 +45,28 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 		return err
 	}
 	syscall.Sync()
-	ing, err := timed(ctx, c.mrpvm, "--workspace", copiesWS, "--db", db, "--json", "ingest")
-	if err != nil {
-		return err
+	// Cold ingests of the copies, each into a new knowledge base (the last
+	// one is kept for the queries): the median of up to three, since one
+	// run on a busy machine moves by a fifth.
+	var ings []step
+	for i := range min(max(c.repeat, 1), 3) {
+		if i > 0 {
+			for _, p := range []string{db, db + ".lock"} {
+				if err := os.RemoveAll(p); err != nil {
+					return err
+				}
+			}
+		}
+		s, err := timed(ctx, c.mrpvm, "--workspace", copiesWS, "--db", db, "--json", "ingest")
+		if err != nil {
+			return err
+		}
+		ings = append(ings, s)
+	}
+	slices.SortFunc(ings, func(a, b step) int { return cmp.Compare(a.wall, b.wall) })
+	ing := ings[len(ings)/2]
+	for _, s := range ings {
+		ing.rssKB = max(ing.rssKB, s.rssKB)
 	}
 	oneBytes, err := workspaceBytes(c.workspace)
 	if err != nil {
@@ -59,8 +79,8 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 	data := float64(manyBytes) / float64(oneBytes)
 	fmt.Printf("\nscaling: %s (%.1f MB) vs %s (%.1f MB, %.1fx the data)\n", c.workspace, float64(oneBytes)/1e6,
 		copiesWS, float64(manyBytes)/1e6, data)
-	fmt.Printf("  cold ingest: %.2f s (median above) vs %.2f s = %.2fx the time for %.1fx the data; peak RSS %d MB vs %d MB\n",
-		oneIngest.wall.Seconds(), ing.wall.Seconds(), ing.wall.Seconds()/oneIngest.wall.Seconds(), data,
+	fmt.Printf("  cold ingest: %.2f s (median above) vs %.2f s (median of %d) = %.2fx the time for %.1fx the data; peak RSS %d MB vs %d MB\n",
+		oneIngest.wall.Seconds(), ing.wall.Seconds(), len(ings), ing.wall.Seconds()/oneIngest.wall.Seconds(), data,
 		oneIngest.rssKB/1024, ing.rssKB/1024)
 	search := func(ws, db, plugin string) (scaleStep, error) {
 		s, err := timed(ctx, c.mrpvm, "--workspace", ws, "--db", db, "--json", "search", "--plugin", plugin,
