@@ -44,7 +44,7 @@ type diagnostic struct {
 // after a short quiet period (edits in a burst publish once).
 func (s *Server) scheduleDiagnostics(u string) {
 	path := uriToPath(u)
-	if path == "" || !diagnosable(path) {
+	if path == "" || !diagnosable(path) && !s.configFile(path) {
 		return
 	}
 	s.dmu.Lock()
@@ -93,6 +93,31 @@ func isConfigFile(path string) bool {
 	return ud != "" && sameDir(dir, ud)
 }
 
+// configFile reports whether path is a configuration file that some
+// folder reads: isConfigFile's, or one in the user configuration folder
+// a folder was given (Options.UserDir or the userDir setting).
+func (s *Server) configFile(path string) bool {
+	if isConfigFile(path) {
+		return true
+	}
+	return s.userConfigFolder(path) != nil
+}
+
+// userConfigFolder returns the first folder whose user configuration
+// folder holds the configuration file path, or nil.
+func (s *Server) userConfigFolder(path string) *folder {
+	if !slices.Contains(config.Names, filepath.Base(path)) {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	for _, f := range s.folderList() {
+		if f.readsUserDir(dir) {
+			return f
+		}
+	}
+	return nil
+}
+
 func sameDir(a, b string) bool {
 	if a == b {
 		return true
@@ -109,6 +134,9 @@ type diagEnv struct {
 	known map[string]sdk.PluginType
 	// userDir is the user configuration folder ("" : none).
 	userDir string
+	// config marks a configuration file found in a folder's own user
+	// configuration folder (isConfigFile knows only the default one).
+	config bool
 	// userAllow is the wrapper allowlist of the layers below the workspace
 	// (embedded defaults and the user's engine.json).
 	userAllow []string
@@ -129,10 +157,15 @@ func (s *Server) publishDiagnostics(u string) {
 // holding it (waiting for its knowledge base to open, at most 5s).
 func (s *Server) diagEnv(path string) diagEnv {
 	var env diagEnv
-	if !isConfigFile(path) {
+	uf := s.userConfigFolder(path)
+	if uf == nil && !isConfigFile(path) {
 		return env
 	}
+	env.config = true
 	f := s.folderFor(path)
+	if f == nil {
+		f = uf // a user configuration file: a folder that reads it
+	}
 	if f == nil {
 		f = s.folderFor("")
 	}
@@ -193,7 +226,7 @@ func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 		// sandbox paths are resolved against the wrapper folder).
 		_, errs := wrapper.ParseManifest([]byte(text), path)
 		fromPluginErrors(errs)
-	case isConfigFile(path):
+	case env.config || isConfigFile(path):
 		out = append(out, configDiagnostics(path, text, env)...)
 	case base == "plugin.kus.md":
 		id := filepath.Base(filepath.Dir(path))

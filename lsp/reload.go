@@ -117,7 +117,7 @@ func (s *Server) reloadFolder(f *folder, files []string) {
 	}
 	_, _ = s.ingestFolder(nil, f, nil)
 	for _, u := range s.docs.uris() {
-		if p := uriToPath(u); isConfigFile(p) {
+		if p := uriToPath(u); s.configFile(p) {
 			s.scheduleDiagnostics(u)
 		}
 	}

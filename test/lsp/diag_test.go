@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/lsp"
 )
 
 // TestDiagnosticsForConfigSOPAndManifestOverlay checks the diagnostics of
@@ -74,4 +76,21 @@ func (e *editor) countNotes(method string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return countNotes(e.notes, method)
+}
+
+// TestDiagnosticsForAUserFolderFromTheSettings checks a configuration file
+// in the user configuration folder that the editor's settings name (not
+// the default one): it gets the same checks as in the default folder.
+func TestDiagnosticsForAUserFolderFromTheSettings(t *testing.T) {
+	userDir := t.TempDir()
+	e := start(t, "basic.txtar", editorOptions{initOpts: map[string]any{"userDir": userDir}})
+	path := filepath.Join(userDir, "plugins.json")
+	u := lsp.PathToURI(path)
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "json", "version": 1,
+		"text": "{\n  \"plugins\": {\"kb-fastest\": {\"enabled\": true}}\n}\n"}})
+	e.waitFor("diagnostics for the user plugins.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(u); return ok })
+	codes, _ := e.diagnosticsFor(u)
+	if got := strings.Join(codes, ","); got != "config_unknown_plugin@1" {
+		t.Errorf("diagnostics %s, want config_unknown_plugin@1", got)
+	}
 }
