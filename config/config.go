@@ -23,10 +23,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -51,7 +53,13 @@ const (
 	LayerDefault   = "default"
 	LayerUser      = "user"
 	LayerWorkspace = "workspace"
+	// LayerSettings is the editor's settings (Options.PluginSwitches),
+	// laid over every file.
+	LayerSettings = "settings"
 )
+
+// SettingsFile is how errors name the editor's settings layer.
+const SettingsFile = "<editor settings: mrpvm.plugins>"
 
 // WorkspaceDir is the folder of a workspace's configuration overrides.
 const WorkspaceDir = ".mrpvm"
@@ -185,6 +193,11 @@ type Options struct {
 	// wrappers) to its type. Ids in the files are checked against it;
 	// nil skips those checks.
 	Known map[string]sdk.PluginType
+	// PluginSwitches enables (true) or disables (false) plugins by id over
+	// every file: an editor's settings (the mrpvm.plugins setting). Like the
+	// user's configuration folder it is trusted; a plugin's options stay
+	// those of the files.
+	PluginSwitches map[string]bool
 }
 
 // UserDir returns the user's configuration folder: $MRPVM_CONFIG_DIR, else
@@ -245,9 +258,30 @@ func Load(opt Options) (*Config, []*Error) {
 				layers = append(layers, l)
 			}
 		}
+		if name == PluginsFile && len(opt.PluginSwitches) > 0 {
+			layers = append(layers, switchesLayer(opt.PluginSwitches))
+		}
 		errs = append(errs, cfg.merge(name, layers, opt.Known, userDir)...)
 	}
 	return cfg, errs
+}
+
+// switchesLayer writes plugin switches as a plugins.json layer, one plugin
+// per line in id order (so an error's line names the plugin).
+func switchesLayer(sw map[string]bool) *layer {
+	ids := slices.Sorted(maps.Keys(sw))
+	var b strings.Builder
+	b.WriteString("{\"plugins\": {\n")
+	for i, id := range ids {
+		k, _ := json.Marshal(id)
+		fmt.Fprintf(&b, "  %s: {\"enabled\": %t}", k, sw[id])
+		if i < len(ids)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}}\n")
+	return &layer{name: PluginsFile, kind: LayerSettings, file: SettingsFile, src: []byte(b.String())}
 }
 
 // CheckFile validates one file's text as a layer of the given kind without

@@ -213,3 +213,36 @@ func TestCheckFile(t *testing.T) {
 		t.Errorf("CheckFile: %v", errs)
 	}
 }
+
+// TestPluginSwitches lays an editor's plugin switches over the files: they
+// win over the workspace and the user files, keep each plugin's options,
+// and an unknown id is reported against the settings, on its own line.
+func TestPluginSwitches(t *testing.T) {
+	base := filepath.Join("testdata", "override")
+	cfg, errs := Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: filepath.Join(base, "user"), Known: known,
+		PluginSwitches: map[string]bool{"kb-fast": false, "gs-llm-deep": true, "kb-fastest": true}})
+	if len(errs) != 1 || errs[0].File != SettingsFile || errs[0].Code != CodeUnknownPlugin || errs[0].Line != 4 {
+		t.Fatalf("errors %v, want the unknown kb-fastest on line 4 of the settings", errs)
+	}
+	if cfg.PluginEnabled("kb-fast") {
+		t.Error("the settings did not disable kb-fast")
+	}
+	if !cfg.PluginEnabled("gs-llm-deep") {
+		t.Error("the settings did not enable gs-llm-deep over the workspace's false")
+	}
+	if got := string(cfg.PluginOptions("kb-fast")); got != `{"maxResults":5,"minScore":0.3}` {
+		t.Errorf("kb-fast options %s: the switches must keep the files' options", got)
+	}
+	if !cfg.PluginEnabled("kb-balanced") {
+		t.Error("a plugin the settings do not name keeps the files' state")
+	}
+	var last LayerInfo
+	for _, l := range cfg.Layers {
+		if l.Name == PluginsFile {
+			last = l
+		}
+	}
+	if last.Kind != LayerSettings || last.File != SettingsFile {
+		t.Errorf("the settings are not the top plugins.json layer: %+v", cfg.Layers)
+	}
+}

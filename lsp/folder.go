@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,9 @@ type folder struct {
 	userDir string
 	noLLM   bool
 	llm     *sdk.RoleSetting // the llm setting, nil: the files alone
+
+	swMu     sync.Mutex
+	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
 
 	ready   chan struct{} // closed when the first open finished
 	openErr error
@@ -102,14 +106,28 @@ const lockTimeout = 400 * time.Millisecond
 
 func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 	return vm.Open(vm.OpenOptions{
-		Workspace: f.root,
-		DBPath:    dbPath,
-		Store:     engine.StoreOptions{LockTimeout: lockTimeout, Rebuild: rebuild},
-		Logger:    f.s.log,
-		UserDir:   f.userDir,
-		NoLLM:     f.noLLM,
-		LLM:       f.bridge(),
+		Workspace:      f.root,
+		DBPath:         dbPath,
+		Store:          engine.StoreOptions{LockTimeout: lockTimeout, Rebuild: rebuild},
+		Logger:         f.s.log,
+		UserDir:        f.userDir,
+		NoLLM:          f.noLLM,
+		LLM:            f.bridge(),
+		PluginSwitches: f.pluginSwitches(),
 	})
+}
+
+// setSwitches sets the plugin switches the next open uses.
+func (f *folder) setSwitches(sw map[string]bool) {
+	f.swMu.Lock()
+	f.switches = maps.Clone(sw)
+	f.swMu.Unlock()
+}
+
+func (f *folder) pluginSwitches() map[string]bool {
+	f.swMu.Lock()
+	defer f.swMu.Unlock()
+	return f.switches
 }
 
 // bridge is the LLM bridge of the llm setting laid over the configuration

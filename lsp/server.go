@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,6 +35,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -81,6 +83,11 @@ type Settings struct {
 	// user's configuration folder it is trusted: editors should pass
 	// user-scope values only, never a workspace's.
 	LLM *sdk.RoleSetting `json:"llm,omitempty"`
+	// Plugins enables (true) or disables (false) plugins by id over the
+	// configuration files (the mrpvm.plugins setting); plugins it does not
+	// name keep the files' state. A change reloads every folder. Like llm
+	// it is trusted: editors should pass user-scope values only.
+	Plugins map[string]bool `json:"plugins,omitempty"`
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -616,7 +623,24 @@ func (s *Server) pullConfiguration() {
 		s.settings.LLM = st.LLM // folders opened from now on
 	}
 	s.settings.NoWatcher = st.NoWatcher
+	// A section without the plugins key leaves the switches as they are
+	// (a client may pass them in initializationOptions only).
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal(out[0], &keys)
+	_, sent := keys["plugins"]
+	switched := sent && !maps.Equal(st.Plugins, s.settings.Plugins)
+	if switched {
+		s.settings.Plugins = st.Plugins
+	}
 	s.mu.Unlock()
+	if switched {
+		// The catalog is built when a workspace opens: reopen every folder
+		// (as a saved configuration file does).
+		for _, f := range s.folderList() {
+			f.setSwitches(st.Plugins)
+			f.scheduleReload(config.SettingsFile, s.opt.Debounce)
+		}
+	}
 }
 
 // closeAll stops background work and closes every folder's knowledge base.
@@ -765,6 +789,7 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 	}
 	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
 	f.llm = s.settings.LLM
+	f.setSwitches(s.settings.Plugins)
 	s.folders = append(s.folders, f)
 	if s.watcher != nil {
 		s.watcher.add(root)

@@ -37,6 +37,10 @@ type CatalogOptions struct {
 	Logger *slog.Logger
 	// NoWrappers skips wrapper discovery.
 	NoWrappers bool
+	// PluginSwitches enables or disables plugins by id over the
+	// configuration files (config.Options.PluginSwitches: an editor's
+	// settings).
+	PluginSwitches map[string]bool
 }
 
 // Entry is one plugin the catalog knows: every registered built-in and
@@ -111,7 +115,7 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 		}
 	}
 
-	cfg, cerrs := config.Load(config.Options{Workspace: opt.Workspace, UserDir: orDash(userDir), Known: known})
+	cfg, cerrs := config.Load(config.Options{Workspace: opt.Workspace, UserDir: orDash(userDir), Known: known, PluginSwitches: opt.PluginSwitches})
 	c.Config = cfg
 	for _, e := range cerrs {
 		c.Problems = append(c.Problems, &sdk.PluginError{Ref: e.File, File: e.File, Line: e.Line, Col: e.Col,

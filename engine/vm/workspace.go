@@ -38,6 +38,9 @@ type OpenOptions struct {
 	CacheLLM bool
 	// Virtual are extra sources besides the plugins' KUs.
 	Virtual []engine.VirtualSource
+	// PluginSwitches enables or disables plugins by id over the
+	// configuration files (an editor's mrpvm.plugins setting).
+	PluginSwitches map[string]bool
 }
 
 // LLMCacheNamespace is the knowledge base namespace of the on-disk LLM
@@ -69,7 +72,7 @@ func Open(o OpenOptions) (*Workspace, error) {
 		}
 	}
 	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
-		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers})
+		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers, PluginSwitches: o.PluginSwitches})
 	kb.Attach(Hooks(cat), append(VirtualSources(cat), o.Virtual...))
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }

@@ -174,3 +174,39 @@ func TestConfigChangeOnDiskReloadsWithTheBuiltinWatcher(t *testing.T) {
 		t.Errorf("kb-thinkingdb is still enabled after the reload")
 	}
 }
+
+// TestPluginSwitchesFromTheSettings disables a plugin through the settings
+// (initializationOptions), then switches plugins through
+// workspace/didChangeConfiguration: the folder is reloaded once, naming the
+// settings, and mrpvm.plugins follows; plugins the settings do not name keep
+// the files' state.
+func TestPluginSwitchesFromTheSettings(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{initOpts: map[string]any{"plugins": map[string]bool{"kb-fast": false}}})
+	states := e.pluginStates()
+	if on, ok := states["kb-fast"]; !ok || on {
+		t.Fatalf("kb-fast with the setting false: listed %v, enabled %v", ok, on)
+	}
+	if !states["kb-balanced"] || !states["kb-thinkingdb"] {
+		t.Fatalf("plugins the setting does not name changed: %v", states)
+	}
+
+	e.mu.Lock()
+	e.config = json.RawMessage(`{"plugins": {"kb-fast": true, "kb-thinkingdb": false}}`)
+	ingests := countNotes(e.notes, "mrpvm/didIngest")
+	e.mu.Unlock()
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	e.waitFor("mrpvm/didReload", 20*time.Second, func(n []note) bool { return countNotes(n, "mrpvm/didReload") >= 1 })
+	// A reload ingests the folder again (nothing changed) before serving.
+	e.waitFor("mrpvm/didIngest after the reload", 20*time.Second, func(n []note) bool { return countNotes(n, "mrpvm/didIngest") > ingests })
+	rs := e.reloads()
+	if len(rs) != 1 || rs[0].Error != "" || len(rs[0].Files) != 1 || !strings.Contains(rs[0].Files[0], "mrpvm.plugins") {
+		t.Fatalf("reloads %+v, want one naming the settings", rs)
+	}
+	states = e.pluginStates()
+	if !states["kb-fast"] || states["kb-thinkingdb"] || !states["kb-balanced"] {
+		t.Errorf("after the change: %v", states)
+	}
+	if h := e.hover("glossary.md", "Zeppelinite is", 2); !strings.Contains(h, "Zeppelinite") {
+		t.Errorf("hover after the reload: %q", h)
+	}
+}

@@ -130,7 +130,8 @@ class Extension {
           e.affectsConfiguration('mrpvm.server.path') ||
           e.affectsConfiguration('mrpvm.dbPath') ||
           e.affectsConfiguration('mrpvm.languages') ||
-          e.affectsConfiguration('mrpvm.llm')
+          e.affectsConfiguration('mrpvm.llm') ||
+          e.affectsConfiguration('mrpvm.plugins')
         ) {
           await this.restart();
         }
@@ -172,6 +173,7 @@ class Extension {
       llmModel: cfg.get<string>('llm.model', ''),
       apiKey: await this.context.secrets.get(apiKeySecret),
       logFile: this.serverLogFile(),
+      plugins: cfg.inspect<Record<string, boolean>>('plugins')?.globalValue,
     };
   }
 

@@ -107,6 +107,8 @@ export interface ServerSettings {
   apiKey?: string;
   /** A file for the server's own log (--log). */
   logFile?: string;
+  /** mrpvm.plugins: plugin id -> enabled, over the configuration files. */
+  plugins?: Record<string, boolean>;
 }
 
 /**
@@ -127,6 +129,8 @@ export function serverSection(s: ServerSettings, workspaceFolder: string | undef
     // The key itself stays in the environment; the server is told its name.
     if (s.apiKey) out.llm.apiKeyEnv = 'MRPVM_LLM_API_KEY';
   }
+  const plugins = Object.entries(s.plugins ?? {}).filter(([, on]) => typeof on === 'boolean');
+  if (plugins.length > 0) out.plugins = Object.fromEntries(plugins);
   return out;
 }
 
@@ -135,6 +139,8 @@ export interface ServerSection {
   dbPath?: string;
   /** Laid over the default LLM role (user-scope values only). */
   llm?: { baseURL?: string; model?: string; apiKeyEnv?: string };
+  /** Plugin id -> enabled, over the configuration files (user-scope values only). */
+  plugins?: Record<string, boolean>;
 }
 
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */

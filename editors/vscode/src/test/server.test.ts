@@ -88,6 +88,11 @@ describe('server command line and environment', () => {
     const withKey = serverSection({ dbPath: '', llmEndpoint: 'https://api.example/v1', llmModel: '', apiKey: 'sk-SECRET' }, '/ws');
     assert.deepEqual(withKey, { llm: { baseURL: 'https://api.example/v1', apiKeyEnv: 'MRPVM_LLM_API_KEY' } });
     assert.ok(!JSON.stringify(withKey).includes('SECRET'), 'the key never goes into settings');
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: { 'kb-thinkingdb': false, 'sd-llm-deep': true } }, '/ws'),
+      { plugins: { 'kb-thinkingdb': false, 'sd-llm-deep': true } });
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: {} }, '/ws'), {});
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: { 'kb-fast': 'no' as unknown as boolean } }, '/ws'), {},
+      'values that are not true or false are left out');
   });
 
   it('passes LLM settings in the environment and keeps the key off the command line', () => {
