@@ -105,7 +105,7 @@ func (f *folder) open() {
 const lockTimeout = 400 * time.Millisecond
 
 func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
-	return vm.Open(vm.OpenOptions{
+	ws, err := vm.Open(vm.OpenOptions{
 		Workspace:      f.root,
 		DBPath:         dbPath,
 		Store:          engine.StoreOptions{LockTimeout: lockTimeout, Rebuild: rebuild},
@@ -115,6 +115,20 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 		LLM:            f.bridge(),
 		PluginSwitches: f.pluginSwitches(),
 	})
+	if err == nil {
+		f.reportSettingsProblems(ws)
+	}
+	return ws, err
+}
+
+// reportSettingsProblems shows what the catalog found wrong in the plugins
+// setting (an unknown id): the setting has no file to hold diagnostics.
+func (f *folder) reportSettingsProblems(ws *vm.Workspace) {
+	for _, p := range ws.Catalog.Problems {
+		if p.File == config.SettingsFile {
+			f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the plugins setting (%s): %s", f.name, p.Message))
+		}
+	}
 }
 
 // setSwitches sets the plugin switches the next open uses.

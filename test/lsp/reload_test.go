@@ -179,9 +179,17 @@ func TestConfigChangeOnDiskReloadsWithTheBuiltinWatcher(t *testing.T) {
 // (initializationOptions), then switches plugins through
 // workspace/didChangeConfiguration: the folder is reloaded once, naming the
 // settings, and mrpvm.plugins follows; plugins the settings do not name keep
-// the files' state.
+// the files' state; an unknown id in the setting is shown as a message.
 func TestPluginSwitchesFromTheSettings(t *testing.T) {
-	e := start(t, "basic.txtar", editorOptions{initOpts: map[string]any{"plugins": map[string]bool{"kb-fast": false}}})
+	e := start(t, "basic.txtar", editorOptions{initOpts: map[string]any{"plugins": map[string]bool{"kb-fast": false, "kb-fastest": true}}})
+	e.waitFor("a message about the unknown plugin id", 5*time.Second, func(n []note) bool {
+		for _, x := range n {
+			if x.Method == "window/showMessage" && strings.Contains(string(x.Params), "kb-fastest") {
+				return true
+			}
+		}
+		return false
+	})
 	states := e.pluginStates()
 	if on, ok := states["kb-fast"]; !ok || on {
 		t.Fatalf("kb-fast with the setting false: listed %v, enabled %v", ok, on)
