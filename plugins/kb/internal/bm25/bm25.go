@@ -205,6 +205,9 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	if q.K <= 0 {
 		return res, nil
 	}
+	// The terms first: an empty index still says what was searched.
+	terms, qtf := x.QueryTerms(q.Text)
+	res.Terms = terms
 	st, ok, err := readStats(kv)
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
@@ -213,8 +216,6 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 		return res, nil
 	}
 	res.Units = st.units
-	terms, qtf := x.QueryTerms(q.Text)
-	res.Terms = terms
 	if len(terms) == 0 {
 		return res, nil
 	}

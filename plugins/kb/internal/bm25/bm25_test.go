@@ -683,3 +683,10 @@ func TestWarm(t *testing.T) {
 	require.NoError(t, kv.Put(keyStats, []byte("junk")))
 	require.ErrorIs(t, y.Warm(kv), ErrCorrupt)
 }
+
+func TestEmptyIndexStillReportsTheTerms(t *testing.T) {
+	r, err := New(DefaultParams()).SearchQuery(kvtest.New(), Query{Text: "banana splits", K: 3})
+	require.NoError(t, err)
+	assert.Empty(t, r.Hits)
+	assert.Equal(t, []string{"banana", "split"}, r.Terms, "what was searched, though nothing is indexed")
+}
