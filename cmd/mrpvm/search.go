@@ -178,15 +178,25 @@ type searcher struct {
 	repaired bool
 }
 
-func (s *searcher) search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
-	res, err := s.s.Search(ctx, req)
+func (s *searcher) search(ctx context.Context, req kb.SearchRequest) (res *kb.SearchResult, err error) {
+	err = s.repairing(ctx, func() error {
+		res, err = s.s.Search(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// repairing runs fn and, when it reports the plugin's index corrupt (the
+// first time in this command), rebuilds the index and runs fn again.
+func (s *searcher) repairing(ctx context.Context, fn func() error) error {
+	err := fn()
 	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
-		return res, err
+		return err
 	}
 	if err := s.repair(ctx, err); err != nil {
-		return nil, err
+		return err
 	}
-	return s.s.Search(ctx, req)
+	return fn()
 }
 
 // repair rebuilds the plugin's index from the stored KUs after it reported
@@ -208,8 +218,6 @@ type ranked struct {
 	scores []float64
 }
 
-// batch answers every query (sources, best first) on workers goroutines;
-// a corrupt index is rebuilt once and the batch run again.
 // warm loads the index state the plugin's searches keep in memory, when it
 // has any (kb.Warmer), repairing a corrupt index as search does.
 func (s *searcher) warm(ctx context.Context) error {
@@ -217,25 +225,17 @@ func (s *searcher) warm(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
-	err := w.Warm(ctx)
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
-		return err
-	}
-	if err := s.repair(ctx, err); err != nil {
-		return err
-	}
-	return w.Warm(ctx)
+	return s.repairing(ctx, func() error { return w.Warm(ctx) })
 }
 
-func (s *searcher) batch(ctx context.Context, queries []kb.Query, k, workers int) ([]ranked, error) {
-	out, err := s.batchOnce(ctx, queries, k, workers)
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
-		return out, err
-	}
-	if err := s.repair(ctx, err); err != nil {
-		return nil, err
-	}
-	return s.batchOnce(ctx, queries, k, workers)
+// batch answers every query (sources, best first) on workers goroutines;
+// a corrupt index is rebuilt once and the batch run again.
+func (s *searcher) batch(ctx context.Context, queries []kb.Query, k, workers int) (out []ranked, err error) {
+	err = s.repairing(ctx, func() error {
+		out, err = s.batchOnce(ctx, queries, k, workers)
+		return err
+	})
+	return out, err
 }
 
 func (s *searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers int) ([]ranked, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,11 +32,6 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 		return err
 	}
 	db := filepath.Join(c.work, "kb-copies.db")
-	for _, p := range []string{db, db + ".lock"} {
-		if err := os.RemoveAll(p); err != nil {
-			return err
-		}
-	}
 	// The one-copy workspace was read by every step before; read the copies
 	// once too and write back what earlier steps left dirty, so that the
 	// timed ingest measures the work, not the disk.
@@ -49,12 +43,10 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 	// one is kept for the queries): the median of up to three, since one
 	// run on a busy machine moves by a fifth.
 	var ings []step
-	for i := range min(max(c.repeat, 1), 3) {
-		if i > 0 {
-			for _, p := range []string{db, db + ".lock"} {
-				if err := os.RemoveAll(p); err != nil {
-					return err
-				}
+	for range min(max(c.repeat, 1), 3) {
+		for _, p := range []string{db, db + ".lock"} {
+			if err := os.RemoveAll(p); err != nil {
+				return err
 			}
 		}
 		s, err := timed(ctx, c.mrpvm, "--workspace", copiesWS, "--db", db, "--json", "ingest")
@@ -63,11 +55,7 @@ func scaling(ctx context.Context, c config, oneDB string, oneIngest step) error 
 		}
 		ings = append(ings, s)
 	}
-	slices.SortFunc(ings, func(a, b step) int { return cmp.Compare(a.wall, b.wall) })
-	ing := ings[len(ings)/2]
-	for _, s := range ings {
-		ing.rssKB = max(ing.rssKB, s.rssKB)
-	}
+	ing := medianStep(ings)
 	oneBytes, err := workspaceBytes(c.workspace)
 	if err != nil {
 		return err

@@ -104,14 +104,16 @@ type config struct {
 	k, workers, repeat                     int
 }
 
-// medianStep returns the median wall time of steps.
-func medianStep(steps []step) time.Duration {
-	d := make([]time.Duration, len(steps))
-	for i, s := range steps {
-		d[i] = s.wall
+// medianStep returns the step of median wall time, with the highest peak
+// RSS of all steps.
+func medianStep(steps []step) step {
+	sorted := slices.Clone(steps)
+	slices.SortFunc(sorted, func(a, b step) int { return cmp.Compare(a.wall, b.wall) })
+	m := sorted[len(sorted)/2]
+	for _, s := range steps {
+		m.rssKB = max(m.rssKB, s.rssKB)
 	}
-	slices.Sort(d)
-	return d[len(d)/2]
+	return m
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -218,7 +220,7 @@ func bench(ctx context.Context, c config) (err error) {
 			ings[i].wall.Seconds(), ings[i].cpu.Seconds(), ings[i].rssKB/1024,
 			bixs[i].wall.Seconds(), bixs[i].cpu.Seconds(), bixs[i].rssKB/1024, bixs[i].wall.Seconds()/ings[i].wall.Seconds())
 	}
-	mi, bm := medianStep(ings), medianStep(bixs)
+	mi, bm := medianStep(ings).wall, medianStep(bixs).wall
 	fmt.Printf("  median: mrpvm ingest (kb-fast + kb-balanced + kb-thinkingdb) %.2f s (%.2f MB/s), bleve index (BM25, en, batches of %d) %.2f s (%.2f MB/s)\n",
 		mi.Seconds(), mb/mi.Seconds(), batchSize, bm.Seconds(), mb/bm.Seconds())
 	fmt.Printf("  throughput ratio mrpvm/bleve (medians): %.2fx\n\n", bm.Seconds()/mi.Seconds())
@@ -259,15 +261,6 @@ func bench(ctx context.Context, c config) (err error) {
 			return err
 		}
 		bnAll = append(bnAll, bn)
-	}
-	medianStep := func(steps []step) step {
-		sorted := slices.Clone(steps)
-		slices.SortFunc(sorted, func(a, b step) int { return cmp.Compare(a.wall, b.wall) })
-		m := sorted[len(sorted)/2]
-		for _, s := range steps {
-			m.rssKB = max(m.rssKB, s.rssKB)
-		}
-		return m
 	}
 	bs, bn := medianStep(bsAll), medianStep(bnAll)
 	fmt.Printf("%d queries, one process each (median wall time of %d rounds, incl. start-up; mrpvm also checks the workspace\n"+

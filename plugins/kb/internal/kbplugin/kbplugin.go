@@ -147,24 +147,26 @@ type sharedState interface {
 }
 
 // bm25KV returns the namespace of the BM25 index for kv's transaction: the
-// shared one when the engine offers it, else kv itself.
+// shared one when the engine offers it (its marker in kv checked,
+// checkShared), else kv itself.
 func bm25KV(kv sdk.KV) (sdk.KV, error) {
-	if s, ok := kv.(sharedKV); ok {
-		skv, err := s.Shared(SharedBM25)
-		if err != nil {
-			return nil, fmt.Errorf("bm25: shared namespace: %w", err)
-		}
-		return skv, nil
+	s, ok := kv.(sharedKV)
+	if !ok {
+		return kv, nil
 	}
-	return kv, nil
+	skv, err := s.Shared(SharedBM25)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: shared namespace: %w", err)
+	}
+	if err := checkShared(kv, skv); err != nil {
+		return nil, err
+	}
+	return skv, nil
 }
 
 func (e *Engine) index(kv sdk.KV, sourceID string, units []*kus.KU, old []string) error {
 	bkv, err := bm25KV(kv)
 	if err != nil {
-		return err
-	}
-	if err := checkShared(kv, bkv); err != nil {
 		return err
 	}
 	if bkv != kv && kv.Get(keyShared) == nil {
@@ -410,9 +412,6 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	}
 	bkv, err := bm25KV(kv)
 	if err != nil {
-		return rk, err
-	}
-	if err := checkShared(kv, bkv); err != nil {
 		return rk, err
 	}
 	r, err := e.bm.SearchQuery(bkv, bq)

@@ -41,9 +41,6 @@ func (e *Engine) Warm(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := checkShared(kv, bkv); err != nil {
-			return err
-		}
 		if err := e.bm.Warm(bkv); err != nil {
 			return err
 		}
