@@ -3,14 +3,10 @@
 package tldr
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,38 +14,19 @@ import (
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 )
 
-const archive = "../../../shared/data/tldr-pages.tar.gz"
-
-// extractCommon unpacks pages/common of the tldr-pages archive into dir.
+// extractCommon unpacks pages/common of the tldr-pages archive into dir,
+// skipping the test when the archive is not available.
 func extractCommon(t testing.TB, dir string) int {
-	f, err := os.Open(archive)
+	archive, err := tldrpages.Archive()
 	if err != nil {
-		t.Skipf("tldr-pages archive not available: %v", err)
+		t.Skipf("%v", err)
 	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
+	n, err := tldrpages.Extract(archive, dir, map[string]string{"common": ""})
 	require.NoError(t, err)
-	tr := tar.NewReader(gz)
-	n := 0
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		require.NoError(t, err)
-		name := strings.TrimPrefix(h.Name, "./")
-		rest, ok := strings.CutPrefix(name, "pages/common/")
-		if !ok || h.Typeflag != tar.TypeReg || strings.Contains(rest, "/") {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, rest), b, 0o644))
-		n++
-	}
-	return n
+	return n["common"]
 }
 
 type question struct {
