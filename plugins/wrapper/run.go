@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -51,7 +52,13 @@ func (l Limits) withDefaults() Limits {
 type Runner struct {
 	m      *Manifest
 	limits Limits
+	pin    string // expected Fingerprint; "" when the wrapper is not bound to its contents
 }
+
+// Pin binds the runner to a fingerprint (see Fingerprint): every call
+// checks the wrapper's files against it first and refuses to start a
+// wrapper that changed since it was allowlisted.
+func (r *Runner) Pin(fingerprint string) { r.pin = strings.ToLower(fingerprint) }
 
 // NewRunner prepares calls to a validated, allowlisted wrapper.
 func NewRunner(m *Manifest, l Limits) *Runner { return &Runner{m: m, limits: l.withDefaults()} }
@@ -93,6 +100,16 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 	}
 	if max := r.MaxInput(); len(input) > max {
 		return nil, r.fail(sdk.CodeWrapperInputTooLarge, "payload is %d bytes; the limit is %d", len(input), max)
+	}
+
+	if r.pin != "" {
+		got, err := Fingerprint(r.m)
+		if err != nil {
+			return nil, r.fail(sdk.CodeNotAllowlisted, "%v", err)
+		}
+		if got != r.pin {
+			return nil, r.fail(sdk.CodeNotAllowlisted, "the wrapper's files changed since they were allowlisted (sha256 %s, allowlisted %s); not started", got, r.pin)
+		}
 	}
 
 	runCtx, cancel := context.WithTimeout(ctx, r.Timeout())
@@ -252,8 +269,11 @@ func stderrError(c *capBuffer) string {
 //	Evidence:
 //	- one item per line
 //
-// Status is required and must be a known status; Confidence, when given,
-// must be a number in [0, 1]. Text before the heading is ignored.
+// Status is required and must be a known status. Confidence is a number in
+// [0, 1] (a trailing % divides by 100) or one of the labels high (0.9),
+// medium (0.6) and low (0.3); any other value is dropped and named in
+// Warnings, so an odd confidence never loses the answer. Text before the
+// heading is ignored.
 func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 	lines := strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n")
 	start := -1
@@ -283,11 +303,11 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 			case "plugin":
 				res.Plugin = val
 			case "confidence":
-				f, err := strconv.ParseFloat(val, 64)
-				if err != nil || f < 0 || f > 1 {
-					return nil, fmt.Errorf("Confidence %q is not a number in [0, 1]", val)
+				if f, ok := parseConfidence(val); ok {
+					res.Confidence = &f
+				} else {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("Confidence %q is neither a number in [0, 1] nor high, medium or low; ignored", val))
 				}
-				res.Confidence = &f
 			case "result":
 				if val != "" {
 					result = append(result, val)
@@ -318,6 +338,32 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 	}
 	res.Result = strings.TrimSpace(strings.Join(result, "\n"))
 	return res, nil
+}
+
+// ConfidenceLabels maps the confidence words a wrapper may write to the
+// number it stands for.
+var ConfidenceLabels = map[string]float64{"high": 0.9, "medium": 0.6, "low": 0.3}
+
+// parseConfidence reads a Confidence value: a number in [0, 1], a
+// percentage, or a label of ConfidenceLabels (any case).
+func parseConfidence(val string) (float64, bool) {
+	v := strings.ToLower(strings.TrimSpace(val))
+	if f, ok := ConfidenceLabels[v]; ok {
+		return f, true
+	}
+	scale := 1.0
+	if p, ok := strings.CutSuffix(v, "%"); ok {
+		v, scale = strings.TrimSpace(p), 100
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, false
+	}
+	f /= scale
+	if f < 0 || f > 1 {
+		return 0, false
+	}
+	return f, true
 }
 
 var wrapperStatuses = []sdk.Status{sdk.StatusSuccess, sdk.StatusError, sdk.StatusUnsupported, sdk.StatusInsufficient,
