@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,26 +119,36 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 	stdout := &capBuffer{max: r.limits.MaxOutputBytes, onFull: cancel}
 	stderr := &capBuffer{max: r.limits.MaxStderrBytes}
 
-	cmd := exec.CommandContext(runCtx, r.m.Path, r.m.Args...)
-	cmd.Dir = r.m.Dir
-	cmd.Stdin = bytes.NewReader(input)
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	cmd.Env = append(os.Environ(), "MRPVM_PLUGIN_ID="+r.m.Descriptor.ID, "MRPVM_PROTOCOL_VERSION="+strconv.Itoa(ProtocolVersion))
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = r.limits.KillGrace
+	tag := callTag()
+	build := func() *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, r.m.Path, r.m.Args...)
+		cmd.Dir = r.m.Dir
+		cmd.Stdin = bytes.NewReader(input)
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
+		cmd.Env = append(os.Environ(), "MRPVM_PLUGIN_ID="+r.m.Descriptor.ID, "MRPVM_PROTOCOL_VERSION="+strconv.Itoa(ProtocolVersion),
+			tagEnv+"="+tag)
+		cmd.Cancel = func() error { return killProcessGroup(cmd) }
+		cmd.WaitDelay = r.limits.KillGrace
+		return cmd
+	}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, contained, err := startContained(build, tag)
+	if err != nil {
 		return nil, r.fail(sdk.CodeWrapperStart, "start %s: %v", r.m.Path, err)
 	}
 	waitErr := cmd.Wait()
 	if errors.Is(waitErr, exec.ErrWaitDelay) {
 		waitErr = nil // exited cleanly; a leftover child held stdout open and is killed below
 	}
-	// Whatever happened, no process of the group may outlive the call.
+	// Whatever happened, no process the call started may outlive it: in a
+	// PID namespace the kernel has already killed them with the wrapper;
+	// otherwise kill the process group, then whatever left it.
 	_ = killProcessGroup(cmd)
+	if !contained {
+		killTagged(tag)
+	}
 	elapsed := time.Since(start).Round(time.Millisecond)
 
 	switch {
@@ -169,6 +181,17 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 		return nil, r.fail(sdk.CodeWrapperBadOutput, "%v; stdout began %q%s", err, excerpt(stdout.Bytes(), 120), stderrNote(stderr))
 	}
 	return res, nil
+}
+
+// tagEnv is the environment variable that marks every process of one
+// wrapper call.
+const tagEnv = "MRPVM_WRAPPER_CALL"
+
+// callTag returns a fresh random tag for one call.
+func callTag() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // capBuffer keeps at most max bytes and calls onFull once when more come.

@@ -90,3 +90,70 @@ func resolved(p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+// argLeaves reports whether an argument names a path outside the wrapper
+// folder, and which part of it does. Every path-like part is checked, not
+// only the whole argument: the values after '=' (--file=/etc/passwd,
+// -Dx=/etc), the items of ',' ':' ';' lists (--path=a:/etc), an option
+// glued to its value (-f/etc/passwd) and the path of a file: URL. A part
+// fails when it is absolute, starts with ~ (a shell or the wrapper may
+// expand it to a home folder) or has a ".." element. Other URLs
+// (http://host/...) are not paths and pass.
+func argLeaves(arg string) (part string, bad bool) {
+	for _, p := range argParts(arg) {
+		if isAbs(p) || hasDotDot(p) || strings.HasPrefix(p, "~") {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// argParts splits an argument into the candidate paths argLeaves checks.
+func argParts(arg string) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		out = append(out, p)
+		if t := strings.TrimLeft(p, "-"); t != p && t != "" {
+			out = append(out, t)
+			if len(p) > 2 && p[0] == '-' && p[1] != '-' {
+				out = append(out, p[2:]) // -f/etc/passwd
+			}
+		}
+	}
+	add(arg)
+	for _, seg := range strings.FieldsFunc(arg, func(r rune) bool { return r == '=' || r == ',' || r == ';' }) {
+		if scheme, rest, ok := strings.Cut(seg, "://"); ok && isScheme(scheme) {
+			if strings.EqualFold(scheme, "file") {
+				add(rest)
+				// file://host/path and file:///path both name /path.
+				if i := strings.IndexByte(rest, '/'); i >= 0 {
+					add(rest[i:])
+				}
+			}
+			continue
+		}
+		add(seg)
+		if len(seg) > 2 && seg[1] == ':' {
+			continue // a drive letter, checked whole by isAbs
+		}
+		for _, item := range strings.Split(seg, ":") {
+			add(item)
+		}
+	}
+	return out
+}
+
+func isScheme(s string) bool {
+	if len(s) < 2 {
+		return false // a drive letter, not a scheme
+	}
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
+}
