@@ -142,19 +142,97 @@ type Engine struct {
 	PluginTimeoutMs          int      `json:"pluginTimeoutMs"`
 	HookTimeoutMs            int      `json:"hookTimeoutMs"`
 	PlannerFallbackOrder     []string `json:"plannerFallbackOrder"`
-	// PluginAllowlist names the external wrappers that may run. Only the
-	// user's file can add to it; a workspace can only remove.
-	PluginAllowlist       []string `json:"pluginAllowlist"`
-	WrapperTimeoutMs      int      `json:"wrapperTimeoutMs"`
-	WrapperMaxInputBytes  int      `json:"wrapperMaxInputBytes"`
-	WrapperMaxOutputBytes int      `json:"wrapperMaxOutputBytes"`
+	// PluginAllowlist names the external wrappers that may run, each bound
+	// to where it may come from (see AllowEntry). Only the user's file can
+	// add to it; a workspace can only remove.
+	PluginAllowlist       Allowlist `json:"pluginAllowlist"`
+	WrapperTimeoutMs      int       `json:"wrapperTimeoutMs"`
+	WrapperMaxInputBytes  int       `json:"wrapperMaxInputBytes"`
+	WrapperMaxOutputBytes int       `json:"wrapperMaxOutputBytes"`
 }
 
 // Duration turns a millisecond setting into a duration.
 func Duration(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
 
-// Allowed reports whether a wrapper id is in the effective allowlist.
-func (e *Engine) Allowed(id string) bool { return slices.Contains(e.PluginAllowlist, id) }
+// Allowed reports whether a wrapper id is named by the effective
+// allowlist. Whether a given wrapper with that id may run also depends on
+// where it sits: see AllowEntry.
+func (e *Engine) Allowed(id string) bool { return len(e.PluginAllowlist.For(id)) > 0 }
+
+// AllowEntry is one element of pluginAllowlist. Written as a plain string
+// it is an id alone, which admits only the wrapper of that id in the user's
+// configuration folder (wrappers/*/). Written as an object it also binds
+// the id to a place or to contents, which is what admits a wrapper found
+// anywhere else (a workspace's wrappers/*/):
+//
+//	{"id": "repo-helper", "dir": "/home/me/src/repo/wrappers/helper"}
+//	{"id": "repo-helper", "sha256": "<64 hex digits>"}
+//
+// Dir is the absolute folder holding the wrapper's manifest.json (symbolic
+// links resolved on both sides). SHA256 is the wrapper's fingerprint: the
+// SHA-256 of the SHA-256 digests of its manifest.json, its executable and
+// each argument naming a file of its folder, in that order. With both set,
+// both must match.
+type AllowEntry struct {
+	ID     string `json:"id"`
+	Dir    string `json:"dir,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// Bound reports whether the entry names a place or contents, not an id
+// alone.
+func (a AllowEntry) Bound() bool { return a.Dir != "" || a.SHA256 != "" }
+
+// UnmarshalJSON reads a plain id string or an object.
+func (a *AllowEntry) UnmarshalJSON(b []byte) error {
+	var id string
+	if err := json.Unmarshal(b, &id); err == nil {
+		*a = AllowEntry{ID: id}
+		return nil
+	}
+	type plain AllowEntry
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("a pluginAllowlist entry is an id or an object {id, dir, sha256}: %w", err)
+	}
+	*a = AllowEntry(p)
+	a.SHA256 = strings.ToLower(a.SHA256)
+	return nil
+}
+
+// MarshalJSON writes an id alone as a string, a bound entry as an object.
+func (a AllowEntry) MarshalJSON() ([]byte, error) {
+	if !a.Bound() {
+		return json.Marshal(a.ID)
+	}
+	type plain AllowEntry
+	return json.Marshal(plain(a))
+}
+
+// Allowlist is the decoded pluginAllowlist.
+type Allowlist []AllowEntry
+
+// IDs lists the ids the allowlist names, in order, each once.
+func (l Allowlist) IDs() []string {
+	var out []string
+	for _, e := range l {
+		if !slices.Contains(out, e.ID) {
+			out = append(out, e.ID)
+		}
+	}
+	return out
+}
+
+// For returns the entries naming id.
+func (l Allowlist) For(id string) []AllowEntry {
+	var out []AllowEntry
+	for _, e := range l {
+		if e.ID == id {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // LLMRoles is llm-role-settings.json.
 type LLMRoles struct {
@@ -379,18 +457,26 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 		mergeTree(merged, l.tree)
 	}
 	if name == EngineFile && wsAllowLayer != nil {
-		// The workspace may only narrow the allowlist.
-		narrowed := []any{}
+		// The workspace may only narrow the allowlist: it names ids, and the
+		// user's entries for those ids stay, with their bindings.
+		keep := map[string]bool{}
 		for i, v := range wsAllow {
-			if slices.Contains(userAllow, v) {
-				narrowed = append(narrowed, v)
+			id := allowID(v)
+			if slices.ContainsFunc(userAllow, func(u any) bool { return allowID(u) == id }) {
+				keep[id] = true
 				continue
 			}
 			line, col := wsAllowLayer.ix.KeyPos(jsonpos.Pointer("pluginAllowlist", strconv.Itoa(i)))
 			errs = append(errs, &Error{File: wsAllowLayer.file, Line: line, Col: col, Code: CodeWorkspaceWidening,
 				Pointer: jsonpos.Pointer("pluginAllowlist", strconv.Itoa(i)), Warning: true,
 				Message: fmt.Sprintf("%v is not in the user's allowlist (%s); a workspace can only narrow the allowlist, never widen it",
-					v, userFile(userDir, EngineFile))})
+					id, userFile(userDir, EngineFile))})
+		}
+		narrowed := []any{}
+		for _, u := range userAllow {
+			if keep[allowID(u)] {
+				narrowed = append(narrowed, u)
+			}
 		}
 		merged["pluginAllowlist"] = narrowed
 	}
@@ -409,6 +495,19 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 		errs = append(errs, &Error{File: name, Line: 1, Col: 1, Code: CodeBadValue, Message: err.Error()})
 	}
 	return errs
+}
+
+// allowID is the id of a validated pluginAllowlist element: the string
+// itself or the object's "id".
+func allowID(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case map[string]any:
+		id, _ := v["id"].(string)
+		return id
+	}
+	return ""
 }
 
 func userFile(dir, name string) string {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -82,7 +83,7 @@ func TestOverrides(t *testing.T) {
 	if cfg.Engine.MaxFrameDepth != 2 || cfg.Engine.RequestTimeoutMs != 5000 || cfg.Engine.MaxPluginsPerStage != 4 {
 		t.Errorf("engine layers: %+v", cfg.Engine)
 	}
-	if !slices.Equal(cfg.Engine.PluginAllowlist, []string{"my-helper"}) {
+	if !slices.Equal(cfg.Engine.PluginAllowlist.IDs(), []string{"my-helper"}) {
 		t.Errorf("narrowed allowlist %v", cfg.Engine.PluginAllowlist)
 	}
 	ms := cfg.ModelSettings()
@@ -244,5 +245,66 @@ func TestPluginSwitches(t *testing.T) {
 	}
 	if last.Kind != LayerSettings || last.File != SettingsFile {
 		t.Errorf("the settings are not the top plugins.json layer: %+v", cfg.Layers)
+	}
+}
+
+// TestAllowlistEntries: pluginAllowlist takes ids and {id, dir, sha256}
+// objects; bad elements are dropped with their position; a workspace names
+// ids and keeps the user's entries for them, bindings included.
+func TestAllowlistEntries(t *testing.T) {
+	root := t.TempDir()
+	user, ws := filepath.Join(root, "user"), filepath.Join(root, "ws")
+	sum := strings.Repeat("ab", 32)
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(user, EngineFile), `{"pluginAllowlist": [
+  "plain",
+  {"id": "by-dir", "dir": "/opt/wrappers/by-dir"},
+  {"id": "by-sum", "sha256": "`+strings.ToUpper(sum)+`"},
+  {"id": "relative", "dir": "wrappers/x"},
+  {"id": "short", "sha256": "abc"},
+  {"id": "extra", "dir": "/x", "run": "yes"},
+  {"dir": "/x"},
+  42
+]}`)
+	cfg, errs := Load(Options{UserDir: user})
+	var lines []int
+	for _, e := range errs {
+		if e.Code != CodeBadValue {
+			t.Errorf("unexpected %v", e)
+		}
+		lines = append(lines, e.Line)
+	}
+	if !slices.Equal(lines, []int{5, 6, 7, 8, 9}) {
+		t.Errorf("errors on lines %v: %v", lines, errs)
+	}
+	want := Allowlist{{ID: "plain"}, {ID: "by-dir", Dir: "/opt/wrappers/by-dir"}, {ID: "by-sum", SHA256: sum}}
+	if !slices.Equal(cfg.Engine.PluginAllowlist, want) {
+		t.Errorf("allowlist %+v, want %+v", cfg.Engine.PluginAllowlist, want)
+	}
+
+	write(filepath.Join(ws, WorkspaceDir, EngineFile), `{"pluginAllowlist": ["by-dir", {"id": "evil", "dir": "/tmp/evil"}]}`)
+	cfg, errs = Load(Options{UserDir: user, Workspace: ws})
+	if got := cfg.Engine.PluginAllowlist; !slices.Equal(got, Allowlist{{ID: "by-dir", Dir: "/opt/wrappers/by-dir"}}) {
+		t.Errorf("narrowed allowlist %+v", got)
+	}
+	widened := 0
+	for _, e := range errs {
+		if e.Code == CodeWorkspaceWidening {
+			widened++
+			if !strings.Contains(e.Message, "evil") {
+				t.Errorf("widening warning %v", e)
+			}
+		}
+	}
+	if widened != 1 {
+		t.Errorf("%d widening warnings: %v", widened, errs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -66,13 +67,7 @@ var engineRules = []rule{
 	r("pluginTimeoutMs", intMin(1)),
 	r("hookTimeoutMs", intMin(1)),
 	r("plannerFallbackOrder", func(c *checker, n jsonpos.Node, toks []string) { c.idList(n, sdk.TypePlan, "") }),
-	r("pluginAllowlist", func(c *checker, n jsonpos.Node, toks []string) {
-		for i, s := range c.strings(n) {
-			if !idRE.MatchString(s) {
-				c.errElem(n, i, CodeBadValue, "%q is not a plugin id", s)
-			}
-		}
-	}),
+	{pattern: []string{"pluginAllowlist"}, free: true, check: allowlistRule}, // its elements are checked whole
 	r("wrapperTimeoutMs", intMin(1)),
 	r("wrapperMaxInputBytes", intMin(1)),
 	r("wrapperMaxOutputBytes", intMin(1)),
@@ -105,6 +100,80 @@ var (
 	idRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	envVarRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
+
+// allowlistRule checks pluginAllowlist: each element is a plugin id or an
+// object {"id", "dir", "sha256"} (config.AllowEntry); a bad element is
+// dropped.
+func allowlistRule(c *checker, n jsonpos.Node, toks []string) {
+	if len(n.Raw) == 0 || n.Raw[0] != '[' {
+		c.errKey(n, CodeBadValue, "pluginAllowlist must be an array of plugin ids or {\"id\", \"dir\", \"sha256\"} objects")
+		return
+	}
+	var raw []json.RawMessage
+	_ = json.Unmarshal(n.Raw, &raw)
+	for i, e := range raw {
+		var id string
+		if json.Unmarshal(e, &id) == nil {
+			if !idRE.MatchString(id) {
+				c.errElem(n, i, CodeBadValue, "%q is not a plugin id", id)
+			}
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(e, &obj) != nil {
+			c.errElem(n, i, CodeBadValue, "pluginAllowlist[%d] must be a plugin id or an object {\"id\", \"dir\", \"sha256\"}", i)
+			continue
+		}
+		if msg := checkAllowObject(obj); msg != "" {
+			c.errElem(n, i, CodeBadValue, "pluginAllowlist[%d]: %s", i, msg)
+		}
+	}
+}
+
+var sha256RE = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+
+func checkAllowObject(obj map[string]json.RawMessage) string {
+	field := func(k string) (string, bool, string) {
+		v, ok := obj[k]
+		if !ok {
+			return "", false, ""
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return "", true, k + " must be a string"
+		}
+		return s, true, ""
+	}
+	for k := range obj {
+		if k != "id" && k != "dir" && k != "sha256" {
+			return fmt.Sprintf("unknown key %q (expected id, dir, sha256)", k)
+		}
+	}
+	id, ok, msg := field("id")
+	switch {
+	case msg != "":
+		return msg
+	case !ok:
+		return "id is required"
+	case !idRE.MatchString(id):
+		return fmt.Sprintf("%q is not a plugin id", id)
+	}
+	dir, hasDir, msg := field("dir")
+	if msg != "" {
+		return msg
+	}
+	if hasDir && !filepath.IsAbs(dir) {
+		return fmt.Sprintf("dir %q must be an absolute folder (the one holding the wrapper's manifest.json)", dir)
+	}
+	sum, hasSum, msg := field("sha256")
+	if msg != "" {
+		return msg
+	}
+	if hasSum && !sha256RE.MatchString(sum) {
+		return "sha256 must be 64 hex digits (the wrapper's fingerprint)"
+	}
+	return ""
+}
 
 func roleField(c *checker, n jsonpos.Node, toks []string) {
 	field := toks[len(toks)-1]

@@ -193,7 +193,7 @@ func (s *Server) diagEnv(path string) diagEnv {
 		ud = "-"
 	}
 	cfg, _ := config.Load(config.Options{UserDir: ud})
-	env.userAllow = cfg.Engine.PluginAllowlist
+	env.userAllow = cfg.Engine.PluginAllowlist.IDs()
 	return env
 }
 

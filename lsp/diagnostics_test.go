@@ -57,7 +57,7 @@ func TestComputeDiagnostics(t *testing.T) {
 				t.Fatalf("%s is not diagnosable", docPath)
 			}
 			cfg, _ := config.Load(config.Options{UserDir: userDir})
-			env := diagEnv{known: known, userDir: userDir, userAllow: cfg.Engine.PluginAllowlist}
+			env := diagEnv{known: known, userDir: userDir, userAllow: cfg.Engine.PluginAllowlist.IDs()}
 			var got []string
 			if diagnosable(docPath) {
 				for _, d := range computeDiagnostics(docPath, docText, env) {

@@ -96,19 +96,29 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 	for _, b := range builtinList {
 		known[b.Descriptor.ID] = b.Descriptor.Type
 	}
-	var manifests []*wrapper.Manifest
+	// The user's wrappers are discovered first: they load first and own
+	// their ids, so a workspace can never take one over.
+	var userManifests, wsManifests []*wrapper.Manifest
+	userIDs := map[string]bool{}
 	if !opt.NoWrappers {
-		var roots []string
-		if opt.Workspace != "" {
-			roots = append(roots, filepath.Join(opt.Workspace, "wrappers"))
-		}
-		if userDir != "" {
-			roots = append(roots, filepath.Join(userDir, "wrappers"))
-		}
 		var problems []*sdk.PluginError
-		manifests, problems = wrapper.Discover(roots...)
-		c.Problems = append(c.Problems, problems...)
-		for _, m := range manifests {
+		if userDir != "" {
+			userManifests, problems = wrapper.Discover(filepath.Join(userDir, "wrappers"))
+			c.Problems = append(c.Problems, problems...)
+			for _, p := range problems {
+				if p.ID != "" {
+					userIDs[p.ID] = true
+				}
+			}
+		}
+		if opt.Workspace != "" {
+			wsManifests, problems = wrapper.Discover(filepath.Join(opt.Workspace, "wrappers"))
+			c.Problems = append(c.Problems, problems...)
+		}
+		for _, m := range userManifests {
+			userIDs[m.Descriptor.ID] = true
+		}
+		for _, m := range slices.Concat(userManifests, wsManifests) {
 			if _, ok := known[m.Descriptor.ID]; !ok {
 				known[m.Descriptor.ID] = m.Descriptor.Type
 			}
@@ -164,14 +174,22 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 
 	limits := wrapper.Limits{TimeoutMs: cfg.Engine.WrapperTimeoutMs, MaxInputBytes: cfg.Engine.WrapperMaxInputBytes,
 		MaxOutputBytes: cfg.Engine.WrapperMaxOutputBytes}
-	for _, m := range manifests {
+	for _, m := range slices.Concat(userManifests, wsManifests) {
 		id := m.Descriptor.ID
+		inUserDir := slices.Contains(userManifests, m)
 		e := &Entry{Descriptor: m.Descriptor, Origin: OriginWrapper, Ref: m.File}
 		c.Entries = append(c.Entries, e)
-		if !cfg.Engine.Allowed(id) {
+		if !inUserDir && userIDs[id] {
+			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, File: m.File, ID: id, Stage: sdk.StageLoad,
+				Code: sdk.CodeWrapperIDTaken, Warning: true,
+				Message: fmt.Sprintf("wrapper %q of the workspace has the id of a wrapper in the user's folder (%s); it never runs, the user's wrapper keeps the id",
+					id, filepath.Join(userDir, "wrappers"))})
+			continue
+		}
+		pin, ok, why := admit(cfg.Engine.PluginAllowlist, m, inUserDir)
+		if !ok {
 			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, ID: id, Stage: sdk.StageLoad,
-				Code: sdk.CodeNotAllowlisted, Warning: true,
-				Message: fmt.Sprintf("wrapper %q is not in the pluginAllowlist of %s; add its id there to run it", id, userEngineFile(userDir))})
+				Code: sdk.CodeNotAllowlisted, Warning: true, Message: why(userEngineFile(userDir))})
 			continue
 		}
 		if s, listed := cfg.Plugins.Plugins[id]; listed && !s.Enabled {
@@ -179,12 +197,16 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 		}
 		e.Enabled = true
 		p := wrapper.New(m, limits)
+		r, isWrapper := wrapper.RunnerOf(p)
+		if isWrapper && pin != "" {
+			r.Pin(pin)
+		}
 		if err := c.Registry.RegisterRef(p, m.File); err != nil {
 			e.Problems = append(e.Problems, asPluginError(err, m.File, id))
 			continue
 		}
 		e.Loaded = true
-		if r, ok := wrapper.RunnerOf(p); ok {
+		if isWrapper {
 			c.helpers.Add(r)
 		}
 	}
@@ -200,6 +222,55 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 		log.Log(context.Background(), level, p.Error(), "code", p.Code, "plugin", p.ID, "stage", string(p.Stage))
 	}
 	return c
+}
+
+// admit decides whether the allowlist lets wrapper m run. An id alone
+// admits only a wrapper of the user's folder (inUserDir); any other wrapper
+// needs an entry bound to its folder or its fingerprint. pin is the
+// fingerprint the runner must keep checking, when an entry bound it so.
+// why renders the refusal, given the user's engine.json.
+func admit(list config.Allowlist, m *wrapper.Manifest, inUserDir bool) (pin string, ok bool, why func(engineFile string) string) {
+	id := m.Descriptor.ID
+	entries := list.For(id)
+	fp := ""
+	for _, a := range entries {
+		if !a.Bound() {
+			if inUserDir {
+				return "", true, nil
+			}
+			continue
+		}
+		if a.Dir != "" && !wrapper.SameDir(a.Dir, m.Dir) {
+			continue
+		}
+		if a.SHA256 != "" {
+			if fp == "" {
+				var err error
+				if fp, err = wrapper.Fingerprint(m); err != nil {
+					continue
+				}
+			}
+			if fp != a.SHA256 {
+				continue
+			}
+			return fp, true, nil
+		}
+		return "", true, nil
+	}
+	return "", false, func(engineFile string) string {
+		if inUserDir {
+			return fmt.Sprintf("wrapper %q is not in the pluginAllowlist of %s; add its id there to run it", id, engineFile)
+		}
+		bind := fmt.Sprintf(`{"id": %q, "dir": %q}`, id, m.Dir)
+		if sum, err := wrapper.Fingerprint(m); err == nil {
+			bind += fmt.Sprintf(` (trusts the folder) or {"id": %q, "sha256": %q} (trusts these exact files)`, id, sum)
+		}
+		if len(entries) > 0 {
+			return fmt.Sprintf("wrapper %q lies outside the user's folder and no pluginAllowlist entry of %s is bound to it "+
+				"(an id alone admits only the user's own wrapper); to run it add %s", id, engineFile, bind)
+		}
+		return fmt.Sprintf("wrapper %q is not in the pluginAllowlist of %s; to run it add %s", id, engineFile, bind)
+	}
 }
 
 func orDash(dir string) string {

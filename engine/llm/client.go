@@ -169,11 +169,7 @@ func NewClient(ep Endpoint, opts Options) (*Client, error) {
 	if k := ep.APIKey.Reveal(); k != "" {
 		c.red = redactor{k}
 	}
-	if pu, err := url.Parse(ep.BaseURL); err == nil && pu.User != nil {
-		if pw, ok := pu.User.Password(); ok {
-			c.red = append(c.red, pw)
-		}
-	}
+	c.red = append(c.red, urlSecrets(ep.BaseURL)...)
 	return c, nil
 }
 

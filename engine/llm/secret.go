@@ -3,7 +3,11 @@ package llm
 import (
 	"fmt"
 	"log/slog"
+	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // redacted is what a Secret shows instead of its value.
@@ -90,3 +94,61 @@ func (r redactor) apply(s string) string {
 	}
 	return s
 }
+
+// urlInText finds URLs in free text.
+var urlInText = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>` + "`" + `]+`)
+
+// RedactText returns s with the secrets a message, log line or trace might
+// carry removed: every http(s) URL in it loses its user info, query values
+// and fragment (as redactURL renders them), and each of secrets (API keys,
+// query values of configured base URLs; those under 4 bytes are left, as
+// they would shred ordinary text) is replaced by [REDACTED].
+func RedactText(s string, secrets ...string) string {
+	s = redactor(secrets).apply(s)
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlInText.ReplaceAllStringFunc(s, func(u string) string {
+		if !strings.ContainsAny(u, "?#@") {
+			return u
+		}
+		return redactURL(u)
+	})
+}
+
+// Secrets lists what the resolver could put on the wire that must never be
+// shown or stored: every API key it can read and the user info and query
+// values of every configured base URL (settings and environment).
+func (r *Resolver) Secrets() []string {
+	var out []string
+	add := func(vs ...string) {
+		for _, v := range vs {
+			if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	settings := []sdk.RoleSetting{r.Settings.Default, r.Settings.Request}
+	for _, s := range r.Settings.Roles {
+		settings = append(settings, s)
+	}
+	for _, s := range r.Settings.PluginOverrides {
+		settings = append(settings, s)
+	}
+	envs := []string{""}
+	for _, s := range settings {
+		add(urlSecrets(s.BaseURL)...)
+		envs = append(envs, s.APIKeyEnv)
+	}
+	add(urlSecrets(r.getenv(EnvBaseURL))...)
+	for _, e := range envs {
+		if k, _, err := r.key(e); err == nil {
+			add(k.Reveal())
+		}
+	}
+	return out
+}
+
+// Secrets lists the secrets of the bridge's resolver (see
+// Resolver.Secrets), for redacting what the engine records.
+func (b *Bridge) Secrets() []string { return b.res.Secrets() }

@@ -300,22 +300,83 @@ func checkBaseURL(s string) error {
 	return nil
 }
 
-// redactURL removes the password of a URL's user info.
+// redactURL renders a URL for messages, logs and traces: user info is
+// dropped, every query value is replaced by [REDACTED] (keys stay, so the
+// shape of the URL still shows) and so is a fragment. Text that does not
+// parse as a URL is returned with whatever follows a '?' or '@' cut away.
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
+	if err != nil {
+		if i := strings.IndexAny(s, "?#"); i >= 0 {
+			s = s[:i] + "?" + redacted
+		}
+		if i := strings.LastIndex(s, "@"); i >= 0 {
+			if j := strings.Index(s, "://"); j >= 0 && j < i {
+				s = s[:j+3] + s[i+1:]
+			}
+		}
 		return s
 	}
 	u.User = nil
+	if u.RawQuery != "" || u.ForceQuery {
+		var parts []string
+		for _, kv := range strings.Split(u.RawQuery, "&") {
+			k, _, _ := strings.Cut(kv, "=")
+			if k == "" && kv == "" {
+				continue
+			}
+			parts = append(parts, k+"="+redacted)
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if u.Fragment != "" || u.RawFragment != "" {
+		u.Fragment, u.RawFragment = redacted, ""
+	}
 	return u.String()
 }
 
-// chatURL returns the chat-completions URL of a base URL; a base that
-// already ends in /chat/completions is kept.
-func chatURL(base string) string {
-	b := strings.TrimRight(base, "/")
-	if strings.HasSuffix(b, "/chat/completions") {
-		return b
+// urlSecrets returns the parts of a URL that may hold a secret: the user
+// name and password, every query value and the fragment.
+func urlSecrets(s string) []string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil
 	}
-	return b + "/chat/completions"
+	var out []string
+	if u.User != nil {
+		out = append(out, u.User.Username())
+		if pw, ok := u.User.Password(); ok {
+			out = append(out, pw)
+		}
+	}
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			out = append(out, v) // also the escaped form, as written
+		}
+	}
+	if u.Fragment != "" {
+		out = append(out, u.Fragment)
+	}
+	return out
+}
+
+// chatURL returns the chat-completions URL of a base URL: the path gets
+// /chat/completions appended (unless it already ends so) and the query of
+// the base URL is kept, as some servers take their key or API version
+// there. The base URL must have passed checkBaseURL.
+func chatURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return strings.TrimRight(base, "/") + "/chat/completions"
+	}
+	if !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/chat/completions") {
+		u = u.JoinPath("chat", "completions")
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }

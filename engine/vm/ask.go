@@ -118,6 +118,9 @@ type run struct {
 	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
+	// broken holds the plugins whose call failed in a way a second call in
+	// the same request would repeat (see brokenCodes), with that error.
+	broken map[string]*sdk.Error
 }
 
 // Ask runs the loop for one question. It returns an error only for a

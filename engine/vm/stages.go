@@ -34,6 +34,11 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	if d.UsesLLM && len(d.ModelRoles) > 0 {
 		so.ModelRole = d.ModelRoles[0]
 	}
+	if e, ok := r.broken[d.ID]; ok {
+		// The plugin itself failed earlier in this request; calling it again
+		// on another evidence view would only fail again and cost its time.
+		return outcome{status: sdk.StatusSkipped, err: e}
+	}
 	if d.MaxLLMCalls > r.remaining {
 		so.Status = sdk.StatusSkippedBudget
 		r.trace.addStage(frame, so, &sdk.Error{Code: CodeBudgetExhausted,
@@ -75,8 +80,12 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 		if err != nil {
 			code := "PLUGIN_ERROR"
 			var se *sdk.Error
-			if errors.As(err, &se) {
+			var pe *sdk.PluginError
+			switch {
+			case errors.As(err, &se):
 				code = se.Code
+			case errors.As(err, &pe):
+				code = pe.Code
 			}
 			o = outcome{status: sdk.StatusError, err: &sdk.Error{Code: code, Message: err.Error()}}
 		}
@@ -95,6 +104,18 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	if !o.status.In(allowed) {
 		o = outcome{status: sdk.StatusError, meta: o.meta, err: &sdk.Error{Code: CodeBadStatus,
 			Message: fmt.Sprintf("%s answered status %q, which a %s may not return", d.ID, o.status, d.Type)}}
+	}
+	if o.status == sdk.StatusError && o.err != nil && slices.Contains(brokenCodes, o.err.Code) {
+		if r.broken == nil {
+			r.broken = map[string]*sdk.Error{}
+		}
+		r.broken[d.ID] = o.err
+		r.trace.note("%s failed with %s; it is not called again in this request", d.ID, o.err.Code)
+	}
+	if ws, ok := o.meta.Extra["warnings"].([]string); ok {
+		for _, w := range ws {
+			r.trace.note("%s: %s", d.ID, w)
+		}
 	}
 	if o.err != nil && o.err.Code == sdk.CodeLLMBudget && (o.status == sdk.StatusUnsupported || o.status == sdk.StatusError) {
 		// The bridge refused a call: the request's LLM budget ran out during the stage.
@@ -126,6 +147,13 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	r.trace.addStage(frame, so, perr)
 	return o
 }
+
+// brokenCodes are the failures that say the plugin itself is broken (it
+// crashed, hung, answered outside its contract or printed no valid result),
+// not that this input was hard: a plugin failing so is not called again in
+// the same request.
+var brokenCodes = []string{CodePluginPanic, CodePluginTimeout, CodeBadStatus,
+	sdk.CodeWrapperBadOutput, sdk.CodeWrapperExit, sdk.CodeWrapperStart, sdk.CodeWrapperTimeout}
 
 // stageOrder returns the plugins to try at a stage: the pin alone, else
 // the given order (the plan's) limited to loaded plugins of the family,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -165,6 +166,7 @@ func frameID(f *FrameTrace) string {
 const maxTraces = 200
 
 func (m *Machine) keepTrace(t *Trace) {
+	m.redactTrace(t)
 	m.mu.Lock()
 	m.traces[t.RequestID] = t
 	m.order = append(m.order, t.RequestID)
@@ -206,6 +208,49 @@ func (m *Machine) keepTrace(t *Trace) {
 	if err != nil {
 		m.log.Warn("trace not persisted", "request", t.RequestID, "err", err)
 	}
+}
+
+// redactTrace removes secrets from every message a trace records (plugin
+// and engine errors, notes, frame branches and failures) before the trace
+// is kept, stored or returned: URLs lose their user info and query values,
+// and the API keys and base-URL secrets of the model endpoints are masked.
+// Errors quote whatever plugins and model servers said, so this is the one
+// place that can promise a stored trace holds no secret.
+func (m *Machine) redactTrace(t *Trace) {
+	var secrets []string
+	if s, ok := m.llm.(interface{ Secrets() []string }); ok {
+		secrets = s.Secrets()
+	}
+	red := func(p *string) { *p = llm.RedactText(*p, secrets...) }
+	red(&t.Question)
+	for i := range t.Errors {
+		red(&t.Errors[i].Message)
+	}
+	for i := range t.Notes {
+		red(&t.Notes[i])
+	}
+	for _, d := range t.Stages {
+		if d.Error != nil {
+			red(&d.Error.Message)
+		}
+	}
+	var frame func(f *FrameTrace)
+	frame = func(f *FrameTrace) {
+		if f == nil {
+			return
+		}
+		red(&f.Purpose)
+		for i := range f.Branches {
+			red(&f.Branches[i])
+		}
+		for i := range f.Failures {
+			red(&f.Failures[i])
+		}
+		for _, c := range f.Children {
+			frame(c)
+		}
+	}
+	frame(t.Frames)
 }
 
 // Trace returns the trace of a request, from memory or the store; "" or

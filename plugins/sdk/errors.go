@@ -28,6 +28,7 @@ const (
 	CodePluginTypeMismatch         = "plugin_type_mismatch" // the value does not implement its declared family
 	CodeManifestInvalid            = "manifest_invalid"
 	CodeNotAllowlisted             = "not_allowlisted"
+	CodeWrapperIDTaken             = "wrapper_id_taken" // a workspace wrapper with the id of a wrapper in the user's folder
 	CodePathSandboxViolation       = "path_sandbox_violation"
 	CodeUnsupportedProtocolVersion = "unsupported_protocol_version"
 	CodeWrapperTimeout             = "wrapper_timeout"

@@ -99,6 +99,8 @@ type WrapperResult struct {
 	Confidence *float64 `json:"confidence,omitempty"`
 	Result     string   `json:"result"`
 	Evidence   []string `json:"evidence"`
+	// Warnings lists what the parser ignored (an unreadable Confidence).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // RoleSetting says which model serves a role and how. Zero fields are unset

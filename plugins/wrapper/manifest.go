@@ -255,8 +255,9 @@ func normalize(d *sdk.Descriptor, w *wrapperFields, m *Manifest) {
 	}
 }
 
-// resolveCommand applies the path sandbox: the command and the arguments
-// may not be absolute or contain "..", and a command naming a file is
+// resolveCommand applies the path sandbox: the command and every
+// path-like part of the arguments (see argLeaves) may not be absolute or
+// contain "..", and a command naming a file is
 // resolved (symlinks too) inside the wrapper folder.
 func (m *Manifest) resolveCommand() []*sdk.PluginError {
 	var errs []*sdk.PluginError
@@ -268,8 +269,8 @@ func (m *Manifest) resolveCommand() []*sdk.PluginError {
 		return []*sdk.PluginError{{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "command", Message: "command is required"}}
 	}
 	for i, a := range m.Args {
-		if isAbs(a) || hasDotDot(a) {
-			sandbox(fmt.Sprintf("args.%d", i), "argument %q leaves the wrapper folder (absolute or containing ..)", a)
+		if part, bad := argLeaves(a); bad {
+			sandbox(fmt.Sprintf("args.%d", i), "argument %q leaves the wrapper folder (%q is absolute, under ~ or contains ..)", a, part)
 		}
 	}
 	switch {

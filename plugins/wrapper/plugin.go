@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -51,6 +52,18 @@ func (b base) call(ctx context.Context, p sdk.Payload, allowed []sdk.Status) (*s
 	return res, nil
 }
 
+// meta reports what the parser ignored in res: each warning is logged and
+// listed under Extra["warnings"], where the loop copies it into the trace.
+func (b base) meta(rc sdk.RunContext, res *sdk.WrapperResult) sdk.Metadata {
+	if len(res.Warnings) == 0 {
+		return sdk.Metadata{}
+	}
+	for _, w := range res.Warnings {
+		rc.Log().Warn("wrapper result: "+w, "plugin", b.r.m.Descriptor.ID)
+	}
+	return sdk.Metadata{Extra: map[string]any{"warnings": slices.Clone(res.Warnings)}}
+}
+
 func statusList(s []sdk.Status) string {
 	out := make([]string, len(s))
 	for i, v := range s {
@@ -81,7 +94,7 @@ func (w *gsWrapper) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveI
 	if err != nil {
 		return nil, err
 	}
-	out := &sdk.SolveResult{Status: res.Status, Error: resultError(w.r.m.Descriptor.ID, res)}
+	out := &sdk.SolveResult{Status: res.Status, Error: resultError(w.r.m.Descriptor.ID, res), Metadata: w.meta(rc, res)}
 	if out.Error == nil {
 		out.ResponseMarkdown = res.Result
 		doc, _ := json.Marshal(res)
@@ -102,7 +115,7 @@ func (w *valWrapper) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.Va
 	if err != nil {
 		return nil, err
 	}
-	out := &sdk.ValidateResult{Status: res.Status, Reason: res.Result, Error: resultError(w.r.m.Descriptor.ID, res)}
+	out := &sdk.ValidateResult{Status: res.Status, Reason: res.Result, Error: resultError(w.r.m.Descriptor.ID, res), Metadata: w.meta(rc, res)}
 	if res.Status == sdk.StatusAccepted || res.Status == sdk.StatusRejected {
 		out.Verdict = res.Status
 	}
@@ -118,7 +131,7 @@ func (w *sdWrapper) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.
 	if err != nil {
 		return nil, err
 	}
-	out := &sdk.SeedResult{Status: res.Status, Error: resultError(w.r.m.Descriptor.ID, res)}
+	out := &sdk.SeedResult{Status: res.Status, Error: resultError(w.r.m.Descriptor.ID, res), Metadata: w.meta(rc, res)}
 	if out.Error == nil {
 		out.IntentCNL = res.Result
 		out.CurrentTurnContextCNL = strings.Join(res.Evidence, "\n")
@@ -157,7 +170,7 @@ func (w *kbWrapper) Retrieve(ctx context.Context, rc sdk.RunContext, in *sdk.Ret
 	}
 	out := &sdk.RetrieveResult{Status: res.Status, ResolvedIntents: []sdk.ResolvedIntent{},
 		RetrievalTrace: sdk.RetrievalTrace{Purpose: purpose, KULevelsUsed: []string{}},
-		Error:          resultError(id, res)}
+		Error:          resultError(id, res), Metadata: w.meta(rc, res)}
 	if out.Error != nil {
 		return out, nil
 	}

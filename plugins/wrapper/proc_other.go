@@ -14,3 +14,10 @@ func killProcessGroup(cmd *exec.Cmd) error {
 	}
 	return cmd.Process.Kill()
 }
+
+func startContained(build func() *exec.Cmd, tag string) (*exec.Cmd, bool, error) {
+	cmd := build()
+	return cmd, false, cmd.Start()
+}
+
+func killTagged(tag string) {}

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -51,7 +54,13 @@ func (l Limits) withDefaults() Limits {
 type Runner struct {
 	m      *Manifest
 	limits Limits
+	pin    string // expected Fingerprint; "" when the wrapper is not bound to its contents
 }
+
+// Pin binds the runner to a fingerprint (see Fingerprint): every call
+// checks the wrapper's files against it first and refuses to start a
+// wrapper that changed since it was allowlisted.
+func (r *Runner) Pin(fingerprint string) { r.pin = strings.ToLower(fingerprint) }
 
 // NewRunner prepares calls to a validated, allowlisted wrapper.
 func NewRunner(m *Manifest, l Limits) *Runner { return &Runner{m: m, limits: l.withDefaults()} }
@@ -95,31 +104,51 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 		return nil, r.fail(sdk.CodeWrapperInputTooLarge, "payload is %d bytes; the limit is %d", len(input), max)
 	}
 
+	if r.pin != "" {
+		got, err := Fingerprint(r.m)
+		if err != nil {
+			return nil, r.fail(sdk.CodeNotAllowlisted, "%v", err)
+		}
+		if got != r.pin {
+			return nil, r.fail(sdk.CodeNotAllowlisted, "the wrapper's files changed since they were allowlisted (sha256 %s, allowlisted %s); not started", got, r.pin)
+		}
+	}
+
 	runCtx, cancel := context.WithTimeout(ctx, r.Timeout())
 	defer cancel()
 	stdout := &capBuffer{max: r.limits.MaxOutputBytes, onFull: cancel}
 	stderr := &capBuffer{max: r.limits.MaxStderrBytes}
 
-	cmd := exec.CommandContext(runCtx, r.m.Path, r.m.Args...)
-	cmd.Dir = r.m.Dir
-	cmd.Stdin = bytes.NewReader(input)
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	cmd.Env = append(os.Environ(), "MRPVM_PLUGIN_ID="+r.m.Descriptor.ID, "MRPVM_PROTOCOL_VERSION="+strconv.Itoa(ProtocolVersion))
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = r.limits.KillGrace
+	tag := callTag()
+	build := func() *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, r.m.Path, r.m.Args...)
+		cmd.Dir = r.m.Dir
+		cmd.Stdin = bytes.NewReader(input)
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
+		cmd.Env = append(os.Environ(), "MRPVM_PLUGIN_ID="+r.m.Descriptor.ID, "MRPVM_PROTOCOL_VERSION="+strconv.Itoa(ProtocolVersion),
+			tagEnv+"="+tag)
+		cmd.Cancel = func() error { return killProcessGroup(cmd) }
+		cmd.WaitDelay = r.limits.KillGrace
+		return cmd
+	}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, contained, err := startContained(build, tag)
+	if err != nil {
 		return nil, r.fail(sdk.CodeWrapperStart, "start %s: %v", r.m.Path, err)
 	}
 	waitErr := cmd.Wait()
 	if errors.Is(waitErr, exec.ErrWaitDelay) {
 		waitErr = nil // exited cleanly; a leftover child held stdout open and is killed below
 	}
-	// Whatever happened, no process of the group may outlive the call.
+	// Whatever happened, no process the call started may outlive it: in a
+	// PID namespace the kernel has already killed them with the wrapper;
+	// otherwise kill the process group, then whatever left it.
 	_ = killProcessGroup(cmd)
+	if !contained {
+		killTagged(tag)
+	}
 	elapsed := time.Since(start).Round(time.Millisecond)
 
 	switch {
@@ -152,6 +181,17 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 		return nil, r.fail(sdk.CodeWrapperBadOutput, "%v; stdout began %q%s", err, excerpt(stdout.Bytes(), 120), stderrNote(stderr))
 	}
 	return res, nil
+}
+
+// tagEnv is the environment variable that marks every process of one
+// wrapper call.
+const tagEnv = "MRPVM_WRAPPER_CALL"
+
+// callTag returns a fresh random tag for one call.
+func callTag() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // capBuffer keeps at most max bytes and calls onFull once when more come.
@@ -252,8 +292,11 @@ func stderrError(c *capBuffer) string {
 //	Evidence:
 //	- one item per line
 //
-// Status is required and must be a known status; Confidence, when given,
-// must be a number in [0, 1]. Text before the heading is ignored.
+// Status is required and must be a known status. Confidence is a number in
+// [0, 1] (a trailing % divides by 100) or one of the labels high (0.9),
+// medium (0.6) and low (0.3); any other value is dropped and named in
+// Warnings, so an odd confidence never loses the answer. Text before the
+// heading is ignored.
 func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 	lines := strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n")
 	start := -1
@@ -283,11 +326,11 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 			case "plugin":
 				res.Plugin = val
 			case "confidence":
-				f, err := strconv.ParseFloat(val, 64)
-				if err != nil || f < 0 || f > 1 {
-					return nil, fmt.Errorf("Confidence %q is not a number in [0, 1]", val)
+				if f, ok := parseConfidence(val); ok {
+					res.Confidence = &f
+				} else {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("Confidence %q is neither a number in [0, 1] nor high, medium or low; ignored", val))
 				}
-				res.Confidence = &f
 			case "result":
 				if val != "" {
 					result = append(result, val)
@@ -318,6 +361,32 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 	}
 	res.Result = strings.TrimSpace(strings.Join(result, "\n"))
 	return res, nil
+}
+
+// ConfidenceLabels maps the confidence words a wrapper may write to the
+// number it stands for.
+var ConfidenceLabels = map[string]float64{"high": 0.9, "medium": 0.6, "low": 0.3}
+
+// parseConfidence reads a Confidence value: a number in [0, 1], a
+// percentage, or a label of ConfidenceLabels (any case).
+func parseConfidence(val string) (float64, bool) {
+	v := strings.ToLower(strings.TrimSpace(val))
+	if f, ok := ConfidenceLabels[v]; ok {
+		return f, true
+	}
+	scale := 1.0
+	if p, ok := strings.CutSuffix(v, "%"); ok {
+		v, scale = strings.TrimSpace(p), 100
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, false
+	}
+	f /= scale
+	if f < 0 || f > 1 {
+		return 0, false
+	}
+	return f, true
 }
 
 var wrapperStatuses = []sdk.Status{sdk.StatusSuccess, sdk.StatusError, sdk.StatusUnsupported, sdk.StatusInsufficient,

@@ -264,17 +264,24 @@ func TestValidatorWrapper(t *testing.T) {
 }
 
 func TestParseResult(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
 	cases := []struct {
 		name, out string
 		want      *sdk.WrapperResult
+		warnings  int
 		err       string
 	}{
-		{"full", "noise\n## Plugin Result\nStatus: Success\nPlugin: p\nConfidence: 0.5\nResult: line one\nline two\nEvidence:\n- a\n* b\n", &sdk.WrapperResult{Status: "success", Plugin: "p", Result: "line one\nline two", Evidence: []string{"a", "b"}}, ""},
-		{"inline evidence", "## Plugin Result\nStatus: no-context\nEvidence: only\n## Next\nResult: ignored", &sdk.WrapperResult{Status: "no-context", Evidence: []string{"only"}}, ""},
-		{"no block", "Status: success\n", nil, "no `## Plugin Result` block"},
-		{"no status", "## Plugin Result\nResult: x\n", nil, "no Status line"},
-		{"bad status", "## Plugin Result\nStatus: great\n", nil, `unknown Status "great"`},
-		{"bad confidence", "## Plugin Result\nStatus: success\nConfidence: high\n", nil, "Confidence"},
+		{"full", "noise\n## Plugin Result\nStatus: Success\nPlugin: p\nConfidence: 0.5\nResult: line one\nline two\nEvidence:\n- a\n* b\n", &sdk.WrapperResult{Status: "success", Plugin: "p", Confidence: f(0.5), Result: "line one\nline two", Evidence: []string{"a", "b"}}, 0, ""},
+		{"inline evidence", "## Plugin Result\nStatus: no-context\nEvidence: only\n## Next\nResult: ignored", &sdk.WrapperResult{Status: "no-context", Evidence: []string{"only"}}, 0, ""},
+		{"no block", "Status: success\n", nil, 0, "no `## Plugin Result` block"},
+		{"no status", "## Plugin Result\nResult: x\n", nil, 0, "no Status line"},
+		{"bad status", "## Plugin Result\nStatus: great\n", nil, 0, `unknown Status "great"`},
+		{"label high", "## Plugin Result\nStatus: success\nConfidence: high\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.9), Result: "kept"}, 0, ""},
+		{"label Medium", "## Plugin Result\nStatus: success\nConfidence: Medium\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.6), Result: "kept"}, 0, ""},
+		{"label LOW", "## Plugin Result\nStatus: success\nConfidence: LOW\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.3), Result: "kept"}, 0, ""},
+		{"percent", "## Plugin Result\nStatus: success\nConfidence: 80%\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.8), Result: "kept"}, 0, ""},
+		{"unreadable confidence", "## Plugin Result\nStatus: success\nConfidence: very sure\nResult: kept\n", &sdk.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
+		{"confidence out of range", "## Plugin Result\nStatus: success\nConfidence: 7\nResult: kept\n", &sdk.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -288,7 +295,12 @@ func TestParseResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.Confidence = nil
+			if (got.Confidence == nil) != (tc.want.Confidence == nil) || got.Confidence != nil && *got.Confidence != *tc.want.Confidence {
+				t.Errorf("confidence %v, want %v", got.Confidence, tc.want.Confidence)
+			}
+			if len(got.Warnings) != tc.warnings {
+				t.Errorf("warnings %q, want %d", got.Warnings, tc.warnings)
+			}
 			if got.Status != tc.want.Status || got.Plugin != tc.want.Plugin || got.Result != tc.want.Result || !slices.Equal(got.Evidence, tc.want.Evidence) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}

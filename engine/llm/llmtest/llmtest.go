@@ -98,6 +98,7 @@ func Hang() Reply { return Reply{Hang: true} }
 // Request is one request the server received.
 type Request struct {
 	Path        string
+	Query       string // the raw query string
 	Auth        string // the Authorization header
 	Model       string
 	Messages    []sdk.Message
@@ -259,7 +260,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, Status(http.StatusBadRequest, "bad JSON").Body)
 		return
 	}
-	req := Request{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Model: in.Model, Messages: in.Messages,
+	req := Request{Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Model: in.Model, Messages: in.Messages,
 		Temperature: in.Temperature, MaxTokens: in.MaxTokens, Stream: in.Stream,
 		JSON: in.ResponseFormat != nil && in.ResponseFormat.Type == "json_object", Raw: raw}
 

@@ -29,16 +29,26 @@ func main() {
 	}
 	switch mode {
 	case "sleep":
+		if f := os.Getenv("TESTWRAPPER_PIDFILE"); f != "" {
+			// The pid as the test sees it: /proc is the host's even when
+			// the wrapper runs in a PID namespace of its own.
+			pid := strconv.Itoa(os.Getpid())
+			if self, err := os.Readlink("/proc/self"); err == nil {
+				pid = self
+			}
+			_ = os.WriteFile(f+".tmp", []byte(pid), 0o644)
+			_ = os.Rename(f+".tmp", f)
+		}
 		time.Sleep(time.Hour)
 		return
 	case "hang":
 		// Start a child in our process group, record its pid, then hang.
 		child := exec.Command(os.Args[0], "sleep")
+		child.Env = append(os.Environ(), "TESTWRAPPER_PIDFILE=child.pid")
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		_ = os.WriteFile("child.pid", []byte(strconv.Itoa(child.Process.Pid)), 0o644)
 		time.Sleep(time.Hour)
 		return
 	case "flood":
