@@ -51,7 +51,8 @@ type ignoreRule struct {
 }
 
 // walker lists the Markdown files of a workspace, honouring .gitignore files,
-// skipping hidden folders and node_modules, and following symlinks without loops.
+// skipping hidden folders and node_modules, and following symlinks without
+// loops and only to targets inside the workspace.
 type walker struct {
 	root    *fsafe.Root
 	visited map[string]bool // real paths of folders already walked
@@ -279,9 +280,8 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 }
 
 // ignoreFile compiles the .gitignore at path, or returns nil when there is
-// none. One that cannot be
-// read safely (a FIFO, a device, a symlink out of the workspace, over the
-// configuration size cap) is reported and ignored.
+// none. One that cannot be read safely (a FIFO, a device, a symlink out of
+// the workspace, over the configuration size cap) is reported and ignored.
 func (w *walker) ignoreFile(path string) *ignore.GitIgnore {
 	b, err := w.root.ReadFile(path, fsafe.MaxConfigBytes)
 	if err != nil {
