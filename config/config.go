@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 )
@@ -323,14 +324,14 @@ func Load(opt Options) (*Config, []*Error) {
 		def, _ := embedded.ReadFile(name)
 		layers = append(layers, &layer{name: name, kind: LayerDefault, file: "<builtin>/config/" + name, src: def})
 		if userDir != "" {
-			if l, err := readLayer(name, LayerUser, filepath.Join(userDir, name)); err != nil {
+			if l, err := readLayer(name, LayerUser, "", filepath.Join(userDir, name)); err != nil {
 				errs = append(errs, err)
 			} else if l != nil {
 				layers = append(layers, l)
 			}
 		}
 		if opt.Workspace != "" {
-			if l, err := readLayer(name, LayerWorkspace, filepath.Join(opt.Workspace, WorkspaceDir, name)); err != nil {
+			if l, err := readLayer(name, LayerWorkspace, opt.Workspace, filepath.Join(opt.Workspace, WorkspaceDir, name)); err != nil {
 				errs = append(errs, err)
 			} else if l != nil {
 				layers = append(layers, l)
@@ -378,13 +379,17 @@ type layer struct {
 	bad              map[string]bool // pointers removed from tree
 }
 
-func readLayer(name, kind, path string) (*layer, *Error) {
-	src, err := os.ReadFile(path)
+// readLayer reads one configuration file, confined to root when it is not
+// "" (a workspace's file must not resolve outside the workspace). Files
+// that are not regular or are over fsafe.MaxConfigBytes are refused with
+// the fsafe code; a missing file is no layer.
+func readLayer(name, kind, root, path string) (*layer, *Error) {
+	src, err := fsafe.ReadFile(root, path, fsafe.MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{File: path, Line: 1, Col: 1, Code: CodeRead, Message: err.Error()}
+		return nil, &Error{File: path, Line: 1, Col: 1, Code: fsafe.CodeOr(err, CodeRead), Message: err.Error()}
 	}
 	return &layer{name: name, kind: kind, file: path, src: src}, nil
 }

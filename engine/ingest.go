@@ -13,19 +13,27 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 )
 
 // Ingest issue codes. Warnings skip a file; errors make the run fail.
 const (
-	CodeTooLarge    = "file_too_large"
+	CodeTooLarge = fsafe.CodeTooLarge
+	// CodeNotRegular skips a source that is a FIFO, device or socket.
+	CodeNotRegular = fsafe.CodeNotRegular
+	// CodeOutsideRoot skips a symlink resolving outside the workspace.
+	CodeOutsideRoot = fsafe.CodeOutsideRoot
+	// CodeNameNotUTF8 skips a file or folder whose name is not valid
+	// UTF-8: source ids, JSON output and URIs could not name it.
+	CodeNameNotUTF8 = "file_name_not_utf8"
 	CodeNotUTF8     = "not_utf8"
 	CodeBinary      = "binary_file"
 	CodeVanished    = "file_vanished"
@@ -39,7 +47,7 @@ const (
 )
 
 // DefaultMaxFileSize is the size cap above which a file is skipped.
-const DefaultMaxFileSize = 8 << 20
+const DefaultMaxFileSize = fsafe.MaxSourceBytes
 
 // FileError is one problem met while ingesting.
 type FileError struct {
@@ -397,6 +405,20 @@ func (kb *KB) onlyCandidates(paths []string, records map[string]*SourceRecord, r
 			rep.Errors = append(rep.Errors, FileError{Path: p, Code: CodeReadFailed, Message: err.Error()})
 			continue
 		}
+		if !utf8.ValidString(id) {
+			rep.Errors = append(rep.Errors, FileError{Path: strings.ToValidUTF8(p, "\ufffd"), Code: CodeNameNotUTF8, Warning: true,
+				Message: fmt.Sprintf("the path %q is not valid UTF-8; skipped (rename it to ingest it)", p)})
+			continue
+		}
+		if _, err := kb.root.Resolve(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			rep.Errors = append(rep.Errors, FileError{Path: p, Code: fsafe.CodeOr(err, CodeReadFailed), Message: err.Error() + "; skipped", Warning: true})
+			if rec := records[id]; rec != nil && fsafe.Code(err) != "" {
+				if err := kb.removeSource(context.Background(), rec); err == nil {
+					rep.Removed++
+				}
+			}
+			continue
+		}
 		info, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			if rec := records[id]; rec != nil {
@@ -615,6 +637,8 @@ func (kb *KB) parse(w work) parsed {
 			return issue(CodeVanished, "deleted before it could be read", true)
 		case errors.Is(err, errTooLarge):
 			return issue(CodeTooLarge, fmt.Sprintf("grew over the %d-byte limit; skipped", kb.maxFileSize), true)
+		case errors.Is(err, fsafe.ErrNotRegular):
+			return issue(CodeNotRegular, err.Error()+"; skipped", true)
 		case err != nil:
 			return issue(CodeReadFailed, err.Error(), false)
 		}
@@ -699,65 +723,13 @@ func (kb *KB) prepare(sourceID string, doc *kus.Document) {
 	}
 }
 
-var errTooLarge = errors.New("file too large")
+var errTooLarge = fsafe.ErrTooLarge
 
-// readCapped reads a whole file of at most limit bytes. It reads into a
-// pooled scratch buffer and returns an exact-size copy, and uses the
-// syscall package directly: an *os.File of a regular file costs five more
-// system calls (a failed poller registration and the non-blocking mode set
-// and cleared again), half of what a cold ingest spent per file.
+// readCapped reads a whole regular file of at most limit bytes; a FIFO,
+// device or folder fails with fsafe.ErrNotRegular without being read.
 func readCapped(path string, limit int64) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	}
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	bp := readBufs.Get().(*[]byte)
-	defer readBufs.Put(bp)
-	buf := (*bp)[:0]
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > limit {
-				return nil, errTooLarge
-			}
-			buf = append(buf, 0)[:len(buf)]
-			*bp = buf[:0:cap(buf)]
-		}
-		want := buf[len(buf):cap(buf)]
-		if rest := limit + 1 - int64(len(buf)); int64(len(want)) > rest {
-			want = want[:rest]
-		}
-		n, err := syscall.Read(fd, want)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n <= 0 {
-			break
-		}
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, errTooLarge
-		}
-	}
-	if cap(buf) > maxReadBuf {
-		*bp = make([]byte, 0, readBufSize) // do not keep a large file's buffer
-	}
-	return bytes.Clone(buf), nil
+	return fsafe.ReadRegular(path, limit)
 }
-
-// Scratch buffers of readCapped: most sources fit the first one.
-const (
-	readBufSize = 64 << 10
-	maxReadBuf  = 1 << 20
-)
-
-var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, readBufSize); return &b }}
 
 func sourceName(w work) string {
 	if w.path == "" {

@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 )
 
@@ -37,6 +38,7 @@ type Config struct {
 type KB struct {
 	store       *Store
 	workspace   string
+	root        *fsafe.Root // the workspace, for confined reads
 	hooks       []SourceHook
 	virtual     []VirtualSource
 	maxFileSize int64
@@ -57,6 +59,10 @@ func Open(cfg Config) (*KB, error) {
 	} else if !info.IsDir() {
 		return nil, fmt.Errorf("workspace %s: not a folder", ws)
 	}
+	root, err := fsafe.NewRoot(ws)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
 	path := cfg.DBPath
 	if path == "" {
 		if path, err = DefaultDBPath(ws); err != nil {
@@ -70,6 +76,7 @@ func Open(cfg Config) (*KB, error) {
 	kb := &KB{
 		store:       store,
 		workspace:   ws,
+		root:        root,
 		hooks:       cfg.Hooks,
 		virtual:     cfg.Virtual,
 		maxFileSize: cfg.MaxFileSize,
@@ -239,7 +246,7 @@ func (kb *KB) sourceText(rec *SourceRecord) []byte {
 		}
 		return nil
 	}
-	b, err := os.ReadFile(rec.Path)
+	b, err := kb.root.ReadFile(rec.Path, kb.maxFileSize)
 	if err != nil || hashText(b) != rec.Hash {
 		return nil
 	}

@@ -7,53 +7,30 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
 
-// TestReadCapped reads files around the limit and around the scratch
-// buffer's size, and reports a missing file as fs.ErrNotExist.
+// TestReadCapped reads a source at and over the limit, and reports a
+// missing file as fs.ErrNotExist and a folder as not regular (the buffer
+// handling is tested in internal/fsafe).
 func TestReadCapped(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, n int) (string, []byte) {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('a' + i%26)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p, b
+	p := filepath.Join(dir, "f.md")
+	want := bytes.Repeat([]byte("abcdefghij"), 10)
+	if err := os.WriteFile(p, want, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		size, limit int
-		tooLarge    bool
-	}{
-		{0, 100, false}, {1, 100, false}, {100, 100, false}, {101, 100, true},
-		{readBufSize - 1, 1 << 30, false}, {readBufSize, 1 << 30, false}, {readBufSize + 1, 1 << 30, false},
-		{3*readBufSize + 7, 1 << 30, false}, {3 * readBufSize, 3*readBufSize - 1, true},
-		{2*maxReadBuf + 5, 1 << 30, false}, {10, 10, false},
-	} {
-		p, want := write("f.md", tc.size)
-		for round := 0; round < 2; round++ { // the second read reuses a pooled buffer
-			got, err := readCapped(p, int64(tc.limit))
-			if tc.tooLarge {
-				if !errors.Is(err, errTooLarge) {
-					t.Fatalf("size %d limit %d: err %v, want errTooLarge", tc.size, tc.limit, err)
-				}
-				continue
-			}
-			if err != nil {
-				t.Fatalf("size %d limit %d: %v", tc.size, tc.limit, err)
-			}
-			if !bytes.Equal(got, want) || got == nil {
-				t.Fatalf("size %d limit %d: read %d bytes, want %d", tc.size, tc.limit, len(got), len(want))
-			}
-		}
+	if got, err := readCapped(p, 100); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("at the limit: %d bytes, %v", len(got), err)
+	}
+	if _, err := readCapped(p, 99); !errors.Is(err, errTooLarge) {
+		t.Fatalf("over the limit: %v, want errTooLarge", err)
 	}
 	if _, err := readCapped(filepath.Join(dir, "missing.md"), 100); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v, want fs.ErrNotExist", err)
 	}
-	if _, err := readCapped(dir, 100); err == nil {
-		t.Fatal("reading a folder did not fail")
+	if _, err := readCapped(dir, 100); !errors.Is(err, fsafe.ErrNotRegular) {
+		t.Fatalf("reading a folder: %v, want fsafe.ErrNotRegular", err)
 	}
 }

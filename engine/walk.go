@@ -12,8 +12,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	ignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
 
 // Walk warning codes.
@@ -48,9 +51,10 @@ type ignoreRule struct {
 }
 
 // walker lists the Markdown files of a workspace, honouring .gitignore files,
-// skipping hidden folders and node_modules, and following symlinks without loops.
+// skipping hidden folders and node_modules, and following symlinks without
+// loops and only to targets inside the workspace.
 type walker struct {
-	root    string
+	root    *fsafe.Root
 	visited map[string]bool // real paths of folders already walked
 	out     []candidate
 	issues  []FileError
@@ -72,16 +76,20 @@ func walkWorkspace(root string, noStat bool) ([]candidate, []FileError, error) {
 
 // walkWorkspaceHint is walkWorkspace told how many files to expect.
 func walkWorkspaceHint(root string, noStat bool, hint int) ([]candidate, []FileError, error) {
-	w := &walker{root: root, visited: map[string]bool{}, noStat: noStat}
-	if hint > 0 {
-		w.out = make([]candidate, 0, hint+hint/8)
-	}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
 	}
 	if !info.IsDir() {
 		return nil, nil, fmt.Errorf("workspace %s: not a folder", root)
+	}
+	r, err := fsafe.NewRoot(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
+	}
+	w := &walker{root: r, visited: map[string]bool{}, noStat: noStat}
+	if hint > 0 {
+		w.out = make([]candidate, 0, hint+hint/8)
 	}
 	if err := w.dir(root, "", nil); err != nil {
 		return nil, nil, err
@@ -171,13 +179,18 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		w.issues = append(w.issues, FileError{Path: abs, Code: CodeWalkFailed, Message: err.Error(), Warning: true})
 		return nil
 	}
+	if !w.root.Contains(real) {
+		w.issues = append(w.issues, FileError{Path: abs, Code: CodeOutsideRoot,
+			Message: "folder resolves to " + real + ", outside the workspace; skipped", Warning: true})
+		return nil
+	}
 	if w.visited[real] {
 		w.issues = append(w.issues, FileError{Path: abs, Code: CodeSymlinkLoop,
 			Message: "folder already walked through another path (symlink loop); skipped", Warning: true})
 		return nil
 	}
 	w.visited[real] = true
-	if m, err := ignore.CompileIgnoreFile(filepath.Join(abs, ".gitignore")); err == nil {
+	if m := w.ignoreFile(filepath.Join(abs, ".gitignore")); m != nil {
 		rules = append(rules[:len(rules):len(rules)], ignoreRule{dir: rel, matcher: m})
 	}
 	entries, f, err := readDir(abs)
@@ -197,8 +210,9 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			childRel = rel + "/" + name
 		}
 		mode := e.Type()
+		linked := mode&fs.ModeSymlink != 0
 		var info fs.FileInfo
-		if mode&fs.ModeSymlink != 0 {
+		if linked {
 			info, err = os.Stat(childAbs)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -216,7 +230,31 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		if isDir && skipDir(name) {
 			continue
 		}
+		if !isDir && !IsSourceFile(name) {
+			continue // never read
+		}
 		if ignored(rules, childRel, isDir) {
+			continue
+		}
+		if !utf8.ValidString(name) {
+			w.issues = append(w.issues, FileError{Path: strings.ToValidUTF8(abs, "\ufffd"), Code: CodeNameNotUTF8, Warning: true,
+				Message: fmt.Sprintf("the name %q is not valid UTF-8; skipped (rename it to ingest it)", name)})
+			continue
+		}
+		if linked {
+			// A symlink is followed only to a target inside the workspace.
+			target, err := filepath.EvalSymlinks(childAbs)
+			if err == nil && !w.root.Contains(target) {
+				err = fmt.Errorf("symlink resolves to %s, outside the workspace; skipped", target)
+			}
+			if err != nil {
+				w.issues = append(w.issues, FileError{Path: childAbs, Code: CodeOutsideRoot, Message: err.Error(), Warning: true})
+				continue
+			}
+		}
+		if !isDir && !mode.IsRegular() {
+			w.issues = append(w.issues, FileError{Path: childAbs, Code: CodeNotRegular, Warning: true,
+				Message: "not a regular file (a FIFO, device or socket); skipped"})
 			continue
 		}
 		if isDir {
@@ -224,9 +262,6 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 			if err := w.dir(childAbs, childRel, rules); err != nil {
 				return err
 			}
-			continue
-		}
-		if !mode.IsRegular() || !IsSourceFile(name) {
 			continue
 		}
 		if info == nil && w.noStat {
@@ -242,6 +277,21 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 	}
 	w.statFiles(f)
 	return nil
+}
+
+// ignoreFile compiles the .gitignore at path, or returns nil when there is
+// none. One that cannot be read safely (a FIFO, a device, a symlink out of
+// the workspace, over the configuration size cap) is reported and ignored.
+func (w *walker) ignoreFile(path string) *ignore.GitIgnore {
+	b, err := w.root.ReadFile(path, fsafe.MaxConfigBytes)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.issues = append(w.issues, FileError{Path: path, Code: fsafe.CodeOr(err, CodeReadFailed),
+				Message: err.Error() + "; its rules are not applied", Warning: true})
+		}
+		return nil
+	}
+	return ignore.CompileIgnoreLines(strings.Split(string(b), "\n")...)
 }
 
 // readDir reads a folder's entries sorted by name, as os.ReadDir does, and

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins"
@@ -146,9 +148,13 @@ type diagEnv struct {
 func (s *Server) publishDiagnostics(u string) {
 	text, err := s.readText(u)
 	diags := []diagnostic{}
-	if err == nil {
+	switch {
+	case err == nil:
 		path := uriToPath(u)
 		diags = computeDiagnostics(path, text, s.diagEnv(path))
+	case errors.Is(err, fsafe.ErrTooLarge):
+		diags = append(diags, diagnostic{Severity: 4, Code: "doc_too_large", Source: "mrpvm",
+			Message: fmt.Sprintf("the document is over %d bytes; larger documents are not checked", MaxDiagnosedBytes)})
 	}
 	s.notify("textDocument/publishDiagnostics", map[string]any{"uri": u, "diagnostics": diags})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -371,7 +371,7 @@ func kuLocation(f *folder, ku *kus.KU) (string, protocol.Range) {
 	}
 	abs := filepath.Join(f.root, filepath.FromSlash(ku.SourceID))
 	text := ""
-	if b, err := os.ReadFile(abs); err == nil {
+	if b, err := fsafe.ReadFile(f.root, abs, MaxDiagnosedBytes); err == nil {
 		text = string(b)
 	}
 	r := protocol.Range{

@@ -22,7 +22,6 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -36,6 +35,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -818,9 +818,21 @@ func (s *Server) readText(u string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("not a file URI: %s", u)
 	}
-	b, err := os.ReadFile(p)
+	b, err := s.readDiskFile(p)
 	if err != nil {
 		return "", err
 	}
 	return string(b), nil
+}
+
+// readDiskFile reads a file the editor has not opened: confined to the
+// workspace folder holding it (when one does), a regular file, and at most
+// MaxDiagnosedBytes, so a link to a secret, to /dev/zero or a FIFO is
+// refused unread (fsafe's codes).
+func (s *Server) readDiskFile(p string) ([]byte, error) {
+	root := ""
+	if f := s.folderFor(p); f != nil {
+		root = f.root
+	}
+	return fsafe.ReadFile(root, p, MaxDiagnosedBytes)
 }

@@ -151,7 +151,7 @@ func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		r := protocol.Range{}
 		if frag != "" {
-			if b, err := os.ReadFile(abs); err == nil {
+			if b, err := s.readDiskFile(abs); err == nil {
 				r = headingRange(string(b), frag)
 			}
 		}

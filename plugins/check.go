@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
@@ -52,20 +53,22 @@ func CheckKUs(id string, data []byte, file string) []*sdk.PluginError {
 }
 
 // CheckDir validates a plugin folder (plugin.json and plugin.kus.md) or a
-// wrapper folder (manifest.json). Problems carry file, line and code;
+// wrapper folder (manifest.json). Its files are read through fsafe,
+// confined to dir: a FIFO, device, oversized file or symlink out of the
+// folder is reported with the fsafe code, unread. Problems carry file, line and code;
 // warnings are marked. A wrapper's allowlisting is not checked here.
 func CheckDir(dir string) []*sdk.PluginError {
 	descPath := filepath.Join(dir, "plugin.json")
-	data, err := os.ReadFile(descPath)
+	data, err := fsafe.ReadFile(dir, descPath, fsafe.MaxConfigBytes)
 	switch {
 	case err == nil:
 		return checkPluginDir(dir, descPath, data)
 	case !errors.Is(err, fs.ErrNotExist):
-		return []*sdk.PluginError{{Ref: descPath, File: descPath, Stage: sdk.StageLoad, Code: sdk.CodePluginFailed, Message: err.Error()}}
+		return []*sdk.PluginError{{Ref: descPath, File: descPath, Stage: sdk.StageLoad, Code: fsafe.CodeOr(err, sdk.CodePluginFailed), Message: err.Error()}}
 	}
 	manPath := filepath.Join(dir, wrapper.ManifestFile)
-	if _, err := os.Stat(manPath); err == nil {
-		_, errs := wrapper.LoadManifest(manPath)
+	if _, err := os.Lstat(manPath); err == nil {
+		_, errs := wrapper.LoadManifestIn(dir, manPath)
 		if readmes, _ := filepath.Glob(filepath.Join(dir, "[Rr][Ee][Aa][Dd][Mm][Ee]*")); len(readmes) == 0 {
 			errs = append(errs, &sdk.PluginError{Ref: manPath, File: dir, Stage: sdk.StageValidate, Code: CodeNoReadme, Warning: true,
 				Message: "no README: say what the wrapper does, what it needs installed and what it sends where"})
@@ -86,7 +89,11 @@ func checkPluginDir(dir, descPath string, data []byte) []*sdk.PluginError {
 		id = d.ID
 	}
 	kuPath := filepath.Join(dir, "plugin.kus.md")
-	kuData, err := os.ReadFile(kuPath)
+	kuData, err := fsafe.ReadFile(dir, kuPath, fsafe.MaxSourceBytes)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return append(errs, &sdk.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: sdk.StageLoad,
+			Code: fsafe.CodeOr(err, sdk.CodePluginFailed), Message: err.Error()})
+	}
 	if err != nil {
 		return append(errs, &sdk.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: sdk.StageLoad, Code: CodeKUsMissing,
 			Message: "plugin.kus.md is missing: every plugin ships KUs describing what it does and when to use it"})

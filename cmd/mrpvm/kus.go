@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 )
 
@@ -21,8 +23,11 @@ It does not touch the knowledge base.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
-			src, err := os.ReadFile(path)
+			src, err := fsafe.ReadFile(kusRoot(path), path, engine.DefaultMaxFileSize)
 			if err != nil {
+				if c := fsafe.Code(err); c != "" {
+					return fmt.Errorf("%s: %s", c, err)
+				}
 				return err
 			}
 			id := sourceIDOf(path)
@@ -41,6 +46,20 @@ It does not touch the knowledge base.`,
 		},
 	}
 	rootCmd.AddCommand(cmd)
+}
+
+// kusRoot is the folder a file named to kus is confined to: the workspace
+// when the file lies in it (a symlink out of a cloned repository is not
+// followed), else the file's own folder.
+func kusRoot(path string) string {
+	ws, err1 := filepath.Abs(flags.workspace)
+	abs, err2 := filepath.Abs(path)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(ws, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return ws
+		}
+	}
+	return filepath.Dir(abs)
 }
 
 // sourceIDOf is the workspace-relative id of path, or its cleaned path when

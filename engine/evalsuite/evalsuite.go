@@ -13,6 +13,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -102,7 +103,9 @@ type SuiteResult struct {
 
 // Load reads a suite folder.
 func Load(dir string) (*Suite, string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "eval.json"))
+	// A suite folder is as untrusted as a workspace: its files must be
+	// regular, inside the folder and under the caps.
+	b, err := fsafe.ReadFile(dir, filepath.Join(dir, "eval.json"), fsafe.MaxSourceBytes)
 	if err != nil {
 		return nil, "", fmt.Errorf("suite %s: %w", dir, err)
 	}
@@ -113,7 +116,7 @@ func Load(dir string) (*Suite, string, error) {
 	if s.StoryFile == "" {
 		s.StoryFile = "story.nl"
 	}
-	story, err := os.ReadFile(filepath.Join(dir, s.StoryFile))
+	story, err := fsafe.ReadFile(dir, filepath.Join(dir, s.StoryFile), fsafe.MaxSourceBytes)
 	if err != nil {
 		return nil, "", fmt.Errorf("suite %s: %w", dir, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -95,7 +96,7 @@ func Discover(roots ...string) ([]*Manifest, []*sdk.PluginError) {
 			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			m, errs := LoadManifest(path)
+			m, errs := LoadManifestIn(root, path)
 			problems = append(problems, errs...)
 			if m != nil {
 				out = append(out, m)
@@ -109,13 +110,21 @@ func Discover(roots ...string) ([]*Manifest, []*sdk.PluginError) {
 // problems when the wrapper cannot be used; warnings (an unsupported
 // protocol version) also return nil, marked Warning.
 func LoadManifest(path string) (*Manifest, []*sdk.PluginError) {
+	return LoadManifestIn("", path)
+}
+
+// LoadManifestIn is LoadManifest for a manifest that must resolve inside
+// the folder root ("" : anywhere). A manifest that is not a regular file,
+// resolves outside root or is over fsafe.MaxConfigBytes is refused with
+// the fsafe code, unread.
+func LoadManifestIn(root, path string) (*Manifest, []*sdk.PluginError) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		path = abs
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsafe.ReadFile(root, path, fsafe.MaxConfigBytes)
 	if err != nil {
-		return nil, []*sdk.PluginError{{Ref: path, File: path, Stage: sdk.StageLoad, Code: sdk.CodeManifestInvalid, Message: err.Error()}}
+		return nil, []*sdk.PluginError{{Ref: path, File: path, Stage: sdk.StageLoad, Code: fsafe.CodeOr(err, sdk.CodeManifestInvalid), Message: err.Error()}}
 	}
 	return ParseManifest(data, path)
 }

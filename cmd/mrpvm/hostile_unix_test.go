@@ -1,0 +1,102 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mrpvm/mrpvm/internal/fsafe"
+)
+
+// runCLIWithin is runCLI failing the test when the command does not end
+// within a generous bound (the failure guarded against is hanging).
+func runCLIWithin(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	type res struct {
+		out string
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() { out, err := runCLI(t, args...); ch <- res{out, err} }()
+	select {
+	case r := <-ch:
+		return r.out, r.err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("mrpvm %s hangs", strings.Join(args, " "))
+		return "", nil
+	}
+}
+
+// TestPluginsCheckSpecialFiles checks plugin and wrapper folders whose
+// files are a FIFO, a symlink to /dev/zero and a symlink out of the
+// folder: each is reported with its code, none is read.
+func TestPluginsCheckSpecialFiles(t *testing.T) {
+	base := t.TempDir()
+	write(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
+	fifo := filepath.Join(base, "fifo")
+	write(t, filepath.Join(fifo, "README.md"), "x")
+	if err := syscall.Mkfifo(filepath.Join(fifo, "plugin.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(base, "wrap")
+	write(t, filepath.Join(wrap, "README.md"), "x")
+	if err := syscall.Mkfifo(filepath.Join(wrap, "manifest.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kus := filepath.Join(base, "kus")
+	write(t, filepath.Join(kus, "plugin.json"), `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`)
+	if err := os.Symlink(filepath.Join(base, "secret.md"), filepath.Join(kus, "plugin.kus.md")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{fifo: fsafe.CodeNotRegular, wrap: fsafe.CodeNotRegular, kus: fsafe.CodeOutsideRoot}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		zero := filepath.Join(base, "zero")
+		write(t, filepath.Join(zero, "README.md"), "x")
+		if err := os.Symlink("/dev/zero", filepath.Join(zero, "manifest.json")); err != nil {
+			t.Fatal(err)
+		}
+		want[zero] = fsafe.CodeOutsideRoot
+	}
+	for dir, code := range want {
+		out, err := runCLIWithin(t, "plugins", "check", dir)
+		if err == nil || !strings.Contains(out, ": "+code+": ") {
+			t.Errorf("%s: %q, %v; want %s", filepath.Base(dir), out, err, code)
+		}
+	}
+}
+
+// TestKusSpecialFiles runs kus on a FIFO, a symlink to /dev/zero and a
+// workspace symlink to a file outside it.
+func TestKusSpecialFiles(t *testing.T) {
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	write(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
+	write(t, filepath.Join(ws, "a.md"), "# A\n")
+	if err := syscall.Mkfifo(filepath.Join(ws, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "secret.md"), filepath.Join(ws, "key.md")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"fifo.md": fsafe.CodeNotRegular, "key.md": fsafe.CodeOutsideRoot}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if err := os.Symlink("/dev/zero", filepath.Join(ws, "zero.md")); err != nil {
+			t.Fatal(err)
+		}
+		want["zero.md"] = fsafe.CodeOutsideRoot
+	}
+	for name, code := range want {
+		out, err := runCLIWithin(t, "kus", "--workspace", ws, filepath.Join(ws, name))
+		if err == nil || !strings.Contains(err.Error(), code) || strings.Contains(out, "SECRET") {
+			t.Errorf("%s: %q, %v; want %s", name, out, err, code)
+		}
+	}
+	if out, err := runCLIWithin(t, "kus", "--workspace", ws, filepath.Join(ws, "a.md")); err != nil || !strings.Contains(out, "a.md::") {
+		t.Errorf("a.md: %q, %v", out, err)
+	}
+}

@@ -1,0 +1,77 @@
+//go:build unix
+
+package wrapper
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mrpvm/mrpvm/internal/fsafe"
+)
+
+// TestDiscoverSpecialManifests ships wrappers whose manifest.json is a
+// FIFO, a symlink to /dev/zero and a symlink to a manifest outside the
+// wrappers folder: Discover ends, reports each with its code and loads the
+// good wrapper.
+func TestDiscoverSpecialManifests(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "wrappers")
+	good := `{"id": "good", "description": "A good wrapper.", "protocolVersion": 1, "command": "sh"}`
+	mk := func(name string) string {
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Join(dir, ManifestFile)
+	}
+	if err := os.WriteFile(mk("good"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(mk("fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(base, "outside.json")
+	if err := os.WriteFile(outside, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, mk("escape")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"fifo": fsafe.CodeNotRegular, "escape": fsafe.CodeOutsideRoot}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if err := os.Symlink("/dev/zero", mk("zero")); err != nil {
+			t.Fatal(err)
+		}
+		want["zero"] = fsafe.CodeOutsideRoot
+	}
+	type res struct {
+		ms []*Manifest
+		n  map[string]string
+	}
+	ch := make(chan res, 1)
+	go func() {
+		ms, problems := Discover(root)
+		got := map[string]string{}
+		for _, p := range problems {
+			got[filepath.Base(filepath.Dir(p.File))] = p.Code
+		}
+		ch <- res{ms, got}
+	}()
+	var r res
+	select {
+	case r = <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Discover hangs")
+	}
+	if len(r.ms) != 1 || r.ms[0].Descriptor.ID != "good" {
+		t.Errorf("loaded %d manifests, want the good one", len(r.ms))
+	}
+	for name, code := range want {
+		if r.n[name] != code {
+			t.Errorf("%s: code %q, want %q (%v)", name, r.n[name], code, r.n)
+		}
+	}
+}
