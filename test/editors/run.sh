@@ -143,6 +143,37 @@ if want vscode; then
 			(cd editors/vscode && npm test -s) && passed+=("vscode unit") || failed+=("vscode unit")
 			say "vscode protocol end-to-end tests"
 			(cd editors/vscode && TMPDIR="$tmp" npm run -s test:e2e) && passed+=("vscode e2e") || failed+=("vscode e2e")
+			say "vscode package: esbuild bundle and vsce, without warnings"
+			if (cd editors/vscode && npm run -s package -- -o "$tmp/mrpvm.vsix") >"$tmp/vsce.log" 2>&1; then
+				# npm's own notices about the machine's npmrc are not the package's.
+				if grep -v '^npm warn' "$tmp/vsce.log" | grep -qi 'warn'; then
+					cat "$tmp/vsce.log"
+					failed+=("vscode package: warnings")
+				elif ! python3 -m zipfile -l "$tmp/mrpvm.vsix" >"$tmp/vsix.txt" 2>&1 ||
+					! grep -q 'extension/dist/extension.js' "$tmp/vsix.txt" || ! grep -q 'extension/LICENSE' "$tmp/vsix.txt" ||
+					grep -q 'node_modules/' "$tmp/vsix.txt"; then
+					cat "$tmp/vsix.txt"
+					failed+=("vscode package: contents")
+				elif ! (cd editors/vscode && node -e '
+						// The bundle must load with nothing but the vscode module
+						// (a stand-in whose every member is a class).
+						const Module = require("module");
+						const resolve = Module._resolveFilename;
+						Module._resolveFilename = function (r, ...a) { return r === "vscode" ? "vscode" : resolve.call(this, r, ...a); };
+						const stub = () => new Proxy(class {}, { get: (t, k) => (k in t ? t[k] : stub()) });
+						require.cache.vscode = { id: "vscode", filename: "vscode", loaded: true, exports: stub() };
+						const m = require("./dist/extension.js");
+						if (typeof m.activate !== "function" || typeof m.deactivate !== "function") throw new Error("no activate/deactivate");
+					') >"$tmp/bundle.log" 2>&1; then
+					tail -c 2000 "$tmp/bundle.log"
+					failed+=("vscode package: the bundle does not load")
+				else
+					passed+=("vscode package ($(du -k "$tmp/mrpvm.vsix" | cut -f1) KiB .vsix)")
+				fi
+			else
+				cat "$tmp/vsce.log"
+				failed+=("vscode package")
+			fi
 		fi
 	fi
 fi
