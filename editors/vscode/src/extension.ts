@@ -2,7 +2,10 @@
 // adds the palette commands (ids mrpvm.ui.*, because the language client
 // registers the server's own command ids mrpvm.ask, mrpvm.ingest, ... as VS
 // Code commands), the answer view with clickable sources, the trace and
-// plugin tables, and a status bar item with ingest progress and KB size.
+// plugin tables, a status bar item with ingest progress and KB size, the
+// @mrpvm chat participant and the mrpvm_ask / mrpvm_search language model
+// tools. The server starts only in a workspace with a .mrpvm folder, when
+// mrpvm.enable is set, or on the first command, chat request or tool call.
 import * as crypto from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,7 +25,10 @@ import {
   WorkDoneProgressCreateRequest,
 } from 'vscode-languageclient/node';
 
+import { shouldStartServer } from './activation';
+import { askToolText, ChatOut, ChatState, handleChatRequest, searchToolText } from './chat';
 import {
+  AskArgs,
   AskResult,
   errorMessage,
   executeCommand,
@@ -94,11 +100,15 @@ class MrpvmClient extends LanguageClient {
   }
 }
 
-/** Activates the extension: starts the server and registers the commands. */
+/**
+ * Activates the extension: registers the commands, the chat participant
+ * and the tools, and starts the server when the workspace asks for it.
+ */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   ext = new Extension(context);
   ext.registerCommands();
-  await ext.start();
+  ext.registerChat();
+  if (await ext.wantsServer()) await ext.start();
 }
 
 /** Stops the server. */
@@ -133,10 +143,80 @@ class Extension {
           e.affectsConfiguration('mrpvm.llm') ||
           e.affectsConfiguration('mrpvm.plugins')
         ) {
-          await this.restart();
+          if (this.client) await this.restart();
         }
+        if (e.affectsConfiguration('mrpvm.enable') && !this.client && (await this.wantsServer())) await this.start();
       }),
     );
+  }
+
+  /** Whether the server starts with the window: see shouldStartServer. */
+  async wantsServer(): Promise<boolean> {
+    const enabled = vscode.workspace.getConfiguration('mrpvm').get<boolean>('enable', false);
+    let hasMrpvmFolder = false;
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      try {
+        const st = await vscode.workspace.fs.stat(vscode.Uri.joinPath(f.uri, '.mrpvm'));
+        if (st.type & vscode.FileType.Directory) hasMrpvmFolder = true;
+      } catch {
+        // no .mrpvm folder here.
+      }
+    }
+    return shouldStartServer({ enabled, hasMrpvmFolder, folders: this.folders().length });
+  }
+
+  /** Starts the server when it is not running; returns the client or undefined. */
+  private async ensure(): Promise<LanguageClient | undefined> {
+    if (!this.client) await this.start();
+    return this.client && this.client.state === State.Running ? this.client : undefined;
+  }
+
+  /** Registers the @mrpvm chat participant and the language model tools. */
+  registerChat(): void {
+    const state: ChatState = {};
+    const participant = vscode.chat.createChatParticipant('mrpvm.chat', async (request, _ctx, stream, token) => {
+      const client = await this.ensure();
+      if (!client) {
+        const msg = 'the language server is not running (see **MRP-VM: Show Server Log**)';
+        stream.markdown(`**MRP-VM:** ${msg}`);
+        return { errorDetails: { message: msg } };
+      }
+      const out: ChatOut = {
+        progress: (m) => stream.progress(m),
+        markdown: (md) => stream.markdown(md),
+        anchor: (src) => stream.anchor(new vscode.Location(vscode.Uri.file(src.file!), new vscode.Position(src.line - 1, src.column - 1)), src.label),
+        reference: (src) =>
+          stream.reference(new vscode.Location(vscode.Uri.file(src.file!), new vscode.Range(src.line - 1, 0, src.endLine - 1, 0))),
+      };
+      const outcome = await handleChatRequest(
+        request,
+        {
+          ask: (args) => client.sendRequest<AskResult>('workspace/executeCommand', { command: ServerCommands.ask, arguments: [args] }, token),
+          folders: this.folders(),
+          isCancelled: () => token.isCancellationRequested,
+        },
+        out,
+        state,
+      );
+      return { metadata: outcome, errorDetails: outcome.error ? { message: outcome.error } : undefined };
+    });
+    participant.iconPath = new vscode.ThemeIcon('book');
+    this.context.subscriptions.push(participant);
+
+    const tool = (name: string, verb: string, text: (r: AskResult, folders: readonly string[]) => string): vscode.Disposable =>
+      vscode.lm.registerTool<{ question?: string; query?: string }>(name, {
+        prepareInvocation: (options) => ({ invocationMessage: `MRP-VM: ${verb} "${options.input.question ?? options.input.query ?? ''}"` }),
+        invoke: async (options, token) => {
+          const question = (options.input.question ?? options.input.query ?? '').trim();
+          if (question === '') throw new Error('MRP-VM: the question is empty');
+          const client = await this.ensure();
+          if (!client) throw new Error('MRP-VM: the language server is not running');
+          const args: AskArgs = { question };
+          const resp = await client.sendRequest<AskResult>('workspace/executeCommand', { command: ServerCommands.ask, arguments: [args] }, token);
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text(resp, this.folders()))]);
+        },
+      });
+    this.context.subscriptions.push(tool('mrpvm_ask', 'asking the knowledge base', askToolText), tool('mrpvm_search', 'searching the knowledge base for', searchToolText));
   }
 
   registerCommands(): void {
@@ -324,6 +404,7 @@ class Extension {
   }
 
   private async run<R>(title: string, command: string, arg: object, location = vscode.ProgressLocation.Window): Promise<R | undefined> {
+    if (!this.client) await this.start();
     const client = this.ready();
     if (!client) return undefined;
     try {
@@ -466,6 +547,7 @@ class Extension {
   }
 
   async showStats(): Promise<void> {
+    if (!this.client) await this.start();
     await this.refreshStats();
     if (!this.stats) return;
     const s = this.stats;

@@ -2,8 +2,9 @@
 --
 -- require('mrpvm').setup{...} starts the server for Markdown buffers (and any
 -- other configured filetypes) in the workspace found from root markers, and
--- adds the :MrpAsk, :MrpIngest, :MrpPlugins, :MrpTrace, :MrpKb, :MrpStats and
--- :MrpLog commands. Works on Neovim 0.7 through 0.11: vim.lsp.config and
+-- adds the :MrpAsk, :MrpSources, :MrpIngest, :MrpPlugins, :MrpTrace, :MrpKb,
+-- :MrpStats and :MrpLog commands (also created when any mrpvm client
+-- attaches, see plugin/mrpvm.lua). Works on Neovim 0.7 through 0.11: vim.lsp.config and
 -- vim.lsp.enable where present, vim.lsp.start on 0.8+, vim.lsp.start_client
 -- on 0.7. See :help mrpvm.
 local render = require('mrpvm.render')
@@ -405,10 +406,22 @@ function M.show_answer(question, resp, root)
   vim.api.nvim_buf_set_var(buf, 'mrpvm_targets', next(tmap) and tmap or vim.empty_dict())
   vim.api.nvim_buf_set_keymap(buf, 'n', '<CR>', '', { callback = jump_to_source, noremap = true, silent = true, desc = 'mrpvm: open source' })
   vim.api.nvim_buf_set_keymap(buf, 'n', 'q', '<cmd>close<CR>', { noremap = true, silent = true })
+  vim.api.nvim_buf_set_keymap(buf, 'n', 'gs', '', { callback = M.sources, noremap = true, silent = true, desc = 'mrpvm: pick a source' })
   local items = render.qf_items(resp, root)
   vim.fn.setqflist({}, ' ', { title = 'mrpvm: ' .. question, items = items })
   show(buf, M.config.answer_window, M.config.answer_height)
   return buf
+end
+
+--- Lists the sources of the last answer with vim.ui.select (Telescope,
+--- fzf-lua or snacks show them when they replace it); the picked one opens.
+function M.sources(on_choice)
+  local last = state.last_answer
+  if not last then
+    notify('mrpvm: no answer yet: :MrpAsk first', vim.log.levels.WARN)
+    return
+  end
+  require('mrpvm.pick').select(last.response, last.root, last.question, type(on_choice) == 'function' and on_choice or nil)
 end
 
 --- Asks the knowledge base a question; the answer opens in the answer
@@ -582,7 +595,10 @@ function M.status()
   return ''
 end
 
-local function create_commands()
+--- Creates the :Mrp* commands (again: the definitions are replaced).
+--- setup{} calls it, and so does the LspAttach autocommand of
+--- plugin/mrpvm.lua for a client started without setup{}.
+function M.create_commands()
   local cmd = vim.api.nvim_create_user_command
   cmd('MrpAsk', function(o)
     local q = o.args
@@ -596,6 +612,9 @@ local function create_commands()
     end
     M.ask(q, { new_session = o.bang })
   end, { nargs = '*', bang = true, desc = 'mrpvm: ask the knowledge base (! starts a new session)' })
+  cmd('MrpSources', function()
+    M.sources()
+  end, { nargs = 0, desc = 'mrpvm: pick a source of the last answer (vim.ui.select)' })
   cmd('MrpIngest', function(o)
     M.ingest(o.args)
   end, { nargs = '?', complete = 'file', desc = 'mrpvm: re-ingest the workspace or one file' })
@@ -641,7 +660,7 @@ function M.setup(opts)
   if opts and opts.cmd then
     M.config.cmd = opts.cmd
   end
-  create_commands()
+  M.create_commands()
   local group = vim.api.nvim_create_augroup('mrpvm', { clear = true })
   if not M.config.autostart then
     state.setup_done = true
