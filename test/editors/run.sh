@@ -44,6 +44,17 @@ fresh_workspace() {
 # installed into the system; nvim runs through trixie's dynamic loader with
 # --library-path, so the server it starts still uses the system's own
 # libraries. The unpacked tree is reused while it runs.
+# debian_mirror prints the first main Debian archive URI of this system's
+# apt sources (deb822 .sources files or the one-line sources.list format).
+debian_mirror() {
+	local uri
+	uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -1)
+	[ -n "$uri" ] && echo "$uri"
+}
+
 install_nvim_new() {
 	local cache=${MRPVM_NVIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mrpvm-editors/nvim-trixie}
 	local lib=$cache/root/usr/lib/x86_64-linux-gnu
@@ -59,7 +70,11 @@ install_nvim_new() {
 	say "fetching Neovim 0.10 from Debian trixie into $cache" >&2
 	rm -rf "$cache"
 	mkdir -p "$cache/lists/partial" "$cache/debs" "$cache/root"
-	echo 'deb http://deb.debian.org/debian trixie main' >"$cache/sources.list"
+	# The archive is the one this system's own apt sources name, with the
+	# suite swapped for trixie.
+	local mirror
+	mirror=$(debian_mirror) || { loud "cannot fetch Neovim 0.10: no Debian archive in this system's apt sources"; return 1; }
+	echo "deb $mirror trixie main" >"$cache/sources.list"
 	local apt=(-q -o Dir::Etc::sourcelist="$cache/sources.list" -o Dir::Etc::sourceparts=- -o Dir::State::Lists="$cache/lists"
 		-o Dir::Cache::archives="$cache/debs" -o APT::Sandbox::User=root -o Acquire::Languages=none
 		-o Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false
@@ -101,7 +116,7 @@ if want nvim; then
 		if newer=$(install_nvim_new); then
 			nvims+=("$newer")
 		else
-			failed+=("nvim 0.10: fetching Debian trixie's Neovim (MRPVM_NVIM_NEW=0 skips it)")
+			loud "SKIPPING the Neovim 0.10 runs: Debian trixie's Neovim could not be fetched (see above; MRPVM_NVIM_NEW=0 skips it)"
 		fi
 	fi
 	for nv in ${nvims[@]+"${nvims[@]}"}; do
