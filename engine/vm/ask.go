@@ -118,6 +118,9 @@ type run struct {
 	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
+	// searchedFor is what the last kb-plugin searched when it corrected
+	// the question's spelling (RetrievalTrace.SearchedFor).
+	searchedFor string
 }
 
 // Ask runs the loop for one question. It returns an error only for a

@@ -59,6 +59,7 @@ func DefaultParams() Params {
 	w[FieldNote] = 0.6
 	w[FieldCondition] = 0.6
 	w[FieldTags] = 1.0
+	w[FieldItem] = 1.0
 	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512, FlushSources: 256, MergeFactor: 8}
 }
 
@@ -70,6 +71,9 @@ type Index struct {
 
 	mu sync.Mutex
 	c  *cache
+
+	vmu sync.Mutex // guards voc
+	voc *spellVocab
 }
 
 // New returns an Index with the given parameters.
