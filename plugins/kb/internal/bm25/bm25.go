@@ -72,8 +72,10 @@ type Index struct {
 	mu sync.Mutex
 	c  *cache
 
-	vmu sync.Mutex // guards voc
-	voc *spellVocab
+	vmu      sync.Mutex // guards voc, vocNonce and vocSegs
+	voc      *spellVocab
+	vocNonce uint64
+	vocSegs  map[uint32]*vocabPart // the vocabulary of each segment, by id
 }
 
 // New returns an Index with the given parameters.

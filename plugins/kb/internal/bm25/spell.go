@@ -10,56 +10,116 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
-// spellVocab is the index's own vocabulary: every indexed term with a frequency
-// (the postings it has, counting the units of dead source versions still
-// held by segments, which is close enough to rank spellings). It answers
-// spelling corrections and is rebuilt when the index changes.
+// spellVocab is the index's own vocabulary: every indexed term with a
+// frequency (the postings it has, counting the units of dead source
+// versions still held by segments, which is close enough to rank
+// spellings). It answers spelling corrections. A segment never changes
+// once written, so its part is built once and kept until the segment is
+// merged away; only the delta's part is rebuilt after a write.
 type spellVocab struct {
 	nonce, gen uint64
-	freq       map[string]uint32
-	byLen      [][]string // terms by rune count (capped), for the distance-2 scan
+	parts      []*vocabPart
+}
+
+// vocabPart is the vocabulary of one segment or of the delta.
+type vocabPart struct {
+	freq  map[string]uint32
+	byLen [][]string // terms by rune count (capped), for the distance-2 scan
+}
+
+func (v *spellVocab) freq(t string) uint32 {
+	var n uint32
+	for _, p := range v.parts {
+		n += p.freq[t]
+	}
+	return n
 }
 
 // maxVocabLen caps the term lengths kept in byLen.
 const maxVocabLen = 32
 
-// vocabFor returns the vocabulary of index state st, building it when the
-// cached one is older. x.vmu is held by the caller.
+func newVocabPart() *vocabPart { return &vocabPart{freq: make(map[string]uint32, 256)} }
+
+// add counts n postings of term t.
+func (p *vocabPart) add(t string, n uint32) {
+	if _, ok := p.freq[t]; !ok {
+		if l := utf8.RuneCountInString(t); l <= maxVocabLen {
+			if p.byLen == nil {
+				p.byLen = make([][]string, maxVocabLen+1)
+			}
+			p.byLen[l] = append(p.byLen[l], t)
+		}
+	}
+	p.freq[t] += n
+}
+
+// entries counts the entries of a posting list.
+func entries(post []byte) uint32 {
+	n := uint32(0)
+	for rest := post; len(rest) > 0; n++ {
+		var ok bool
+		if _, _, rest, ok = nextEntry(rest); !ok {
+			break
+		}
+	}
+	return n
+}
+
+// segVocab builds the vocabulary of segment id.
+func segVocab(kv sdk.KV, id uint32) (*vocabPart, error) {
+	_, blocks, err := readMeta(kv, id)
+	if err != nil {
+		return nil, err
+	}
+	p := newVocabPart()
+	for i := range blocks {
+		b := kv.Get(segBlockKey(id, uint32(i)))
+		if b == nil {
+			return nil, fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, id, i)
+		}
+		r := newBlockReader(b)
+		for {
+			term, post, ok := r.next()
+			if !ok {
+				break
+			}
+			p.add(string(term), entries(post))
+		}
+		if r.d.err {
+			return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
+		}
+	}
+	return p, nil
+}
+
+// vocabFor returns the vocabulary of index state st. x.vmu is held.
 func (x *Index) vocabFor(kv sdk.KV, st stats) (*spellVocab, error) {
 	if v := x.voc; v != nil && v.nonce == st.nonce && v.gen == st.gen {
 		return v, nil
 	}
-	v := &spellVocab{nonce: st.nonce, gen: st.gen, freq: make(map[string]uint32, 1<<14)}
+	if x.vocNonce != st.nonce || x.vocSegs == nil {
+		x.vocNonce, x.vocSegs = st.nonce, map[uint32]*vocabPart{}
+	}
+	v := &spellVocab{nonce: st.nonce, gen: st.gen}
+	live := make(map[uint32]bool, len(st.segs))
 	for _, g := range st.segs {
-		_, blocks, err := readMeta(kv, g.id)
-		if err != nil {
-			return nil, err
+		live[g.id] = true
+		p := x.vocSegs[g.id]
+		if p == nil {
+			var err error
+			if p, err = segVocab(kv, g.id); err != nil {
+				return nil, err
+			}
+			x.vocSegs[g.id] = p
 		}
-		for i := range blocks {
-			b := kv.Get(segBlockKey(g.id, uint32(i)))
-			if b == nil {
-				return nil, fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, g.id, i)
-			}
-			r := newBlockReader(b)
-			for {
-				term, post, ok := r.next()
-				if !ok {
-					break
-				}
-				n := uint32(0)
-				for rest := post; len(rest) > 0; n++ {
-					var ok bool
-					if _, _, rest, ok = nextEntry(rest); !ok {
-						break
-					}
-				}
-				v.freq[string(term)] += n
-			}
-			if r.d.err {
-				return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, g.id, i)
-			}
+		v.parts = append(v.parts, p)
+	}
+	for id := range x.vocSegs {
+		if !live[id] {
+			delete(x.vocSegs, id)
 		}
 	}
+	delta := newVocabPart()
 	for _, src := range st.delta {
 		rec, err := readRecord(kv, src)
 		if err != nil {
@@ -69,22 +129,10 @@ func (x *Index) vocabFor(kv sdk.KV, st stats) (*spellVocab, error) {
 			continue
 		}
 		for i, t := range rec.terms {
-			n := uint32(0)
-			for rest := rec.entries[i]; len(rest) > 0; n++ {
-				var ok bool
-				if _, _, rest, ok = nextEntry(rest); !ok {
-					break
-				}
-			}
-			v.freq[t] += max(n, 1)
+			delta.add(t, max(entries(rec.entries[i]), 1))
 		}
 	}
-	v.byLen = make([][]string, maxVocabLen+1)
-	for t := range v.freq {
-		if n := utf8.RuneCountInString(t); n <= maxVocabLen {
-			v.byLen[n] = append(v.byLen[n], t)
-		}
-	}
+	v.parts = append(v.parts, delta)
 	x.voc = v
 	return v, nil
 }
@@ -131,7 +179,7 @@ func (x *Index) Correct(kv sdk.KV, query string) (string, []Correction, error) {
 	for _, w := range todo {
 		known := false
 		for _, t := range x.p.Analyzer.Append(nil, w) {
-			if v.freq[t] > 0 {
+			if v.freq(t) > 0 {
 				known = true
 			}
 		}
@@ -190,7 +238,7 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		if len(terms) != 1 {
 			return
 		}
-		if f := v.freq[terms[0]]; f > bestF || f == bestF && f > 0 && c < best {
+		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && c < best {
 			best, bestF = c, f
 		}
 	}
@@ -224,16 +272,21 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		stem = ts[0]
 	}
 	n := utf8.RuneCountInString(stem)
-	for l := max(n-2, 1); l <= min(n+2, maxVocabLen); l++ {
-		for _, t := range v.byLen[l] {
-			// Typing rarely gets the first letter wrong; a word that
-			// differs there is more likely a word the knowledge base
-			// does not hold than a misspelling of one it does.
-			if t[0] != stem[0] {
-				continue
-			}
-			if f := v.freq[t]; f > bestF && osa(stem, t, 2) <= 2 {
-				best, bestF = t, f
+	for _, p := range v.parts {
+		if p.byLen == nil {
+			continue
+		}
+		for l := max(n-2, 1); l <= min(n+2, maxVocabLen); l++ {
+			for _, t := range p.byLen[l] {
+				// Typing rarely gets the first letter wrong; a word that
+				// differs there is more likely a word the knowledge base
+				// does not hold than a misspelling of one it does.
+				if t[0] != stem[0] || osa(stem, t, 2) > 2 {
+					continue
+				}
+				if f := v.freq(t); f > bestF {
+					best, bestF = t, f
+				}
 			}
 		}
 	}
