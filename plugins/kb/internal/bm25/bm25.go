@@ -76,6 +76,9 @@ type Index struct {
 	voc      *spellVocab
 	vocNonce uint64
 	vocSegs  map[uint32]*vocabPart // the vocabulary of each segment, by id
+	// The delta's vocabulary and a hash of the records it was built from.
+	vocDelta    *vocabPart
+	vocDeltaSum uint64
 }
 
 // New returns an Index with the given parameters.

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,6 +35,8 @@ func (v *spellVocab) freq(t string) uint32 {
 	}
 	return n
 }
+
+var vocabSeed = maphash.MakeSeed()
 
 // maxVocabLen caps the term lengths kept in byLen.
 const maxVocabLen = 32
@@ -119,18 +122,33 @@ func (x *Index) vocabFor(kv sdk.KV, st stats) (*spellVocab, error) {
 			delete(x.vocSegs, id)
 		}
 	}
-	delta := newVocabPart()
-	for _, src := range st.delta {
-		rec, err := readRecord(kv, src)
-		if err != nil {
-			return nil, err
+	// The delta's part is rebuilt only when one of its records changed
+	// (a write elsewhere, a session's units, bumps the generation too).
+	h := maphash.Hash{}
+	h.SetSeed(vocabSeed)
+	recs := make([][]byte, len(st.delta))
+	for i, src := range st.delta {
+		recs[i] = kv.Get(recordKey(src))
+		h.WriteString(src)
+		h.WriteByte(0)
+		h.Write(recs[i])
+	}
+	delta := x.vocDelta
+	if sum := h.Sum64(); delta == nil || x.vocDeltaSum != sum {
+		delta = newVocabPart()
+		for _, b := range recs {
+			if b == nil {
+				continue
+			}
+			rec, err := decodeRecord(b)
+			if err != nil {
+				return nil, err
+			}
+			for i, t := range rec.terms {
+				delta.add(t, max(entries(rec.entries[i]), 1))
+			}
 		}
-		if rec == nil {
-			continue
-		}
-		for i, t := range rec.terms {
-			delta.add(t, max(entries(rec.entries[i]), 1))
-		}
+		x.vocDelta, x.vocDeltaSum = delta, sum
 	}
 	v.parts = append(v.parts, delta)
 	x.voc = v
