@@ -148,6 +148,7 @@ func (s *Server) didSave(raw json.RawMessage) error {
 	if path == "" {
 		return nil
 	}
+	s.indexFile(path)
 	if f := s.folderFor(path); f != nil {
 		f.schedule(path, s.opt.SaveDebounce)
 	}

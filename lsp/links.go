@@ -24,11 +24,18 @@ import (
 // are indexed from their editor text.
 func (f *folder) buildLinks() {
 	defer close(f.linksReady)
+	f.scanLinks()
+}
+
+// scanLinks (re)indexes every Markdown file of the folder and drops the
+// files that are gone.
+func (f *folder) scanLinks() {
 	paths, err := engine.SourceFiles(f.root)
 	if err != nil {
 		f.s.log.Warn("link index: list files", "folder", f.root, "err", err)
 		return
 	}
+	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		if f.s.ctx.Err() != nil {
 			return
@@ -39,12 +46,20 @@ func (f *folder) buildLinks() {
 		}
 		if text, ok := readCapped(p); ok {
 			f.links.Update(rel, text)
+			seen[rel] = true
 		}
 	}
-	// The documents opened meanwhile: their text wins over the files.
+	// The open documents: their text wins over the files.
 	for _, u := range f.s.docs.uris() {
 		if d, ok := f.s.docs.get(u); ok {
 			f.s.indexText(u, d.text)
+		}
+	}
+	for _, x := range f.links.Files() {
+		if !seen[x.Rel] {
+			if _, open := f.s.docs.get(f.relURIString(x.Rel)); !open {
+				f.links.Remove(x.Rel)
+			}
 		}
 	}
 }
@@ -180,6 +195,8 @@ func spanRange(sp links.Span) protocol.Range {
 		End:   protocol.Position{Line: uint32(sp.Line), Character: uint32(sp.End)},
 	}
 }
+
+func (f *folder) relURIString(rel string) string { return pathToURI(f.links.Abs(rel)) }
 
 // relURI is the file: URI of a folder-relative path.
 func (f *folder) relURI(rel string) uri.URI { return uri.URI(pathToURI(f.links.Abs(rel))) }

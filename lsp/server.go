@@ -564,7 +564,7 @@ func initializeResult() map[string]any {
 }
 
 // serverCapabilities is the capabilities part of the initialize result.
-func serverCapabilities() jsonrpc2.RawMessage {
+func serverCapabilities() json.RawMessage {
 	yes := true
 	incremental := protocol.TextDocumentSyncKindIncremental
 	no := false
@@ -610,7 +610,7 @@ func serverCapabilities() jsonrpc2.RawMessage {
 	if err != nil {
 		panic(fmt.Sprintf("server capabilities: %v", err))
 	}
-	return jsonrpc2.RawMessage(b)
+	return json.RawMessage(b)
 }
 
 func mustJSON(v any) []byte {

@@ -18,11 +18,24 @@ type Index struct {
 	// stems maps a lower-case file name without extension to the files of
 	// that name (wiki links name files without folder or extension).
 	stems map[string][]string
+	// terms maps a lower-case term to the places that define it: files
+	// titled or named so and headings of that text.
+	terms map[string][]Def
+}
+
+// Def is a place that defines a term: a heading (the file's title heading
+// for a file named or titled by the term).
+type Def struct {
+	Rel     string
+	Heading Heading
+	// Title says the heading is the file's title (or the file is named
+	// after the term).
+	Title bool
 }
 
 // New returns an empty index of the workspace at root (an absolute path).
 func New(root string) *Index {
-	return &Index{root: filepath.Clean(root), files: map[string]*File{}, stems: map[string][]string{}}
+	return &Index{root: filepath.Clean(root), files: map[string]*File{}, stems: map[string][]string{}, terms: map[string][]Def{}}
 }
 
 // Root is the workspace root.
@@ -49,23 +62,102 @@ func (ix *Index) Abs(rel string) string { return filepath.Join(ix.root, filepath
 func (ix *Index) Update(rel, text string) *File {
 	f := Parse(rel, text)
 	ix.mu.Lock()
-	if _, had := ix.files[rel]; !had {
+	if old, had := ix.files[rel]; !had {
 		s := stem(rel)
 		ix.stems[s] = append(ix.stems[s], rel)
 		sort.Strings(ix.stems[s])
+	} else {
+		ix.dropTerms(old)
 	}
 	ix.files[rel] = f
+	ix.addTerms(f)
 	ix.mu.Unlock()
 	return f
+}
+
+// fileDefs lists the terms file f defines.
+func fileDefs(f *File) map[string]Def {
+	out := map[string]Def{}
+	var title *Heading
+	for i := range f.Headings {
+		h := f.Headings[i]
+		if title == nil && h.Text == f.Title {
+			title = &f.Headings[i]
+		}
+		k := strings.ToLower(strings.TrimSpace(h.Text))
+		if _, ok := out[k]; ok || k == "" {
+			continue
+		}
+		out[k] = Def{Rel: f.Rel, Heading: h, Title: title != nil && title.Line == h.Line}
+	}
+	if title != nil {
+		if s := stem(f.Rel); s != "" {
+			if _, ok := out[s]; !ok {
+				out[s] = Def{Rel: f.Rel, Heading: *title, Title: true}
+			}
+		}
+	}
+	return out
+}
+
+func (ix *Index) addTerms(f *File) {
+	for k, d := range fileDefs(f) {
+		ix.terms[k] = append(ix.terms[k], d)
+	}
+}
+
+func (ix *Index) dropTerms(f *File) {
+	for k := range fileDefs(f) {
+		list := ix.terms[k]
+		out := list[:0]
+		for _, d := range list {
+			if d.Rel != f.Rel {
+				out = append(out, d)
+			}
+		}
+		if len(out) == 0 {
+			delete(ix.terms, k)
+		} else {
+			ix.terms[k] = out
+		}
+	}
+}
+
+// Defines returns the places that define term (case-insensitive): the
+// headings of file from first, then file titles and names, then other
+// headings, each group by path.
+func (ix *Index) Defines(from, term string) []Def {
+	ix.mu.RLock()
+	list := append([]Def(nil), ix.terms[strings.ToLower(strings.TrimSpace(term))]...)
+	ix.mu.RUnlock()
+	rank := func(d Def) int {
+		switch {
+		case d.Rel == from:
+			return 0
+		case d.Title:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		ri, rj := rank(list[i]), rank(list[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return list[i].Rel < list[j].Rel
+	})
+	return list
 }
 
 // Remove drops one file.
 func (ix *Index) Remove(rel string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if _, had := ix.files[rel]; !had {
+	old, had := ix.files[rel]
+	if !had {
 		return
 	}
+	ix.dropTerms(old)
 	delete(ix.files, rel)
 	s := stem(rel)
 	list := ix.stems[s]

@@ -33,9 +33,9 @@ type Kind int
 
 // Link kinds.
 const (
-	Inline  Kind = iota // [text](target#anchor)
-	RefDef              // [label]: target#anchor
-	Wiki                // [[target#anchor|alias]]
+	Inline Kind = iota // [text](target#anchor)
+	RefDef             // [label]: target#anchor
+	Wiki               // [[target#anchor|alias]]
 )
 
 // Link is one link in a file.
