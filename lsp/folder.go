@@ -380,7 +380,7 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 	}
 	if paths == nil {
 		opt.First = s.openPaths(f)
-		if f.first.track(&opt) {
+		if f.first.track(&opt, s.opt.FirstIngestHook) {
 			defer f.first.finish() // also when withWS fails or panics
 		}
 	}

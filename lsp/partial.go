@@ -48,7 +48,7 @@ func (fi *firstIngest) state(estimate int) *Partial {
 
 // track sets up opt for a whole-folder run and reports whether it is the
 // first one (the caller then calls finish when it ends).
-func (fi *firstIngest) track(opt *engine.IngestOptions) bool {
+func (fi *firstIngest) track(opt *engine.IngestOptions, hook func(done, total int)) bool {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	if fi.started {
@@ -65,6 +65,9 @@ func (fi *firstIngest) track(opt *engine.IngestOptions) bool {
 		fi.mu.Lock()
 		fi.done, fi.total = done, total
 		fi.mu.Unlock()
+		if hook != nil {
+			hook(done, total)
+		}
 		if next != nil {
 			next(done, total, id)
 		}

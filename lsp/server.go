@@ -67,6 +67,11 @@ type Options struct {
 	// OnShutdown, when set, runs when the client sends shutdown, before
 	// anything is closed (mrpvm lsp --memprofile writes a heap profile there).
 	OnShutdown func()
+	// FirstIngestHook, when set, is called on the ingest's goroutine after
+	// each source the first whole-folder ingest of a folder commits; the
+	// ingest waits for it to return (tests hold the ingest at a known point
+	// with it).
+	FirstIngestHook func(done, total int)
 }
 
 // Settings are the client's settings, from initializationOptions or
