@@ -104,8 +104,10 @@ type IngestOptions struct {
 	// of their own, so they are searchable while the others are still read.
 	First []string
 	// Planned, when set, is told the number of sources the run will commit
-	// or remove, once it is known and before the first of them.
-	Planned func(total int)
+	// or remove and how many of them are workspace files (the others are
+	// built-in sources such as plugin::<id>), once known and before the
+	// first of them.
+	Planned func(total, files int)
 }
 
 // work is one source to read, parse and commit.
@@ -266,7 +268,13 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		defer bulkGC()()
 	}
 	if opt.Planned != nil {
-		opt.Planned(total)
+		files := len(removals)
+		for _, j := range jobs {
+			if j.path != "" {
+				files++
+			}
+		}
+		opt.Planned(total, files)
 	}
 	for _, rec := range removals {
 		if err := ctx.Err(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,8 +18,8 @@ type firstIngest struct {
 	mu      sync.Mutex
 	started bool // the first whole-folder run has begun
 	ended   bool
-	done    int
-	total   int // -1: not known yet
+	done    int // workspace files committed or removed
+	total   int // workspace files to commit or remove; -1: not known yet
 	end     chan struct{}
 }
 
@@ -55,16 +56,18 @@ func (fi *firstIngest) track(opt *engine.IngestOptions, hook func(done, total in
 		return false
 	}
 	fi.started = true
-	opt.Planned = func(total int) {
+	opt.Planned = func(_, files int) {
 		fi.mu.Lock()
-		fi.total = total
+		fi.total = files
 		fi.mu.Unlock()
 	}
 	next := opt.Progress
 	opt.Progress = func(done, total int, id string) {
-		fi.mu.Lock()
-		fi.done, fi.total = done, total
-		fi.mu.Unlock()
+		if !strings.HasPrefix(id, "plugin::") { // workspace files only
+			fi.mu.Lock()
+			fi.done++
+			fi.mu.Unlock()
+		}
 		if hook != nil {
 			hook(done, total)
 		}
