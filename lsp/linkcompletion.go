@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"path"
+	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -10,12 +12,18 @@ import (
 	"github.com/mrpvm/mrpvm/markdown/links"
 )
 
+// maxLinkItems bounds a link completion list: the list is filtered by what
+// was typed and marked incomplete when cut, so the client asks again as
+// the user types (thousands of items cost more to send than to find).
+const maxLinkItems = 200
+
 // linkCompletion completes links in a Markdown document: after "[[" the
 // workspace's files (by name, with their title as detail), after "](" the
 // relative paths of every Markdown file, and after '#' in either the
-// heading anchors of the target file. ok is false when the cursor is in no
-// link.
-func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protocol.Position) ([]protocol.CompletionItem, bool, error) {
+// heading anchors of the target file. Files are filtered by what was typed
+// (in the name, path or title; names starting with it first). ok is false
+// when the cursor is in no link.
+func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protocol.Position) (*protocol.CompletionList, bool, error) {
 	off := offsetOf(text, pos)
 	ls := strings.LastIndexByte(text[:off], '\n') + 1
 	prefix := text[ls:off]
@@ -46,6 +54,9 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 		return protocol.Range{Start: positionOf(text, ls+from), End: pos}
 	}
 	out := []protocol.CompletionItem{}
+	list := func(items []protocol.CompletionItem, incomplete bool) *protocol.CompletionList {
+		return &protocol.CompletionList{IsIncomplete: incomplete, Items: items}
+	}
 	if file, _, has := strings.Cut(typed, "#"); has {
 		var l links.Link
 		if isWiki {
@@ -56,7 +67,7 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 		t := d.f.links.Resolve(d.rel, l)
 		f := d.f.links.File(t.Rel)
 		if f == nil {
-			return out, true, nil
+			return list(out, false), true, nil
 		}
 		r := editRange(start + len(file) + 1)
 		for _, h := range f.Headings {
@@ -68,14 +79,21 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 				Detail: protocol.NewOptional(strings.Repeat("#", h.Level) + " " + t.Rel), FilterText: protocol.NewOptional(newText),
 				TextEdit: &protocol.TextEdit{Range: r, NewText: newText}})
 		}
-		return out, true, nil
+		return list(out, false), true, nil
 	}
 	r := editRange(start)
+	want := strings.ToLower(strings.TrimSpace(typed))
 	files := d.f.links.Files()
 	stems := map[string]int{}
 	for _, f := range files {
 		stems[stemOf(f.Rel)]++
 	}
+	type cand struct {
+		rank        int // 0: the label starts with the typed text, 1: contains it, 2: the title does
+		label, sort string
+		f           *links.File
+	}
+	var cands []cand
 	for _, f := range files {
 		var label string
 		if isWiki {
@@ -89,15 +107,37 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 			}
 			label = linkPath(path.Dir(d.rel), f.Rel)
 		}
-		detail := f.Title
-		if detail == "" {
-			detail = f.Rel
+		rank := 0
+		if want != "" {
+			l := strings.ToLower(label)
+			switch {
+			case strings.HasPrefix(l, want) || strings.HasPrefix(strings.ToLower(stemOf(f.Rel)), want):
+			case strings.Contains(l, want):
+				rank = 1
+			case strings.Contains(strings.ToLower(f.Title), want):
+				rank = 2
+			default:
+				continue
+			}
 		}
-		out = append(out, protocol.CompletionItem{Label: label, Kind: protocol.CompletionItemKindFile,
-			Detail: protocol.NewOptional(detail), SortText: protocol.NewOptional(f.Rel),
-			TextEdit: &protocol.TextEdit{Range: r, NewText: label}})
+		cands = append(cands, cand{rank: rank, label: label, sort: f.Rel, f: f})
 	}
-	return out, true, nil
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
+	incomplete := len(cands) > maxLinkItems
+	if incomplete {
+		cands = cands[:maxLinkItems]
+	}
+	for i, c := range cands {
+		detail := c.f.Title
+		if detail == "" {
+			detail = c.f.Rel
+		}
+		out = append(out, protocol.CompletionItem{Label: c.label, Kind: protocol.CompletionItemKindFile,
+			Detail: protocol.NewOptional(detail), SortText: protocol.NewOptional(fmt.Sprintf("%05d", i)),
+			FilterText: protocol.NewOptional(c.label + " " + c.f.Title),
+			TextEdit:   &protocol.TextEdit{Range: r, NewText: c.label}})
+	}
+	return list(out, incomplete), true, nil
 }
 
 func stemOf(rel string) string {

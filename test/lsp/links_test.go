@@ -231,7 +231,7 @@ func TestLinkDiagnostics(t *testing.T) {
 func TestLinkCompletion(t *testing.T) {
 	e := startLinks(t)
 	u := e.uri("docs/new.md")
-	text := "[[gui\n[s](../\n[[guide#\n[x](setup.md#\n"
+	text := "[[gui\n[s](\n[[guide#\n[x](setup.md#\n[[\n"
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "markdown", "version": 1, "text": text}})
 	type item struct {
 		Label    string `json:"label"`
@@ -243,11 +243,14 @@ func TestLinkCompletion(t *testing.T) {
 	}
 	complete := func(line, char int) map[string]item {
 		t.Helper()
-		var items []item
+		var list struct {
+			IsIncomplete bool   `json:"isIncomplete"`
+			Items        []item `json:"items"`
+		}
 		e.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u},
-			"position": map[string]any{"line": line, "character": char}}, &items)
+			"position": map[string]any{"line": line, "character": char}}, &list)
 		m := map[string]item{}
-		for _, it := range items {
+		for _, it := range list.Items {
 			m[it.Label] = it
 		}
 		return m
@@ -256,10 +259,13 @@ func TestLinkCompletion(t *testing.T) {
 	if it, ok := wiki["guide"]; !ok || it.Detail != "The Guide" || it.TextEdit.Range.Start != (lspPos{0, 2}) {
 		t.Errorf("wiki completion: %+v", wiki)
 	}
-	if _, ok := wiki["README"]; !ok {
-		t.Errorf("wiki completion lacks README: %+v", wiki)
+	if _, ok := wiki["README"]; ok {
+		t.Errorf("wiki completion is not filtered by what was typed: %+v", wiki)
 	}
-	inline := complete(1, 7)
+	if _, ok := complete(4, 2)["README"]; !ok {
+		t.Errorf("[[ alone does not offer every file")
+	}
+	inline := complete(1, 4)
 	if it, ok := inline["../guide.md"]; !ok || it.Detail != "The Guide" {
 		t.Errorf("path completion: %+v", inline)
 	}
@@ -366,5 +372,80 @@ func TestCodeActions(t *testing.T) {
 	arg["question"] = "What is broken here?"
 	if err := e.command("mrpvm.ask", arg, &res); err != nil || res.Status == "" {
 		t.Errorf("mrpvm.ask with a context: %+v %v", res, err)
+	}
+}
+
+// TestHoverOnlyForDefinedTerms hovers the prose words of the repository's
+// docs/ folder: a word gets a hover only when a page or heading defines it
+// ("one" is merely used).
+func TestHoverOnlyForDefinedTerms(t *testing.T) {
+	root := t.TempDir()
+	src, _ := filepath.Abs(filepath.Join("..", "..", "docs"))
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range entries {
+		if b, err := os.ReadFile(filepath.Join(src, en.Name())); err == nil && strings.HasSuffix(en.Name(), ".md") {
+			os.WriteFile(filepath.Join(root, en.Name()), b, 0o644)
+		}
+	}
+	e := start(t, "", editorOptions{root: root})
+	words, hovers := 0, 0
+	for _, en := range entries {
+		name := en.Name()
+		b, _ := os.ReadFile(filepath.Join(root, name))
+		for ln, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "    ") || strings.Contains(line, "`") || strings.Contains(line, "|") {
+				continue // headings, code and tables are not prose
+			}
+			for _, f := range strings.Fields(line) {
+				w := strings.Trim(f, ".,;:()[]*_\"'!?")
+				if len(w) < 3 || strings.ContainsAny(w, "/[]()=<>") || words >= 400 {
+					continue
+				}
+				col := strings.Index(line, w)
+				var h *struct {
+					Contents struct {
+						Value string `json:"value"`
+					} `json:"contents"`
+				}
+				e.mustCall("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": e.uri(name)},
+					"position": map[string]any{"line": ln, "character": col + 1}}, &h)
+				words++
+				if h != nil {
+					hovers++
+				}
+				if strings.EqualFold(w, "one") && h != nil {
+					t.Errorf("%s:%d: hover on %q: %q", name, ln+1, w, h.Contents.Value)
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d prose words have a hover", hovers, words)
+	if words < 200 || hovers*10 > words {
+		t.Errorf("%d of %d prose words have a hover", hovers, words)
+	}
+}
+
+// TestHoverSetting: "links" keeps link and plugin hovers and drops term
+// hovers, "off" drops every hover.
+func TestHoverSetting(t *testing.T) {
+	for _, tc := range []struct {
+		mode       string
+		term, link bool
+	}{{"terms", true, true}, {"links", false, true}, {"off", false, false}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := start(t, "basic.txtar", editorOptions{initOpts: map[string]any{"hover": tc.mode}})
+			if got := e.hover("docs/deploy.md", "Rollback takes", 2) != ""; got != tc.term {
+				t.Errorf("term hover: %v, want %v", got, tc.term)
+			}
+			if got := e.hover("README.md", "docs/deploy.md", 3) != ""; got != tc.link {
+				t.Errorf("link hover: %v, want %v", got, tc.link)
+			}
+			if got := e.hover("README.md", "kb-fast", 0) != ""; got != tc.link {
+				t.Errorf("plugin id hover: %v, want %v", got, tc.link)
+			}
+		})
 	}
 }

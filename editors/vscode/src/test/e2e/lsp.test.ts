@@ -169,7 +169,10 @@ describe('mrpvm lsp over the VS Code protocol libraries', { skip }, () => {
     const text = 'See [[glossary#Quibble]] and [sidecars](glossary.md#sidecar).\nBroken: [[missing-page]]\n[[glo\n';
     await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
     type Item = { label: string; detail?: string };
-    const items = (await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 5 } })) as Item[];
+    const list = (await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 5 } })) as {
+      items: Item[];
+    };
+    const items = list.items;
     const g = items.find((it) => it.label === 'glossary');
     assert.ok(g, `wiki completion: ${JSON.stringify(items.map((it) => it.label))}`);
     assert.equal(g.detail, 'Glossary');
