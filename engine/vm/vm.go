@@ -37,6 +37,8 @@ type Machine struct {
 	mu     sync.Mutex // guards sessions and traces in memory
 	traces map[string]*Trace
 	order  []string // trace ids, oldest first
+	// announced holds the sessions whose KUs the kb-plugins have heard of.
+	announced map[string]bool
 }
 
 // Options tune a Machine.

@@ -291,7 +291,7 @@ func TestBadRequests(t *testing.T) {
 func TestSessionsPersist(t *testing.T) {
 	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: answer("x")}
 	m, kb := setup(t, nil, gs)
-	r1, err := m.Ask(context.Background(), Request{Question: "first", SessionID: "demo"})
+	r1, err := m.Ask(context.Background(), Request{Question: "first", SessionID: "demo", CreateSession: true})
 	require.NoError(t, err)
 	_, err = m.Ask(context.Background(), Request{Question: "second", SessionID: "demo"})
 	require.NoError(t, err)
