@@ -133,6 +133,18 @@ type run struct {
 	// loop searches for (a follow-up completed from the session).
 	asked   string
 	carried *TurnContext
+	corp    *corpus
+}
+
+// corpus is the request's view of the knowledge base statistics.
+func (r *run) corpus() sdk.Corpus {
+	if r.corp == nil {
+		r.corp = newCorpus(r.m.kb)
+	}
+	if r.corp == nil {
+		return nil
+	}
+	return r.corp
 }
 
 // screen settles questions the loop cannot usefully search for: one with
@@ -326,9 +338,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		resp.Status = StatusNoContext
 		resp.AnswerMarkdown = noContextAnswer(res.answer)
 	case "rejected":
-		t.FinalStatus = "failure"
-		resp.Status = StatusFailure
-		resp.AnswerMarkdown = "No answer passed validation. Last reason: " + res.reason
+		// Every candidate failed validation: say so rather than risk a
+		// confident wrong answer, and point at the closest pages.
+		t.FinalStatus, t.FinalAnswerStatus = "success", "no-context"
+		resp.Status = StatusNoContext
+		resp.AnswerMarkdown = rejectedAnswer(res)
 	default:
 		t.FinalStatus = "failure"
 		resp.Status = StatusFailure
@@ -394,6 +408,35 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	}
 }
 
+// rejectedAnswer is the no-context answer given when every candidate
+// answer was rejected: the last reason and the closest sources.
+func rejectedAnswer(res frameResult) string {
+	var b strings.Builder
+	b.WriteString("The knowledge base has no passage that answers this question with confidence")
+	if res.reason != "" {
+		fmt.Fprintf(&b, " (the best candidate was rejected: %s)", res.reason)
+	}
+	b.WriteString(".\n")
+	seen := map[string]bool{}
+	n := 0
+	for _, e := range res.evidence {
+		if e.KU == nil || seen[e.KU.SourceID] || n == 3 {
+			continue
+		}
+		if n == 0 {
+			b.WriteString("\nYou may look at:\n")
+		}
+		seen[e.KU.SourceID] = true
+		n++
+		title := e.KU.Title
+		if title == "" {
+			title = e.KU.SourceName
+		}
+		fmt.Fprintf(&b, "- %s — %s:%d\n", title, e.KU.SourceID, max(1, e.KU.Range.StartLine))
+	}
+	return b.String()
+}
+
 func noContextAnswer(solverText string) string {
 	if strings.TrimSpace(solverText) != "" {
 		return solverText
@@ -425,7 +468,8 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 		Logger: r.m.log,
 		Budgets: sdk.Budgets{MaxLLMCalls: r.m.eng.MaxLLMAttemptsPerRequest, RemainingLLMCalls: r.remaining,
 			Deadline: deadline, FrameDepth: depth, MaxFrameDepth: r.maxDepth, MaxPluginsPerStage: r.perStage},
-		LLM: nil, // set per stage by call
+		LLM:    nil, // set per stage by call
+		Corpus: r.corpus(),
 	}
 }
 

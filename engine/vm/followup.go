@@ -42,7 +42,7 @@ func init() {
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'./_+-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
 
 // howLeadRE finds the action word of a how-to question ("how do I *run* ...").
-var howLeadRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?(?:\w+\s+)?`)
+var howLeadRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?`)
 
 // contentTerms are the analysed terms of s that carry a topic: no stop
 // words, no anaphors, no light verbs.
@@ -83,8 +83,10 @@ func followUp(q string) (bool, string) {
 // title: "docker container" of "How do I run a docker container ...",
 // answered from docker-container-run), and the words that look like names
 // (urfave/cli, kb-thinkingdb); when none do, every content word but the
-// how-to's action.
-func topicOf(query string, sourceID, title string) string {
+// how-to's action. The action is kept only when the source is named after
+// it and few sources hold it: "stash" of git-stash names a thing, "run"
+// of docker-container-run is what one does to it.
+func topicOf(query string, sourceID, title string, rare func(term string) bool) string {
 	action := ""
 	if loc := howLeadRE.FindStringIndex(query); loc != nil {
 		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 {
@@ -96,6 +98,7 @@ func topicOf(query string, sourceID, title string) string {
 		named[t] = true
 	}
 	var picked, rest []string
+	anyHit := false
 	seen := map[string]bool{}
 	for _, w := range wordRE.FindAllString(query, -1) {
 		ts := contentTerms(w)
@@ -109,15 +112,17 @@ func topicOf(query string, sourceID, title string) string {
 		for _, t := range ts {
 			hit = hit || named[t]
 		}
+		anyHit = anyHit || hit
 		switch {
-		case isAction:
+		case isAction && !(hit && rare != nil && rare(ts[0])):
 		case hit || nameLike:
 			picked = append(picked, w)
+			rest = append(rest, w)
 		default:
 			rest = append(rest, w)
 		}
 	}
-	if len(picked) == 0 {
+	if !anyHit {
 		picked = rest
 	}
 	return strings.Join(picked, " ")
@@ -179,13 +184,23 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc.Sources = append(tc.Sources, e.SourceID)
 		tc.Titles = append(tc.Titles, e.Title)
 	}
+	rare := func(t string) bool {
+		c := r.corp
+		if c == nil {
+			c = newCorpus(r.m.kb)
+		}
+		if c == nil || c.Sources() == 0 {
+			return true
+		}
+		return float64(c.SourceFreq(t)) < 0.02*float64(c.Sources())
+	}
 	switch {
 	case carried != nil:
 		tc.Topic = carried.Topic
 	case len(tc.Sources) > 0:
-		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0])
+		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
 	default:
-		tc.Topic = topicOf(searched, "", "")
+		tc.Topic = topicOf(searched, "", "", rare)
 	}
 	return tc
 }

@@ -82,7 +82,7 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 
 	if act == "implement" {
-		if res := solveProcedure(in.Evidence, target, want, g); res != nil {
+		if res := solveProcedure(in.Evidence, target, want, g, rc.Corpus); res != nil {
 			return res, nil
 		}
 	}
