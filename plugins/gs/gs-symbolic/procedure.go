@@ -98,7 +98,19 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			summary = append(summary, t)
 		}
 	}
+	// para holds the lines of the paragraph being read: wrapped lines of
+	// one paragraph that ends in ":" are one description.
+	var para []string
+	flush := func() {
+		for _, l := range para {
+			add(l)
+		}
+		para = nil
+	}
 	for _, line := range strings.Split(raw, "\n") {
+		if fence == "" {
+			line = unlink(line)
+		}
 		t := strings.TrimSpace(line)
 		if fence != "" {
 			add(line)
@@ -108,11 +120,20 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			continue
 		}
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			flush()
 			fence = t[:3]
 			add(line)
 			continue
 		}
+		item := strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || strings.TrimLeft(t, "0123456789") != t
+		if t == "" || item {
+			flush()
+		}
 		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") {
+			for i := len(para) - 1; i >= 0; i-- {
+				t = strings.TrimSpace(para[i]) + " " + t
+			}
+			para = nil
 			desc := strings.TrimSpace(strings.TrimLeft(strings.TrimSuffix(t, ":"), "-*+ "))
 			if d := strings.TrimLeft(desc, "0123456789"); d != desc && (strings.HasPrefix(d, ".") || strings.HasPrefix(d, ")")) {
 				desc = strings.TrimSpace(d[1:])
@@ -120,8 +141,13 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			p.examples = append(p.examples, example{desc: desc})
 			continue
 		}
-		add(line)
+		if t == "" || item {
+			add(line)
+			continue
+		}
+		para = append(para, line)
 	}
+	flush()
 	kept := p.examples[:0]
 	for _, e := range p.examples {
 		e.how = trimBlock(e.how)
@@ -132,6 +158,18 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	p.examples = kept
 	p.summary = strings.Join(summary, " ")
 	return p, len(p.examples) > 0
+}
+
+// linkRE matches a Markdown link or image: [text](target).
+var linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+
+// unlink keeps the text of a line's links and drops their targets: the
+// answer quotes what the page says, and the KU it cites holds the text.
+func unlink(line string) string {
+	if !strings.Contains(line, "](") {
+		return line
+	}
+	return linkRE.ReplaceAllString(line, "$1")
 }
 
 // trimBlock drops leading and trailing blank lines and the indentation
@@ -217,6 +255,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		p, ok := readProcedure(e.KU)
 		if raw := rawOf(e.KU, c); raw != "" {
 			if rp, rok := readRawProcedure(e.KU, raw); rok {
+				rp.summary = p.summary // the text as the KU holds it
 				p, ok = rp, true
 			}
 		}

@@ -66,3 +66,21 @@ func TestCutBlock(t *testing.T) {
 		t.Errorf("a short block is kept whole")
 	}
 }
+
+// TestWrappedDescriptionIsOneParagraph: the wrapped lines of a paragraph
+// that introduces an example form one description, and link targets are
+// dropped so every word is in the cited KU.
+func TestWrappedDescriptionIsOneParagraph(t *testing.T) {
+	raw := "Viper is a complete configuration solution for Go\napplications, see [the docs](https://example.org/viper). It supports:\n\n* setting defaults\n* live watching of config files\n"
+	p, ok := readRawProcedure(&kus.KU{ID: "v::0"}, raw)
+	if !ok || len(p.examples) != 1 {
+		t.Fatalf("examples %+v", p.examples)
+	}
+	want := "Viper is a complete configuration solution for Go applications, see the docs. It supports"
+	if p.examples[0].desc != want {
+		t.Errorf("desc %q, want %q", p.examples[0].desc, want)
+	}
+	if got := strings.Join(p.examples[0].how, "\n"); got != "* setting defaults\n* live watching of config files" {
+		t.Errorf("how %q", got)
+	}
+}
