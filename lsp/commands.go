@@ -132,7 +132,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	var resp *vm.Response
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
-		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, Pins: a.Pins})
+		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins})
 		if err != nil && resp == nil {
 			return err
 		}

@@ -72,7 +72,13 @@ questions, which the command line cannot carry).`,
 					}
 				}
 			}
+			if session == "new" {
+				session = "" // a new session with a fresh id, printed after the answer
+			}
 			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
+			if errors.Is(err, vm.ErrSessionNotFound) {
+				err = fmt.Errorf("%w; start a session with --session new (or no --session) and continue it with the id printed after the answer", err)
+			}
 			if err != nil {
 				if flags.json && resp != nil {
 					_ = printJSON(os.Stdout, resp)
@@ -99,7 +105,7 @@ questions, which the command line cannot carry).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "continue (or start) the named session; a new one is made when empty")
+	cmd.Flags().StringVar(&session, "session", "", "continue the session with this id (printed after every answer); \"new\" or empty starts a new one, and an unknown id is an error (exit 2)")
 	cmd.Flags().StringArrayVar(&pins, "pin", nil, "pin a stage to one plugin, as stage=plugin-id (stages: sd, plan, kb, gs, val); repeatable")
 	cmd.Flags().BoolVar(&llmCache, "llm-cache", false, "answer repeated LLM prompts (same model, messages and settings) from an on-disk cache in the knowledge base file")
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")

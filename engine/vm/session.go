@@ -27,6 +27,8 @@ type Session struct {
 	Preferences map[string]string `json:"preferences,omitempty"`
 	Turns       []sdk.Turn        `json:"turns"`
 	Units       []*kus.KU         `json:"units,omitempty"` // committed session KUs
+	// Context holds, per answered turn, what a later follow-up may carry.
+	Context []TurnContext `json:"context,omitempty"`
 }
 
 // ErrSessionNotFound is returned for an unknown session id where a session
@@ -61,19 +63,24 @@ func (m *Machine) Session(id string) (*Session, error) {
 	return s, nil
 }
 
-// openSession returns the named session, creating it (and telling every
-// kb-plugin) when it does not exist yet.
-func (m *Machine) openSession(ctx context.Context, id string) (*Session, bool, error) {
+// openSession returns the named session. An empty id starts a new
+// session with a fresh id; a named one must exist unless create is set
+// (callers that name their own sessions, such as an editor), so a
+// mistyped id is an error rather than a silent new conversation. A
+// session stored by another process is announced to the kb-plugins once,
+// so its committed KUs take part in retrieval again.
+func (m *Machine) openSession(ctx context.Context, id string, create bool) (*Session, bool, error) {
 	if id == "" {
-		id = newID("s-")
+		id, create = newID("s-"), true
 	} else if !ValidSessionID(id) {
 		return nil, false, fmt.Errorf("session id %q: use 1-128 letters, digits, '.', '_', ':' or '-'", id)
 	}
 	s, err := m.Session(id)
 	if err == nil {
+		m.announce(ctx, s)
 		return s, false, nil
 	}
-	if !errors.Is(err, ErrSessionNotFound) {
+	if !errors.Is(err, ErrSessionNotFound) || !create {
 		return nil, false, err
 	}
 	s = &Session{ID: id, CreatedAt: m.now(), KBID: m.kbID(), KBName: m.kbName()}
@@ -82,6 +89,23 @@ func (m *Machine) openSession(ctx context.Context, id string) (*Session, bool, e
 	}
 	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionCreated, SessionID: id, KBID: s.KBID, KBName: s.KBName})
 	return s, true, nil
+}
+
+// announce tells the kb-plugins about the committed KUs of a session this
+// machine has not seen yet (one stored by an earlier process).
+func (m *Machine) announce(ctx context.Context, s *Session) {
+	m.mu.Lock()
+	if m.announced == nil {
+		m.announced = map[string]bool{}
+	}
+	seen := m.announced[s.ID]
+	m.announced[s.ID] = true
+	m.mu.Unlock()
+	if seen || len(s.Units) == 0 {
+		return
+	}
+	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: s.ID,
+		KBID: s.KBID, KBName: s.KBName, Units: s.Units, Scope: "committed-session", Reason: "session resumed"})
 }
 
 func (m *Machine) saveSession(s *Session) error {
@@ -93,6 +117,9 @@ func (m *Machine) saveSession(s *Session) error {
 	}
 	if n := len(s.Units); n > maxSessionUnits {
 		s.Units = s.Units[n-maxSessionUnits:]
+	}
+	if n := len(s.Context); n > maxSessionTurns {
+		s.Context = s.Context[n-maxSessionTurns:]
 	}
 	b, err := json.Marshal(s)
 	if err != nil {

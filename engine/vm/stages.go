@@ -449,7 +449,7 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 				Guidance:    gsGuidance,
 				FrameDepth:  depth,
 				Rejection:   rejection,
-				SearchedFor: r.searchedFor,
+				SearchedFor: r.trace.SearchedFor,
 			})
 			if err != nil || res == nil {
 				return outcome{}, errOr(err, "no result")
@@ -544,7 +544,9 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		return nil, nil, false, false
 	}
 	if res.RetrievalTrace.SearchedFor != "" {
-		r.searchedFor = res.RetrievalTrace.SearchedFor
+		// A spelling correction of the (possibly completed) question is
+		// what the answer reports as searched for.
+		r.trace.SearchedFor = res.RetrievalTrace.SearchedFor
 	}
 	for _, ri := range res.ResolvedIntents {
 		evidence = mergeEvidence(evidence, ri.Evidence)

@@ -37,6 +37,8 @@ type Machine struct {
 	mu     sync.Mutex // guards sessions and traces in memory
 	traces map[string]*Trace
 	order  []string // trace ids, oldest first
+	// announced holds the sessions whose KUs the kb-plugins have heard of.
+	announced map[string]bool
 }
 
 // Options tune a Machine.
@@ -87,9 +89,10 @@ func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descript
 }
 
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
-// private index in step with the knowledge base.
+// private index in step with the knowledge base; the first hook is the
+// core's own, counting the sources each term occurs in (sdk.Corpus).
 func Hooks(cat *plugins.Catalog) []engine.SourceHook {
-	var out []engine.SourceHook
+	out := []engine.SourceHook{termsHook{}}
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
 			out = append(out, &kbHook{p: p, id: id, timeout: config.Duration(cat.Config.Engine.HookTimeoutMs)})
