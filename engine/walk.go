@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
 
@@ -394,7 +395,7 @@ func parsePattern(p string, domain []string) gitignore.Pattern {
 func (w *walker) excludePatterns(root string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	for _, p := range w.opt.Exclude {
-		if err := CheckExclude(p); err != nil {
+		if err := config.CheckGlob(p); err != nil {
 			w.issues = append(w.issues, FileError{Path: root, Code: CodeBadExclude, Warning: true, Message: err.Error()})
 			continue
 		}
@@ -404,17 +405,6 @@ func (w *walker) excludePatterns(root string) []gitignore.Pattern {
 		ps = append(ps, parsePattern(p, nil))
 	}
 	return ps
-}
-
-// CheckExclude reports whether an exclude pattern is a valid gitignore-style
-// glob (an unclosed "[" is not).
-func CheckExclude(p string) error {
-	for seg := range strings.SplitSeq(strings.TrimPrefix(p, "!"), "/") {
-		if _, err := filepath.Match(seg, ""); err != nil {
-			return fmt.Errorf("exclude pattern %q is not a valid glob: %w", p, err)
-		}
-	}
-	return nil
 }
 
 // stop ends the walk at the file cap and says so once.
