@@ -131,7 +131,8 @@ class Extension {
           e.affectsConfiguration('mrpvm.dbPath') ||
           e.affectsConfiguration('mrpvm.languages') ||
           e.affectsConfiguration('mrpvm.llm') ||
-          e.affectsConfiguration('mrpvm.plugins')
+          e.affectsConfiguration('mrpvm.plugins') ||
+          e.affectsConfiguration('mrpvm.exclude')
         ) {
           await this.restart();
         }
@@ -174,6 +175,7 @@ class Extension {
       apiKey: await this.context.secrets.get(apiKeySecret),
       logFile: this.serverLogFile(),
       plugins: cfg.inspect<Record<string, boolean>>('plugins')?.globalValue,
+      exclude: cfg.get<string[]>('exclude', []),
     };
   }
 

@@ -109,6 +109,8 @@ export interface ServerSettings {
   logFile?: string;
   /** mrpvm.plugins: plugin id -> enabled, over the configuration files. */
   plugins?: Record<string, boolean>;
+  /** mrpvm.exclude: gitignore-style patterns of files never indexed. */
+  exclude?: string[];
 }
 
 /**
@@ -131,6 +133,8 @@ export function serverSection(s: ServerSettings, workspaceFolder: string | undef
   }
   const plugins = Object.entries(s.plugins ?? {}).filter(([, on]) => typeof on === 'boolean');
   if (plugins.length > 0) out.plugins = Object.fromEntries(plugins);
+  const exclude = (s.exclude ?? []).filter((g) => typeof g === 'string' && g.trim() !== '');
+  if (exclude.length > 0) out.exclude = exclude;
   return out;
 }
 
@@ -141,6 +145,8 @@ export interface ServerSection {
   llm?: { baseURL?: string; model?: string; apiKeyEnv?: string };
   /** Plugin id -> enabled, over the configuration files (user-scope values only). */
   plugins?: Record<string, boolean>;
+  /** Gitignore-style patterns of files never indexed, over engine.json's exclude. */
+  exclude?: string[];
 }
 
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */
