@@ -199,7 +199,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	var cands []candidate // sorted by source id
 	if full {
 		var issues []FileError
-		cands, issues, err = walkWorkspaceHint(kb.workspace, cold, len(stats))
+		cands, issues, err = walkWorkspaceOpts(kb.workspace, cold, len(stats), kb.walk)
 		if err != nil {
 			return nil, err
 		}
@@ -451,6 +451,9 @@ func (kb *KB) onlyCandidates(paths []string, records map[string]*SourceRecord, r
 		if !utf8.ValidString(id) {
 			rep.Errors = append(rep.Errors, FileError{Path: strings.ToValidUTF8(p, "\ufffd"), Code: CodeNameNotUTF8, Warning: true,
 				Message: fmt.Sprintf("the path %q is not valid UTF-8; skipped (rename it to ingest it)", p)})
+			continue
+		}
+		if kb.ignoredSource(id, records, rep) {
 			continue
 		}
 		if _, err := kb.root.Resolve(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -32,6 +32,8 @@ type Config struct {
 	Virtual []VirtualSource
 	// Now stamps ingestedAt; time.Now when nil.
 	Now func() time.Time
+	// Walk holds the exclude patterns and the file cap of every ingest.
+	Walk WalkOptions
 }
 
 // KB is an open knowledge base bound to one workspace.
@@ -44,6 +46,7 @@ type KB struct {
 	maxFileSize int64
 	now         func() time.Time
 	ingestMu    sync.Mutex
+	walk        WalkOptions // under ingestMu
 	// readFile reads a source with a size cap; replaced in tests.
 	readFile func(path string, limit int64) ([]byte, error)
 }
@@ -81,6 +84,7 @@ func Open(cfg Config) (*KB, error) {
 		virtual:     cfg.Virtual,
 		maxFileSize: cfg.MaxFileSize,
 		now:         cfg.Now,
+		walk:        cfg.Walk,
 		readFile:    readCapped,
 	}
 	if kb.maxFileSize <= 0 {
@@ -100,6 +104,14 @@ func (kb *KB) Attach(hooks []SourceHook, virtual []VirtualSource) {
 	defer kb.ingestMu.Unlock()
 	kb.hooks = hooks
 	kb.virtual = virtual
+}
+
+// SetWalk sets the exclude patterns and the file cap of the next ingests,
+// for callers that read them from the configuration after opening.
+func (kb *KB) SetWalk(opt WalkOptions) {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	kb.walk = opt
 }
 
 // Close closes the knowledge base file cleanly.

@@ -128,7 +128,7 @@ type section struct {
 }
 
 func (r *reader) run() {
-	fmTitle, fmTags, bodyStart := r.frontMatter()
+	fmTitle, fmTags, bodyStart := r.readFrontMatter()
 	r.doc.Tags = fmTags
 	src := r.src
 	if bodyStart > 0 {
@@ -266,65 +266,6 @@ func (r *reader) sectionLevels(root ast.Node) int {
 
 func isContextUnitHeading(h *ast.Heading, src []byte) bool {
 	return strings.HasPrefix(strings.TrimSpace(inlineText(h, src)), "Context Unit")
-}
-
-// frontMatter reads a leading YAML front matter block. It returns the title,
-// tags and the offset where the Markdown body starts (0 when absent).
-func (r *reader) frontMatter() (title string, tags []string, bodyStart int) {
-	src := r.src
-	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
-		return "", nil, 0
-	}
-	pos := bytes.IndexByte(src, '\n') + 1
-	inTags := false
-	for pos < len(src) {
-		end := bytes.IndexByte(src[pos:], '\n')
-		var line string
-		next := len(src)
-		if end >= 0 {
-			line = string(src[pos : pos+end])
-			next = pos + end + 1
-		} else {
-			line = string(src[pos:])
-		}
-		line = strings.TrimRight(line, "\r")
-		if line == "---" || line == "..." {
-			return title, tags, next
-		}
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case inTags && strings.HasPrefix(trimmed, "- "):
-			if t := unquoteYAML(strings.TrimSpace(trimmed[2:])); t != "" {
-				tags = append(tags, t)
-			}
-		case strings.HasPrefix(line, "title:"):
-			inTags = false
-			title = unquoteYAML(strings.TrimSpace(line[len("title:"):]))
-		case strings.HasPrefix(line, "tags:"):
-			v := strings.TrimSpace(line[len("tags:"):])
-			inTags = v == ""
-			v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
-			for _, t := range strings.Split(v, ",") {
-				if t = unquoteYAML(strings.TrimSpace(t)); t != "" {
-					tags = append(tags, t)
-				}
-			}
-		default:
-			if !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
-				inTags = false
-			}
-		}
-		pos = next
-	}
-	// No closing delimiter: not front matter after all.
-	return "", nil, 0
-}
-
-func unquoteYAML(s string) string {
-	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
-		return s[1 : len(s)-1]
-	}
-	return s
 }
 
 func (r *reader) openSection(h *ast.Heading) {

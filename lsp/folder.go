@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +37,7 @@ type folder struct {
 
 	swMu     sync.Mutex
 	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
+	exclude  []string        // the exclude setting (vm.OpenOptions.Exclude)
 
 	ready   chan struct{} // closed when the first open finished
 	openErr error
@@ -120,6 +122,7 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 		NoLLM:          f.noLLM,
 		LLM:            f.bridge(),
 		PluginSwitches: f.pluginSwitches(),
+		Exclude:        f.excludeSetting(),
 	})
 	if err == nil {
 		f.reportSettingsProblems(ws)
@@ -142,6 +145,19 @@ func (f *folder) setSwitches(sw map[string]bool) {
 	f.swMu.Lock()
 	f.switches = maps.Clone(sw)
 	f.swMu.Unlock()
+}
+
+// setExclude sets the exclude patterns the next open uses.
+func (f *folder) setExclude(globs []string) {
+	f.swMu.Lock()
+	f.exclude = slices.Clone(globs)
+	f.swMu.Unlock()
+}
+
+func (f *folder) excludeSetting() []string {
+	f.swMu.Lock()
+	defer f.swMu.Unlock()
+	return f.exclude
 }
 
 func (f *folder) pluginSwitches() map[string]bool {

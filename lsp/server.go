@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -102,6 +103,10 @@ type Settings struct {
 	// finish before answering from a partial knowledge base (the answer then
 	// says so); nil: DefaultAskWait, 0: do not wait.
 	AskWaitMs *int `json:"askWaitMs,omitempty"`
+	// Exclude are gitignore-style patterns, relative to each workspace
+	// folder, of files never ingested, added to engine.json's exclude. A
+	// change reloads every folder.
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 // Hover setting values.
@@ -145,6 +150,13 @@ type Server struct {
 	caps        clientCaps
 	settings    Settings
 	folders     []*folder
+	// Workspace roots (roots.go): findRoots serves a folder per opened
+	// file; rootNoted are the folders already told about, rootPending the
+	// messages held until initialized (rootsLive).
+	findRoots   bool
+	rootNoted   map[string]bool
+	rootPending []rootMessage
+	rootsLive   bool
 
 	// inflight maps the ids of running requests to their cancel functions.
 	// (jsonrpc2.CancelHandler is not used: it derives a context from the
@@ -531,24 +543,36 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	if !validHover(st.Hover) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("bad_settings: initializationOptions: hover is %q; want terms, links or off", st.Hover))
 	}
-	var roots []folderRef
+	var named []folderRef
 	for _, f := range p.WorkspaceFolders {
-		roots = append(roots, f)
+		named = append(named, f)
 	}
-	if len(roots) == 0 {
+	if len(named) == 0 {
 		u := p.RootURI
 		if u == "" && p.RootPath != "" {
 			u = pathToURI(p.RootPath)
 		}
 		if u != "" {
-			roots = append(roots, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
+			named = append(named, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
+		}
+	}
+	var roots []folderRef
+	for _, r := range named {
+		if s.acceptRoot(uriToPath(r.URI)) {
+			roots = append(roots, r)
 		}
 	}
 	s.mu.Lock()
 	s.caps = caps
 	s.settings = st
 	s.initialized = true
+	if len(roots) == 0 {
+		s.findRoots = true // a single file opened with no folder
+	}
 	s.mu.Unlock()
+	if bad := badGlobs(st.Exclude); bad != "" {
+		s.rootNote(protocol.MessageTypeWarning, "settings:exclude", "mrpvm: the exclude setting: "+bad)
+	}
 	for i, r := range roots {
 		s.addFolder(r, i == 0)
 	}
@@ -629,6 +653,7 @@ func mustJSON(v any) []byte {
 // onInitialized registers file watching, pulls the configuration and
 // starts the background ingest of every folder.
 func (s *Server) onInitialized() {
+	s.flushRootNotes()
 	s.goBG(func() {
 		s.mu.Lock()
 		caps := s.caps
@@ -731,12 +756,27 @@ func (s *Server) pullConfiguration() {
 	if switched {
 		s.settings.Plugins = st.Plugins
 	}
+	_, sent = keys["exclude"]
+	excluded := sent && !slices.Equal(st.Exclude, s.settings.Exclude)
+	if excluded {
+		s.settings.Exclude = st.Exclude
+	}
 	s.mu.Unlock()
-	if switched {
+	if excluded {
+		if bad := badGlobs(st.Exclude); bad != "" {
+			s.showMessage(protocol.MessageTypeWarning, "mrpvm: the exclude setting: "+bad)
+		}
+	}
+	if switched || excluded {
 		// The catalog is built when a workspace opens: reopen every folder
 		// (as a saved configuration file does).
 		for _, f := range s.folderList() {
-			f.setSwitches(st.Plugins)
+			if switched {
+				f.setSwitches(st.Plugins)
+			}
+			if excluded {
+				f.setExclude(st.Exclude)
+			}
 			f.scheduleReload(config.SettingsFile, s.opt.Debounce)
 		}
 	}
@@ -847,6 +887,9 @@ func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) error {
 		}
 	}
 	for _, r := range p.Event.Added {
+		if !s.acceptRoot(uriToPath(r.URI)) {
+			continue
+		}
 		f := s.addFolder(r, len(s.folderList()) == 0)
 		if f != nil {
 			s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
@@ -889,6 +932,7 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
 	f.llm = s.settings.LLM
 	f.setSwitches(s.settings.Plugins)
+	f.setExclude(s.settings.Exclude)
 	s.folders = append(s.folders, f)
 	if s.watcher != nil {
 		s.watcher.add(root)

@@ -31,6 +31,11 @@ type app struct {
 // openApp opens the workspace named by the global flags with the plugins
 // attached; plugin problems are printed on standard error unless quiet.
 func openApp(ctx context.Context, o kbOptions) (*app, error) {
+	// Ingesting $HOME or / would read every Markdown file of the machine
+	// into one knowledge base: only on purpose.
+	if err := engine.CheckWorkspace(flags.workspace); err != nil && !flags.force {
+		return nil, fmt.Errorf("%w (or pass --force)", err)
+	}
 	w, err := vm.Open(vm.OpenOptions{
 		Workspace:   flags.workspace,
 		DBPath:      flags.db,

@@ -21,6 +21,7 @@ import (
 // globalFlags are shared by every subcommand.
 type globalFlags struct {
 	workspace  string
+	force      bool // ingest even an unsafe workspace (engine.CheckWorkspace)
 	db         string
 	json       bool
 	cpuProfile string // hidden: a CPU profile of the whole command
@@ -41,6 +42,7 @@ var (
 func init() {
 	pf := rootCmd.PersistentFlags()
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
+	pf.BoolVar(&flags.force, "force", false, "use the workspace even when it is your home folder or a filesystem root (refused otherwise, unless it holds a .mrpvm folder)")
 	pf.StringVar(&flags.db, "db", "", "knowledge base file (default: the user cache directory)")
 	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&flags.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole command to this file")

@@ -123,3 +123,26 @@ func TestPluginsListCommand(t *testing.T) {
 		t.Errorf("table: %q %v", out, err)
 	}
 }
+
+// TestUnsafeWorkspaceRefused checks that the home folder is not ingested
+// unless --force is given or it holds a .mrpvm folder.
+func TestUnsafeWorkspaceRefused(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("MRPVM_CONFIG_DIR", filepath.Join(t.TempDir(), "cfg"))
+	if err := os.WriteFile(filepath.Join(home, "todo.md"), []byte("# Todo\n\nBuy milk.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "kb.db")
+	_, err := runCLI(t, "ingest", "--workspace", home, "--db", db)
+	if err == nil || !strings.Contains(err.Error(), "unsafe_workspace") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("ingest of $HOME: %v", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("the knowledge base was created")
+	}
+	out, err := runCLI(t, "ingest", "--workspace", home, "--db", db, "--force")
+	if err != nil || !strings.Contains(out, "ingested 1 files") {
+		t.Fatalf("ingest --force: %v %s", err, out)
+	}
+}
