@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/version"
 )
 
 // globalFlags are shared by every subcommand.
@@ -35,10 +37,12 @@ var (
 		Short:         "A knowledge base of your Markdown, answered through a typed plugin VM",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.String(),
 	}
 )
 
 func init() {
+	rootCmd.SetVersionTemplate("mrpvm {{.Version}}\n")
 	pf := rootCmd.PersistentFlags()
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
 	pf.StringVar(&flags.db, "db", "", "knowledge base file (default: the user cache directory)")
