@@ -499,7 +499,6 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	return jsonrpc2.RawMessage(mustJSON(initializeResult())), nil
 }
 
-
 // Commands lists the workspace/executeCommand ids.
 var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
 

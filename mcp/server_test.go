@@ -23,7 +23,7 @@ import (
 )
 
 var files = map[string]string{
-	"deploy.md": "# Deploying Atlas\n\n## Blue-green rollout\n\nA blue-green rollout keeps two production fleets and switches the load balancer\nbetween them once the green fleet passes its smoke checks.\n\n## Rollback\n\nTo roll back, point the load balancer at the blue fleet again. Rollback takes\nunder two minutes.\n",
+	"deploy.md":   "# Deploying Atlas\n\n## Blue-green rollout\n\nA blue-green rollout keeps two production fleets and switches the load balancer\nbetween them once the green fleet passes its smoke checks.\n\n## Rollback\n\nTo roll back, point the load balancer at the blue fleet again. Rollback takes\nunder two minutes.\n",
 	"glossary.md": "# Glossary\n\n## Zeppelinite\n\nZeppelinite is the codename of the caching tier that fronts the search service.\n",
 }
 
