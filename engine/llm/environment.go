@@ -54,7 +54,7 @@ const (
 type envEndpoint struct {
 	BaseURL string
 	Model   string
-	KeyEnv  string // the variable holding the key to send to BaseURL; "" for none
+	KeyEnv  string // a conventional variable holding the key for BaseURL alone; "" for none
 	Source  string // Source*; "" when the environment names no endpoint
 }
 
@@ -71,7 +71,6 @@ type envEndpoint struct {
 // an Ollama endpoint (3 or 4) uses the first model the server lists.
 func (r *Resolver) envEndpoint() envEndpoint {
 	e := envEndpoint{Model: strings.TrimSpace(r.getenv(EnvModel))}
-	mrpvmKey := strings.TrimSpace(r.getenv(EnvAPIKey)) != ""
 	switch {
 	case strings.TrimSpace(r.getenv(EnvBaseURL)) != "":
 		e.BaseURL, e.Source = strings.TrimSpace(r.getenv(EnvBaseURL)), SourceMRPVM
@@ -80,13 +79,13 @@ func (r *Resolver) envEndpoint() envEndpoint {
 		if e.BaseURL == "" {
 			e.BaseURL, e.Source = OpenAIBaseURL, SourceOpenAIKey
 		}
-		if !mrpvmKey && strings.TrimSpace(r.getenv(EnvOpenAIAPIKey)) != "" {
-			e.KeyEnv = EnvOpenAIAPIKey
+		if strings.TrimSpace(r.getenv(EnvOpenAIAPIKey)) != "" {
+			e.KeyEnv = EnvOpenAIAPIKey // withEnv prefers MRPVM_LLM_API_KEY
 		}
 	case strings.TrimSpace(r.getenv(EnvOllamaHost)) != "":
 		base, err := OllamaURL(r.getenv(EnvOllamaHost))
 		if err != nil {
-			return e // checkBaseURL cannot say it better; the host is ignored
+			return e // not an http(s) address: ignored, as if unset
 		}
 		e.BaseURL, e.Source = base, SourceOllama
 		if e.Model == "" && r.probeEnabled() {
@@ -105,9 +104,6 @@ func (r *Resolver) envEndpoint() envEndpoint {
 			}
 		}
 		return e
-	}
-	if mrpvmKey {
-		e.KeyEnv = EnvAPIKey
 	}
 	return e
 }
