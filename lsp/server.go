@@ -39,6 +39,7 @@ import (
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/version"
 )
 
 // CodeRequestCancelled is the LSP error code of a cancelled request.
@@ -579,16 +580,13 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	return jsonrpc2.RawMessage(mustJSON(initializeResult())), nil
 }
 
-// Version is the server version reported in serverInfo.
-const Version = "0.1.0"
-
 // Commands lists the workspace/executeCommand ids.
 var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
 
 func initializeResult() map[string]any {
 	return map[string]any{
 		"capabilities": serverCapabilities(),
-		"serverInfo":   map[string]any{"name": "mrpvm", "version": Version},
+		"serverInfo":   map[string]any{"name": "mrpvm", "version": version.Version()},
 	}
 }
 

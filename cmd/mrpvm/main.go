@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/version"
 )
 
 // globalFlags are shared by every subcommand.
@@ -36,10 +38,12 @@ var (
 		Short:         "A knowledge base of your Markdown, answered through a typed plugin VM",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.String(),
 	}
 )
 
 func init() {
+	rootCmd.SetVersionTemplate("mrpvm {{.Version}}\n")
 	pf := rootCmd.PersistentFlags()
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
 	pf.BoolVar(&flags.force, "force", false, "use the workspace even when it is your home folder or a filesystem root (refused otherwise, unless it holds a .mrpvm folder)")
