@@ -111,6 +111,7 @@ type run struct {
 	planner   string
 	intents   []sdk.Intent
 	turnKUs   []*kus.KU
+	deadline  time.Time // the request's deadline; zero without one
 	maxDepth  int
 	perStage  int
 	deepest   int
@@ -165,6 +166,8 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		defer cancel()
 	}
 
+	hooks := newHookLimiter()
+	ctx = withHookLimiter(ctx, hooks)
 	sess, _, err := m.openSession(ctx, req.SessionID)
 	if err != nil {
 		trace.FinalStatus = "failure"
@@ -179,11 +182,13 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}
+	r.deadline, _ = ctx.Deadline()
 	if m.llm != nil {
 		r.meter = llm.NewMeter(m.llm, m.eng.MaxLLMAttemptsPerRequest)
 	}
 	res := r.loop(ctx)
 	r.finish(ctx, res, resp)
+	trace.Errors = append(trace.Errors, hooks.drain()...)
 	m.keepTrace(trace)
 	return resp, nil
 }
@@ -362,7 +367,7 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 	if n := len(conv); n > 20 {
 		conv = conv[n-20:]
 	}
-	deadline, _ := time.Time{}, false
+	deadline := r.deadline
 	return sdk.RunContext{
 		RequestID:    r.trace.RequestID,
 		Session:      sdk.Session{ID: r.session.ID, KBID: r.session.KBID, KBName: r.session.KBName, Preferences: r.session.Preferences, Pins: r.pins},

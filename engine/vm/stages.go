@@ -65,6 +65,9 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	start := time.Now()
 	done := make(chan outcome, 1)
 	rc := r.rc(frame)
+	if dl, ok := cctx.Deadline(); ok {
+		rc.Budgets.Deadline = dl // the nearer of the request's deadline and the call's timeout
+	}
 	var stageMeter *llm.StageMeter
 	if r.meter != nil && d.UsesLLM {
 		stageMeter = r.meter.Stage(d.ID, d.MaxLLMCalls)

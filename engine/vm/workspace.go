@@ -74,6 +74,7 @@ func Open(o OpenOptions) (*Workspace, error) {
 	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
 		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers, PluginSwitches: o.PluginSwitches})
 	kb.Attach(Hooks(cat), append(VirtualSources(cat), o.Virtual...))
+	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }
 
