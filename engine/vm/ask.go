@@ -38,7 +38,11 @@ type Request struct {
 	Question  string
 	SessionID string            // "" starts a new session
 	Pins      map[string]string // loop stage (or sd, plan, kb, gs, val) -> plugin id
-	Timeout   time.Duration     // 0: engine.json requestTimeoutMs
+	// Preferences set the session's preferred plugin per stage (same keys
+	// as Pins): a strong prior the planner puts first, kept for the
+	// session's later questions. An empty id clears the stage's preference.
+	Preferences map[string]string
+	Timeout     time.Duration // 0: engine.json requestTimeoutMs
 }
 
 // Evidence is one KU an answer rests on.
@@ -98,6 +102,29 @@ func (m *Machine) NormalizePins(pins map[string]string) (map[string]string, erro
 	return out, nil
 }
 
+// normalizePreferences checks session preferences like pins; a stage
+// given an empty id is returned in clear.
+func (m *Machine) normalizePreferences(prefs map[string]string) (map[string]string, []string, error) {
+	set := map[string]string{}
+	var clear []string
+	for k, id := range prefs {
+		if strings.TrimSpace(id) == "" {
+			stage, ok := stageAliases[strings.ToLower(strings.TrimSpace(k))]
+			if !ok {
+				return nil, nil, fmt.Errorf("preference %s: unknown stage %q (use sd, plan, kb, gs or val)", k, k)
+			}
+			clear = append(clear, stage)
+			continue
+		}
+		set[k] = id
+	}
+	norm, err := m.NormalizePins(set)
+	if err != nil {
+		return nil, nil, fmt.Errorf("preference: %w", err)
+	}
+	return norm, clear, nil
+}
+
 // run is the state of one request.
 type run struct {
 	m         *Machine
@@ -111,7 +138,9 @@ type run struct {
 	planner   string
 	intents   []sdk.Intent
 	turnKUs   []*kus.KU
-	deadline  time.Time // the request's deadline; zero without one
+	strategy  []sdk.ScoredKU            // retrieved guidance for the planner
+	guidance  map[string][]sdk.ScoredKU // retrieved guidance by phase scope
+	deadline  time.Time                 // the request's deadline; zero without one
 	maxDepth  int
 	perStage  int
 	deepest   int
@@ -156,6 +185,13 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, err
 	}
 
+	prefs, clear, err := m.normalizePreferences(req.Preferences)
+	if err != nil {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeUnknownPlugin, "%v", err)
+		return resp, err
+	}
+
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = config.Duration(m.eng.RequestTimeoutMs)
@@ -175,6 +211,18 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, err
 	}
 	trace.SessionID, resp.SessionID = sess.ID, sess.ID
+	if len(prefs) > 0 || len(clear) > 0 {
+		if sess.Preferences == nil {
+			sess.Preferences = map[string]string{}
+		}
+		for stage, id := range prefs {
+			sess.Preferences[stage] = id
+		}
+		for _, stage := range clear {
+			delete(sess.Preferences, stage)
+		}
+		trace.note("session preferences: %v", sess.Preferences)
+	}
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
@@ -220,12 +268,13 @@ func rank(s string) int {
 // loop runs seed detection once, then plans and executes with each planner
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
-	r.detectSeeds(ctx)
+	r.detectSeeds(ctx, r.seedRouting(ctx))
 	if len(r.turnKUs) > 0 {
 		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
 			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
 	}
 
+	r.retrieveStrategy(ctx)
 	planners := r.m.cat.PlannerOrder()
 	if id, ok := r.pins[sdk.LoopPlanner]; ok {
 		planners = []string{id}

@@ -187,8 +187,8 @@ func (r *run) stageOrder(stage string, planned []string, frame *FrameTrace) []st
 
 // detectSeeds runs the seed detectors until one returns documents the SOP
 // interpreter admits; with none, the question becomes a single intent.
-func (r *run) detectSeeds(ctx context.Context) {
-	for _, id := range r.stageOrder(sdk.LoopSeedDetector, nil, nil) {
+func (r *run) detectSeeds(ctx context.Context, planned []string) {
+	for _, id := range r.stageOrder(sdk.LoopSeedDetector, planned, nil) {
 		p, ok := r.m.cat.Registry.SD(id)
 		if !ok {
 			continue
@@ -277,6 +277,56 @@ func (r *run) admit(res *sdk.SeedResult) ([]sdk.Intent, []*kus.KU, error) {
 // plan asks a planner for a plan. A planner that fails or is not loaded
 // leaves the catalog's default orders in place, so the loop always runs.
 func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
+	var previous []string
+	if n := len(r.trace.PlannerAttempts); n > 0 {
+		previous = slices.Clone(r.trace.PlannerAttempts[:n-1])
+	}
+	return r.buildPlan(ctx, pid, &sdk.PlanInput{
+		Payload:           sdk.Payload{Prompt: r.question},
+		Intents:           r.intents,
+		DecomposedIntents: splitIntents(r.intents),
+		TurnUnits:         r.turnKUs,
+		KBID:              r.session.KBID,
+		KBName:            r.session.KBName,
+		KBStats:           r.m.workspaceStats(),
+		StrategyGuidance:  r.strategy,
+		Guidance:          r.phaseGuidance(),
+		Pins:              r.pins,
+		Preferences:       r.session.Preferences,
+		Candidates:        r.m.cat.Candidates(),
+		FrameDepth:        0,
+		PreviousAttempts:  previous,
+	}, "")
+}
+
+// seedRouting asks the first planner to order the seed detectors from the
+// question alone (seed detection runs before the task's plan); nil leaves
+// the catalog's order.
+func (r *run) seedRouting(ctx context.Context) []string {
+	if _, pinned := r.pins[sdk.LoopSeedDetector]; pinned {
+		return nil
+	}
+	planners := r.m.cat.PlannerOrder()
+	if id, ok := r.pins[sdk.LoopPlanner]; ok {
+		planners = []string{id}
+	}
+	if len(planners) == 0 {
+		return nil
+	}
+	plan := r.buildPlan(ctx, planners[0], &sdk.PlanInput{
+		Payload:     sdk.Payload{Prompt: r.question},
+		KBID:        r.session.KBID,
+		KBName:      r.session.KBName,
+		KBStats:     r.m.workspaceStats(),
+		Pins:        r.pins,
+		Preferences: r.session.Preferences,
+		Candidates:  r.m.cat.Candidates(),
+	}, "seed routing: ")
+	return plan.SeedDetectorOrder
+}
+
+// buildPlan asks planner pid for a plan; notes are recorded with prefix.
+func (r *run) buildPlan(ctx context.Context, pid string, in *sdk.PlanInput, prefix string) *sdk.Plan {
 	fallback := &sdk.Plan{PlannerPluginID: pid}
 	p, ok := r.m.cat.Registry.Planner(pid)
 	if !ok {
@@ -284,19 +334,6 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 			r.trace.fail(nil, CodeUnknownPlugin, "planner %s is not loaded; the catalog's default order is used", pid)
 		}
 		return fallback
-	}
-	in := &sdk.PlanInput{
-		Payload:          sdk.Payload{Prompt: r.question},
-		Intents:          r.intents,
-		TurnUnits:        r.turnKUs,
-		KBID:             r.session.KBID,
-		KBName:           r.session.KBName,
-		Guidance:         r.turnGuidance(),
-		Pins:             r.pins,
-		Preferences:      r.session.Preferences,
-		Candidates:       r.m.cat.Candidates(),
-		FrameDepth:       0,
-		PreviousAttempts: slices.Clone(r.trace.PlannerAttempts[:len(r.trace.PlannerAttempts)-1]),
 	}
 	var plan *sdk.Plan
 	prc := r.rc(nil)
@@ -341,10 +378,79 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 		return fallback
 	}
 	for _, n := range plan.Notes {
-		r.trace.note("%s: %s", pid, n)
+		r.trace.note("%s%s: %s", prefix, pid, n)
 	}
 	plan.PlannerPluginID = pid
 	return plan
+}
+
+// phaseGuidance groups the guidance the planner sees by the phase it
+// guides: the current turn's KUs and the retrieved strategy guidance.
+func (r *run) phaseGuidance() map[string][]sdk.ScoredKU {
+	out := r.turnGuidance()
+	for phase, g := range r.guidance {
+		out[phase] = mergeEvidence(out[phase], g)
+	}
+	return out
+}
+
+// retrieveStrategy asks the first kb-plugin for strategy guidance (purpose
+// strategy-guidance) before planning: the KUs whose PhaseScopes name the
+// planner become the plan input's StrategyGuidance, and every retrieved
+// KU scoped to another phase joins that phase's guidance.
+func (r *run) retrieveStrategy(ctx context.Context) {
+	order := r.stageOrder(sdk.LoopKB, nil, nil)
+	if len(order) == 0 {
+		return
+	}
+	id := order[0]
+	p, ok := r.m.cat.Registry.KB(id)
+	if !ok {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, max(config.Duration(r.m.eng.PluginTimeoutMs), time.Second))
+	defer cancel()
+	rc := r.rc(nil)
+	rc.Budgets.Deadline, _ = cctx.Deadline()
+	done := make(chan *sdk.RetrieveResult, 1)
+	go func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				done <- nil
+			}
+		}()
+		res, err := p.Retrieve(cctx, rc, &sdk.RetrieveInput{Payload: sdk.Payload{Prompt: r.question}, Intents: r.intents,
+			TurnUnits: r.turnKUs, Purpose: sdk.PurposeStrategyGuidance, SessionID: r.session.ID, KUs: storeKUReader{r.m.kb}})
+		if err != nil {
+			res = nil
+		}
+		done <- res
+	}()
+	var res *sdk.RetrieveResult
+	select {
+	case res = <-done:
+	case <-cctx.Done():
+	}
+	if res == nil || (res.Status != sdk.StatusSuccess && res.Status != sdk.StatusInsufficient) {
+		r.trace.note("strategy guidance: %s gave none", id)
+		return
+	}
+	r.guidance = map[string][]sdk.ScoredKU{}
+	for _, ri := range res.ResolvedIntents {
+		for _, s := range append(slices.Clone(ri.Guidance), ri.Evidence...) {
+			if s.KU == nil {
+				continue
+			}
+			for _, phase := range s.KU.PhaseScopes {
+				if phase == "kb-plugin" {
+					continue
+				}
+				r.guidance[phase] = mergeEvidence(r.guidance[phase], []sdk.ScoredKU{s})
+			}
+		}
+	}
+	r.strategy = r.guidance["mrp-plan-plugin"]
+	r.trace.note("strategy guidance: %d planner KUs from %s", len(r.strategy), id)
 }
 
 // turnGuidance groups the current turn's KUs by the phase they guide.
