@@ -182,7 +182,20 @@ func (r *run) stageOrder(stage string, planned []string, frame *FrameTrace) []st
 	if len(out) > r.perStage {
 		out = out[:r.perStage]
 	}
-	return out
+	// The configured fallback chains (plugins.json fallbackChains) follow,
+	// tried only once the planned candidates are exhausted.
+	var fallbacks []string
+	for _, id := range out {
+		for _, f := range r.m.cat.Fallbacks(id) {
+			if !slices.Contains(out, f) && !slices.Contains(fallbacks, f) {
+				fallbacks = append(fallbacks, f)
+			}
+		}
+	}
+	if len(fallbacks) > r.perStage {
+		fallbacks = fallbacks[:r.perStage]
+	}
+	return append(out, fallbacks...)
 }
 
 // detectSeeds runs the seed detectors until one returns documents the SOP
@@ -313,6 +326,7 @@ func (r *run) seedRouting(ctx context.Context) []string {
 	if len(planners) == 0 {
 		return nil
 	}
+	r.planner = planners[0] // seed detection runs under the routing planner
 	plan := r.buildPlan(ctx, planners[0], &sdk.PlanInput{
 		Payload:     sdk.Payload{Prompt: r.question},
 		KBID:        r.session.KBID,
@@ -473,8 +487,8 @@ func (r *run) turnGuidance() map[string][]sdk.ScoredKU {
 func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, prompt string, depth int) frameResult {
 	r.deepest = max(r.deepest, depth)
 	ft.Depth = depth
-	if plan.Decompose && len(intents) > 1 {
-		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok {
+	if plan.Decompose {
+		if res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, sdk.FrameSubtaskDecomposition); ok {
 			return res
 		}
 	}
@@ -524,7 +538,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 	}
 	if noContext && ctx.Err() == nil {
 		// Only no-context came back: a smaller task may find its evidence.
-		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+		if res, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && res.better(best) {
 			return res
 		}
 	}
@@ -576,7 +590,7 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 			return ans
 		case sdk.StatusNeedsDecomposition:
 			ft.Failures = append(ft.Failures, id+" needs decomposition")
-			if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+			if res, ok := r.decompose(ctx, ft, plan, intents, evidence, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
 				if res.status == StatusAnswered {
 					return res
 				}
@@ -680,13 +694,14 @@ func (r *run) retrieveOnce(ctx context.Context, ft *FrameTrace, p sdk.KBPlugin, 
 
 // decompose runs one child frame per sub-task and joins their answers.
 // It reports false when the task cannot be split or the depth is spent.
-func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, depth int, purpose string) (frameResult, bool) {
-	subs := splitIntents(intents)
-	if len(subs) < 2 {
+func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, evidence []sdk.ScoredKU, depth int, purpose string) (frameResult, bool) {
+	if depth+1 > r.maxDepth {
+		r.trace.fail(ft, CodeFrameDepthExceeded, "decomposition needs depth %d; the limit is %d; the best result so far is kept", depth+1, r.maxDepth)
 		return frameResult{}, false
 	}
-	if depth+1 > r.maxDepth {
-		r.trace.fail(ft, CodeFrameDepthExceeded, "decomposition needs depth %d; the limit is %d", depth+1, r.maxDepth)
+	subs := narrowIntents(intents, evidence)
+	if len(subs) == 0 {
+		r.trace.fail(ft, CodeDecompositionFailed, "the task has no parts, criteria or evidence entities to narrow it to a sub-question")
 		return frameResult{}, false
 	}
 	if r.purpose == "" {
@@ -695,7 +710,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 	child := *plan
 	child.Decompose = false
 	var parts []string
-	var evidence []sdk.ScoredKU
+	evidence = nil
 	var cited []string
 	answered, noContext := 0, 0
 	var rejections []string
@@ -734,7 +749,70 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		// is rejected, so the next planner gets its turn.
 		return frameResult{status: "rejected", reason: strings.Join(rejections, "; ")}, true
 	}
+	r.trace.fail(ft, CodeDecompositionFailed, "no sub-task of %d produced an answer", len(subs))
 	return frameResult{status: StatusFailure}, true
+}
+
+// splitNoContext runs one child frame per part of a task that only got
+// no-context answers; a task without parts is left as it is.
+func (r *run) splitNoContext(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, depth int) (frameResult, bool) {
+	if len(splitIntents(intents)) < 2 {
+		return frameResult{}, false
+	}
+	return r.decompose(ctx, ft, plan, intents, nil, depth, sdk.FrameSubtaskDecomposition)
+}
+
+// narrowIntents returns the sub-questions a task is decomposed into: its
+// parts (several intents, or a single target's parts); else, for a single
+// intent, the intent narrowed to each of its criteria, else to each of
+// the main entities of the evidence retrieved for it (at most 3). Every
+// sub-question is narrower than the task; nil when none can be made.
+func narrowIntents(intents []sdk.Intent, evidence []sdk.ScoredKU) []sdk.Intent {
+	if subs := splitIntents(intents); len(subs) >= 2 {
+		return subs
+	}
+	if len(intents) != 1 {
+		return nil
+	}
+	in := intents[0]
+	sub := func(i int, target string) sdk.Intent {
+		c := in
+		c.ID = fmt.Sprintf("%s.%d", in.ID, i+1)
+		c.Target = target
+		c.ParentID = in.ID
+		return c
+	}
+	var out []sdk.Intent
+	for _, c := range strings.FieldsFunc(in.Criterion, func(r rune) bool { return r == ';' || r == ',' }) {
+		if c = strings.TrimSpace(c); c != "" && len(out) < 6 {
+			s := sub(len(out), in.Target+" (criterion: "+c+")")
+			s.Criterion = c
+			out = append(out, s)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, e := range evidence {
+		if e.KU == nil || len(out) >= 3 {
+			continue
+		}
+		ent := strings.TrimSpace(e.KU.SymbolicSubject)
+		if ent == "" {
+			ent = strings.TrimSpace(e.KU.Topic)
+		}
+		if ent == "" {
+			ent = strings.TrimSpace(e.KU.Title)
+		}
+		key := strings.ToLower(ent)
+		if ent == "" || seen[key] || strings.EqualFold(ent, in.Target) {
+			continue
+		}
+		seen[key] = true
+		out = append(out, sub(len(out), in.Target+" (about "+ent+")"))
+	}
+	return out
 }
 
 // splitIntents returns the sub-tasks of a task: its intents when there are
