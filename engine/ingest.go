@@ -107,6 +107,15 @@ type IngestOptions struct {
 	// KB.Compact). A failure to compact is reported as a CodeCompact
 	// warning and leaves the file as it was.
 	Compact bool
+	// First names absolute file paths to ingest before the rest (the
+	// documents open in an editor): they are parsed and committed as a batch
+	// of their own, so they are searchable while the others are still read.
+	First []string
+	// Planned, when set, is told the number of sources the run will commit
+	// or remove and how many of them are workspace files (the others are
+	// built-in sources such as plugin::<id>), once known and before the
+	// first of them.
+	Planned func(total, files int)
 }
 
 // work is one source to read, parse and commit.
@@ -268,6 +277,15 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	if len(jobs) >= bulkJobs {
 		defer bulkGC()()
 	}
+	if opt.Planned != nil {
+		files := len(removals)
+		for _, j := range jobs {
+			if j.path != "" {
+				files++
+			}
+		}
+		opt.Planned(total, files)
+	}
 	for _, rec := range removals {
 		if err := ctx.Err(); err != nil {
 			return nil, kb.finish(err)
@@ -280,10 +298,15 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 		done++
 		kb.report(opt.Progress, done, total, rec.SourceID)
 	}
-	err = kb.parseAndCommit(ctx, jobs, rep, func(id string) {
+	step := func(id string) {
 		done++
 		kb.report(opt.Progress, done, total, id)
-	})
+	}
+	first, rest := splitFirst(jobs, opt.First)
+	err = kb.parseAndCommit(ctx, first, rep, step)
+	if err == nil {
+		err = kb.parseAndCommit(ctx, rest, rep, step)
+	}
 	if err := kb.finish(err); err != nil {
 		return nil, err
 	}
@@ -300,6 +323,26 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// splitFirst moves the jobs of the paths in first ahead of the others,
+// keeping each part's order.
+func splitFirst(jobs []work, first []string) (head, tail []work) {
+	if len(first) == 0 {
+		return nil, jobs
+	}
+	want := make(map[string]bool, len(first))
+	for _, p := range first {
+		want[p] = true
+	}
+	for _, j := range jobs {
+		if j.path != "" && want[j.path] {
+			head = append(head, j)
+		} else {
+			tail = append(tail, j)
+		}
+	}
+	return head, tail
 }
 
 // bulkJobs is the number of sources from which an ingest counts as bulk

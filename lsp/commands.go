@@ -88,10 +88,22 @@ func (s *Server) decodeInFolder(arg json.RawMessage, v any, folderURI *string) (
 	return s.folderByURI(*folderURI)
 }
 
-// cmdAsk answers a question through the VM.
+// askResult is mrpvm.ask's result: the VM's response and, when the first
+// ingest of the folder was still running, how much of it was done.
+type askResult struct {
+	*vm.Response
+	Partial *Partial `json:"partial,omitempty"`
+}
+
+// cmdAsk answers a question through the VM. While the folder's first
+// ingest runs it waits for it up to the askWaitMs setting (reporting the
+// ingest's progress), then answers from what is ingested and says so in
+// the result's partial member. A context (a passage the user selected)
+// is added to the question.
 func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, error) {
 	var a struct {
 		Question  string            `json:"question"`
+		Context   string            `json:"context"`
 		SessionID string            `json:"sessionId"`
 		Pins      map[string]string `json:"pins"`
 		// Preferences set the session's preferred plugin per stage.
@@ -108,12 +120,21 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
+	question := a.Question
+	if c := strings.TrimSpace(a.Context); c != "" {
+		question += "\n\nAbout this passage:\n" + clip(c, 4000)
+	}
 	prog := s.beginProgress(ctx, "mrpvm: ask", clip(a.Question, 80), token)
 	defer prog.end("")
+	partial := f.first.wait(ctx, s.askWait(), f.links.Len(), func(p *Partial) {
+		prog.report(fmt.Sprintf("waiting for the first ingest: %d/%d files", p.Files, p.Of))
+	})
+	// partial is the state the answer starts from: sources committed
+	// while it runs may or may not have been seen, so it stays partial.
 	var resp *vm.Response
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
-		resp, err = ws.VM.Ask(ctx, vm.Request{Question: a.Question, SessionID: a.SessionID, Pins: a.Pins, Preferences: a.Preferences})
+		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, Pins: a.Pins, Preferences: a.Preferences})
 		if err != nil && resp == nil {
 			return err
 		}
@@ -126,7 +147,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return resp, nil
+	return askResult{Response: resp, Partial: partial}, nil
 }
 
 // cmdIngest ingests one file or every folder.
@@ -165,6 +186,12 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 			return nil, err
 		}
 		add(rep)
+		if paths == nil {
+			<-f.linksReady
+			f.scanLinks()
+		} else {
+			s.indexFile(path)
+		}
 	} else {
 		fs := s.folderList()
 		if len(fs) == 0 {
@@ -176,6 +203,9 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 				return nil, err
 			}
 			add(rep)
+			// An explicit ingest may follow changes no event reported.
+			<-f.linksReady
+			f.scanLinks()
 		}
 	}
 	total.Seconds = time.Since(start).Seconds()

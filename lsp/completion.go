@@ -62,6 +62,12 @@ func (s *Server) completion(ctx context.Context, raw json.RawMessage) (any, erro
 	lineStart := strings.LastIndexByte(text[:off], '\n') + 1
 	prefix := text[lineStart:off]
 	base := filepath.Base(uriToPath(p.TextDocument.URI))
+	if base != "plugin.kus.md" {
+		items, ok, err := s.linkCompletion(ctx, p.TextDocument.URI, text, p.Position)
+		if err != nil || ok {
+			return items, err
+		}
+	}
 	out := []completionItem{}
 	switch {
 	case base == "plugin.kus.md":

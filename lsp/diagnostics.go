@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
@@ -139,6 +139,8 @@ type diagEnv struct {
 	// config marks a configuration file found in a folder's own user
 	// configuration folder (isConfigFile knows only the default one).
 	config bool
+	// links is the link index of the document's folder (nil: none).
+	links *links.Index
 	// userAllow is the wrapper allowlist of the layers below the workspace
 	// (embedded defaults and the user's engine.json).
 	userAllow []string
@@ -151,7 +153,16 @@ func (s *Server) publishDiagnostics(u string) {
 	switch {
 	case err == nil:
 		path := uriToPath(u)
-		diags = computeDiagnostics(path, text, s.diagEnv(path))
+		env := s.diagEnv(path)
+		if f := s.folderFor(path); f != nil && within(f.root, path) {
+			select {
+			case <-f.linksReady:
+				env.links = f.links
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		diags = computeDiagnostics(path, text, env)
 	case errors.Is(err, fsafe.ErrTooLarge):
 		diags = append(diags, diagnostic{Severity: 4, Code: "doc_too_large", Source: "mrpvm",
 			Message: fmt.Sprintf("the document is over %d bytes; larger documents are not checked", MaxDiagnosedBytes)})
@@ -256,7 +267,7 @@ func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 		for _, b := range sopBlocks(text) {
 			out = append(out, sopDiagnostics(text, b.body, b.line+2, b.line+1)...)
 		}
-		out = append(out, brokenLinks(path, text)...)
+		out = append(out, linkDiagnostics(path, text, env.links)...)
 	}
 	return out
 }
@@ -407,27 +418,42 @@ func sopDiagnostics(text, body string, bodyLine, docLine int) []diagnostic {
 	return out
 }
 
-// brokenLinks reports relative Markdown links to missing files as hints.
-func brokenLinks(path, text string) []diagnostic {
+// linkDiagnostics reports the broken links of a Markdown document: missing
+// files (hints, code broken_link), wiki links that match no file, anchors
+// that name no heading and links that climb out of the workspace
+// (warnings). ix is the link index of the document's folder; without one
+// (a file outside every folder) only missing files are reported.
+func linkDiagnostics(path, text string, ix *links.Index) []diagnostic {
+	inFolder := ix != nil
+	if !inFolder {
+		ix = links.New(filepath.VolumeName(path) + string(filepath.Separator))
+	}
+	rel, ok := ix.Rel(path)
+	if !ok {
+		return nil
+	}
+	if inFolder {
+		if f := ix.File(rel); f == nil {
+			ix.Update(rel, text)
+		}
+	} else {
+		ix.Update(rel, text)
+	}
 	var out []diagnostic
-	for _, m := range mdLinkRe.FindAllStringSubmatchIndex(text, -1) {
-		target := text[m[2]:m[3]]
-		if !isRelativeLink(target) {
+	for _, p := range ix.Problems(rel) {
+		sev := 2
+		rng := spanRange(p.Link.Whole)
+		switch p.Code {
+		case links.CodeBrokenLink:
+			sev = 4
+			rng = spanRange(p.Link.TargetSpan)
+		case links.CodeBrokenAnchor:
+			rng = spanRange(p.Link.AnchorSpan)
+		}
+		if !inFolder && p.Code != links.CodeBrokenLink {
 			continue
 		}
-		file, _, _ := strings.Cut(target, "#")
-		file, _, _ = strings.Cut(file, "?")
-		if file == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(path), filepath.FromSlash(file))); err == nil {
-			continue
-		}
-		out = append(out, diagnostic{
-			Range:    protocol.Range{Start: positionOf(text, m[2]), End: positionOf(text, m[3])},
-			Severity: 4, Code: "broken_link", Source: "mrpvm",
-			Message: "link target " + file + " does not exist",
-		})
+		out = append(out, diagnostic{Range: rng, Severity: sev, Code: p.Code, Source: "mrpvm", Message: p.Message})
 	}
 	return out
 }

@@ -90,6 +90,7 @@ func (s *Server) didOpen(raw json.RawMessage) error {
 	}
 	td := p.TextDocument
 	s.docs.set(&document{uri: td.URI, version: td.Version, text: td.Text})
+	s.indexText(td.URI, td.Text)
 	s.scheduleDiagnostics(td.URI)
 	return nil
 }
@@ -114,6 +115,7 @@ func (s *Server) didChange(raw json.RawMessage) error {
 		return err
 	}
 	s.docs.set(&document{uri: doc.uri, version: p.TextDocument.Version, text: text})
+	s.indexText(doc.uri, text)
 	s.scheduleDiagnostics(doc.uri)
 	return nil
 }
@@ -128,6 +130,7 @@ func (s *Server) didClose(raw json.RawMessage) error {
 		return err
 	}
 	s.docs.remove(p.TextDocument.URI)
+	s.indexFile(uriToPath(p.TextDocument.URI)) // the file's text again
 	return nil
 }
 
@@ -145,6 +148,7 @@ func (s *Server) didSave(raw json.RawMessage) error {
 	if path == "" {
 		return nil
 	}
+	s.indexFile(path)
 	if f := s.folderFor(path); f != nil {
 		f.schedule(path, s.opt.SaveDebounce)
 	}
@@ -177,6 +181,7 @@ func (s *Server) fileChanged(path string) {
 	if path == "" {
 		return
 	}
+	s.indexFile(path)
 	if f := s.folderFor(path); f != nil {
 		f.schedule(path, s.opt.Debounce)
 	}

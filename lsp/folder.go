@@ -19,6 +19,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/markdown/links"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -51,6 +52,10 @@ type folder struct {
 
 	hovers hoverCache
 
+	links      *links.Index  // the link index (links.go)
+	linksReady chan struct{} // closed when the link index is built
+	first      *firstIngest  // the first whole-folder ingest (partial.go)
+
 	pmu     sync.Mutex
 	pending map[string]bool
 	timer   *time.Timer
@@ -67,7 +72,8 @@ func newFolder(s *Server, root, name, dbPath, userDir string, noLLM bool) *folde
 		name = filepath.Base(root)
 	}
 	f := &folder{s: s, root: root, name: name, dbPath: dbPath, userDir: userDir, noLLM: noLLM,
-		ready: make(chan struct{}), pending: map[string]bool{}}
+		ready: make(chan struct{}), pending: map[string]bool{},
+		links: links.New(root), linksReady: make(chan struct{}), first: newFirstIngest()}
 	f.ingestCtx, f.ingestCancel = context.WithCancel(s.ctx)
 	return f
 }
@@ -372,18 +378,27 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 		prog = s.beginProgress(ctx, "mrpvm: ingest "+f.name, "", nil)
 	}
 	var rep *engine.IngestReport
+	opt := engine.IngestOptions{Only: paths}
+	if prog != nil {
+		opt.Progress = prog.files
+	}
+	if paths == nil {
+		opt.First = s.openPaths(f)
+		if f.first.track(&opt, s.opt.FirstIngestHook) {
+			defer f.first.finish() // also when withWS fails or panics
+		}
+	}
 	err := f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
-		opt := engine.IngestOptions{Only: paths}
-		if prog != nil {
-			opt.Progress = prog.files
-		}
 		f.hovers.beginIngest()
 		// Even a failed or cancelled run may have committed some sources.
 		defer f.hovers.endIngest()
 		rep, err = ws.KB.Ingest(ctx, opt)
 		return err
 	})
+	if paths == nil {
+		f.first.finish() // before didIngest: a client that saw it gets complete answers
+	}
 	if prog != nil {
 		msg := ""
 		if rep != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -116,15 +118,11 @@ func termAt(text string, off int) (term, bool) {
 	return term{kind: termWord, text: word, wide: wide, rng: rangeOf(a, b)}, true
 }
 
-// cacheKey identifies what a term resolves to: the same word hovered in
-// any file shows the same unit; a relative link depends on the folder of
-// the file it is in.
-func (t term) cacheKey(docPath string) string {
-	k := strconv.Itoa(int(t.kind)) + "\x00" + t.text + "\x00" + t.wide
-	if t.kind == termLink {
-		k += "\x00" + filepath.Dir(docPath)
-	}
-	return k
+// cacheKey identifies what a term resolves to in a document (definitions
+// in the document itself come first, links are relative to it) under a
+// hover setting.
+func (t term) cacheKey(docPath, mode string) string {
+	return strconv.Itoa(int(t.kind)) + "\x00" + t.text + "\x00" + t.wide + "\x00" + docPath + "\x00" + mode
 }
 
 // hoverCache keeps rendered hovers (including "nothing here") until the
@@ -205,11 +203,30 @@ func isRelativeLink(t string) bool {
 	return true
 }
 
-// hover answers textDocument/hover from the knowledge base.
+// hoverMode is the hover setting ("" : terms).
+func (s *Server) hoverMode() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.settings.Hover == "" {
+		return HoverTerms
+	}
+	return s.settings.Hover
+}
+
+// hover answers textDocument/hover from the knowledge base: for a link,
+// the unit that describes its target; for a plugin id or KU id, that
+// plugin or unit; for a term (with the hover setting "terms"), the unit
+// that defines or describes it — a page titled or named so, or a heading
+// of that text — and nothing for a word that is merely used. While the
+// first ingest runs the hover says "(indexing N/M)".
 func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p textDocumentPositionParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	mode := s.hoverMode()
+	if mode == HoverOff {
+		return nil, nil
 	}
 	text, err := s.readText(p.TextDocument.URI)
 	if err != nil {
@@ -224,12 +241,17 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if f == nil {
 		return nil, nil
 	}
-	key := t.cacheKey(path)
+	select {
+	case <-f.linksReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	key := t.cacheKey(path, mode)
 	md, ok := f.hovers.get(key)
 	if !ok {
 		gen := f.hovers.generation()
 		err = f.withWS(ctx, func(ws *vm.Workspace) error {
-			md = resolveHover(ctx, f, ws, path, t)
+			md = resolveHover(ctx, f, ws, path, t, mode)
 			return nil
 		})
 		if err == nil && ctx.Err() == nil {
@@ -239,34 +261,52 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil || md == "" {
 		return nil, err
 	}
+	if pt := f.partial(); pt != nil {
+		md += "\n\n" + indexingNote(pt)
+	}
 	r := t.rng
 	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}, nil
 }
 
-// resolveHover finds the best Knowledge Unit (or plugin) for a term and
-// renders it; "" when nothing matches.
-func resolveHover(ctx context.Context, f *folder, ws *vm.Workspace, docPath string, t term) string {
+// resolveHover finds the Knowledge Unit (or plugin) a term stands for and
+// renders it; "" when there is none.
+func resolveHover(ctx context.Context, f *folder, ws *vm.Workspace, docPath string, t term, mode string) string {
 	store := ws.KB.Store()
+	from, _ := f.links.Rel(docPath)
 	switch t.kind {
-	case termLink:
-		target := t.text
-		if i := strings.IndexAny(target, "#?"); i >= 0 {
-			target = target[:i]
+	case termLink, termWiki:
+		kind := links.Inline
+		if t.kind == termWiki {
+			kind = links.Wiki
 		}
-		abs := filepath.Join(filepath.Dir(docPath), filepath.FromSlash(target))
-		id, err := ws.KB.SourceIDFor(abs)
-		if err != nil {
+		target, anchor, has := strings.Cut(t.text, "#")
+		if q := strings.IndexByte(target, '?'); q >= 0 && kind == links.Inline {
+			target = target[:q]
+		}
+		if kind == links.Inline {
+			if u, err := url.PathUnescape(target); err == nil {
+				target = u
+			}
+		}
+		res := f.links.Resolve(from, links.Link{Kind: kind, Target: target, Anchor: anchor, HasAnchor: has})
+		if res.Rel == "" || !res.Markdown {
 			return ""
 		}
-		units, _ := store.SourceKUs(id)
+		if res.Heading != nil {
+			return describe(f, ws, links.Def{Rel: res.Rel, Heading: *res.Heading})
+		}
+		if file := f.links.File(res.Rel); file != nil {
+			for _, h := range file.Headings {
+				if h.Text == file.Title {
+					return describe(f, ws, links.Def{Rel: res.Rel, Heading: h, Title: true})
+				}
+			}
+		}
+		units, _ := store.SourceKUs(res.Rel)
 		if len(units) > 0 {
 			return renderKU(f, units[0])
 		}
 		return ""
-	case termWiki:
-		if ku := wikiTarget(ws, t.text); ku != nil {
-			return renderKU(f, ku)
-		}
 	}
 	for _, cand := range []string{t.wide, t.text} {
 		if cand == "" {
@@ -281,10 +321,93 @@ func resolveHover(ctx context.Context, f *folder, ws *vm.Workspace, docPath stri
 			}
 		}
 	}
-	if best := bestKU(ctx, ws, t.text, nil); best != nil {
-		return renderKU(f, best.KU)
+	if mode != HoverTerms {
+		return ""
+	}
+	for _, d := range f.links.Defines(from, t.text) {
+		if md := describe(f, ws, d); md != "" {
+			return md
+		}
 	}
 	return ""
+}
+
+// describe renders the unit of a defining heading: the unit that starts
+// on the heading's line with prose before the first sub-heading (a page's
+// description block, a section's first paragraph), else the heading
+// section's summary (the sub-sections it covers). Code is never shown.
+func describe(f *folder, ws *vm.Workspace, d links.Def) string {
+	units, err := ws.KB.Store().SourceKUs(d.Rel)
+	if err != nil || len(units) == 0 {
+		return ""
+	}
+	line := d.Heading.Line + 1 // KU ranges are 1-based
+	own := d.Heading.EndLine + 1
+	if file := f.links.File(d.Rel); file != nil {
+		for _, h := range file.Headings {
+			if h.Line > d.Heading.Line {
+				own = h.Line // the line before the next heading, 1-based
+				break
+			}
+		}
+	}
+	var section, leaf *kus.KU
+	for _, u := range units {
+		if u.Level == kus.LevelSummary || u.Range.StartLine < line || u.Range.StartLine > own {
+			continue
+		}
+		if u.Level == kus.LevelSection && u.Range.StartLine == line && section == nil {
+			section = u
+		} else if leaf == nil && u.Level != kus.LevelSection && describingText(u) != "" {
+			leaf = u
+		}
+	}
+	switch {
+	case section != nil && describingText(section) != "":
+		return renderDescription(f, section, d.Heading.Text, describingText(section))
+	case leaf != nil:
+		return renderDescription(f, leaf, d.Heading.Text, describingText(leaf))
+	case section != nil && strings.HasPrefix(strings.TrimSpace(section.TextBody), "Covers: "):
+		return renderDescription(f, section, d.Heading.Text, strings.TrimSpace(section.TextBody))
+	}
+	return ""
+}
+
+// describingText is the prose of a unit: its text body (else its claim),
+// without the "Covers: ..." list of a section aggregate; "" when it is
+// empty or code.
+func describingText(u *kus.KU) string {
+	body := strings.TrimSpace(u.TextBody)
+	if body == "" {
+		body = strings.TrimSpace(u.Claim)
+	}
+	if i := strings.Index(body, "Covers: "); i >= 0 {
+		body = strings.TrimSpace(body[:i])
+	}
+	if body == "" || body == u.Title || looksLikeCode(body) {
+		return ""
+	}
+	return body
+}
+
+// looksLikeCode reports whether a unit's text is a command or code line
+// rather than prose.
+func looksLikeCode(s string) bool {
+	return strings.HasPrefix(s, "`") || strings.Contains(s, "{{") || strings.HasPrefix(s, "$ ") ||
+		strings.Count(s, "/") > 3 && !strings.ContainsAny(s, ".!?")
+}
+
+// renderDescription renders a describing unit under the term's title.
+func renderDescription(f *folder, ku *kus.KU, title, text string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**\n\n%s\n\n", escapeMD(title), clip(text, 600))
+	if u, _ := kuLocation(f, ku); u != "" {
+		fmt.Fprintf(&b, "[%s:%d](%s#L%d)", ku.SourceID, ku.Range.StartLine, u, ku.Range.StartLine)
+	} else {
+		fmt.Fprintf(&b, "`%s`", ku.SourceID)
+	}
+	fmt.Fprintf(&b, " · `%s`", ku.ID)
+	return b.String()
 }
 
 // retriever returns the kb-plugin used for hover and symbols: kb-fast when
@@ -329,39 +452,6 @@ func sortScored(out []sdk.ScoredKU) {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
-}
-
-// bestKU is the top search hit whose text actually mentions the query
-// (so a hover over an unrelated word shows nothing).
-func bestKU(ctx context.Context, ws *vm.Workspace, query string, _ []string) *sdk.ScoredKU {
-	hits := search(ctx, ws, query, 3)
-	if len(hits) == 0 {
-		return nil
-	}
-	return &hits[0]
-}
-
-// wikiTarget resolves [[name]]: a source whose file name or title matches,
-// else the best KU for the name.
-func wikiTarget(ws *vm.Workspace, name string) *kus.KU {
-	recs, err := ws.KB.Store().Sources()
-	if err != nil {
-		return nil
-	}
-	want := strings.ToLower(strings.TrimSuffix(name, ".md"))
-	for _, r := range recs {
-		base := strings.ToLower(strings.TrimSuffix(filepath.Base(r.SourceID), filepath.Ext(r.SourceID)))
-		if base == want || strings.ToLower(r.SourceID) == want || strings.ToLower(r.Title) == want {
-			units, _ := ws.KB.Store().SourceKUs(r.SourceID)
-			if len(units) > 0 {
-				return units[0]
-			}
-		}
-	}
-	if best := bestKU(context.Background(), ws, name, nil); best != nil {
-		return best.KU
-	}
-	return nil
 }
 
 // kuLocation returns the file URI and LSP range of a KU ("" for built-in sources).

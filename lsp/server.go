@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -66,6 +67,11 @@ type Options struct {
 	// OnShutdown, when set, runs when the client sends shutdown, before
 	// anything is closed (mrpvm lsp --memprofile writes a heap profile there).
 	OnShutdown func()
+	// FirstIngestHook, when set, is called on the ingest's goroutine after
+	// each source the first whole-folder ingest of a folder commits; the
+	// ingest waits for it to return (tests hold the ingest at a known point
+	// with it).
+	FirstIngestHook func(done, total int)
 }
 
 // Settings are the client's settings, from initializationOptions or
@@ -88,6 +94,29 @@ type Settings struct {
 	// name keep the files' state. A change reloads every folder. Like llm
 	// it is trusted: editors should pass user-scope values only.
 	Plugins map[string]bool `json:"plugins,omitempty"`
+	// Hover says what hover shows: "terms" (default: the unit that defines
+	// or describes the term, links and plugin ids), "links" (links and
+	// plugin ids only) or "off".
+	Hover string `json:"hover,omitempty"`
+	// AskWaitMs is how long mrpvm.ask waits for a running first ingest to
+	// finish before answering from a partial knowledge base (the answer then
+	// says so); nil: DefaultAskWait, 0: do not wait.
+	AskWaitMs *int `json:"askWaitMs,omitempty"`
+}
+
+// Hover setting values.
+const (
+	HoverTerms = "terms"
+	HoverLinks = "links"
+	HoverOff   = "off"
+)
+
+// DefaultAskWait is how long a question waits for the first ingest.
+const DefaultAskWait = 3 * time.Second
+
+// validHover reports whether v is a hover setting value ("" : default).
+func validHover(v string) bool {
+	return v == "" || v == HoverTerms || v == HoverLinks || v == HoverOff
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -339,6 +368,14 @@ func init() {
 		"textDocument/completion":     (*Server).completion,
 		"workspace/symbol":            (*Server).workspaceSymbol,
 		"workspace/executeCommand":    (*Server).executeCommand,
+		"textDocument/references":     (*Server).references,
+		"textDocument/prepareRename":  (*Server).prepareRename,
+		"textDocument/rename":         (*Server).rename,
+		"textDocument/codeLens":       (*Server).codeLens,
+		"textDocument/documentLink":   (*Server).documentLink,
+		"textDocument/foldingRange":   (*Server).foldingRange,
+		"textDocument/codeAction":     (*Server).codeAction,
+		"workspace/willRenameFiles":   (*Server).willRenameFiles,
 	}
 }
 
@@ -375,6 +412,8 @@ func (s *Server) notification(method string, params json.RawMessage) {
 		err = s.didSave(params)
 	case "workspace/didChangeWatchedFiles":
 		err = s.didChangeWatchedFiles(params)
+	case "workspace/didRenameFiles":
+		err = s.didRenameFiles(params)
 	case "workspace/didChangeWorkspaceFolders":
 		err = s.didChangeWorkspaceFolders(params)
 	case "workspace/didChangeConfiguration":
@@ -448,8 +487,23 @@ func marshal(v any) (jsonrpc2.RawMessage, error) {
 		b, err := protocol.Marshal(v)
 		return jsonrpc2.RawMessage(b), err
 	}
+	if fromProtocol(v) {
+		b, err := protocol.Marshal(v)
+		return jsonrpc2.RawMessage(b), err
+	}
 	b, err := json.Marshal(v)
 	return jsonrpc2.RawMessage(b), err
+}
+
+// fromProtocol reports whether v is a go.lsp.dev/protocol type (or a
+// pointer to or slice of one), which only the protocol package's codec
+// encodes right (its unions and optional fields).
+func fromProtocol(v any) bool {
+	t := reflect.TypeOf(v)
+	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) {
+		t = t.Elem()
+	}
+	return t != nil && t.PkgPath() == "go.lsp.dev/protocol"
 }
 
 // initialize records the client's capabilities and settings, starts
@@ -473,6 +527,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		if err := json.Unmarshal(p.InitializationOptions, &st); err != nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_settings: initializationOptions: "+err.Error())
 		}
+	}
+	if !validHover(st.Hover) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("bad_settings: initializationOptions: hover is %q; want terms, links or off", st.Hover))
 	}
 	var roots []folderRef
 	for _, f := range p.WorkspaceFolders {
@@ -506,25 +563,59 @@ var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.tra
 
 func initializeResult() map[string]any {
 	return map[string]any{
-		"capabilities": map[string]any{
-			"positionEncoding": "utf-16",
-			"textDocumentSync": map[string]any{
-				"openClose": true,
-				"change":    2, // incremental
-				"save":      map[string]any{"includeText": false},
-			},
-			"hoverProvider":           true,
-			"documentSymbolProvider":  true,
-			"workspaceSymbolProvider": true,
-			"definitionProvider":      true,
-			"completionProvider":      map[string]any{"triggerCharacters": []string{"\"", ":", " "}},
-			"executeCommandProvider":  map[string]any{"commands": Commands},
-			"workspace": map[string]any{
-				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+		"capabilities": serverCapabilities(),
+		"serverInfo":   map[string]any{"name": "mrpvm", "version": Version},
+	}
+}
+
+// serverCapabilities is the capabilities part of the initialize result.
+func serverCapabilities() json.RawMessage {
+	yes := true
+	incremental := protocol.TextDocumentSyncKindIncremental
+	no := false
+	md := func(kind protocol.FileOperationPatternKind, glob string) protocol.FileOperationFilter {
+		scheme := "file"
+		return protocol.FileOperationFilter{Scheme: &scheme, Pattern: protocol.FileOperationPattern{Glob: glob, Matches: kind}}
+	}
+	caps := protocol.ServerCapabilities{
+		PositionEncoding: protocol.PositionEncodingKindUTF16,
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{
+			OpenClose: &yes,
+			Change:    &incremental,
+			Save:      &protocol.SaveOptions{IncludeText: &no},
+		},
+		HoverProvider:           protocol.Boolean(true),
+		DocumentSymbolProvider:  protocol.Boolean(true),
+		WorkspaceSymbolProvider: protocol.Boolean(true),
+		DefinitionProvider:      protocol.Boolean(true),
+		ReferencesProvider:      protocol.Boolean(true),
+		RenameProvider:          &protocol.RenameOptions{PrepareProvider: &yes},
+		CodeLensProvider:        &protocol.CodeLensOptions{},
+		DocumentLinkProvider:    &protocol.DocumentLinkOptions{},
+		FoldingRangeProvider:    protocol.Boolean(true),
+		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
+			protocol.CodeActionKindQuickFix, protocol.CodeActionKindEmpty}},
+		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":", " ", "[", "(", "#", "/"}},
+		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: Commands},
+		Workspace: &protocol.WorkspaceOptions{
+			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: protocol.Boolean(true)},
+			FileOperations: &protocol.FileOperationOptions{
+				WillRename: protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
+					md(protocol.FileOperationPatternKindFile, "**/*.{md,markdown}"),
+					md(protocol.FileOperationPatternKindFolder, "**/*"),
+				}},
+				DidRename: protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
+					md(protocol.FileOperationPatternKindFile, "**/*.{md,markdown}"),
+					md(protocol.FileOperationPatternKindFolder, "**/*"),
+				}},
 			},
 		},
-		"serverInfo": map[string]any{"name": "mrpvm", "version": Version},
 	}
+	b, err := protocol.Marshal(&caps)
+	if err != nil {
+		panic(fmt.Sprintf("server capabilities: %v", err))
+	}
+	return json.RawMessage(b)
 }
 
 func mustJSON(v any) []byte {
@@ -623,6 +714,14 @@ func (s *Server) pullConfiguration() {
 		s.settings.LLM = st.LLM // folders opened from now on
 	}
 	s.settings.NoWatcher = st.NoWatcher
+	if validHover(st.Hover) && st.Hover != "" {
+		s.settings.Hover = st.Hover
+	} else if st.Hover != "" {
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the hover setting is %q; want terms, links or off", st.Hover))
+	}
+	if st.AskWaitMs != nil {
+		s.settings.AskWaitMs = st.AskWaitMs
+	}
 	// A section without the plugins key leaves the switches as they are
 	// (a client may pass them in initializationOptions only).
 	var keys map[string]json.RawMessage
@@ -796,6 +895,7 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 	}
 	s.mu.Unlock()
 	s.goBG(f.open)
+	s.goBG(f.buildLinks)
 	return f
 }
 

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -140,34 +139,35 @@ func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, erro
 		return nil, nil
 	}
 	docPath := uriToPath(p.TextDocument.URI)
-	if t.kind == termLink {
-		target, frag, _ := strings.Cut(t.text, "#")
-		abs := filepath.Join(filepath.Dir(docPath), filepath.FromSlash(target))
-		if target == "" {
-			abs = docPath
-		}
-		if _, err := os.Stat(abs); err != nil {
-			return nil, nil
-		}
-		r := protocol.Range{}
-		if frag != "" {
-			if b, err := s.readDiskFile(abs); err == nil {
-				r = headingRange(string(b), frag)
-			}
-		}
-		return []protocol.Location{{URI: uri.URI(pathToURI(abs)), Range: r}}, nil
-	}
 	f := s.folderFor(docPath)
 	if f == nil {
 		return nil, nil
 	}
+	if t.kind == termLink || t.kind == termWiki {
+		// Through the link index: a link that leaves the workspace is
+		// never followed.
+		d, ok, err := s.linkDocFor(ctx, p.TextDocument.URI)
+		if err != nil || !ok {
+			return nil, err
+		}
+		l := d.file.LinkAt(int(p.Position.Line), int(p.Position.Character))
+		if l == nil {
+			return nil, nil
+		}
+		res := f.links.Resolve(d.rel, *l)
+		if res.Rel == "" || !res.Exists {
+			return nil, nil
+		}
+		r := protocol.Range{}
+		if res.Heading != nil {
+			r = spanRange(res.Heading.Span)
+		}
+		return []protocol.Location{{URI: f.relURI(res.Rel), Range: r}}, nil
+	}
 	var locs []protocol.Location
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var ku *kus.KU
-		switch {
-		case t.kind == termWiki:
-			ku = wikiTarget(ws, t.text)
-		case strings.Contains(t.wide, "::"):
+		if strings.Contains(t.wide, "::") {
 			ku, _ = ws.KB.Store().KU(t.wide)
 		}
 		if ku != nil {
@@ -181,30 +181,4 @@ func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, erro
 		return nil, err
 	}
 	return locs, nil
-}
-
-// headingRange finds the heading whose GitHub-style slug is frag.
-func headingRange(text, frag string) protocol.Range {
-	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if m := headingRe.FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil && slug(m[1]) == strings.ToLower(frag) {
-			p := positionOf(text, off)
-			return protocol.Range{Start: p, End: p}
-		}
-		off += len(line)
-	}
-	return protocol.Range{}
-}
-
-func slug(h string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
-		switch {
-		case r == ' ' || r == '-':
-			b.WriteRune('-')
-		case r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r > 127:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

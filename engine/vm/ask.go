@@ -151,6 +151,9 @@ type run struct {
 	// broken holds the plugins whose call failed in a way a second call in
 	// the same request would repeat (see brokenCodes), with that error.
 	broken map[string]*sdk.Error
+	// searchedFor is what the last kb-plugin searched when it corrected
+	// the question's spelling (RetrievalTrace.SearchedFor).
+	searchedFor string
 }
 
 // Ask runs the loop for one question. It returns an error only for a

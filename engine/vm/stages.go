@@ -566,12 +566,13 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		o := r.call(ctx, ft, sdk.LoopGoalSolver, p, sdk.SolveStatuses, func(ctx context.Context, rc sdk.RunContext) (outcome, error) {
 			var err error
 			res, err = p.Solve(ctx, rc, &sdk.SolveInput{
-				Payload:    sdk.Payload{Prompt: prompt, Context: contextOf(evidence)},
-				Intents:    intents,
-				Evidence:   evidence,
-				Guidance:   gsGuidance,
-				FrameDepth: depth,
-				Rejection:  rejection,
+				Payload:     sdk.Payload{Prompt: prompt, Context: contextOf(evidence)},
+				Intents:     intents,
+				Evidence:    evidence,
+				Guidance:    gsGuidance,
+				FrameDepth:  depth,
+				Rejection:   rejection,
+				SearchedFor: r.searchedFor,
 			})
 			if err != nil || res == nil {
 				return outcome{}, errOr(err, "no result")
@@ -664,6 +665,9 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 	}
 	if o.status != sdk.StatusSuccess && o.status != sdk.StatusInsufficient {
 		return nil, nil, false, false
+	}
+	if res.RetrievalTrace.SearchedFor != "" {
+		r.searchedFor = res.RetrievalTrace.SearchedFor
 	}
 	for _, ri := range res.ResolvedIntents {
 		evidence = mergeEvidence(evidence, ri.Evidence)

@@ -58,6 +58,9 @@ type SearchResult struct {
 	Considered int `json:"considered"`
 	// Truncated reports a query cut to its first bytes before analysis.
 	Truncated bool `json:"truncated,omitempty"`
+	// SearchedFor is the query as searched when spelling corrections
+	// changed it ("" otherwise).
+	SearchedFor string `json:"searchedFor,omitempty"`
 }
 
 // Searcher is implemented by kb-plugins that rank their index for a free

@@ -191,6 +191,10 @@ type RetrievalTrace struct {
 	KULevelsUsed       []string `json:"kuLevelsUsed"`
 	TotalKUsConsidered int      `json:"totalKUsConsidered"`
 	SelectedKUCount    int      `json:"selectedKUCount"`
+	// SearchedFor is the query as the plugin searched it when that differs
+	// from what was asked (words spelled as the knowledge base spells
+	// them), so an answer can say what it looked for; "" otherwise.
+	SearchedFor string `json:"searchedFor,omitempty"`
 }
 
 // RetrieveResult is the DS027 result of Retrieve.
@@ -272,6 +276,10 @@ type SolveInput struct {
 	// Rejection is the reason a validator gave for a previous answer in
 	// this frame, so a retry can address it.
 	Rejection string
+	// SearchedFor is the query the evidence was retrieved for when a
+	// kb-plugin searched something other than what was asked
+	// (RetrievalTrace.SearchedFor); "" otherwise.
+	SearchedFor string
 }
 
 // SolveResult is the DS027 result of Solve.

@@ -73,7 +73,7 @@ func TestHoverLatency(t *testing.T) {
 	var lat []time.Duration
 	for i := 0; i < 200; i++ {
 		t0 := time.Now()
-		if got := e.hover("d03/svc3.md", "Service3", 2); !strings.Contains(got, "Service 3") {
+		if got := e.hover("d03/svc3.md", "Service 3", 2); !strings.Contains(got, "Service 3") {
 			t.Fatalf("hover: %q", got)
 		}
 		lat = append(lat, time.Since(t0))

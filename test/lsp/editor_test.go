@@ -49,6 +49,11 @@ type editorOptions struct {
 	db       string // "" : <tmp>/kb.db
 	root     string // "" : unpack the archive
 	noWait   bool   // do not wait for the first ingest
+	// beforeInitialized runs between initialize and initialized (documents
+	// opened there are open when the first ingest starts).
+	beforeInitialized func(e *editor)
+	// firstIngestHook is lsp.Options.FirstIngestHook.
+	firstIngestHook func(done, total int)
 }
 
 func defaultCaps() map[string]any {
@@ -100,7 +105,7 @@ func start(t testing.TB, archive string, o editorOptions) *editor {
 	e := &editor{t: t, root: root, db: db, served: make(chan error, 1), cancel: cancel, changed: make(chan struct{}, 1)}
 	go func() {
 		e.served <- lsp.Serve(ctx, serverSide, lsp.Options{DBPath: db, UserDir: "-", NoLLM: true, Debounce: 20 * time.Millisecond,
-			SnapshotDir: filepath.Join(tmp, "snapshots")})
+			SnapshotDir: filepath.Join(tmp, "snapshots"), FirstIngestHook: o.firstIngestHook})
 	}()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientSide))
 	e.conn.Go(ctx, e.handle)
@@ -129,6 +134,9 @@ func start(t testing.TB, archive string, o editorOptions) *editor {
 	}
 	if res.Capabilities["hoverProvider"] != true {
 		t.Fatalf("capabilities: %v", res.Capabilities)
+	}
+	if o.beforeInitialized != nil {
+		o.beforeInitialized(e)
 	}
 	e.notify("initialized", map[string]any{})
 	if !o.noWait {

@@ -50,7 +50,8 @@ func TestHover(t *testing.T) {
 		delta              int
 		want               []string // substrings; nil: no hover
 	}{
-		{"word", "README.md", "runbooks", 2, []string{"**", "runbooks", "README.md:"}},
+		{"word merely used", "README.md", "runbooks", 2, nil},
+		{"term a heading defines", "docs/deploy.md", "Rollback takes", 2, []string{"**Rollback**", "point the load balancer", "docs/deploy.md:"}},
 		{"plugin id with hyphen", "README.md", "kb-balanced", 4, []string{"kb-balanced", "kb-plugin"}},
 		{"plugin id at its start", "README.md", "kb-fast", 0, []string{"kb-fast"}},
 		{"link target", "README.md", "docs/deploy.md", 3, []string{"Deploying Atlas", "docs/deploy.md:1"}},
@@ -147,7 +148,7 @@ func TestSaveReingestsVisibleToHover(t *testing.T) {
 func TestWatchedFiles(t *testing.T) {
 	e := start(t, "basic.txtar", editorOptions{})
 	created := filepath.Join(e.root, "docs", "incident.md")
-	if err := os.WriteFile(created, []byte("# Incident review\n\nThe Xylophant outage lasted four hours.\n"), 0o644); err != nil {
+	if err := os.WriteFile(created, []byte("# Xylophant\n\nThe Xylophant outage lasted four hours.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(filepath.Join(e.root, "glossary.md")); err != nil {
@@ -179,7 +180,7 @@ func TestBuiltinWatcherWithoutDynamicRegistration(t *testing.T) {
 	caps := defaultCaps()
 	caps["workspace"] = map[string]any{"configuration": false}
 	e := start(t, "basic.txtar", editorOptions{caps: caps})
-	if err := os.WriteFile(filepath.Join(e.root, "docs", "new.md"), []byte("# Fresh page\n\nThe Ombrometer gauges rainfall.\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(e.root, "docs", "new.md"), []byte("# Ombrometer\n\nThe Ombrometer gauges rainfall.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e.waitIngest("new.md", 10*time.Second)
@@ -303,7 +304,7 @@ func TestCommands(t *testing.T) {
 	if err := e.command("mrpvm.kb", map[string]any{"action": "save", "name": "before"}, &kb); !hasCode(err, "kb_snapshot_exists") {
 		t.Errorf("second save: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(e.root, "extra.md"), []byte("# Extra\n\nThe Trombonium reactor.\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(e.root, "extra.md"), []byte("# Trombonium\n\nThe Trombonium reactor.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
@@ -414,7 +415,7 @@ func TestUnknownMethodAndPanicSafety(t *testing.T) {
 		t.Errorf("malformed hover params accepted")
 	}
 	e.notify("textDocument/didChange", map[string]any{"textDocument": 7})
-	if got := e.hover("README.md", "runbooks", 2); got == "" {
+	if got := e.hover("glossary.md", "Zeppelinite", 2); got == "" {
 		t.Errorf("server stopped answering")
 	}
 }

@@ -212,7 +212,7 @@ func TestKillDuringColdIngestThenRestart(t *testing.T) {
 	}
 	rel := filepath.Join("d07", "svc7.md")
 	text, _ := os.ReadFile(filepath.Join(root, rel))
-	line, char := findIn(t, string(text), "Service7")
+	line, char := findIn(t, string(text), "Service 7")
 	if h, err := c.Hover(ctx, lspclient.PathToURI(filepath.Join(root, rel)), line, char+2); err != nil || !strings.Contains(h, "Service 7") {
 		t.Errorf("hover after the restart: %q %v", h, err)
 	}

@@ -55,6 +55,7 @@ import {
   statusTooltip,
   stripSourceList,
   traceMarkdown,
+  partialNote,
 } from './render';
 import { apiKeySecret, resolveServerPath, serverArgs, serverEnv, ServerNotFoundError, serverSection, ServerSettings } from './server';
 
@@ -141,7 +142,9 @@ class Extension {
           e.affectsConfiguration('mrpvm.dbPath') ||
           e.affectsConfiguration('mrpvm.languages') ||
           e.affectsConfiguration('mrpvm.llm') ||
-          e.affectsConfiguration('mrpvm.plugins')
+          e.affectsConfiguration('mrpvm.plugins') ||
+          e.affectsConfiguration('mrpvm.hover') ||
+          e.affectsConfiguration('mrpvm.askWaitMs')
         ) {
           if (this.client) await this.restart();
         }
@@ -223,6 +226,12 @@ class Extension {
     const reg = (id: string, fn: () => unknown) =>
       this.context.subscriptions.push(vscode.commands.registerCommand(id, fn));
     reg('mrpvm.ui.ask', () => this.ask());
+    // Run by the server's "Ask about the selection" and "Explain …" code actions.
+    this.context.subscriptions.push(
+      vscode.commands.registerCommand('mrpvm.ui.askAbout', (arg?: { question?: string; context?: string }) =>
+        this.ask(arg?.question, arg?.context),
+      ),
+    );
     reg('mrpvm.ui.ingest', () => this.ingest());
     reg('mrpvm.ui.plugins', () => this.showPlugins());
     reg('mrpvm.ui.trace', () => this.showTrace());
@@ -254,6 +263,8 @@ class Extension {
       apiKey: await this.context.secrets.get(apiKeySecret),
       logFile: this.serverLogFile(),
       plugins: cfg.inspect<Record<string, boolean>>('plugins')?.globalValue,
+      hover: cfg.get<string>('hover', 'terms'),
+      askWaitMs: cfg.get<number>('askWaitMs', 3000),
     };
   }
 
@@ -417,8 +428,8 @@ class Extension {
     }
   }
 
-  async ask(): Promise<void> {
-    const question = await vscode.window.showInputBox({
+  async ask(preset?: string, context?: string): Promise<void> {
+    const question = preset ?? await vscode.window.showInputBox({
       title: 'MRP-VM: Ask a Question',
       prompt: this.sessionId ? `Continues session ${this.sessionId}` : 'Answered from the workspace knowledge base',
       placeHolder: 'How do I …?',
@@ -427,8 +438,9 @@ class Extension {
     });
     if (!question || question.trim() === '') return;
     this.lastQuestion = question.trim();
-    const arg: { question: string; sessionId?: string } = { question: this.lastQuestion };
+    const arg: { question: string; sessionId?: string; context?: string } = { question: this.lastQuestion };
     if (this.sessionId) arg.sessionId = this.sessionId;
+    if (context) arg.context = context;
     const resp = await this.run<AskResult>('MRP-VM: thinking…', ServerCommands.ask, arg, vscode.ProgressLocation.Notification);
     if (!resp) return;
     if (resp.sessionId) this.sessionId = resp.sessionId;
@@ -474,6 +486,7 @@ class Extension {
       sources: this.answerSources,
       meta: answerMeta(resp),
       hint: resp.hint,
+      partial: partialNote(resp),
       cspSource: panel.webview.cspSource,
       nonce: crypto.randomBytes(16).toString('base64'),
     });

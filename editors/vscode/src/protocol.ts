@@ -59,6 +59,8 @@ export interface AskResult {
   evidence: Evidence[] | null;
   trace?: Trace | null;
   hint?: string;
+  /** Set while the workspace's first ingest runs: files ingested of all. */
+  partial?: { files: number; of: number } | null;
 }
 
 /** The argument of mrpvm.ask. */

@@ -109,10 +109,19 @@ export function answerMeta(resp: AskResult): string {
   return parts.join(' · ');
 }
 
+/** The line shown above an answer computed from a partial knowledge base. */
+export function partialNote(resp: Pick<AskResult, 'partial'>): string | undefined {
+  const p = resp.partial;
+  if (!p) return undefined;
+  return `Partial answer: the knowledge base is still being built (${p.files} of ${p.of} files ingested). Ask again when it is done.`;
+}
+
 /** Renders an answer as a Markdown document with a numbered source list. */
 export function answerMarkdown(question: string, resp: AskResult, folders: readonly string[]): string {
   const out: string[] = [];
   if (question) out.push(`# ${question.replace(/\s+/g, ' ').trim()}`, '');
+  const partial = partialNote(resp);
+  if (partial) out.push(`> ⚠ ${partial}`, '');
   const sources = answerSources(resp, folders);
   const body = sources.length > 0 ? stripSourceList(resp.answerMarkdown || '') : (resp.answerMarkdown || '').trim();
   out.push(body || '_No answer._');
@@ -135,6 +144,8 @@ export interface AnswerPage {
   sources: AnswerSource[];
   meta: string;
   hint?: string;
+  /** partialNote of the answer, shown above it. */
+  partial?: string;
   /** The webview's cspSource and a fresh nonce for the page script. */
   cspSource: string;
   nonce: string;
@@ -157,6 +168,7 @@ export function answerHtml(p: AnswerPage): string {
     .join('\n');
   const sources = p.sources.length > 0 ? `<h2>Sources</h2>\n<ol class="sources">\n${items}\n</ol>` : '';
   const hint = p.hint ? `<blockquote>${escapeHtml(p.hint)}</blockquote>` : '';
+  const partial = p.partial ? `<p class="partial">⚠ ${escapeHtml(p.partial)}</p>` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -170,10 +182,12 @@ h1 { font-size: 1.3em; border-bottom: 1px solid var(--vscode-panel-border); padd
 ol.sources li { margin: .2em 0; }
 a.source { font-family: var(--vscode-editor-font-family); }
 .meta { color: var(--vscode-descriptionForeground); font-size: .9em; margin-top: 1.5em; }
+.partial { color: var(--vscode-editorWarning-foreground); }
 </style>
 </head>
 <body>
 <h1>${escapeHtml(p.question)}</h1>
+${partial}
 <div class="answer">
 ${p.answerHtml}
 </div>

@@ -109,6 +109,10 @@ export interface ServerSettings {
   logFile?: string;
   /** mrpvm.plugins: plugin id -> enabled, over the configuration files. */
   plugins?: Record<string, boolean>;
+  /** mrpvm.hover: terms, links or off. */
+  hover?: string;
+  /** mrpvm.askWaitMs: how long a question waits for the first ingest. */
+  askWaitMs?: number;
 }
 
 /**
@@ -131,6 +135,8 @@ export function serverSection(s: ServerSettings, workspaceFolder: string | undef
   }
   const plugins = Object.entries(s.plugins ?? {}).filter(([, on]) => typeof on === 'boolean');
   if (plugins.length > 0) out.plugins = Object.fromEntries(plugins);
+  if (s.hover === 'terms' || s.hover === 'links' || s.hover === 'off') out.hover = s.hover;
+  if (typeof s.askWaitMs === 'number' && s.askWaitMs >= 0) out.askWaitMs = Math.floor(s.askWaitMs);
   return out;
 }
 
@@ -141,6 +147,8 @@ export interface ServerSection {
   llm?: { baseURL?: string; model?: string; apiKeyEnv?: string };
   /** Plugin id -> enabled, over the configuration files (user-scope values only). */
   plugins?: Record<string, boolean>;
+  hover?: string;
+  askWaitMs?: number;
 }
 
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */

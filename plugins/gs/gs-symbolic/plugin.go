@@ -65,8 +65,30 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 // hold for an answer to be attempted.
 const minOverlap = 0.5
 
-// Solve answers one task from its evidence.
+// Solve answers one task from its evidence (solve), searched for and
+// labelled as the kb-plugin's spelling-corrected query when there is one.
 func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+	if in.SearchedFor == "" || len(in.Intents) > 1 {
+		return p.solve(ctx, rc, in)
+	}
+	fixed := *in
+	if len(in.Intents) == 1 {
+		fixed.Intents = []sdk.Intent{in.Intents[0]}
+		fixed.Intents[0].Target = in.SearchedFor
+	} else {
+		fixed.Payload.Prompt = in.SearchedFor
+	}
+	res, err := p.solve(ctx, rc, &fixed)
+	if err == nil && res != nil && res.Status == sdk.StatusSuccess {
+		// After the Sources list, which validators and readers take as
+		// the end of the answer's statements.
+		res.ResponseMarkdown = strings.TrimRight(res.ResponseMarkdown, "\n") + "\n\n_Searched for: " + in.SearchedFor + "_\n"
+	}
+	return res, err
+}
+
+// solve answers one task from its evidence.
+func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
 	if len(in.Intents) > 1 && in.FrameDepth < rc.Budgets.MaxFrameDepth {
 		return &sdk.SolveResult{Status: sdk.StatusNeedsDecomposition,
 			ResponseMarkdown: fmt.Sprintf("The question holds %d separate tasks; each is answered on its own.", len(in.Intents))}, nil

@@ -90,21 +90,22 @@ local function hover_text(line, col, bufnr)
 end
 
 H.test('hover shows Markdown from a Knowledge Unit', function()
-  -- "flux_level" in guide/config.md, line 7 (0-based 6).
+  -- The heading "The flux level" in guide/config.md, line 5 (0-based 4):
+  -- a term is explained by the section that defines it.
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/guide/config.md'))
   local cbuf = vim.api.nvim_get_current_buf()
   H.wait(5000, function()
     return vim.lsp.buf_is_attached(cbuf, client.id)
   end, 'the second buffer to attach to the same client')
-  local line = vim.api.nvim_buf_get_lines(cbuf, 6, 7, false)[1]
-  local col = line:find('flux_level', 1, true)
-  H.truthy(col, 'flux_level on line 7')
-  local text = hover_text(6, col, cbuf)
-  H.truthy(text, 'a hover for flux_level')
+  local line = vim.api.nvim_buf_get_lines(cbuf, 4, 5, false)[1]
+  local col = line:find('flux', 1, true)
+  H.truthy(col, 'the flux level heading on line 5')
+  local text = hover_text(4, col, cbuf)
+  H.truthy(text, 'a hover for the flux level')
   H.contains(text, 'flux', 'hover text')
   H.contains(text, 'config.md', 'hover links the file')
   -- the built-in hover opens a floating window with it.
-  vim.api.nvim_win_set_cursor(0, { 7, col })
+  vim.api.nvim_win_set_cursor(0, { 5, col })
   local before = #vim.api.nvim_list_wins()
   vim.lsp.buf.hover()
   H.wait(5000, function()

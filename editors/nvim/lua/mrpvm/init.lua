@@ -445,6 +445,9 @@ function M.ask(question, opts)
   if opts.pins then
     arg.pins = opts.pins
   end
+  if opts.context and opts.context ~= '' then
+    arg.context = opts.context
+  end
   vim.api.nvim_echo({ { 'mrpvm: thinking…', 'MoreMsg' } }, false, {})
   M.exec('mrpvm.ask', arg, function(err, resp)
     vim.schedule(function()
@@ -649,8 +652,26 @@ function M.create_commands()
 end
 
 --- Configures the client: see :help mrpvm-setup.
+--- Runs the server's "Ask about the selection" and "Explain …" code
+--- actions: {question?, context?}; without a question it asks for one.
+function M.ask_about(arg)
+  arg = type(arg) == 'table' and arg or {}
+  if arg.question and arg.question ~= '' then
+    M.ask(arg.question, { context = arg.context })
+    return
+  end
+  vim.ui.input({ prompt = 'Ask about the selection: ' }, function(q)
+    if q and vim.trim(q) ~= '' then
+      M.ask(q, { context = arg.context })
+    end
+  end)
+end
+
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  vim.lsp.commands['mrpvm.ui.askAbout'] = function(command)
+    M.ask_about(command.arguments and command.arguments[1])
+  end
   if opts and opts.filetypes then
     M.config.filetypes = opts.filetypes
   end

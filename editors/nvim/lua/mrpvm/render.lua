@@ -129,6 +129,17 @@ function M.strip_sources(lines)
   return vim.list_slice(lines, 1, last)
 end
 
+--- The line shown above an answer computed while the first ingest ran
+--- (resp.partial = {files, of}), or nil.
+function M.partial_note(resp)
+  local p = type(resp) == 'table' and resp.partial or nil
+  if type(p) ~= 'table' then
+    return nil
+  end
+  return string.format('Partial answer: the knowledge base is still being built (%d of %d files ingested). Ask again when it is done.',
+    num(p.files), num(p.of))
+end
+
 --- Renders an ask response as Markdown lines for the answer buffer, and
 --- returns a map from line number (1-based) to the evidence index shown on
 --- that line, so <CR> can jump to a source.
@@ -137,6 +148,11 @@ function M.answer_lines(question, resp, root)
   resp = type(resp) == 'table' and resp or {}
   if question and question ~= '' then
     table.insert(out, '# ' .. question:gsub('\n', ' '))
+    table.insert(out, '')
+  end
+  local partial = M.partial_note(resp)
+  if partial then
+    table.insert(out, '> ⚠ ' .. partial)
     table.insert(out, '')
   end
   local evidence = type(resp.evidence) == 'table' and resp.evidence or {}

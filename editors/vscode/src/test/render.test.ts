@@ -12,6 +12,7 @@ import {
   humanBytes,
   ingestSummary,
   mdCell,
+  partialNote,
   pluginsMarkdown,
   statusText,
   statusTooltip,
@@ -84,6 +85,17 @@ describe('answer rendering', () => {
     assert.match(md, /^3\. Steps — `guide\/install\.md:11`$/m);
     assert.match(md, /^4\. kb-fast usage — `plugin::kb-fast`$/m);
     assert.match(md, /_answered · 4 sources · request r-577810960c6a · session s-dfc6834ce4d6_/);
+  });
+
+  it('shows a line above an answer from a partial knowledge base', () => {
+    const partial = { ...resp, partial: { files: 12, of: 340 } };
+    const md = answerMarkdown('How do I install Frobnicator?', partial, folders);
+    assert.match(md, /^# How do I install Frobnicator\?\n\n> ⚠ Partial answer: .*12 of 340 files ingested/);
+    assert.equal(partialNote(resp), undefined);
+    assert.doesNotMatch(answerMarkdown('q', resp, folders), /Partial answer/);
+    const html = answerHtml({ question: 'q', answerHtml: '<p>ok</p>', sources: [], meta: 'm', partial: partialNote(partial), cspSource: 'x', nonce: 'n' });
+    assert.match(html, /<p class="partial">⚠ Partial answer: .*12 of 340 files ingested/);
+    assert.ok(html.indexOf('class="partial"') < html.indexOf('<div class="answer">'));
   });
 
   it('says when there is no answer', () => {

@@ -59,6 +59,7 @@ func DefaultParams() Params {
 	w[FieldNote] = 0.6
 	w[FieldCondition] = 0.6
 	w[FieldTags] = 1.0
+	w[FieldItem] = 1.0
 	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512, FlushSources: 256, MergeFactor: 8}
 }
 
@@ -70,6 +71,14 @@ type Index struct {
 
 	mu sync.Mutex
 	c  *cache
+
+	vmu      sync.Mutex // guards voc, vocNonce and vocSegs
+	voc      *spellVocab
+	vocNonce uint64
+	vocSegs  map[uint32]*vocabPart // the vocabulary of each segment, by id
+	// The delta's vocabulary and a hash of the records it was built from.
+	vocDelta    *vocabPart
+	vocDeltaSum uint64
 }
 
 // New returns an Index with the given parameters.

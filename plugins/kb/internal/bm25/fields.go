@@ -25,6 +25,7 @@ const (
 	FieldNote                   // UtilityNote
 	FieldCondition              // Condition
 	FieldTags                   // Tags
+	FieldItem                   // the list items of TextBody (an example's description, a step)
 	NumFields                   // number of fields
 )
 
@@ -37,13 +38,55 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	f[FieldTopic] = u.Topic
 	f[FieldClaim] = u.Claim
 	f[FieldProcedure] = u.Procedure
-	f[FieldBody] = u.TextBody
+	f[FieldBody], f[FieldItem] = splitItems(u.TextBody)
 	f[FieldRole] = u.Role
 	f[FieldActs] = strings.Join(u.UtilityActs, " ")
 	f[FieldNote] = u.UtilityNote
 	f[FieldCondition] = u.Condition
 	f[FieldTags] = strings.Join(u.Tags, " ")
 	return f
+}
+
+// splitItems separates the list items of a body from the rest. The
+// Markdown reader keeps a list item as a line starting with its marker
+// ("- ", "* ", "+ ", "1. "); such an item states one thing the page covers
+// (a how-to page's example description, a step, an option), so it is a
+// field of its own and can be weighted apart from the prose and code
+// around it.
+func splitItems(body string) (rest, items string) {
+	if !strings.Contains(body, "- ") && !strings.Contains(body, "* ") && !strings.Contains(body, ". ") && !strings.Contains(body, "+ ") {
+		return body, ""
+	}
+	var r, it strings.Builder
+	for line := range strings.Lines(body) {
+		if isItemLine(line) {
+			it.WriteString(line)
+		} else {
+			r.WriteString(line)
+		}
+	}
+	if it.Len() == 0 {
+		return body, ""
+	}
+	return r.String(), it.String()
+}
+
+// isItemLine reports whether line starts with a list marker (after at
+// most three spaces of indentation).
+func isItemLine(line string) bool {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
+	line = line[i:]
+	if len(line) >= 2 && (line[0] == '-' || line[0] == '*' || line[0] == '+') && line[1] == ' ' {
+		return true
+	}
+	j := 0
+	for j < len(line) && j < 9 && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	return j > 0 && j+1 < len(line) && (line[j] == '.' || line[j] == ')') && line[j+1] == ' '
 }
 
 // Roles are coded in one byte: 0 is no or an unknown role, i+1 is kus.Roles[i].

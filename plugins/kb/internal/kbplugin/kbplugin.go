@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-2" // kb-2: mnemonic letters glued ("[e]dit")
+const IndexVersion = "kb-3" // kb-3: list items are a field of their own
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
@@ -297,6 +297,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 		return res, nil
 	}
 	cands, terms, considered := rk.cands, rk.terms, rk.considered
+	res.RetrievalTrace.SearchedFor = rk.searched
 	if rk.reasoning != nil {
 		// The KUs the best proofs rest on are evidence in their own
 		// right: a solver must be able to cite the chain.
@@ -395,6 +396,9 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 // ranking is the candidates of one query, best first for BM25 and HDC,
 // in fusion order for ThinkingDB.
 type ranking struct {
+	// searched is the query as searched when spelling corrections changed
+	// it, else "".
+	searched   string
 	cands      []scored
 	terms      []string
 	considered int
@@ -413,6 +417,13 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	bkv, err := bm25KV(kv)
 	if err != nil {
 		return rk, err
+	}
+	// Words the knowledge base does not know are searched as the closest
+	// spelling it does know.
+	if fixed, fixes, err := e.bm.Correct(bkv, query); err != nil {
+		return rk, err
+	} else if len(fixes) > 0 {
+		query, bq.Text, rk.searched = fixed, fixed, fixed
 	}
 	r, err := e.bm.SearchQuery(bkv, bq)
 	if err != nil {

@@ -94,6 +94,7 @@ func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 	if rk.terms != nil {
 		res.Terms = rk.terms
 	}
+	res.SearchedFor = rk.searched
 	res.Considered = rk.considered
 	type hitKU struct {
 		c scored

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 
 import { CancellationTokenSource, Hover, HoverRequest, MarkupContent } from 'vscode-languageserver-protocol/node';
@@ -55,11 +55,13 @@ describe('mrpvm lsp over the VS Code protocol libraries', { skip }, () => {
     assert.equal(stats.dbPath, path.join(s.dir, 'kb.db'));
   });
 
-  it('hovers with Markdown drawn from a Knowledge Unit', async () => {
+  it('hovers with Markdown drawn from the Knowledge Unit that defines a term', async () => {
     const uri = await s.open('guide/config.md');
     const text = fs.readFileSync(path.join(s.ws, 'guide/config.md'), 'utf8').split('\n');
-    const line = text.findIndex((l) => l.includes('flux_level'));
-    const character = text[line].indexOf('flux_level') + 2;
+    // A term is explained by the heading that defines it (a word merely
+    // used, such as flux_level, gets no hover).
+    const line = text.findIndex((l) => l.startsWith('## The flux level'));
+    const character = text[line].indexOf('flux') + 2;
     const h = (await s.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } })) as Hover | null;
     assert.ok(h, 'a hover');
     const c = h.contents as MarkupContent;
@@ -159,6 +161,58 @@ describe('mrpvm lsp over the VS Code protocol libraries', { skip }, () => {
     }
     const ok = await executeCommand<KBStats>(s.conn, ServerCommands.stats, {});
     assert.ok(ok.kus > 0, 'the server still answers');
+  });
+
+  it('serves the Markdown basics: link completion, references, code lens, rename, code actions', async () => {
+    const rel = 'notes/links.md';
+    const uri = pathToFileURL(path.join(s.ws, rel)).href;
+    const text = 'See [[glossary#Quibble]] and [sidecars](glossary.md#sidecar).\nBroken: [[missing-page]]\n[[glo\n';
+    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+    type Item = { label: string; detail?: string };
+    const list = (await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 5 } })) as {
+      items: Item[];
+    };
+    const items = list.items;
+    const g = items.find((it) => it.label === 'glossary');
+    assert.ok(g, `wiki completion: ${JSON.stringify(items.map((it) => it.label))}`);
+    assert.equal(g.detail, 'Glossary');
+
+    const gloss = pathToFileURL(path.join(s.ws, 'notes/glossary.md')).href;
+    const glines = fs.readFileSync(path.join(s.ws, 'notes/glossary.md'), 'utf8').split('\n');
+    const qline = glines.findIndex((l) => l === '## Quibble');
+    type Loc = { uri: string; range: { start: { line: number; character: number } } };
+    const refs = (await s.conn.sendRequest('textDocument/references', {
+      textDocument: { uri: gloss }, position: { line: qline, character: 4 }, context: { includeDeclaration: false },
+    })) as Loc[];
+    assert.deepEqual(refs.map((r) => `${r.uri === uri ? rel : r.uri}:${r.range.start.line}:${r.range.start.character}`), [`${rel}:0:4`]);
+
+    const lenses = (await s.conn.sendRequest('textDocument/codeLens', { textDocument: { uri: gloss } })) as { command?: { title: string } }[];
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['1 reference', '1 reference']);
+
+    type Edit = { changes: Record<string, { newText: string }[]> };
+    const we = (await s.conn.sendRequest('textDocument/rename', {
+      textDocument: { uri: gloss }, position: { line: qline, character: 4 }, newName: 'Quibbles',
+    })) as Edit;
+    assert.deepEqual(we.changes[uri].map((e) => e.newText), ['Quibbles']);
+    assert.deepEqual(we.changes[gloss].map((e) => e.newText), ['Quibbles']);
+    await assert.rejects(
+      s.conn.sendRequest('textDocument/rename', { textDocument: { uri: gloss }, position: { line: qline, character: 4 }, newName: 'Sidecar' }),
+      /rename_refused/,
+    );
+
+    type Action = { title: string; edit?: { documentChanges?: { kind?: string; uri?: string }[] }; command?: { command: string } };
+    const actions = (await s.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri }, range: { start: { line: 1, character: 12 }, end: { line: 1, character: 12 } }, context: { diagnostics: [] },
+    })) as Action[];
+    const create = actions.find((a) => a.title === 'Create notes/missing-page.md');
+    assert.ok(create, JSON.stringify(actions.map((a) => a.title)));
+    assert.equal(create.edit?.documentChanges?.[0].kind, 'create');
+    const explain = actions.find((a) => a.title === 'Explain missing-page');
+    assert.equal(explain?.command?.command, 'mrpvm.ui.askAbout');
+    const sel = (await s.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, context: { diagnostics: [] },
+    })) as Action[];
+    assert.ok(sel.some((a) => a.title === 'Ask about the selection' && a.command?.command === 'mrpvm.ui.askAbout'));
   });
 
   it('serves workspace files by absolute file URIs', () => {

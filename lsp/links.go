@@ -1,0 +1,219 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/markdown/links"
+)
+
+// The link index of a folder (markdown/links) is built from the folder's
+// Markdown files when it opens, kept current with the open documents'
+// text (didOpen, didChange), and re-read from disk on saves, closes and
+// file events. It does not depend on the knowledge base, so link features
+// answer while an ingest runs.
+
+// buildLinks indexes every Markdown file of the folder; open documents
+// are indexed from their editor text.
+func (f *folder) buildLinks() {
+	defer close(f.linksReady)
+	f.scanLinks()
+}
+
+// scanLinks (re)indexes every Markdown file of the folder and drops the
+// files that are gone.
+func (f *folder) scanLinks() {
+	paths, err := engine.SourceFiles(f.root)
+	if err != nil {
+		f.s.log.Warn("link index: list files", "folder", f.root, "err", err)
+		return
+	}
+	seen := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if f.s.ctx.Err() != nil {
+			return
+		}
+		rel, ok := f.links.Rel(p)
+		if !ok {
+			continue
+		}
+		if text, ok := readLinkSource(f.root, p); ok {
+			f.links.Update(rel, text)
+			seen[rel] = true
+		}
+	}
+	// The open documents: their text wins over the files.
+	for _, u := range f.s.docs.uris() {
+		if d, ok := f.s.docs.get(u); ok {
+			f.s.indexText(u, d.text)
+		}
+	}
+	for _, x := range f.links.Files() {
+		if !seen[x.Rel] {
+			if _, open := f.s.docs.get(f.relURIString(x.Rel)); !open {
+				f.links.Remove(x.Rel)
+			}
+		}
+	}
+}
+
+// readLinkSource reads a Markdown file of folder root for the link index
+// through the workspace's confined reader (inside root, regular, at most
+// MaxDiagnosedBytes, the cap ingest applies too); unreadable files are left
+// out.
+func readLinkSource(root, p string) (string, bool) {
+	b, err := fsafe.ReadFile(root, p, MaxDiagnosedBytes)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// indexText updates the link index entry of document u from its text.
+func (s *Server) indexText(u, text string) {
+	path := uriToPath(u)
+	if path == "" || !engine.IsSourceFile(path) || len(text) > MaxDiagnosedBytes {
+		return
+	}
+	if f := s.folderFor(path); f != nil && within(f.root, path) {
+		if rel, ok := f.links.Rel(path); ok {
+			f.links.Update(rel, text)
+		}
+	}
+}
+
+// indexFile re-reads path from disk into its folder's link index (the
+// open document's text wins), dropping it when it is gone.
+func (s *Server) indexFile(path string) {
+	if path == "" || !engine.IsSourceFile(path) {
+		return
+	}
+	if d, ok := s.docs.get(pathToURI(path)); ok {
+		s.indexText(d.uri, d.text)
+		return
+	}
+	f := s.folderFor(path)
+	if f == nil || !within(f.root, path) || hiddenPath(f.root, path) {
+		return
+	}
+	rel, ok := f.links.Rel(path)
+	if !ok {
+		return
+	}
+	if text, ok := readLinkSource(f.root, path); ok {
+		f.links.Update(rel, text)
+	} else {
+		f.links.Remove(rel)
+	}
+}
+
+// didRenameFiles moves renamed files (or folders) in the link index.
+func (s *Server) didRenameFiles(raw json.RawMessage) error {
+	var p protocol.RenameFilesParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return err
+	}
+	for _, r := range p.Files {
+		oldPath, newPath := uriToPath(r.OldURI), uriToPath(r.NewURI)
+		if f := s.folderFor(oldPath); f != nil {
+			if rel, ok := f.links.Rel(oldPath); ok {
+				prefix := rel + "/"
+				for _, x := range f.links.Files() {
+					if x.Rel == rel || strings.HasPrefix(x.Rel, prefix) {
+						f.links.Remove(x.Rel)
+					}
+				}
+			}
+		}
+		if info, err := os.Stat(newPath); err == nil && info.IsDir() {
+			if nf := s.folderFor(newPath); nf != nil {
+				if paths, err := engine.SourceFiles(newPath); err == nil {
+					for _, p := range paths {
+						s.indexFile(p)
+					}
+				}
+			}
+			continue
+		}
+		s.indexFile(newPath)
+	}
+	return nil
+}
+
+// linkDoc is a Markdown document of a folder with its link index entry.
+type linkDoc struct {
+	f    *folder
+	rel  string
+	file *links.File
+}
+
+// linkDocFor waits for the link index of u's folder and returns u's entry
+// (ok false: not a Markdown file of a workspace folder).
+func (s *Server) linkDocFor(ctx context.Context, u string) (linkDoc, bool, error) {
+	path := uriToPath(u)
+	if path == "" || !engine.IsSourceFile(path) {
+		return linkDoc{}, false, nil
+	}
+	f := s.folderFor(path)
+	if f == nil || !within(f.root, path) {
+		return linkDoc{}, false, nil
+	}
+	select {
+	case <-f.linksReady:
+	case <-ctx.Done():
+		return linkDoc{}, false, ctx.Err()
+	}
+	rel, ok := f.links.Rel(path)
+	if !ok {
+		return linkDoc{}, false, nil
+	}
+	file := f.links.File(rel)
+	if file == nil {
+		// Not indexed yet (a new file never saved): index what there is.
+		text, err := s.readText(u)
+		if err != nil {
+			return linkDoc{}, false, nil
+		}
+		file = f.links.Update(rel, text)
+	}
+	return linkDoc{f: f, rel: rel, file: file}, true, nil
+}
+
+// spanRange converts an index span to an LSP range.
+func spanRange(sp links.Span) protocol.Range {
+	return protocol.Range{
+		Start: protocol.Position{Line: uint32(sp.Line), Character: uint32(sp.Start)},
+		End:   protocol.Position{Line: uint32(sp.Line), Character: uint32(sp.End)},
+	}
+}
+
+func (f *folder) relURIString(rel string) string { return pathToURI(f.links.Abs(rel)) }
+
+// relURI is the file: URI of a folder-relative path.
+func (f *folder) relURI(rel string) uri.URI { return uri.URI(pathToURI(f.links.Abs(rel))) }
+
+// decode unmarshals LSP params with the protocol package's codec.
+func decode(raw json.RawMessage, v any) error {
+	if err := protocol.Unmarshal(raw, v); err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	return nil
+}
+
+// workspaceEdit turns index edits into an LSP workspace edit.
+func workspaceEdit(f *folder, edits []links.Edit) *protocol.WorkspaceEdit {
+	ch := map[uri.URI][]protocol.TextEdit{}
+	for _, e := range edits {
+		u := f.relURI(e.Rel)
+		ch[u] = append(ch[u], protocol.TextEdit{Range: spanRange(e.Span), NewText: e.NewText})
+	}
+	return &protocol.WorkspaceEdit{Changes: ch}
+}

@@ -1,0 +1,105 @@
+package links
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParsePositionsCRLFBOMUTF16(t *testing.T) {
+	text := "\uFEFF# Tïtle 😀\r\n\r\nSee [😀 x](other.md#Part-Two) and [[other#Part Two|alias]].\r\n"
+	f := Parse("a.md", text)
+	if f.Title != "Tïtle 😀" {
+		t.Fatalf("title %q", f.Title)
+	}
+	if h := f.Headings[0]; h.Span != (Span{0, 2, 10}) || h.Anchor != "tïtle-" {
+		t.Errorf("heading %+v", h)
+	}
+	if len(f.Links) != 2 {
+		t.Fatalf("links %+v", f.Links)
+	}
+	// "See [😀 x](": '[' at 4, 😀 takes two UTF-16 units, so '(' at 10.
+	if l := f.Links[0]; l.Kind != Inline || l.TargetSpan != (Span{2, 11, 19}) || l.Anchor != "Part-Two" || l.AnchorSpan != (Span{2, 20, 28}) {
+		t.Errorf("inline %+v", l)
+	}
+	if l := f.Links[1]; l.Kind != Wiki || l.Target != "other" || l.Anchor != "Part Two" || l.Alias != "alias" {
+		t.Errorf("wiki %+v", l)
+	}
+}
+
+func TestCodeIsNotLinks(t *testing.T) {
+	f := Parse("a.md", "```\n[[x]] [a](b.md)\n```\n`[[y]]` [[z]]\n    [c](d.md)\n")
+	if len(f.Links) != 1 || f.Links[0].Target != "z" {
+		t.Fatalf("links %+v", f.Links)
+	}
+}
+
+func index(files map[string]string) *Index {
+	ix := New("/ws")
+	for k, v := range files {
+		ix.Update(k, v)
+	}
+	return ix
+}
+
+func TestResolveAndProblems(t *testing.T) {
+	ix := index(map[string]string{
+		"a.md":     "# A\n\n## Part Two\n\n[b](sub/b.md#intro) [x](../../etc/passwd) [[b]] [[nope]] [y](sub/b.md#missing) [z](#part-two) [[a]] [l](a.md)\n",
+		"sub/b.md": "# Intro\n\n[back](../a.md#part-two) [[a#Part Two]]\n",
+	})
+	ps := ix.Problems("a.md")
+	var codes []string
+	for _, p := range ps {
+		codes = append(codes, p.Code)
+	}
+	if got := strings.Join(codes, ","); got != "link_outside_workspace,broken_wiki_link,broken_anchor" {
+		t.Fatalf("problems %s", got)
+	}
+	refs := ix.LinksTo("a.md", "part-two")
+	if len(refs) != 3 {
+		t.Fatalf("refs to #part-two: %+v", refs)
+	}
+	if n := len(ix.LinksTo("a.md", "")); n != 5 {
+		t.Fatalf("refs to a.md: %d", n)
+	}
+}
+
+func TestRenameHeading(t *testing.T) {
+	ix := index(map[string]string{
+		"a.md":     "# A\n\n## Part Two\n\n## Other\n\n[z](#part-two)\n",
+		"sub/b.md": "[back](../a.md#part-two) [[a#Part Two]] [[a#part-two|x]]\n",
+	})
+	if _, err := ix.RenameHeading("a.md", 2, "  "); !errors.Is(err, ErrEmptyName) {
+		t.Fatalf("empty: %v", err)
+	}
+	if _, err := ix.RenameHeading("a.md", 2, "other"); !errors.Is(err, ErrDuplicateName) {
+		t.Fatalf("duplicate: %v", err)
+	}
+	ed, err := ix.RenameHeading("a.md", 2, "Part 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ed {
+		got = append(got, e.Rel+":"+e.NewText)
+	}
+	if s := strings.Join(got, " "); s != "a.md:Part 2 a.md:part-2 sub/b.md:part-2 sub/b.md:Part 2 sub/b.md:part-2" {
+		t.Fatalf("edits %s", s)
+	}
+}
+
+func TestRenameFiles(t *testing.T) {
+	ix := index(map[string]string{
+		"a.md":     "[b](sub/b.md) [[b]] [[sub/b|B]]\n",
+		"sub/b.md": "[a](../a.md) [c](c.md)\n",
+		"sub/c.md": "x\n",
+	})
+	ed := ix.RenameFiles([]FileMove{{From: "sub/b.md", To: "other/bee.md"}})
+	var got []string
+	for _, e := range ed {
+		got = append(got, e.Rel+":"+e.NewText)
+	}
+	if s := strings.Join(got, " "); s != "a.md:other/bee.md a.md:bee a.md:other/bee sub/b.md:../sub/c.md" {
+		t.Fatalf("edits %s", s)
+	}
+}

@@ -1,0 +1,143 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// genArchivers writes pages about archivers that sort before tar.md, so an
+// alphabetical ingest reaches tar.md last.
+func genArchivers(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 40; i++ {
+		write(fmt.Sprintf("a%02d.md", i), fmt.Sprintf("# arc%d\n\n> Archiver number %d.\n\n- Extract an archive into a directory:\n\n`arc%d x {{archive}} -o {{directory}}`\n", i, i, i))
+	}
+	write("tar.md", "# tar\n\n> Archiving utility.\n> Often combined with a compression method, such as gzip or bzip2.\n\n"+
+		"- Extract a tar archive into a specific directory:\n\n`tar xf {{path/to/source.tar}} -C {{path/to/directory}}`\n")
+	return root
+}
+
+type askReply struct {
+	Status   string `json:"status"`
+	Evidence []struct {
+		SourceID string `json:"sourceId"`
+	} `json:"evidence"`
+	Partial *struct {
+		Files int `json:"files"`
+		Of    int `json:"of"`
+	} `json:"partial"`
+}
+
+// holdFirstIngest returns a hook that holds the first ingest after its
+// first committed source until release is called, and a channel closed
+// when it is held.
+func holdFirstIngest(t *testing.T) (hook func(done, total int), held chan struct{}, release func()) {
+	held = make(chan struct{})
+	gate := make(chan struct{})
+	var heldOnce, releaseOnce sync.Once
+	release = func() { releaseOnce.Do(func() { close(gate) }) }
+	t.Cleanup(release)
+	hook = func(done, total int) {
+		if done == 1 {
+			heldOnce.Do(func() { close(held) })
+			<-gate
+		}
+	}
+	return hook, held, release
+}
+
+// TestAskDuringFirstIngest asks while the first ingest is held after the
+// open document (ingested first): the answer comes from it and says the
+// knowledge base is partial, and so does the hover; once the ingest has
+// finished nothing is marked.
+func TestAskDuringFirstIngest(t *testing.T) {
+	root := genArchivers(t)
+	hook, held, release := holdFirstIngest(t)
+	tarText, _ := os.ReadFile(filepath.Join(root, "tar.md"))
+	e := start(t, "", editorOptions{root: root, noWait: true, firstIngestHook: hook,
+		initOpts: map[string]any{"askWaitMs": 0},
+		beforeInitialized: func(e *editor) {
+			e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": e.uri("tar.md"), "languageId": "markdown", "version": 1, "text": string(tarText)}})
+		}})
+	select {
+	case <-held:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first ingest never committed a source")
+	}
+	var r askReply
+	q := map[string]any{"question": "How do I extract a tar archive into a specific directory?"}
+	if err := e.command("mrpvm.ask", q, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Partial == nil || r.Partial.Files != 1 || r.Partial.Of != 41 {
+		t.Errorf("answer during the first ingest: partial %+v", r.Partial)
+	}
+	if len(r.Evidence) == 0 || r.Evidence[0].SourceID != "tar.md" {
+		t.Errorf("the open document was not ingested first: %+v", r.Evidence)
+	}
+	if h := e.hover("tar.md", "tar\n", 1); !strings.Contains(h, "Archiving utility") || !strings.Contains(h, "(indexing 1/41)") {
+		t.Errorf("hover during the first ingest: %q", h)
+	}
+	release()
+	e.waitIngest("", 20*time.Second)
+	r = askReply{}
+	if err := e.command("mrpvm.ask", q, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Partial != nil {
+		t.Errorf("answer after the first ingest is marked partial: %+v", r.Partial)
+	}
+	if h := e.hover("tar.md", "tar\n", 1); strings.Contains(h, "indexing") {
+		t.Errorf("hover after the first ingest: %q", h)
+	}
+}
+
+// TestAskWaitsForTheFirstIngest: with askWaitMs set, a question asked
+// during the first ingest reports that it waits (progress) and is answered
+// in full once the ingest ends.
+func TestAskWaitsForTheFirstIngest(t *testing.T) {
+	root := genArchivers(t)
+	hook, held, release := holdFirstIngest(t)
+	e := start(t, "", editorOptions{root: root, noWait: true, firstIngestHook: hook,
+		initOpts: map[string]any{"askWaitMs": 60000}})
+	<-held
+	type result struct {
+		r   askReply
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r askReply
+		err := e.command("mrpvm.ask", map[string]any{"question": "How do I extract a tar archive?"}, &r)
+		done <- result{r, err}
+	}()
+	e.waitFor("a progress report that the question waits", 20*time.Second, func(n []note) bool {
+		for _, x := range n {
+			if x.Method == "$/progress" && strings.Contains(string(x.Params), "waiting for the first ingest") {
+				return true
+			}
+		}
+		return false
+	})
+	release()
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if res.r.Partial != nil {
+		b, _ := json.Marshal(res.r)
+		t.Errorf("the answer after waiting is marked partial: %s", b)
+	}
+}
