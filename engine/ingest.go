@@ -155,6 +155,8 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	defer kb.ingestMu.Unlock()
 	start := time.Now()
 	rep := &IngestReport{Errors: []FileError{}}
+	hr := kb.beginHookRun()
+	defer kb.endHookRun(hr, rep)
 	if err := kb.backfillHooks(ctx); err != nil {
 		return nil, err
 	}
@@ -628,6 +630,9 @@ func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
 		var he *hookError
 		if errors.As(err, &he) {
 			code = CodeHookFailed
+			if errors.Is(err, errHookTimeout) {
+				code = CodeHookTimeout
+			}
 		}
 		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
 		return
@@ -930,27 +935,20 @@ func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
 func (kb *KB) runHooks(ctx context.Context, tx *bolt.Tx, ev *SourceEvent) error {
 	ev.KUs = txKUReader{tx}
 	for _, h := range kb.hooks {
+		if kb.hooksRun.isDisabled(h.HookID()) {
+			continue // its index is marked stale and rebuilt on the next ingest
+		}
 		b, err := ensurePluginBucket(tx, h.HookID())
 		if err != nil {
 			return err
 		}
 		ev.KV = boltKV{b}
-		if err := callHook(ctx, h, ev); err != nil {
+		if err := kb.callHook(ctx, h, ev); err != nil {
 			return &hookError{hook: h.HookID(), err: err}
 		}
 	}
 	ev.KV = nil
 	return nil
-}
-
-// callHook isolates a hook's panic into an error.
-func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return h.OnSource(ctx, ev)
 }
 
 func (kb *KB) countKUs() (int, error) {

@@ -47,6 +47,10 @@ type KB struct {
 	now         func() time.Time
 	ingestMu    sync.Mutex
 	walk        WalkOptions // under ingestMu
+	// hookTimeout bounds each hook call (0: unbounded); hooksRun records
+	// the timeouts of the current run. Both are guarded by ingestMu.
+	hookTimeout time.Duration
+	hooksRun    *hookRun
 	// readFile reads a source with a size cap; replaced in tests.
 	readFile func(path string, limit int64) ([]byte, error)
 }
@@ -86,6 +90,7 @@ func Open(cfg Config) (*KB, error) {
 		now:         cfg.Now,
 		walk:        cfg.Walk,
 		readFile:    readCapped,
+		hooksRun:    newHookRun(0),
 	}
 	if kb.maxFileSize <= 0 {
 		kb.maxFileSize = DefaultMaxFileSize
@@ -177,6 +182,8 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 func (kb *KB) RepairHook(ctx context.Context, id string) error {
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
+	hr := kb.beginHookRun()
+	defer kb.endHookRun(hr, nil)
 	return kb.RebuildHook(ctx, id)
 }
 
@@ -230,7 +237,10 @@ func (kb *KB) RebuildHook(ctx context.Context, id string) error {
 			}
 			ev := &SourceEvent{Kind: SourceUpserted, SourceID: rec.SourceID, Path: rec.Path,
 				Text: kb.sourceText(rec), Doc: doc, KV: boltKV{b}, KUs: txKUReader{tx}}
-			if err := callHook(ctx, hook, ev); err != nil {
+			if kb.hooksRun.isDisabled(id) {
+				return &hookError{hook: id, err: errors.New("disabled after repeated timeouts; the rebuild resumes on the next ingest")}
+			}
+			if err := kb.callHook(ctx, hook, ev); err != nil {
 				return &hookError{hook: id, err: err}
 			}
 			return nil

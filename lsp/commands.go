@@ -106,7 +106,9 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 		Context   string            `json:"context"`
 		SessionID string            `json:"sessionId"`
 		Pins      map[string]string `json:"pins"`
-		Folder    string            `json:"folder"`
+		// Preferences set the session's preferred plugin per stage.
+		Preferences map[string]string `json:"preferences"`
+		Folder      string            `json:"folder"`
 	}
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	var resp *vm.Response
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
-		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins})
+		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
 		if err != nil && resp == nil {
 			return err
 		}

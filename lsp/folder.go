@@ -135,7 +135,11 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 func (f *folder) reportSettingsProblems(ws *vm.Workspace) {
 	for _, p := range ws.Catalog.Problems {
 		if p.File == config.SettingsFile {
-			f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the plugins setting (%s): %s", f.name, p.Message))
+			msg := p.Message
+			if p.Stage != "" {
+				msg += " (stage " + string(p.Stage) + ")"
+			}
+			f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the plugins setting (%s): %s", f.name, msg))
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	var session string
-	var pins []string
+	var pins, prefers []string
 	var noIngest bool
 	var llmCache bool
 	cmd := &cobra.Command{
@@ -37,8 +37,11 @@ LLM-backed plugins (sd-llm-*, gs-llm-*, val-llm) run when a model endpoint is
 configured: MRPVM_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama),
 MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY; per-role models go
 in llm-role-settings.json. Without one they step aside and the symbolic path
-answers. --pin gs=gs-llm-fast forces a stage's plugin; --llm-cache reuses
-replies to identical prompts.
+answers. --pin gs=gs-llm-fast forces a stage's plugin for this question;
+--prefer kb=kb-thinkingdb makes a plugin the session's preference for a stage
+(tried first, the others kept as fallbacks; kept for the session's later
+questions; --prefer kb= clears it); --llm-cache reuses replies to identical
+prompts.
 
 A QUESTION of "-" is read from standard input (for long or multi-line
 questions, which the command line cannot carry).`,
@@ -53,6 +56,10 @@ questions, which the command line cannot carry).`,
 				question = string(b)
 			}
 			pinMap, err := parsePins(pins)
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			prefMap, err := parsePrefers(prefers)
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
@@ -75,7 +82,7 @@ questions, which the command line cannot carry).`,
 			if session == "new" {
 				session = "" // a new session with a fresh id, printed after the answer
 			}
-			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
+			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
 			if errors.Is(err, vm.ErrSessionNotFound) {
 				err = fmt.Errorf("%w; start a session with --session new (or no --session) and continue it with the id printed after the answer", err)
 			}
@@ -106,6 +113,7 @@ questions, which the command line cannot carry).`,
 		},
 	}
 	cmd.Flags().StringVar(&session, "session", "", "continue the session with this id (printed after every answer); \"new\" or empty starts a new one, and an unknown id is an error (exit 2)")
+	cmd.Flags().StringArrayVar(&prefers, "prefer", nil, "make a plugin the session's preference for a stage, as stage=plugin-id (stage= clears it); repeatable")
 	cmd.Flags().StringArrayVar(&pins, "pin", nil, "pin a stage to one plugin, as stage=plugin-id (stages: sd, plan, kb, gs, val); repeatable")
 	cmd.Flags().BoolVar(&llmCache, "llm-cache", false, "answer repeated LLM prompts (same model, messages and settings) from an on-disk cache in the knowledge base file")
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")
@@ -162,6 +170,20 @@ func parsePins(pins []string) (map[string]string, error) {
 		stage, id, ok := strings.Cut(p, "=")
 		if !ok || strings.TrimSpace(stage) == "" || strings.TrimSpace(id) == "" {
 			return nil, fmt.Errorf("--pin %q: want stage=plugin-id, for example --pin gs=gs-symbolic", p)
+		}
+		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
+	}
+	return out, nil
+}
+
+// parsePrefers reads --prefer stage=plugin-id values; an empty id clears
+// the stage's preference.
+func parsePrefers(prefers []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range prefers {
+		stage, id, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(stage) == "" {
+			return nil, fmt.Errorf("--prefer %q: want stage=plugin-id, for example --prefer kb=kb-thinkingdb", p)
 		}
 		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
 	}

@@ -106,7 +106,7 @@ func reportProblems(problems []*sdk.PluginError) int {
 	return errs
 }
 
-// problemLine renders "file:line: code: message" (warnings say so).
+// problemLine renders "file:line: code: message (plugin id, stage s)".
 func problemLine(p *sdk.PluginError) string {
 	loc := displayPath(p.File)
 	if loc == "" {
@@ -123,8 +123,15 @@ func problemLine(p *sdk.PluginError) string {
 	b.WriteString(p.Code)
 	b.WriteString(": ")
 	b.WriteString(p.Message)
+	var who []string
 	if p.ID != "" && !strings.Contains(p.Message, p.ID) {
-		fmt.Fprintf(&b, " (plugin %s)", p.ID)
+		who = append(who, "plugin "+p.ID)
+	}
+	if p.Stage != "" {
+		who = append(who, "stage "+string(p.Stage))
+	}
+	if len(who) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(who, ", "))
 	}
 	return b.String()
 }

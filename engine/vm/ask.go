@@ -43,7 +43,11 @@ type Request struct {
 	// ErrSessionNotFound.
 	CreateSession bool
 	Pins          map[string]string // loop stage (or sd, plan, kb, gs, val) -> plugin id
-	Timeout       time.Duration     // 0: engine.json requestTimeoutMs
+	// Preferences set the session's preferred plugin per stage (same keys
+	// as Pins): a strong prior the planner puts first, kept for the
+	// session's later questions. An empty id clears the stage's preference.
+	Preferences map[string]string
+	Timeout     time.Duration // 0: engine.json requestTimeoutMs
 }
 
 // Evidence is one KU an answer rests on.
@@ -106,6 +110,29 @@ func (m *Machine) NormalizePins(pins map[string]string) (map[string]string, erro
 	return out, nil
 }
 
+// normalizePreferences checks session preferences like pins; a stage
+// given an empty id is returned in clear.
+func (m *Machine) normalizePreferences(prefs map[string]string) (map[string]string, []string, error) {
+	set := map[string]string{}
+	var clear []string
+	for k, id := range prefs {
+		if strings.TrimSpace(id) == "" {
+			stage, ok := stageAliases[strings.ToLower(strings.TrimSpace(k))]
+			if !ok {
+				return nil, nil, fmt.Errorf("preference %s: unknown stage %q (use sd, plan, kb, gs or val)", k, k)
+			}
+			clear = append(clear, stage)
+			continue
+		}
+		set[k] = id
+	}
+	norm, err := m.NormalizePins(set)
+	if err != nil {
+		return nil, nil, fmt.Errorf("preference: %w", err)
+	}
+	return norm, clear, nil
+}
+
 // run is the state of one request.
 type run struct {
 	m         *Machine
@@ -119,6 +146,9 @@ type run struct {
 	planner   string
 	intents   []sdk.Intent
 	turnKUs   []*kus.KU
+	strategy  []sdk.ScoredKU            // retrieved guidance for the planner
+	guidance  map[string][]sdk.ScoredKU // retrieved guidance by phase scope
+	deadline  time.Time                 // the request's deadline; zero without one
 	maxDepth  int
 	perStage  int
 	deepest   int
@@ -207,6 +237,13 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, err
 	}
 
+	prefs, clear, err := m.normalizePreferences(req.Preferences)
+	if err != nil {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeUnknownPlugin, "%v", err)
+		return resp, err
+	}
+
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = config.Duration(m.eng.RequestTimeoutMs)
@@ -217,6 +254,8 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		defer cancel()
 	}
 
+	hooks := newHookLimiter()
+	ctx = withHookLimiter(ctx, hooks)
 	sess, _, err := m.openSession(ctx, req.SessionID, req.CreateSession)
 	if err != nil {
 		trace.FinalStatus = "failure"
@@ -224,6 +263,18 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, err
 	}
 	trace.SessionID, resp.SessionID = sess.ID, sess.ID
+	if len(prefs) > 0 || len(clear) > 0 {
+		if sess.Preferences == nil {
+			sess.Preferences = map[string]string{}
+		}
+		for stage, id := range prefs {
+			sess.Preferences[stage] = id
+		}
+		for _, stage := range clear {
+			delete(sess.Preferences, stage)
+		}
+		trace.note("session preferences: %v", sess.Preferences)
+	}
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
@@ -231,6 +282,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}
+	r.deadline, _ = ctx.Deadline()
 	if m.llm != nil {
 		r.meter = llm.NewMeter(m.llm, m.eng.MaxLLMAttemptsPerRequest)
 	}
@@ -241,6 +293,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	}
 	res := r.loop(ctx)
 	r.finish(ctx, res, resp)
+	trace.Errors = append(trace.Errors, hooks.drain()...)
 	m.keepTrace(trace)
 	return resp, nil
 }
@@ -272,12 +325,13 @@ func rank(s string) int {
 // loop runs seed detection once, then plans and executes with each planner
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
-	r.detectSeeds(ctx)
+	r.detectSeeds(ctx, r.seedRouting(ctx))
 	if len(r.turnKUs) > 0 {
 		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
 			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
 	}
 
+	r.retrieveStrategy(ctx)
 	planners := r.m.cat.PlannerOrder()
 	if id, ok := r.pins[sdk.LoopPlanner]; ok {
 		planners = []string{id}
@@ -454,7 +508,7 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 	if n := len(conv); n > 20 {
 		conv = conv[n-20:]
 	}
-	deadline, _ := time.Time{}, false
+	deadline := r.deadline
 	return sdk.RunContext{
 		RequestID:    r.trace.RequestID,
 		Session:      sdk.Session{ID: r.session.ID, KBID: r.session.KBID, KBName: r.session.KBName, Preferences: r.session.Preferences, Pins: r.pins},

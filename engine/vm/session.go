@@ -129,32 +129,17 @@ func (m *Machine) saveSession(s *Session) error {
 }
 
 // sessionEvent tells every enabled kb-plugin about a session event. A
-// plugin's failure is logged, never fatal.
+// plugin's failure or timeout is logged and recorded with the request's
+// hook limiter (withHookLimiter), never fatal.
 func (m *Machine) sessionEvent(ctx context.Context, ev *sdk.SessionEvent) {
 	if ev.WorkspaceStats == nil {
 		ev.WorkspaceStats = m.workspaceStats()
 	}
+	lim := hookLimiterOf(ctx)
 	for _, id := range m.cat.Order(sdk.LoopKB) {
-		p, ok := m.cat.Registry.KB(id)
-		if !ok {
-			continue
+		if p, ok := m.cat.Registry.KB(id); ok {
+			m.callSessionHook(ctx, lim, id, p, ev)
 		}
-		func() {
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			defer func() {
-				if r := recover(); r != nil {
-					m.log.Warn("session event panicked", "plugin", id, "event", ev.EventType, "panic", r)
-				}
-			}()
-			res, err := p.OnSessionEvent(cctx, sdk.RunContext{Session: sdk.Session{ID: ev.SessionID}}, ev)
-			switch {
-			case err != nil:
-				m.log.Warn("session event failed", "plugin", id, "event", ev.EventType, "err", err)
-			case res != nil && res.Status == sdk.StatusError && res.Error != nil:
-				m.log.Warn("session event failed", "plugin", id, "event", ev.EventType, "code", res.Error.Code, "msg", res.Error.Message)
-			}
-		}()
 	}
 }
 

@@ -95,7 +95,7 @@ func Hooks(cat *plugins.Catalog) []engine.SourceHook {
 	out := []engine.SourceHook{termsHook{}}
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
-			out = append(out, &kbHook{p: p, id: id, timeout: config.Duration(cat.Config.Engine.HookTimeoutMs)})
+			out = append(out, &kbHook{p: p, id: id})
 		}
 	}
 	return out
@@ -111,11 +111,11 @@ func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
 	return out
 }
 
-// kbHook adapts a kb-plugin to engine.SourceHook.
+// kbHook adapts a kb-plugin to engine.SourceHook. The engine bounds each
+// call by engine.json's hookTimeoutMs (KB.SetHookTimeout).
 type kbHook struct {
-	p       sdk.KBPlugin
-	id      string
-	timeout time.Duration
+	p  sdk.KBPlugin
+	id string
 }
 
 func (h *kbHook) HookID() string { return h.id }
@@ -131,11 +131,6 @@ func (h *kbHook) HookVersion() string {
 }
 
 func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
-	if h.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.timeout)
-		defer cancel()
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s panicked: %v", h.id, r)
@@ -152,7 +147,11 @@ func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err erro
 		KV:         ev.KV,
 		KUs:        ev.KUs,
 	}
-	res, err := h.p.OnSourceText(ctx, sdk.RunContext{HookType: sdk.HookSourceText}, st)
+	rc := sdk.RunContext{HookType: sdk.HookSourceText}
+	if d, ok := ctx.Deadline(); ok {
+		rc.Budgets.Deadline = d
+	}
+	res, err := h.p.OnSourceText(ctx, rc, st)
 	if err != nil {
 		return err
 	}

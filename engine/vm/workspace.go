@@ -82,6 +82,7 @@ func Open(o OpenOptions) (*Workspace, error) {
 		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
 		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
 	})
+	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }
 
