@@ -48,18 +48,18 @@ const (
 	refDefLineCap = 256
 	// inlineBudgetBase and inlineBudgetPerByte set how many inline markup
 	// nodes a file may create: base + len(src)/perByte.
-	inlineBudgetBase    = 4096
-	inlineBudgetPerByte = 16
+	inlineBudgetBase    = 1024
+	inlineBudgetPerByte = 48
 	// blockBudgetBase and blockBudgetPerByte bound the blocks a file may
 	// open; past them the whole file is read as plain paragraphs (goldmark
 	// keeps a few hundred bytes per block, so a file of tiny blocks would
 	// otherwise cost hundreds of times its size).
-	blockBudgetBase    = 4096
-	blockBudgetPerByte = 16
+	blockBudgetBase    = 1024
+	blockBudgetPerByte = 32
 	// lineBudgetBase and lineBudgetPerByte bound the lines of a file parsed
 	// as Markdown (goldmark keeps a text node per line).
-	lineBudgetBase    = 8192
-	lineBudgetPerByte = 8
+	lineBudgetBase    = 2048
+	lineBudgetPerByte = 16
 )
 
 // CodeTooComplex marks a file with more markup than the reader's budget: the
