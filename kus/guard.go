@@ -1,6 +1,7 @@
 package kus
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/yuin/goldmark"
@@ -35,9 +36,13 @@ const (
 	// blockDelimiterCap bounds emphasis and strikethrough delimiter runs per
 	// block: the delimiter matching costs at most its square per block.
 	blockDelimiterCap = 64
-	// blockLinkDestCap bounds `](` link-destination scans per block; each
-	// scan reads at most the rest of its line.
-	blockLinkDestCap = 32
+	// destScanFactor and destScanBase bound the bytes the `](` link
+	// destination scans of a block may read: destScanBase plus
+	// destScanFactor times the block's size. A scan is charged up to the
+	// first ')' within destScanWindow bytes, else the rest of its line.
+	destScanFactor = 4
+	destScanBase   = 4096
+	destScanWindow = 4096
 	// blockLabelCap bounds `[` and `![` link openers per block.
 	blockLabelCap = 256
 	// nestCap bounds how deep block quotes and list items nest; deeper
@@ -88,8 +93,9 @@ type guard struct {
 	// zero the parse was abandoned.
 	blocksLeft int
 
-	block                 ast.Node // block whose counters follow
-	delims, dests, labels int
+	block                ast.Node // block whose counters follow
+	delims, labels       int
+	destBytes, destLimit int
 }
 
 var guardKey = parser.NewContextKey()
@@ -127,7 +133,8 @@ func (g *guard) allowInline(kind inlineKind, parent ast.Node, block text.Reader)
 		return false
 	}
 	if parent != g.block {
-		g.block, g.delims, g.dests, g.labels = parent, 0, 0, 0
+		g.block, g.delims, g.labels, g.destBytes = parent, 0, 0, 0
+		g.destLimit = destScanBase + destScanFactor*blockSize(parent)
 	}
 	switch kind {
 	case inlineDelimiter:
@@ -139,10 +146,14 @@ func (g *guard) allowInline(kind inlineKind, parent ast.Node, block text.Reader)
 		line, _ := block.PeekLine()
 		if len(line) > 0 && line[0] == ']' {
 			if len(line) > 1 && line[1] == '(' {
-				if g.dests >= blockLinkDestCap {
+				cost := len(line)
+				if i := bytes.IndexByte(line[:min(len(line), destScanWindow)], ')'); i >= 0 {
+					cost = i
+				}
+				if g.destBytes+cost > g.destLimit {
 					return false
 				}
-				g.dests++
+				g.destBytes += cost
 			}
 		} else {
 			if g.labels >= blockLabelCap {
@@ -157,6 +168,17 @@ func (g *guard) allowInline(kind inlineKind, parent ast.Node, block text.Reader)
 		g.exhaustedAt = seg.Start
 	}
 	return true
+}
+
+// blockSize is the number of source bytes in a block's lines.
+func blockSize(n ast.Node) int {
+	size := 0
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		size += seg.Stop - seg.Start
+	}
+	return size
 }
 
 // guardedInline runs an inline parser only while the guard allows it.
