@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,18 +45,24 @@ func TestSIGTERMStopsIngest(t *testing.T) {
 		stderr, err := cmd.StderrPipe()
 		require.NoError(t, err)
 		require.NoError(t, cmd.Start())
-		// Wait for the first progress output: the ingest is under way.
-		buf := make([]byte, 64)
-		_, _ = stderr.Read(buf)
+		// Wait for the first progress output (the ingest is under way), or
+		// a few seconds when parsing holds it back.
+		started := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			buf := make([]byte, 64)
+			_, _ = stderr.Read(buf)
+			close(started)
+			_, _ = io.Copy(io.Discard, stderr)
+			done <- cmd.Wait()
+		}()
+		select {
+		case <-started:
+		case <-time.After(5 * time.Second):
+		}
 		time.Sleep(100 * time.Millisecond)
 		t0 := time.Now()
 		require.NoError(t, cmd.Process.Signal(sig))
-		done := make(chan error, 1)
-		go func() {
-			var rest bytes.Buffer
-			_, _ = rest.ReadFrom(stderr)
-			done <- cmd.Wait()
-		}()
 		select {
 		case err := <-done:
 			t.Logf("%v: exited after %v: %v", sig, time.Since(t0).Round(time.Millisecond), err)
