@@ -88,14 +88,26 @@ func parseCost(tb testing.TB, src []byte, runs int) (time.Duration, uint64) {
 // seconds and hundreds of times their size in memory.
 func TestAdversarialLinear(t *testing.T) {
 	const size = 256 << 10
-	plainTime, _ := parseCost(t, plainText(size), 5)
-	plainTime = max(plainTime, time.Millisecond) // a floor against timer noise
+	plain := plainText(size)
 	for name, src := range adversarialFamilies(size) {
-		d, alloc := parseCost(t, src, 3)
-		ratio := float64(d) / float64(plainTime)
+		// On a shared machine one slow sample proves nothing: a family fails
+		// only when three attempts, each timing it beside plain text, all
+		// exceed the bound.
+		var ratio float64
+		var d time.Duration
+		var alloc uint64
+		for attempt := 0; attempt < 3; attempt++ {
+			plainTime, _ := parseCost(t, plain, 3)
+			plainTime = max(plainTime, time.Millisecond) // a floor against timer noise
+			d, alloc = parseCost(t, src, 3)
+			ratio = float64(d) / float64(plainTime)
+			if ratio <= 100 {
+				break
+			}
+		}
 		t.Logf("%-13s %8v (%.1fx plain) alloc %.1fx size", name, d.Round(time.Microsecond), ratio, float64(alloc)/size)
 		if ratio > 100 {
-			t.Errorf("%s: %v, %.0fx plain text of the same size (%v)", name, d, ratio, plainTime)
+			t.Errorf("%s: %v, %.0fx plain text of the same size", name, d, ratio)
 		}
 		if alloc > 64*size {
 			t.Errorf("%s: allocated %d bytes, %.0fx its size", name, alloc, float64(alloc)/size)
