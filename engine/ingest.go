@@ -509,7 +509,7 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 			defer wg.Done()
 			for w := range in {
 				select {
-				case out <- kb.parse(w):
+				case out <- kb.parse(ctx, w):
 				case <-ctx.Done():
 					return
 				}
@@ -549,9 +549,20 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 		}
 		group = group[:0]
 	}
-	for p := range out {
+	for {
+		// A cancelled context ends the loop at once, without waiting for a
+		// parse in progress (it stops at its next check).
+		var p parsed
+		var ok bool
+		select {
+		case p, ok = <-out:
+		case <-ctx.Done():
+		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if !ok {
+			break
 		}
 		if p.issue != nil || p.touch {
 			kb.commitParsed(ctx, p, rep)
@@ -658,8 +669,9 @@ func displayPath(rec *SourceRecord) string {
 	return rec.SourceID
 }
 
-// parse reads, checks, hashes and parses one source.
-func (kb *KB) parse(w work) parsed {
+// parse reads, checks, hashes and parses one source; the Markdown parse
+// stops early when ctx is cancelled (the result is then dropped).
+func (kb *KB) parse(ctx context.Context, w work) parsed {
 	p := parsed{work: w}
 	issue := func(code, msg string, warning bool) parsed {
 		p.issue = &FileError{Path: w.displayPath(), Code: code, Message: msg, Warning: warning}
@@ -713,7 +725,7 @@ func (kb *KB) parse(w work) parsed {
 		p.encodeRecord()
 		return p
 	}
-	doc, err := kus.Parse(text, kus.SourceInfo{
+	doc, err := kus.ParseContext(ctx, text, kus.SourceInfo{
 		SourceID:   w.sourceID,
 		SourceName: sourceName(w),
 		SourceType: kus.SourceMarkdown,

@@ -195,7 +195,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	}
 	s := &Server{opt: opt, log: log, docs: newDocStore(), exited: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	stream, err := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.logf)
+	stream, err := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), rwc, s.logf)
 	if err != nil {
 		return err
 	}
