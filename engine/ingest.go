@@ -929,7 +929,7 @@ func (kb *KB) runHooks(ctx context.Context, tx *bolt.Tx, ev *SourceEvent) error 
 func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
+			err = hookPanic(ev.dbPath(), h.HookID(), r, panicInBolt())
 		}
 	}()
 	return h.OnSource(ctx, ev)

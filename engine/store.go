@@ -90,9 +90,11 @@ var (
 	ErrCorrupt = errors.New("knowledge base corrupt")
 )
 
-// Is matches ErrLocked and ErrCorrupt by code.
+// Is matches ErrLocked and ErrCorrupt (and sdk.ErrKBCorrupt, which the
+// plugins see) by code.
 func (e *StoreError) Is(target error) bool {
-	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrCorrupt && e.Code == CodeCorrupt)
+	return (target == ErrLocked && e.Code == CodeLocked) ||
+		((target == ErrCorrupt || target == sdk.ErrKBCorrupt) && e.Code == CodeCorrupt)
 }
 
 // SourceRecord is what the store keeps about one ingested source.
@@ -140,24 +142,72 @@ type Store struct {
 	// file alone: no write transaction and no fdatasync at open or close.
 	markMu sync.Mutex
 	marked atomic.Bool
+
+	// broken holds the error of a transaction that panicked on a damaged
+	// page (guard); every later transaction fails with it.
+	broken atomic.Pointer[StoreError]
 }
 
-// view runs a read transaction.
+// view runs a read transaction. A damaged page is reported as CodeCorrupt
+// (guard), never as a panic.
 func (s *Store) view(fn func(*bolt.Tx) error) error {
 	s.swapMu.RLock()
 	defer s.swapMu.RUnlock()
-	return s.db.View(fn)
+	if err := s.brokenErr(); err != nil {
+		return err
+	}
+	return s.guard(func() error { return s.db.View(fn) })
 }
 
 // update runs a write transaction; the first one of the process marks
-// the file dirty before it.
+// the file dirty before it. A damaged page is reported as CodeCorrupt.
 func (s *Store) update(fn func(*bolt.Tx) error) error {
 	s.swapMu.RLock()
 	defer s.swapMu.RUnlock()
-	if err := s.markDirty(); err != nil {
+	if err := s.brokenErr(); err != nil {
 		return err
 	}
-	return s.db.Update(fn)
+	return s.guard(func() error {
+		if err := s.markDirty(); err != nil {
+			return err
+		}
+		return s.db.Update(fn)
+	})
+}
+
+// guard runs fn, a transaction, and turns a panic or a memory fault inside
+// it into a CodeCorrupt error. bbolt trusts the bytes of its pages: a
+// damaged branch or leaf page indexes out of range or fails an assertion,
+// and the decoders of the stored records run inside the same transactions.
+// After such a panic bbolt's own state (its locks, its freelist) cannot be
+// trusted, so the store refuses every later transaction with the same
+// error until it is closed: the file has to be rebuilt.
+func (s *Store) guard(fn func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			serr := &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("reading a page failed: %v", r)}
+			if panicInBolt() {
+				s.broken.CompareAndSwap(nil, serr)
+			}
+			err = serr
+		}
+	}()
+	return fn()
+}
+
+// brokenErr is the error of the panic that marked the store broken, if any.
+func (s *Store) brokenErr() error {
+	if e := s.broken.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+// corrupt reports a stored record that cannot be decoded.
+func (s *Store) corrupt(err error) error {
+	return &StoreError{Code: CodeCorrupt, Path: s.path, Err: err}
 }
 
 // markDirty records keyDirty, durably, before the first write of the
@@ -338,36 +388,44 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 		ready = string(meta.Get(keySchema)) == strconv.Itoa(SchemaVersion) && meta.Get(keyDirty) == nil
 		return nil
 	}); err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return false, err
+		}
 		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
 	}
 	if ready {
 		return false, nil
 	}
 	s.marked.Store(true) // this transaction marks the file
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		if meta := tx.Bucket(bucketMeta); meta != nil {
-			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
-				rebuilt = true
-				for _, name := range allBuckets {
-					if tx.Bucket(name) != nil {
-						if err := tx.DeleteBucket(name); err != nil {
-							return err
+	err = s.guard(func() error {
+		return s.db.Update(func(tx *bolt.Tx) error {
+			if meta := tx.Bucket(bucketMeta); meta != nil {
+				if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
+					rebuilt = true
+					for _, name := range allBuckets {
+						if tx.Bucket(name) != nil {
+							if err := tx.DeleteBucket(name); err != nil {
+								return err
+							}
 						}
 					}
 				}
 			}
-		}
-		for _, name := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			meta := tx.Bucket(bucketMeta)
+			if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
 				return err
 			}
-		}
-		meta := tx.Bucket(bucketMeta)
-		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-		return meta.Put(keyDirty, []byte("1"))
+			return meta.Put(keyDirty, []byte("1"))
+		})
 	})
+	if errors.Is(err, ErrCorrupt) {
+		return false, err
+	}
 	if err != nil {
 		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
 	}
@@ -397,7 +455,8 @@ func (s *Store) Close() error {
 		return nil
 	}
 	var errs []error
-	if !s.db.IsReadOnly() && s.marked.Load() {
+	// A broken store keeps its dirty mark: the next open checks every page.
+	if !s.db.IsReadOnly() && s.marked.Load() && s.broken.Load() == nil {
 		s.db.NoSync = false
 		errs = append(errs, s.db.Update(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Delete(keyDirty)
@@ -434,7 +493,7 @@ func (s *Store) Sources() ([]*SourceRecord, error) {
 		return tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
 			rec := new(SourceRecord)
 			if err := json.Unmarshal(v, rec); err != nil {
-				return fmt.Errorf("source %s: %w", k, err)
+				return s.corrupt(fmt.Errorf("source %q: undecodable record: %w", k, err))
 			}
 			out = append(out, rec)
 			return nil
@@ -493,10 +552,10 @@ func (s *Store) Stats() (*Stats, error) {
 		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
 		kusB := tx.Bucket(bucketKUs)
 		get := func(id string) []byte { return kusB.Get([]byte(id)) }
-		if err := kusB.ForEach(func(_, v []byte) error {
+		if err := kusB.ForEach(func(k, v []byte) error {
 			var probe kus.KU
 			if err := probe.UnmarshalBinaryFrom(v, get); err != nil {
-				return err
+				return s.corrupt(fmt.Errorf("ku %q: %w", k, err))
 			}
 			st.KUs++
 			st.KUsByLevel[probe.Level]++
@@ -523,7 +582,7 @@ func getSource(tx *bolt.Tx, id string) (*SourceRecord, error) {
 	}
 	rec := new(SourceRecord)
 	if err := json.Unmarshal(v, rec); err != nil {
-		return nil, fmt.Errorf("source %s: %w", id, err)
+		return nil, &StoreError{Code: CodeCorrupt, Path: tx.DB().Path(), Err: fmt.Errorf("source %q: undecodable record: %w", id, err)}
 	}
 	return rec, nil
 }
@@ -538,7 +597,7 @@ func getKU(tx *bolt.Tx, id string) (*kus.KU, error) {
 	}
 	ku := new(kus.KU)
 	if err := ku.UnmarshalBinaryFrom(v, func(id string) []byte { return b.Get([]byte(id)) }); err != nil {
-		return nil, fmt.Errorf("ku %s: %w", id, err)
+		return nil, &StoreError{Code: CodeCorrupt, Path: tx.DB().Path(), Err: fmt.Errorf("ku %q: %w", id, err)}
 	}
 	return ku, nil
 }

@@ -64,6 +64,10 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 	}
 	res, err := h(s, ctx, arg, p.WorkDoneToken)
+	if errors.Is(err, engine.ErrCorrupt) && !strings.HasPrefix(err.Error(), engine.CodeCorrupt+":") {
+		// A plugin's report of a damaged file: lead with the stable code.
+		return nil, rpcError(jsonrpc2.InternalError, engine.CodeCorrupt, "%v", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,9 @@ questions, which the command line cannot carry).`,
 				}
 			}
 			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
+			if errors.Is(err, engine.ErrCorrupt) {
+				return err
+			}
 			if err != nil {
 				if flags.json && resp != nil {
 					_ = printJSON(os.Stdout, resp)

@@ -39,7 +39,8 @@ func init() {
 					fmt.Fprintln(os.Stderr, "inconsistent:", p)
 				}
 				if len(problems) > 0 {
-					return &exitError{code: 1, err: fmt.Errorf("the knowledge base is inconsistent (%d problems); run `mrpvm ingest --rebuild`", len(problems))}
+					return &exitError{code: 1, err: &engine.StoreError{Code: engine.CodeCorrupt, Path: st.DBPath,
+						Err: fmt.Errorf("%d inconsistencies between sources and KUs", len(problems))}}
 				}
 			}
 			if flags.json {

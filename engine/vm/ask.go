@@ -118,11 +118,14 @@ type run struct {
 	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
+	corrupt   error      // a plugin found the knowledge base file damaged
 }
 
 // Ask runs the loop for one question. It returns an error only for a
-// request it cannot run (empty question, bad pins, bad session id); every
-// plugin failure is reported in the response's status and trace.
+// request it cannot run (empty question, bad pins, bad session id: with a
+// response) or a damaged knowledge base file (errors.Is engine.ErrCorrupt:
+// without one); every other plugin failure is reported in the response's
+// status and trace.
 func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	requestID := newID("r-")
 	trace := &Trace{Outcome: sdk.Outcome{RequestID: requestID, SessionID: req.SessionID}}
@@ -180,6 +183,14 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		r.meter = llm.NewMeter(m.llm, m.eng.MaxLLMAttemptsPerRequest)
 	}
 	res := r.loop(ctx)
+	if r.corrupt != nil {
+		// Nothing read from a damaged file can be trusted: no answer, and
+		// the session keeps no turn.
+		trace.FinalStatus = "failure"
+		trace.fail(nil, sdk.CodeKBCorrupt, "%v", r.corrupt)
+		m.keepTrace(trace)
+		return nil, r.corrupt
+	}
 	r.finish(ctx, res, resp)
 	m.keepTrace(trace)
 	return resp, nil

@@ -133,11 +133,8 @@ func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err erro
 		ctx, cancel = context.WithTimeout(ctx, h.timeout)
 		defer cancel()
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s panicked: %v", h.id, r)
-		}
-	}()
+	// A panic is the engine's to classify (a damaged page or the plugin's
+	// failure): it recovers every hook call inside its transaction.
 	st := &sdk.SourceText{
 		HookType:   sdk.HookSourceText,
 		SourceID:   ev.SourceID,
