@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -62,6 +63,9 @@ const (
 	CodeLocked  = "kb_locked"
 	CodeCorrupt = "kb_corrupt"
 	CodeOpen    = "kb_open_failed"
+	// CodeReadOnly: the file cannot be written (its permissions, a
+	// read-only file system); it can still be read.
+	CodeReadOnly = "kb_read_only"
 )
 
 // StoreError is a failure to open or use the knowledge base file.
@@ -75,6 +79,8 @@ func (e *StoreError) Error() string {
 	switch e.Code {
 	case CodeLocked:
 		return fmt.Sprintf("%s: %s: the knowledge base is in use by another mrpvm process (is an editor's language server running on this workspace?)", e.Code, e.Path)
+	case CodeReadOnly:
+		return fmt.Sprintf("%s: %s: the knowledge base file cannot be written (%v); it can only be read as it is, so it cannot be brought up to date: make it writable or choose another file with --db", e.Code, e.Path, e.Err)
 	case CodeCorrupt:
 		return fmt.Sprintf("%s: %s: the knowledge base file is damaged (%v); run `mrpvm ingest --rebuild` to move it aside and rebuild it from the workspace", e.Code, e.Path, e.Err)
 	default:
@@ -84,16 +90,17 @@ func (e *StoreError) Error() string {
 
 func (e *StoreError) Unwrap() error { return e.Err }
 
-// ErrLocked and ErrCorrupt can be matched with errors.Is.
+// ErrLocked, ErrCorrupt and ErrReadOnly can be matched with errors.Is.
 var (
-	ErrLocked  = errors.New("knowledge base locked")
-	ErrCorrupt = errors.New("knowledge base corrupt")
+	ErrLocked   = errors.New("knowledge base locked")
+	ErrCorrupt  = errors.New("knowledge base corrupt")
+	ErrReadOnly = errors.New("knowledge base read-only")
 )
 
 // Is matches ErrLocked and ErrCorrupt (and sdk.ErrKBCorrupt, which the
 // plugins see) by code.
 func (e *StoreError) Is(target error) bool {
-	return (target == ErrLocked && e.Code == CodeLocked) ||
+	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrReadOnly && e.Code == CodeReadOnly) ||
 		((target == ErrCorrupt || target == sdk.ErrKBCorrupt) && e.Code == CodeCorrupt)
 }
 
@@ -166,6 +173,9 @@ func (s *Store) update(fn func(*bolt.Tx) error) error {
 	defer s.swapMu.RUnlock()
 	if err := s.brokenErr(); err != nil {
 		return err
+	}
+	if s.opt.ReadOnly {
+		return &StoreError{Code: CodeReadOnly, Path: s.path, Err: errors.New("opened for reading only")}
 	}
 	return s.guard(func() error {
 		if err := s.markDirty(); err != nil {
@@ -277,12 +287,21 @@ func OpenStore(path string, opt StoreOptions) (*Store, error) {
 		return nil, &StoreError{Code: CodeOpen, Path: path, Err: err}
 	}
 	s := &Store{path: path, opt: opt}
+	fi, statErr := os.Stat(path)
+	if statErr == nil && !fi.Mode().IsRegular() {
+		return nil, &StoreError{Code: CodeOpen, Path: path, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	if statErr == nil && !opt.ReadOnly {
+		if err := checkWritable(path); err != nil {
+			return nil, err
+		}
+	}
 	if opt.Rebuild && !opt.ReadOnly {
 		if err := s.moveAside(); err != nil {
 			return nil, err
 		}
 	}
-	_, statErr := os.Stat(path)
+	_, statErr = os.Stat(path)
 	fresh := errors.Is(statErr, os.ErrNotExist)
 	db, err := openBolt(path, opt)
 	if err != nil {
@@ -330,6 +349,8 @@ func classifyOpenError(path string, err error) error {
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return &StoreError{Code: CodeLocked, Path: path, Err: err}
+	case errors.Is(err, os.ErrPermission):
+		return &StoreError{Code: CodeOpen, Path: path, Err: err}
 	case errors.Is(err, ErrCorrupt), errors.Is(err, bolterrors.ErrInvalid),
 		errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
 		return &StoreError{Code: CodeCorrupt, Path: path, Err: err}
@@ -432,9 +453,27 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 	return rebuilt, nil
 }
 
+// moveAside renames the file at s.path out of the way of a rebuild. It
+// takes the file's lock first, as bbolt does on open, so the file of a
+// running mrpvm (a language server) is never moved from under it: that
+// fails with CodeLocked.
 func (s *Store) moveAside() error {
-	if _, err := os.Stat(s.path); errors.Is(err, os.ErrNotExist) {
+	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if err != nil {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: fmt.Errorf("move aside for rebuild: %w", err)}
+	}
+	defer f.Close() // releases the lock, after the rename
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: errors.New("move aside for rebuild: not a regular file")}
+	}
+	if err := lockExclusive(f, s.opt.LockTimeout); err != nil {
+		if errors.Is(err, errLockHeld) {
+			return &StoreError{Code: CodeLocked, Path: s.path, Err: err}
+		}
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: fmt.Errorf("lock for rebuild: %w", err)}
 	}
 	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405"))
 	if err := os.Rename(s.path, aside); err != nil {
@@ -443,6 +482,28 @@ func (s *Store) moveAside() error {
 	s.MovedAside = aside
 	return nil
 }
+
+// errLockHeld is the cause of CodeLocked when another process holds the
+// file's lock.
+var errLockHeld = errors.New("the file lock is held by another process")
+
+// checkWritable fails with CodeReadOnly when the existing file at path
+// cannot be opened for writing: such a file is healthy, and only a
+// read-only open (StoreOptions.ReadOnly) can use it.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return &StoreError{Code: CodeReadOnly, Path: path, Err: err}
+	}
+	return nil // bbolt reports anything else
+}
+
+// ReadOnly reports whether the file was opened for reading only: every
+// write fails with CodeReadOnly.
+func (s *Store) ReadOnly() bool { return s.opt.ReadOnly }
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.path }

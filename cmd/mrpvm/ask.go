@@ -56,20 +56,14 @@ questions, which the command line cannot carry).`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			if !noIngest {
-				rep, err := a.kb.Ingest(cmd.Context(), engine.IngestOptions{})
-				if err != nil {
+				if err := a.ingest(cmd.Context()); err != nil {
 					return err
-				}
-				for _, e := range rep.Errors {
-					if !e.Warning {
-						warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
-					}
 				}
 			}
 			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
@@ -113,7 +107,7 @@ questions, which the command line cannot carry).`,
 		Short: "Print the trace of a past request (the last one by default) as JSON",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{quiet: true})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: true, reads: true})
 			if err != nil {
 				return err
 			}

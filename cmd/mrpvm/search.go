@@ -134,7 +134,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 
-	a, err := openApp(ctx, kbOptions{quiet: flags.json})
+	a, err := openApp(ctx, kbOptions{quiet: flags.json, reads: true})
 	if err != nil {
 		return err
 	}
@@ -152,14 +152,8 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		return usageErr(codeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); use mrpvm ask --pin kb=%s", o.plugin, o.plugin)
 	}
 	if !o.noIngest {
-		rep, err := a.kb.Ingest(ctx, engine.IngestOptions{})
-		if err != nil {
+		if err := a.ingest(ctx); err != nil {
 			return err
-		}
-		for _, e := range rep.Errors {
-			if !e.Warning {
-				warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
-			}
 		}
 	}
 	sr := &searcher{s: s, id: o.plugin, kb: a.kb}

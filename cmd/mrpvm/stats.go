@@ -17,13 +17,13 @@ func init() {
 		Short: "Show sources, KUs by level and the knowledge base's size",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openKB(cmd.Context(), kbOptions{})
+			a, err := openKB(cmd.Context(), kbOptions{reads: true})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			kb := a.kb
-			if _, err := kb.Ingest(cmd.Context(), engine.IngestOptions{}); err != nil {
+			if err := a.ingest(cmd.Context()); err != nil {
 				return err
 			}
 			st, err := kb.Store().Stats()
