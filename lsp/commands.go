@@ -116,7 +116,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
 		resp, err = ws.VM.Ask(ctx, vm.Request{Question: a.Question, SessionID: a.SessionID, Pins: a.Pins})
-		if err != nil && resp == nil {
+		if err != nil && (resp == nil || errors.Is(err, engine.ErrCorrupt)) {
 			return err
 		}
 		if err != nil {
@@ -332,7 +332,21 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_missing", "no snapshot %q in %s", a.Name, dir)
 		}
-		if err := f.switchTo(ctx, path); err != nil {
+		// The folder serves a private copy (removed when it switches away or
+		// closes): the editor's next save must not change the snapshot.
+		tmp, err := os.CreateTemp("", "mrpvm-lsp-"+a.Name+"-*.db")
+		if err != nil {
+			return nil, fmt.Errorf("copy of snapshot %q: %w", a.Name, err)
+		}
+		copyPath := tmp.Name()
+		tmp.Close()
+		os.Remove(copyPath) // Snapshot writes a new file
+		if err := engine.CopySnapshot(path, copyPath); err != nil {
+			os.Remove(copyPath)
+			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "load snapshot %q: %v", a.Name, err)
+		}
+		if err := f.switchToCopy(ctx, copyPath); err != nil {
+			os.Remove(copyPath)
 			return nil, err
 		}
 	default:
