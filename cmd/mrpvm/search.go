@@ -76,7 +76,7 @@ files, unknown plugin).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.plugin, "plugin", "kb-balanced", "kb-plugin that ranks (kb-fast, kb-balanced, kb-thinkingdb)")
-	f.IntVar(&o.k, "k", 0, "hits per query (default 10 for one query, 100 for --queries)")
+	f.IntVar(&o.k, "k", 0, "hits per query, at least 1 (default 10 for one query, 100 for --queries)")
 	f.BoolVar(&o.bySource, "by-source", false, "one hit per file, scored as its best KU (always on with --queries)")
 	f.StringVar(&o.queries, "queries", "", "BEIR queries file (JSONL with _id and text) to answer in one batch")
 	f.StringVar(&o.run, "run", "", "write the batch's TREC run to this file (\"-\": standard output)")
@@ -110,7 +110,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 			return usageErr(codeBadQueries, "--run and --qrels need --queries")
 		}
 	}
-	if o.k == 0 {
+	if !cmd.Flags().Changed("k") {
 		o.k = 10
 		if batch {
 			o.k = 100
