@@ -139,7 +139,7 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
 	}
-	total := &engine.IngestReport{Errors: []engine.FileError{}}
+	total := &engine.IngestReport{Errors: []engine.FileError{}, Warnings: []engine.FileWarning{}}
 	add := func(r *engine.IngestReport) {
 		total.Files += r.Files
 		total.Unchanged += r.Unchanged
@@ -147,6 +147,7 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 		total.Removed += r.Removed
 		total.KUs += r.KUs
 		total.Errors = append(total.Errors, r.Errors...)
+		total.Warnings = append(total.Warnings, r.Warnings...)
 	}
 	start := time.Now()
 	if a.URI != "" {
