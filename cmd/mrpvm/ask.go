@@ -87,7 +87,7 @@ questions, which the command line cannot carry).`,
 					hint = llm.Hint
 				}
 				if hint != "" {
-					fmt.Fprintln(os.Stderr, "mrpvm: note:", hint)
+					termf(os.Stderr, "mrpvm: note: %s\n", text(hint))
 				}
 			}
 			if resp.Status == vm.StatusFailure {
@@ -161,21 +161,21 @@ func parsePins(pins []string) (map[string]string, error) {
 
 // printAnswer renders a response for a terminal.
 func printAnswer(w io.Writer, r *vm.Response) {
-	fmt.Fprintln(w, strings.TrimSpace(r.AnswerMarkdown))
+	termf(w, "%s\n", text(strings.TrimSpace(r.AnswerMarkdown)))
 	if len(r.Evidence) > 0 && !strings.Contains(r.AnswerMarkdown, "Sources") {
 		fmt.Fprintln(w, "\nSources:")
 		for i, e := range r.Evidence {
-			fmt.Fprintf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
+			termf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
 		}
 	}
-	fmt.Fprintf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
+	termf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, s := range r.Trace.Outcome.Stages {
 		model := ""
 		if s.Model != "" {
-			model = " " + s.Model
+			model = " " + safeField(s.Model)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, model)
+		termf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, text(model))
 	}
 	tw.Flush()
 }

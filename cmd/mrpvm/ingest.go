@@ -72,10 +72,10 @@ func printIngestSummary(w io.Writer, rep *engine.IngestReport) {
 		if e.Warning {
 			kind = "skipped"
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", kind, e.Path, e.Code, e.Message)
+		termf(w, "%s: %s: %s: %s\n", kind, e.Path, e.Code, text(e.Message))
 	}
 	for _, x := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s:%d:%d: %s: %s\n", x.Path, x.Line, x.Col, x.Code, x.Message)
+		termf(w, "warning: %s:%d:%d: %s: %s\n", x.Path, x.Line, x.Col, x.Code, text(x.Message))
 	}
 	fmt.Fprintf(w, "ingested %d files (%d unchanged, %d removed); %d KUs in the knowledge base; %.2fs\n",
 		rep.Files, rep.Unchanged, rep.Removed, rep.KUs, rep.Seconds)

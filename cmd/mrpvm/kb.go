@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -87,14 +87,22 @@ func (a *app) ingest(ctx context.Context) error {
 func openKB(ctx context.Context, o kbOptions) (*app, error) { return openApp(ctx, o) }
 
 // printJSON writes v as indented JSON followed by a newline.
+// Control characters stay escaped, including those encoding/json leaves
+// raw (escapeJSONControls).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSONControls(b.Bytes()))
+	return err
 }
 
-// warnf prints a warning line on standard error.
+// warnf prints a warning line on standard error; its arguments are made
+// safe for a terminal as termf does.
 func warnf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
+	termf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
 }

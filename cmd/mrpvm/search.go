@@ -306,14 +306,14 @@ func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) 
 		fmt.Fprintln(os.Stderr, "mrpvm: note: the query has no searchable terms (only stop words or punctuation)")
 	}
 	printHits(os.Stdout, hits)
-	fmt.Fprintf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)
+	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)
 	return nil
 }
 
 func printHits(w io.Writer, hits []hitJSON) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))
+		termf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))
 	}
 	tw.Flush()
 }
@@ -400,7 +400,7 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 		}
 		return printJSON(msg, out)
 	}
-	fmt.Fprintf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.id, secs, qps)
+	termf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.id, secs, qps)
 	if m != nil {
 		fmt.Fprintf(msg, "nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f  (%d judged queries)\n", m.NDCG10, m.Recall100, m.MRR10, m.Queries)
 	}

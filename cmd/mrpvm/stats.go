@@ -36,7 +36,7 @@ func init() {
 					return err
 				}
 				for _, p := range problems {
-					fmt.Fprintln(os.Stderr, "inconsistent:", p)
+					termf(os.Stderr, "inconsistent: %s\n", text(p))
 				}
 				if len(problems) > 0 {
 					return &exitError{code: 1, err: &engine.StoreError{Code: engine.CodeCorrupt, Path: st.DBPath,
@@ -46,7 +46,7 @@ func init() {
 			if flags.json {
 				return printJSON(os.Stdout, st)
 			}
-			fmt.Printf("knowledge base: %s (%s)\n", st.DBPath, humanBytes(st.DBBytes))
+			termf(os.Stdout, "knowledge base: %s (%s)\n", st.DBPath, humanBytes(st.DBBytes))
 			fmt.Printf("sources: %d\nKUs: %d\n", st.Sources, st.KUs)
 			levels := make([]string, 0, len(st.KUsByLevel))
 			for l := range st.KUsByLevel {
@@ -54,10 +54,10 @@ func init() {
 			}
 			sort.Strings(levels)
 			for _, l := range levels {
-				fmt.Printf("  %-8s %d\n", l, st.KUsByLevel[l])
+				termf(os.Stdout, "  %-8s %d\n", l, st.KUsByLevel[l])
 			}
 			if len(st.Plugins) > 0 {
-				fmt.Printf("plugin indexes: %v\n", st.Plugins)
+				termf(os.Stdout, "plugin indexes: %v\n", st.Plugins)
 			}
 			return nil
 		},
