@@ -187,21 +187,24 @@ func (s *Store) update(fn func(*bolt.Tx) error) error {
 
 // guard runs fn, a transaction, and turns a panic or a memory fault inside
 // it into a CodeCorrupt error. bbolt trusts the bytes of its pages: a
-// damaged branch or leaf page indexes out of range or fails an assertion,
-// and the decoders of the stored records run inside the same transactions.
-// After such a panic bbolt's own state (its locks, its freelist) cannot be
-// trusted, so the store refuses every later transaction with the same
-// error until it is closed: the file has to be rebuilt.
+// damaged branch or leaf page indexes out of range or fails an assertion;
+// and the decoders of the stored records, the engine's and the plugins',
+// run inside the same transactions. After a panic raised inside bbolt its
+// own state (its locks, its freelist) cannot be trusted, so the store then
+// refuses every later transaction with the same error until it is closed:
+// the file has to be rebuilt.
 func (s *Store) guard(fn func() error) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
-			serr := &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("reading a page failed: %v", r)}
 			if panicInBolt() {
+				serr := &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("reading a page failed: %v", r)}
 				s.broken.CompareAndSwap(nil, serr)
+				err = serr
+				return
 			}
-			err = serr
+			err = &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("decoding a stored value failed: %v", r)}
 		}
 	}()
 	return fn()
