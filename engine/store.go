@@ -177,12 +177,43 @@ func (s *Store) update(fn func(*bolt.Tx) error) error {
 	if s.opt.ReadOnly {
 		return &StoreError{Code: CodeReadOnly, Path: s.path, Err: errors.New("opened for reading only")}
 	}
-	return s.guard(func() error {
+	err := s.guard(func() error {
 		if err := s.markDirty(); err != nil {
 			return err
 		}
-		return s.db.Update(fn)
+		var fnErr error
+		err := s.db.Update(func(tx *bolt.Tx) error { fnErr = fn(tx); return fnErr })
+		if err != nil && err != fnErr {
+			return s.commitFailed(err)
+		}
+		return err
 	})
+	return err
+}
+
+// commitFailed classifies an error of bbolt's own commit (not of the
+// transaction's code): bbolt allocates pages from the freelist stored in
+// the file, and a damaged freelist makes it write at impossible offsets.
+// The file's pages are checked then, and a damaged file is CodeCorrupt.
+func (s *Store) commitFailed(err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	var problem error
+	_ = s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			for cerr := range tx.Check() {
+				if problem == nil {
+					problem = cerr
+				}
+			}
+			return nil
+		})
+	})
+	if problem != nil {
+		return &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v; checking its pages: %v", err, problem)}
+	}
+	return err
 }
 
 // guard runs fn, a transaction, and turns a panic or a memory fault inside
@@ -239,7 +270,7 @@ func (s *Store) markDirty() error {
 	if err := s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(keyDirty, []byte("1"))
 	}); err != nil {
-		return fmt.Errorf("mark %s in use: %w", s.path, err)
+		return fmt.Errorf("mark %s in use: %w", s.path, s.commitFailed(err))
 	}
 	if s.db.NoSync {
 		if err := s.db.Sync(); err != nil {
