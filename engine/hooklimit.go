@@ -127,7 +127,7 @@ func (kb *KB) endHookRun(hr *hookRun, rep *IngestReport) {
 func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error {
 	hr := kb.hooksRun
 	if hr == nil || hr.timeout <= 0 {
-		return callHookDirect(ctx, h, ev)
+		return callHookDirect(ctx, h, ev, ev.dbPath())
 	}
 	id := h.HookID()
 	g := &txGuard{}
@@ -141,7 +141,7 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error
 	cctx, cancel := context.WithTimeout(ctx, hr.timeout)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- callHookDirect(cctx, h, &gev) }()
+	go func() { done <- callHookDirect(cctx, h, &gev, ev.dbPath()) }()
 	select {
 	case err := <-done:
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
@@ -160,11 +160,12 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error
 	return fmt.Errorf("%w after %s on %s", errHookTimeout, hr.timeout, ev.SourceID)
 }
 
-// callHookDirect isolates a hook's panic into an error.
-func callHookDirect(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
+// callHookDirect isolates a hook's panic into an error: a panic raised by
+// bbolt is the damaged file at path (hookPanic), any other the hook's own.
+func callHookDirect(ctx context.Context, h SourceHook, ev *SourceEvent, path string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
+			err = hookPanic(path, h.HookID(), r, panicInBolt())
 		}
 	}()
 	return h.OnSource(ctx, ev)

@@ -70,7 +70,11 @@ type IngestReport struct {
 	Removed       int         `json:"removed"` // sources removed with their KUs
 	KUs           int         `json:"kus"`     // total KUs in the knowledge base
 	Errors        []FileError `json:"errors"`
-	Seconds       float64     `json:"seconds"`
+	// Warnings are the problems the reader found in the files parsed in
+	// this run (a Context Unit block with a bad role, say): the files were
+	// ingested, as well as they could be read.
+	Warnings []FileWarning `json:"warnings"`
+	Seconds  float64       `json:"seconds"`
 }
 
 // Failed reports whether any issue was an error rather than a skipped file.
@@ -154,7 +158,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
 	start := time.Now()
-	rep := &IngestReport{Errors: []FileError{}}
+	rep := &IngestReport{Errors: []FileError{}, Warnings: []FileWarning{}}
 	hr := kb.beginHookRun()
 	defer kb.endHookRun(hr, rep)
 	if err := kb.backfillHooks(ctx); err != nil {
@@ -602,6 +606,7 @@ func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *IngestReport
 		})
 		if err == nil {
 			for _, p := range group {
+				rep.addWarnings(p)
 				if p.path == "" {
 					rep.PluginSources++
 				} else {
@@ -648,6 +653,7 @@ func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
 		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
 		return
 	}
+	rep.addWarnings(p)
 	if p.path == "" {
 		rep.PluginSources++
 		return

@@ -297,6 +297,16 @@ func (f *folder) lockForSwitch(ctx context.Context) error {
 
 // switchTo closes the current knowledge base and opens the one at dbPath.
 func (f *folder) switchTo(ctx context.Context, dbPath string) error {
+	return f.switchFile(ctx, dbPath, false)
+}
+
+// switchToCopy is switchTo for a private copy the folder owns: it is
+// removed when the folder switches away from it or closes.
+func (f *folder) switchToCopy(ctx context.Context, copyPath string) error {
+	return f.switchFile(ctx, copyPath, true)
+}
+
+func (f *folder) switchFile(ctx context.Context, dbPath string, private bool) error {
 	if err := f.lockForSwitch(ctx); err != nil {
 		return err
 	}
@@ -313,6 +323,9 @@ func (f *folder) switchTo(ctx context.Context, dbPath string) error {
 	if f.tmpPath != "" {
 		os.Remove(f.tmpPath)
 		f.tmpPath = ""
+	}
+	if private {
+		f.tmpPath = dbPath
 	}
 	f.ws, f.dbPath, f.readOnly, f.openErr = ws, dbPath, false, nil
 	f.hovers.invalidate()

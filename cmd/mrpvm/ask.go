@@ -63,26 +63,23 @@ questions, which the command line cannot carry).`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			if !noIngest {
-				rep, err := a.kb.Ingest(cmd.Context(), engine.IngestOptions{})
-				if err != nil {
+				if err := a.ingest(cmd.Context()); err != nil {
 					return err
-				}
-				for _, e := range rep.Errors {
-					if !e.Warning {
-						warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
-					}
 				}
 			}
 			if session == "new" {
 				session = "" // a new session with a fresh id, printed after the answer
 			}
 			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
+			if errors.Is(err, engine.ErrCorrupt) {
+				return err
+			}
 			if errors.Is(err, vm.ErrSessionNotFound) {
 				err = fmt.Errorf("%w; start a session with --session new (or no --session) and continue it with the id printed after the answer", err)
 			}
@@ -103,7 +100,7 @@ questions, which the command line cannot carry).`,
 					hint = llm.Hint
 				}
 				if hint != "" {
-					fmt.Fprintln(os.Stderr, "mrpvm: note:", hint)
+					termf(os.Stderr, "mrpvm: note: %s\n", text(hint))
 				}
 			}
 			if resp.Status == vm.StatusFailure {
@@ -124,7 +121,7 @@ questions, which the command line cannot carry).`,
 		Short: "Print the trace of a past request (the last one by default) as JSON",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{quiet: true})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: true, reads: true})
 			if err != nil {
 				return err
 			}
@@ -192,21 +189,21 @@ func parsePrefers(prefers []string) (map[string]string, error) {
 
 // printAnswer renders a response for a terminal.
 func printAnswer(w io.Writer, r *vm.Response) {
-	fmt.Fprintln(w, strings.TrimSpace(r.AnswerMarkdown))
+	termf(w, "%s\n", text(strings.TrimSpace(r.AnswerMarkdown)))
 	if len(r.Evidence) > 0 && !strings.Contains(r.AnswerMarkdown, "Sources") {
 		fmt.Fprintln(w, "\nSources:")
 		for i, e := range r.Evidence {
-			fmt.Fprintf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
+			termf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
 		}
 	}
-	fmt.Fprintf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
+	termf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, s := range r.Trace.Outcome.Stages {
 		model := ""
 		if s.Model != "" {
-			model = " " + s.Model
+			model = " " + safeField(s.Model)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, model)
+		termf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, text(model))
 	}
 	tw.Flush()
 }

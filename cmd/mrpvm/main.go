@@ -121,7 +121,7 @@ func main() {
 	stopProfile()
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mrpvm:", err)
+		fmt.Fprintln(os.Stderr, "mrpvm:", safeText(err.Error()))
 		var ee *exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)

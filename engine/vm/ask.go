@@ -164,6 +164,7 @@ type run struct {
 	asked   string
 	carried *TurnContext
 	corp    *corpus
+	corrupt error // a plugin found the knowledge base file damaged
 }
 
 // corpus is the request's view of the knowledge base statistics.
@@ -206,8 +207,10 @@ func (r *run) screen() (frameResult, bool) {
 }
 
 // Ask runs the loop for one question. It returns an error only for a
-// request it cannot run (empty question, bad pins, bad session id); every
-// plugin failure is reported in the response's status and trace.
+// request it cannot run (empty question, bad pins, bad session id: with a
+// response) or a damaged knowledge base file (errors.Is engine.ErrCorrupt:
+// without one); every other plugin failure is reported in the response's
+// status and trace.
 func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	requestID := newID("r-")
 	trace := &Trace{Outcome: sdk.Outcome{RequestID: requestID, SessionID: req.SessionID}}
@@ -292,6 +295,14 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, nil
 	}
 	res := r.loop(ctx)
+	if r.corrupt != nil {
+		// Nothing read from a damaged file can be trusted: no answer, and
+		// the session keeps no turn.
+		trace.FinalStatus = "failure"
+		trace.fail(nil, sdk.CodeKBCorrupt, "%v", r.corrupt)
+		m.keepTrace(trace)
+		return nil, r.corrupt
+	}
 	r.finish(ctx, res, resp)
 	trace.Errors = append(trace.Errors, hooks.drain()...)
 	m.keepTrace(trace)

@@ -109,8 +109,8 @@ func (m *Machine) announce(ctx context.Context, s *Session) {
 }
 
 func (m *Machine) saveSession(s *Session) error {
-	if m.core == nil {
-		return nil
+	if m.core == nil || m.kb != nil && m.kb.Store().ReadOnly() {
+		return nil // a knowledge base opened read-only keeps sessions in memory only
 	}
 	if n := len(s.Turns); n > maxSessionTurns {
 		s.Turns = s.Turns[n-maxSessionTurns:]

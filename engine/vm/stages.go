@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -148,6 +149,9 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 		perr = o.err
 	}
 	r.trace.addStage(frame, so, perr)
+	if o.err != nil && o.err.Code == sdk.CodeKBCorrupt && r.corrupt == nil {
+		r.corrupt = &kbCorruptError{plugin: d.ID, msg: o.err.Message}
+	}
 	return o
 }
 
@@ -157,6 +161,18 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 // the same request.
 var brokenCodes = []string{CodePluginPanic, CodePluginTimeout, CodeBadStatus,
 	sdk.CodeWrapperBadOutput, sdk.CodeWrapperExit, sdk.CodeWrapperStart, sdk.CodeWrapperTimeout}
+
+// kbCorruptError is a plugin's report that the knowledge base file is
+// damaged (sdk.CodeKBCorrupt): the request fails with it, as the store's
+// own error would, instead of answering from what could still be read.
+type kbCorruptError struct{ plugin, msg string }
+
+func (e *kbCorruptError) Error() string { return e.plugin + ": " + e.msg }
+
+// Is matches engine.ErrCorrupt and sdk.ErrKBCorrupt.
+func (e *kbCorruptError) Is(target error) bool {
+	return target == engine.ErrCorrupt || target == sdk.ErrKBCorrupt
+}
 
 // stageOrder returns the plugins to try at a stage: the pin alone, else
 // the given order (the plan's) limited to loaded plugins of the family,

@@ -131,11 +131,8 @@ func (h *kbHook) HookVersion() string {
 }
 
 func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s panicked: %v", h.id, r)
-		}
-	}()
+	// The engine bounds the call by hookTimeoutMs and classifies a panic
+	// (a damaged page or the plugin's failure) inside its transaction.
 	st := &sdk.SourceText{
 		HookType:   sdk.HookSourceText,
 		SourceID:   ev.SourceID,
