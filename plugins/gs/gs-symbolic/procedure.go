@@ -253,21 +253,31 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 			continue
 		}
 		p, ok := readProcedure(e.KU)
-		if raw := rawOf(e.KU, c); raw != "" {
+		raw := rawOf(e.KU, c)
+		if raw != "" {
 			if rp, rok := readRawProcedure(e.KU, raw); rok {
 				rp.summary = p.summary // the text as the KU holds it
 				p, ok = rp, true
 			}
 		}
 		if !ok {
-			continue
+			// A section that shows code but pairs no description with it
+			// ("Watching and re-reading config files" and its snippet)
+			// is one example: the section itself.
+			if p, ok = wholeSection(e.KU, raw); !ok {
+				continue
+			}
 		}
 		ex := p.rankExamples(want)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
-		// answer it ("Watching and re-reading config files").
-		score := ex[0].score + e.Score + 0.5*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		// answer it ("Watching and re-reading config files"), and a
+		// passage that shows what to do beats one that only names it.
+		score := ex[0].score + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		if symbolic.Actionable(strings.Join(ex[0].how, "\n")) {
+			score += codeBonus
+		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
 		}
@@ -297,6 +307,13 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
 		}
+		if e.desc == "" {
+			for _, h := range cutBlock(e.how, want) {
+				b.WriteString(h + "\n")
+			}
+			b.WriteString("\n")
+			continue
+		}
 		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
 		if rawBlock(e.how) {
 			for _, h := range cutBlock(e.how, want) {
@@ -315,6 +332,52 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
 	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+}
+
+const (
+	// titleWeight is how much a heading holding the task's terms adds
+	// to a passage's score, codeBonus what showing a command or code adds.
+	titleWeight = 0.75
+	codeBonus   = 0.5
+)
+
+// wholeSection reads a KU that shows code without description lines as
+// one example: its first paragraph is the summary, the rest (code blocks
+// as written) is what it shows. ok is false when it shows no code.
+func wholeSection(k *kus.KU, raw string) (procedure, bool) {
+	if raw == "" {
+		raw = k.TextBody
+	}
+	if !strings.Contains(raw, "```") && !strings.Contains(raw, "~~~") && !strings.Contains(raw, "`") {
+		return procedure{}, false
+	}
+	lines := strings.Split(raw, "\n")
+	// Drop the section's own heading: the answer names it.
+	for len(lines) > 0 && (strings.TrimSpace(lines[0]) == "" || strings.HasPrefix(strings.TrimSpace(lines[0]), "#")) {
+		lines = lines[1:]
+	}
+	var summary []string
+	i := 0
+	for ; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			break
+		}
+		summary = append(summary, unlink(t))
+	}
+	how := make([]string, 0, len(lines))
+	for _, l := range lines[i:] {
+		how = append(how, unlink(l))
+	}
+	how = trimBlock(how)
+	if len(how) == 0 {
+		// One paragraph with inline code: it is the example.
+		how, summary = trimBlock(summary), nil
+	}
+	if len(how) == 0 {
+		return procedure{}, false
+	}
+	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: how}}}, true
 }
 
 // names reports whether the task names title as the tool to use ("with

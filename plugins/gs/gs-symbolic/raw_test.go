@@ -84,3 +84,31 @@ func TestWrappedDescriptionIsOneParagraph(t *testing.T) {
 		t.Errorf("how %q", got)
 	}
 }
+
+// TestHowToPrefersSectionShowingCode: a section whose heading names the
+// task and that shows code without description lines answers a how-to
+// over a higher-ranked overview that only mentions the feature in a list.
+func TestHowToPrefersSectionShowingCode(t *testing.T) {
+	const md = "## What is Viper?\n\nViper is a configuration solution. It supports:\n\n* setting defaults\n* live watching and re-reading of config files (optional)\n\n## Watching and re-reading config files\n\nViper supports the ability to have your application live read a config file while running.\n\n```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
+	split := strings.Index(md, "## Watching")
+	about := &kus.KU{ID: "v::1", Title: "What is Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
+	about.TextBody = md[:split]
+	about.Procedure = "Viper is a configuration solution. It supports:\n* setting defaults\n* live watching and re-reading of config files (optional)"
+	watch := &kus.KU{ID: "v::2", Title: "Watching and re-reading config files", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
+	watch.TextBody = md[split:]
+	task := "watch a config file for changes with viper"
+	ev := []sdk.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
+	res := solveProcedure(ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	md2 := res.ResponseMarkdown
+	for _, want := range []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"} {
+		if !strings.Contains(md2, want) {
+			t.Errorf("answer lacks %q:\n%s", want, md2)
+		}
+	}
+	if strings.Contains(md2, "setting defaults") {
+		t.Errorf("answer quotes the overview:\n%s", md2)
+	}
+}

@@ -365,3 +365,17 @@ func Near(a, b string) bool {
 	}
 	return prev[len(rb)] <= k
 }
+
+var (
+	stepRE = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|\$)\s+\S`)
+	// codeRE finds code shown without a fence: a call, a block, an
+	// assignment or a command-line option.
+	codeRE = regexp.MustCompile(`\w\(|[{}]|:=|\w\s?=\s?\S|(?:^|\s)--?[a-zA-Z]`)
+)
+
+// Actionable reports whether s shows something to do: inline code, a
+// code block, a numbered step, a shell prompt line or code without a
+// fence (a call, a block, an assignment, a command-line option).
+func Actionable(s string) bool {
+	return strings.Contains(s, "`") || strings.Contains(s, "~~~") || stepRE.MatchString(s) || codeRE.MatchString(s)
+}
