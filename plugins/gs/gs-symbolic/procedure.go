@@ -80,7 +80,72 @@ func rawOf(k *kus.KU, c sdk.Corpus) string {
 	if k.CharEnd > len(src) {
 		return ""
 	}
-	return string(src[k.CharStart:k.CharEnd])
+	return fenceIndented(string(src[k.CharStart:k.CharEnd]))
+}
+
+// fenceIndented rewrites Markdown's indented code blocks (lines indented
+// by four spaces or a tab after a blank line, outside a list) as fenced
+// blocks, so that they stay code wherever the answer indents them.
+func fenceIndented(md string) string {
+	if !strings.Contains(md, "\n    ") && !strings.Contains(md, "\n\t") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	out := make([]string, 0, len(lines)+4)
+	indented := func(l string) bool { return strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") }
+	fence, lastText := "", ""
+	blank := true
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case t != "" && blank && indented(l) && !listLine(lastText):
+			var block []string
+			j := i
+			for ; j < len(lines) && (strings.TrimSpace(lines[j]) == "" || indented(lines[j])); j++ {
+				block = append(block, strings.TrimPrefix(strings.TrimPrefix(lines[j], "    "), "\t"))
+			}
+			for len(block) > 0 && strings.TrimSpace(block[len(block)-1]) == "" {
+				block = block[:len(block)-1]
+				j--
+			}
+			out = append(out, "```")
+			out = append(out, block...)
+			out = append(out, "```")
+			i = j - 1
+			lastText, blank = "```", false
+			continue
+		}
+		out = append(out, l)
+		if t != "" {
+			lastText = l
+		}
+		blank = t == ""
+	}
+	return strings.Join(out, "\n")
+}
+
+// listLine reports whether a Markdown line is a list item or the indented
+// continuation of one (after which indented lines belong to the list).
+func listLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return false
+	}
+	if l[0] == ' ' || l[0] == '\t' {
+		return true
+	}
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
+		return true
+	}
+	d := strings.TrimLeft(t, "0123456789")
+	return d != t && (strings.HasPrefix(d, ". ") || strings.HasPrefix(d, ") "))
 }
 
 // readRawProcedure is readProcedure over the KU's Markdown as written:
@@ -289,6 +354,17 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	best := cands[0]
+	// A page that only says it is another name of a second page ("This
+	// command is an alias of docker container rm") is answered by that
+	// page when the evidence holds it.
+	if m := aliasRE.FindStringSubmatch(best.p.summary); m != nil {
+		for _, c := range cands[1:] {
+			if strings.EqualFold(strings.TrimSpace(c.p.ku.Title), strings.TrimSpace(m[1])) {
+				best = c
+				break
+			}
+		}
+	}
 	if best.ex[0].score < minOverlap {
 		return nil
 	}
@@ -379,6 +455,9 @@ func wholeSection(k *kus.KU, raw string) (procedure, bool) {
 	}
 	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: how}}}, true
 }
+
+// aliasRE finds the page a summary says it is an alias of.
+var aliasRE = regexp.MustCompile("(?i)\\ban alias (?:of|for)\\s+`?([^`.:;]+?)`?\\s*(?:[.:;]|$)")
 
 // names reports whether the task names title as the tool to use ("with
 // sed", "using jq", "the tar command"). A title that merely occurs as a

@@ -267,6 +267,31 @@ func ContentTerms(s string) []string {
 	return out
 }
 
+// actions are generic question words that, in a how-to, name what to do
+// ("list the stashes", "show line numbers", "make it executable").
+var actions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("list show find make use give trace") {
+		actions[w] = true
+	}
+}
+
+// TaskTerms are the content terms of a how-to task: ContentTerms, with the
+// generic words that name the action kept, in order.
+func TaskTerms(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		if (generic[t] && !actions[t]) || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
 // Overlap is the share of want found among have's terms.
 func Overlap(want []string, have map[string]bool) float64 {
 	if len(want) == 0 {
