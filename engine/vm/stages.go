@@ -642,6 +642,8 @@ func (r *run) validate(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 				SolverID: ans.solver,
 				Evidence: ans.evidence,
 				Guidance: valGuidance,
+
+				SearchedFor: r.trace.SearchedFor,
 			})
 			if err != nil || res == nil {
 				return outcome{}, errOr(err, "no result")

@@ -303,6 +303,10 @@ type ValidateInput struct {
 	SolverID string
 	Evidence []ScoredKU
 	Guidance []ScoredKU // val-plugin-scoped guidance: validation rules
+	// SearchedFor is the query the evidence was retrieved for when it
+	// differs from the question (a spelling-corrected or follow-up-
+	// completed query, as SolveInput.SearchedFor); "" otherwise.
+	SearchedFor string
 }
 
 // ValidateResult is the DS027 result of Validate. Verdict equals Status for

@@ -80,7 +80,72 @@ func rawOf(k *kus.KU, c sdk.Corpus) string {
 	if k.CharEnd > len(src) {
 		return ""
 	}
-	return string(src[k.CharStart:k.CharEnd])
+	return fenceIndented(string(src[k.CharStart:k.CharEnd]))
+}
+
+// fenceIndented rewrites Markdown's indented code blocks (lines indented
+// by four spaces or a tab after a blank line, outside a list) as fenced
+// blocks, so that they stay code wherever the answer indents them.
+func fenceIndented(md string) string {
+	if !strings.Contains(md, "\n    ") && !strings.Contains(md, "\n\t") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	out := make([]string, 0, len(lines)+4)
+	indented := func(l string) bool { return strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") }
+	fence, lastText := "", ""
+	blank := true
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case t != "" && blank && indented(l) && !listLine(lastText):
+			var block []string
+			j := i
+			for ; j < len(lines) && (strings.TrimSpace(lines[j]) == "" || indented(lines[j])); j++ {
+				block = append(block, strings.TrimPrefix(strings.TrimPrefix(lines[j], "    "), "\t"))
+			}
+			for len(block) > 0 && strings.TrimSpace(block[len(block)-1]) == "" {
+				block = block[:len(block)-1]
+				j--
+			}
+			out = append(out, "```")
+			out = append(out, block...)
+			out = append(out, "```")
+			i = j - 1
+			lastText, blank = "```", false
+			continue
+		}
+		out = append(out, l)
+		if t != "" {
+			lastText = l
+		}
+		blank = t == ""
+	}
+	return strings.Join(out, "\n")
+}
+
+// listLine reports whether a Markdown line is a list item or the indented
+// continuation of one (after which indented lines belong to the list).
+func listLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return false
+	}
+	if l[0] == ' ' || l[0] == '\t' {
+		return true
+	}
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
+		return true
+	}
+	d := strings.TrimLeft(t, "0123456789")
+	return d != t && (strings.HasPrefix(d, ". ") || strings.HasPrefix(d, ") "))
 }
 
 // readRawProcedure is readProcedure over the KU's Markdown as written:
@@ -253,21 +318,31 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 			continue
 		}
 		p, ok := readProcedure(e.KU)
-		if raw := rawOf(e.KU, c); raw != "" {
+		raw := rawOf(e.KU, c)
+		if raw != "" {
 			if rp, rok := readRawProcedure(e.KU, raw); rok {
 				rp.summary = p.summary // the text as the KU holds it
 				p, ok = rp, true
 			}
 		}
 		if !ok {
-			continue
+			// A section that shows code but pairs no description with it
+			// ("Watching and re-reading config files" and its snippet)
+			// is one example: the section itself.
+			if p, ok = wholeSection(e.KU, raw); !ok {
+				continue
+			}
 		}
 		ex := p.rankExamples(want)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
-		// answer it ("Watching and re-reading config files").
-		score := ex[0].score + e.Score + 0.5*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		// answer it ("Watching and re-reading config files"), and a
+		// passage that shows what to do beats one that only names it.
+		score := ex[0].score + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		if symbolic.Actionable(strings.Join(ex[0].how, "\n")) {
+			score += codeBonus
+		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
 		}
@@ -279,6 +354,17 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	best := cands[0]
+	// A page that only says it is another name of a second page ("This
+	// command is an alias of docker container rm") is answered by that
+	// page when the evidence holds it.
+	if m := aliasRE.FindStringSubmatch(best.p.summary); m != nil {
+		for _, c := range cands[1:] {
+			if strings.EqualFold(strings.TrimSpace(c.p.ku.Title), strings.TrimSpace(m[1])) {
+				best = c
+				break
+			}
+		}
+	}
 	if best.ex[0].score < minOverlap {
 		return nil
 	}
@@ -296,6 +382,13 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	for i, e := range best.ex {
 		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
+		}
+		if e.desc == "" {
+			for _, h := range cutBlock(e.how, want) {
+				b.WriteString(h + "\n")
+			}
+			b.WriteString("\n")
+			continue
 		}
 		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
 		if rawBlock(e.how) {
@@ -316,6 +409,55 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
 	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
 }
+
+const (
+	// titleWeight is how much a heading holding the task's terms adds
+	// to a passage's score, codeBonus what showing a command or code adds.
+	titleWeight = 0.75
+	codeBonus   = 0.5
+)
+
+// wholeSection reads a KU that shows code without description lines as
+// one example: its first paragraph is the summary, the rest (code blocks
+// as written) is what it shows. ok is false when it shows no code.
+func wholeSection(k *kus.KU, raw string) (procedure, bool) {
+	if raw == "" {
+		raw = k.TextBody
+	}
+	if !strings.Contains(raw, "```") && !strings.Contains(raw, "~~~") && !strings.Contains(raw, "`") {
+		return procedure{}, false
+	}
+	lines := strings.Split(raw, "\n")
+	// Drop the section's own heading: the answer names it.
+	for len(lines) > 0 && (strings.TrimSpace(lines[0]) == "" || strings.HasPrefix(strings.TrimSpace(lines[0]), "#")) {
+		lines = lines[1:]
+	}
+	var summary []string
+	i := 0
+	for ; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			break
+		}
+		summary = append(summary, unlink(t))
+	}
+	how := make([]string, 0, len(lines))
+	for _, l := range lines[i:] {
+		how = append(how, unlink(l))
+	}
+	how = trimBlock(how)
+	if len(how) == 0 {
+		// One paragraph with inline code: it is the example.
+		how, summary = trimBlock(summary), nil
+	}
+	if len(how) == 0 {
+		return procedure{}, false
+	}
+	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: how}}}, true
+}
+
+// aliasRE finds the page a summary says it is an alias of.
+var aliasRE = regexp.MustCompile("(?i)\\ban alias (?:of|for)\\s+`?([^`.:;]+?)`?\\s*(?:[.:;]|$)")
 
 // names reports whether the task names title as the tool to use ("with
 // sed", "using jq", "the tar command"). A title that merely occurs as a

@@ -84,3 +84,84 @@ func TestWrappedDescriptionIsOneParagraph(t *testing.T) {
 		t.Errorf("how %q", got)
 	}
 }
+
+// TestHowToPrefersSectionShowingCode: a section whose heading names the
+// task and that shows code without description lines answers a how-to
+// over a higher-ranked overview that only mentions the feature in a list.
+func TestHowToPrefersSectionShowingCode(t *testing.T) {
+	const md = "## What is Viper?\n\nViper is a configuration solution. It supports:\n\n* setting defaults\n* live watching and re-reading of config files (optional)\n\n## Watching and re-reading config files\n\nViper supports the ability to have your application live read a config file while running.\n\n```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
+	split := strings.Index(md, "## Watching")
+	about := &kus.KU{ID: "v::1", Title: "What is Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
+	about.TextBody = md[:split]
+	about.Procedure = "Viper is a configuration solution. It supports:\n* setting defaults\n* live watching and re-reading of config files (optional)"
+	watch := &kus.KU{ID: "v::2", Title: "Watching and re-reading config files", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
+	watch.TextBody = md[split:]
+	task := "watch a config file for changes with viper"
+	ev := []sdk.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
+	res := solveProcedure(ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	md2 := res.ResponseMarkdown
+	for _, want := range []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"} {
+		if !strings.Contains(md2, want) {
+			t.Errorf("answer lacks %q:\n%s", want, md2)
+		}
+	}
+	if strings.Contains(md2, "setting defaults") {
+		t.Errorf("answer quotes the overview:\n%s", md2)
+	}
+}
+
+// TestFenceIndented: an indented code block becomes a fenced block; list
+// continuations and fenced blocks are left as they are.
+func TestFenceIndented(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"indented block", "Build it:\n\n    cd editors/vscode\n    npm ci\n\nThen run it.", "Build it:\n\n```\ncd editors/vscode\nnpm ci\n```\n\nThen run it."},
+		{"list continuation", "- item\n\n    more of the item\n", "- item\n\n    more of the item\n"},
+		{"inside a fence", "```\n\n    x := 1\n```\n", "```\n\n    x := 1\n```\n"},
+		{"no indentation", "plain\ntext", "plain\ntext"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fenceIndented(tc.in); got != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHowToActionAndAlias: the action word of a how-to picks the example
+// ("list" picks "List all stashes"), and a page that is only an alias of
+// another page in the evidence is answered by that page.
+func TestHowToActionAndAlias(t *testing.T) {
+	stash := &kus.KU{ID: "s::1", Title: "git stash", SourceID: "common/git-stash.md", Range: kus.Range{StartLine: 3},
+		Procedure: "Stash local Git changes in a temporary area.\n- Stash the current uncommitted changes:\n`git stash`\n- List all stashes:\n`git stash list`"}
+	alias := &kus.KU{ID: "d::1", Title: "docker container remove", SourceID: "common/docker-container-remove.md", Range: kus.Range{StartLine: 3},
+		Procedure: "This command is an alias of `docker container rm`.\n- View documentation for the original command:\n`tldr docker container rm`"}
+	rm := &kus.KU{ID: "d::2", Title: "docker container rm", SourceID: "common/docker-container-rm.md", Range: kus.Range{StartLine: 3},
+		Procedure: "Remove containers.\n- Remove containers:\n`docker container rm {{container}}`"}
+	cases := []struct {
+		name, task string
+		ev         []sdk.ScoredKU
+		want       string
+	}{
+		{"action word", "see the list of them (stash git)", []sdk.ScoredKU{{KU: stash, Score: 1}}, "`git stash list`"},
+		{"alias followed", "remove one (docker container)", []sdk.ScoredKU{{KU: alias, Score: 1}, {KU: rm, Score: 0.5}}, "[1] docker container rm — common/docker-container-rm.md:3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := solveProcedure(tc.ev, tc.task, symbolic.TaskTerms(tc.task), guidance{}, nil)
+			if res == nil {
+				t.Fatal("no answer")
+			}
+			md := res.ResponseMarkdown
+			if !strings.Contains(md, tc.want) {
+				t.Errorf("answer lacks %q:\n%s", tc.want, md)
+			}
+			if tc.name == "action word" && strings.Index(md, "git stash list") > strings.Index(md, "uncommitted") && strings.Contains(md, "uncommitted") {
+				t.Errorf("the listing example should come first:\n%s", md)
+			}
+		})
+	}
+}

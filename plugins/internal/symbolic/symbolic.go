@@ -267,6 +267,31 @@ func ContentTerms(s string) []string {
 	return out
 }
 
+// actions are generic question words that, in a how-to, name what to do
+// ("list the stashes", "show line numbers", "make it executable").
+var actions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("list show find make use give trace") {
+		actions[w] = true
+	}
+}
+
+// TaskTerms are the content terms of a how-to task: ContentTerms, with the
+// generic words that name the action kept, in order.
+func TaskTerms(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		if (generic[t] && !actions[t]) || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
 // Overlap is the share of want found among have's terms.
 func Overlap(want []string, have map[string]bool) float64 {
 	if len(want) == 0 {
@@ -364,4 +389,18 @@ func Near(a, b string) bool {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)] <= k
+}
+
+var (
+	stepRE = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|\$)\s+\S`)
+	// codeRE finds code shown without a fence: a call, a block, an
+	// assignment or a command-line option.
+	codeRE = regexp.MustCompile(`\w\(|[{}]|:=|\w\s?=\s?\S|(?:^|\s)--?[a-zA-Z]`)
+)
+
+// Actionable reports whether s shows something to do: inline code, a
+// code block, a numbered step, a shell prompt line or code without a
+// fence (a call, a block, an assignment, a command-line option).
+func Actionable(s string) bool {
+	return strings.Contains(s, "`") || strings.Contains(s, "~~~") || stepRE.MatchString(s) || codeRE.MatchString(s)
 }

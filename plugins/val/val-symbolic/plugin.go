@@ -94,7 +94,7 @@ func (p *Plugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.Valida
 	if rc.Corpus != nil {
 		rar = symbolic.NewRarity(rc.Corpus)
 	}
-	v := p.check(in, rar)
+	v := p.check(in, rc, rar)
 	res := &sdk.ValidateResult{Metadata: sdk.Metadata{Extra: map[string]any{
 		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
 		"keyCoverage": v.coverage,
@@ -121,6 +121,7 @@ type statement struct {
 	text  string
 	cites []int // 1-based source numbers
 	line  int   // 1-based line in the answer
+	code  bool  // a line of a fenced code block, quoted as written
 }
 
 var (
@@ -133,7 +134,7 @@ var (
 	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
 )
 
-func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
+func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Rarity) verdict {
 	var v verdict
 	body, sources := splitSources(in.Answer)
 	if strings.TrimSpace(body) == "" {
@@ -197,6 +198,17 @@ func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
 	}
 
 	for _, s := range stmts {
+		if s.code {
+			// Quoted code is checked as written: its line must occur in
+			// the Markdown of a source the answer cites.
+			v.statements++
+			if !quoted(s.text, fallback, rc) {
+				v.reason = fmt.Sprintf("line %d: the code %q occurs in no cited source", s.line, clip(s.text))
+				return v
+			}
+			v.supported++
+			continue
+		}
 		terms := claimTerms(s.text)
 		if len(terms) == 0 {
 			continue // connective text: "Steps:", "Therefore:"
@@ -246,9 +258,24 @@ func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
 		return v
 	}
 
+	// A how-to is answered by something to do: a command, code or
+	// numbered steps, when the evidence has any to show.
+	if howTo(in) && !symbolic.Actionable(body) {
+		for _, e := range in.Evidence {
+			if e.KU != nil && symbolic.Actionable(e.KU.Text()+"\n"+e.KU.TextBody) {
+				v.reason = "the question asks how to do something, and the answer shows no command, code or steps although the evidence has some"
+				return v
+			}
+		}
+	}
 	// Key terms: the targets of the intents (else the question).
 	answerTerms := symbolic.TermSet(in.Answer)
 	targets := intentTargets(in)
+	if in.SearchedFor != "" && len(targets) <= 1 {
+		// The evidence was retrieved for the spelling-corrected or
+		// follow-up-completed query, and the answer is judged on it.
+		targets = []string{in.SearchedFor}
+	}
 	for _, t := range targets {
 		key := symbolic.ContentTerms(t)
 		if len(key) == 0 {
@@ -279,25 +306,10 @@ func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
 	}
 	v.coverage = 1
 	for _, t := range targets {
-		got, total, worst, worstW := 0.0, 0.0, "", 0.0
-		for _, k := range symbolic.ContentTerms(t) {
-			if filler[k] {
-				continue
-			}
-			w := rar.Weight(k)
-			total += w
-			if covered(k, cover, rar) {
-				got += w
-			} else if w > worstW {
-				worst, worstW = k, w
-			}
-		}
-		if total == 0 {
-			continue
-		}
-		v.coverage = min(v.coverage, got/total)
-		if got/total < p.Options.MinKeyCoverage {
-			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*got/total, clip(t), worst)
+		cov, worst := keyCoverage(t, cover, rar)
+		v.coverage = min(v.coverage, cov)
+		if cov < p.Options.MinKeyCoverage {
+			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
 	}
@@ -314,11 +326,35 @@ func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
 	return v
 }
 
+// keyCoverage is the share of target's key terms, each weighed by its
+// rarity, that cover holds (or a near spelling of), and the rarest term
+// it misses; 1 when target has no key term.
+func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
+	got, total, worst, worstW := 0.0, 0.0, "", 0.0
+	for _, k := range symbolic.ContentTerms(target) {
+		if filler[k] {
+			continue
+		}
+		w := rar.Weight(k)
+		total += w
+		if covered(k, cover, rar) {
+			got += w
+		} else if w > worstW {
+			worst, worstW = k, w
+		}
+	}
+	if total == 0 {
+		return 1, ""
+	}
+	return got / total, worst
+}
+
 // filler are words of a question that name nothing it asks about.
 var filler = map[string]bool{}
 
 func init() {
-	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come") {
+	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
+		"inside within without between into onto upon about across along after before during via per again just only really actually") {
 		filler[w] = true
 	}
 }
@@ -329,11 +365,46 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 	if have[k] {
 		return true
 	}
-	if len(k) < 3 {
-		return false
+	if len(k) < 5 {
+		return false // short words are one edit away from many others
 	}
 	for h := range have {
 		if symbolic.Near(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// howTo reports whether the task asks how to do something.
+func howTo(in *sdk.ValidateInput) bool {
+	if len(in.Intents) > 0 {
+		for _, it := range in.Intents {
+			if it.Act != "implement" {
+				return false
+			}
+		}
+		return true
+	}
+	return symbolic.ActOf(in.Payload.Prompt) == "implement"
+}
+
+// quoted reports whether a line of code occurs, white space collapsed, in
+// the text of one of ks or in the Markdown of its source.
+func quoted(line string, ks []*kus.KU, rc sdk.RunContext) bool {
+	want := strings.Join(strings.Fields(line), " ")
+	for _, k := range ks {
+		if strings.Contains(strings.Join(strings.Fields(joinKUs([]*kus.KU{k})), " "), want) {
+			return true
+		}
+		if rc.Corpus == nil {
+			continue
+		}
+		src := rc.Corpus.SourceText(k.SourceID)
+		if k.CharEnd > k.CharStart && k.CharStart >= 0 && k.CharEnd <= len(src) {
+			src = src[k.CharStart:k.CharEnd]
+		}
+		if strings.Contains(strings.Join(strings.Fields(string(src)), " "), want) {
 			return true
 		}
 	}
@@ -443,9 +514,21 @@ func findKU(ev []sdk.ScoredKU, ref sourceRef) *kus.KU {
 func statements(body string) []statement {
 	var out []statement
 	lines := strings.Split(body, "\n")
+	fence := ""
 	for i, raw := range lines {
+		if t := strings.TrimSpace(raw); fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			} else if t != "" && t != "..." {
+				out = append(out, statement{text: t, line: i + 1, code: true})
+			}
+			continue
+		} else if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
 		line := strings.TrimSpace(strings.ReplaceAll(raw, "**", ""))
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "```") {
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		if strings.HasPrefix(line, "|") {

@@ -1,0 +1,72 @@
+package valsymbolic
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// srcCorpus serves source texts and counts every term once.
+type srcCorpus map[string]string
+
+func (srcCorpus) Sources() int                  { return 100 }
+func (srcCorpus) SourceFreq(string) int         { return 1 }
+func (c srcCorpus) SourceText(id string) []byte { return []byte(c[id]) }
+
+// TestAnswerTypeAndQuotedCode: a how-to answer that shows nothing to do is
+// rejected when the evidence has something to show; quoted code is checked
+// verbatim against the cited source's Markdown (words of code are not
+// prose terms); the corrected query covers a misspelt question.
+func TestAnswerTypeAndQuotedCode(t *testing.T) {
+	const md = "## Upload files\n\nSave an uploaded file:\n\n```go\nfor _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}\n```\n"
+	upload := &kus.KU{ID: "g::1", Title: "Upload files", SourceID: "gin/doc.md", Range: kus.Range{StartLine: 1},
+		Claim: "Save an uploaded file.", TextBody: "Save an uploaded file:", CharStart: 0, CharEnd: len(md)}
+	about := &kus.KU{ID: "v::1", Title: "What is Viper?", SourceID: "viper/README.md", Range: kus.Range{StartLine: 1},
+		Claim: "Viper supports live watching and re-reading of config files."}
+	watch := &kus.KU{ID: "v::2", Title: "Watching config files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 9},
+		Claim: "Call `viper.WatchConfig()` to watch config files."}
+	c := srcCorpus{"gin/doc.md": md}
+	cases := []struct {
+		name, target, searched, answer string
+		ev                             []*kus.KU
+		want                           sdk.Status
+	}{
+		{"quoted code found in the source", "save an uploaded file", "",
+			"Save an uploaded file [1]:\n\n```go\nfor _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
+			[]*kus.KU{upload}, sdk.StatusAccepted},
+		{"quoted code not in the source", "save an uploaded file", "",
+			"Save an uploaded file [1]:\n\n```go\nos.RemoveAll(dst)\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
+			[]*kus.KU{upload}, sdk.StatusRejected},
+		{"how-to without anything to do", "watch config files with viper", "",
+			"Viper supports live watching and re-reading of config files. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:1\n",
+			[]*kus.KU{about, watch}, sdk.StatusRejected},
+		{"how-to with code", "watch config files with viper", "",
+			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
+			[]*kus.KU{about, watch}, sdk.StatusAccepted},
+		{"misspelt question, corrected query covered", "wach config fils vipre", "watch config files viper",
+			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
+			[]*kus.KU{watch}, sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ev []sdk.ScoredKU
+			for _, k := range tc.ev {
+				ev = append(ev, sdk.ScoredKU{KU: k, Score: 1})
+			}
+			in := &sdk.ValidateInput{Intents: []sdk.Intent{{Act: "implement", Target: tc.target}}, Answer: tc.answer, Evidence: ev, SearchedFor: tc.searched}
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+		})
+	}
+}
