@@ -167,11 +167,9 @@ type run struct {
 	corrupt error // a plugin found the knowledge base file damaged
 }
 
-// corpus is the request's view of the knowledge base statistics.
+// corpus is the request's view of the knowledge base statistics (nil
+// without a knowledge base).
 func (r *run) corpus() sdk.Corpus {
-	if r.corp == nil {
-		r.corp = newCorpus(r.m.kb)
-	}
 	if r.corp == nil {
 		return nil
 	}
@@ -281,7 +279,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
-		perStage: m.eng.MaxPluginsPerStage}
+		perStage: m.eng.MaxPluginsPerStage, corp: m.newCorpus(ctx)}
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}

@@ -186,13 +186,10 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	rare := func(t string) bool {
 		c := r.corp
-		if c == nil {
-			c = newCorpus(r.m.kb)
-		}
-		if c == nil || c.Sources() == 0 {
+		if c == nil || c.Documents() == 0 {
 			return true
 		}
-		return float64(c.SourceFreq(t)) < 0.02*float64(c.Sources())
+		return float64(c.DocFreq(t)) < 0.02*float64(c.Documents())
 	}
 	switch {
 	case carried != nil:

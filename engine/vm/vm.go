@@ -89,10 +89,9 @@ func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descript
 }
 
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
-// private index in step with the knowledge base; the first hook is the
-// core's own, counting the sources each term occurs in (sdk.Corpus).
+// private index in step with the knowledge base.
 func Hooks(cat *plugins.Catalog) []engine.SourceHook {
-	out := []engine.SourceHook{termsHook{}}
+	var out []engine.SourceHook
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
 			out = append(out, &kbHook{p: p, id: id})

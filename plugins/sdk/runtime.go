@@ -46,11 +46,12 @@ func (rc *RunContext) Log() *slog.Logger {
 // plugins that weigh words by how rare they are or quote the Markdown of a
 // passage as written.
 type Corpus interface {
-	// Sources is the number of sources in the knowledge base.
-	Sources() int
-	// SourceFreq is the number of sources holding term, a term as
+	// Documents is the number of units the knowledge base indexes (0:
+	// no statistics).
+	Documents() int
+	// DocFreq is the number of those units holding term, a term as
 	// text.Terms analyses it (lower-cased, stemmed).
-	SourceFreq(term string) int
+	DocFreq(term string) int
 	// SourceText is the Markdown of a source as ingested (a KU's
 	// CharStart:CharEnd index into it), or nil when it is no longer
 	// available unchanged.

@@ -316,20 +316,20 @@ func TermSet(s string) map[string]bool {
 }
 
 // Rarity weighs terms by how rare they are in a knowledge base: the
-// inverse source frequency log((N+1)/(df+0.5)), so a term few sources
-// hold counts for more than one most sources hold. Without statistics
+// inverse document frequency log((N+1)/(df+0.5)), so a term few units
+// hold counts for more than one most units hold. Without statistics
 // every term weighs 1.
 type Rarity struct {
 	corpus interface {
-		Sources() int
-		SourceFreq(term string) int
+		Documents() int
+		DocFreq(term string) int
 	}
 }
 
 // NewRarity builds a Rarity over c; c may be nil.
 func NewRarity(c interface {
-	Sources() int
-	SourceFreq(term string) int
+	Documents() int
+	DocFreq(term string) int
 }) Rarity {
 	return Rarity{corpus: c}
 }
@@ -337,10 +337,10 @@ func NewRarity(c interface {
 // Known reports whether the knowledge base holds t at all (always true
 // without statistics).
 func (r Rarity) Known(t string) bool {
-	if r.corpus == nil || r.corpus.Sources() == 0 {
+	if r.corpus == nil || r.corpus.Documents() == 0 {
 		return true
 	}
-	return r.corpus.SourceFreq(t) > 0
+	return r.corpus.DocFreq(t) > 0
 }
 
 // Weight is the weight of term t.
@@ -348,11 +348,11 @@ func (r Rarity) Weight(t string) float64 {
 	if r.corpus == nil {
 		return 1
 	}
-	n := r.corpus.Sources()
+	n := r.corpus.Documents()
 	if n == 0 {
 		return 1
 	}
-	df := r.corpus.SourceFreq(t)
+	df := r.corpus.DocFreq(t)
 	return math.Log(float64(n+1) / (float64(df) + 0.5))
 }
 

@@ -27,8 +27,8 @@ func TestNear(t *testing.T) {
 
 type stats map[string]int
 
-func (s stats) Sources() int               { return 100 }
-func (s stats) SourceFreq(term string) int { return s[term] }
+func (s stats) Documents() int               { return 100 }
+func (s stats) DocFreq(term string) int { return s[term] }
 
 func TestRarity(t *testing.T) {
 	r := NewRarity(stats{"file": 90, "life": 2})

@@ -1,0 +1,37 @@
+package kbplugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+var _ kb.TermCounter = (*Engine)(nil)
+
+// TermFreq reports how many units of the knowledge base hold an analysed
+// term, out of how many units (kb.TermCounter), from the plugin's BM25
+// index: the statistics its own ranking uses, so nothing more is kept for
+// them at ingest.
+func (e *Engine) TermFreq(ctx context.Context, term string) (holding, units int, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	if e.store == nil {
+		return 0, 0, nil
+	}
+	err = e.store.View(func(kv sdk.KV) error {
+		bkv, err := bm25KV(kv)
+		if err != nil {
+			return err
+		}
+		h, n, err := e.bm.TermFreq(bkv, term)
+		holding, units = h, int(n)
+		return err
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: term frequency: %w", e.prof.ID, errorOf(err))
+	}
+	return holding, units, nil
+}
