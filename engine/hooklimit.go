@@ -67,7 +67,7 @@ func (hr *hookRun) timedOut(id, sourceID string) {
 	if hr.strikes[id] >= maxHookStrikes && !hr.disabled[id] {
 		hr.disabled[id] = true
 		hr.issues = append(hr.issues, FileError{Path: "plugin " + id, Code: CodeHookDisabled, Warning: true,
-			Message: fmt.Sprintf("the %s index hook timed out %d times in a row (last on %s, limit %s); it is not called again in this run and its index is rebuilt on the next ingest",
+			Message: fmt.Sprintf("the %s index hook timed out %d times in a row (last on %s, limit %s per MiB); it is not called again in this run and its index is rebuilt on the next ingest",
 				id, maxHookStrikes, sourceID, hr.timeout)})
 	}
 }
@@ -138,10 +138,12 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error
 	if ev.KUs != nil {
 		gev.KUs = guardedKUs{g: g, r: ev.KUs}
 	}
-	cctx, cancel := context.WithTimeout(ctx, hr.timeout)
+	timeout := hookTimeoutFor(hr.timeout, len(ev.Text))
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- callHookDirect(cctx, h, &gev, ev.dbPath()) }()
+	path := ev.dbPath() // while the transaction is open
+	go func() { done <- callHookDirect(cctx, h, &gev, path) }()
 	select {
 	case err := <-done:
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
@@ -157,7 +159,7 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error
 	}
 	g.close()
 	hr.timedOut(id, ev.SourceID)
-	return fmt.Errorf("%w after %s on %s", errHookTimeout, hr.timeout, ev.SourceID)
+	return fmt.Errorf("%w after %s on %s", errHookTimeout, timeout, ev.SourceID)
 }
 
 // callHookDirect isolates a hook's panic into an error: a panic raised by
@@ -169,6 +171,13 @@ func callHookDirect(ctx context.Context, h SourceHook, ev *SourceEvent, path str
 		}
 	}()
 	return h.OnSource(ctx, ev)
+}
+
+// hookTimeoutFor is the bound of one hook call on a source of size bytes:
+// the configured timeout for each started MiB, since indexing a source is
+// linear in its size and a large file is not a hung hook.
+func hookTimeoutFor(perMiB time.Duration, size int) time.Duration {
+	return perMiB * time.Duration(1+size/(1<<20))
 }
 
 // errTxClosed is what an abandoned hook's store handles return.
