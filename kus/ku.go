@@ -5,7 +5,7 @@ package kus
 
 import "time"
 
-// KU types (DS030).
+// KU types.
 const (
 	TypeAtomic    = "atomic"
 	TypeComposite = "composite"
@@ -19,7 +19,7 @@ const (
 	LevelLeaf    = "leaf"    // atomic or composite units grouping blocks
 )
 
-// Source types (DS030).
+// Source types.
 const (
 	SourceMarkdown  = "markdown"
 	SourcePlainText = "plain-text"
@@ -53,7 +53,7 @@ type Range struct {
 	EndCol    int `json:"endCol"`
 }
 
-// KU is one Knowledge Unit with every DS030 field plus what an editor needs.
+// KU is one Knowledge Unit with every field of the contract (docs/contracts.md) plus what an editor needs.
 type KU struct {
 	// Identity.
 	ID     string `json:"id"`

@@ -23,6 +23,23 @@ type Builtin struct {
 	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
 }
 
+// Define is the Builtin of a plugin built from its embedded descriptor and
+// KUs: its factory decodes the options object over defaults (an unknown key
+// is an error), checks the result with check (nil: no check) and hands the
+// descriptor's base, the options and the injected services to build. Every
+// built-in is registered through it, so options are decoded one way.
+func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O) error, build func(base sdk.Base, opts O, env sdk.Env) sdk.Plugin) Builtin {
+	return Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown,
+		New: func(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
+			opts := defaults
+			base, err := sdk.Setup(descriptorJSON, raw, &opts, check)
+			if err != nil {
+				return nil, err
+			}
+			return build(base, opts, env), nil
+		}}
+}
+
 // BuiltinInfo is a registered built-in.
 type BuiltinInfo struct {
 	Descriptor sdk.Descriptor

@@ -1,4 +1,4 @@
-// Package plugins holds the typed plugin system of DS003: the typed
+// Package plugins holds the typed plugin system (docs/contracts.md): the typed
 // registry, the table of built-in plugin factories (filled at init time by
 // each plugins/<type>/<id> package, database/sql-driver style), the
 // config-driven catalog that instantiates enabled built-ins and allowlisted
@@ -48,7 +48,7 @@ func (r *Registry) Register(p sdk.Plugin) error { return r.RegisterRef(p, "") }
 // in errors. It fails, with a *sdk.PluginError of stage register, when the
 // descriptor's type is not one of the five families
 // (unknown_plugin_type), when the value does not implement its family's
-// interface (plugin_type_mismatch), when the descriptor breaks a DS003 rule
+// interface (plugin_type_mismatch), when the descriptor breaks a descriptor rule
 // (its descriptor_* code) or when the id is taken (duplicate_plugin_id).
 func (r *Registry) RegisterRef(p sdk.Plugin, ref string) error {
 	fail := func(id, code, format string, args ...any) error {

@@ -263,6 +263,8 @@ func TestOptionsAreStrict(t *testing.T) {
 		{"kb-balanced", `{"minScore": 1.5}`, false},
 		{"kb-thinkingdb", `{"maxDepth": 4}`, true},
 		{"kb-thinkingdb", `{"maxDepth": 40}`, false},
+		{"kb-fast", `{"maxDepth": 4}`, false}, // only the ThinkingDB variant has a depth
+		{"kb-balanced", `{"maxDepth": 4}`, false},
 		{"planner-default", `{"alpha": 0}`, false},
 		{"planner-depth", `{"alpha": 0.5}`, true},
 		{"gs-symbolic", `{}`, true},

@@ -11,7 +11,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 )
 
-// Descriptor is the common plugin descriptor of DS003. JSON names are those
+// Descriptor is the common plugin descriptor (docs/contracts.md). JSON names are those
 // of the seed. Keys it does not know are kept in Extra and written back, so
 // a descriptor read and written again loses nothing.
 type Descriptor struct {
@@ -35,7 +35,7 @@ type Descriptor struct {
 }
 
 // PlannerHints are the cost/performance priors a planner uses before it has
-// learned from outcomes (DS003).
+// learned from outcomes.
 type PlannerHints struct {
 	ExpectedLatencyMs     int      `json:"expectedLatencyMs"`
 	ExpectedLLMCalls      int      `json:"expectedLLMCalls"`
@@ -153,10 +153,10 @@ var (
 	versionPattern = regexp.MustCompile(`^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$`)
 )
 
-// MaxDescriptionLen bounds a description; DS003 asks for 1-3 sentences.
+// MaxDescriptionLen bounds a description; the contract asks for 1-3 sentences.
 const MaxDescriptionLen = 400
 
-// Validate checks the DS003 rules and returns every problem found, each with
+// Validate checks the descriptor rules and returns every problem found, each with
 // a stable code and the dotted field name. Stage is validate.
 func (d *Descriptor) Validate() []*PluginError {
 	var errs []*PluginError

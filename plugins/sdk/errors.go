@@ -20,8 +20,8 @@ const (
 	StageRun       Stage = "run"       // a family method call
 )
 
-// Stable error codes. Loader and registry codes follow the design notes
-// (section 9); descriptor codes name the failing DS003 rule.
+// Stable error codes. Descriptor codes name the failing descriptor rule
+// (docs/contracts.md).
 const (
 	CodeUnknownPluginType          = "unknown_plugin_type"
 	CodeDuplicatePluginID          = "duplicate_plugin_id"
@@ -81,7 +81,7 @@ const (
 // index cannot help.
 var ErrKBCorrupt = errors.New(CodeKBCorrupt)
 
-// Error is the structured error of a plugin result (DS027 `error{code,
+// Error is the structured error of a plugin result (`error{code,
 // message}`). It is also a Go error.
 type Error struct {
 	Code    string `json:"code"`
@@ -167,7 +167,7 @@ func (e *PluginError) Location() string {
 
 func (e *PluginError) Unwrap() error { return e.Err }
 
-// Result returns the DS027 error carried in a result for this failure.
+// Result returns the error carried in a result for this failure.
 func (e *PluginError) Result() *Error { return &Error{Code: e.Code, Message: e.Error()} }
 
 // FieldErrors is returned by descriptor and manifest decoding when values
@@ -182,7 +182,7 @@ func (fe FieldErrors) Error() string {
 	return strings.Join(msgs, "; ")
 }
 
-// ErrorOf turns any error into a DS027 error value with a stable code.
+// ErrorOf turns any error into an error value with a stable code.
 func ErrorOf(err error) *Error {
 	if err == nil {
 		return nil

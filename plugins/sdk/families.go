@@ -7,7 +7,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 )
 
-// The five family interfaces of DS027. Every method takes the call's
+// The five family interfaces (docs/contracts.md). Every method takes the call's
 // context.Context (cancellation, deadline) and the read-only RunContext.
 //
 // Outcomes, including failures a plugin understands, travel in the result:
@@ -21,7 +21,7 @@ import (
 
 // Plugin is what every family has in common.
 type Plugin interface {
-	// Descriptor returns the plugin's DS003 descriptor.
+	// Descriptor returns the plugin's descriptor.
 	Descriptor() Descriptor
 }
 
@@ -88,7 +88,7 @@ func Implements(p Plugin, t PluginType) bool {
 // Metadata reports the LLM use of a call.
 type Metadata struct {
 	LLMCalls int            `json:"llmCalls"`
-	Model    string         `json:"model,omitempty"` // empty: no model used (null in DS027)
+	Model    string         `json:"model,omitempty"` // empty: no model used (null in the contract)
 	Extra    map[string]any `json:"extra,omitempty"`
 }
 
@@ -120,7 +120,7 @@ type SeedInput struct {
 	TurnID    string
 }
 
-// SeedResult is the DS027 result of DetectSeeds. Both CNL outputs are SOP
+// SeedResult is the result of DetectSeeds. Both CNL outputs are SOP
 // Lang Control documents; empty means null.
 type SeedResult struct {
 	Status                Status   `json:"status"` // SeedStatuses
@@ -138,7 +138,7 @@ type NormalizeInput struct {
 	Units  []*kus.KU // what the Markdown reader already made of it, if anything
 }
 
-// NormalizeResult is the DS027 result of NormalizePersistentContext.
+// NormalizeResult is the result of NormalizePersistentContext.
 type NormalizeResult struct {
 	Status     Status   `json:"status"` // NormalizeStatuses
 	ContextCNL string   `json:"contextCNL"`
@@ -197,7 +197,7 @@ type RetrievalTrace struct {
 	SearchedFor string `json:"searchedFor,omitempty"`
 }
 
-// RetrieveResult is the DS027 result of Retrieve.
+// RetrieveResult is the result of Retrieve.
 type RetrieveResult struct {
 	Status          Status           `json:"status"` // RetrieveStatuses
 	ResolvedIntents []ResolvedIntent `json:"resolvedIntents"`
@@ -225,7 +225,7 @@ type SourceText struct {
 	KUs        KUReader      // committed KUs, read inside the same transaction
 }
 
-// SourceTextResult is the DS027 result of OnSourceText.
+// SourceTextResult is the result of OnSourceText.
 type SourceTextResult struct {
 	Status    Status           `json:"status"` // HookStatuses
 	Artifacts []map[string]any `json:"artifacts"`
@@ -241,7 +241,7 @@ const (
 	EventSessionKUsAdded = "session-kus-added"
 )
 
-// SessionEvent is the canonical onSessionEvent envelope of DS027.
+// SessionEvent is the onSessionEvent envelope (docs/contracts.md).
 type SessionEvent struct {
 	EventType      string          `json:"eventType"`
 	SessionID      string          `json:"sessionId"`
@@ -258,7 +258,7 @@ type SessionEvent struct {
 	Reason         string          `json:"reason,omitempty"`
 }
 
-// SessionEventResult is the DS027 result of OnSessionEvent.
+// SessionEventResult is the result of OnSessionEvent.
 type SessionEventResult struct {
 	Status Status `json:"status"` // HookStatuses
 	Error  *Error `json:"error"`
@@ -282,7 +282,7 @@ type SolveInput struct {
 	SearchedFor string
 }
 
-// SolveResult is the DS027 result of Solve.
+// SolveResult is the result of Solve.
 type SolveResult struct {
 	Status           Status          `json:"status"` // SolveStatuses
 	ResponseMarkdown string          `json:"responseMarkdown"`
@@ -309,7 +309,7 @@ type ValidateInput struct {
 	SearchedFor string
 }
 
-// ValidateResult is the DS027 result of Validate. Verdict equals Status for
+// ValidateResult is the result of Validate. Verdict equals Status for
 // accepted and rejected and is empty otherwise; an unsupported validator
 // neither accepts nor rejects.
 type ValidateResult struct {
@@ -357,7 +357,7 @@ type PlanInput struct {
 	PreviousAttempts []string
 }
 
-// Plan is the DS027 result of BuildPlan, plus a status so a planner can
+// Plan is the result of BuildPlan, plus a status so a planner can
 // answer unsupported honestly.
 type Plan struct {
 	Status          Status `json:"status"` // PlanStatuses
@@ -388,7 +388,7 @@ type StageOutcome struct {
 	ModelRole       string `json:"modelRole,omitempty"`
 }
 
-// Outcome is the Planner Outcome Schema of DS027, given to RecordOutcome.
+// Outcome is the planner outcome (docs/contracts.md), given to RecordOutcome.
 type Outcome struct {
 	RequestID         string         `json:"requestId"`
 	SessionID         string         `json:"sessionId"`

@@ -8,7 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 )
 
-// Payload is the structured input every plugin receives (DS003): the task
+// Payload is the structured input every plugin receives: the task
 // apart from its background evidence, never one concatenated Markdown
 // string.
 type Payload struct {

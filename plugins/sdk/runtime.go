@@ -10,7 +10,7 @@ import (
 )
 
 // RunContext is the shared execution context the core passes to every
-// plugin call (DS003): requestId, session, conversation, parser,
+// plugin call: requestId, session, conversation, parser,
 // decomposer, externalHelpers, modelSettings, logger, budgets. It is passed
 // by value and plugins must treat it, and everything it points to, as
 // read-only; the only callback surfaces are LLM, Helpers, Parser and
@@ -89,7 +89,7 @@ type Budgets struct {
 	MaxPluginsPerStage int
 }
 
-// Parser admits SOP Lang Control documents (DS031/DS032).
+// Parser admits SOP Lang Control documents.
 type Parser interface {
 	// Check parses and validates a document and returns its problems; a
 	// document with no error diagnostics would be admitted.
@@ -111,7 +111,7 @@ type Helpers interface {
 }
 
 // WrapperResult is the parsed `## Plugin Result` block of a wrapper
-// (design notes section 8).
+// (docs/wrappers.md).
 type WrapperResult struct {
 	Status     Status   `json:"status"`
 	Plugin     string   `json:"plugin"`
@@ -157,7 +157,7 @@ func (s RoleSetting) Over(o RoleSetting) RoleSetting {
 	return s
 }
 
-// ModelSettings are the shared LLM role settings (DS028) as seen by one call.
+// ModelSettings are the shared LLM role settings as seen by one call.
 type ModelSettings struct {
 	Default         RoleSetting
 	Roles           map[string]RoleSetting

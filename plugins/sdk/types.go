@@ -2,7 +2,7 @@ package sdk
 
 import "slices"
 
-// PluginType is one of the five plugin families (DS003).
+// PluginType is one of the five plugin families.
 type PluginType string
 
 // The plugin families.
@@ -63,7 +63,7 @@ const (
 // CostClasses lists the legal cost classes, cheapest first.
 var CostClasses = []string{CostCheap, CostModerate, CostExpensive}
 
-// Model roles (DS028) a plugin may name in modelRoles.
+// Model roles a plugin may name in modelRoles.
 const (
 	RoleSeedFast   = "seed-fast"
 	RoleSeedDeep   = "seed-deep"
@@ -82,9 +82,9 @@ var ModelRoles = []string{RoleSeedFast, RoleSeedDeep, RoleGoalFast, RoleGoalDeep
 // Depth values of plannerHints.preferredDepth.
 var Depths = []string{"shallow", "medium", "deep"}
 
-// Status is the outcome of a plugin call (DS027). Each family accepts a
+// Status is the outcome of a plugin call. Each family accepts a
 // subset; see the result types. `unsupported` is accepted from every
-// family: it is the weak, non-terminal outcome of DS003 that lets the core
+// family: it is the weak, non-terminal outcome that lets the core
 // move on to the next candidate.
 type Status string
 

@@ -1,5 +1,4 @@
-// Package wrapper loads and runs external wrapper plugins (design notes
-// section 8, DS016): a folder holding manifest.json, an executable and a
+// Package wrapper loads and runs external wrapper plugins (docs/wrappers.md): a folder holding manifest.json, an executable and a
 // README. A wrapper is discovered in <workspace>/wrappers/*/ or in the user
 // configuration folder's wrappers/*/, validated, and run only when its id is
 // in the effective pluginAllowlist (decided by the caller). Each call starts
@@ -38,7 +37,7 @@ const DefaultMaxInputBytes = 65536
 
 // Manifest is a validated wrapper manifest.
 type Manifest struct {
-	// Descriptor is the DS003 descriptor after normalization: legacy name
+	// Descriptor is the plugin descriptor after normalization: legacy name
 	// as id, gs-plugin as default type, implied plannerHints. Its Extra
 	// keeps the wrapper keys (command, args, ...) and any unknown key.
 	Descriptor        sdk.Descriptor

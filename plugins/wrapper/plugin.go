@@ -72,7 +72,7 @@ func statusList(s []sdk.Status) string {
 	return strings.Join(out, ", ")
 }
 
-// resultError is the DS027 error of a wrapper's error or unsupported
+// resultError is the error of a wrapper's error or unsupported
 // status: the Result text as message.
 func resultError(id string, res *sdk.WrapperResult) *sdk.Error {
 	if res.Status != sdk.StatusError && res.Status != sdk.StatusUnsupported {

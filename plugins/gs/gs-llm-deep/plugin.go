@@ -11,21 +11,18 @@
 // an error (llm_uncited). With no model endpoint configured it answers
 // `unsupported` (code llm_not_configured) and the planner falls back to
 // gs-llm-fast or gs-symbolic. The prompt is prompts/solve.tmpl, embedded.
+//
+// It is the variant llmplug.DeepGoalSolver of the shared implementation in
+// plugins/internal/llmplug; this folder holds its descriptor (plugin.json),
+// the KUs describing it (plugin.kus.md) and its prompts (prompts/).
 package gsllmdeep
 
 import (
-	"context"
 	"embed"
-	"encoding/json"
-	"errors"
 
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
-
-// ID is the plugin id.
-const ID = "gs-llm-deep"
 
 //go:embed plugin.json
 var descriptorJSON []byte
@@ -36,53 +33,6 @@ var kusMarkdown []byte
 //go:embed prompts/*.tmpl
 var promptFS embed.FS
 
-var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
-
 func init() {
-	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
-}
-
-// Options are the plugin's options in plugins.json.
-type Options struct {
-	// MaxEvidence is the number of evidence KUs shown to the model; default 10.
-	MaxEvidence int `json:"maxEvidence,omitempty"`
-	// MaxEvidenceChars bounds their text together; default 16000.
-	MaxEvidenceChars int `json:"maxEvidenceChars,omitempty"`
-}
-
-func defaults() Options { return Options{MaxEvidence: 10, MaxEvidenceChars: 16000} }
-
-func (o *Options) validate() error {
-	if o.MaxEvidence < 1 || o.MaxEvidence > 50 {
-		return errors.New("maxEvidence must be between 1 and 50")
-	}
-	if o.MaxEvidenceChars < 500 {
-		return errors.New("maxEvidenceChars must be at least 500")
-	}
-	return nil
-}
-
-// Plugin is gs-llm-deep.
-type Plugin struct {
-	sdk.Base
-	Options Options
-	env     sdk.Env
-	gs      *llmplug.GoalSolver
-}
-
-// New builds the plugin from its options and injected services.
-func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	opts := defaults()
-	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
-	if err != nil {
-		return nil, err
-	}
-	gs := &llmplug.GoalSolver{ID: ID, Role: sdk.RoleGoalDeep, Prompts: prompts, CorrectUncited: true,
-		Limits: llmplug.Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}
-	return &Plugin{Base: base, Options: opts, env: env, gs: gs}, nil
-}
-
-// Solve answers one task from its evidence.
-func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
-	return p.gs.Solve(ctx, rc, in)
+	plugins.RegisterBuiltin(llmplug.DeepGoalSolver.Builtin(descriptorJSON, kusMarkdown, promptFS))
 }

@@ -12,6 +12,11 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
+// ID is the plugin under test; New builds it the way the catalog does.
+const ID = "gs-llm-deep"
+
+var New = llmplugtest.Factory(ID)
+
 func input() *sdk.SolveInput {
 	ev := llmplugtest.Evidence(
 		[3]string{"a.md::0::0", "AchillesIDE", "AchillesIDE uses Ploinky."},

@@ -15,11 +15,16 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-func newPlugin(t *testing.T) *Plugin {
+// ID is the plugin under test; New builds it the way the catalog does.
+const ID = "gs-llm-fast"
+
+var New = llmplugtest.Factory(ID)
+
+func newPlugin(t *testing.T) *llmplug.GoalSolverPlugin {
 	t.Helper()
 	p, err := New(nil, sdk.Env{PluginID: ID})
 	require.NoError(t, err)
-	return p.(*Plugin)
+	return p.(*llmplug.GoalSolverPlugin)
 }
 
 func input() *sdk.SolveInput {
@@ -172,6 +177,6 @@ func TestOptions(t *testing.T) {
 	assert.Error(t, err)
 	p, err := New(json.RawMessage(`{"maxEvidence": 2, "maxEvidenceChars": 900}`), sdk.Env{})
 	require.NoError(t, err)
-	assert.Equal(t, 2, p.(*Plugin).Options.MaxEvidence)
+	assert.Equal(t, 2, p.(*llmplug.GoalSolverPlugin).Options.MaxEvidence)
 	assert.True(t, strings.HasPrefix(p.Descriptor().ID, "gs-llm"))
 }

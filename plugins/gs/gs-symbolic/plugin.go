@@ -10,7 +10,6 @@ package gssymbolic
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -32,34 +31,18 @@ var descriptorJSON []byte
 //go:embed plugin.kus.md
 var kusMarkdown []byte
 
-func init() {
-	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
-}
+func init() { plugins.RegisterBuiltin(builtin) }
 
-// Options are the plugin's options in plugins.json; it takes none, and
-// any key is an error.
-type Options struct{}
+// Plugin is gs-symbolic; it takes no options, and any key is an error.
+type Plugin struct{ sdk.Base }
 
-func defaults() Options { return Options{} }
+var _ sdk.GSPlugin = (*Plugin)(nil)
 
-func (o *Options) validate() error { return nil }
+var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
+	func(base sdk.Base, _ struct{}, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base} })
 
-// Plugin is gs-symbolic.
-type Plugin struct {
-	sdk.Base
-	Options Options
-	env     sdk.Env
-}
-
-// New builds the plugin from its options and injected services.
-func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	opts := defaults()
-	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
-	if err != nil {
-		return nil, err
-	}
-	return &Plugin{Base: base, Options: opts, env: env}, nil
-}
+// New builds the plugin from its options and injected services, as the catalog does.
+var New = builtin.New
 
 // minOverlap is the share of the task's content terms the evidence must
 // hold for an answer to be attempted.

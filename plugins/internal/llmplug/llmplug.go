@@ -1,7 +1,7 @@
 // Package llmplug holds what the LLM-backed built-ins (sd-llm-*, gs-llm-*,
 // val-llm) share: a Caller that makes a plugin's chat calls through the
 // run context's metered sdk.LLM and reports them as sdk.Metadata, the
-// mapping of bridge errors to DS027 statuses (no endpoint: unsupported;
+// mapping of bridge errors to plugin statuses (no endpoint: unsupported;
 // budget spent: unsupported with llm_budget, which the core records as
 // skipped-budget; anything else: error), prompt templates embedded in each
 // plugin folder, numbered evidence, citation parsing, the reply markers of

@@ -15,6 +15,13 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
+// ID is the plugin under test; New builds it the way the catalog does.
+const ID = "sd-llm-deep"
+
+var New = llmplugtest.Factory(ID)
+
+var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
+
 // reply has no headings: the plugin splits statements by what they refer to.
 const reply = "@i1 intent compare \"BM25 and dense retrieval\"\n@i2 set $i1 output comparison\n" +
 	"@i3 intent recommend \"BM25 or dense retrieval for offline laptops\"\n@i4 set $i3 output recommendation\n" +

@@ -15,6 +15,13 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
+// ID is the plugin under test; New builds it the way the catalog does.
+const ID = "sd-llm-fast"
+
+var New = llmplugtest.Factory(ID)
+
+var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
+
 const valid = "### intentCNL\n```sop\n" +
 	"@i1 intent compare \"BM25 and dense retrieval\"\n" +
 	"@i2 set $i1 output comparison\n" +
@@ -31,11 +38,11 @@ const valid = "### intentCNL\n```sop\n" +
 const invalid = "### intentCNL\n@i1 intent compare \"BM25 and dense retrieval\"\n\n" +
 	"### currentTurnContextCNL\n@k1 set $k9 role Narrative\n"
 
-func newPlugin(t *testing.T) *Plugin {
+func newPlugin(t *testing.T) *llmplug.SeedDetectorPlugin {
 	t.Helper()
 	p, err := New(nil, sdk.Env{PluginID: ID})
 	require.NoError(t, err)
-	return p.(*Plugin)
+	return p.(*llmplug.SeedDetectorPlugin)
 }
 
 func input() *sdk.SeedInput {

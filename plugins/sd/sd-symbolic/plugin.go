@@ -9,7 +9,6 @@ package sdsymbolic
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,34 +31,18 @@ var descriptorJSON []byte
 //go:embed plugin.kus.md
 var kusMarkdown []byte
 
-func init() {
-	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
-}
+func init() { plugins.RegisterBuiltin(builtin) }
 
-// Options are the plugin's options in plugins.json; it takes none, and
-// any key is an error.
-type Options struct{}
+// Plugin is sd-symbolic; it takes no options, and any key is an error.
+type Plugin struct{ sdk.Base }
 
-func defaults() Options { return Options{} }
+var _ sdk.SDPlugin = (*Plugin)(nil)
 
-func (o *Options) validate() error { return nil }
+var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
+	func(base sdk.Base, _ struct{}, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base} })
 
-// Plugin is sd-symbolic.
-type Plugin struct {
-	sdk.Base
-	Options Options
-	env     sdk.Env
-}
-
-// New builds the plugin from its options and injected services.
-func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	opts := defaults()
-	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
-	if err != nil {
-		return nil, err
-	}
-	return &Plugin{Base: base, Options: opts, env: env}, nil
-}
+// New builds the plugin from its options and injected services, as the catalog does.
+var New = builtin.New
 
 // maxTurnBytes bounds the text the detector reads from one turn.
 const maxTurnBytes = 16 << 10

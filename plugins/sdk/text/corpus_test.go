@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/mrpvm/mrpvm/plugins/sdk/text/internal/oldtext"
 )
 
 // sciFactCorpus is the shared SciFact corpus, relative to this package.
@@ -73,55 +70,20 @@ func BenchmarkEachWarm(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/token")
 }
 
-// oldTokens returns the tokens of s under the frozen analyzer, IDs left 0.
-func oldTokens(a *oldtext.Analyzer, s string) []Token {
-	var toks []Token
-	a.Each(s, func(t oldtext.Token) { toks = append(toks, Token{Term: t.Term, Pos: t.Pos, Part: t.Part}) })
-	return toks
-}
-
-// checkSameAsOld analyses texts with a fresh analyzer of opts and with the
-// frozen copy of the analyzer before term IDs, and requires identical
-// tokens, and IDs that number the terms one to one.
-func checkSameAsOld(t *testing.T, opts Options, oldOpts oldtext.Options, texts []string) {
-	a, old := New(opts), oldtext.New(oldOpts)
-	byID := map[uint32]string{}
-	idOf := map[string]uint32{}
-	for _, s := range texts {
-		var got []Token
-		a.Each(s, func(tok Token) {
-			if tok.ID == 0 {
-				t.Fatalf("term %q of %q has no ID", tok.Term, s)
-			}
-			if term, ok := byID[tok.ID]; ok && term != tok.Term {
-				t.Fatalf("ID %d is %q and %q", tok.ID, term, tok.Term)
-			}
-			if id, ok := idOf[tok.Term]; ok && id != tok.ID {
-				t.Fatalf("term %q has IDs %d and %d", tok.Term, id, tok.ID)
-			}
-			byID[tok.ID], idOf[tok.Term] = tok.Term, tok.ID
-			tok.ID = 0
-			got = append(got, tok)
-		})
-		if want := oldTokens(old, s); !slices.Equal(want, got) {
-			t.Fatalf("tokens of %q:\nold %v\nnew %v", s, want, got)
-		}
-	}
-}
-
-// TestSameTokensAsBeforeIDs compares the analyzer with its frozen copy from
-// before term IDs over the SciFact corpus, twice (cold and warm cache).
+// TestSameTokensAsBeforeIDs compares the analyzer's tokens over the
+// SciFact corpus, analysed twice (cold and warm cache), with the digests in
+// testdata/scifact.golden, recorded from the analyzer before term IDs.
 func TestSameTokensAsBeforeIDs(t *testing.T) {
 	texts := loadCorpus(t)
 	if testing.Short() {
 		texts = texts[:1000]
 	}
-	texts = append(texts, texts...)
-	checkSameAsOld(t, DefaultOptions(), oldtext.DefaultOptions(), texts)
+	checkGoldenDigests(t, "scifact.golden", DefaultOptions(), texts)
 }
 
-// TestSameTokensAsBeforeIDsEdgeCases compares the two analyzers on the
-// edge cases of the tokenizer, under several options.
+// TestSameTokensAsBeforeIDsEdgeCases compares the analyzer's tokens on the
+// edge cases of the tokenizer, under several options, with the golden files
+// recorded from the analyzer before term IDs.
 func TestSameTokensAsBeforeIDsEdgeCases(t *testing.T) {
 	texts := []string{
 		"", "The and of it is", "Running runners ran easily", "enable kb-fast now", "x86-64 builds",
@@ -134,10 +96,9 @@ func TestSameTokensAsBeforeIDsEdgeCases(t *testing.T) {
 		"kb-fast x86-64 --directory", "1,000.5", "中文 текст", "a'b'c", "--", "-a-", "\xff\xfe", "3.14.15", "'s",
 		"the-the a_an 中-文", strings.Repeat("ab-", 30) + "c",
 	}
-	checkSameAsOld(t, DefaultOptions(), oldtext.DefaultOptions(), texts)
-	checkSameAsOld(t, Options{}, oldtext.Options{}, texts)
-	checkSameAsOld(t, Options{Stopwords: ShortStopwords(), Stem: true, Parts: true, MaxTokenLen: 5},
-		oldtext.Options{Stopwords: oldtext.ShortStopwords(), Stem: true, Parts: true, MaxTokenLen: 5}, texts)
+	checkGolden(t, "edges-default.golden", DefaultOptions(), texts)
+	checkGolden(t, "edges-none.golden", Options{}, texts)
+	checkGolden(t, "edges-short-stem-parts-5.golden", Options{Stopwords: ShortStopwords(), Stem: true, Parts: true, MaxTokenLen: 5}, texts)
 }
 
 // TestIDsAfterCacheIsFull checks that terms keep their IDs, and new terms

@@ -12,6 +12,11 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
+// ID is the plugin under test; New builds it the way the catalog does.
+const ID = "val-llm"
+
+var New = llmplugtest.Factory(ID)
+
 func input(answer string) *sdk.ValidateInput {
 	return &sdk.ValidateInput{Payload: sdk.Payload{Prompt: "What is the capital of France?"}, Answer: answer, SolverID: "gs-llm-fast",
 		Evidence: llmplugtest.Evidence([3]string{"f.md::0::0", "Capital of France", "Paris is the capital of France."}),

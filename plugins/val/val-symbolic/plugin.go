@@ -13,7 +13,6 @@ package valsymbolic
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -34,9 +33,7 @@ var descriptorJSON []byte
 //go:embed plugin.kus.md
 var kusMarkdown []byte
 
-func init() {
-	plugins.RegisterBuiltin(plugins.Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown, New: New})
-}
+func init() { plugins.RegisterBuiltin(builtin) }
 
 // Options tune how strict the check is.
 type Options struct {
@@ -72,18 +69,15 @@ func (o *Options) validate() error {
 type Plugin struct {
 	sdk.Base
 	Options Options
-	env     sdk.Env
 }
 
-// New builds the plugin from its options and injected services.
-func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-	opts := defaults()
-	base, err := sdk.Setup(descriptorJSON, raw, &opts, (*Options).validate)
-	if err != nil {
-		return nil, err
-	}
-	return &Plugin{Base: base, Options: opts, env: env}, nil
-}
+var _ sdk.ValPlugin = (*Plugin)(nil)
+
+var builtin = plugins.Define(descriptorJSON, kusMarkdown, defaults(), (*Options).validate,
+	func(base sdk.Base, opts Options, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base, Options: opts} })
+
+// New builds the plugin from its options and injected services, as the catalog does.
+var New = builtin.New
 
 // Validate accepts or rejects the answer; it never calls a model.
 func (p *Plugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {

@@ -5,12 +5,15 @@ package llmplugtest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -86,4 +89,17 @@ func Evidence(triples ...[3]string) []sdk.ScoredKU {
 		out = append(out, sdk.ScoredKU{KU: k, Score: 1 - float64(i)*0.1, Level: kus.LevelLeaf, Strategy: "bm25"})
 	}
 	return out
+}
+
+// Factory returns the factory of the registered built-in id, the one the
+// catalog calls, looked up when it is called (after the package's init has
+// registered it); a missing registration is an error.
+func Factory(id string) func(json.RawMessage, sdk.Env) (sdk.Plugin, error) {
+	return func(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
+		b, ok := plugins.LookupBuiltin(id)
+		if !ok {
+			return nil, fmt.Errorf("built-in %s is not registered: %v", id, plugins.BuiltinProblems())
+		}
+		return b.New(raw, env)
+	}
 }

@@ -1,0 +1,197 @@
+package llmplug
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// The built-in LLM plugins are variants of three implementations: a goal
+// solver, a seed detector and a validator, each variant a model role and
+// the defaults of its options. A folder plugins/<type>/<id>/ embeds its
+// plugin.json, plugin.kus.md and prompts/*.tmpl and registers its variant
+// with one call to plugins.RegisterBuiltin.
+var (
+	// FastGoalSolver is gs-llm-fast: one call to the goal-fast role.
+	FastGoalSolver = GSVariant{ID: "gs-llm-fast", Role: sdk.RoleGoalFast,
+		Defaults: GSOptions{MaxEvidence: 6, MaxEvidenceChars: 8000}}
+	// DeepGoalSolver is gs-llm-deep: the goal-deep role, more evidence,
+	// and one corrective call for an uncited answer.
+	DeepGoalSolver = GSVariant{ID: "gs-llm-deep", Role: sdk.RoleGoalDeep, CorrectUncited: true,
+		Defaults: GSOptions{MaxEvidence: 10, MaxEvidenceChars: 16000}}
+	// FastSeedDetector is sd-llm-fast: the seed-fast role.
+	FastSeedDetector = SDVariant{ID: "sd-llm-fast", Role: sdk.RoleSeedFast,
+		Defaults: SDOptions{MaxTurnBytes: 8192, MaxSourceBytes: 12000}}
+	// DeepSeedDetector is sd-llm-deep: the seed-deep role, shown the last
+	// six conversation turns to resolve references.
+	DeepSeedDetector = SDVariant{ID: "sd-llm-deep", Role: sdk.RoleSeedDeep, Turns: 6,
+		Defaults: SDOptions{MaxTurnBytes: 8192, MaxSourceBytes: 12000}}
+	// LLMValidator is val-llm: one call to the validation role.
+	LLMValidator = ValVariant{ID: "val-llm", Role: sdk.RoleValidation,
+		Defaults: ValOptions{MaxEvidence: 8, MaxEvidenceChars: 10000, MaxAnswerBytes: 8000}}
+)
+
+// promptFiles is where a plugin folder keeps its prompt templates.
+const promptFiles = "prompts/*.tmpl"
+
+// GSVariant is one built-in LLM goal solver.
+type GSVariant struct {
+	ID             string
+	Role           string // the model role it calls
+	CorrectUncited bool   // see GoalSolver.CorrectUncited
+	Defaults       GSOptions
+}
+
+// GSOptions are an LLM goal solver's options in plugins.json.
+type GSOptions struct {
+	// MaxEvidence is the number of evidence KUs shown to the model.
+	MaxEvidence int `json:"maxEvidence,omitempty"`
+	// MaxEvidenceChars bounds their text together.
+	MaxEvidenceChars int `json:"maxEvidenceChars,omitempty"`
+}
+
+func (o *GSOptions) validate() error {
+	if o.MaxEvidence < 1 || o.MaxEvidence > 50 {
+		return errors.New("maxEvidence must be between 1 and 50")
+	}
+	if o.MaxEvidenceChars < 500 {
+		return errors.New("maxEvidenceChars must be at least 500")
+	}
+	return nil
+}
+
+// Builtin is the registration of the variant v with the folder's embedded
+// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
+// plugins.RegisterBuiltin with it from the folder's init. It panics when
+// the prompts do not parse, a programming error caught by the folder's tests.
+func (v GSVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
+	prompts := MustParsePrompts(promptFS, promptFiles)
+	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*GSOptions).validate, func(base sdk.Base, opts GSOptions, _ sdk.Env) sdk.Plugin {
+		return &GoalSolverPlugin{Base: base, Options: opts, gs: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
+			CorrectUncited: v.CorrectUncited, Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}}
+	})
+}
+
+// GoalSolverPlugin is a built-in LLM gs-plugin.
+type GoalSolverPlugin struct {
+	sdk.Base
+	Options GSOptions
+	gs      *GoalSolver
+}
+
+var _ sdk.GSPlugin = (*GoalSolverPlugin)(nil)
+
+// Solve answers one task from its evidence.
+func (p *GoalSolverPlugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+	return p.gs.Solve(ctx, rc, in)
+}
+
+// SDVariant is one built-in LLM seed detector.
+type SDVariant struct {
+	ID       string
+	Role     string // the model role it calls
+	Turns    int    // earlier conversation turns the prompt shows
+	Defaults SDOptions
+}
+
+// SDOptions are an LLM seed detector's options in plugins.json.
+type SDOptions struct {
+	// MaxTurnBytes bounds the user's turn sent to the model.
+	MaxTurnBytes int `json:"maxTurnBytes,omitempty"`
+	// MaxSourceBytes bounds the source text one normalization call sends.
+	MaxSourceBytes int `json:"maxSourceBytes,omitempty"`
+}
+
+func (o *SDOptions) validate() error {
+	if o.MaxTurnBytes < 256 || o.MaxSourceBytes < 256 {
+		return errors.New("maxTurnBytes and maxSourceBytes must be at least 256")
+	}
+	return nil
+}
+
+// Builtin is the registration of the variant v with the folder's embedded
+// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
+// plugins.RegisterBuiltin with it from the folder's init. It panics when
+// the prompts do not parse, a programming error caught by the folder's tests.
+func (v SDVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
+	prompts := MustParsePrompts(promptFS, promptFiles)
+	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*SDOptions).validate, func(base sdk.Base, opts SDOptions, _ sdk.Env) sdk.Plugin {
+		return &SeedDetectorPlugin{Base: base, Options: opts, det: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
+			Turns: v.Turns, MaxTurnBytes: opts.MaxTurnBytes, MaxSourceBytes: opts.MaxSourceBytes}}
+	})
+}
+
+// SeedDetectorPlugin is a built-in LLM sd-plugin.
+type SeedDetectorPlugin struct {
+	sdk.Base
+	Options SDOptions
+	det     *SeedDetector
+}
+
+var _ sdk.SDPlugin = (*SeedDetectorPlugin)(nil)
+
+// DetectSeeds emits intentCNL and currentTurnContextCNL for one turn.
+func (p *SeedDetectorPlugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.SeedInput) (*sdk.SeedResult, error) {
+	return p.det.DetectSeeds(ctx, rc, in)
+}
+
+// NormalizePersistentContext turns one source into a contextCNL document.
+func (p *SeedDetectorPlugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
+	return p.det.NormalizePersistentContext(ctx, rc, in)
+}
+
+// ValVariant is one built-in LLM validator.
+type ValVariant struct {
+	ID       string
+	Role     string // the model role it calls
+	Defaults ValOptions
+}
+
+// ValOptions are an LLM validator's options in plugins.json.
+type ValOptions struct {
+	// MaxEvidence is the number of evidence KUs shown to the model.
+	MaxEvidence int `json:"maxEvidence,omitempty"`
+	// MaxEvidenceChars bounds their text together.
+	MaxEvidenceChars int `json:"maxEvidenceChars,omitempty"`
+	// MaxAnswerBytes bounds the answer shown.
+	MaxAnswerBytes int `json:"maxAnswerBytes,omitempty"`
+}
+
+func (o *ValOptions) validate() error {
+	if o.MaxEvidence < 1 || o.MaxEvidence > 50 {
+		return errors.New("maxEvidence must be between 1 and 50")
+	}
+	if o.MaxEvidenceChars < 500 || o.MaxAnswerBytes < 500 {
+		return errors.New("maxEvidenceChars and maxAnswerBytes must be at least 500")
+	}
+	return nil
+}
+
+// Builtin is the registration of the variant v with the folder's embedded
+// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
+// plugins.RegisterBuiltin with it from the folder's init. It panics when
+// the prompts do not parse, a programming error caught by the folder's tests.
+func (v ValVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
+	prompts := MustParsePrompts(promptFS, promptFiles)
+	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*ValOptions).validate, func(base sdk.Base, opts ValOptions, _ sdk.Env) sdk.Plugin {
+		return &ValidatorPlugin{Base: base, Options: opts, val: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,
+			Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}, MaxAnswerBytes: opts.MaxAnswerBytes}}
+	})
+}
+
+// ValidatorPlugin is a built-in LLM val-plugin.
+type ValidatorPlugin struct {
+	sdk.Base
+	Options ValOptions
+	val     *Validator
+}
+
+var _ sdk.ValPlugin = (*ValidatorPlugin)(nil)
+
+// Validate accepts or rejects a goal solver's answer.
+func (p *ValidatorPlugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
+	return p.val.Validate(ctx, rc, in)
+}

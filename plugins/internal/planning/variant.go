@@ -1,0 +1,101 @@
+package planning
+
+import (
+	"context"
+
+	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// Variant is one built-in planner: the shared planner with the direction
+// in which it orders candidates. A folder plugins/mrp-plan/<id>/ embeds its
+// plugin.json and plugin.kus.md and registers its variant with one call to
+// plugins.RegisterBuiltin.
+type Variant struct {
+	ID string
+	// Heaviness orders candidates: negative prefers cheap plugins,
+	// positive heavy ones.
+	Heaviness float64
+}
+
+var (
+	// CheapFirst is planner-default: adaptive cheap-first planning.
+	CheapFirst = Variant{ID: "planner-default", Heaviness: -1}
+	// HeavyFirst is planner-depth: the deepest, most thorough plugins
+	// first, for multi-hop questions and recovery.
+	HeavyFirst = Variant{ID: "planner-depth", Heaviness: 1}
+)
+
+// Builtin is the registration of the variant v, built from the plugin
+// folder's embedded descriptor and KUs. Call plugins.RegisterBuiltin with it
+// from the folder's init, so that the registry records that folder's
+// plugin.json as the plugin's source.
+func (v Variant) Builtin(descriptorJSON, kusMarkdown []byte) plugins.Builtin {
+	return plugins.Define(descriptorJSON, kusMarkdown, Options{Alpha: 0.25}, (*Options).validate, func(base sdk.Base, opts Options, env sdk.Env) sdk.Plugin {
+		return &Planner{Base: base, Options: opts, variant: v, learner: NewLearner(opts.Alpha, env.Store)}
+	})
+}
+
+// Options are a planner's options in plugins.json (plugins.<id>.options).
+type Options struct {
+	Alpha float64 `json:"alpha"` // EWMA smoothing factor of the learned statistics
+}
+
+func (o *Options) validate() error {
+	if o.Alpha <= 0 || o.Alpha > 1 {
+		return sdk.Errorf(sdk.CodeOptionsInvalid, "alpha %g is outside (0, 1]", o.Alpha)
+	}
+	return nil
+}
+
+// Planner is a built-in mrp-plan-plugin.
+type Planner struct {
+	sdk.Base
+	Options Options
+	variant Variant
+	learner *Learner
+}
+
+var _ sdk.PlanPlugin = (*Planner)(nil)
+
+// stageFamilies are the stages a plan orders.
+var stageFamilies = []struct {
+	stage string
+	typ   sdk.PluginType
+}{{sdk.LoopSeedDetector, sdk.TypeSD}, {sdk.LoopKB, sdk.TypeKB}, {sdk.LoopGoalSolver, sdk.TypeGS}, {sdk.LoopValidation, sdk.TypeVal}}
+
+// BuildPlan orders the seed detectors, kb-plugins, goal solvers and validators for a task
+// and decides whether to decompose it.
+func (p *Planner) BuildPlan(ctx context.Context, rc sdk.RunContext, in *sdk.PlanInput) (*sdk.Plan, error) {
+	sig := Read(in, rc)
+	plan := &sdk.Plan{Status: sdk.StatusSuccess, PlannerPluginID: p.variant.ID}
+	for _, sf := range stageFamilies {
+		ids, notes := Order(in.Candidates[sf.typ], p.learner, sig, p.variant.Heaviness, in.Pins[sf.stage], in.Preferences[sf.stage])
+		switch sf.typ {
+		case sdk.TypeSD:
+			plan.SeedDetectorOrder = ids
+		case sdk.TypeKB:
+			plan.KBPluginOrder = ids
+		case sdk.TypeGS:
+			plan.GoalSolverOrder = ids
+		case sdk.TypeVal:
+			plan.ValidatorOrder = ids
+		}
+		for _, n := range notes {
+			plan.Notes = append(plan.Notes, sf.stage+": "+n)
+		}
+	}
+	if len(in.Intents) > 1 && in.FrameDepth < rc.Budgets.MaxFrameDepth {
+		plan.Decompose = true
+		plan.FramePurpose = sdk.FrameSubtaskDecomposition
+		plan.Notes = append(plan.Notes, "several independent tasks: one child frame each")
+	} else if len(in.Guidance["frame"]) > 0 || len(in.Guidance[sdk.FrameStrategyGuidance]) > 0 {
+		plan.FramePurpose = sdk.FrameStrategyGuidance
+	}
+	return plan, nil
+}
+
+// RecordOutcome learns from one request.
+func (p *Planner) RecordOutcome(ctx context.Context, rc sdk.RunContext, o *sdk.Outcome) error {
+	return p.learner.Record(ctx, o)
+}
