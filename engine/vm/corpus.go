@@ -18,16 +18,16 @@ type corpus struct {
 	ctx context.Context
 	tc  kb.TermCounter // nil: no statistics
 
-	mu    sync.Mutex
-	units int
-	freq  map[string]int
+	mu      sync.Mutex
+	sources int
+	freq    map[string]int
 }
 
 func (m *Machine) newCorpus(ctx context.Context) *corpus {
 	if m.kb == nil {
 		return nil
 	}
-	c := &corpus{kb: m.kb, ctx: ctx, units: -1, freq: map[string]int{}}
+	c := &corpus{kb: m.kb, ctx: ctx, sources: -1, freq: map[string]int{}}
 	for _, id := range m.cat.Order(sdk.LoopKB) {
 		if p, ok := m.cat.Registry.KB(id); ok {
 			if tc, ok := p.(kb.TermCounter); ok {
@@ -39,23 +39,23 @@ func (m *Machine) newCorpus(ctx context.Context) *corpus {
 	return c
 }
 
-// Documents is the number of indexed units; 0 without statistics or on
+// Documents is the number of indexed sources; 0 without statistics or on
 // an error (the plugin's own search reports a damaged index).
 func (c *corpus) Documents() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.units < 0 {
-		c.units = 0
+	if c.sources < 0 {
+		c.sources = 0
 		if c.tc != nil {
 			if _, n, err := c.tc.TermFreq(c.ctx, ""); err == nil {
-				c.units = n
+				c.sources = n
 			}
 		}
 	}
-	return c.units
+	return c.sources
 }
 
-// DocFreq is the number of indexed units holding term.
+// DocFreq is the number of indexed sources holding term.
 func (c *corpus) DocFreq(term string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -17,11 +17,11 @@ import (
 )
 
 // TermCounter is implemented by kb-plugins that can say how common a term
-// is in the knowledge base: how many units hold term (analysed as
-// sdk/text analyses it: lower-cased, stemmed) out of how many units. The
+// is in the knowledge base: how many sources hold term (analysed as
+// sdk/text analyses it: lower-cased, stemmed) out of how many sources. The
 // VM builds the run context's sdk.Corpus on it.
 type TermCounter interface {
-	TermFreq(ctx context.Context, term string) (holding, units int, err error)
+	TermFreq(ctx context.Context, term string) (holding, sources int, err error)
 }
 
 // MaxK is the largest number of hits a search returns.

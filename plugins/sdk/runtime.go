@@ -46,10 +46,10 @@ func (rc *RunContext) Log() *slog.Logger {
 // plugins that weigh words by how rare they are or quote the Markdown of a
 // passage as written.
 type Corpus interface {
-	// Documents is the number of units the knowledge base indexes (0:
+	// Documents is the number of sources the knowledge base indexes (0:
 	// no statistics).
 	Documents() int
-	// DocFreq is the number of those units holding term, a term as
+	// DocFreq is the number of those sources holding term, a term as
 	// text.Terms analyses it (lower-cased, stemmed).
 	DocFreq(term string) int
 	// SourceText is the Markdown of a source as ingested (a KU's

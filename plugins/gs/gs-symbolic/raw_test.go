@@ -12,8 +12,8 @@ import (
 // srcCorpus serves one source's text.
 type srcCorpus map[string]string
 
-func (srcCorpus) Documents() int                  { return 1 }
-func (srcCorpus) DocFreq(string) int         { return 1 }
+func (srcCorpus) Documents() int                { return 1 }
+func (srcCorpus) DocFreq(string) int            { return 1 }
 func (c srcCorpus) SourceText(id string) []byte { return []byte(c[id]) }
 
 const viperMD = "## Watching and re-reading config files\n\nViper can read a config file while your program runs.\n\nTo watch the config file for changes:\n\n```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n\nDefaults are set with SetDefault:\n\n```yaml\nserver:\n  port: 8080\n```\n"

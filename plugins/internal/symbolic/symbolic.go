@@ -316,8 +316,8 @@ func TermSet(s string) map[string]bool {
 }
 
 // Rarity weighs terms by how rare they are in a knowledge base: the
-// inverse document frequency log((N+1)/(df+0.5)), so a term few units
-// hold counts for more than one most units hold. Without statistics
+// inverse document frequency log((N+1)/(df+0.5)), so a term few sources
+// hold counts for more than one most sources hold. Without statistics
 // every term weighs 1.
 type Rarity struct {
 	corpus interface {

@@ -27,7 +27,7 @@ func TestNear(t *testing.T) {
 
 type stats map[string]int
 
-func (s stats) Documents() int               { return 100 }
+func (s stats) Documents() int          { return 100 }
 func (s stats) DocFreq(term string) int { return s[term] }
 
 func TestRarity(t *testing.T) {

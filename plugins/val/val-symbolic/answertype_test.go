@@ -11,8 +11,8 @@ import (
 // srcCorpus serves source texts and counts every term once.
 type srcCorpus map[string]string
 
-func (srcCorpus) Documents() int                  { return 100 }
-func (srcCorpus) DocFreq(string) int         { return 1 }
+func (srcCorpus) Documents() int                { return 100 }
+func (srcCorpus) DocFreq(string) int            { return 1 }
 func (c srcCorpus) SourceText(id string) []byte { return []byte(c[id]) }
 
 // TestAnswerTypeAndQuotedCode: a how-to answer that shows nothing to do is

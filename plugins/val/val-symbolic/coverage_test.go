@@ -16,8 +16,8 @@ type corpus struct {
 	df map[string]int
 }
 
-func (c corpus) Documents() int             { return c.n }
-func (c corpus) DocFreq(t string) int  { return c.df[t] }
+func (c corpus) Documents() int           { return c.n }
+func (c corpus) DocFreq(t string) int     { return c.df[t] }
 func (c corpus) SourceText(string) []byte { return nil }
 func freq(words string, n int) map[string]int {
 	out := map[string]int{}

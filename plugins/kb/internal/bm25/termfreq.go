@@ -6,11 +6,11 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// TermFreq returns how many indexed units hold term, an analysed term as
-// the index's analyzer produces it, and how many units are indexed: the
-// document frequency the ranking's IDF is computed from. An empty index
-// gives 0, 0.
-func (x *Index) TermFreq(kv sdk.KV, term string) (holding int, units uint64, err error) {
+// TermFreq returns how many indexed sources hold term, an analysed term
+// as the index's analyzer produces it, and how many sources are indexed.
+// It counts sources, not units: a term repeated down one page's summary,
+// section and leaf is one page using it. An empty index gives 0, 0.
+func (x *Index) TermFreq(kv sdk.KV, term string) (holding, sources int, err error) {
 	st, ok, err := readStats(kv)
 	if err != nil {
 		return 0, 0, fmt.Errorf("bm25: term frequency: %w", err)
@@ -18,15 +18,19 @@ func (x *Index) TermFreq(kv sdk.KV, term string) (holding int, units uint64, err
 	if !ok || st.units == 0 {
 		return 0, 0, nil
 	}
-	if term == "" {
-		return 0, st.units, nil
-	}
 	v, err := x.snapshot(kv, st, []string{term})
 	if err != nil {
 		return 0, 0, fmt.Errorf("bm25: term frequency: %w", err)
 	}
-	if len(v.lists) > 0 && v.lists[0] != nil {
-		holding = len(v.lists[0].docs)
+	if term == "" || len(v.lists) == 0 || v.lists[0] == nil {
+		return 0, v.sources, nil
 	}
-	return holding, st.units, nil
+	seen := make([]bool, v.sources)
+	for _, d := range v.lists[0].docs {
+		if s := v.docSrcN[d]; !seen[s] {
+			seen[s] = true
+			holding++
+		}
+	}
+	return holding, v.sources, nil
 }

@@ -10,11 +10,11 @@ import (
 
 var _ kb.TermCounter = (*Engine)(nil)
 
-// TermFreq reports how many units of the knowledge base hold an analysed
-// term, out of how many units (kb.TermCounter), from the plugin's BM25
-// index: the statistics its own ranking uses, so nothing more is kept for
-// them at ingest.
-func (e *Engine) TermFreq(ctx context.Context, term string) (holding, units int, err error) {
+// TermFreq reports how many sources of the knowledge base hold an
+// analysed term, out of how many sources (kb.TermCounter), from the
+// plugin's BM25 index: the postings its own ranking reads, so nothing more
+// is kept for them at ingest.
+func (e *Engine) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {
 	if err := ctx.Err(); err != nil {
 		return 0, 0, err
 	}
@@ -27,11 +27,11 @@ func (e *Engine) TermFreq(ctx context.Context, term string) (holding, units int,
 			return err
 		}
 		h, n, err := e.bm.TermFreq(bkv, term)
-		holding, units = h, int(n)
+		holding, sources = h, n
 		return err
 	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: term frequency: %w", e.prof.ID, errorOf(err))
 	}
-	return holding, units, nil
+	return holding, sources, nil
 }

@@ -92,6 +92,7 @@ var (
 	_ sdk.IndexVersioner = (*Plugin)(nil)
 	_ kb.Searcher        = (*Plugin)(nil)
 	_ kb.Warmer          = (*Plugin)(nil)
+	_ kb.TermCounter     = (*Plugin)(nil)
 )
 
 // IndexVersion names the index layout; a change rebuilds the index.
@@ -115,6 +116,12 @@ func (p *Plugin) OnSessionEvent(ctx context.Context, _ sdk.RunContext, ev *sdk.S
 // Search ranks the knowledge base for a free-text query (kb.Searcher; used by mrpvm search).
 func (p *Plugin) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
 	return p.engine.Search(ctx, req)
+}
+
+// TermFreq reports how many sources hold an analysed term, out of how
+// many (kb.TermCounter; the VM's term statistics for rarity).
+func (p *Plugin) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {
+	return p.engine.TermFreq(ctx, term)
 }
 
 // Warm loads the index state searches keep in memory (kb.Warmer; used by mrpvm search and the language server).
