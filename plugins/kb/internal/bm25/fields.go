@@ -26,6 +26,8 @@ const (
 	FieldCondition              // Condition
 	FieldTags                   // Tags
 	FieldItem                   // the list items of TextBody (an example's description, a step)
+	FieldDesc                   // the description block: TextBody's first paragraph
+	FieldCode                   // the command lines of TextBody (the line after an example's description)
 	NumFields                   // number of fields
 )
 
@@ -38,7 +40,8 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	f[FieldTopic] = u.Topic
 	f[FieldClaim] = u.Claim
 	f[FieldProcedure] = u.Procedure
-	f[FieldBody], f[FieldItem] = splitItems(u.TextBody)
+	b := splitBody(u.TextBody)
+	f[FieldBody], f[FieldItem], f[FieldDesc], f[FieldCode] = b.rest, b.items, b.desc, b.code
 	f[FieldRole] = u.Role
 	f[FieldActs] = strings.Join(u.UtilityActs, " ")
 	f[FieldNote] = u.UtilityNote
@@ -47,28 +50,69 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	return f
 }
 
-// splitItems separates the list items of a body from the rest. The
-// Markdown reader keeps a list item as a line starting with its marker
-// ("- ", "* ", "+ ", "1. "); such an item states one thing the page covers
-// (a how-to page's example description, a step, an option), so it is a
-// field of its own and can be weighted apart from the prose and code
-// around it.
-func splitItems(body string) (rest, items string) {
-	if !strings.Contains(body, "- ") && !strings.Contains(body, "* ") && !strings.Contains(body, ". ") && !strings.Contains(body, "+ ") {
-		return body, ""
+// bodyParts is a TextBody split by the role its text plays on the page.
+type bodyParts struct {
+	desc  string // the first paragraph: what the page or section is about
+	items string // list items: an example's description, a step, an option
+	code  string // command lines: the paragraph right after an item ending in ':'
+	rest  string // everything else
+}
+
+// splitBody splits a body into its description block, list items, command
+// lines and the rest. The Markdown reader keeps paragraphs apart with a
+// blank line, a list item as a line starting with its marker ("- ", "* ",
+// "+ ", "1. ") and a code block or span as its plain text, so the parts are
+// found from the layout alone: the first paragraph (unless it is a list)
+// describes what follows, a list item states one thing the page covers,
+// and a one-paragraph block right after an item that ends in ':' (a how-to
+// page's "- Do this:" followed by its command) is that item's command.
+// Weighting them apart lets a match in a description or an example's
+// description count more than an incidental word in the prose or a flag.
+func splitBody(body string) bodyParts {
+	var p bodyParts
+	if body == "" {
+		return p
 	}
-	var r, it strings.Builder
+	var desc, items, code, rest strings.Builder
+	para := 0           // paragraphs seen so far
+	inPara := false     // inside a paragraph
+	afterItem := false  // the last paragraph ended with an item ending in ':'
+	paraIsCode := false // the current paragraph is a command
+	lastItemColon := false
 	for line := range strings.Lines(body) {
-		if isItemLine(line) {
-			it.WriteString(line)
-		} else {
-			r.WriteString(line)
+		trim := strings.TrimSpace(line)
+		if trim == "" {
+			if inPara {
+				afterItem = lastItemColon
+				lastItemColon = false
+			}
+			inPara = false
+			continue
+		}
+		if !inPara {
+			inPara = true
+			para++
+			paraIsCode = afterItem && !isItemLine(line)
+			afterItem = false
+		}
+		switch {
+		case isItemLine(line):
+			items.WriteString(line)
+			lastItemColon = strings.HasSuffix(trim, ":")
+			paraIsCode = false
+		case paraIsCode:
+			code.WriteString(line)
+			lastItemColon = false
+		case para == 1:
+			desc.WriteString(line)
+			lastItemColon = false
+		default:
+			rest.WriteString(line)
+			lastItemColon = false
 		}
 	}
-	if it.Len() == 0 {
-		return body, ""
-	}
-	return r.String(), it.String()
+	p.desc, p.items, p.code, p.rest = desc.String(), items.String(), code.String(), rest.String()
+	return p
 }
 
 // isItemLine reports whether line starts with a list marker (after at

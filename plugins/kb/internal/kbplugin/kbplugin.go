@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-3" // kb-3: list items are a field of their own
+const IndexVersion = "kb-4" // kb-4: description block and command lines are fields of their own
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
