@@ -149,6 +149,11 @@ type Query struct {
 	// OnePerSource keeps only the best unit of each source (a source scores
 	// as its best KU).
 	OnePerSource bool
+	// Extra are index terms searched besides the query's own (already
+	// analysed, as Feedback returns them), with their weights in
+	// ExtraWeights (a query term weighs 1).
+	Extra        []string
+	ExtraWeights []float64
 }
 
 // Result is the answer to a Query.
@@ -239,6 +244,15 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	// The terms first: an empty index still says what was searched.
 	terms, qtf := x.QueryTerms(q.Text)
 	res.Terms = terms
+	if len(q.Extra) > 0 {
+		terms, qtf = slices.Clone(terms), slices.Clone(qtf)
+		for i, t := range q.Extra {
+			if i < len(q.ExtraWeights) && q.ExtraWeights[i] > 0 && !slices.Contains(terms, t) {
+				terms = append(terms, t)
+				qtf = append(qtf, q.ExtraWeights[i])
+			}
+		}
+	}
 	st, ok, err := readStats(kv)
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
@@ -268,14 +282,15 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	c1, c2 := k1*(1-b), k1*b/avgdl
 
 	qts := make([]qterm, 0, len(terms))
-	res.IDF = make([]float64, len(terms))
+	idfs := make([]float64, len(terms))
+	res.IDF = idfs[:len(res.Terms)] // the query's own terms; Extra ones are not reported
 	for i, pl := range v.lists {
 		if pl == nil || len(pl.docs) == 0 {
 			continue
 		}
 		df := float64(len(pl.docs))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		res.IDF[i] = idf
+		idfs[i] = idf
 		w := qtf[i] * idf * (k1 + 1)
 		tb := pl.bound(c1, c2, v.docDL)
 		qts = append(qts, qterm{list: pl, w: w, ub: w * tb.max, blocks: tb.blocks, term: terms[i]})

@@ -430,6 +430,21 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
 	rk.terms, rk.considered = r.Terms, r.Considered
+	if e.hd != nil && len(r.Hits) > 0 {
+		// kb-balanced: the terms the best pages' titles, descriptions and
+		// examples share are searched too (pseudo-relevance feedback), to
+		// reach pages that say the same thing in other words.
+		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
+		if err != nil {
+			return rk, fmt.Errorf("bm25: %w", err)
+		}
+		if len(extra) > 0 {
+			bq.Extra, bq.ExtraWeights = extra, ws
+			if r, err = e.bm.SearchQuery(bkv, bq); err != nil {
+				return rk, fmt.Errorf("bm25: %w", err)
+			}
+		}
+	}
 	switch {
 	case e.hd != nil:
 		if len(r.Hits) == 0 {
