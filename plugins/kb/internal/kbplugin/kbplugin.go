@@ -430,10 +430,13 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
 	rk.terms, rk.considered = r.Terms, r.Considered
-	if e.hd != nil && len(r.Hits) > 0 {
-		// kb-balanced: the terms the best pages' titles, descriptions and
-		// examples share are searched too (pseudo-relevance feedback), to
-		// reach pages that say the same thing in other words.
+	if e.hd != nil && perSource && len(r.Hits) > 0 {
+		// kb-balanced ranking sources: the terms the best pages' titles,
+		// descriptions and examples share are searched too
+		// (pseudo-relevance feedback), to reach pages that say the same
+		// thing in other words. It raises recall of a page ranking; the
+		// evidence for an answer (Retrieve) stays with the question's own
+		// words, where the added terms drew in neighbouring passages.
 		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
