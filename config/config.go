@@ -150,6 +150,16 @@ type Engine struct {
 	WrapperTimeoutMs      int       `json:"wrapperTimeoutMs"`
 	WrapperMaxInputBytes  int       `json:"wrapperMaxInputBytes"`
 	WrapperMaxOutputBytes int       `json:"wrapperMaxOutputBytes"`
+	// Exclude are gitignore-style patterns, relative to the workspace
+	// folder, of files and folders never ingested, laid over the
+	// workspace's ignore files. The layers add up: the user's patterns and
+	// the workspace's all apply.
+	Exclude []string `json:"exclude"`
+	// MaxWorkspaceFiles caps the Markdown files (and the folders) one
+	// ingest lists; the walk stops there and says so. A workspace file can
+	// only lower it, so a cloned repository cannot make an editor walk
+	// without bound.
+	MaxWorkspaceFiles int `json:"maxWorkspaceFiles"`
 }
 
 // Duration turns a millisecond setting into a duration.
@@ -436,6 +446,7 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 	var userAllow []any
 	var wsAllow []any
 	var wsAllowLayer *layer
+	var exclude []any // every layer's exclude, lowest first
 	for _, l := range layers {
 		lerrs := l.validate(known)
 		errs = append(errs, lerrs...)
@@ -450,6 +461,14 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 					delete(l.tree, "pluginAllowlist")
 				} else {
 					userAllow = a
+				}
+			}
+			if a, ok := l.tree["exclude"].([]any); ok {
+				exclude = append(exclude, a...)
+			}
+			if l.kind == LayerWorkspace {
+				if err := capNotRaised(l, merged); err != nil {
+					errs = append(errs, err)
 				}
 			}
 		}
@@ -485,6 +504,9 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 		}
 		merged["pluginAllowlist"] = narrowed
 	}
+	if name == EngineFile && exclude != nil {
+		merged["exclude"] = exclude
+	}
 	c.pos[name] = pos
 	b, _ := json.Marshal(merged)
 	var err error
@@ -500,6 +522,30 @@ func (c *Config) merge(name string, layers []*layer, known map[string]sdk.Plugin
 		errs = append(errs, &Error{File: name, Line: 1, Col: 1, Code: CodeBadValue, Message: err.Error()})
 	}
 	return errs
+}
+
+// capNotRaised drops a workspace layer's maxWorkspaceFiles above the value
+// of the layers below (merged so far), with a warning.
+func capNotRaised(l *layer, below map[string]any) *Error {
+	v, ok := l.tree["maxWorkspaceFiles"].(json.Number)
+	if !ok {
+		return nil
+	}
+	lower, ok := below["maxWorkspaceFiles"].(json.Number)
+	if !ok {
+		return nil
+	}
+	n, err1 := v.Int64()
+	max, err2 := lower.Int64()
+	if err1 != nil || err2 != nil || n <= max {
+		return nil
+	}
+	delete(l.tree, "maxWorkspaceFiles")
+	ptr := jsonpos.Pointer("maxWorkspaceFiles")
+	l.bad[ptr] = true
+	line, col := l.ix.KeyPos(ptr)
+	return &Error{File: l.file, Line: line, Col: col, Code: CodeWorkspaceWidening, Pointer: ptr, Warning: true,
+		Message: fmt.Sprintf("maxWorkspaceFiles %d is above %d (the user's or default value); a workspace can only lower it", n, max)}
 }
 
 // allowID is the id of a validated pluginAllowlist element: the string

@@ -308,3 +308,48 @@ func TestAllowlistEntries(t *testing.T) {
 		t.Errorf("%d widening warnings: %v", widened, errs)
 	}
 }
+
+// TestExcludeAndFileCap checks engine.json's exclude (the layers' patterns
+// add up, a bad glob is dropped with its line) and maxWorkspaceFiles (a
+// workspace can lower it, never raise it).
+func TestExcludeAndFileCap(t *testing.T) {
+	root := t.TempDir()
+	user, ws := filepath.Join(root, "user"), filepath.Join(root, "ws")
+	for path, text := range map[string]string{
+		filepath.Join(user, EngineFile):             `{"exclude": ["archive/"], "maxWorkspaceFiles": 5000}`,
+		filepath.Join(ws, WorkspaceDir, EngineFile): "{\"exclude\": [\n  \"drafts/*\",\n  \"[bad\",\n  \"!drafts/keep.md\"\n],\n \"maxWorkspaceFiles\": 9000000\n}",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := Default(); d.Engine.MaxWorkspaceFiles != 100000 || len(d.Engine.Exclude) != 0 {
+		t.Errorf("defaults: %d %v", d.Engine.MaxWorkspaceFiles, d.Engine.Exclude)
+	}
+	cfg, errs := Load(Options{UserDir: user, Workspace: ws})
+	if want := []string{"archive/", "drafts/*", "!drafts/keep.md"}; !slices.Equal(cfg.Engine.Exclude, want) {
+		t.Errorf("exclude %q, want %q", cfg.Engine.Exclude, want)
+	}
+	if cfg.Engine.MaxWorkspaceFiles != 5000 {
+		t.Errorf("maxWorkspaceFiles %d: a workspace raised it", cfg.Engine.MaxWorkspaceFiles)
+	}
+	var got []string
+	for _, e := range errs {
+		got = append(got, fmt.Sprintf("%d %s", e.Line, e.Code))
+	}
+	if want := []string{"3 " + CodeBadValue, "6 " + CodeWorkspaceWidening}; !slices.Equal(got, want) {
+		t.Errorf("problems %v, want %v: %v", got, want, errs)
+	}
+
+	// Lowering is allowed.
+	if err := os.WriteFile(filepath.Join(ws, WorkspaceDir, EngineFile), []byte(`{"maxWorkspaceFiles": 10}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, errs = Load(Options{UserDir: user, Workspace: ws})
+	if cfg.Engine.MaxWorkspaceFiles != 10 || len(errs) != 0 {
+		t.Errorf("lowered cap %d: %v", cfg.Engine.MaxWorkspaceFiles, errs)
+	}
+}

@@ -71,6 +71,33 @@ var engineRules = []rule{
 	r("wrapperTimeoutMs", intMin(1)),
 	r("wrapperMaxInputBytes", intMin(1)),
 	r("wrapperMaxOutputBytes", intMin(1)),
+	r("exclude", excludeRule),
+	r("maxWorkspaceFiles", intMin(1)),
+}
+
+// excludeRule checks exclude: an array of gitignore-style patterns; one
+// that is not a valid glob (an unclosed "[") is dropped.
+func excludeRule(c *checker, n jsonpos.Node, toks []string) {
+	for i, p := range c.strings(n) {
+		if p == "" {
+			continue
+		}
+		if err := CheckGlob(p); err != nil {
+			c.errElem(n, i, CodeBadValue, "%v", err)
+		}
+	}
+}
+
+// CheckGlob reports whether p is a valid gitignore-style pattern (each
+// "/"-separated part a valid glob): the exclude key and the editors'
+// exclude setting.
+func CheckGlob(p string) error {
+	for seg := range strings.SplitSeq(strings.TrimPrefix(p, "!"), "/") {
+		if _, err := filepath.Match(seg, ""); err != nil {
+			return fmt.Errorf("exclude pattern %q is not a valid glob: %w", p, err)
+		}
+	}
+	return nil
 }
 
 var llmRules = []rule{

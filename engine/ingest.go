@@ -70,7 +70,11 @@ type IngestReport struct {
 	Removed       int         `json:"removed"` // sources removed with their KUs
 	KUs           int         `json:"kus"`     // total KUs in the knowledge base
 	Errors        []FileError `json:"errors"`
-	Seconds       float64     `json:"seconds"`
+	// Warnings are the problems the reader found in the files parsed in
+	// this run (a Context Unit block with a bad role, say): the files were
+	// ingested, as well as they could be read.
+	Warnings []FileWarning `json:"warnings"`
+	Seconds  float64       `json:"seconds"`
 }
 
 // Failed reports whether any issue was an error rather than a skipped file.
@@ -154,7 +158,9 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
 	start := time.Now()
-	rep := &IngestReport{Errors: []FileError{}}
+	rep := &IngestReport{Errors: []FileError{}, Warnings: []FileWarning{}}
+	hr := kb.beginHookRun()
+	defer kb.endHookRun(hr, rep)
 	if err := kb.backfillHooks(ctx); err != nil {
 		return nil, err
 	}
@@ -199,7 +205,7 @@ func (kb *KB) Ingest(ctx context.Context, opt IngestOptions) (*IngestReport, err
 	var cands []candidate // sorted by source id
 	if full {
 		var issues []FileError
-		cands, issues, err = walkWorkspaceHint(kb.workspace, cold, len(stats))
+		cands, issues, err = walkWorkspaceOpts(kb.workspace, cold, len(stats), kb.walk)
 		if err != nil {
 			return nil, err
 		}
@@ -453,6 +459,9 @@ func (kb *KB) onlyCandidates(paths []string, records map[string]*SourceRecord, r
 				Message: fmt.Sprintf("the path %q is not valid UTF-8; skipped (rename it to ingest it)", p)})
 			continue
 		}
+		if kb.ignoredSource(id, records, rep) {
+			continue
+		}
 		if _, err := kb.root.Resolve(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			rep.Errors = append(rep.Errors, FileError{Path: p, Code: fsafe.CodeOr(err, CodeReadFailed), Message: err.Error() + "; skipped", Warning: true})
 			if rec := records[id]; rec != nil && fsafe.Code(err) != "" {
@@ -504,7 +513,7 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 			defer wg.Done()
 			for w := range in {
 				select {
-				case out <- kb.parse(w):
+				case out <- kb.parse(ctx, w):
 				case <-ctx.Done():
 					return
 				}
@@ -544,9 +553,20 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 		}
 		group = group[:0]
 	}
-	for p := range out {
+	for {
+		// A cancelled context ends the loop at once, without waiting for a
+		// parse in progress (it stops at its next check).
+		var p parsed
+		var ok bool
+		select {
+		case p, ok = <-out:
+		case <-ctx.Done():
+		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if !ok {
+			break
 		}
 		if p.issue != nil || p.touch {
 			kb.commitParsed(ctx, p, rep)
@@ -586,6 +606,7 @@ func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *IngestReport
 		})
 		if err == nil {
 			for _, p := range group {
+				rep.addWarnings(p)
 				if p.path == "" {
 					rep.PluginSources++
 				} else {
@@ -625,10 +646,14 @@ func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *IngestReport) {
 		var he *hookError
 		if errors.As(err, &he) {
 			code = CodeHookFailed
+			if errors.Is(err, errHookTimeout) {
+				code = CodeHookTimeout
+			}
 		}
 		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
 		return
 	}
+	rep.addWarnings(p)
 	if p.path == "" {
 		rep.PluginSources++
 		return
@@ -650,8 +675,9 @@ func displayPath(rec *SourceRecord) string {
 	return rec.SourceID
 }
 
-// parse reads, checks, hashes and parses one source.
-func (kb *KB) parse(w work) parsed {
+// parse reads, checks, hashes and parses one source; the Markdown parse
+// stops early when ctx is cancelled (the result is then dropped).
+func (kb *KB) parse(ctx context.Context, w work) parsed {
 	p := parsed{work: w}
 	issue := func(code, msg string, warning bool) parsed {
 		p.issue = &FileError{Path: w.displayPath(), Code: code, Message: msg, Warning: warning}
@@ -705,7 +731,7 @@ func (kb *KB) parse(w work) parsed {
 		p.encodeRecord()
 		return p
 	}
-	doc, err := kus.Parse(text, kus.SourceInfo{
+	doc, err := kus.ParseContext(ctx, text, kus.SourceInfo{
 		SourceID:   w.sourceID,
 		SourceName: sourceName(w),
 		SourceType: kus.SourceMarkdown,
@@ -927,27 +953,20 @@ func (kb *KB) removeSource(ctx context.Context, rec *SourceRecord) error {
 func (kb *KB) runHooks(ctx context.Context, tx *bolt.Tx, ev *SourceEvent) error {
 	ev.KUs = txKUReader{tx}
 	for _, h := range kb.hooks {
+		if kb.hooksRun.isDisabled(h.HookID()) {
+			continue // its index is marked stale and rebuilt on the next ingest
+		}
 		b, err := ensurePluginBucket(tx, h.HookID())
 		if err != nil {
 			return err
 		}
 		ev.KV = boltKV{b}
-		if err := callHook(ctx, h, ev); err != nil {
+		if err := kb.callHook(ctx, h, ev); err != nil {
 			return &hookError{hook: h.HookID(), err: err}
 		}
 	}
 	ev.KV = nil
 	return nil
-}
-
-// callHook isolates a hook's panic into an error.
-func callHook(ctx context.Context, h SourceHook, ev *SourceEvent) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return h.OnSource(ctx, ev)
 }
 
 func (kb *KB) countKUs() (int, error) {

@@ -32,6 +32,8 @@ type Config struct {
 	Virtual []VirtualSource
 	// Now stamps ingestedAt; time.Now when nil.
 	Now func() time.Time
+	// Walk holds the exclude patterns and the file cap of every ingest.
+	Walk WalkOptions
 }
 
 // KB is an open knowledge base bound to one workspace.
@@ -44,6 +46,11 @@ type KB struct {
 	maxFileSize int64
 	now         func() time.Time
 	ingestMu    sync.Mutex
+	walk        WalkOptions // under ingestMu
+	// hookTimeout bounds each hook call (0: unbounded); hooksRun records
+	// the timeouts of the current run. Both are guarded by ingestMu.
+	hookTimeout time.Duration
+	hooksRun    *hookRun
 	// readFile reads a source with a size cap; replaced in tests.
 	readFile func(path string, limit int64) ([]byte, error)
 }
@@ -81,7 +88,9 @@ func Open(cfg Config) (*KB, error) {
 		virtual:     cfg.Virtual,
 		maxFileSize: cfg.MaxFileSize,
 		now:         cfg.Now,
+		walk:        cfg.Walk,
 		readFile:    readCapped,
+		hooksRun:    newHookRun(0),
 	}
 	if kb.maxFileSize <= 0 {
 		kb.maxFileSize = DefaultMaxFileSize
@@ -100,6 +109,14 @@ func (kb *KB) Attach(hooks []SourceHook, virtual []VirtualSource) {
 	defer kb.ingestMu.Unlock()
 	kb.hooks = hooks
 	kb.virtual = virtual
+}
+
+// SetWalk sets the exclude patterns and the file cap of the next ingests,
+// for callers that read them from the configuration after opening.
+func (kb *KB) SetWalk(opt WalkOptions) {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	kb.walk = opt
 }
 
 // Close closes the knowledge base file cleanly.
@@ -165,6 +182,8 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 func (kb *KB) RepairHook(ctx context.Context, id string) error {
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
+	hr := kb.beginHookRun()
+	defer kb.endHookRun(hr, nil)
 	return kb.RebuildHook(ctx, id)
 }
 
@@ -218,7 +237,10 @@ func (kb *KB) RebuildHook(ctx context.Context, id string) error {
 			}
 			ev := &SourceEvent{Kind: SourceUpserted, SourceID: rec.SourceID, Path: rec.Path,
 				Text: kb.sourceText(rec), Doc: doc, KV: boltKV{b}, KUs: txKUReader{tx}}
-			if err := callHook(ctx, hook, ev); err != nil {
+			if kb.hooksRun.isDisabled(id) {
+				return &hookError{hook: id, err: errors.New("disabled after repeated timeouts; the rebuild resumes on the next ingest")}
+			}
+			if err := kb.callHook(ctx, hook, ev); err != nil {
 				return &hookError{hook: id, err: err}
 			}
 			return nil

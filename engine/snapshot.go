@@ -20,3 +20,23 @@ func (s *Store) Snapshot(path string) error {
 	}
 	return nil
 }
+
+// CopySnapshot writes a copy of the snapshot file at src to dst (a new
+// file), for a caller that serves and changes the copy: a loaded snapshot
+// stays as it was saved. The snapshot is opened read-only, so a damaged
+// one fails here (CodeCorrupt) rather than when it is served.
+func CopySnapshot(src, dst string) error {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return &StoreError{Code: CodeOpen, Path: src, Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return &StoreError{Code: CodeOpen, Path: src, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	s, err := OpenStore(src, StoreOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Snapshot(dst)
+}

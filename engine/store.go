@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -62,6 +63,9 @@ const (
 	CodeLocked  = "kb_locked"
 	CodeCorrupt = "kb_corrupt"
 	CodeOpen    = "kb_open_failed"
+	// CodeReadOnly: the file cannot be written (its permissions, a
+	// read-only file system); it can still be read.
+	CodeReadOnly = "kb_read_only"
 )
 
 // StoreError is a failure to open or use the knowledge base file.
@@ -75,6 +79,8 @@ func (e *StoreError) Error() string {
 	switch e.Code {
 	case CodeLocked:
 		return fmt.Sprintf("%s: %s: the knowledge base is in use by another mrpvm process (is an editor's language server running on this workspace?)", e.Code, e.Path)
+	case CodeReadOnly:
+		return fmt.Sprintf("%s: %s: the knowledge base file cannot be written (%v); it can only be read as it is, so it cannot be brought up to date: make it writable or choose another file with --db", e.Code, e.Path, e.Err)
 	case CodeCorrupt:
 		return fmt.Sprintf("%s: %s: the knowledge base file is damaged (%v); run `mrpvm ingest --rebuild` to move it aside and rebuild it from the workspace", e.Code, e.Path, e.Err)
 	default:
@@ -84,15 +90,18 @@ func (e *StoreError) Error() string {
 
 func (e *StoreError) Unwrap() error { return e.Err }
 
-// ErrLocked and ErrCorrupt can be matched with errors.Is.
+// ErrLocked, ErrCorrupt and ErrReadOnly can be matched with errors.Is.
 var (
-	ErrLocked  = errors.New("knowledge base locked")
-	ErrCorrupt = errors.New("knowledge base corrupt")
+	ErrLocked   = errors.New("knowledge base locked")
+	ErrCorrupt  = errors.New("knowledge base corrupt")
+	ErrReadOnly = errors.New("knowledge base read-only")
 )
 
-// Is matches ErrLocked and ErrCorrupt by code.
+// Is matches ErrLocked and ErrCorrupt (and sdk.ErrKBCorrupt, which the
+// plugins see) by code.
 func (e *StoreError) Is(target error) bool {
-	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrCorrupt && e.Code == CodeCorrupt)
+	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrReadOnly && e.Code == CodeReadOnly) ||
+		((target == ErrCorrupt || target == sdk.ErrKBCorrupt) && e.Code == CodeCorrupt)
 }
 
 // SourceRecord is what the store keeps about one ingested source.
@@ -140,24 +149,109 @@ type Store struct {
 	// file alone: no write transaction and no fdatasync at open or close.
 	markMu sync.Mutex
 	marked atomic.Bool
+
+	// broken holds the error of a transaction that panicked on a damaged
+	// page (guard); every later transaction fails with it.
+	broken atomic.Pointer[StoreError]
 }
 
-// view runs a read transaction.
+// view runs a read transaction. A damaged page is reported as CodeCorrupt
+// (guard), never as a panic.
 func (s *Store) view(fn func(*bolt.Tx) error) error {
 	s.swapMu.RLock()
 	defer s.swapMu.RUnlock()
-	return s.db.View(fn)
+	if err := s.brokenErr(); err != nil {
+		return err
+	}
+	return s.guard(func() error { return s.db.View(fn) })
 }
 
 // update runs a write transaction; the first one of the process marks
-// the file dirty before it.
+// the file dirty before it. A damaged page is reported as CodeCorrupt.
 func (s *Store) update(fn func(*bolt.Tx) error) error {
 	s.swapMu.RLock()
 	defer s.swapMu.RUnlock()
-	if err := s.markDirty(); err != nil {
+	if err := s.brokenErr(); err != nil {
 		return err
 	}
-	return s.db.Update(fn)
+	if s.opt.ReadOnly {
+		return &StoreError{Code: CodeReadOnly, Path: s.path, Err: errors.New("opened for reading only")}
+	}
+	err := s.guard(func() error {
+		if err := s.markDirty(); err != nil {
+			return err
+		}
+		var fnErr error
+		err := s.db.Update(func(tx *bolt.Tx) error { fnErr = fn(tx); return fnErr })
+		if err != nil && err != fnErr {
+			return s.commitFailed(err)
+		}
+		return err
+	})
+	return err
+}
+
+// commitFailed classifies an error of bbolt's own commit (not of the
+// transaction's code): bbolt allocates pages from the freelist stored in
+// the file, and a damaged freelist makes it write at impossible offsets.
+// The file's pages are checked then, and a damaged file is CodeCorrupt.
+func (s *Store) commitFailed(err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	var problem error
+	_ = s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			for cerr := range tx.Check() {
+				if problem == nil {
+					problem = cerr
+				}
+			}
+			return nil
+		})
+	})
+	if problem != nil {
+		return &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v; checking its pages: %v", err, problem)}
+	}
+	return err
+}
+
+// guard runs fn, a transaction, and turns a panic or a memory fault inside
+// it into a CodeCorrupt error. bbolt trusts the bytes of its pages: a
+// damaged branch or leaf page indexes out of range or fails an assertion;
+// and the decoders of the stored records, the engine's and the plugins',
+// run inside the same transactions. After a panic raised inside bbolt its
+// own state (its locks, its freelist) cannot be trusted, so the store then
+// refuses every later transaction with the same error until it is closed:
+// the file has to be rebuilt.
+func (s *Store) guard(fn func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			if panicInBolt() {
+				serr := &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("reading a page failed: %v", r)}
+				s.broken.CompareAndSwap(nil, serr)
+				err = serr
+				return
+			}
+			err = &StoreError{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("decoding a stored value failed: %v", r)}
+		}
+	}()
+	return fn()
+}
+
+// brokenErr is the error of the panic that marked the store broken, if any.
+func (s *Store) brokenErr() error {
+	if e := s.broken.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+// corrupt reports a stored record that cannot be decoded.
+func (s *Store) corrupt(err error) error {
+	return &StoreError{Code: CodeCorrupt, Path: s.path, Err: err}
 }
 
 // markDirty records keyDirty, durably, before the first write of the
@@ -176,7 +270,7 @@ func (s *Store) markDirty() error {
 	if err := s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(keyDirty, []byte("1"))
 	}); err != nil {
-		return fmt.Errorf("mark %s in use: %w", s.path, err)
+		return fmt.Errorf("mark %s in use: %w", s.path, s.commitFailed(err))
 	}
 	if s.db.NoSync {
 		if err := s.db.Sync(); err != nil {
@@ -227,12 +321,21 @@ func OpenStore(path string, opt StoreOptions) (*Store, error) {
 		return nil, &StoreError{Code: CodeOpen, Path: path, Err: err}
 	}
 	s := &Store{path: path, opt: opt}
+	fi, statErr := os.Stat(path)
+	if statErr == nil && !fi.Mode().IsRegular() {
+		return nil, &StoreError{Code: CodeOpen, Path: path, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	if statErr == nil && !opt.ReadOnly {
+		if err := checkWritable(path); err != nil {
+			return nil, err
+		}
+	}
 	if opt.Rebuild && !opt.ReadOnly {
 		if err := s.moveAside(); err != nil {
 			return nil, err
 		}
 	}
-	_, statErr := os.Stat(path)
+	_, statErr = os.Stat(path)
 	fresh := errors.Is(statErr, os.ErrNotExist)
 	db, err := openBolt(path, opt)
 	if err != nil {
@@ -280,6 +383,8 @@ func classifyOpenError(path string, err error) error {
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return &StoreError{Code: CodeLocked, Path: path, Err: err}
+	case errors.Is(err, os.ErrPermission):
+		return &StoreError{Code: CodeOpen, Path: path, Err: err}
 	case errors.Is(err, ErrCorrupt), errors.Is(err, bolterrors.ErrInvalid),
 		errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
 		return &StoreError{Code: CodeCorrupt, Path: path, Err: err}
@@ -338,45 +443,71 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 		ready = string(meta.Get(keySchema)) == strconv.Itoa(SchemaVersion) && meta.Get(keyDirty) == nil
 		return nil
 	}); err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return false, err
+		}
 		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
 	}
 	if ready {
 		return false, nil
 	}
 	s.marked.Store(true) // this transaction marks the file
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		if meta := tx.Bucket(bucketMeta); meta != nil {
-			if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
-				rebuilt = true
-				for _, name := range allBuckets {
-					if tx.Bucket(name) != nil {
-						if err := tx.DeleteBucket(name); err != nil {
-							return err
+	err = s.guard(func() error {
+		return s.db.Update(func(tx *bolt.Tx) error {
+			if meta := tx.Bucket(bucketMeta); meta != nil {
+				if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
+					rebuilt = true
+					for _, name := range allBuckets {
+						if tx.Bucket(name) != nil {
+							if err := tx.DeleteBucket(name); err != nil {
+								return err
+							}
 						}
 					}
 				}
 			}
-		}
-		for _, name := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			meta := tx.Bucket(bucketMeta)
+			if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
 				return err
 			}
-		}
-		meta := tx.Bucket(bucketMeta)
-		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-		return meta.Put(keyDirty, []byte("1"))
+			return meta.Put(keyDirty, []byte("1"))
+		})
 	})
+	if errors.Is(err, ErrCorrupt) {
+		return false, err
+	}
 	if err != nil {
 		return false, &StoreError{Code: CodeOpen, Path: s.path, Err: err}
 	}
 	return rebuilt, nil
 }
 
+// moveAside renames the file at s.path out of the way of a rebuild. It
+// takes the file's lock first, as bbolt does on open, so the file of a
+// running mrpvm (a language server) is never moved from under it: that
+// fails with CodeLocked.
 func (s *Store) moveAside() error {
-	if _, err := os.Stat(s.path); errors.Is(err, os.ErrNotExist) {
+	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if err != nil {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: fmt.Errorf("move aside for rebuild: %w", err)}
+	}
+	defer f.Close() // releases the lock, after the rename
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: errors.New("move aside for rebuild: not a regular file")}
+	}
+	if err := lockExclusive(f, s.opt.LockTimeout); err != nil {
+		if errors.Is(err, errLockHeld) {
+			return &StoreError{Code: CodeLocked, Path: s.path, Err: err}
+		}
+		return &StoreError{Code: CodeOpen, Path: s.path, Err: fmt.Errorf("lock for rebuild: %w", err)}
 	}
 	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405"))
 	if err := os.Rename(s.path, aside); err != nil {
@@ -385,6 +516,28 @@ func (s *Store) moveAside() error {
 	s.MovedAside = aside
 	return nil
 }
+
+// errLockHeld is the cause of CodeLocked when another process holds the
+// file's lock.
+var errLockHeld = errors.New("the file lock is held by another process")
+
+// checkWritable fails with CodeReadOnly when the existing file at path
+// cannot be opened for writing: such a file is healthy, and only a
+// read-only open (StoreOptions.ReadOnly) can use it.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return &StoreError{Code: CodeReadOnly, Path: path, Err: err}
+	}
+	return nil // bbolt reports anything else
+}
+
+// ReadOnly reports whether the file was opened for reading only: every
+// write fails with CodeReadOnly.
+func (s *Store) ReadOnly() bool { return s.opt.ReadOnly }
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.path }
@@ -397,7 +550,8 @@ func (s *Store) Close() error {
 		return nil
 	}
 	var errs []error
-	if !s.db.IsReadOnly() && s.marked.Load() {
+	// A broken store keeps its dirty mark: the next open checks every page.
+	if !s.db.IsReadOnly() && s.marked.Load() && s.broken.Load() == nil {
 		s.db.NoSync = false
 		errs = append(errs, s.db.Update(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Delete(keyDirty)
@@ -434,7 +588,7 @@ func (s *Store) Sources() ([]*SourceRecord, error) {
 		return tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
 			rec := new(SourceRecord)
 			if err := json.Unmarshal(v, rec); err != nil {
-				return fmt.Errorf("source %s: %w", k, err)
+				return s.corrupt(fmt.Errorf("source %q: undecodable record: %w", k, err))
 			}
 			out = append(out, rec)
 			return nil
@@ -493,10 +647,10 @@ func (s *Store) Stats() (*Stats, error) {
 		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
 		kusB := tx.Bucket(bucketKUs)
 		get := func(id string) []byte { return kusB.Get([]byte(id)) }
-		if err := kusB.ForEach(func(_, v []byte) error {
+		if err := kusB.ForEach(func(k, v []byte) error {
 			var probe kus.KU
 			if err := probe.UnmarshalBinaryFrom(v, get); err != nil {
-				return err
+				return s.corrupt(fmt.Errorf("ku %q: %w", k, err))
 			}
 			st.KUs++
 			st.KUsByLevel[probe.Level]++
@@ -523,7 +677,7 @@ func getSource(tx *bolt.Tx, id string) (*SourceRecord, error) {
 	}
 	rec := new(SourceRecord)
 	if err := json.Unmarshal(v, rec); err != nil {
-		return nil, fmt.Errorf("source %s: %w", id, err)
+		return nil, &StoreError{Code: CodeCorrupt, Path: tx.DB().Path(), Err: fmt.Errorf("source %q: undecodable record: %w", id, err)}
 	}
 	return rec, nil
 }
@@ -538,7 +692,7 @@ func getKU(tx *bolt.Tx, id string) (*kus.KU, error) {
 	}
 	ku := new(kus.KU)
 	if err := ku.UnmarshalBinaryFrom(v, func(id string) []byte { return b.Get([]byte(id)) }); err != nil {
-		return nil, fmt.Errorf("ku %s: %w", id, err)
+		return nil, &StoreError{Code: CodeCorrupt, Path: tx.DB().Path(), Err: fmt.Errorf("ku %q: %w", id, err)}
 	}
 	return ku, nil
 }

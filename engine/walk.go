@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,10 +14,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode/utf8"
 
-	ignore "github.com/sabhiram/go-gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
 
@@ -24,7 +28,30 @@ const (
 	CodeSymlinkLoop   = "symlink_loop"
 	CodeBrokenSymlink = "broken_symlink"
 	CodeWalkFailed    = "walk_failed"
+	// CodeTooManyFiles is the warning of a walk that stopped at
+	// WalkOptions.MaxFiles: what was listed before it is ingested.
+	CodeTooManyFiles = "workspace_too_many_files"
+	// CodeBadExclude is the warning of an exclude pattern that is not a
+	// valid glob; it matches nothing.
+	CodeBadExclude = "bad_exclude_pattern"
 )
+
+// DefaultMaxFiles is the default cap on the Markdown files (and on the
+// folders) one walk of a workspace lists.
+const DefaultMaxFiles = 100_000
+
+// WalkOptions narrow what a workspace walk lists.
+type WalkOptions struct {
+	// Exclude are gitignore-style patterns relative to the workspace root
+	// (the exclude settings), laid over every ignore file: they win over
+	// them, and a "!pattern" among them re-includes.
+	Exclude []string
+	// MaxFiles caps the Markdown files, and separately the folders, one
+	// walk lists (DefaultMaxFiles when 0). The walk stops at the cap, so a
+	// huge tree costs neither unbounded memory nor time; which files make
+	// it is fixed by the walk order (folder entries by name, depth first).
+	MaxFiles int
+}
 
 // candidate is one Markdown file found in the workspace.
 type candidate struct {
@@ -45,16 +72,23 @@ func skipDir(name string) bool {
 	return name == "node_modules" || (strings.HasPrefix(name, ".") && name != ".")
 }
 
-type ignoreRule struct {
-	dir     string // workspace-relative folder of the .gitignore, "" for the root
-	matcher *ignore.GitIgnore
-}
+// Ignore files read in every folder, in increasing precedence: a .ignore
+// (the convention of ripgrep and other tools) wins over the .gitignore
+// beside it.
+var ignoreFiles = []string{".gitignore", ".ignore"}
 
-// walker lists the Markdown files of a workspace, honouring .gitignore files,
-// skipping hidden folders and node_modules, and following symlinks without
-// loops and only to targets inside the workspace.
+// walker lists the Markdown files of a workspace, honouring ignore files
+// with git's semantics (.git/info/exclude, then each folder's .gitignore
+// and .ignore, deeper files winning, the last matching pattern deciding,
+// "!" re-including), then the exclude patterns; it skips hidden folders and
+// node_modules, and follows symlinks without loops and only to targets
+// inside the workspace.
 type walker struct {
 	root    *fsafe.Root
+	opt     WalkOptions
+	folders int  // folders listed
+	full    bool // MaxFiles was reached: the walk stopped
+	exclude []gitignore.Pattern
 	visited map[string]bool // real paths of folders already walked
 	out     []candidate
 	issues  []FileError
@@ -76,6 +110,14 @@ func walkWorkspace(root string, noStat bool) ([]candidate, []FileError, error) {
 
 // walkWorkspaceHint is walkWorkspace told how many files to expect.
 func walkWorkspaceHint(root string, noStat bool, hint int) ([]candidate, []FileError, error) {
+	return walkWorkspaceOpts(root, noStat, hint, WalkOptions{})
+}
+
+// walkWorkspaceOpts is walkWorkspaceHint with exclude patterns and a file cap.
+func walkWorkspaceOpts(root string, noStat bool, hint int, opt WalkOptions) ([]candidate, []FileError, error) {
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = DefaultMaxFiles
+	}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
@@ -87,11 +129,15 @@ func walkWorkspaceHint(root string, noStat bool, hint int) ([]candidate, []FileE
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", root, err)
 	}
-	w := &walker{root: r, visited: map[string]bool{}, noStat: noStat}
+	w := &walker{root: r, opt: opt, visited: map[string]bool{}, noStat: noStat}
 	if hint > 0 {
-		w.out = make([]candidate, 0, hint+hint/8)
+		w.out = make([]candidate, 0, min(hint+hint/8, opt.MaxFiles))
 	}
-	if err := w.dir(root, "", nil); err != nil {
+	w.exclude = w.excludePatterns(root)
+	// .git/info/exclude holds the repository's own ignore rules, below
+	// every .gitignore.
+	rules := w.ignoreFile(filepath.Join(root, ".git", "info", "exclude"), nil)
+	if err := w.dir(root, "", rules); err != nil {
 		return nil, nil, err
 	}
 	if w.dropped {
@@ -173,7 +219,7 @@ func (w *walker) statFiles(dir *os.File) {
 	}
 }
 
-func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
+func (w *walker) dir(abs, rel string, rules []gitignore.Pattern) error {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		w.issues = append(w.issues, FileError{Path: abs, Code: CodeWalkFailed, Message: err.Error(), Warning: true})
@@ -190,8 +236,22 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		return nil
 	}
 	w.visited[real] = true
-	if m := w.ignoreFile(filepath.Join(abs, ".gitignore")); m != nil {
-		rules = append(rules[:len(rules):len(rules)], ignoreRule{dir: rel, matcher: m})
+	if w.folders++; w.folders > w.opt.MaxFiles {
+		w.stop(fmt.Sprintf("the workspace has more than %d folders", w.opt.MaxFiles))
+		return nil
+	}
+	var domain []string
+	if rel != "" {
+		domain = strings.Split(rel, "/")
+	}
+	for _, name := range ignoreFiles {
+		if ps := w.ignoreFile(filepath.Join(abs, name), domain); len(ps) > 0 {
+			rules = append(rules[:len(rules):len(rules)], ps...)
+		}
+	}
+	var match gitignore.Matcher
+	if len(rules)+len(w.exclude) > 0 {
+		match = gitignore.NewMatcher(append(rules[:len(rules):len(rules)], w.exclude...))
 	}
 	entries, f, err := readDir(abs)
 	if err != nil {
@@ -203,6 +263,9 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 	}
 	defer f.Close()
 	for _, e := range entries {
+		if w.full {
+			break
+		}
 		name := e.Name()
 		childAbs := filepath.Join(abs, name)
 		childRel := name
@@ -233,7 +296,7 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 		if !isDir && !IsSourceFile(name) {
 			continue // never read
 		}
-		if ignored(rules, childRel, isDir) {
+		if match != nil && match.Match(strings.Split(childRel, "/"), isDir) {
 			continue
 		}
 		if !utf8.ValidString(name) {
@@ -257,6 +320,10 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 				Message: "not a regular file (a FIFO, device or socket); skipped"})
 			continue
 		}
+		if !isDir && len(w.out) >= w.opt.MaxFiles {
+			w.stop(fmt.Sprintf("the workspace has more than %d Markdown files", w.opt.MaxFiles))
+			break
+		}
 		if isDir {
 			w.statFiles(f) // the subfolder reuses pending
 			if err := w.dir(childAbs, childRel, rules); err != nil {
@@ -279,19 +346,76 @@ func (w *walker) dir(abs, rel string, rules []ignoreRule) error {
 	return nil
 }
 
-// ignoreFile compiles the .gitignore at path, or returns nil when there is
-// none. One that cannot be read safely (a FIFO, a device, a symlink out of
-// the workspace, over the configuration size cap) is reported and ignored.
-func (w *walker) ignoreFile(path string) *ignore.GitIgnore {
+// ignoreFile reads the patterns of an ignore file whose folder has the
+// path components domain, or returns nil when there is none. One that
+// cannot be read safely (a FIFO, a device, a symlink out of the workspace,
+// over the configuration size cap) is reported and ignored.
+func (w *walker) ignoreFile(path string, domain []string) []gitignore.Pattern {
 	b, err := w.root.ReadFile(path, fsafe.MaxConfigBytes)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			w.issues = append(w.issues, FileError{Path: path, Code: fsafe.CodeOr(err, CodeReadFailed),
 				Message: err.Error() + "; its rules are not applied", Warning: true})
 		}
 		return nil
 	}
-	return ignore.CompileIgnoreLines(strings.Split(string(b), "\n")...)
+	return parseIgnore(b, domain)
+}
+
+// parseIgnore reads ignore patterns as git does: a UTF-8 byte order mark
+// is skipped, lines end at LF with an optional CR before it, blank lines
+// and lines starting with "#" are not patterns (ParsePattern handles
+// trailing spaces, "\ ", "!" and the other escapes).
+func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	var ps []gitignore.Pattern
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 || line[0] == '#' || len(bytes.Trim(line, " ")) == 0 {
+			continue
+		}
+		ps = append(ps, parsePattern(string(line), domain))
+	}
+	return ps
+}
+
+// parsePattern is gitignore.ParsePattern with one correction: go-git lets
+// a trailing "/**" match the folder itself, which would prune it, while
+// git matches only what is inside ("logs/**" then "!logs/keep.md" keeps
+// logs/keep.md). "dir/**/*" is what git means.
+func parsePattern(p string, domain []string) gitignore.Pattern {
+	if t := strings.TrimRight(p, " "); strings.HasSuffix(t, "/**") && !strings.HasSuffix(p, "\\ ") {
+		p = t + "/*"
+	}
+	return gitignore.ParsePattern(p, domain)
+}
+
+// excludePatterns compiles the exclude option; a pattern that is not a
+// valid glob is reported (it would match nothing).
+func (w *walker) excludePatterns(root string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, p := range w.opt.Exclude {
+		if err := config.CheckGlob(p); err != nil {
+			w.issues = append(w.issues, FileError{Path: root, Code: CodeBadExclude, Warning: true, Message: err.Error()})
+			continue
+		}
+		if strings.TrimSpace(p) == "" || strings.HasPrefix(p, "#") {
+			continue
+		}
+		ps = append(ps, parsePattern(p, nil))
+	}
+	return ps
+}
+
+// stop ends the walk at the file cap and says so once.
+func (w *walker) stop(why string) {
+	if w.full {
+		return
+	}
+	w.full = true
+	w.issues = append(w.issues, FileError{Path: w.root.Dir(), Code: CodeTooManyFiles, Warning: true,
+		Message: fmt.Sprintf("%s: only the first %d found (folders read in name order, depth first) are ingested; raise maxWorkspaceFiles in %s or exclude folders (the exclude setting)",
+			why, len(w.out), ".mrpvm/engine.json")})
 }
 
 // readDir reads a folder's entries sorted by name, as os.ReadDir does, and
@@ -310,18 +434,43 @@ func readDir(path string) ([]fs.DirEntry, *os.File, error) {
 	return entries, f, nil
 }
 
-func ignored(rules []ignoreRule, rel string, isDir bool) bool {
-	for _, r := range rules {
-		sub := rel
-		if r.dir != "" {
-			if !strings.HasPrefix(rel, r.dir+"/") {
-				continue
-			}
-			sub = strings.TrimPrefix(rel, r.dir+"/")
+// ignoredSource reports whether the source id (a saved file ingested on
+// its own) is one a full walk would leave out: under a skipped folder or
+// matched by the ignore files of its folders or the exclude patterns. A
+// stored record of it is removed, as the full walk would.
+func (kb *KB) ignoredSource(id string, records map[string]*SourceRecord, rep *IngestReport) bool {
+	parts := strings.Split(id, "/")
+	w := &walker{root: kb.root, opt: kb.walk}
+	w.exclude = w.excludePatterns(kb.workspace)
+	rules := w.ignoreFile(filepath.Join(kb.workspace, ".git", "info", "exclude"), nil)
+	dir := kb.workspace
+	ignored := false
+	for i := range parts {
+		for _, name := range ignoreFiles {
+			rules = append(rules, w.ignoreFile(filepath.Join(dir, name), parts[:i])...)
 		}
-		if r.matcher.MatchesPath(sub) || (isDir && r.matcher.MatchesPath(sub+"/")) {
-			return true
+		isDir := i < len(parts)-1
+		if isDir && skipDir(parts[i]) {
+			ignored = true
+			break
+		}
+		if len(rules)+len(w.exclude) > 0 && gitignore.NewMatcher(append(rules[:len(rules):len(rules)], w.exclude...)).Match(parts[:i+1], isDir) {
+			ignored = true
+			break
+		}
+		dir = filepath.Join(dir, parts[i])
+	}
+	// An ignore file that cannot be read was reported by the full walk;
+	// a save does not report it again.
+	if !ignored {
+		return false
+	}
+	if rec := records[id]; rec != nil {
+		if err := kb.removeSource(context.Background(), rec); err != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: displayPath(rec), Code: CodeCommit, Message: err.Error()})
+		} else {
+			rep.Removed++
 		}
 	}
-	return false
+	return true
 }

@@ -62,7 +62,7 @@ func (r *reader) contextUnit(s *section) *KU {
 	// The block runs from the line after the heading to the next heading.
 	bodyStart := len(r.src)
 	if headLine+1 < len(r.lines) {
-		bodyStart = r.lines[headLine+1]
+		bodyStart = int(r.lines[headLine+1])
 	}
 	bodyEnd := s.next
 	if bodyEnd < bodyStart {

@@ -2,6 +2,7 @@ package kus
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -9,10 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -34,9 +34,9 @@ const leafMin = 400
 // summaryBodyCap bounds the text body of aggregate (summary, section) KUs.
 const summaryBodyCap = 800
 
-// markdown is the shared goldmark instance. goldmark parsers are safe for
-// concurrent use once built.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+// markdown is the shared goldmark instance, its parsers wrapped by the
+// guard (guard.go). goldmark parsers are safe for concurrent use once built.
+var markdown = newMarkdown()
 
 // Parse reads one Markdown source and returns its KU hierarchy: a source
 // summary, one section per heading (following the heading tree) and leaves
@@ -45,6 +45,17 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // Problems in such blocks are reported as Diagnostics, not errors; Parse
 // fails only for text that is not UTF-8 or contains NUL bytes.
 func Parse(src []byte, info SourceInfo) (*Document, error) {
+	return ParseContext(context.Background(), src, info)
+}
+
+// ParseContext is Parse that stops early when ctx is cancelled, returning
+// ctx's error. Its cost in time and memory is linear in len(src) whatever
+// the markup: markup past the guard's bounds is read as literal text and
+// reported with a CodeTooComplex diagnostic.
+func ParseContext(ctx context.Context, src []byte, info SourceInfo) (*Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", info.SourceID, err)
+	}
 	if bytes.IndexByte(src, 0) >= 0 {
 		return nil, fmt.Errorf("parse %s: %w", info.SourceID, ErrBinary)
 	}
@@ -57,13 +68,16 @@ func Parse(src []byte, info SourceInfo) (*Document, error) {
 	if info.SourceName == "" {
 		info.SourceName = info.SourceID
 	}
-	r := &reader{src: src, info: info, lines: newLineIndex(src), doc: &Document{Source: info}}
-	r.run()
+	r := &reader{ctx: ctx, src: src, info: info, lines: newLineIndex(src), doc: &Document{Source: info}}
+	if err := r.run(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", info.SourceID, err)
+	}
 	return r.doc, nil
 }
 
 // reader holds the state of one Parse call.
 type reader struct {
+	ctx   context.Context
 	src   []byte
 	info  SourceInfo
 	lines lineIndex
@@ -127,8 +141,9 @@ type section struct {
 	isCU   bool
 }
 
-func (r *reader) run() {
-	fmTitle, fmTags, bodyStart := r.frontMatter()
+// run builds r.doc; it fails only when r.ctx is cancelled.
+func (r *reader) run() error {
+	fmTitle, fmTags, bodyStart := r.readFrontMatter()
 	r.doc.Tags = fmTags
 	src := r.src
 	if bodyStart > 0 {
@@ -152,19 +167,28 @@ func (r *reader) run() {
 	r.addID(r.summary.ID)
 
 	if line, deep := tooDeep(src); deep {
-		r.doc.Diagnostics = append(r.doc.Diagnostics, Diagnostic{Line: line, Col: 1, Severity: SeverityWarning, Code: CodeTooDeep,
-			Message: fmt.Sprintf("nesting deeper than %d levels on many lines; the file is read as plain paragraphs", deepLevel)})
-		r.preamble = &section{ku: r.summary}
-		units := append([]*KU{r.summary}, r.group(plainPieces(src), r.preamble, r.summary)...)
-		r.finishSummary(fmTitle)
-		for _, u := range units {
-			r.stamp(u)
-		}
-		r.doc.Units = units
-		r.doc.Title = r.summary.Title
-		return
+		r.diag(line, SeverityWarning, CodeTooDeep, fmt.Sprintf("nesting deeper than %d levels on many lines; the file is read as plain paragraphs", deepLevel))
+		return r.runPlain(src, fmTitle)
 	}
-	root := markdown.Parser().Parse(text.NewReader(src))
+	if lines := len(r.lines); lines > lineBudgetBase+len(src)/lineBudgetPerByte {
+		r.diag(1, SeverityWarning, CodeTooComplex, fmt.Sprintf("%d lines for %d bytes is more than the Markdown reader's budget; the file is read as plain paragraphs", lines, len(src)))
+		return r.runPlain(src, fmTitle)
+	}
+	g := newGuard(r.ctx, len(src))
+	pc := parser.NewContext()
+	pc.Set(guardKey, g)
+	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	if g.blocksLeft < 0 {
+		root = nil // the partial tree is garbage from here on
+		r.diag(1, SeverityWarning, CodeTooComplex, fmt.Sprintf("more than %d Markdown blocks for %d bytes is more than the reader's budget; the file is read as plain paragraphs", blockBudgetBase+len(src)/blockBudgetPerByte, len(src)))
+		return r.runPlain(src, fmTitle)
+	}
+	if g.exhaustedAt >= 0 {
+		r.diag(r.lines.line(g.exhaustedAt)+1, SeverityWarning, CodeTooComplex, fmt.Sprintf("more than %d inline markup nodes for %d bytes is more than the reader's budget; from here on markup is read as literal text", inlineBudgetBase+len(src)/inlineBudgetPerByte, len(src)))
+	}
 
 	maxLevel := r.sectionLevels(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
@@ -225,6 +249,29 @@ func (r *reader) run() {
 	sort.SliceStable(r.doc.Diagnostics, func(i, j int) bool { return r.doc.Diagnostics[i].Line < r.doc.Diagnostics[j].Line })
 	r.doc.Units = units
 	r.doc.Title = r.summary.Title
+	return r.ctx.Err()
+}
+
+// diag records a diagnostic at the start of line.
+func (r *reader) diag(line int, sev Severity, code, msg string) {
+	r.doc.Diagnostics = append(r.doc.Diagnostics, Diagnostic{Line: line, Col: 1, Severity: sev, Code: code, Message: msg})
+}
+
+// runPlain reads src as plain paragraphs under the source summary, for
+// files the Markdown parser is not given.
+func (r *reader) runPlain(src []byte, fmTitle string) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	r.preamble = &section{ku: r.summary}
+	units := append([]*KU{r.summary}, r.group(plainPieces(src), r.preamble, r.summary)...)
+	r.finishSummary(fmTitle)
+	for _, u := range units {
+		r.stamp(u)
+	}
+	r.doc.Units = units
+	r.doc.Title = r.summary.Title
+	return r.ctx.Err()
 }
 
 // SectionCap bounds the number of section KUs per source. A file with more
@@ -266,65 +313,6 @@ func (r *reader) sectionLevels(root ast.Node) int {
 
 func isContextUnitHeading(h *ast.Heading, src []byte) bool {
 	return strings.HasPrefix(strings.TrimSpace(inlineText(h, src)), "Context Unit")
-}
-
-// frontMatter reads a leading YAML front matter block. It returns the title,
-// tags and the offset where the Markdown body starts (0 when absent).
-func (r *reader) frontMatter() (title string, tags []string, bodyStart int) {
-	src := r.src
-	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
-		return "", nil, 0
-	}
-	pos := bytes.IndexByte(src, '\n') + 1
-	inTags := false
-	for pos < len(src) {
-		end := bytes.IndexByte(src[pos:], '\n')
-		var line string
-		next := len(src)
-		if end >= 0 {
-			line = string(src[pos : pos+end])
-			next = pos + end + 1
-		} else {
-			line = string(src[pos:])
-		}
-		line = strings.TrimRight(line, "\r")
-		if line == "---" || line == "..." {
-			return title, tags, next
-		}
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case inTags && strings.HasPrefix(trimmed, "- "):
-			if t := unquoteYAML(strings.TrimSpace(trimmed[2:])); t != "" {
-				tags = append(tags, t)
-			}
-		case strings.HasPrefix(line, "title:"):
-			inTags = false
-			title = unquoteYAML(strings.TrimSpace(line[len("title:"):]))
-		case strings.HasPrefix(line, "tags:"):
-			v := strings.TrimSpace(line[len("tags:"):])
-			inTags = v == ""
-			v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
-			for _, t := range strings.Split(v, ",") {
-				if t = unquoteYAML(strings.TrimSpace(t)); t != "" {
-					tags = append(tags, t)
-				}
-			}
-		default:
-			if !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
-				inTags = false
-			}
-		}
-		pos = next
-	}
-	// No closing delimiter: not front matter after all.
-	return "", nil, 0
-}
-
-func unquoteYAML(s string) string {
-	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
-		return s[1 : len(s)-1]
-	}
-	return s
 }
 
 func (r *reader) openSection(h *ast.Heading) {
@@ -944,17 +932,37 @@ func tooDeep(src []byte) (int, bool) {
 }
 
 // plainPieces splits text into paragraphs at blank lines, for files read as
-// plain text.
+// plain text. Consecutive short paragraphs are packed into one piece of up
+// to leafMin bytes, so a file of tiny paragraphs costs a few times its size.
 func plainPieces(src []byte) []unit {
 	var out []unit
-	start := -1
-	emit := func(end int) {
-		if start >= 0 {
-			if t := strings.Join(strings.Fields(string(src[start:end])), " "); t != "" {
-				out = appendSplitText(out, unit{start: start, end: trimEnd(src, end), text: t, kind: kindParagraph})
-			}
+	var buf []byte
+	start, pieceStart, pieceEnd := -1, -1, 0
+	flush := func() {
+		if len(buf) > 0 {
+			out = appendSplitText(out, unit{start: pieceStart, end: pieceEnd, text: string(buf), kind: kindParagraph})
 		}
+		buf, pieceStart = buf[:0], -1
+	}
+	emit := func(end int) {
+		if start < 0 {
+			return
+		}
+		para := src[start:end]
 		start = -1
+		if len(bytes.TrimSpace(para)) == 0 {
+			return
+		}
+		if pieceStart >= 0 && len(buf)+len(para) > leafMin {
+			flush()
+		}
+		if pieceStart < 0 {
+			pieceStart = end - len(para)
+		} else {
+			buf = append(buf, "\n\n"...)
+		}
+		buf = appendFields(buf, para)
+		pieceEnd = trimEnd(src, end)
 	}
 	for i := 0; i < len(src); {
 		k := bytes.IndexByte(src[i:], '\n')
@@ -973,7 +981,27 @@ func plainPieces(src []byte) []unit {
 		i = end + 1
 	}
 	emit(len(src))
+	flush()
 	return out
+}
+
+// appendFields appends the words of p (ASCII-whitespace separated) to buf,
+// separated by single spaces: strings.Join(strings.Fields(p), " ") without
+// the slice of words.
+func appendFields(buf, p []byte) []byte {
+	space := false
+	for _, c := range p {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			space = true
+			continue
+		}
+		if space && len(buf) > 0 && buf[len(buf)-1] != '\n' {
+			buf = append(buf, ' ')
+		}
+		space = false
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }

@@ -106,17 +106,19 @@ func newline(b *strings.Builder) {
 }
 
 // lineIndex maps byte offsets to 1-based lines and columns.
-type lineIndex []int // byte offset of the start of each line
+// Offsets are int32 and the slice is sized exactly: a file of short lines
+// must not cost many times its size (inputs are far below 2 GiB).
+type lineIndex []int32 // byte offset of the start of each line
 
 func newLineIndex(src []byte) lineIndex {
-	idx := make(lineIndex, 1, len(src)/40+1)
+	idx := make(lineIndex, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
 		if j < 0 {
 			return idx
 		}
 		i += j + 1
-		idx = append(idx, i)
+		idx = append(idx, int32(i))
 	}
 }
 
@@ -125,10 +127,10 @@ func (l lineIndex) line(off int) int {
 	if off <= 0 {
 		return 0
 	}
-	return sort.Search(len(l), func(i int) bool { return l[i] > off }) - 1
+	return sort.Search(len(l), func(i int) bool { return int(l[i]) > off }) - 1
 }
 
-func (l lineIndex) lineStartOf(off int) int { return l[l.line(off)] }
+func (l lineIndex) lineStartOf(off int) int { return int(l[l.line(off)]) }
 
 // rangeOf converts the byte range [start, end) to a Range. Columns count bytes.
 func (l lineIndex) rangeOf(src []byte, start, end int) Range {
@@ -147,7 +149,7 @@ func (l lineIndex) rangeOf(src []byte, start, end int) Range {
 		last = start
 	}
 	el := l.line(last)
-	return Range{StartLine: sl + 1, StartCol: start - l[sl] + 1, EndLine: el + 1, EndCol: end - l[el] + 1}
+	return Range{StartLine: sl + 1, StartCol: start - int(l[sl]) + 1, EndLine: el + 1, EndCol: end - int(l[el]) + 1}
 }
 
 // firstSentence returns the first sentence of text, at most max bytes long

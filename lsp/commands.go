@@ -64,6 +64,10 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 	}
 	res, err := h(s, ctx, arg, p.WorkDoneToken)
+	if errors.Is(err, engine.ErrCorrupt) && !strings.HasPrefix(err.Error(), engine.CodeCorrupt+":") {
+		// A plugin's report of a damaged file: lead with the stable code.
+		return nil, rpcError(jsonrpc2.InternalError, engine.CodeCorrupt, "%v", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +110,9 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 		Context   string            `json:"context"`
 		SessionID string            `json:"sessionId"`
 		Pins      map[string]string `json:"pins"`
-		Folder    string            `json:"folder"`
+		// Preferences set the session's preferred plugin per stage.
+		Preferences map[string]string `json:"preferences"`
+		Folder      string            `json:"folder"`
 	}
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
@@ -132,8 +138,8 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	var resp *vm.Response
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
-		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, Pins: a.Pins})
-		if err != nil && resp == nil {
+		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
+		if err != nil && (resp == nil || errors.Is(err, engine.ErrCorrupt)) {
 			return err
 		}
 		if err != nil {
@@ -156,7 +162,7 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
 	}
-	total := &engine.IngestReport{Errors: []engine.FileError{}}
+	total := &engine.IngestReport{Errors: []engine.FileError{}, Warnings: []engine.FileWarning{}}
 	add := func(r *engine.IngestReport) {
 		total.Files += r.Files
 		total.Unchanged += r.Unchanged
@@ -164,6 +170,7 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 		total.Removed += r.Removed
 		total.KUs += r.KUs
 		total.Errors = append(total.Errors, r.Errors...)
+		total.Warnings = append(total.Warnings, r.Warnings...)
 	}
 	start := time.Now()
 	if a.URI != "" {
@@ -358,7 +365,21 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_missing", "no snapshot %q in %s", a.Name, dir)
 		}
-		if err := f.switchTo(ctx, path); err != nil {
+		// The folder serves a private copy (removed when it switches away or
+		// closes): the editor's next save must not change the snapshot.
+		tmp, err := os.CreateTemp("", "mrpvm-lsp-"+a.Name+"-*.db")
+		if err != nil {
+			return nil, fmt.Errorf("copy of snapshot %q: %w", a.Name, err)
+		}
+		copyPath := tmp.Name()
+		tmp.Close()
+		os.Remove(copyPath) // Snapshot writes a new file
+		if err := engine.CopySnapshot(path, copyPath); err != nil {
+			os.Remove(copyPath)
+			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "load snapshot %q: %v", a.Name, err)
+		}
+		if err := f.switchToCopy(ctx, copyPath); err != nil {
+			os.Remove(copyPath)
 			return nil, err
 		}
 	default:

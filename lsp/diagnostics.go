@@ -230,7 +230,11 @@ func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 			if e.Warning {
 				sev = 2
 			}
-			out = append(out, diagnostic{Range: lineRange(text, e.Line, e.Col), Severity: sev, Code: e.Code, Source: "mrpvm", Message: e.Message})
+			msg := e.Message
+			if e.Stage != "" {
+				msg += " (stage " + string(e.Stage) + ")"
+			}
+			out = append(out, diagnostic{Range: lineRange(text, e.Line, e.Col), Severity: sev, Code: e.Code, Source: "mrpvm", Message: msg})
 		}
 	}
 	base := filepath.Base(path)

@@ -111,3 +111,27 @@ func TestSOPBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginDiagnosticsNameTheStage: a plugin problem shown in the editor
+// says at which stage (load, validate, ...) it was found.
+func TestPluginDiagnosticsNameTheStage(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ path, text, code, stage string }{
+		{filepath.Join(dir, "p", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\"\n}\n", "descriptor_bad_type", "(stage validate)"},
+		{filepath.Join(dir, "wrappers", "w", "manifest.json"), "{\n  \"id\": \"w\",\n  \"type\": \"theme-plugin\",\n  \"protocolVersion\": 1,\n  \"command\": \"sh\"\n}\n", "unknown_plugin_type", "(stage validate)"},
+	}
+	for _, tc := range cases {
+		found := false
+		for _, d := range computeDiagnostics(tc.path, tc.text, diagEnv{}) {
+			if d.Code == tc.code {
+				found = true
+				if !strings.HasSuffix(d.Message, tc.stage) {
+					t.Errorf("%s: %q does not end with %q", tc.code, d.Message, tc.stage)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %s diagnostic", tc.path, tc.code)
+		}
+	}
+}

@@ -91,6 +91,7 @@ func (s *Server) didOpen(raw json.RawMessage) error {
 	td := p.TextDocument
 	s.docs.set(&document{uri: td.URI, version: td.Version, text: td.Text})
 	s.indexText(td.URI, td.Text)
+	s.rootForFile(uriToPath(td.URI))
 	s.scheduleDiagnostics(td.URI)
 	return nil
 }

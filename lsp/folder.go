@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +37,7 @@ type folder struct {
 
 	swMu     sync.Mutex
 	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
+	exclude  []string        // the exclude setting (vm.OpenOptions.Exclude)
 
 	ready   chan struct{} // closed when the first open finished
 	openErr error
@@ -120,6 +122,7 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 		NoLLM:          f.noLLM,
 		LLM:            f.bridge(),
 		PluginSwitches: f.pluginSwitches(),
+		Exclude:        f.excludeSetting(),
 	})
 	if err == nil {
 		f.reportSettingsProblems(ws)
@@ -132,7 +135,11 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 func (f *folder) reportSettingsProblems(ws *vm.Workspace) {
 	for _, p := range ws.Catalog.Problems {
 		if p.File == config.SettingsFile {
-			f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the plugins setting (%s): %s", f.name, p.Message))
+			msg := p.Message
+			if p.Stage != "" {
+				msg += " (stage " + string(p.Stage) + ")"
+			}
+			f.s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the plugins setting (%s): %s", f.name, msg))
 		}
 	}
 }
@@ -142,6 +149,19 @@ func (f *folder) setSwitches(sw map[string]bool) {
 	f.swMu.Lock()
 	f.switches = maps.Clone(sw)
 	f.swMu.Unlock()
+}
+
+// setExclude sets the exclude patterns the next open uses.
+func (f *folder) setExclude(globs []string) {
+	f.swMu.Lock()
+	f.exclude = slices.Clone(globs)
+	f.swMu.Unlock()
+}
+
+func (f *folder) excludeSetting() []string {
+	f.swMu.Lock()
+	defer f.swMu.Unlock()
+	return f.exclude
 }
 
 func (f *folder) pluginSwitches() map[string]bool {
@@ -277,6 +297,16 @@ func (f *folder) lockForSwitch(ctx context.Context) error {
 
 // switchTo closes the current knowledge base and opens the one at dbPath.
 func (f *folder) switchTo(ctx context.Context, dbPath string) error {
+	return f.switchFile(ctx, dbPath, false)
+}
+
+// switchToCopy is switchTo for a private copy the folder owns: it is
+// removed when the folder switches away from it or closes.
+func (f *folder) switchToCopy(ctx context.Context, copyPath string) error {
+	return f.switchFile(ctx, copyPath, true)
+}
+
+func (f *folder) switchFile(ctx context.Context, dbPath string, private bool) error {
 	if err := f.lockForSwitch(ctx); err != nil {
 		return err
 	}
@@ -293,6 +323,9 @@ func (f *folder) switchTo(ctx context.Context, dbPath string) error {
 	if f.tmpPath != "" {
 		os.Remove(f.tmpPath)
 		f.tmpPath = ""
+	}
+	if private {
+		f.tmpPath = dbPath
 	}
 	f.ws, f.dbPath, f.readOnly, f.openErr = ws, dbPath, false, nil
 	f.hovers.invalidate()

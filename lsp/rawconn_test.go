@@ -157,3 +157,60 @@ type (
 	ctxT = context.Context
 	rawT = json.RawMessage
 )
+
+// TestMisSizedFrames sends frames whose Content-Length counts characters
+// instead of bytes (too short on "Café"), one that claims more bytes than
+// it has, noise and an absurd length: the broken ones are answered with a
+// parse error and every request after them is still served.
+func TestMisSizedFrames(t *testing.T) {
+	rc := startRaw(t, Options{})
+	rc.initialize(map[string]any{"rootUri": nil})
+	write := func(format string, args ...any) {
+		t.Helper()
+		rc.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		if _, err := fmt.Fprintf(rc.c, format, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// awaitAfterParseError reads up to the response with id, reporting
+	// whether a parse error (-32700) came before it.
+	awaitAfterParseError := func(id string) bool {
+		t.Helper()
+		sawParseError := false
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			m, err := rc.read(time.Until(deadline))
+			if err != nil {
+				t.Fatalf("waiting for response %s: %v", id, err)
+			}
+			if m.Error != nil && m.Error.Code == -32700 {
+				sawParseError = true
+			}
+			if m.Method == "" && string(m.ID) == id {
+				if m.Error != nil {
+					t.Fatalf("response %s: %+v", id, m.Error)
+				}
+				return sawParseError
+			}
+		}
+	}
+
+	short := `{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":"Café"}}`
+	write("Content-Length: %d\r\n\r\n%s", len([]rune(short)), short)
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "workspace/symbol", "params": map[string]any{"query": "x"}})
+	if !awaitAfterParseError("3") {
+		t.Error("short frame: no parse error answered")
+	}
+
+	long := `{"jsonrpc":"2.0","id":4,"method":"workspace/symbol","params":{"query":"x"}}`
+	next := `{"jsonrpc":"2.0","id":5,"method":"workspace/symbol","params":{"query":"x"}}`
+	write("Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s", len(long)+10, long, len(next), next)
+	awaitAfterParseError("4")
+	awaitAfterParseError("5")
+
+	write("garbage line\r\nContent-Length: 99999999999\r\n\r\n")
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 6, "method": "shutdown"})
+	if !awaitAfterParseError("6") {
+		t.Error("noise: no parse error answered")
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +39,7 @@ import (
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/version"
 )
 
 // CodeRequestCancelled is the LSP error code of a cancelled request.
@@ -102,6 +104,10 @@ type Settings struct {
 	// finish before answering from a partial knowledge base (the answer then
 	// says so); nil: DefaultAskWait, 0: do not wait.
 	AskWaitMs *int `json:"askWaitMs,omitempty"`
+	// Exclude are gitignore-style patterns, relative to each workspace
+	// folder, of files never ingested, added to engine.json's exclude. A
+	// change reloads every folder.
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 // Hover setting values.
@@ -145,6 +151,13 @@ type Server struct {
 	caps        clientCaps
 	settings    Settings
 	folders     []*folder
+	// Workspace roots (roots.go): findRoots serves a folder per opened
+	// file; rootNoted are the folders already told about, rootPending the
+	// messages held until initialized (rootsLive).
+	findRoots   bool
+	rootNoted   map[string]bool
+	rootPending []rootMessage
+	rootsLive   bool
 
 	// inflight maps the ids of running requests to their cancel functions.
 	// (jsonrpc2.CancelHandler is not used: it derives a context from the
@@ -182,7 +195,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	}
 	s := &Server{opt: opt, log: log, docs: newDocStore(), exited: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	stream, err := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.logf)
+	stream, err := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), rwc, s.logf)
 	if err != nil {
 		return err
 	}
@@ -531,32 +544,41 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	if !validHover(st.Hover) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("bad_settings: initializationOptions: hover is %q; want terms, links or off", st.Hover))
 	}
-	var roots []folderRef
+	var named []folderRef
 	for _, f := range p.WorkspaceFolders {
-		roots = append(roots, f)
+		named = append(named, f)
 	}
-	if len(roots) == 0 {
+	if len(named) == 0 {
 		u := p.RootURI
 		if u == "" && p.RootPath != "" {
 			u = pathToURI(p.RootPath)
 		}
 		if u != "" {
-			roots = append(roots, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
+			named = append(named, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
+		}
+	}
+	var roots []folderRef
+	for _, r := range named {
+		if s.acceptRoot(uriToPath(r.URI)) {
+			roots = append(roots, r)
 		}
 	}
 	s.mu.Lock()
 	s.caps = caps
 	s.settings = st
 	s.initialized = true
+	if len(roots) == 0 {
+		s.findRoots = true // a single file opened with no folder
+	}
 	s.mu.Unlock()
+	if bad := badGlobs(st.Exclude); bad != "" {
+		s.rootNote(protocol.MessageTypeWarning, "settings:exclude", "mrpvm: the exclude setting: "+bad)
+	}
 	for i, r := range roots {
 		s.addFolder(r, i == 0)
 	}
 	return jsonrpc2.RawMessage(mustJSON(initializeResult())), nil
 }
-
-// Version is the server version reported in serverInfo.
-const Version = "0.1.0"
 
 // Commands lists the workspace/executeCommand ids.
 var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
@@ -564,7 +586,7 @@ var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.tra
 func initializeResult() map[string]any {
 	return map[string]any{
 		"capabilities": serverCapabilities(),
-		"serverInfo":   map[string]any{"name": "mrpvm", "version": Version},
+		"serverInfo":   map[string]any{"name": "mrpvm", "version": version.Version()},
 	}
 }
 
@@ -629,6 +651,7 @@ func mustJSON(v any) []byte {
 // onInitialized registers file watching, pulls the configuration and
 // starts the background ingest of every folder.
 func (s *Server) onInitialized() {
+	s.flushRootNotes()
 	s.goBG(func() {
 		s.mu.Lock()
 		caps := s.caps
@@ -731,12 +754,27 @@ func (s *Server) pullConfiguration() {
 	if switched {
 		s.settings.Plugins = st.Plugins
 	}
+	_, sent = keys["exclude"]
+	excluded := sent && !slices.Equal(st.Exclude, s.settings.Exclude)
+	if excluded {
+		s.settings.Exclude = st.Exclude
+	}
 	s.mu.Unlock()
-	if switched {
+	if excluded {
+		if bad := badGlobs(st.Exclude); bad != "" {
+			s.showMessage(protocol.MessageTypeWarning, "mrpvm: the exclude setting: "+bad)
+		}
+	}
+	if switched || excluded {
 		// The catalog is built when a workspace opens: reopen every folder
 		// (as a saved configuration file does).
 		for _, f := range s.folderList() {
-			f.setSwitches(st.Plugins)
+			if switched {
+				f.setSwitches(st.Plugins)
+			}
+			if excluded {
+				f.setExclude(st.Exclude)
+			}
 			f.scheduleReload(config.SettingsFile, s.opt.Debounce)
 		}
 	}
@@ -847,6 +885,9 @@ func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) error {
 		}
 	}
 	for _, r := range p.Event.Added {
+		if !s.acceptRoot(uriToPath(r.URI)) {
+			continue
+		}
 		f := s.addFolder(r, len(s.folderList()) == 0)
 		if f != nil {
 			s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
@@ -889,6 +930,7 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
 	f.llm = s.settings.LLM
 	f.setSwitches(s.settings.Plugins)
+	f.setExclude(s.settings.Exclude)
 	s.folders = append(s.folders, f)
 	if s.watcher != nil {
 		s.watcher.add(root)

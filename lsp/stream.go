@@ -1,44 +1,162 @@
 package lsp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 
 	"go.lsp.dev/jsonrpc2"
 )
 
-// frameIO is the raw frame access of jsonrpc2's header stream.
-type frameIO interface {
-	ReadFrame(ctx context.Context) ([]byte, int64, error)
+// frameWriter is the raw frame output of jsonrpc2's header stream.
+type frameWriter interface {
 	WriteFrame(ctx context.Context, data []byte) (int64, error)
 }
 
-// tolerantStream wraps jsonrpc2's Content-Length stream so that a frame
-// whose body is not a JSON-RPC message is answered with a parse or
-// invalid-request error instead of ending the connection, which is what
-// jsonrpc2's own read loop does with a decode error. Frames whose header is
-// broken still end the connection: there is no way to find the next frame.
+// tolerantStream reads Content-Length frames itself and writes through
+// jsonrpc2's header stream. A frame whose body is not a JSON-RPC message is
+// answered with a parse or invalid-request error instead of ending the
+// connection (what jsonrpc2's own read loop does), and a frame whose length
+// is wrong (a client counting characters instead of bytes) is survived: the
+// reader resynchronises on the next "Content-Length:" header.
 type tolerantStream struct {
 	inner jsonrpc2.Stream
-	raw   frameIO
+	raw   frameWriter
+	in    *frameReader
 	log   func(format string, args ...any)
 }
 
-func newTolerantStream(inner jsonrpc2.Stream, log func(string, ...any)) (jsonrpc2.Stream, error) {
-	raw, ok := inner.(frameIO)
+func newTolerantStream(inner jsonrpc2.Stream, r io.Reader, log func(string, ...any)) (jsonrpc2.Stream, error) {
+	raw, ok := inner.(frameWriter)
 	if !ok {
 		return nil, errors.New("lsp: jsonrpc2 stream has no frame access")
 	}
-	return &tolerantStream{inner: inner, raw: raw, log: log}, nil
+	return &tolerantStream{inner: inner, raw: raw, in: newFrameReader(r), log: log}, nil
+}
+
+// maxFrame bounds a frame body; a larger Content-Length is treated as a
+// broken header (the reader skips to the next header rather than
+// allocating it).
+const maxFrame = 256 << 20
+
+var contentLength = []byte("Content-Length:")
+
+// frameReader splits a byte stream into Content-Length frames, finding the
+// next header again after a broken one.
+type frameReader struct {
+	r *bufio.Reader
+}
+
+func newFrameReader(r io.Reader) *frameReader { return &frameReader{r: bufio.NewReader(r)} }
+
+// unread puts b back in front of the stream.
+func (f *frameReader) unread(b []byte) {
+	f.r = bufio.NewReader(io.MultiReader(bytes.NewReader(bytes.Clone(b)), f.r))
+}
+
+// ReadFrame returns the next frame's body. A header block that is not
+// Content-Length/Content-Type lines returns an error wrapping
+// jsonrpc2.ErrInvalidHeader, after skipping to the next line that holds
+// "Content-Length:", so the following call reads the next frame.
+func (f *frameReader) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	length := int64(-1)
+	var read int64
+	headers := 0
+	for {
+		line, err := f.r.ReadSlice('\n')
+		read += int64(len(line))
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A header line longer than the buffer is no header.
+			return nil, read, f.resync(fmt.Errorf("%w: header line too long", jsonrpc2.ErrInvalidHeader), nil)
+		}
+		if err != nil {
+			return nil, read, err
+		}
+		trimmed := bytes.TrimRight(line, "\r\n")
+		if len(trimmed) == 0 {
+			if length < 0 {
+				if headers == 0 {
+					continue // blank lines between frames
+				}
+				return nil, read, f.resync(fmt.Errorf("%w: no Content-Length", jsonrpc2.ErrInvalidHeader), nil)
+			}
+			break
+		}
+		headers++
+		name, value, ok := bytes.Cut(trimmed, []byte(":"))
+		switch {
+		case ok && bytes.EqualFold(name, contentLength[:len(contentLength)-1]):
+			n, perr := strconv.ParseInt(string(bytes.TrimSpace(value)), 10, 64)
+			if perr != nil || n <= 0 || n > maxFrame {
+				return nil, read, f.resync(fmt.Errorf("%w: Content-Length %q", jsonrpc2.ErrInvalidHeader, bytes.TrimSpace(value)), nil)
+			}
+			length = n
+		case ok && bytes.EqualFold(name, []byte("Content-Type")):
+		default:
+			// Leftover bytes of a mis-sized frame, or noise: resume at a
+			// header inside this line when there is one.
+			return nil, read, f.resync(fmt.Errorf("%w: %q", jsonrpc2.ErrInvalidHeader, clipBytes(trimmed)), trimmed)
+		}
+	}
+	body := make([]byte, length)
+	n, err := io.ReadFull(f.r, body)
+	read += int64(n)
+	if err != nil {
+		return nil, read, err
+	}
+	return body, read, nil
+}
+
+// resync skips input up to the next "Content-Length:" (looking first in
+// line, the rejected header line) and returns cause.
+func (f *frameReader) resync(cause error, line []byte) error {
+	if i := bytes.Index(line, contentLength); i >= 0 {
+		f.unread(append(bytes.Clone(line[i:]), '\n'))
+		return cause
+	}
+	for {
+		l, err := f.r.ReadSlice('\n')
+		if i := bytes.Index(l, contentLength); i >= 0 {
+			f.unread(l[i:])
+			return cause
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return err // the stream ended before another frame
+		}
+	}
+}
+
+// jsonValueEnd returns the offset just past the JSON value body starts
+// with, or 0 when it does not start with one.
+func jsonValueEnd(body []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil {
+		return 0
+	}
+	return int(dec.InputOffset())
+}
+
+func clipBytes(b []byte) []byte {
+	if len(b) > 60 {
+		return b[:60]
+	}
+	return b
 }
 
 // Read returns the next well-formed message, answering malformed frames.
 func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	badRun := false
 	for {
-		body, n, err := s.raw.ReadFrame(ctx)
+		body, n, err := s.in.ReadFrame(ctx)
 		if errors.Is(err, jsonrpc2.ErrInvalidHeader) {
 			// A broken header block (a bad line, a zero length): answer once
 			// and resynchronise on the next well-formed header.
@@ -60,6 +178,16 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 			return msg, n, nil
 		}
 		s.log("malformed frame (%d bytes): %v", len(body), derr)
+		if end := jsonValueEnd(body); end > 0 && end < len(body) {
+			// The frame claimed more bytes than it had and swallowed the
+			// start of the next one: serve the message it holds and read
+			// the rest again.
+			s.in.unread(body[end:])
+			body = body[:end]
+			if msg, err := jsonrpc2.DecodeMessage(body); err == nil {
+				return msg, n, nil
+			}
+		}
 		if werr := s.answerMalformed(ctx, body, derr); werr != nil {
 			return nil, 0, werr
 		}

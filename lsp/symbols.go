@@ -28,8 +28,17 @@ func (s *Server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		return []protocol.DocumentSymbol{}, nil
 	}
-	doc, err := kus.Parse([]byte(text), kus.SourceInfo{SourceID: filepath.Base(uriToPath(p.TextDocument.URI))})
+	if len(text) > MaxDiagnosedBytes {
+		// Refused rather than parsed: the same cap as diagnostics and the
+		// ingest's default file size cap.
+		return nil, rpcError(jsonrpc2.InvalidRequest, "doc_too_large",
+			"the document has %d bytes; documents over %d bytes get no symbols", len(text), MaxDiagnosedBytes)
+	}
+	doc, err := kus.ParseContext(ctx, []byte(text), kus.SourceInfo{SourceID: filepath.Base(uriToPath(p.TextDocument.URI))})
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return []protocol.DocumentSymbol{}, nil
 	}
 	return kuSymbols(text, doc), nil

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	var session string
-	var pins []string
+	var pins, prefers []string
 	var noIngest bool
 	var llmCache bool
 	cmd := &cobra.Command{
@@ -37,8 +37,11 @@ LLM-backed plugins (sd-llm-*, gs-llm-*, val-llm) run when a model endpoint is
 configured: MRPVM_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama),
 MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY; per-role models go
 in llm-role-settings.json. Without one they step aside and the symbolic path
-answers. --pin gs=gs-llm-fast forces a stage's plugin; --llm-cache reuses
-replies to identical prompts.
+answers. --pin gs=gs-llm-fast forces a stage's plugin for this question;
+--prefer kb=kb-thinkingdb makes a plugin the session's preference for a stage
+(tried first, the others kept as fallbacks; kept for the session's later
+questions; --prefer kb= clears it); --llm-cache reuses replies to identical
+prompts.
 
 A QUESTION of "-" is read from standard input (for long or multi-line
 questions, which the command line cannot carry).`,
@@ -56,23 +59,30 @@ questions, which the command line cannot carry).`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache})
+			prefMap, err := parsePrefers(prefers)
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			if !noIngest {
-				rep, err := a.kb.Ingest(cmd.Context(), engine.IngestOptions{})
-				if err != nil {
+				if err := a.ingest(cmd.Context()); err != nil {
 					return err
 				}
-				for _, e := range rep.Errors {
-					if !e.Warning {
-						warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
-					}
-				}
 			}
-			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap})
+			if session == "new" {
+				session = "" // a new session with a fresh id, printed after the answer
+			}
+			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
+			if errors.Is(err, engine.ErrCorrupt) {
+				return err
+			}
+			if errors.Is(err, vm.ErrSessionNotFound) {
+				err = fmt.Errorf("%w; start a session with --session new (or no --session) and continue it with the id printed after the answer", err)
+			}
 			if err != nil {
 				if flags.json && resp != nil {
 					_ = printJSON(os.Stdout, resp)
@@ -90,7 +100,7 @@ questions, which the command line cannot carry).`,
 					hint = llm.Hint
 				}
 				if hint != "" {
-					fmt.Fprintln(os.Stderr, "mrpvm: note:", hint)
+					termf(os.Stderr, "mrpvm: note: %s\n", text(hint))
 				}
 			}
 			if resp.Status == vm.StatusFailure {
@@ -99,7 +109,8 @@ questions, which the command line cannot carry).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "continue (or start) the named session; a new one is made when empty")
+	cmd.Flags().StringVar(&session, "session", "", "continue the session with this id (printed after every answer); \"new\" or empty starts a new one, and an unknown id is an error (exit 2)")
+	cmd.Flags().StringArrayVar(&prefers, "prefer", nil, "make a plugin the session's preference for a stage, as stage=plugin-id (stage= clears it); repeatable")
 	cmd.Flags().StringArrayVar(&pins, "pin", nil, "pin a stage to one plugin, as stage=plugin-id (stages: sd, plan, kb, gs, val); repeatable")
 	cmd.Flags().BoolVar(&llmCache, "llm-cache", false, "answer repeated LLM prompts (same model, messages and settings) from an on-disk cache in the knowledge base file")
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")
@@ -110,7 +121,7 @@ questions, which the command line cannot carry).`,
 		Short: "Print the trace of a past request (the last one by default) as JSON",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{quiet: true})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: true, reads: true})
 			if err != nil {
 				return err
 			}
@@ -162,23 +173,37 @@ func parsePins(pins []string) (map[string]string, error) {
 	return out, nil
 }
 
+// parsePrefers reads --prefer stage=plugin-id values; an empty id clears
+// the stage's preference.
+func parsePrefers(prefers []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range prefers {
+		stage, id, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(stage) == "" {
+			return nil, fmt.Errorf("--prefer %q: want stage=plugin-id, for example --prefer kb=kb-thinkingdb", p)
+		}
+		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
+	}
+	return out, nil
+}
+
 // printAnswer renders a response for a terminal.
 func printAnswer(w io.Writer, r *vm.Response) {
-	fmt.Fprintln(w, strings.TrimSpace(r.AnswerMarkdown))
+	termf(w, "%s\n", text(strings.TrimSpace(r.AnswerMarkdown)))
 	if len(r.Evidence) > 0 && !strings.Contains(r.AnswerMarkdown, "Sources") {
 		fmt.Fprintln(w, "\nSources:")
 		for i, e := range r.Evidence {
-			fmt.Fprintf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
+			termf(w, "  [%d] %s — %s:%d\n", i+1, e.Title, e.SourceID, e.Range.StartLine)
 		}
 	}
-	fmt.Fprintf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
+	termf(w, "\n%s · request %s · session %s\n", r.Status, r.RequestID, r.SessionID)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, s := range r.Trace.Outcome.Stages {
 		model := ""
 		if s.Model != "" {
-			model = " " + s.Model
+			model = " " + safeField(s.Model)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, model)
+		termf(tw, "  %s\t%s\t%s\t%dms%s\n", s.Stage, s.PluginID, s.Status, s.DurationMs, text(model))
 	}
 	tw.Flush()
 }

@@ -37,7 +37,7 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 			tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "suite\tquestions\tanswer pass\tcontext pass\tcontext F1")
 			for _, s := range out.Suites {
-				fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\n", s.SuiteID, len(s.Questions), s.AnswerPassRate, s.ContextPassRate, s.ContextF1)
+				termf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\n", s.SuiteID, len(s.Questions), s.AnswerPassRate, s.ContextPassRate, s.ContextF1)
 			}
 			tw.Flush()
 			for _, s := range out.Suites {
@@ -46,7 +46,7 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 					if !q.AnswerPass || !q.ContextPass {
 						mark = "FAIL"
 					}
-					fmt.Printf("%s %s/%s [%s] answer=%v context=%v missing=%v unwanted=%v\n", mark, s.SuiteID, q.ID, q.Status, q.AnswerPass, q.ContextPass, q.Missing, q.Unwanted)
+					termf(os.Stdout, "%s %s/%s [%s] answer=%v context=%v missing=%v unwanted=%v\n", mark, s.SuiteID, q.ID, q.Status, q.AnswerPass, q.ContextPass, q.Missing, q.Unwanted)
 				}
 			}
 			return nil

@@ -22,9 +22,13 @@ func init() {
 		Long: `Ingest walks the workspace, parses new and changed Markdown files into
 Knowledge Units and commits each file in its own transaction. Unchanged files
 are skipped; deleted files are removed. With --json it prints one object:
-{"files", "unchanged", "removed", "kus", "errors": [{"path","code","message"}], "seconds"}.
+{"files", "unchanged", "removed", "kus", "errors": [{"path","code","message"}],
+"warnings": [{"path","line","col","code","message"}], "seconds"}.
 Skipped files (too large, binary, not UTF-8) are listed in errors but do not
-make the command fail; a file that could not be read or committed does.`,
+make the command fail; a file that could not be read or committed does.
+Warnings are problems found in the files read this run (a Context Unit
+block with an unknown role, say); those files are ingested as well as they
+could be read, and the command succeeds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := openKB(cmd.Context(), o)
@@ -68,7 +72,10 @@ func printIngestSummary(w io.Writer, rep *engine.IngestReport) {
 		if e.Warning {
 			kind = "skipped"
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", kind, e.Path, e.Code, e.Message)
+		termf(w, "%s: %s: %s: %s\n", kind, e.Path, e.Code, text(e.Message))
+	}
+	for _, x := range rep.Warnings {
+		termf(w, "warning: %s:%d:%d: %s: %s\n", x.Path, x.Line, x.Col, x.Code, text(x.Message))
 	}
 	fmt.Fprintf(w, "ingested %d files (%d unchanged, %d removed); %d KUs in the knowledge base; %.2fs\n",
 		rep.Files, rep.Unchanged, rep.Removed, rep.KUs, rep.Seconds)

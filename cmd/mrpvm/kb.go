@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +21,9 @@ type kbOptions struct {
 	readOnly    bool
 	quiet       bool // do not print plugin problems
 	llmCache    bool // cache LLM replies in the knowledge base file (--llm-cache)
+	// reads marks a command that can answer from a knowledge base file it
+	// cannot write: such a file is opened read-only, as it is.
+	reads bool
 }
 
 // app is an open workspace (knowledge base, catalog, VM).
@@ -26,25 +31,61 @@ type app struct {
 	*vm.Workspace
 	kb *engine.KB
 	vm *vm.Machine
+	// readOnly is set when the file could only be opened for reading
+	// (kbOptions.reads): nothing can be ingested into it.
+	readOnly bool
 }
 
 // openApp opens the workspace named by the global flags with the plugins
 // attached; plugin problems are printed on standard error unless quiet.
 func openApp(ctx context.Context, o kbOptions) (*app, error) {
-	w, err := vm.Open(vm.OpenOptions{
-		Workspace:   flags.workspace,
-		DBPath:      flags.db,
-		Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: o.readOnly},
-		MaxFileSize: o.maxFileSize,
-		CacheLLM:    o.llmCache,
-	})
+	// Ingesting $HOME or / would read every Markdown file of the machine
+	// into one knowledge base: only on purpose.
+	if err := engine.CheckWorkspace(flags.workspace); err != nil && !flags.force {
+		return nil, fmt.Errorf("%w (or pass --force)", err)
+	}
+	open := func(readOnly bool) (*vm.Workspace, error) {
+		return vm.Open(vm.OpenOptions{
+			Workspace:   flags.workspace,
+			DBPath:      flags.db,
+			Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: readOnly},
+			MaxFileSize: o.maxFileSize,
+			CacheLLM:    o.llmCache,
+		})
+	}
+	readOnly := o.readOnly
+	w, err := open(readOnly)
+	if err != nil && o.reads && !readOnly && errors.Is(err, engine.ErrReadOnly) {
+		readOnly = true
+		w, err = open(true)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !o.quiet {
 		reportProblems(w.Catalog.Problems)
 	}
-	return &app{Workspace: w, kb: w.KB, vm: w.VM}, nil
+	return &app{Workspace: w, kb: w.KB, vm: w.VM, readOnly: readOnly}, nil
+}
+
+// ingest brings the knowledge base up to date before a command reads it,
+// printing the files that failed; a file opened read-only is read as it
+// is, with a warning.
+func (a *app) ingest(ctx context.Context) error {
+	if a.readOnly {
+		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.kb.Store().Path())
+		return nil
+	}
+	rep, err := a.kb.Ingest(ctx, engine.IngestOptions{})
+	if err != nil {
+		return err
+	}
+	for _, e := range rep.Errors {
+		if !e.Warning {
+			warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
+		}
+	}
+	return nil
 }
 
 // openKB opens the knowledge base with the plugins attached; closing the
@@ -52,14 +93,22 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 func openKB(ctx context.Context, o kbOptions) (*app, error) { return openApp(ctx, o) }
 
 // printJSON writes v as indented JSON followed by a newline.
+// Control characters stay escaped, including those encoding/json leaves
+// raw (escapeJSONControls).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSONControls(b.Bytes()))
+	return err
 }
 
-// warnf prints a warning line on standard error.
+// warnf prints a warning line on standard error; its arguments are made
+// safe for a terminal as termf does.
 func warnf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
+	termf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
 }

@@ -40,7 +40,7 @@ It does not touch the knowledge base.`,
 			}
 			printKUTree(doc)
 			for _, d := range doc.Diagnostics {
-				fmt.Fprintf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, d.Message)
+				termf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, text(d.Message))
 			}
 			return nil
 		},
@@ -87,7 +87,7 @@ func printKUTree(doc *kus.Document) {
 			return
 		}
 		printed[u.ID] = true
-		fmt.Printf("%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
+		termf(os.Stdout, "%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
 			u.Range.StartLine, u.Range.EndLine, oneLine(u.Title, 60))
 		for _, c := range u.ChildUnitIDs {
 			if child := byID[c]; child != nil {

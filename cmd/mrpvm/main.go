@@ -16,11 +16,14 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/version"
 )
 
 // globalFlags are shared by every subcommand.
 type globalFlags struct {
 	workspace  string
+	force      bool // ingest even an unsafe workspace (engine.CheckWorkspace)
 	db         string
 	json       bool
 	cpuProfile string // hidden: a CPU profile of the whole command
@@ -35,12 +38,15 @@ var (
 		Short:         "A knowledge base of your Markdown, answered through a typed plugin VM",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.String(),
 	}
 )
 
 func init() {
+	rootCmd.SetVersionTemplate("mrpvm {{.Version}}\n")
 	pf := rootCmd.PersistentFlags()
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
+	pf.BoolVar(&flags.force, "force", false, "use the workspace even when it is your home folder or a filesystem root (refused otherwise, unless it holds a .mrpvm folder)")
 	pf.StringVar(&flags.db, "db", "", "knowledge base file (default: the user cache directory)")
 	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&flags.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole command to this file")
@@ -115,7 +121,7 @@ func main() {
 	stopProfile()
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mrpvm:", err)
+		fmt.Fprintln(os.Stderr, "mrpvm:", safeText(err.Error()))
 		var ee *exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)

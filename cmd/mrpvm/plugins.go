@@ -75,10 +75,10 @@ func init() {
 				}
 			} else {
 				for _, p := range all {
-					fmt.Println(problemLine(p))
+					termf(os.Stdout, "%s\n", text(problemLine(p)))
 				}
 				if len(all) == 0 {
-					fmt.Printf("ok: %s\n", strings.Join(dirs, ", "))
+					termf(os.Stdout, "ok: %s\n", text(strings.Join(dirs, ", ")))
 				}
 			}
 			if errs > 0 {
@@ -97,21 +97,22 @@ func reportProblems(problems []*sdk.PluginError) int {
 	errs := 0
 	for _, p := range problems {
 		if p.Warning {
-			warnf("%s", problemLine(p))
+			warnf("%s", text(problemLine(p)))
 			continue
 		}
 		errs++
-		fmt.Fprintf(os.Stderr, "mrpvm: error: %s\n", problemLine(p))
+		termf(os.Stderr, "mrpvm: error: %s\n", text(problemLine(p)))
 	}
 	return errs
 }
 
-// problemLine renders "file:line: code: message" (warnings say so).
+// problemLine renders "file:line: code: message (plugin id, stage s)".
 func problemLine(p *sdk.PluginError) string {
 	loc := displayPath(p.File)
 	if loc == "" {
 		loc = displayPath(p.Ref)
 	}
+	loc = safeField(loc) // a file name's line feed would end the line
 	if loc != "" && p.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, p.Line)
 	}
@@ -123,8 +124,15 @@ func problemLine(p *sdk.PluginError) string {
 	b.WriteString(p.Code)
 	b.WriteString(": ")
 	b.WriteString(p.Message)
+	var who []string
 	if p.ID != "" && !strings.Contains(p.Message, p.ID) {
-		fmt.Fprintf(&b, " (plugin %s)", p.ID)
+		who = append(who, "plugin "+p.ID)
+	}
+	if p.Stage != "" {
+		who = append(who, "stage "+string(p.Stage))
+	}
+	if len(who) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(who, ", "))
 	}
 	return b.String()
 }
@@ -164,7 +172,7 @@ func printCatalog(c *plugins.Catalog) error {
 		if e.Origin == plugins.OriginWrapper {
 			id += " (wrapper)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, d.Type, enabled, d.CostClass, llm, d.Description)
+		termf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, d.Type, enabled, d.CostClass, llm, d.Description)
 	}
 	return tw.Flush()
 }

@@ -123,3 +123,67 @@ func TestPluginsListCommand(t *testing.T) {
 		t.Errorf("table: %q %v", out, err)
 	}
 }
+
+// TestUnsafeWorkspaceRefused checks that the home folder is not ingested
+// unless --force is given or it holds a .mrpvm folder.
+func TestUnsafeWorkspaceRefused(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("MRPVM_CONFIG_DIR", filepath.Join(t.TempDir(), "cfg"))
+	if err := os.WriteFile(filepath.Join(home, "todo.md"), []byte("# Todo\n\nBuy milk.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "kb.db")
+	_, err := runCLI(t, "ingest", "--workspace", home, "--db", db)
+	if err == nil || !strings.Contains(err.Error(), "unsafe_workspace") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("ingest of $HOME: %v", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("the knowledge base was created")
+	}
+	out, err := runCLI(t, "ingest", "--workspace", home, "--db", db, "--force")
+	if err != nil || !strings.Contains(out, "ingested 1 files") {
+		t.Fatalf("ingest --force: %v %s", err, out)
+	}
+}
+
+// TestUnknownWrapperTypeIsSkippedWithAWarning: a wrapper whose type is a
+// family this build does not know is skipped with a structured warning
+// that names the stage; `mrpvm plugins` still succeeds.
+func TestUnknownWrapperTypeIsSkippedWithAWarning(t *testing.T) {
+	t.Setenv("MRPVM_CONFIG_DIR", t.TempDir())
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, ".mrpvm", "engine.json"), `{"pluginAllowlist": ["theme-helper"]}`)
+	write(t, filepath.Join(ws, "wrappers", "future", "manifest.json"),
+		"{\n  \"id\": \"theme-helper\",\n  \"type\": \"theme-plugin\",\n  \"description\": \"A family from a newer protocol.\",\n  \"protocolVersion\": 1,\n  \"command\": \"sh\"\n}\n")
+	out, stderr, err := runSearchCLI(t, "plugins", "--workspace", ws)
+	if err != nil {
+		t.Fatalf("plugins exited with %v; stderr %q", err, stderr)
+	}
+	if !strings.Contains(out, "kb-balanced") {
+		t.Errorf("table: %q", out)
+	}
+	var line string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "unknown_plugin_type") {
+			line = l
+		}
+	}
+	if !strings.HasPrefix(line, "mrpvm: warning: ") || !strings.Contains(line, "manifest.json:3: ") ||
+		!strings.Contains(line, "stage validate") || !strings.Contains(line, "theme-helper") {
+		t.Errorf("warning line %q in %q", line, stderr)
+	}
+}
+
+// TestProblemLinesNameTheStage: every problem line of `plugins check`
+// ends with the stage where the problem was found.
+func TestProblemLinesNameTheStage(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
+	out, _ := runCLI(t, "plugins", "check", filepath.Join(dir, "bad"))
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.Contains(l, "stage ") {
+			t.Errorf("line without its stage: %q", l)
+		}
+	}
+}

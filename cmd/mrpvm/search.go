@@ -76,7 +76,7 @@ files, unknown plugin).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.plugin, "plugin", "kb-balanced", "kb-plugin that ranks (kb-fast, kb-balanced, kb-thinkingdb)")
-	f.IntVar(&o.k, "k", 0, "hits per query (default 10 for one query, 100 for --queries)")
+	f.IntVar(&o.k, "k", 0, "hits per query, at least 1 (default 10 for one query, 100 for --queries)")
 	f.BoolVar(&o.bySource, "by-source", false, "one hit per file, scored as its best KU (always on with --queries)")
 	f.StringVar(&o.queries, "queries", "", "BEIR queries file (JSONL with _id and text) to answer in one batch")
 	f.StringVar(&o.run, "run", "", "write the batch's TREC run to this file (\"-\": standard output)")
@@ -110,7 +110,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 			return usageErr(codeBadQueries, "--run and --qrels need --queries")
 		}
 	}
-	if o.k == 0 {
+	if !cmd.Flags().Changed("k") {
 		o.k = 10
 		if batch {
 			o.k = 100
@@ -134,7 +134,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 
-	a, err := openApp(ctx, kbOptions{quiet: flags.json})
+	a, err := openApp(ctx, kbOptions{quiet: flags.json, reads: true})
 	if err != nil {
 		return err
 	}
@@ -152,14 +152,8 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		return usageErr(codeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); use mrpvm ask --pin kb=%s", o.plugin, o.plugin)
 	}
 	if !o.noIngest {
-		rep, err := a.kb.Ingest(ctx, engine.IngestOptions{})
-		if err != nil {
+		if err := a.ingest(ctx); err != nil {
 			return err
-		}
-		for _, e := range rep.Errors {
-			if !e.Warning {
-				warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
-			}
 		}
 	}
 	sr := &searcher{s: s, id: o.plugin, kb: a.kb}
@@ -312,14 +306,14 @@ func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) 
 		fmt.Fprintln(os.Stderr, "mrpvm: note: the query has no searchable terms (only stop words or punctuation)")
 	}
 	printHits(os.Stdout, hits)
-	fmt.Fprintf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)
+	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)
 	return nil
 }
 
 func printHits(w io.Writer, hits []hitJSON) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))
+		termf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))
 	}
 	tw.Flush()
 }
@@ -406,7 +400,7 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 		}
 		return printJSON(msg, out)
 	}
-	fmt.Fprintf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.id, secs, qps)
+	termf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.id, secs, qps)
 	if m != nil {
 		fmt.Fprintf(msg, "nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f  (%d judged queries)\n", m.NDCG10, m.Recall100, m.MRR10, m.Queries)
 	}

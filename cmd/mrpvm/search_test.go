@@ -91,6 +91,9 @@ func TestSearchOneQuery(t *testing.T) {
 		{name: "unknown plugin", args: []string{"--plugin", "kb-nope", "tides"}, code: 2, errHas: codeUnknownPlugin},
 		{name: "not a kb plugin", args: []string{"--plugin", "gs-symbolic", "tides"}, code: 2, errHas: codeUnknownPlugin},
 		{name: "k out of range", args: []string{"--k", "5000", "tides"}, code: 2, errHas: codeBadK},
+		{name: "k zero", args: []string{"--k", "0", "tides"}, code: 2, errHas: codeBadK},
+		{name: "k negative", args: []string{"--k", "-3", "tides"}, code: 2, errHas: codeBadK},
+		{name: "k zero in a batch", args: []string{"--k", "0", "--queries", "testdata/search/queries.jsonl"}, code: 2, errHas: codeBadK},
 		{name: "run without queries", args: []string{"--run", "x.trec", "tides"}, code: 2, errHas: codeBadQueries},
 	}
 	for _, tc := range tests {

@@ -17,13 +17,13 @@ func init() {
 		Short: "Show sources, KUs by level and the knowledge base's size",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openKB(cmd.Context(), kbOptions{})
+			a, err := openKB(cmd.Context(), kbOptions{reads: true})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			kb := a.kb
-			if _, err := kb.Ingest(cmd.Context(), engine.IngestOptions{}); err != nil {
+			if err := a.ingest(cmd.Context()); err != nil {
 				return err
 			}
 			st, err := kb.Store().Stats()
@@ -36,16 +36,17 @@ func init() {
 					return err
 				}
 				for _, p := range problems {
-					fmt.Fprintln(os.Stderr, "inconsistent:", p)
+					termf(os.Stderr, "inconsistent: %s\n", text(p))
 				}
 				if len(problems) > 0 {
-					return &exitError{code: 1, err: fmt.Errorf("the knowledge base is inconsistent (%d problems); run `mrpvm ingest --rebuild`", len(problems))}
+					return &exitError{code: 1, err: &engine.StoreError{Code: engine.CodeCorrupt, Path: st.DBPath,
+						Err: fmt.Errorf("%d inconsistencies between sources and KUs", len(problems))}}
 				}
 			}
 			if flags.json {
 				return printJSON(os.Stdout, st)
 			}
-			fmt.Printf("knowledge base: %s (%s)\n", st.DBPath, humanBytes(st.DBBytes))
+			termf(os.Stdout, "knowledge base: %s (%s)\n", st.DBPath, humanBytes(st.DBBytes))
 			fmt.Printf("sources: %d\nKUs: %d\n", st.Sources, st.KUs)
 			levels := make([]string, 0, len(st.KUsByLevel))
 			for l := range st.KUsByLevel {
@@ -53,10 +54,10 @@ func init() {
 			}
 			sort.Strings(levels)
 			for _, l := range levels {
-				fmt.Printf("  %-8s %d\n", l, st.KUsByLevel[l])
+				termf(os.Stdout, "  %-8s %d\n", l, st.KUsByLevel[l])
 			}
 			if len(st.Plugins) > 0 {
-				fmt.Printf("plugin indexes: %v\n", st.Plugins)
+				termf(os.Stdout, "plugin indexes: %v\n", st.Plugins)
 			}
 			return nil
 		},

@@ -231,7 +231,7 @@ func normalize(ctx context.Context, w *vm.Workspace, id, sourceID, story string)
 func ask(ctx context.Context, m *vm.Machine, session string, c Combo, q Question) QuestionResult {
 	qr := QuestionResult{ID: q.ID, Combo: c.Label}
 	start := time.Now()
-	resp, err := m.Ask(ctx, vm.Request{Question: q.Input, SessionID: session, Pins: c.pins()})
+	resp, err := m.Ask(ctx, vm.Request{Question: q.Input, SessionID: session, CreateSession: true, Pins: c.pins()})
 	qr.Millis = time.Since(start).Milliseconds()
 	if err != nil {
 		qr.Error = err.Error()

@@ -12,7 +12,7 @@
 //     on 408/409/429/5xx and connection errors (honouring Retry-After),
 //     typed errors with stable codes (Error, Code*), token usage, an
 //     optional response Cache.
-//   - Resolver turns sdk.ModelSettings plus the MRPVM_LLM_* environment
+//   - Resolver turns sdk.ModelSettings plus the environment
 //     into an Endpoint for a plugin id and a model role. Resolution order,
 //     highest first: plugin override, role, request/session override,
 //     default, environment.
@@ -48,8 +48,14 @@
 //	{"roles": {"goal-deep": {"model": "gpt-4o", "baseURL": "https://api.openai.com/v1",
 //	                         "apiKeyEnv": "OPENAI_API_KEY", "timeoutMs": 120000}}}
 //
-// Roles the files leave without a base URL, model or key take the
-// MRPVM_LLM_* values. With nothing configured, Resolve and Complete fail
+// Roles the files leave without a base URL, model or key take them from
+// the environment, highest first: the MRPVM_LLM_* variables;
+// OPENAI_BASE_URL with OPENAI_API_KEY (OPENAI_API_KEY alone means
+// https://api.openai.com/v1); OLLAMA_HOST (http://HOST/v1, no key); and,
+// only when MRPVM_LLM_PROBE_OLLAMA=1, a local Ollama at localhost:11434
+// found by a short probe that also picks its first model when
+// MRPVM_LLM_MODEL is unset. The OPENAI_API_KEY is sent only to the
+// endpoint the OPENAI_* variables chose. With nothing configured, Resolve and Complete fail
 // with CodeNotConfigured and the LLM plugins answer `unsupported`; Hint is
 // the one line that tells the user what to set.
 package llm

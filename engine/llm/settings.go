@@ -25,8 +25,10 @@ const (
 
 // Hint is the one-line help shown, once, when no model is configured.
 const Hint = "no LLM endpoint is configured; for a local Ollama run " +
-	"`export MRPVM_LLM_BASE_URL=http://localhost:11434/v1 MRPVM_LLM_MODEL=llama3.2`, " +
-	"for an OpenAI-compatible service also set MRPVM_LLM_API_KEY (or MRPVM_LLM_API_KEY_FILE), " +
+	"`export MRPVM_LLM_BASE_URL=http://localhost:11434/v1 MRPVM_LLM_MODEL=llama3.2` " +
+	"(or set OLLAMA_HOST, or MRPVM_LLM_PROBE_OLLAMA=1 to find it by itself), " +
+	"for an OpenAI-compatible service also set MRPVM_LLM_API_KEY (or MRPVM_LLM_API_KEY_FILE; " +
+	"OPENAI_BASE_URL and OPENAI_API_KEY are read too), " +
 	"or set baseURL and model in llm-role-settings.json"
 
 // DefaultTimeout bounds a call whose role sets no timeoutMs.
@@ -96,8 +98,12 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 // Resolver resolves the endpoint of a plugin and role from the model
 // settings (llm-role-settings.json plus any request/session override) and
 // the environment. Resolution order, highest first: plugin override, role,
-// request/session override, default, then the MRPVM_LLM_* environment for
-// whatever is still unset.
+// request/session override, default, then the environment for whatever is
+// still unset: MRPVM_LLM_*, then OPENAI_BASE_URL/OPENAI_API_KEY, then
+// OLLAMA_HOST, then (when MRPVM_LLM_PROBE_OLLAMA is set) a local Ollama
+// that answers a short probe. Only the process environment and the user's
+// files reach here as endpoints: a workspace's files cannot set baseURL or
+// apiKeyEnv (package config drops them).
 type Resolver struct {
 	// Settings are the merged role settings (config.Config.ModelSettings()).
 	Settings sdk.ModelSettings
@@ -105,6 +111,9 @@ type Resolver struct {
 	Getenv func(string) string
 	// ReadFile reads key files; nil: os.ReadFile.
 	ReadFile func(string) ([]byte, error)
+	// ProbeURL is where the opt-in Ollama probe looks when OLLAMA_HOST is
+	// unset; "": OllamaBaseURL.
+	ProbeURL string
 }
 
 // NewResolver returns a resolver over settings and the process environment.
@@ -149,15 +158,27 @@ func (r *Resolver) WithRequest(o sdk.RoleSetting) *Resolver {
 // environment defaults filled in (no key: only the name of the variable
 // that holds it, when known).
 func (r *Resolver) Setting(pluginID, role string) sdk.RoleSetting {
-	s := r.Settings.Resolve(pluginID, role)
-	if s.BaseURL == "" {
-		s.BaseURL = strings.TrimSpace(r.getenv(EnvBaseURL))
+	return r.withEnv(r.Settings.Resolve(pluginID, role), r.envEndpoint())
+}
+
+// withEnv fills what s leaves unset from the environment layer. A key
+// named by the OPENAI_* convention goes only with the endpoint that
+// convention chose; MRPVM_LLM_API_KEY goes with any endpoint.
+func (r *Resolver) withEnv(s sdk.RoleSetting, env envEndpoint) sdk.RoleSetting {
+	fromEnv := false
+	if s.BaseURL == "" && env.BaseURL != "" {
+		s.BaseURL, fromEnv = env.BaseURL, true
 	}
 	if s.Model == "" {
-		s.Model = strings.TrimSpace(r.getenv(EnvModel))
+		s.Model = env.Model
 	}
-	if s.APIKeyEnv == "" && r.getenv(EnvAPIKey) != "" {
-		s.APIKeyEnv = EnvAPIKey
+	if s.APIKeyEnv == "" {
+		switch {
+		case r.getenv(EnvAPIKey) != "":
+			s.APIKeyEnv = EnvAPIKey
+		case fromEnv && env.KeyEnv != "":
+			s.APIKeyEnv = env.KeyEnv
+		}
 	}
 	return s
 }
@@ -167,17 +188,7 @@ func (r *Resolver) Setting(pluginID, role string) sdk.RoleSetting {
 // them in sdk.Env and sdk.RunContext, agree with the bridge.
 func (r *Resolver) Effective() sdk.ModelSettings {
 	m := r.Settings
-	d := m.Default
-	if d.BaseURL == "" {
-		d.BaseURL = strings.TrimSpace(r.getenv(EnvBaseURL))
-	}
-	if d.Model == "" {
-		d.Model = strings.TrimSpace(r.getenv(EnvModel))
-	}
-	if d.APIKeyEnv == "" && r.getenv(EnvAPIKey) != "" {
-		d.APIKeyEnv = EnvAPIKey
-	}
-	m.Default = d
+	m.Default = r.withEnv(m.Default, r.envEndpoint())
 	return m
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // MaxQuestionBytes bounds the question text the loop works on; longer
@@ -36,9 +37,17 @@ var ErrEmptyQuestion = errors.New("the question is empty")
 // Request is one question to the VM.
 type Request struct {
 	Question  string
-	SessionID string            // "" starts a new session
-	Pins      map[string]string // loop stage (or sd, plan, kb, gs, val) -> plugin id
-	Timeout   time.Duration     // 0: engine.json requestTimeoutMs
+	SessionID string // "" starts a new session
+	// CreateSession lets a named SessionID that does not exist yet start
+	// a session of that name; without it an unknown id is
+	// ErrSessionNotFound.
+	CreateSession bool
+	Pins          map[string]string // loop stage (or sd, plan, kb, gs, val) -> plugin id
+	// Preferences set the session's preferred plugin per stage (same keys
+	// as Pins): a strong prior the planner puts first, kept for the
+	// session's later questions. An empty id clears the stage's preference.
+	Preferences map[string]string
+	Timeout     time.Duration // 0: engine.json requestTimeoutMs
 }
 
 // Evidence is one KU an answer rests on.
@@ -65,6 +74,9 @@ type Response struct {
 	// Context is every KU the final answer's solver was given.
 	Context []Evidence `json:"context"`
 	Trace   *Trace     `json:"trace"`
+	// SearchedFor is the question as it was searched when that differs
+	// from what was asked (a follow-up completed from the session).
+	SearchedFor string `json:"searchedFor,omitempty"`
 	// Hint says how to configure a model when LLM plugins stepped aside.
 	Hint string `json:"hint,omitempty"`
 }
@@ -98,6 +110,29 @@ func (m *Machine) NormalizePins(pins map[string]string) (map[string]string, erro
 	return out, nil
 }
 
+// normalizePreferences checks session preferences like pins; a stage
+// given an empty id is returned in clear.
+func (m *Machine) normalizePreferences(prefs map[string]string) (map[string]string, []string, error) {
+	set := map[string]string{}
+	var clear []string
+	for k, id := range prefs {
+		if strings.TrimSpace(id) == "" {
+			stage, ok := stageAliases[strings.ToLower(strings.TrimSpace(k))]
+			if !ok {
+				return nil, nil, fmt.Errorf("preference %s: unknown stage %q (use sd, plan, kb, gs or val)", k, k)
+			}
+			clear = append(clear, stage)
+			continue
+		}
+		set[k] = id
+	}
+	norm, err := m.NormalizePins(set)
+	if err != nil {
+		return nil, nil, fmt.Errorf("preference: %w", err)
+	}
+	return norm, clear, nil
+}
+
 // run is the state of one request.
 type run struct {
 	m         *Machine
@@ -111,6 +146,9 @@ type run struct {
 	planner   string
 	intents   []sdk.Intent
 	turnKUs   []*kus.KU
+	strategy  []sdk.ScoredKU            // retrieved guidance for the planner
+	guidance  map[string][]sdk.ScoredKU // retrieved guidance by phase scope
+	deadline  time.Time                 // the request's deadline; zero without one
 	maxDepth  int
 	perStage  int
 	deepest   int
@@ -121,14 +159,58 @@ type run struct {
 	// broken holds the plugins whose call failed in a way a second call in
 	// the same request would repeat (see brokenCodes), with that error.
 	broken map[string]*sdk.Error
-	// searchedFor is what the last kb-plugin searched when it corrected
-	// the question's spelling (RetrievalTrace.SearchedFor).
-	searchedFor string
+	// asked is the question as the user wrote it; question is what the
+	// loop searches for (a follow-up completed from the session).
+	asked   string
+	carried *TurnContext
+	corp    *corpus
+	corrupt error // a plugin found the knowledge base file damaged
+}
+
+// corpus is the request's view of the knowledge base statistics.
+func (r *run) corpus() sdk.Corpus {
+	if r.corp == nil {
+		r.corp = newCorpus(r.m.kb)
+	}
+	if r.corp == nil {
+		return nil
+	}
+	return r.corp
+}
+
+// screen settles questions the loop cannot usefully search for: one with
+// no content word, and a follow-up with nothing before it in the session
+// to refer to. Any other follow-up is completed with the topic of the
+// session's last answered turn, recorded as the trace's searchedFor.
+func (r *run) screen() (frameResult, bool) {
+	r.asked = r.question
+	if len(text.Terms(r.question)) == 0 {
+		r.trace.fail(nil, CodeNoContentTerms, "the question has no word to search for, only common words")
+		return frameResult{status: StatusNoContext, answer: "The question has only common words (such as \"what\", \"is\", \"the\"), nothing to search the knowledge base for. Name what you are asking about."}, true
+	}
+	q, prev, is := r.resolveFollowUp(r.question)
+	if !is {
+		return frameResult{}, false
+	}
+	if prev == nil {
+		if len(contentTerms(r.question)) <= 1 {
+			_, w := followUp(r.question)
+			r.trace.fail(nil, CodeFollowUpNoContext, "the question refers back (%q) but the session has no earlier answered question", w)
+			return frameResult{status: StatusNoContext, answer: fmt.Sprintf("This question refers to something said earlier (%q), but this session has no earlier answered question to take it from. Ask it in full, naming what you mean.", w)}, true
+		}
+		return frameResult{}, false
+	}
+	r.question, r.carried = q, prev
+	r.trace.SearchedFor = q
+	r.trace.note("follow-up completed from turn %s: %q", prev.TurnID, q)
+	return frameResult{}, false
 }
 
 // Ask runs the loop for one question. It returns an error only for a
-// request it cannot run (empty question, bad pins, bad session id); every
-// plugin failure is reported in the response's status and trace.
+// request it cannot run (empty question, bad pins, bad session id: with a
+// response) or a damaged knowledge base file (errors.Is engine.ErrCorrupt:
+// without one); every other plugin failure is reported in the response's
+// status and trace.
 func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	requestID := newID("r-")
 	trace := &Trace{Outcome: sdk.Outcome{RequestID: requestID, SessionID: req.SessionID}}
@@ -158,6 +240,13 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		return resp, err
 	}
 
+	prefs, clear, err := m.normalizePreferences(req.Preferences)
+	if err != nil {
+		trace.FinalStatus = "failure"
+		trace.fail(nil, CodeUnknownPlugin, "%v", err)
+		return resp, err
+	}
+
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = config.Duration(m.eng.RequestTimeoutMs)
@@ -168,13 +257,27 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		defer cancel()
 	}
 
-	sess, _, err := m.openSession(ctx, req.SessionID)
+	hooks := newHookLimiter()
+	ctx = withHookLimiter(ctx, hooks)
+	sess, _, err := m.openSession(ctx, req.SessionID, req.CreateSession)
 	if err != nil {
 		trace.FinalStatus = "failure"
 		trace.fail(nil, CodeSessionNotFound, "%v", err)
 		return resp, err
 	}
 	trace.SessionID, resp.SessionID = sess.ID, sess.ID
+	if len(prefs) > 0 || len(clear) > 0 {
+		if sess.Preferences == nil {
+			sess.Preferences = map[string]string{}
+		}
+		for stage, id := range prefs {
+			sess.Preferences[stage] = id
+		}
+		for _, stage := range clear {
+			delete(sess.Preferences, stage)
+		}
+		trace.note("session preferences: %v", sess.Preferences)
+	}
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
@@ -182,11 +285,26 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}
+	r.deadline, _ = ctx.Deadline()
 	if m.llm != nil {
 		r.meter = llm.NewMeter(m.llm, m.eng.MaxLLMAttemptsPerRequest)
 	}
+	if res, ok := r.screen(); ok {
+		r.finish(ctx, res, resp)
+		m.keepTrace(trace)
+		return resp, nil
+	}
 	res := r.loop(ctx)
+	if r.corrupt != nil {
+		// Nothing read from a damaged file can be trusted: no answer, and
+		// the session keeps no turn.
+		trace.FinalStatus = "failure"
+		trace.fail(nil, sdk.CodeKBCorrupt, "%v", r.corrupt)
+		m.keepTrace(trace)
+		return nil, r.corrupt
+	}
 	r.finish(ctx, res, resp)
+	trace.Errors = append(trace.Errors, hooks.drain()...)
 	m.keepTrace(trace)
 	return resp, nil
 }
@@ -218,12 +336,13 @@ func rank(s string) int {
 // loop runs seed detection once, then plans and executes with each planner
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
-	r.detectSeeds(ctx)
+	r.detectSeeds(ctx, r.seedRouting(ctx))
 	if len(r.turnKUs) > 0 {
 		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
 			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
 	}
 
+	r.retrieveStrategy(ctx)
 	planners := r.m.cat.PlannerOrder()
 	if id, ok := r.pins[sdk.LoopPlanner]; ok {
 		planners = []string{id}
@@ -284,9 +403,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		resp.Status = StatusNoContext
 		resp.AnswerMarkdown = noContextAnswer(res.answer)
 	case "rejected":
-		t.FinalStatus = "failure"
-		resp.Status = StatusFailure
-		resp.AnswerMarkdown = "No answer passed validation. Last reason: " + res.reason
+		// Every candidate failed validation: say so rather than risk a
+		// confident wrong answer, and point at the closest pages.
+		t.FinalStatus, t.FinalAnswerStatus = "success", "no-context"
+		resp.Status = StatusNoContext
+		resp.AnswerMarkdown = rejectedAnswer(res)
 	default:
 		t.FinalStatus = "failure"
 		resp.Status = StatusFailure
@@ -334,10 +455,14 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	// The session keeps the turn and commits its KUs.
 	now := r.m.now()
 	s := r.session
-	s.Turns = append(s.Turns, sdk.Turn{ID: r.turnID, Role: "user", Text: firstLine(r.question, 4096), At: now},
+	resp.SearchedFor = t.SearchedFor
+	s.Turns = append(s.Turns, sdk.Turn{ID: r.turnID, Role: "user", Text: firstLine(r.asked, 4096), At: now},
 		sdk.Turn{ID: r.turnID + "-a", Role: "assistant", Text: firstLine(resp.AnswerMarkdown, 8192), At: now})
 	if len(r.turnKUs) > 0 {
 		s.Units = append(s.Units, r.turnKUs...)
+	}
+	if tc := r.turnContext(resp, r.question, r.carried); tc != nil {
+		s.Context = append(s.Context, *tc)
 	}
 	if err := r.m.saveSession(s); err != nil {
 		r.m.log.Warn("session not saved", "session", s.ID, "err", err)
@@ -346,6 +471,35 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		r.m.sessionEvent(context.WithoutCancel(ctx), &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: s.ID,
 			KBID: s.KBID, KBName: s.KBName, Units: r.turnKUs, Scope: "committed-session", Reason: "turn completed"})
 	}
+}
+
+// rejectedAnswer is the no-context answer given when every candidate
+// answer was rejected: the last reason and the closest sources.
+func rejectedAnswer(res frameResult) string {
+	var b strings.Builder
+	b.WriteString("The knowledge base has no passage that answers this question with confidence")
+	if res.reason != "" {
+		fmt.Fprintf(&b, " (the best candidate was rejected: %s)", res.reason)
+	}
+	b.WriteString(".\n")
+	seen := map[string]bool{}
+	n := 0
+	for _, e := range res.evidence {
+		if e.KU == nil || seen[e.KU.SourceID] || n == 3 {
+			continue
+		}
+		if n == 0 {
+			b.WriteString("\nYou may look at:\n")
+		}
+		seen[e.KU.SourceID] = true
+		n++
+		title := e.KU.Title
+		if title == "" {
+			title = e.KU.SourceName
+		}
+		fmt.Fprintf(&b, "- %s — %s:%d\n", title, e.KU.SourceID, max(1, e.KU.Range.StartLine))
+	}
+	return b.String()
 }
 
 func noContextAnswer(solverText string) string {
@@ -365,7 +519,7 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 	if n := len(conv); n > 20 {
 		conv = conv[n-20:]
 	}
-	deadline, _ := time.Time{}, false
+	deadline := r.deadline
 	return sdk.RunContext{
 		RequestID:    r.trace.RequestID,
 		Session:      sdk.Session{ID: r.session.ID, KBID: r.session.KBID, KBName: r.session.KBName, Preferences: r.session.Preferences, Pins: r.pins},
@@ -379,7 +533,8 @@ func (r *run) rc(frame *FrameTrace) sdk.RunContext {
 		Logger: r.m.log,
 		Budgets: sdk.Budgets{MaxLLMCalls: r.m.eng.MaxLLMAttemptsPerRequest, RemainingLLMCalls: r.remaining,
 			Deadline: deadline, FrameDepth: depth, MaxFrameDepth: r.maxDepth, MaxPluginsPerStage: r.perStage},
-		LLM: nil, // set per stage by call
+		LLM:    nil, // set per stage by call
+		Corpus: r.corpus(),
 	}
 }
 

@@ -27,6 +27,8 @@ type Session struct {
 	Preferences map[string]string `json:"preferences,omitempty"`
 	Turns       []sdk.Turn        `json:"turns"`
 	Units       []*kus.KU         `json:"units,omitempty"` // committed session KUs
+	// Context holds, per answered turn, what a later follow-up may carry.
+	Context []TurnContext `json:"context,omitempty"`
 }
 
 // ErrSessionNotFound is returned for an unknown session id where a session
@@ -61,19 +63,24 @@ func (m *Machine) Session(id string) (*Session, error) {
 	return s, nil
 }
 
-// openSession returns the named session, creating it (and telling every
-// kb-plugin) when it does not exist yet.
-func (m *Machine) openSession(ctx context.Context, id string) (*Session, bool, error) {
+// openSession returns the named session. An empty id starts a new
+// session with a fresh id; a named one must exist unless create is set
+// (callers that name their own sessions, such as an editor), so a
+// mistyped id is an error rather than a silent new conversation. A
+// session stored by another process is announced to the kb-plugins once,
+// so its committed KUs take part in retrieval again.
+func (m *Machine) openSession(ctx context.Context, id string, create bool) (*Session, bool, error) {
 	if id == "" {
-		id = newID("s-")
+		id, create = newID("s-"), true
 	} else if !ValidSessionID(id) {
 		return nil, false, fmt.Errorf("session id %q: use 1-128 letters, digits, '.', '_', ':' or '-'", id)
 	}
 	s, err := m.Session(id)
 	if err == nil {
+		m.announce(ctx, s)
 		return s, false, nil
 	}
-	if !errors.Is(err, ErrSessionNotFound) {
+	if !errors.Is(err, ErrSessionNotFound) || !create {
 		return nil, false, err
 	}
 	s = &Session{ID: id, CreatedAt: m.now(), KBID: m.kbID(), KBName: m.kbName()}
@@ -84,15 +91,35 @@ func (m *Machine) openSession(ctx context.Context, id string) (*Session, bool, e
 	return s, true, nil
 }
 
+// announce tells the kb-plugins about the committed KUs of a session this
+// machine has not seen yet (one stored by an earlier process).
+func (m *Machine) announce(ctx context.Context, s *Session) {
+	m.mu.Lock()
+	if m.announced == nil {
+		m.announced = map[string]bool{}
+	}
+	seen := m.announced[s.ID]
+	m.announced[s.ID] = true
+	m.mu.Unlock()
+	if seen || len(s.Units) == 0 {
+		return
+	}
+	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: s.ID,
+		KBID: s.KBID, KBName: s.KBName, Units: s.Units, Scope: "committed-session", Reason: "session resumed"})
+}
+
 func (m *Machine) saveSession(s *Session) error {
-	if m.core == nil {
-		return nil
+	if m.core == nil || m.kb != nil && m.kb.Store().ReadOnly() {
+		return nil // a knowledge base opened read-only keeps sessions in memory only
 	}
 	if n := len(s.Turns); n > maxSessionTurns {
 		s.Turns = s.Turns[n-maxSessionTurns:]
 	}
 	if n := len(s.Units); n > maxSessionUnits {
 		s.Units = s.Units[n-maxSessionUnits:]
+	}
+	if n := len(s.Context); n > maxSessionTurns {
+		s.Context = s.Context[n-maxSessionTurns:]
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -102,32 +129,17 @@ func (m *Machine) saveSession(s *Session) error {
 }
 
 // sessionEvent tells every enabled kb-plugin about a session event. A
-// plugin's failure is logged, never fatal.
+// plugin's failure or timeout is logged and recorded with the request's
+// hook limiter (withHookLimiter), never fatal.
 func (m *Machine) sessionEvent(ctx context.Context, ev *sdk.SessionEvent) {
 	if ev.WorkspaceStats == nil {
 		ev.WorkspaceStats = m.workspaceStats()
 	}
+	lim := hookLimiterOf(ctx)
 	for _, id := range m.cat.Order(sdk.LoopKB) {
-		p, ok := m.cat.Registry.KB(id)
-		if !ok {
-			continue
+		if p, ok := m.cat.Registry.KB(id); ok {
+			m.callSessionHook(ctx, lim, id, p, ev)
 		}
-		func() {
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			defer func() {
-				if r := recover(); r != nil {
-					m.log.Warn("session event panicked", "plugin", id, "event", ev.EventType, "panic", r)
-				}
-			}()
-			res, err := p.OnSessionEvent(cctx, sdk.RunContext{Session: sdk.Session{ID: ev.SessionID}}, ev)
-			switch {
-			case err != nil:
-				m.log.Warn("session event failed", "plugin", id, "event", ev.EventType, "err", err)
-			case res != nil && res.Status == sdk.StatusError && res.Error != nil:
-				m.log.Warn("session event failed", "plugin", id, "event", ev.EventType, "code", res.Error.Code, "msg", res.Error.Message)
-			}
-		}()
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -65,6 +66,9 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 	start := time.Now()
 	done := make(chan outcome, 1)
 	rc := r.rc(frame)
+	if dl, ok := cctx.Deadline(); ok {
+		rc.Budgets.Deadline = dl // the nearer of the request's deadline and the call's timeout
+	}
 	var stageMeter *llm.StageMeter
 	if r.meter != nil && d.UsesLLM {
 		stageMeter = r.meter.Stage(d.ID, d.MaxLLMCalls)
@@ -145,6 +149,9 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 		perr = o.err
 	}
 	r.trace.addStage(frame, so, perr)
+	if o.err != nil && o.err.Code == sdk.CodeKBCorrupt && r.corrupt == nil {
+		r.corrupt = &kbCorruptError{plugin: d.ID, msg: o.err.Message}
+	}
 	return o
 }
 
@@ -154,6 +161,18 @@ func (r *run) call(ctx context.Context, frame *FrameTrace, stage string, p sdk.P
 // the same request.
 var brokenCodes = []string{CodePluginPanic, CodePluginTimeout, CodeBadStatus,
 	sdk.CodeWrapperBadOutput, sdk.CodeWrapperExit, sdk.CodeWrapperStart, sdk.CodeWrapperTimeout}
+
+// kbCorruptError is a plugin's report that the knowledge base file is
+// damaged (sdk.CodeKBCorrupt): the request fails with it, as the store's
+// own error would, instead of answering from what could still be read.
+type kbCorruptError struct{ plugin, msg string }
+
+func (e *kbCorruptError) Error() string { return e.plugin + ": " + e.msg }
+
+// Is matches engine.ErrCorrupt and sdk.ErrKBCorrupt.
+func (e *kbCorruptError) Is(target error) bool {
+	return target == engine.ErrCorrupt || target == sdk.ErrKBCorrupt
+}
 
 // stageOrder returns the plugins to try at a stage: the pin alone, else
 // the given order (the plan's) limited to loaded plugins of the family,
@@ -179,13 +198,26 @@ func (r *run) stageOrder(stage string, planned []string, frame *FrameTrace) []st
 	if len(out) > r.perStage {
 		out = out[:r.perStage]
 	}
-	return out
+	// The configured fallback chains (plugins.json fallbackChains) follow,
+	// tried only once the planned candidates are exhausted.
+	var fallbacks []string
+	for _, id := range out {
+		for _, f := range r.m.cat.Fallbacks(id) {
+			if !slices.Contains(out, f) && !slices.Contains(fallbacks, f) {
+				fallbacks = append(fallbacks, f)
+			}
+		}
+	}
+	if len(fallbacks) > r.perStage {
+		fallbacks = fallbacks[:r.perStage]
+	}
+	return append(out, fallbacks...)
 }
 
 // detectSeeds runs the seed detectors until one returns documents the SOP
 // interpreter admits; with none, the question becomes a single intent.
-func (r *run) detectSeeds(ctx context.Context) {
-	for _, id := range r.stageOrder(sdk.LoopSeedDetector, nil, nil) {
+func (r *run) detectSeeds(ctx context.Context, planned []string) {
+	for _, id := range r.stageOrder(sdk.LoopSeedDetector, planned, nil) {
 		p, ok := r.m.cat.Registry.SD(id)
 		if !ok {
 			continue
@@ -274,6 +306,57 @@ func (r *run) admit(res *sdk.SeedResult) ([]sdk.Intent, []*kus.KU, error) {
 // plan asks a planner for a plan. A planner that fails or is not loaded
 // leaves the catalog's default orders in place, so the loop always runs.
 func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
+	var previous []string
+	if n := len(r.trace.PlannerAttempts); n > 0 {
+		previous = slices.Clone(r.trace.PlannerAttempts[:n-1])
+	}
+	return r.buildPlan(ctx, pid, &sdk.PlanInput{
+		Payload:           sdk.Payload{Prompt: r.question},
+		Intents:           r.intents,
+		DecomposedIntents: splitIntents(r.intents),
+		TurnUnits:         r.turnKUs,
+		KBID:              r.session.KBID,
+		KBName:            r.session.KBName,
+		KBStats:           r.m.workspaceStats(),
+		StrategyGuidance:  r.strategy,
+		Guidance:          r.phaseGuidance(),
+		Pins:              r.pins,
+		Preferences:       r.session.Preferences,
+		Candidates:        r.m.cat.Candidates(),
+		FrameDepth:        0,
+		PreviousAttempts:  previous,
+	}, "")
+}
+
+// seedRouting asks the first planner to order the seed detectors from the
+// question alone (seed detection runs before the task's plan); nil leaves
+// the catalog's order.
+func (r *run) seedRouting(ctx context.Context) []string {
+	if _, pinned := r.pins[sdk.LoopSeedDetector]; pinned {
+		return nil
+	}
+	planners := r.m.cat.PlannerOrder()
+	if id, ok := r.pins[sdk.LoopPlanner]; ok {
+		planners = []string{id}
+	}
+	if len(planners) == 0 {
+		return nil
+	}
+	r.planner = planners[0] // seed detection runs under the routing planner
+	plan := r.buildPlan(ctx, planners[0], &sdk.PlanInput{
+		Payload:     sdk.Payload{Prompt: r.question},
+		KBID:        r.session.KBID,
+		KBName:      r.session.KBName,
+		KBStats:     r.m.workspaceStats(),
+		Pins:        r.pins,
+		Preferences: r.session.Preferences,
+		Candidates:  r.m.cat.Candidates(),
+	}, "seed routing: ")
+	return plan.SeedDetectorOrder
+}
+
+// buildPlan asks planner pid for a plan; notes are recorded with prefix.
+func (r *run) buildPlan(ctx context.Context, pid string, in *sdk.PlanInput, prefix string) *sdk.Plan {
 	fallback := &sdk.Plan{PlannerPluginID: pid}
 	p, ok := r.m.cat.Registry.Planner(pid)
 	if !ok {
@@ -281,19 +364,6 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 			r.trace.fail(nil, CodeUnknownPlugin, "planner %s is not loaded; the catalog's default order is used", pid)
 		}
 		return fallback
-	}
-	in := &sdk.PlanInput{
-		Payload:          sdk.Payload{Prompt: r.question},
-		Intents:          r.intents,
-		TurnUnits:        r.turnKUs,
-		KBID:             r.session.KBID,
-		KBName:           r.session.KBName,
-		Guidance:         r.turnGuidance(),
-		Pins:             r.pins,
-		Preferences:      r.session.Preferences,
-		Candidates:       r.m.cat.Candidates(),
-		FrameDepth:       0,
-		PreviousAttempts: slices.Clone(r.trace.PlannerAttempts[:len(r.trace.PlannerAttempts)-1]),
 	}
 	var plan *sdk.Plan
 	prc := r.rc(nil)
@@ -338,10 +408,79 @@ func (r *run) plan(ctx context.Context, pid string) *sdk.Plan {
 		return fallback
 	}
 	for _, n := range plan.Notes {
-		r.trace.note("%s: %s", pid, n)
+		r.trace.note("%s%s: %s", prefix, pid, n)
 	}
 	plan.PlannerPluginID = pid
 	return plan
+}
+
+// phaseGuidance groups the guidance the planner sees by the phase it
+// guides: the current turn's KUs and the retrieved strategy guidance.
+func (r *run) phaseGuidance() map[string][]sdk.ScoredKU {
+	out := r.turnGuidance()
+	for phase, g := range r.guidance {
+		out[phase] = mergeEvidence(out[phase], g)
+	}
+	return out
+}
+
+// retrieveStrategy asks the first kb-plugin for strategy guidance (purpose
+// strategy-guidance) before planning: the KUs whose PhaseScopes name the
+// planner become the plan input's StrategyGuidance, and every retrieved
+// KU scoped to another phase joins that phase's guidance.
+func (r *run) retrieveStrategy(ctx context.Context) {
+	order := r.stageOrder(sdk.LoopKB, nil, nil)
+	if len(order) == 0 {
+		return
+	}
+	id := order[0]
+	p, ok := r.m.cat.Registry.KB(id)
+	if !ok {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, max(config.Duration(r.m.eng.PluginTimeoutMs), time.Second))
+	defer cancel()
+	rc := r.rc(nil)
+	rc.Budgets.Deadline, _ = cctx.Deadline()
+	done := make(chan *sdk.RetrieveResult, 1)
+	go func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				done <- nil
+			}
+		}()
+		res, err := p.Retrieve(cctx, rc, &sdk.RetrieveInput{Payload: sdk.Payload{Prompt: r.question}, Intents: r.intents,
+			TurnUnits: r.turnKUs, Purpose: sdk.PurposeStrategyGuidance, SessionID: r.session.ID, KUs: storeKUReader{r.m.kb}})
+		if err != nil {
+			res = nil
+		}
+		done <- res
+	}()
+	var res *sdk.RetrieveResult
+	select {
+	case res = <-done:
+	case <-cctx.Done():
+	}
+	if res == nil || (res.Status != sdk.StatusSuccess && res.Status != sdk.StatusInsufficient) {
+		r.trace.note("strategy guidance: %s gave none", id)
+		return
+	}
+	r.guidance = map[string][]sdk.ScoredKU{}
+	for _, ri := range res.ResolvedIntents {
+		for _, s := range append(slices.Clone(ri.Guidance), ri.Evidence...) {
+			if s.KU == nil {
+				continue
+			}
+			for _, phase := range s.KU.PhaseScopes {
+				if phase == "kb-plugin" {
+					continue
+				}
+				r.guidance[phase] = mergeEvidence(r.guidance[phase], []sdk.ScoredKU{s})
+			}
+		}
+	}
+	r.strategy = r.guidance["mrp-plan-plugin"]
+	r.trace.note("strategy guidance: %d planner KUs from %s", len(r.strategy), id)
 }
 
 // turnGuidance groups the current turn's KUs by the phase they guide.
@@ -364,8 +503,8 @@ func (r *run) turnGuidance() map[string][]sdk.ScoredKU {
 func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, prompt string, depth int) frameResult {
 	r.deepest = max(r.deepest, depth)
 	ft.Depth = depth
-	if plan.Decompose && len(intents) > 1 {
-		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok {
+	if plan.Decompose {
+		if res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, sdk.FrameSubtaskDecomposition); ok {
 			return res
 		}
 	}
@@ -415,7 +554,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 	}
 	if noContext && ctx.Err() == nil {
 		// Only no-context came back: a smaller task may find its evidence.
-		if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+		if res, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && res.better(best) {
 			return res
 		}
 	}
@@ -449,7 +588,7 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 				Guidance:    gsGuidance,
 				FrameDepth:  depth,
 				Rejection:   rejection,
-				SearchedFor: r.searchedFor,
+				SearchedFor: r.trace.SearchedFor,
 			})
 			if err != nil || res == nil {
 				return outcome{}, errOr(err, "no result")
@@ -468,7 +607,7 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 			return ans
 		case sdk.StatusNeedsDecomposition:
 			ft.Failures = append(ft.Failures, id+" needs decomposition")
-			if res, ok := r.decompose(ctx, ft, plan, intents, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
+			if res, ok := r.decompose(ctx, ft, plan, intents, evidence, depth, sdk.FrameSubtaskDecomposition); ok && res.better(best) {
 				if res.status == StatusAnswered {
 					return res
 				}
@@ -544,7 +683,9 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		return nil, nil, false, false
 	}
 	if res.RetrievalTrace.SearchedFor != "" {
-		r.searchedFor = res.RetrievalTrace.SearchedFor
+		// A spelling correction of the (possibly completed) question is
+		// what the answer reports as searched for.
+		r.trace.SearchedFor = res.RetrievalTrace.SearchedFor
 	}
 	for _, ri := range res.ResolvedIntents {
 		evidence = mergeEvidence(evidence, ri.Evidence)
@@ -575,13 +716,14 @@ func (r *run) retrieveOnce(ctx context.Context, ft *FrameTrace, p sdk.KBPlugin, 
 
 // decompose runs one child frame per sub-task and joins their answers.
 // It reports false when the task cannot be split or the depth is spent.
-func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, depth int, purpose string) (frameResult, bool) {
-	subs := splitIntents(intents)
-	if len(subs) < 2 {
+func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, evidence []sdk.ScoredKU, depth int, purpose string) (frameResult, bool) {
+	if depth+1 > r.maxDepth {
+		r.trace.fail(ft, CodeFrameDepthExceeded, "decomposition needs depth %d; the limit is %d; the best result so far is kept", depth+1, r.maxDepth)
 		return frameResult{}, false
 	}
-	if depth+1 > r.maxDepth {
-		r.trace.fail(ft, CodeFrameDepthExceeded, "decomposition needs depth %d; the limit is %d", depth+1, r.maxDepth)
+	subs := narrowIntents(intents, evidence)
+	if len(subs) == 0 {
+		r.trace.fail(ft, CodeDecompositionFailed, "the task has no parts, criteria or evidence entities to narrow it to a sub-question")
 		return frameResult{}, false
 	}
 	if r.purpose == "" {
@@ -590,7 +732,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 	child := *plan
 	child.Decompose = false
 	var parts []string
-	var evidence []sdk.ScoredKU
+	evidence = nil
 	var cited []string
 	answered, noContext := 0, 0
 	var rejections []string
@@ -629,7 +771,70 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		// is rejected, so the next planner gets its turn.
 		return frameResult{status: "rejected", reason: strings.Join(rejections, "; ")}, true
 	}
+	r.trace.fail(ft, CodeDecompositionFailed, "no sub-task of %d produced an answer", len(subs))
 	return frameResult{status: StatusFailure}, true
+}
+
+// splitNoContext runs one child frame per part of a task that only got
+// no-context answers; a task without parts is left as it is.
+func (r *run) splitNoContext(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, intents []sdk.Intent, depth int) (frameResult, bool) {
+	if len(splitIntents(intents)) < 2 {
+		return frameResult{}, false
+	}
+	return r.decompose(ctx, ft, plan, intents, nil, depth, sdk.FrameSubtaskDecomposition)
+}
+
+// narrowIntents returns the sub-questions a task is decomposed into: its
+// parts (several intents, or a single target's parts); else, for a single
+// intent, the intent narrowed to each of its criteria, else to each of
+// the main entities of the evidence retrieved for it (at most 3). Every
+// sub-question is narrower than the task; nil when none can be made.
+func narrowIntents(intents []sdk.Intent, evidence []sdk.ScoredKU) []sdk.Intent {
+	if subs := splitIntents(intents); len(subs) >= 2 {
+		return subs
+	}
+	if len(intents) != 1 {
+		return nil
+	}
+	in := intents[0]
+	sub := func(i int, target string) sdk.Intent {
+		c := in
+		c.ID = fmt.Sprintf("%s.%d", in.ID, i+1)
+		c.Target = target
+		c.ParentID = in.ID
+		return c
+	}
+	var out []sdk.Intent
+	for _, c := range strings.FieldsFunc(in.Criterion, func(r rune) bool { return r == ';' || r == ',' }) {
+		if c = strings.TrimSpace(c); c != "" && len(out) < 6 {
+			s := sub(len(out), in.Target+" (criterion: "+c+")")
+			s.Criterion = c
+			out = append(out, s)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, e := range evidence {
+		if e.KU == nil || len(out) >= 3 {
+			continue
+		}
+		ent := strings.TrimSpace(e.KU.SymbolicSubject)
+		if ent == "" {
+			ent = strings.TrimSpace(e.KU.Topic)
+		}
+		if ent == "" {
+			ent = strings.TrimSpace(e.KU.Title)
+		}
+		key := strings.ToLower(ent)
+		if ent == "" || seen[key] || strings.EqualFold(ent, in.Target) {
+			continue
+		}
+		seen[key] = true
+		out = append(out, sub(len(out), in.Target+" (about "+ent+")"))
+	}
+	return out
 }
 
 // splitIntents returns the sub-tasks of a task: its intents when there are

@@ -27,17 +27,24 @@ const (
 	CodeUnvalidated         = "UNVALIDATED"
 	CodeSessionNotFound     = "SESSION_NOT_FOUND"
 	CodeDecompositionFailed = "DECOMPOSITION_FAILED"
+	CodeFollowUpNoContext   = "FOLLOW_UP_WITHOUT_CONTEXT"
+	CodeNoContentTerms      = "NO_CONTENT_TERMS"
+	CodeSessionSourceGone   = "SESSION_SOURCE_REMOVED"
 )
 
 // Trace is the record of one request: DS027's Planner Outcome Schema
 // (the embedded Outcome, serialised flat) plus the tree of execution frames.
 type Trace struct {
 	sdk.Outcome
-	Question string        `json:"question"`
-	Frames   *FrameTrace   `json:"frames,omitempty"`
-	Errors   []StageError  `json:"errors,omitempty"`
-	Notes    []string      `json:"notes,omitempty"`
-	Stages   []StageDetail `json:"-"`
+	Question string `json:"question"`
+	// SearchedFor is the question as the loop worked on it when that
+	// differs from what was asked: a follow-up resolved against the
+	// session's earlier turns, or the kb-plugin's spelling correction.
+	SearchedFor string        `json:"searchedFor,omitempty"`
+	Frames      *FrameTrace   `json:"frames,omitempty"`
+	Errors      []StageError  `json:"errors,omitempty"`
+	Notes       []string      `json:"notes,omitempty"`
+	Stages      []StageDetail `json:"-"`
 }
 
 // StageDetail keeps what the schema's stage entries leave out.
@@ -100,6 +107,9 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 	if len(t.Notes) > 0 {
 		out["notes"] = t.Notes
 	}
+	if t.SearchedFor != "" {
+		out["searchedFor"] = t.SearchedFor
+	}
 	return json.Marshal(out)
 }
 
@@ -111,11 +121,13 @@ func (t *Trace) UnmarshalJSON(b []byte) error {
 		Frames   *FrameTrace  `json:"frames"`
 		Errors   []StageError `json:"errors"`
 		Notes    []string     `json:"notes"`
+		Searched string       `json:"searchedFor"`
 	}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
 	t.Outcome, t.Question, t.Frames, t.Errors, t.Notes = aux.Outcome, aux.Question, aux.Frames, aux.Errors, aux.Notes
+	t.SearchedFor = aux.Searched
 	return nil
 }
 

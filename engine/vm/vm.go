@@ -37,6 +37,8 @@ type Machine struct {
 	mu     sync.Mutex // guards sessions and traces in memory
 	traces map[string]*Trace
 	order  []string // trace ids, oldest first
+	// announced holds the sessions whose KUs the kb-plugins have heard of.
+	announced map[string]bool
 }
 
 // Options tune a Machine.
@@ -87,12 +89,13 @@ func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descript
 }
 
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
-// private index in step with the knowledge base.
+// private index in step with the knowledge base; the first hook is the
+// core's own, counting the sources each term occurs in (sdk.Corpus).
 func Hooks(cat *plugins.Catalog) []engine.SourceHook {
-	var out []engine.SourceHook
+	out := []engine.SourceHook{termsHook{}}
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
-			out = append(out, &kbHook{p: p, id: id, timeout: config.Duration(cat.Config.Engine.HookTimeoutMs)})
+			out = append(out, &kbHook{p: p, id: id})
 		}
 	}
 	return out
@@ -108,11 +111,11 @@ func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
 	return out
 }
 
-// kbHook adapts a kb-plugin to engine.SourceHook.
+// kbHook adapts a kb-plugin to engine.SourceHook. The engine bounds each
+// call by engine.json's hookTimeoutMs (KB.SetHookTimeout).
 type kbHook struct {
-	p       sdk.KBPlugin
-	id      string
-	timeout time.Duration
+	p  sdk.KBPlugin
+	id string
 }
 
 func (h *kbHook) HookID() string { return h.id }
@@ -128,16 +131,8 @@ func (h *kbHook) HookVersion() string {
 }
 
 func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
-	if h.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.timeout)
-		defer cancel()
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s panicked: %v", h.id, r)
-		}
-	}()
+	// The engine bounds the call by hookTimeoutMs and classifies a panic
+	// (a damaged page or the plugin's failure) inside its transaction.
 	st := &sdk.SourceText{
 		HookType:   sdk.HookSourceText,
 		SourceID:   ev.SourceID,
@@ -149,7 +144,11 @@ func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err erro
 		KV:         ev.KV,
 		KUs:        ev.KUs,
 	}
-	res, err := h.p.OnSourceText(ctx, sdk.RunContext{HookType: sdk.HookSourceText}, st)
+	rc := sdk.RunContext{HookType: sdk.HookSourceText}
+	if d, ok := ctx.Deadline(); ok {
+		rc.Budgets.Deadline = d
+	}
+	res, err := h.p.OnSourceText(ctx, rc, st)
 	if err != nil {
 		return err
 	}

@@ -219,7 +219,9 @@ func TestValidationRejectionMovesToTheNextPlanner(t *testing.T) {
 	resp, err := m.Ask(context.Background(), Request{Question: "What does alpha use?"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"plan-a", "plan-b"}, resp.Trace.PlannerAttempts)
-	assert.Equal(t, StatusFailure, resp.Status, "every answer was rejected")
+	assert.Equal(t, StatusNoContext, resp.Status, "every answer was rejected: no confident wrong answer")
+	assert.Contains(t, resp.AnswerMarkdown, "You may look at:\n- ", "the closest pages are listed")
+	assert.Contains(t, resp.AnswerMarkdown, "doc.md")
 	codes := errorCodes(resp)
 	assert.Contains(t, codes, CodeValidationRejected)
 	assert.Contains(t, codes, CodeUnknownPlugin, "plan-a named a kb-plugin that does not exist")
@@ -291,7 +293,7 @@ func TestBadRequests(t *testing.T) {
 func TestSessionsPersist(t *testing.T) {
 	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: answer("x")}
 	m, kb := setup(t, nil, gs)
-	r1, err := m.Ask(context.Background(), Request{Question: "first", SessionID: "demo"})
+	r1, err := m.Ask(context.Background(), Request{Question: "first", SessionID: "demo", CreateSession: true})
 	require.NoError(t, err)
 	_, err = m.Ask(context.Background(), Request{Question: "second", SessionID: "demo"})
 	require.NoError(t, err)

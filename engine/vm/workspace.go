@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine"
@@ -41,6 +42,9 @@ type OpenOptions struct {
 	// PluginSwitches enables or disables plugins by id over the
 	// configuration files (an editor's mrpvm.plugins setting).
 	PluginSwitches map[string]bool
+	// Exclude are gitignore-style patterns laid over engine.json's exclude
+	// (an editor's mrpvm.exclude setting).
+	Exclude []string
 }
 
 // LLMCacheNamespace is the knowledge base namespace of the on-disk LLM
@@ -74,6 +78,11 @@ func Open(o OpenOptions) (*Workspace, error) {
 	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
 		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers, PluginSwitches: o.PluginSwitches})
 	kb.Attach(Hooks(cat), append(VirtualSources(cat), o.Virtual...))
+	kb.SetWalk(engine.WalkOptions{
+		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
+		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+	})
+	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }
 

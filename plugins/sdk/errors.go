@@ -49,8 +49,12 @@ const (
 	// retries once.
 	CodeIndexCorrupt = "index_corrupt"
 	CodePluginFailed = "plugin_failed" // a call failed without a more specific code
-	CodeCanceled     = "canceled"
-	CodeTimeout      = "timeout"
+	// CodeKBCorrupt reports that the knowledge base file itself is damaged
+	// (a page or a stored KU cannot be read): the request cannot be
+	// answered and the file has to be rebuilt from the workspace.
+	CodeKBCorrupt = "kb_corrupt"
+	CodeCanceled  = "canceled"
+	CodeTimeout   = "timeout"
 
 	CodeDescriptorSyntax         = "descriptor_syntax"
 	CodeDescriptorBadField       = "descriptor_bad_field" // a value of the wrong JSON type
@@ -70,6 +74,12 @@ const (
 	CodeDescriptorMissingHints   = "descriptor_missing_planner_hints"
 	CodeDescriptorBadHint        = "descriptor_bad_planner_hint"
 )
+
+// ErrKBCorrupt matches (errors.Is) the errors a Store or KUReader returns
+// when the knowledge base file is damaged. A plugin passes such an error
+// on with CodeKBCorrupt rather than its own codes: rebuilding the plugin's
+// index cannot help.
+var ErrKBCorrupt = errors.New(CodeKBCorrupt)
 
 // Error is the structured error of a plugin result (DS027 `error{code,
 // message}`). It is also a Go error.

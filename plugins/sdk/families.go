@@ -332,7 +332,12 @@ type PlanInput struct {
 	TurnUnits         []*kus.KU
 	KBID              string
 	KBName            string
-	StrategyGuidance  []ScoredKU
+	// KBStats is the mounted knowledge base's metadata for the session
+	// (sources, kus).
+	KBStats map[string]int
+	// StrategyGuidance holds the KUs retrieved with purpose
+	// strategy-guidance whose PhaseScopes name the planner.
+	StrategyGuidance []ScoredKU
 	// Guidance holds phase-scoped guidance by phase scope
 	// (mrp-plan-plugin, gs-plugin, frame, val-plugin, sd-plugin).
 	Guidance map[string][]ScoredKU
@@ -351,16 +356,19 @@ type PlanInput struct {
 // Plan is the DS027 result of BuildPlan, plus a status so a planner can
 // answer unsupported honestly.
 type Plan struct {
-	Status          Status   `json:"status"` // PlanStatuses
-	PlannerPluginID string   `json:"plannerPluginId"`
-	KBPluginOrder   []string `json:"kbPluginOrder"`
-	GoalSolverOrder []string `json:"goalSolverOrder"`
-	ValidatorOrder  []string `json:"validatorOrder,omitempty"`
-	Decompose       bool     `json:"decompose"`
-	FramePurpose    string   `json:"framePurpose,omitempty"` // empty: null
-	Notes           []string `json:"notes"`
-	Metadata        Metadata `json:"metadata"`
-	Error           *Error   `json:"error,omitempty"`
+	Status          Status `json:"status"` // PlanStatuses
+	PlannerPluginID string `json:"plannerPluginId"`
+	// SeedDetectorOrder orders the seed detectors; it is read from a plan
+	// built on the question alone, before seed detection.
+	SeedDetectorOrder []string `json:"seedDetectorOrder,omitempty"`
+	KBPluginOrder     []string `json:"kbPluginOrder"`
+	GoalSolverOrder   []string `json:"goalSolverOrder"`
+	ValidatorOrder    []string `json:"validatorOrder,omitempty"`
+	Decompose         bool     `json:"decompose"`
+	FramePurpose      string   `json:"framePurpose,omitempty"` // empty: null
+	Notes             []string `json:"notes"`
+	Metadata          Metadata `json:"metadata"`
+	Error             *Error   `json:"error,omitempty"`
 }
 
 // StageOutcome is one stage attempt of the Planner Outcome Schema.

@@ -27,6 +27,9 @@ type RunContext struct {
 	Logger        *slog.Logger
 	Budgets       Budgets
 	LLM           LLM // the LLM bridge; nil when no model endpoint is configured
+	// Corpus reads statistics and source text of the whole knowledge
+	// base; nil where there is none (and in the source-text hook).
+	Corpus Corpus
 	// HookType is "source-text" in the ingest hook and empty otherwise.
 	HookType string
 }
@@ -37,6 +40,21 @@ func (rc *RunContext) Log() *slog.Logger {
 		return rc.Logger
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// Corpus is a read-only view of the knowledge base as a whole, for
+// plugins that weigh words by how rare they are or quote the Markdown of a
+// passage as written.
+type Corpus interface {
+	// Sources is the number of sources in the knowledge base.
+	Sources() int
+	// SourceFreq is the number of sources holding term, a term as
+	// text.Terms analyses it (lower-cased, stemmed).
+	SourceFreq(term string) int
+	// SourceText is the Markdown of a source as ingested (a KU's
+	// CharStart:CharEnd index into it), or nil when it is no longer
+	// available unchanged.
+	SourceText(sourceID string) []byte
 }
 
 // Session is a read-only view of the current session.

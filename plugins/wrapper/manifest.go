@@ -197,10 +197,19 @@ func ParseManifest(data []byte, path string) (*Manifest, []*sdk.PluginError) {
 	if w.MaxInputSizeBytes < 0 {
 		errs = append(errs, id(&sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "maxInputSizeBytes", Message: "maxInputSizeBytes must not be negative"}))
 	}
-	for _, de := range d.Validate() {
+	problems := d.Validate()
+	for _, de := range problems {
+		if de.Code == sdk.CodeDescriptorBadType {
+			// A type this build does not know (a newer protocol's family):
+			// the wrapper is skipped with a structured warning, whatever
+			// else its manifest says, never reported as broken.
+			de.Code, de.Warning, de.ID = sdk.CodeUnknownPluginType, true, d.ID
+			de.Message += "; wrapper skipped"
+			return fail([]*sdk.PluginError{de})
+		}
+	}
+	for _, de := range problems {
 		switch de.Code {
-		case sdk.CodeDescriptorBadType:
-			de.Code = sdk.CodeUnknownPluginType
 		default:
 			de.Message = de.Code + ": " + de.Message
 			de.Code = sdk.CodeManifestInvalid

@@ -84,7 +84,7 @@ func TestDiscover(t *testing.T) {
 		{"dotdot", sdk.CodePathSandboxViolation, "command", 5, false},
 		{"invalid", sdk.CodeManifestInvalid, "description", 1, false},
 		{"invalid", sdk.CodeManifestInvalid, "maxLLMCalls", 1, false},
-		{"invalid", sdk.CodeUnknownPluginType, "type", 3, false},
+		{"futuretype", sdk.CodeUnknownPluginType, "type", 3, true},
 		{"noprotocol", sdk.CodeManifestInvalid, "protocolVersion", 1, false},
 		{"protocol2", sdk.CodeUnsupportedProtocolVersion, "protocolVersion", 4, true},
 		{"symlink", sdk.CodePathSandboxViolation, "command", 5, false},

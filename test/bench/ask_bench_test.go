@@ -89,7 +89,7 @@ func BenchmarkAskSciFact(b *testing.B) {
 		lat, kbLat = lat[:0], kbLat[:0]
 		for _, q := range qs {
 			start := time.Now()
-			resp, err := w.VM.Ask(context.Background(), vm.Request{Question: q, SessionID: "bench"})
+			resp, err := w.VM.Ask(context.Background(), vm.Request{Question: q, SessionID: "bench", CreateSession: true})
 			if err != nil {
 				b.Fatal(err)
 			}

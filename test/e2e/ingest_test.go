@@ -26,6 +26,13 @@ type ingestJSON struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"errors"`
+	Warnings []struct {
+		Path    string `json:"path"`
+		Line    int    `json:"line"`
+		Col     int    `json:"col"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"warnings"`
 	Seconds float64 `json:"seconds"`
 }
 
@@ -38,6 +45,8 @@ func TestIngestJSONAndIncremental(t *testing.T) {
 	decodeJSON(t, r.stdout, &first)
 	assert.GreaterOrEqual(t, first.Files, 2)
 	assert.Empty(t, first.Errors)
+	assert.NotNil(t, first.Warnings)
+	assert.Empty(t, first.Warnings)
 	assert.Greater(t, first.KUs, 2)
 
 	r = run(t, env, "ingest", "--workspace", ws, "--json")
@@ -232,4 +241,38 @@ func TestIngestCompactKeepsTheKnowledgeBase(t *testing.T) {
 	r = run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "a.md")
+}
+
+// TestIngestReportsKUWarnings: a malformed Context Unit file (an unknown
+// role, both Claim and Procedure) is ingested, and ingest lists what is
+// wrong with it (path, line, stable code) in --json and in its text.
+func TestIngestReportsKUWarnings(t *testing.T) {
+	ws := writeWorkspace(t, "-- plugin.kus.md --\n# Plugin\n\n## Context Unit cu-1\n\nRole: NotARole\nTopic: testing\nClaim: This is a claim.\nProcedure: Do this.\n-- ok.md --\n# Fine\n\nNothing wrong here.\n")
+	env := isolatedEnv(t)
+	db := filepath.Join(t.TempDir(), "kb.db")
+	r := run(t, env, "ingest", "--workspace", ws, "--db", db, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	assert.Empty(t, rep.Errors)
+	codes := map[string]int{}
+	for _, w := range rep.Warnings {
+		assert.Equal(t, filepath.Join(ws, "plugin.kus.md"), w.Path)
+		assert.Greater(t, w.Line, 0)
+		codes[w.Code] = w.Line
+	}
+	assert.Equal(t, 5, codes["ku_bad_role"], "warnings: %+v", rep.Warnings)
+	assert.Equal(t, 8, codes["ku_claim_and_procedure"], "warnings: %+v", rep.Warnings)
+
+	// The text output names them too (the file changed, so it is read again).
+	p := filepath.Join(ws, "plugin.kus.md")
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, append(b, "\nMore text.\n"...), 0o644))
+	later := time.Now().Add(5 * time.Second)
+	require.NoError(t, os.Chtimes(p, later, later))
+	r = run(t, env, "ingest", "--workspace", ws, "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "warning: "+p+":5:1: ku_bad_role:")
+	assert.Contains(t, r.stdout, "warning: "+p+":8:1: ku_claim_and_procedure:")
 }

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -319,8 +320,26 @@ func TestCommands(t *testing.T) {
 	if got := e.hover("extra.md", "Trombonium", 2); got != "" {
 		t.Errorf("loaded snapshot still knows extra.md: %q", got)
 	}
-	if err := e.command("mrpvm.stats", nil, &stats); err != nil || stats.DBPath != kb.Path {
-		t.Errorf("stats after load: %+v %v", stats, err)
+	// The loaded snapshot is served from a copy: changes made afterwards
+	// (an ingest after a save in the editor) leave the snapshot as saved.
+	if err := e.command("mrpvm.stats", nil, &stats); err != nil || stats.DBPath == kb.Path || stats.DBPath == "" {
+		t.Errorf("stats after load: %+v %v (want a copy of %s)", stats, err, kb.Path)
+	}
+	saved, err := os.ReadFile(kb.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.root, "later.md"), []byte("# Later\n\nThe Quibblefrost engine.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.hover("later.md", "Quibblefrost", 2); !strings.Contains(got, "engine") {
+		t.Fatalf("later.md not ingested into the loaded knowledge base: %q", got)
+	}
+	if now, err := os.ReadFile(kb.Path); err != nil || !bytes.Equal(saved, now) {
+		t.Errorf("the snapshot file changed after load and ingest (%v)", err)
 	}
 	if err := e.command("mrpvm.kb", map[string]any{"action": "fork", "name": "branch"}, &kb); err != nil {
 		t.Fatal(err)

@@ -144,7 +144,8 @@ class Extension {
           e.affectsConfiguration('mrpvm.llm') ||
           e.affectsConfiguration('mrpvm.plugins') ||
           e.affectsConfiguration('mrpvm.hover') ||
-          e.affectsConfiguration('mrpvm.askWaitMs')
+          e.affectsConfiguration('mrpvm.askWaitMs') ||
+          e.affectsConfiguration('mrpvm.exclude')
         ) {
           if (this.client) await this.restart();
         }
@@ -265,6 +266,7 @@ class Extension {
       plugins: cfg.inspect<Record<string, boolean>>('plugins')?.globalValue,
       hover: cfg.get<string>('hover', 'terms'),
       askWaitMs: cfg.get<number>('askWaitMs', 3000),
+      exclude: cfg.get<string[]>('exclude', []),
     };
   }
 

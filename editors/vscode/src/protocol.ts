@@ -79,6 +79,8 @@ export interface IngestReport {
   removed?: number;
   kus?: number;
   errors?: { path: string; code: string; message: string; warning?: boolean }[] | null;
+  /** Problems found in the files read (ingested as well as they could be). */
+  warnings?: { path: string; line: number; col: number; code: string; message: string }[] | null;
   seconds?: number;
 }
 

@@ -113,6 +113,8 @@ export interface ServerSettings {
   hover?: string;
   /** mrpvm.askWaitMs: how long a question waits for the first ingest. */
   askWaitMs?: number;
+  /** mrpvm.exclude: gitignore-style patterns of files never indexed. */
+  exclude?: string[];
 }
 
 /**
@@ -137,6 +139,8 @@ export function serverSection(s: ServerSettings, workspaceFolder: string | undef
   if (plugins.length > 0) out.plugins = Object.fromEntries(plugins);
   if (s.hover === 'terms' || s.hover === 'links' || s.hover === 'off') out.hover = s.hover;
   if (typeof s.askWaitMs === 'number' && s.askWaitMs >= 0) out.askWaitMs = Math.floor(s.askWaitMs);
+  const exclude = (s.exclude ?? []).filter((g) => typeof g === 'string' && g.trim() !== '');
+  if (exclude.length > 0) out.exclude = exclude;
   return out;
 }
 
@@ -149,6 +153,8 @@ export interface ServerSection {
   plugins?: Record<string, boolean>;
   hover?: string;
   askWaitMs?: number;
+  /** Gitignore-style patterns of files never indexed, over engine.json's exclude. */
+  exclude?: string[];
 }
 
 /** Builds the server's arguments: lsp [--db FILE] [--log FILE]. */

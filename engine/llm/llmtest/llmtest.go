@@ -3,7 +3,8 @@
 // HTTP status with headers such as Retry-After, delays, hangs until the
 // client gives up, malformed bodies, and a handler for replies that depend
 // on the prompt. It records every request it receives so tests can check
-// what the bridge sent. Tests never talk to a hosted model.
+// what the bridge sent, and lists its models (GET …/models) for probes.
+// Tests never talk to a hosted model.
 //
 //	srv := llmtest.New(t, llmtest.Text("Paris is the capital of France [1]."))
 //	t.Setenv(llm.EnvBaseURL, srv.BaseURL())
@@ -148,7 +149,12 @@ type Server struct {
 	// get 401. Set it before the first request.
 	Key string
 
+	// Models are the model ids GET …/models lists (the OpenAI model list,
+	// which Ollama also serves); nil lists Model alone.
+	Models []string
+
 	mu       sync.Mutex
+	listings int
 	script   []Reply
 	handler  func(Request) Reply
 	reqs     []Request
@@ -219,6 +225,37 @@ func (s *Server) Problems() []string {
 	return append([]string(nil), s.problems...)
 }
 
+// Listings returns the number of model-list requests (GET …/models)
+// received.
+func (s *Server) Listings() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listings
+}
+
+func (s *Server) listModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	s.listings++
+	ids := s.Models
+	s.mu.Unlock()
+	if ids == nil {
+		ids = []string{s.Model}
+	}
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, id := range ids {
+		list.Data = append(list.Data, model{ID: id, Object: "model"})
+	}
+	b, _ := json.Marshal(list)
+	writeJSON(w, http.StatusOK, string(b))
+}
+
 // Remaining returns the number of scripted replies not yet served.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -244,6 +281,10 @@ func (s *Server) problem(format string, args ...any) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		s.listModels(w)
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		s.problem("%s %s: not a chat-completions request", r.Method, r.URL.Path)
 		writeJSON(w, http.StatusNotFound, Status(http.StatusNotFound, "no route "+r.URL.Path).Body)

@@ -104,7 +104,7 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 
 	if act == "implement" {
-		if res := solveProcedure(in.Evidence, target, want, g); res != nil {
+		if res := solveProcedure(in.Evidence, target, want, g, rc.Corpus); res != nil {
 			return res, nil
 		}
 	}

@@ -70,6 +70,147 @@ func readProcedure(k *kus.KU) (procedure, bool) {
 	return p, len(p.examples) > 0
 }
 
+// rawOf is the Markdown a KU was read from, as written, or "" when the
+// source text is not available (changed since ingest, no corpus).
+func rawOf(k *kus.KU, c sdk.Corpus) string {
+	if c == nil || k == nil || k.CharEnd <= k.CharStart || k.CharStart < 0 {
+		return ""
+	}
+	src := c.SourceText(k.SourceID)
+	if k.CharEnd > len(src) {
+		return ""
+	}
+	return string(src[k.CharStart:k.CharEnd])
+}
+
+// readRawProcedure is readProcedure over the KU's Markdown as written:
+// an example's lines keep their code fences, indentation, list markers
+// and blank lines, so the answer shows them as the page does. A line
+// inside a code block never opens an example, even when it ends in ":".
+func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
+	p := procedure{ku: k}
+	var summary []string
+	fence := ""
+	add := func(line string) {
+		if n := len(p.examples); n > 0 {
+			p.examples[n-1].how = append(p.examples[n-1].how, line)
+		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" {
+			summary = append(summary, t)
+		}
+	}
+	// para holds the lines of the paragraph being read: wrapped lines of
+	// one paragraph that ends in ":" are one description.
+	var para []string
+	flush := func() {
+		for _, l := range para {
+			add(l)
+		}
+		para = nil
+	}
+	for _, line := range strings.Split(raw, "\n") {
+		if fence == "" {
+			line = unlink(line)
+		}
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			add(line)
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			flush()
+			fence = t[:3]
+			add(line)
+			continue
+		}
+		item := strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || strings.TrimLeft(t, "0123456789") != t
+		if t == "" || item {
+			flush()
+		}
+		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") {
+			for i := len(para) - 1; i >= 0; i-- {
+				t = strings.TrimSpace(para[i]) + " " + t
+			}
+			para = nil
+			desc := strings.TrimSpace(strings.TrimLeft(strings.TrimSuffix(t, ":"), "-*+ "))
+			if d := strings.TrimLeft(desc, "0123456789"); d != desc && (strings.HasPrefix(d, ".") || strings.HasPrefix(d, ")")) {
+				desc = strings.TrimSpace(d[1:])
+			}
+			p.examples = append(p.examples, example{desc: desc})
+			continue
+		}
+		if t == "" || item {
+			add(line)
+			continue
+		}
+		para = append(para, line)
+	}
+	flush()
+	kept := p.examples[:0]
+	for _, e := range p.examples {
+		e.how = trimBlock(e.how)
+		if len(e.how) > 0 {
+			kept = append(kept, e)
+		}
+	}
+	p.examples = kept
+	p.summary = strings.Join(summary, " ")
+	return p, len(p.examples) > 0
+}
+
+// linkRE matches a Markdown link or image: [text](target).
+var linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+
+// unlink keeps the text of a line's links and drops their targets: the
+// answer quotes what the page says, and the KU it cites holds the text.
+func unlink(line string) string {
+	if !strings.Contains(line, "](") {
+		return line
+	}
+	return linkRE.ReplaceAllString(line, "$1")
+}
+
+// trimBlock drops leading and trailing blank lines and the indentation
+// every line shares.
+func trimBlock(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	indent := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) >= indent && indent > 0 {
+			l = l[indent:]
+		}
+		out[i] = strings.TrimRight(l, " \t")
+	}
+	return out
+}
+
+// rawBlock reports whether an example's lines are Markdown as written
+// (a fence, a list, several lines) rather than one command line.
+func rawBlock(how []string) bool {
+	if len(how) != 1 {
+		return true
+	}
+	t := strings.TrimSpace(how[0])
+	return strings.HasPrefix(t, "`") || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "*")
+}
+
 // scoredExample is an example with how well it answers the task.
 type scoredExample struct {
 	example
@@ -100,7 +241,7 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 // solveProcedure answers a how-to task from the best example among the
 // procedure KUs of the evidence; nil when no evidence KU is a procedure
 // or none holds enough of the task.
-func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance) *sdk.SolveResult {
+func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c sdk.Corpus) *sdk.SolveResult {
 	type cand struct {
 		p     procedure
 		ex    []scoredExample
@@ -112,13 +253,21 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance) *
 			continue
 		}
 		p, ok := readProcedure(e.KU)
+		if raw := rawOf(e.KU, c); raw != "" {
+			if rp, rok := readRawProcedure(e.KU, raw); rok {
+				rp.summary = p.summary // the text as the KU holds it
+				p, ok = rp, true
+			}
+		}
 		if !ok {
 			continue
 		}
 		ex := p.rankExamples(want)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
-		score := ex[0].score + e.Score
+		// A heading that names the task marks the passage written to
+		// answer it ("Watching and re-reading config files").
+		score := ex[0].score + e.Score + 0.5*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
 		}
@@ -148,9 +297,19 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance) *
 		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
 		}
-		fmt.Fprintf(&b, "- %s:\n", e.desc)
-		for _, h := range e.how {
-			fmt.Fprintf(&b, "\n  %s\n", codeSpan(h))
+		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
+		if rawBlock(e.how) {
+			for _, h := range cutBlock(e.how, want) {
+				if h == "" {
+					b.WriteString("\n")
+					continue
+				}
+				fmt.Fprintf(&b, "  %s\n", h)
+			}
+		} else {
+			for _, h := range e.how {
+				fmt.Fprintf(&b, "  %s\n", codeSpan(strings.TrimSpace(h)))
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -195,6 +354,54 @@ func proximity(want, seq []string) float64 {
 		}
 	}
 	return float64(hits) / float64(len(want)-1)
+}
+
+// maxBlockLines bounds an example's lines in an answer; a longer block
+// (a whole help page, a long program) is cut to the lines that bear on
+// the task.
+const maxBlockLines = 24
+
+// cutBlock keeps a long block's lines that hold a task term, with the
+// line before each (its comment or heading), in order, and closes an open
+// code fence; a short block is kept whole.
+func cutBlock(lines []string, want []string) []string {
+	if len(lines) <= maxBlockLines {
+		return lines
+	}
+	keep := make([]bool, len(lines))
+	n := 0
+	for i, l := range lines {
+		if symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
+			keep[i] = true
+			if i > 0 {
+				keep[i-1] = true
+			}
+		}
+	}
+	var out []string
+	fenceOpen := false
+	gap := false
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		isFence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+		if isFence {
+			fenceOpen = !fenceOpen
+		}
+		if !(keep[i] || isFence) || n >= maxBlockLines {
+			gap = true
+			continue
+		}
+		if gap && len(out) > 0 && !isFence {
+			out = append(out, "...")
+		}
+		gap = false
+		out = append(out, l)
+		n++
+	}
+	if fenceOpen {
+		out = append(out, "```")
+	}
+	return out
 }
 
 // firstSentence is the first sentence of s.

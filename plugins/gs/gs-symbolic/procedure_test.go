@@ -67,7 +67,7 @@ func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
 		{"replace all occurrences of a word in a file with sed", []sdk.ScoredKU{tr, sed}, "sed.md", "s/regex/replace/g"},
 	}
 	for _, tc := range cases {
-		res := solveProcedure(tc.ev, tc.task, symbolic.ContentTerms(tc.task), guidance{})
+		res := solveProcedure(tc.ev, tc.task, symbolic.ContentTerms(tc.task), guidance{}, nil)
 		if res == nil || res.Status != sdk.StatusSuccess {
 			t.Fatalf("%s: %+v", tc.task, res)
 		}
@@ -78,7 +78,7 @@ func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
 			t.Errorf("no sources: %s", res.ResponseMarkdown)
 		}
 	}
-	if res := solveProcedure([]sdk.ScoredKU{melt}, "bake bread", symbolic.ContentTerms("bake bread"), guidance{}); res != nil {
+	if res := solveProcedure([]sdk.ScoredKU{melt}, "bake bread", symbolic.ContentTerms("bake bread"), guidance{}, nil); res != nil {
 		t.Errorf("answered an unrelated task: %s", res.ResponseMarkdown)
 	}
 }

@@ -316,7 +316,7 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 		return []string{pin}, []string{"pinned " + pin}
 	}
 	scored := make([]Scored, 0, len(cands))
-	var skipped []string
+	var skipped, unfit []string
 	for _, d := range cands {
 		// With no model configured an LLM plugin can only answer
 		// unsupported: route around it instead of trying it last.
@@ -325,6 +325,21 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 			continue
 		}
 		scored = append(scored, Score(d, l, sig, heaviness))
+	}
+	// Plugins whose descriptor and hints clearly do not fit the task are
+	// dropped, as long as one that fits remains.
+	var fitting []Scored
+	for _, s := range scored {
+		if s.ID != pref && !Fits(descriptorOf(cands, s.ID), sig) {
+			unfit = append(unfit, s.ID)
+			continue
+		}
+		fitting = append(fitting, s)
+	}
+	if len(fitting) > 0 {
+		scored = fitting
+	} else {
+		unfit = nil
 	}
 	sort.SliceStable(scored, func(i, j int) bool { return scored[i].Score > scored[j].Score })
 	var ids, notes []string
@@ -343,5 +358,45 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 	if len(skipped) > 0 {
 		notes = append(notes, "no model configured, left out: "+strings.Join(skipped, ", "))
 	}
+	if len(unfit) > 0 {
+		notes = append(notes, "dropped as irrelevant to this task: "+strings.Join(unfit, ", "))
+	}
 	return ids, notes
+}
+
+// Fits reports whether a plugin plausibly serves the task. A plugin is
+// clearly irrelevant when its hints declare acts and none is the task's,
+// it declares topic tags, all specific (no "general"), none in the task,
+// no significant word of its description occurs in the task, and it is
+// not a deep plugin asked for a deep task.
+func Fits(d sdk.Descriptor, sig Signals) bool {
+	h := d.PlannerHints
+	if h == nil || len(h.SupportedActs) == 0 || len(h.TopicTags) == 0 || len(sig.Acts) == 0 {
+		return true
+	}
+	for _, a := range sig.Acts {
+		if slices.Contains(h.SupportedActs, a) {
+			return true
+		}
+	}
+	for _, t := range h.TopicTags {
+		if t = strings.ToLower(t); t == "general" || sig.Words[t] {
+			return true
+		}
+	}
+	for _, w := range strings.Fields(strings.ToLower(d.Description)) {
+		if w = strings.Trim(w, ".,;:()"); len(w) > 4 && sig.Words[w] {
+			return true
+		}
+	}
+	return h.PreferredDepth == "deep" && sig.Deep
+}
+
+func descriptorOf(cands []sdk.Descriptor, id string) sdk.Descriptor {
+	for _, d := range cands {
+		if d.ID == id {
+			return d
+		}
+	}
+	return sdk.Descriptor{}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,55 @@ func TestBudgetAndMissingModelRouteAround(t *testing.T) {
 	assert.Equal(t, []string{"llm"}, ids, "a pin is obeyed")
 	ids, _ = Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: true, Remaining: 1}, -1, "", "")
 	assert.Equal(t, []string{"sym", "llm"}, ids, "over budget goes last")
+}
+
+// TestOrderDropsClearlyIrrelevantPlugins: a plugin whose acts, specific
+// topic tags and description all miss the task is dropped (and noted),
+// unless it is preferred, deep for a deep task, or the last one left.
+func TestOrderDropsClearlyIrrelevantPlugins(t *testing.T) {
+	legal := sdk.Descriptor{ID: "kb-legal", Description: "Statute and case-law retrieval.",
+		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"evaluate"}, TopicTags: []string{"legal"}}}
+	general := sdk.Descriptor{ID: "kb-general", Description: "A retriever.",
+		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"define"}, TopicTags: []string{"general"}}}
+	deep := sdk.Descriptor{ID: "kb-deep", Description: "Multi-hop closure.",
+		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"diagnose"}, TopicTags: []string{"relations"}, PreferredDepth: "deep"}}
+	l := NewLearner(0.25, nil)
+	sig := func(act string, deepTask bool, words ...string) Signals {
+		s := Signals{Acts: []string{act}, Words: map[string]bool{}, Deep: deepTask, Remaining: 5}
+		for _, w := range words {
+			s.Words[w] = true
+		}
+		return s
+	}
+	cases := []struct {
+		name    string
+		cands   []sdk.Descriptor
+		sig     Signals
+		pref    string
+		want    []string
+		dropped bool
+	}{
+		{"act, tags and description miss", []sdk.Descriptor{legal, general}, sig("define", false, "alpha"), "", []string{"kb-general"}, true},
+		{"a topic tag in the task keeps it", []sdk.Descriptor{legal, general}, sig("define", false, "legal"), "", []string{"kb-general", "kb-legal"}, false},
+		{"a description word keeps it", []sdk.Descriptor{legal, general}, sig("define", false, "statute"), "", []string{"kb-general", "kb-legal"}, false},
+		{"a supported act keeps it", []sdk.Descriptor{legal, general}, sig("evaluate", false), "", []string{"kb-general", "kb-legal"}, false},
+		{"the preference is kept", []sdk.Descriptor{legal, general}, sig("define", false), "kb-legal", []string{"kb-legal", "kb-general"}, false},
+		{"deep plugin for a deep task", []sdk.Descriptor{deep, general}, sig("define", true), "", []string{"kb-deep", "kb-general"}, false},
+		{"deep plugin for a shallow task", []sdk.Descriptor{deep, general}, sig("define", false), "", []string{"kb-general"}, true},
+		{"never the last one", []sdk.Descriptor{legal}, sig("define", false), "", []string{"kb-legal"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ids, notes := Order(tc.cands, l, tc.sig, -1, "", tc.pref)
+			assert.ElementsMatch(t, tc.want, ids)
+			if tc.pref != "" {
+				assert.Equal(t, tc.pref, ids[0])
+			}
+			noted := false
+			for _, n := range notes {
+				noted = noted || strings.HasPrefix(n, "dropped as irrelevant")
+			}
+			assert.Equal(t, tc.dropped, noted, "%v", notes)
+		})
+	}
 }

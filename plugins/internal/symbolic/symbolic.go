@@ -5,6 +5,7 @@
 package symbolic
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"unicode"
@@ -287,4 +288,80 @@ func TermSet(s string) map[string]bool {
 		out[t] = true
 	}
 	return out
+}
+
+// Rarity weighs terms by how rare they are in a knowledge base: the
+// inverse source frequency log((N+1)/(df+0.5)), so a term few sources
+// hold counts for more than one most sources hold. Without statistics
+// every term weighs 1.
+type Rarity struct {
+	corpus interface {
+		Sources() int
+		SourceFreq(term string) int
+	}
+}
+
+// NewRarity builds a Rarity over c; c may be nil.
+func NewRarity(c interface {
+	Sources() int
+	SourceFreq(term string) int
+}) Rarity {
+	return Rarity{corpus: c}
+}
+
+// Known reports whether the knowledge base holds t at all (always true
+// without statistics).
+func (r Rarity) Known(t string) bool {
+	if r.corpus == nil || r.corpus.Sources() == 0 {
+		return true
+	}
+	return r.corpus.SourceFreq(t) > 0
+}
+
+// Weight is the weight of term t.
+func (r Rarity) Weight(t string) float64 {
+	if r.corpus == nil {
+		return 1
+	}
+	n := r.corpus.Sources()
+	if n == 0 {
+		return 1
+	}
+	df := r.corpus.SourceFreq(t)
+	return math.Log(float64(n+1) / (float64(df) + 0.5))
+}
+
+// Near reports whether a and b differ by at most one edit per four
+// letters of the shorter (at most two): a typing mistake, not another word.
+func Near(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	k := min(2, min(len(ra), len(rb))/4)
+	if k == 0 {
+		return a == b
+	}
+	if d := len(ra) - len(rb); d > k || -d > k {
+		return false
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			best = min(best, cur[j])
+		}
+		if best > k {
+			return false
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)] <= k
 }

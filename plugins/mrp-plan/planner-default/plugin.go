@@ -66,9 +66,9 @@ const heaviness = -1
 var stageFamilies = []struct {
 	stage string
 	typ   sdk.PluginType
-}{{sdk.LoopKB, sdk.TypeKB}, {sdk.LoopGoalSolver, sdk.TypeGS}, {sdk.LoopValidation, sdk.TypeVal}}
+}{{sdk.LoopSeedDetector, sdk.TypeSD}, {sdk.LoopKB, sdk.TypeKB}, {sdk.LoopGoalSolver, sdk.TypeGS}, {sdk.LoopValidation, sdk.TypeVal}}
 
-// BuildPlan orders the kb-plugins, goal solvers and validators for a task
+// BuildPlan orders the seed detectors, kb-plugins, goal solvers and validators for a task
 // and decides whether to decompose it.
 func (p *Plugin) BuildPlan(ctx context.Context, rc sdk.RunContext, in *sdk.PlanInput) (*sdk.Plan, error) {
 	sig := planning.Read(in, rc)
@@ -76,6 +76,8 @@ func (p *Plugin) BuildPlan(ctx context.Context, rc sdk.RunContext, in *sdk.PlanI
 	for _, sf := range stageFamilies {
 		ids, notes := planning.Order(in.Candidates[sf.typ], p.learner, sig, heaviness, in.Pins[sf.stage], in.Preferences[sf.stage])
 		switch sf.typ {
+		case sdk.TypeSD:
+			plan.SeedDetectorOrder = ids
 		case sdk.TypeKB:
 			plan.KBPluginOrder = ids
 		case sdk.TypeGS:

@@ -79,6 +79,25 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 	if in.TurnID != "" {
 		src = "session::" + in.TurnID
 	}
+	// Tasks become one intent each; the rest is grouped into coherent KUs:
+	// the instructions for one phase together (all about the answer's
+	// form in one gs-plugin KU), and the facts about one subject together.
+	type group struct {
+		scope, subject string
+		texts          []string
+		fact           symbolic.Fact
+	}
+	var groups []*group
+	find := func(scope, subject string) *group {
+		for _, g := range groups {
+			if g.scope == scope && g.subject == subject {
+				return g
+			}
+		}
+		g := &group{scope: scope, subject: subject}
+		groups = append(groups, g)
+		return g
+	}
 	for _, pc := range pieces {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -89,12 +108,31 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 			intents.Intent(&sop.Intent{Act: act, Target: symbolic.TargetOf(pc.Text), Output: symbolic.OutputOf(act)})
 			continue
 		}
-		k := &kus.KU{SourceID: src, ChunkID: src + "::chunk-000", Topic: firstWords(pc.Text, 8), Claim: pc.Text,
-			Role: "Constraint", PhaseScopes: []string{pc.Scope}}
-		if pc.Scope == symbolic.ScopeKB {
+		subject := ""
+		f, isFact := symbolic.ExtractFact(pc.Text)
+		if pc.Scope == symbolic.ScopeKB && isFact {
+			subject = strings.ToLower(f.Subject)
+		}
+		g := find(pc.Scope, subject)
+		g.texts = append(g.texts, pc.Text)
+		if isFact {
+			g.fact = f
+		}
+	}
+	for _, g := range groups {
+		text := strings.Join(g.texts, " ")
+		k := &kus.KU{SourceID: src, ChunkID: src + "::chunk-000", Topic: firstWords(text, 8), Claim: text,
+			Role: "Constraint", PhaseScopes: []string{g.scope}, KUType: kus.TypeAtomic}
+		if len(g.texts) > 1 {
+			k.KUType = kus.TypeComposite
+		}
+		if g.scope == symbolic.ScopeKB {
 			k.Role = "Description"
-			if f, ok := symbolic.ExtractFact(pc.Text); ok {
-				k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject = f.Subject, f.Relation, f.Object
+			if g.subject != "" {
+				k.Topic = g.fact.Subject
+			}
+			if len(g.texts) == 1 && g.fact.Subject != "" {
+				k.SymbolicSubject, k.SymbolicRelation, k.SymbolicObject = g.fact.Subject, g.fact.Relation, g.fact.Object
 			}
 		}
 		k.UtilityActs = kus.ActsForRole(k.Role)

@@ -46,13 +46,21 @@ type Options struct {
 	// MinKeyTerms is the share of the intent's key terms the answer must
 	// mention (at least one term is always required when there are any).
 	MinKeyTerms float64 `json:"minKeyTerms"`
+	// MinKeyCoverage is the share of the intent's key terms, each weighed
+	// by how rare it is in the knowledge base, that the answer and the
+	// titles and paths of the sources it cites must cover (0..1): sharing
+	// a common word with the question is not answering it.
+	MinKeyCoverage float64 `json:"minKeyCoverage"`
 }
 
-func defaults() Options { return Options{MinSupport: 0.6, MinKeyTerms: 0.34} }
+func defaults() Options { return Options{MinSupport: 0.6, MinKeyTerms: 0.34, MinKeyCoverage: 0.6} }
 
 func (o *Options) validate() error {
 	if o.MinSupport < 0 || o.MinSupport > 1 {
 		return fmt.Errorf("minSupport %v: want a value in [0, 1]", o.MinSupport)
+	}
+	if o.MinKeyCoverage < 0 || o.MinKeyCoverage > 1 {
+		return fmt.Errorf("minKeyCoverage %v: want a value in [0, 1]", o.MinKeyCoverage)
 	}
 	if o.MinKeyTerms < 0 || o.MinKeyTerms > 1 {
 		return fmt.Errorf("minKeyTerms %v: want a value in [0, 1]", o.MinKeyTerms)
@@ -78,13 +86,18 @@ func New(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
 }
 
 // Validate accepts or rejects the answer; it never calls a model.
-func (p *Plugin) Validate(ctx context.Context, _ sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
+func (p *Plugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v := p.check(in)
+	var rar symbolic.Rarity
+	if rc.Corpus != nil {
+		rar = symbolic.NewRarity(rc.Corpus)
+	}
+	v := p.check(in, rar)
 	res := &sdk.ValidateResult{Metadata: sdk.Metadata{Extra: map[string]any{
 		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
+		"keyCoverage": v.coverage,
 	}}}
 	if v.reason != "" {
 		res.Status, res.Verdict, res.Reason = sdk.StatusRejected, sdk.StatusRejected, v.reason
@@ -100,6 +113,7 @@ func (p *Plugin) Validate(ctx context.Context, _ sdk.RunContext, in *sdk.Validat
 type verdict struct {
 	reason                                    string
 	statements, supported, keyTerms, keyFound int
+	coverage                                  float64
 }
 
 // statement is one checkable claim of an answer.
@@ -119,7 +133,7 @@ var (
 	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
 )
 
-func (p *Plugin) check(in *sdk.ValidateInput) verdict {
+func (p *Plugin) check(in *sdk.ValidateInput, rar symbolic.Rarity) verdict {
 	var v verdict
 	body, sources := splitSources(in.Answer)
 	if strings.TrimSpace(body) == "" {
@@ -253,6 +267,40 @@ func (p *Plugin) check(in *sdk.ValidateInput) verdict {
 			return v
 		}
 	}
+	// The key terms again, weighed by rarity: what the answer shows and
+	// the sources it cites must cover the question's rare words, not only
+	// its common ones ("meaning of life" is not answered by a page that
+	// mentions life).
+	cover := symbolic.TermSet(body)
+	for _, k := range cited {
+		for t := range symbolic.TermSet(k.Title + " " + strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(k.SourceID)) {
+			cover[t] = true
+		}
+	}
+	v.coverage = 1
+	for _, t := range targets {
+		got, total, worst, worstW := 0.0, 0.0, "", 0.0
+		for _, k := range symbolic.ContentTerms(t) {
+			if filler[k] {
+				continue
+			}
+			w := rar.Weight(k)
+			total += w
+			if covered(k, cover, rar) {
+				got += w
+			} else if w > worstW {
+				worst, worstW = k, w
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		v.coverage = min(v.coverage, got/total)
+		if got/total < p.Options.MinKeyCoverage {
+			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*got/total, clip(t), worst)
+			return v
+		}
+	}
 	// "must mention X" rules from the user's turn.
 	for _, g := range userRules(in.Guidance) {
 		for _, m := range mustMention.FindAllStringSubmatch(g.Text(), -1) {
@@ -264,6 +312,32 @@ func (p *Plugin) check(in *sdk.ValidateInput) verdict {
 		}
 	}
 	return v
+}
+
+// filler are words of a question that name nothing it asks about.
+var filler = map[string]bool{}
+
+func init() {
+	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come") {
+		filler[w] = true
+	}
+}
+
+// covered reports whether term k is in have, or a near spelling of it is
+// (a typing mistake: "fils" for "files").
+func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
+	if have[k] {
+		return true
+	}
+	if len(k) < 3 {
+		return false
+	}
+	for h := range have {
+		if symbolic.Near(k, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // userRules are the validation rules the user stated in the conversation.

@@ -106,6 +106,23 @@ H.test('find_root walks up to a marker, else uses the file folder', function()
   H.eq(mrpvm.find_root(ws .. '/guide/install.md', { '.no-such-marker' }), ws .. '/guide', 'fallback')
 end)
 
+H.test('find_root never falls back to the home folder or /', function()
+  local home = tmp .. '/home'
+  vim.fn.mkdir(home .. '/notes', 'p')
+  vim.fn.mkdir(home .. '/.git', 'p') -- dotfiles in git: not a notes workspace
+  local saved = os.getenv('HOME')
+  vim.env.HOME = home
+  local ok, err = pcall(function()
+    H.eq(mrpvm.find_root(home .. '/todo.md', { '.mrpvm', '.git' }), nil, 'a loose file in $HOME')
+    H.eq(mrpvm.find_root(home .. '/notes/a.md', { '.mrpvm', '.git' }), home .. '/notes', 'its own folder, not $HOME/.git')
+    H.eq(mrpvm.find_root('/todo.md', { '.no-such-marker' }), nil, 'a file in /')
+    vim.fn.mkdir(home .. '/.mrpvm', 'p')
+    H.eq(mrpvm.find_root(home .. '/todo.md', { '.mrpvm', '.git' }), home, '$HOME with .mrpvm is opted in')
+  end)
+  vim.env.HOME = saved
+  assert(ok, err)
+end)
+
 H.test('a server that cannot start is reported, not fatal', function()
   local notes = {}
   local orig = vim.notify

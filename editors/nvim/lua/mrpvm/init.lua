@@ -74,8 +74,32 @@ function M.server_cmd(cfg)
   return cmd
 end
 
+-- unsafe_root tells why dir must not be indexed whole unless it holds
+-- .mrpvm: it is the home folder or a filesystem root (nil otherwise). The
+-- server applies the same rule; this keeps the editor from asking for it.
+local function unsafe_root(dir)
+  local uv = vim.loop
+  local real = uv.fs_realpath(dir) or dir
+  if real == '/' or real:match('^%a:[/\\]?$') then
+    return 'a filesystem root'
+  end
+  local home = os.getenv('HOME')
+  if home and home ~= '' then
+    home = uv.fs_realpath(home) or home
+    if real == home:gsub('/$', '') then
+      return 'your home folder'
+    end
+  end
+  return nil
+end
+M.unsafe_root = unsafe_root
+
 --- Finds the workspace root of path: the nearest folder holding one of the
---- markers, else the file's own folder.
+--- markers (the home folder or a filesystem root only when it holds
+--- .mrpvm: a home folder kept in git for its dotfiles is no notes
+--- workspace), else the file's own folder unless that is the home folder
+--- or a filesystem root. Returns nil when no folder may be indexed: the
+--- server then serves the file alone and tells the user why.
 function M.find_root(path, markers)
   markers = markers or M.config.root_markers
   local uv = vim.loop
@@ -97,15 +121,22 @@ function M.find_root(path, markers)
   while true do
     for _, m in ipairs(markers) do
       if uv.fs_stat(dir .. '/' .. m) then
-        return dir
+        local st = uv.fs_stat(dir .. '/.mrpvm')
+        if not unsafe_root(dir) or (m == '.mrpvm' and st and st.type == 'directory') then
+          return dir
+        end
       end
     end
     local parent = vim.fn.fnamemodify(dir, ':h')
     if parent == dir then
-      return start
+      break
     end
     dir = parent
   end
+  if unsafe_root(start) then
+    return nil
+  end
+  return start
 end
 
 --- Compatibility: the active clients named mrpvm (optionally for a buffer).
@@ -209,21 +240,22 @@ end
 -- start_07 starts (or reuses) a client for root with vim.lsp.start_client
 -- and attaches bufnr (Neovim 0.7).
 local function start_07(bufnr, root)
-  local id = state.clients[root]
+  local key = root or ''
+  local id = state.clients[key]
   if id and not vim.lsp.get_client_by_id(id) then
     id = nil
   end
   if not id then
     local c = M.client_config(root)
     c.on_exit = function()
-      state.clients[root] = nil
+      state.clients[key] = nil
     end
     id = vim.lsp.start_client(c)
     if not id then
       notify('mrpvm: could not start ' .. table.concat(c.cmd, ' '), vim.log.levels.ERROR)
       return nil
     end
-    state.clients[root] = id
+    state.clients[key] = id
   end
   vim.lsp.buf_attach_client(bufnr, id)
   return id
@@ -269,7 +301,7 @@ function M.client()
     id = vim.lsp.start_client(c)
   end
   if id then
-    state.clients[root] = state.clients[root] or id
+    state.clients[root or ''] = state.clients[root or ''] or id
     return vim.lsp.get_client_by_id(id)
   end
   local exe = M.server_cmd()[1]

@@ -17,14 +17,15 @@ function M.register()
   if configs.mrpvm then
     return true
   end
-  local util = require('lspconfig.util')
   local base = dofile(vim.api.nvim_get_runtime_file('lsp/mrpvm.lua', false)[1])
   configs.mrpvm = {
     default_config = {
       cmd = base.cmd,
       filetypes = base.filetypes,
+      -- The nearest .mrpvm/.git folder, else the file's folder; nil (the
+      -- server serves the file alone) rather than $HOME or /.
       root_dir = function(fname)
-        return util.root_pattern(unpack(base.root_markers))(fname) or vim.fn.fnamemodify(fname, ':p:h')
+        return require('mrpvm').find_root(fname, base.root_markers)
       end,
       single_file_support = true,
       settings = base.settings,

@@ -91,6 +91,8 @@ describe('server command line and environment', () => {
     assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: { 'kb-thinkingdb': false, 'sd-llm-deep': true } }, '/ws'),
       { plugins: { 'kb-thinkingdb': false, 'sd-llm-deep': true } });
     assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: {} }, '/ws'), {});
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', exclude: ['drafts/', ' ', '**/*.gen.md'] }, '/ws'), { exclude: ['drafts/', '**/*.gen.md'] });
+    assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', exclude: [] }, '/ws'), {});
     assert.deepEqual(serverSection({ dbPath: '', llmEndpoint: '', llmModel: '', plugins: { 'kb-fast': 'no' as unknown as boolean } }, '/ws'), {},
       'values that are not true or false are left out');
   });

@@ -213,7 +213,7 @@ func decodeRecord(v []byte) (*record, error) {
 	}
 	v = v[1:]
 	m, n := binary.Uvarint(v)
-	if n <= 0 || m > uint64(len(v))/(Words*8) {
+	if n <= 0 || m > uint64(len(v)-n)/(Words*8) {
 		return bad()
 	}
 	v = v[n:]

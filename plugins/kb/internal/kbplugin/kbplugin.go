@@ -212,9 +212,13 @@ func (e *Engine) index(kv sdk.KV, sourceID string, units []*kus.KU, old []string
 	return nil
 }
 
-// errorOf maps index errors to DS027 errors; unreadable records become
+// errorOf maps index errors to plugin result errors; a damaged knowledge
+// base file stays kb_corrupt, unreadable index records become
 // index_corrupt so the core rebuilds the namespace.
 func errorOf(err error) *sdk.Error {
+	if errors.Is(err, sdk.ErrKBCorrupt) {
+		return &sdk.Error{Code: sdk.CodeKBCorrupt, Message: err.Error()}
+	}
 	if errors.Is(err, bm25.ErrCorrupt) || errors.Is(err, hdc.ErrCorrupt) || errors.Is(err, thinkingdb.ErrCorrupt) {
 		return &sdk.Error{Code: sdk.CodeIndexCorrupt, Message: err.Error()}
 	}
@@ -352,7 +356,12 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 		}
 		u := c.ku
 		if u == nil && in.KUs != nil {
-			u, _ = in.KUs.KU(c.id)
+			var err error
+			if u, err = in.KUs.KU(c.id); errors.Is(err, sdk.ErrKBCorrupt) {
+				res.Status = sdk.StatusError
+				res.Error = errorOf(err)
+				return res, nil
+			}
 		}
 		if u == nil || chosen[u.ID] || overlaps(u, chosen, in.KUs) {
 			continue

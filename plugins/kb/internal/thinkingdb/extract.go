@@ -474,7 +474,10 @@ func (m *textMemo) facts(e *Extractor, s string) []Fact {
 			for j := t.end - 1; j >= t.start; j-- {
 				if end := m.ends[j]; end.off+1+utf8.UTFMax <= n {
 					if end.off+1 > from {
-						out = t.facts[:end.facts:end.facts] // appending copies
+						out = nil // no facts before this end: nil, as extracting afresh gives
+						if end.facts > 0 {
+							out = t.facts[:end.facts:end.facts] // appending copies
+						}
 						m.ends = append(m.ends[:start], m.ends[t.start:j+1]...)
 						from = end.off + 1
 					}

@@ -1,0 +1,107 @@
+package vm
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+func TestFollowUpDetection(t *testing.T) {
+	cases := []struct {
+		q    string
+		want bool
+	}{
+		{"How do I list them?", true},
+		{"and how do I remove one?", true},
+		{"How much does it cost?", true},
+		{"Where are its settings?", true},
+		{"And form fields from a POST?", true},
+		{"What about the log?", true},
+		{"How do I run a docker container in the background?", false},
+		{"How do I make a script executable so that I can run it from any folder?", false},
+		{"What is kb-thinkingdb?", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.q, func(t *testing.T) {
+			got, _ := followUp(tc.q)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestTopicOf(t *testing.T) {
+	common := map[string]bool{"run": true}
+	rare := func(t string) bool { return !common[t] }
+	cases := []struct{ query, source, title, want string }{
+		{"How do I run a docker container in the background?", "common/docker-container-run.md", "docker container run", "docker container"},
+		{"How do I stash my changes in git?", "common/git-stash.md", "git stash", "stash git"},
+		{"How do I add a flag to a urfave/cli app?", "urfave-cli/docs/v2/examples/flags.md", "Flags", "flag urfave/cli"},
+		{"What is kb-thinkingdb?", "plugin::kb-thinkingdb", "kb-thinkingdb", "kb-thinkingdb"},
+		{"How do I install the VS Code extension?", "README.md", "Editors", "VS Code extension"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			assert.Equal(t, tc.want, topicOf(tc.query, tc.source, tc.title, rare))
+		})
+	}
+}
+
+// TestFollowUpsAndBadInput covers the session cases of bad input and the
+// completion of a follow-up: each gets a defined status and code, and no
+// turn that did not answer gives a later follow-up its topic.
+func TestFollowUpsAndBadInput(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, ""), units: []*kus.KU{
+		{ID: "docker.md::0::0", Title: "docker container run", Claim: "Run a docker container.", TextBody: "Run a docker container.", SourceID: "docker.md", Level: kus.LevelLeaf},
+	}}
+	var prompts []string
+	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: func(ctx context.Context, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+		prompts = append(prompts, in.Payload.Prompt)
+		return answer("Run it [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+
+	t.Run("unknown session id", func(t *testing.T) {
+		_, err := m.Ask(ctx, Request{Question: "How do I run a docker container?", SessionID: "s-none"})
+		assert.ErrorIs(t, err, ErrSessionNotFound)
+		_, err = m.Session("s-none")
+		assert.ErrorIs(t, err, ErrSessionNotFound, "nothing was created")
+	})
+	t.Run("only stop words", func(t *testing.T) {
+		resp, err := m.Ask(ctx, Request{Question: "what is the of and?"})
+		require.NoError(t, err)
+		assert.Equal(t, StatusNoContext, resp.Status)
+		assert.Contains(t, errorCodes(resp), CodeNoContentTerms)
+	})
+	t.Run("follow-up opening a session", func(t *testing.T) {
+		resp, err := m.Ask(ctx, Request{Question: "How do I list them?"})
+		require.NoError(t, err)
+		assert.Equal(t, StatusNoContext, resp.Status)
+		assert.Contains(t, errorCodes(resp), CodeFollowUpNoContext)
+		s, err := m.Session(resp.SessionID)
+		require.NoError(t, err)
+		assert.Empty(t, s.Context, "a turn that did not answer leaves no topic")
+	})
+	t.Run("follow-up completed", func(t *testing.T) {
+		r1, err := m.Ask(ctx, Request{Question: "How do I run a docker container in the background?"})
+		require.NoError(t, err)
+		require.Equal(t, StatusAnswered, r1.Status)
+		prompts = nil
+		// A new machine over the same knowledge base is another process.
+		m2 := New(m.KB(), m.Catalog(), Options{})
+		r2, err := m2.Ask(ctx, Request{Question: "and how do I remove one?", SessionID: r1.SessionID})
+		require.NoError(t, err)
+		assert.Equal(t, "How do I remove one (run docker container)?", r2.SearchedFor)
+		assert.Equal(t, r2.SearchedFor, r2.Trace.SearchedFor)
+		require.NotEmpty(t, prompts)
+		assert.Equal(t, r2.SearchedFor, prompts[0], "the solver works on the completed question")
+		s, err := m2.Session(r1.SessionID)
+		require.NoError(t, err)
+		assert.Equal(t, "and how do I remove one?", s.Turns[len(s.Turns)-2].Text, "the turn keeps what the user wrote")
+	})
+}

@@ -1,0 +1,44 @@
+package symbolic
+
+import (
+	"math"
+	"testing"
+)
+
+func TestNear(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"static", "statik", true},
+		{"watch", "wach", true},
+		{"config", "config", true},
+		{"fil", "file", false}, // too short for a typing mistake
+		{"viper", "paper", false},
+		{"process", "proceses", true},
+		{"meaning", "mean", false},
+	}
+	for _, tc := range cases {
+		if got := Near(tc.a, tc.b); got != tc.want {
+			t.Errorf("Near(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+type stats map[string]int
+
+func (s stats) Sources() int               { return 100 }
+func (s stats) SourceFreq(term string) int { return s[term] }
+
+func TestRarity(t *testing.T) {
+	r := NewRarity(stats{"file": 90, "life": 2})
+	if !(r.Weight("life") > r.Weight("file")) {
+		t.Errorf("a rare term weighs more: life %v, file %v", r.Weight("life"), r.Weight("file"))
+	}
+	if r.Known("australia") || !r.Known("life") {
+		t.Error("Known follows the source frequencies")
+	}
+	if w := (Rarity{}).Weight("x"); math.Abs(w-1) > 1e-9 {
+		t.Errorf("without statistics every term weighs 1, got %v", w)
+	}
+}

@@ -1,0 +1,60 @@
+package sdsymbolic
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// TestTurnContextIsGrouped: a mixed turn's instructions and facts become
+// coherent KUs (the answer-form instructions together, the facts about one
+// subject together), each with the PhaseScopes of the phase it serves,
+// while every task stays its own intent.
+func TestTurnContextIsGrouped(t *testing.T) {
+	p, err := New(nil, sdk.Env{PluginID: ID})
+	require.NoError(t, err)
+	type unit struct {
+		scope, kuType, claim string
+		triple               bool
+	}
+	cases := []struct {
+		name    string
+		turn    string
+		intents int
+		units   []unit
+	}{
+		{"two form instructions, two subjects", "What does AchillesIDE use? Answer in one sentence. Use bullet points. AchillesIDE uses Ploinky. AchillesIDE requires Node. Ploinky provides sandboxes. Cite your sources.", 1, []unit{
+			{"gs-plugin", "composite", "Answer in one sentence. Use bullet points.", false},
+			{"kb-plugin", "composite", "AchillesIDE uses Ploinky. AchillesIDE requires Node.", false},
+			{"kb-plugin", "atomic", "Ploinky provides sandboxes.", true},
+			{"val-plugin", "atomic", "Cite your sources.", false},
+		}},
+		{"two tasks, one instruction each phase", "Explain Ploinky. Compare it with Docker? Think deeply. Break it down step by step.", 2, []unit{
+			{"mrp-plan-plugin", "atomic", "Think deeply.", false},
+			{"frame", "atomic", "Break it down step by step.", false},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.SDPlugin).DetectSeeds(context.Background(), sdk.RunContext{}, &sdk.SeedInput{Payload: sdk.Payload{Prompt: tc.turn}, TurnID: "t1"})
+			require.NoError(t, err)
+			require.Equal(t, sdk.StatusSuccess, res.Status)
+			ir, err := sop.Interpret(res.IntentCNL)
+			require.NoError(t, err)
+			assert.Len(t, ir.Intents, tc.intents)
+			cr, err := sop.Interpret(res.CurrentTurnContextCNL)
+			require.NoError(t, err, res.CurrentTurnContextCNL)
+			var got []unit
+			for _, k := range cr.ActiveKUs() {
+				require.Len(t, k.PhaseScopes, 1)
+				got = append(got, unit{k.PhaseScopes[0], k.KUType, k.Claim, k.HasFact()})
+			}
+			assert.Equal(t, tc.units, got)
+		})
+	}
+}
