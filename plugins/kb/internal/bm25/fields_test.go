@@ -20,6 +20,12 @@ func TestSplitBody(t *testing.T) {
 				code: "tail -n 5 path\ntail --follow path"}},
 		{"prose after an item without a colon is not code", "Intro.\n\n- first point\n\nA closing remark.",
 			bodyParts{desc: "Intro.\n", items: "- first point\n", rest: "A closing remark."}},
+		{"badges and a logo before the description", "testing codecov godoc\n\nGorilla Logo\n\nPackage mux implements a request router.\n\nMore prose.",
+			bodyParts{desc: "Package mux implements a request router.\n", rest: "testing codecov godoc\nGorilla Logo\nMore prose."}},
+		{"a long unpunctuated first paragraph is the description", "a router for building Go HTTP services in small parts\n\nmore",
+			bodyParts{desc: "a router for building Go HTTP services in small parts\n", rest: "more"}},
+		{"only the first few paragraphs are searched", "a b\n\nc d\n\ne f\n\nA sentence at last.",
+			bodyParts{rest: "a b\nc d\ne f\nA sentence at last."}},
 		{"a list first has no description", "1. step one:\n2. step two\n\nafterwards",
 			bodyParts{items: "1. step one:\n2. step two\n", rest: "afterwards"}},
 	} {

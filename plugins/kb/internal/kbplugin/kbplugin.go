@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-4" // kb-4: description block and command lines are fields of their own
+const IndexVersion = "kb-5" // kb-5: the description block is the first prose paragraph (badges passed over)
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
