@@ -59,7 +59,9 @@ func DefaultParams() Params {
 	w[FieldNote] = 0.6
 	w[FieldCondition] = 0.6
 	w[FieldTags] = 1.0
-	w[FieldItem] = 1.0
+	w[FieldItem] = 1.5
+	w[FieldDesc] = 2.0
+	w[FieldCode] = 0.5
 	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512, FlushSources: 256, MergeFactor: 8}
 }
 
@@ -147,6 +149,11 @@ type Query struct {
 	// OnePerSource keeps only the best unit of each source (a source scores
 	// as its best KU).
 	OnePerSource bool
+	// Extra are index terms searched besides the query's own (already
+	// analysed, as Feedback returns them), with their weights in
+	// ExtraWeights (a query term weighs 1).
+	Extra        []string
+	ExtraWeights []float64
 }
 
 // Result is the answer to a Query.
@@ -182,12 +189,32 @@ func (x *Index) Search(kv sdk.KV, query string, k int, filter func(id string) bo
 	return r.Hits, nil
 }
 
-// QueryTerms returns the distinct terms of a query and how often each occurs.
-func (x *Index) QueryTerms(q string) (terms []string, qtf []int) {
+// QueryTerms returns the distinct terms of a query and the weight of each:
+// how often it occurs times its QueryWeight. Question words (weight 0) are
+// left out unless the query has nothing else.
+func (x *Index) QueryTerms(q string) (terms []string, qtf []float64) {
+	terms, qtf = x.queryTerms(q, true)
+	if len(terms) == 0 {
+		terms, qtf = x.queryTerms(q, false)
+	}
+	return terms, qtf
+}
+
+func (x *Index) queryTerms(q string, weigh bool) (terms []string, qtf []float64) {
 	seen := make(map[string]int, 16)
+	qw := queryWeights(x.p.Analyzer)
 	x.p.Analyzer.Each(q, func(t text.Token) {
+		w := 1.0
+		if weigh {
+			if v, ok := qw[t.Term]; ok {
+				w = v
+			}
+			if w == 0 {
+				return
+			}
+		}
 		if i, ok := seen[t.Term]; ok {
-			qtf[i]++
+			qtf[i] += w
 			return
 		}
 		if len(terms) >= x.p.MaxQueryTerms {
@@ -195,7 +222,7 @@ func (x *Index) QueryTerms(q string) (terms []string, qtf []int) {
 		}
 		seen[t.Term] = len(terms)
 		terms = append(terms, t.Term)
-		qtf = append(qtf, 1)
+		qtf = append(qtf, w)
 	})
 	return terms, qtf
 }
@@ -217,6 +244,15 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	// The terms first: an empty index still says what was searched.
 	terms, qtf := x.QueryTerms(q.Text)
 	res.Terms = terms
+	if len(q.Extra) > 0 {
+		terms, qtf = slices.Clone(terms), slices.Clone(qtf)
+		for i, t := range q.Extra {
+			if i < len(q.ExtraWeights) && q.ExtraWeights[i] > 0 && !slices.Contains(terms, t) {
+				terms = append(terms, t)
+				qtf = append(qtf, q.ExtraWeights[i])
+			}
+		}
+	}
 	st, ok, err := readStats(kv)
 	if err != nil {
 		return nil, fmt.Errorf("bm25: search: %w", err)
@@ -246,15 +282,16 @@ func (x *Index) SearchQuery(kv sdk.KV, q Query) (*Result, error) {
 	c1, c2 := k1*(1-b), k1*b/avgdl
 
 	qts := make([]qterm, 0, len(terms))
-	res.IDF = make([]float64, len(terms))
+	idfs := make([]float64, len(terms))
+	res.IDF = idfs[:len(res.Terms)] // the query's own terms; Extra ones are not reported
 	for i, pl := range v.lists {
 		if pl == nil || len(pl.docs) == 0 {
 			continue
 		}
 		df := float64(len(pl.docs))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		res.IDF[i] = idf
-		w := float64(qtf[i]) * idf * (k1 + 1)
+		idfs[i] = idf
+		w := qtf[i] * idf * (k1 + 1)
 		tb := pl.bound(c1, c2, v.docDL)
 		qts = append(qts, qterm{list: pl, w: w, ub: w * tb.max, blocks: tb.blocks, term: terms[i]})
 	}

@@ -22,6 +22,7 @@ func bodyOnly() Params {
 	p := DefaultParams()
 	p.Weights = [NumFields]float64{}
 	p.Weights[FieldBody] = 1
+	p.Weights[FieldDesc] = 1 // a one-paragraph body is its description block
 	return p
 }
 

@@ -26,6 +26,8 @@ const (
 	FieldCondition              // Condition
 	FieldTags                   // Tags
 	FieldItem                   // the list items of TextBody (an example's description, a step)
+	FieldDesc                   // the description block: TextBody's first paragraph
+	FieldCode                   // the command lines of TextBody (the line after an example's description)
 	NumFields                   // number of fields
 )
 
@@ -38,7 +40,8 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	f[FieldTopic] = u.Topic
 	f[FieldClaim] = u.Claim
 	f[FieldProcedure] = u.Procedure
-	f[FieldBody], f[FieldItem] = splitItems(u.TextBody)
+	b := splitBody(u.TextBody)
+	f[FieldBody], f[FieldItem], f[FieldDesc], f[FieldCode] = b.rest, b.items, b.desc, b.code
 	f[FieldRole] = u.Role
 	f[FieldActs] = strings.Join(u.UtilityActs, " ")
 	f[FieldNote] = u.UtilityNote
@@ -47,29 +50,145 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	return f
 }
 
-// splitItems separates the list items of a body from the rest. The
-// Markdown reader keeps a list item as a line starting with its marker
-// ("- ", "* ", "+ ", "1. "); such an item states one thing the page covers
-// (a how-to page's example description, a step, an option), so it is a
-// field of its own and can be weighted apart from the prose and code
-// around it.
-func splitItems(body string) (rest, items string) {
-	if !strings.Contains(body, "- ") && !strings.Contains(body, "* ") && !strings.Contains(body, ". ") && !strings.Contains(body, "+ ") {
-		return body, ""
+// bodyParts is a TextBody split by the role its text plays on the page.
+type bodyParts struct {
+	desc  string // the first paragraph: what the page or section is about
+	items string // list items: an example's description, a step, an option
+	code  string // command lines: the paragraph right after an item ending in ':'
+	rest  string // everything else
+}
+
+// splitBody splits a body into its description block, list items, command
+// lines and the rest. The Markdown reader keeps paragraphs apart with a
+// blank line, a list item as a line starting with its marker ("- ", "* ",
+// "+ ", "1. ") and a code block or span as its plain text, so the parts are
+// found from the layout alone: the first paragraph that reads as prose
+// (unless a list comes first) describes what follows, a list item states
+// one thing the page covers, and a one-paragraph block right after an item
+// that ends in ':' (a how-to page's "- Do this:" followed by its command)
+// is that item's command. A README often opens with badges or a logo, whose
+// alternative texts ("build codecov godoc") come first without saying what
+// the page is about: such short unpunctuated paragraphs are passed over
+// (they count as the rest) and the description is the first prose
+// paragraph among the first few. Weighting the parts apart lets a match in
+// a description or an example's description count more than an incidental
+// word in the prose or a flag.
+func splitBody(body string) bodyParts {
+	var p bodyParts
+	if body == "" {
+		return p
 	}
-	var r, it strings.Builder
-	for line := range strings.Lines(body) {
-		if isItemLine(line) {
-			it.WriteString(line)
-		} else {
-			r.WriteString(line)
+	var desc, items, code, rest strings.Builder
+	para := 0           // paragraphs seen so far
+	inPara := false     // inside a paragraph
+	afterItem := false  // the last paragraph ended with an item ending in ':'
+	paraIsCode := false // the current paragraph is a command
+	lastItemColon := false
+	descDone := false // the description was found, or can no longer be
+	paraIsDesc := false
+	for line, next := range bodyLines(body) {
+		trim := strings.TrimSpace(line)
+		if trim == "" {
+			if inPara {
+				afterItem = lastItemColon
+				lastItemColon = false
+				if paraIsDesc || para >= maxDescPara {
+					descDone = true
+				}
+			}
+			inPara = false
+			continue
+		}
+		if !inPara {
+			inPara = true
+			para++
+			paraIsCode = afterItem && !isItemLine(line)
+			afterItem = false
+			paraIsDesc = false
+			if !descDone && !paraIsCode {
+				if isItemLine(line) {
+					descDone = true
+				} else {
+					paraIsDesc = isProse(next)
+				}
+			}
+		}
+		switch {
+		case isItemLine(line):
+			items.WriteString(line)
+			lastItemColon = strings.HasSuffix(trim, ":")
+			paraIsCode = false
+			if paraIsDesc {
+				descDone = true
+			}
+		case paraIsCode:
+			code.WriteString(line)
+			lastItemColon = false
+		case paraIsDesc && !descDone:
+			desc.WriteString(line)
+			lastItemColon = false
+		default:
+			rest.WriteString(line)
+			lastItemColon = false
 		}
 	}
-	if it.Len() == 0 {
-		return body, ""
-	}
-	return r.String(), it.String()
+	p.desc, p.items, p.code, p.rest = desc.String(), items.String(), code.String(), rest.String()
+	return p
 }
+
+// maxDescPara is how many leading paragraphs are searched for the
+// description block.
+const maxDescPara = 3
+
+// bodyLines yields each line of body with the text of the paragraph it
+// starts (up to the next blank line) when it is a paragraph's first line.
+func bodyLines(body string) func(yield func(line, para string) bool) {
+	return func(yield func(line, para string) bool) {
+		prevBlank := true
+		for i := 0; i < len(body); {
+			j := strings.IndexByte(body[i:], '\n')
+			end := len(body)
+			if j >= 0 {
+				end = i + j + 1
+			}
+			line := body[i:end]
+			blank := strings.TrimSpace(line) == ""
+			var para string
+			if prevBlank && !blank {
+				k := strings.Index(body[i:], "\n\n")
+				if k < 0 {
+					para = body[i:]
+				} else {
+					para = body[i : i+k]
+				}
+			}
+			prevBlank = blank
+			if !yield(line, para) {
+				return
+			}
+			i = end
+		}
+	}
+}
+
+// isProse reports whether a paragraph reads as a sentence rather than a
+// row of badge or logo labels: it ends in sentence punctuation or has at
+// least minProseWords words.
+func isProse(para string) bool {
+	t := strings.TrimSpace(para)
+	if t == "" {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '.', '!', '?', ':', ';', ')':
+		return true
+	}
+	return len(strings.Fields(t)) >= minProseWords
+}
+
+// minProseWords is the number of words from which an unpunctuated
+// paragraph is taken for prose.
+const minProseWords = 6
 
 // isItemLine reports whether line starts with a list marker (after at
 // most three spaces of indentation).

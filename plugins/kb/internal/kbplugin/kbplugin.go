@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-3" // kb-3: list items are a field of their own
+const IndexVersion = "kb-5" // kb-5: the description block is the first prose paragraph (badges passed over)
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
@@ -439,6 +439,24 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
 	rk.terms, rk.considered = r.Terms, r.Considered
+	if e.hd != nil && perSource && len(r.Hits) > 0 {
+		// kb-balanced ranking sources: the terms the best pages' titles,
+		// descriptions and examples share are searched too
+		// (pseudo-relevance feedback), to reach pages that say the same
+		// thing in other words. It raises recall of a page ranking; the
+		// evidence for an answer (Retrieve) stays with the question's own
+		// words, where the added terms drew in neighbouring passages.
+		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
+		if err != nil {
+			return rk, fmt.Errorf("bm25: %w", err)
+		}
+		if len(extra) > 0 {
+			bq.Extra, bq.ExtraWeights = extra, ws
+			if r, err = e.bm.SearchQuery(bkv, bq); err != nil {
+				return rk, fmt.Errorf("bm25: %w", err)
+			}
+		}
+	}
 	switch {
 	case e.hd != nil:
 		if len(r.Hits) == 0 {
