@@ -88,7 +88,7 @@ files, unknown plugin).`,
 }
 
 func usageErr(code, format string, args ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf("search: %s: %s", code, fmt.Sprintf(format, args...))}
+	return &exitError{code: exitInvalid, err: &codedError{code: code, err: fmt.Errorf("search: %s: %s", code, fmt.Sprintf(format, args...))}}
 }
 
 func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
@@ -303,7 +303,7 @@ func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) 
 		warnf("search: the query is longer than %d bytes; only its beginning was searched", 4096)
 	}
 	if len(res.Terms) == 0 {
-		fmt.Fprintln(os.Stderr, "mrpvm: note: the query has no searchable terms (only stop words or punctuation)")
+		notef("the query has no searchable terms (only stop words or punctuation)")
 	}
 	printHits(os.Stdout, hits)
 	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)

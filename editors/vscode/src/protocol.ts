@@ -20,7 +20,7 @@ export interface Evidence {
   score?: number;
 }
 
-/** One stage call in a trace (DS027 Planner Outcome Schema). */
+/** One stage call in a trace (the planner outcome's stages). */
 export interface TraceStage {
   plannerPluginId?: string;
   stage: string;
