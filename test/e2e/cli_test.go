@@ -8,9 +8,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 )
 
 // errorObject is the --json form of an error.
@@ -296,4 +298,90 @@ func TestJSONKeysAreCamelCase(t *testing.T) {
 			walk(v, "")
 		})
 	}
+}
+
+// completions runs `mrpvm __complete args...` (what the shell scripts of
+// `mrpvm completion` run) and returns the offered values, without their
+// descriptions, and the directive line.
+func completions(t *testing.T, env []string, args ...string) (values []string, directive string) {
+	t.Helper()
+	r := run(t, env, append([]string{"__complete"}, args...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+	require.NotEmpty(t, lines)
+	directive = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		v, _, _ := strings.Cut(l, "\t")
+		values = append(values, v)
+	}
+	return values, directive
+}
+
+// TestCompletion checks the completion of stages and plugin ids for --pin
+// and --prefer, of kb-plugins for search --plugin, and of session and
+// request ids read from the knowledge base, which completion must neither
+// create nor change.
+func TestCompletion(t *testing.T) {
+	env := isolatedEnv(t)
+	ws := writeWorkspace(t, cliWorkspace)
+	db := filepath.Join(t.TempDir(), "kb.db")
+
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		r := run(t, env, "completion", shell)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "__complete", "the %s script asks the binary", shell)
+	}
+
+	got, dir := completions(t, env, "ask", "--pin", "")
+	assert.Equal(t, []string{"sd=", "plan=", "kb=", "gs=", "val="}, got)
+	assert.Equal(t, ":6", dir, "no space after stage= (NoSpace|NoFileComp)")
+	got, _ = completions(t, env, "ask", "--prefer", "kb=")
+	assert.Contains(t, got, "kb=kb-fast")
+	assert.Contains(t, got, "kb=kb-thinkingdb")
+	for _, v := range got {
+		assert.True(t, strings.HasPrefix(v, "kb=kb-"), "only kb-plugins for kb=: %v", got)
+	}
+	got, _ = completions(t, env, "ask", "--pin=gs=")
+	assert.Contains(t, got, "gs=gs-symbolic")
+	got, _ = completions(t, env, "search", "--plugin", "")
+	assert.Equal(t, []string{"kb-balanced", "kb-fast", "kb-thinkingdb"}, got)
+
+	// No knowledge base yet: only "new", and none is created.
+	got, _ = completions(t, env, "-w", ws, "--db", db, "ask", "--session", "")
+	assert.Equal(t, []string{"new"}, got)
+	_, err := os.Stat(db)
+	require.ErrorIs(t, err, os.ErrNotExist, "completion must not create the knowledge base")
+	got, _ = completions(t, env, "-w", ws, "--db", db, "trace", "")
+	assert.Empty(t, got)
+
+	// Two questions: two sessions, two traces, newest first.
+	var sessions, requests []string
+	for _, q := range []string{"what causes tides", "what does the borrow checker enforce"} {
+		r := run(t, env, "ask", "-w", ws, "--db", db, "--json", q)
+		require.Equal(t, 0, r.code, r.stderr)
+		var a struct {
+			RequestID string `json:"requestId"`
+			SessionID string `json:"sessionId"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &a))
+		sessions = append([]string{a.SessionID}, sessions...)
+		requests = append([]string{a.RequestID}, requests...)
+	}
+	before, err := os.ReadFile(db)
+	require.NoError(t, err)
+	got, _ = completions(t, env, "-w", ws, "--db", db, "ask", "--session", "")
+	assert.Equal(t, append([]string{"new"}, sessions...), got)
+	got, _ = completions(t, env, "-w", ws, "--db", db, "trace", "")
+	assert.Equal(t, requests, got)
+	after, err := os.ReadFile(db)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "completion must not write the knowledge base")
+
+	// A knowledge base another process holds for writing completes
+	// nothing rather than making the shell wait.
+	held, err := bolt.Open(db, 0o644, &bolt.Options{Timeout: time.Second})
+	require.NoError(t, err)
+	defer held.Close()
+	got, _ = completions(t, env, "-w", ws, "--db", db, "ask", "--session", "")
+	assert.Equal(t, []string{"new"}, got)
 }
