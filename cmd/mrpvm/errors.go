@@ -80,7 +80,7 @@ func exitStatus(err error) int {
 }
 
 // leadingCode matches the stable code many messages begin with
-// ("unsafe_workspace: ...", "symlink_escape: ..."): lower case words
+// ("unsafe_workspace: ...", "outside_workspace: ..."): lower case words
 // joined by underscores.
 var leadingCode = regexp.MustCompile(`^([a-z][a-z0-9]*(?:_[a-z0-9]+)+): `)
 
