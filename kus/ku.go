@@ -121,10 +121,10 @@ func (k *KU) Text() string {
 
 // SourceInfo describes the source a document is read from.
 type SourceInfo struct {
-	SourceID   string    // workspace-relative path with forward slashes, or plugin::<id>
-	SourceName string    // a display name, usually the file's base name
-	SourceType string    // one of the Source* constants; markdown when empty
-	IngestedAt time.Time // stamped on every KU
+	SourceID   string    `json:"sourceId"`             // workspace-relative path with forward slashes, or plugin::<id>
+	SourceName string    `json:"sourceName,omitempty"` // a display name, usually the file's base name
+	SourceType string    `json:"sourceType,omitempty"` // one of the Source* constants; markdown when empty
+	IngestedAt time.Time `json:"ingestedAt,omitzero"`  // stamped on every KU
 }
 
 // Severity of a Diagnostic.

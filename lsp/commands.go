@@ -36,6 +36,7 @@ func init() {
 		"mrpvm.trace":   (*Server).cmdTrace,
 		"mrpvm.kb":      (*Server).cmdKB,
 		"mrpvm.stats":   (*Server).cmdStats,
+		"mrpvm.search":  (*Server).cmdSearch,
 	}
 }
 

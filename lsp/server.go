@@ -581,7 +581,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 }
 
 // Commands lists the workspace/executeCommand ids.
-var Commands = []string{"mrpvm.ask", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
+var Commands = []string{"mrpvm.ask", "mrpvm.search", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
 
 func initializeResult() map[string]any {
 	return map[string]any{

@@ -17,6 +17,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
@@ -277,47 +278,28 @@ type SearchOutput struct {
 }
 
 func (s *Server) search(ctx context.Context, _ *mcpsdk.CallToolRequest, in SearchInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	if strings.TrimSpace(in.Query) == "" {
-		return nil, SearchOutput{}, errors.New("the query is empty")
-	}
 	if in.Plugin == "" {
-		in.Plugin = "kb-balanced"
+		in.Plugin = kbsearch.DefaultPlugin
 	}
 	if in.K == 0 {
-		in.K = 10
+		in.K = kbsearch.DefaultK
 	}
-	if in.K < 1 || in.K > kb.MaxK {
-		return nil, SearchOutput{}, fmt.Errorf("k %d is outside [1, %d]", in.K, kb.MaxK)
+	if err := kbsearch.CheckQuery(in.Query, in.K); err != nil {
+		return nil, SearchOutput{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.w.Catalog.Registry.KB(in.Plugin)
-	if !ok {
-		var ids []string
-		for _, x := range s.w.Catalog.Registry.KBPlugins() {
-			ids = append(ids, x.Descriptor().ID)
-		}
-		return nil, SearchOutput{}, fmt.Errorf("no enabled kb-plugin %q (have: %s)", in.Plugin, strings.Join(ids, ", "))
+	sr, err := kbsearch.New(s.w.Catalog.Registry, s.w.KB, in.Plugin)
+	if err != nil {
+		return nil, SearchOutput{}, err
 	}
-	sr, ok := p.(kb.Searcher)
-	if !ok {
-		return nil, SearchOutput{}, fmt.Errorf("%s cannot rank outside the VM loop; use ask with pins {\"kb\": %q}", in.Plugin, in.Plugin)
-	}
+	sr.Warn = func(format string, args ...any) { s.opt.Logger.Warn(fmt.Sprintf(format, args...)) }
 	if !s.opt.NoIngest {
 		if _, err := s.update(ctx); err != nil {
 			return nil, SearchOutput{}, err
 		}
 	}
-	req := kb.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource, KUs: s.w.KB.Store()}
-	res, err := sr.Search(ctx, req)
-	if err != nil && kb.IsIndexCorrupt(err) {
-		// The same repair as mrpvm search: rebuild from the stored KUs, once.
-		s.opt.Logger.Warn("search: index corrupt; rebuilding", "plugin", in.Plugin, "err", err)
-		if rerr := s.w.KB.RepairHook(ctx, in.Plugin); rerr != nil {
-			return nil, SearchOutput{}, fmt.Errorf("search: %s: rebuilding the index failed: %w", in.Plugin, rerr)
-		}
-		res, err = sr.Search(ctx, req)
-	}
+	res, err := sr.Search(ctx, kb.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource})
 	if err != nil {
 		return nil, SearchOutput{}, fmt.Errorf("search: %w", err)
 	}

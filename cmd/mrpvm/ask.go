@@ -35,9 +35,12 @@ answered and no-context, 1 for failure and 2 for an invalid request.
 
 LLM-backed plugins (sd-llm-*, gs-llm-*, val-llm) run when a model endpoint is
 configured: MRPVM_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama),
-MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY; per-role models go
-in llm-role-settings.json. Without one they step aside and the symbolic path
-answers. --pin gs=gs-llm-fast forces a stage's plugin for this question;
+MRPVM_LLM_MODEL and, for hosted services, MRPVM_LLM_API_KEY. Without
+MRPVM_LLM_BASE_URL, OPENAI_BASE_URL (key: OPENAI_API_KEY; OPENAI_API_KEY alone
+means https://api.openai.com/v1) is used, then OLLAMA_HOST (as http://HOST/v1,
+no key); MRPVM_LLM_PROBE_OLLAMA=1 lets a local Ollama be found when nothing is
+set. Per-role models go in llm-role-settings.json. Without an endpoint the
+LLM plugins step aside and the symbolic path answers. --pin gs=gs-llm-fast forces a stage's plugin for this question;
 --prefer kb=kb-thinkingdb makes a plugin the session's preference for a stage
 (tried first, the others kept as fallbacks; kept for the session's later
 questions; --prefer kb= clears it); --llm-cache reuses replies to identical
@@ -57,11 +60,11 @@ questions, which the command line cannot carry).`,
 			}
 			pinMap, err := parsePins(pins)
 			if err != nil {
-				return &exitError{code: 2, err: err}
+				return &usageError{err: err}
 			}
 			prefMap, err := parsePrefers(prefers)
 			if err != nil {
-				return &exitError{code: 2, err: err}
+				return &usageError{err: err}
 			}
 			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
 			if err != nil {
@@ -84,10 +87,11 @@ questions, which the command line cannot carry).`,
 				err = fmt.Errorf("%w; start a session with --session new (or no --session) and continue it with the id printed after the answer", err)
 			}
 			if err != nil {
+				shown := false
 				if flags.json && resp != nil {
-					_ = printJSON(os.Stdout, resp)
+					shown = printJSON(os.Stdout, resp) == nil
 				}
-				return &exitError{code: 2, err: err}
+				return &exitError{code: exitInvalid, err: err, shown: shown}
 			}
 			if flags.json {
 				if err := printJSON(os.Stdout, resp); err != nil {
@@ -100,11 +104,11 @@ questions, which the command line cannot carry).`,
 					hint = llm.Hint
 				}
 				if hint != "" {
-					termf(os.Stderr, "mrpvm: note: %s\n", text(hint))
+					notef("%s", text(hint))
 				}
 			}
 			if resp.Status == vm.StatusFailure {
-				return &exitError{code: 1, err: errors.New("no answer")}
+				return &exitError{code: exitFailure, err: errors.New("no answer"), shown: flags.json}
 			}
 			return nil
 		},
@@ -116,28 +120,6 @@ questions, which the command line cannot carry).`,
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")
 	rootCmd.AddCommand(cmd)
 
-	traceCmd := &cobra.Command{
-		Use:   "trace [REQUEST_ID]",
-		Short: "Print the trace of a past request (the last one by default) as JSON",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{quiet: true, reads: true})
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			id := ""
-			if len(args) == 1 {
-				id = args[0]
-			}
-			t, err := a.vm.Trace(id)
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			return printJSON(os.Stdout, t)
-		},
-	}
-	rootCmd.AddCommand(traceCmd)
 }
 
 // firstOfflineAsk reports whether this is the user's first answer without

@@ -13,7 +13,7 @@ import (
 func init() {
 	cmd := &cobra.Command{
 		Use:   "eval [--json] SUITE_DIR...",
-		Short: "Run DS021 evaluation suites (eval.json + story.nl) and report pass rates",
+		Short: "Run evaluation suites (eval.json questions over a story.nl story) and report pass rates",
 		Long: `eval ingests each suite's story into a fresh knowledge base, asks every
 question (once per plugin combo the suite lists, each combo in a fresh
 session) and reports the answer pass rate, the context pass rate and the

@@ -40,7 +40,7 @@ could be read, and the command succeeds.`,
 			if s := kb.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
-			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json), Compact: compact})
+			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
 			if err != nil {
 				return err
 			}
@@ -55,7 +55,7 @@ could be read, and the command succeeds.`,
 				printIngestSummary(os.Stdout, rep)
 			}
 			if rep.Failed() {
-				return &exitError{code: 1, err: fmt.Errorf("ingest finished with errors")}
+				return &exitError{code: exitFailure, err: fmt.Errorf("ingest finished with errors"), shown: flags.json}
 			}
 			return nil
 		},

@@ -19,7 +19,10 @@ func init() {
 		Short: "Show the KU tree of one Markdown file: ids, levels, roles and line ranges",
 		Long: `kus reads one file with the same reader ingest uses and prints its
 Knowledge Unit hierarchy, so you can see how a document will be split.
-It does not touch the knowledge base.`,
+It does not touch the knowledge base. With --json it prints the document:
+{"source": {"sourceId", "sourceName", "sourceType"}, "title", "tags",
+"units": [{"id", "kuType", "level", "title", "role", ..., "range"}],
+"diagnostics": [{"line", "col", "severity", "code", "message"}]}.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]

@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -26,6 +25,7 @@ type globalFlags struct {
 	force      bool // ingest even an unsafe workspace (engine.CheckWorkspace)
 	db         string
 	json       bool
+	quiet      bool   // no progress and no notes on standard error
 	cpuProfile string // hidden: a CPU profile of the whole command
 	memProfile string // hidden: a heap profile taken when the command ends
 	traceFile  string // hidden: a runtime execution trace of the whole command
@@ -48,7 +48,8 @@ func init() {
 	pf.StringVarP(&flags.workspace, "workspace", "w", ".", "workspace folder")
 	pf.BoolVar(&flags.force, "force", false, "use the workspace even when it is your home folder or a filesystem root (refused otherwise, unless it holds a .mrpvm folder)")
 	pf.StringVar(&flags.db, "db", "", "knowledge base file (default: the user cache directory)")
-	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON")
+	pf.BoolVar(&flags.json, "json", false, "print machine-readable JSON (errors too: {\"error\": {\"code\", \"message\"}} on standard output)")
+	pf.BoolVarP(&flags.quiet, "quiet", "q", false, "print no progress and no notes on standard error (warnings and errors are still printed)")
 	pf.StringVar(&flags.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole command to this file")
 	_ = pf.MarkHidden("cpuprofile")
 	pf.StringVar(&flags.memProfile, "memprofile", "", "write a heap profile to this file when the command ends")
@@ -101,15 +102,6 @@ func startProfile() (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close(); heap() }, nil
 }
 
-// exitError carries a specific exit status out of a command.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	stopProfile := func() {}
@@ -117,15 +109,19 @@ func main() {
 		stopProfile, err = startProfile()
 		return err
 	}
-	err := rootCmd.ExecuteContext(ctx)
+	setupCommands()
+	cmd, err := rootCmd.ExecuteContextC(ctx)
 	stopProfile()
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mrpvm:", safeText(err.Error()))
-		var ee *exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
-		}
-		os.Exit(1)
-	}
+	exitWith(cmd, err)
+}
+
+// setupCommands applies the conventions every command shares once all of
+// them are registered: usage errors exit 2, and shell completion knows
+// plugin ids, stages and session ids.
+func setupCommands() {
+	rootCmd.InitDefaultHelpCmd()
+	rootCmd.InitDefaultCompletionCmd()
+	markUsageErrors(rootCmd)
+	registerCompletions(rootCmd)
 }

@@ -40,7 +40,7 @@ func init() {
 			}
 			errs := reportProblems(c.Problems)
 			if errs > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d plugin problem(s)", errs)}
+				return &exitError{code: exitFailure, err: fmt.Errorf("%d plugin problem(s)", errs), shown: flags.json}
 			}
 			return nil
 		},
@@ -82,7 +82,7 @@ func init() {
 				}
 			}
 			if errs > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d error(s) in %s", errs, strings.Join(dirs, ", "))}
+				return &exitError{code: exitFailure, err: fmt.Errorf("%d error(s) in %s", errs, strings.Join(dirs, ", ")), shown: flags.json}
 			}
 			return nil
 		},

@@ -2,32 +2,29 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/plugins/kb"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// Error codes of mrpvm search (printed as "code: message").
+// Error codes of mrpvm search (printed as "code: message"); the codes of
+// a refused query or plugin are kbsearch's.
 const (
-	codeEmptyQuery    = "empty_query"
-	codeBadQueries    = "bad_queries_file"
-	codeBadQrels      = "bad_qrels_file"
-	codeBadRun        = "bad_run_file"
-	codeUnknownPlugin = "unknown_plugin"
-	codeNotSearchable = "not_searchable"
-	codeBadK          = "bad_k"
+	codeEmptyQuery = kbsearch.CodeEmptyQuery
+	codeBadQueries = "bad_queries_file"
+	codeBadQrels   = "bad_qrels_file"
+	codeBadRun     = "bad_run_file"
+	codeBadK       = kbsearch.CodeBadK
 )
 
 // searchOptions are the flags of mrpvm search.
@@ -88,7 +85,7 @@ files, unknown plugin).`,
 }
 
 func usageErr(code, format string, args ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf("search: %s: %s", code, fmt.Sprintf(format, args...))}
+	return &exitError{code: exitInvalid, err: &codedError{code: code, err: fmt.Errorf("search: %s: %s", code, fmt.Sprintf(format, args...))}}
 }
 
 func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
@@ -116,7 +113,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 			o.k = 100
 		}
 	}
-	if o.k < 1 || o.k > kb.MaxK {
+	if kbsearch.CheckK(o.k) != nil {
 		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, kb.MaxK)
 	}
 	// Read the inputs before opening anything: bad files fail fast.
@@ -139,131 +136,28 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		return err
 	}
 	defer a.Close()
-	p, ok := a.Catalog.Registry.KB(o.plugin)
-	if !ok {
-		var ids []string
-		for _, x := range a.Catalog.Registry.KBPlugins() {
-			ids = append(ids, x.Descriptor().ID)
+	sr, err := kbsearch.New(a.Catalog.Registry, a.kb, o.plugin)
+	var refused *kbsearch.Error
+	if errors.As(err, &refused) {
+		msg := refused.Message
+		if refused.Code == kbsearch.CodeNotSearchable {
+			msg += fmt.Sprintf(": mrpvm ask --pin kb=%s", o.plugin)
 		}
-		return usageErr(codeUnknownPlugin, "no enabled kb-plugin %q (have: %s)", o.plugin, strings.Join(ids, ", "))
+		return usageErr(refused.Code, "%s", msg)
 	}
-	s, ok := p.(kb.Searcher)
-	if !ok {
-		return usageErr(codeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); use mrpvm ask --pin kb=%s", o.plugin, o.plugin)
+	if err != nil {
+		return err
 	}
+	sr.Warn = warnf
 	if !o.noIngest {
 		if err := a.ingest(ctx); err != nil {
 			return err
 		}
 	}
-	sr := &searcher{s: s, id: o.plugin, kb: a.kb}
 	if batch {
 		return searchBatch(ctx, sr, queries, qrels, o)
 	}
 	return searchOne(ctx, sr, query, o)
-}
-
-// searcher runs searches with one plugin and repairs its index once when
-// the plugin reports it corrupt.
-type searcher struct {
-	s        kb.Searcher
-	id       string
-	kb       *engine.KB
-	repaired bool
-}
-
-func (s *searcher) search(ctx context.Context, req kb.SearchRequest) (res *kb.SearchResult, err error) {
-	err = s.repairing(ctx, func() error {
-		res, err = s.s.Search(ctx, req)
-		return err
-	})
-	return res, err
-}
-
-// repairing runs fn and, when it reports the plugin's index corrupt (the
-// first time in this command), rebuilds the index and runs fn again.
-func (s *searcher) repairing(ctx context.Context, fn func() error) error {
-	err := fn()
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
-		return err
-	}
-	if err := s.repair(ctx, err); err != nil {
-		return err
-	}
-	return fn()
-}
-
-// repair rebuilds the plugin's index from the stored KUs after it reported
-// the index corrupt (once per command).
-func (s *searcher) repair(ctx context.Context, cause error) error {
-	s.repaired = true
-	warnf("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, cause)
-	t0 := time.Now()
-	if err := s.kb.RepairHook(ctx, s.id); err != nil {
-		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, err)
-	}
-	warnf("search: rebuilt the index of %s in %.2fs", s.id, time.Since(t0).Seconds())
-	return nil
-}
-
-// ranked is the source-level answer to one query of a batch.
-type ranked struct {
-	docs   []string
-	scores []float64
-}
-
-// warm loads the index state the plugin's searches keep in memory, when it
-// has any (kb.Warmer), repairing a corrupt index as search does.
-func (s *searcher) warm(ctx context.Context) error {
-	w, ok := s.s.(kb.Warmer)
-	if !ok {
-		return nil
-	}
-	return s.repairing(ctx, func() error { return w.Warm(ctx) })
-}
-
-// batch answers every query (sources, best first) on workers goroutines;
-// a corrupt index is rebuilt once and the batch run again.
-func (s *searcher) batch(ctx context.Context, queries []kb.Query, k, workers int) (out []ranked, err error) {
-	err = s.repairing(ctx, func() error {
-		out, err = s.batchOnce(ctx, queries, k, workers)
-		return err
-	})
-	return out, err
-}
-
-func (s *searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers int) ([]ranked, error) {
-	out := make([]ranked, len(queries))
-	workers = max(1, min(workers, len(queries)))
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(queries) || ctx.Err() != nil {
-					return
-				}
-				res, err := s.s.Search(ctx, kb.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
-				if err != nil {
-					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
-					return
-				}
-				r := ranked{docs: make([]string, len(res.Hits)), scores: make([]float64, len(res.Hits))}
-				for j, h := range res.Hits {
-					r.docs[j], r.scores[j] = kb.DocID(h.SourceID), h.Score
-				}
-				out[i] = r
-			}
-		})
-	}
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	return out, nil
 }
 
 // hitJSON is one hit of a single-query search in --json output.
@@ -278,9 +172,9 @@ type hitJSON struct {
 	Why      string  `json:"why,omitempty"`
 }
 
-func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) error {
+func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
 	t0 := time.Now()
-	res, err := s.search(ctx, kb.SearchRequest{Query: query, K: o.k, BySource: o.bySource, KUs: s.kb.Store()})
+	res, err := s.Search(ctx, kb.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -295,7 +189,7 @@ func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) 
 	}
 	if flags.json {
 		return printJSON(os.Stdout, map[string]any{
-			"plugin": s.id, "query": query, "terms": res.Terms, "truncated": res.Truncated,
+			"plugin": s.Plugin(), "query": query, "terms": res.Terms, "truncated": res.Truncated,
 			"seconds": secs, "hits": hits,
 		})
 	}
@@ -303,10 +197,10 @@ func searchOne(ctx context.Context, s *searcher, query string, o searchOptions) 
 		warnf("search: the query is longer than %d bytes; only its beginning was searched", 4096)
 	}
 	if len(res.Terms) == 0 {
-		fmt.Fprintln(os.Stderr, "mrpvm: note: the query has no searchable terms (only stop words or punctuation)")
+		notef("the query has no searchable terms (only stop words or punctuation)")
 	}
 	printHits(os.Stdout, hits)
-	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.id, secs*1000)
+	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.Plugin(), secs*1000)
 	return nil
 }
 
@@ -318,7 +212,7 @@ func printHits(w io.Writer, hits []hitJSON) {
 	tw.Flush()
 }
 
-func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.Qrels, o searchOptions) error {
+func searchBatch(ctx context.Context, s *kbsearch.Searcher, queries []kb.Query, qrels kb.Qrels, o searchOptions) error {
 	var out io.Writer
 	var file *os.File
 	runPath := o.run
@@ -339,7 +233,7 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 	}
 	tag := o.tag
 	if tag == "" {
-		tag = s.id
+		tag = s.Plugin()
 	}
 	var tw *kb.TRECWriter
 	if out != nil {
@@ -349,17 +243,17 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 	// Open the index first (its unit table, fact graph): the batch then
 	// times its queries, as a running server answers them.
 	tw0 := time.Now()
-	if err := s.warm(ctx); err != nil {
+	if err := s.Warm(ctx); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	warmSecs := time.Since(tw0).Seconds()
 	t0 := time.Now()
-	results, err := s.batch(ctx, queries, o.k, o.workers)
+	results, err := s.Batch(ctx, queries, o.k, o.workers)
 	if err != nil {
 		return err
 	}
 	for i, q := range queries {
-		docs, scores := results[i].docs, results[i].scores
+		docs, scores := results[i].Docs, results[i].Scores
 		if tw != nil {
 			if err := tw.Write(q.ID, docs, scores); err != nil {
 				return err
@@ -394,13 +288,13 @@ func searchBatch(ctx context.Context, s *searcher, queries []kb.Query, qrels kb.
 		msg = os.Stderr // keep standard output a clean run
 	}
 	if flags.json && runPath != "-" {
-		out := map[string]any{"plugin": s.id, "queries": len(queries), "seconds": secs, "openSeconds": warmSecs, "queriesPerSecond": qps, "run": nullIfEmpty(o.run)}
+		out := map[string]any{"plugin": s.Plugin(), "queries": len(queries), "seconds": secs, "openSeconds": warmSecs, "queriesPerSecond": qps, "run": nullIfEmpty(o.run)}
 		if m != nil {
 			out["metrics"] = map[string]any{"ndcg@10": m.NDCG10, "recall@100": m.Recall100, "mrr@10": m.MRR10, "judgedQueries": m.Queries}
 		}
 		return printJSON(msg, out)
 	}
-	termf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.id, secs, qps)
+	termf(msg, "%d queries with %s in %.3fs (%.0f queries/s)\n", len(queries), s.Plugin(), secs, qps)
 	if m != nil {
 		fmt.Fprintf(msg, "nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f  (%d judged queries)\n", m.NDCG10, m.Recall100, m.MRR10, m.Queries)
 	}

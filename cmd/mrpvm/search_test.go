@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 )
 
@@ -88,8 +89,8 @@ func TestSearchOneQuery(t *testing.T) {
 		{name: "arabic and emoji, not indexed", args: []string{"القاهرة 🌧️"}},
 		{name: "empty", args: []string{"   "}, code: 2, errHas: codeEmptyQuery},
 		{name: "no query", args: []string{}, code: 2, errHas: codeEmptyQuery},
-		{name: "unknown plugin", args: []string{"--plugin", "kb-nope", "tides"}, code: 2, errHas: codeUnknownPlugin},
-		{name: "not a kb plugin", args: []string{"--plugin", "gs-symbolic", "tides"}, code: 2, errHas: codeUnknownPlugin},
+		{name: "unknown plugin", args: []string{"--plugin", "kb-nope", "tides"}, code: 2, errHas: kbsearch.CodeUnknownPlugin},
+		{name: "not a kb plugin", args: []string{"--plugin", "gs-symbolic", "tides"}, code: 2, errHas: kbsearch.CodeUnknownPlugin},
 		{name: "k out of range", args: []string{"--k", "5000", "tides"}, code: 2, errHas: codeBadK},
 		{name: "k zero", args: []string{"--k", "0", "tides"}, code: 2, errHas: codeBadK},
 		{name: "k negative", args: []string{"--k", "-3", "tides"}, code: 2, errHas: codeBadK},

@@ -184,7 +184,7 @@ func (d *Descriptor) Validate() []*PluginError {
 	case desc == "":
 		add(CodeDescriptorMissingDesc, "description", "description is required: 1-3 sentences on what the plugin does and when to use it")
 	case n > 3:
-		add(CodeDescriptorBadDesc, "description", "description has %d sentences; DS003 allows 1-3", n)
+		add(CodeDescriptorBadDesc, "description", "description has %d sentences; a description is 1-3 sentences", n)
 	case len(desc) > MaxDescriptionLen:
 		add(CodeDescriptorBadDesc, "description", "description is %d bytes; keep it under %d", len(desc), MaxDescriptionLen)
 	}

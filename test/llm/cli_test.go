@@ -104,7 +104,7 @@ func TestCLIAskPinnedLLMSolver(t *testing.T) {
 	require.Positive(t, hits)
 
 	// The trace shows model, role and llmCalls per stage.
-	out, _, code = c.run("trace")
+	out, _, code = c.run("trace", "--json")
 	require.Equal(t, 0, code)
 	var tr struct {
 		Stages []struct {

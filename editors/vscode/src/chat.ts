@@ -2,7 +2,7 @@
 // tools' results, kept free of the vscode module: the extension adapts VS
 // Code's ChatResponseStream to ChatOut, and the tests drive the same code
 // with a recording ChatOut and a real language server.
-import { AskArgs, AskResult, errorMessage } from './protocol';
+import { AskArgs, AskResult, errorMessage, SearchHit } from './protocol';
 import { AnswerSource, answerMeta, answerSources, stripSourceList } from './render';
 
 /** What the handler writes; VS Code's ChatResponseStream behind it. */
@@ -159,9 +159,9 @@ export function askToolText(resp: AskResult, folders: readonly string[]): string
   return out.join('\n');
 }
 
-/** The text the mrpvm_search tool returns: the sources the knowledge base found, best first. */
-export function searchToolText(resp: AskResult, folders: readonly string[]): string {
-  const sources = answerSources(resp, folders);
+/** The text the mrpvm_search tool returns: the hits of mrpvm.search, best first. */
+export function searchToolText(hits: readonly SearchHit[], folders: readonly string[]): string {
+  const sources = answerSources({ evidence: [...hits] }, folders);
   if (sources.length === 0) return 'The knowledge base has no source for that query.';
   return sources.map((s) => `${s.index}. ${s.label} — ${s.title}`).join('\n');
 }

@@ -37,6 +37,8 @@ import {
   KBResult,
   KBStats,
   PluginDescriptor,
+  SearchArgs,
+  SearchHit,
   ServerCommands,
   Trace,
   validateKBName,
@@ -207,20 +209,31 @@ class Extension {
     participant.iconPath = new vscode.ThemeIcon('book');
     this.context.subscriptions.push(participant);
 
-    const tool = (name: string, verb: string, text: (r: AskResult, folders: readonly string[]) => string): vscode.Disposable =>
+    // Each tool sends its own server command: mrpvm_ask an answer
+    // (mrpvm.ask), mrpvm_search a ranking (mrpvm.search).
+    type Run = (client: LanguageClient, text: string, token: vscode.CancellationToken) => Promise<string>;
+    const tool = (name: string, verb: string, run: Run): vscode.Disposable =>
       vscode.lm.registerTool<{ question?: string; query?: string }>(name, {
         prepareInvocation: (options) => ({ invocationMessage: `MRP-VM: ${verb} "${options.input.question ?? options.input.query ?? ''}"` }),
         invoke: async (options, token) => {
-          const question = (options.input.question ?? options.input.query ?? '').trim();
-          if (question === '') throw new Error('MRP-VM: the question is empty');
+          const text = (options.input.question ?? options.input.query ?? '').trim();
+          if (text === '') throw new Error('MRP-VM: the question is empty');
           const client = await this.ensure();
           if (!client) throw new Error('MRP-VM: the language server is not running');
-          const args: AskArgs = { question };
-          const resp = await client.sendRequest<AskResult>('workspace/executeCommand', { command: ServerCommands.ask, arguments: [args] }, token);
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text(resp, this.folders()))]);
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await run(client, text, token))]);
         },
       });
-    this.context.subscriptions.push(tool('mrpvm_ask', 'asking the knowledge base', askToolText), tool('mrpvm_search', 'searching the knowledge base for', searchToolText));
+    const askTool: Run = async (client, question, token) => {
+      const args: AskArgs = { question };
+      const resp = await client.sendRequest<AskResult>('workspace/executeCommand', { command: ServerCommands.ask, arguments: [args] }, token);
+      return askToolText(resp, this.folders());
+    };
+    const searchTool: Run = async (client, query, token) => {
+      const args: SearchArgs = { query };
+      const hits = await client.sendRequest<SearchHit[]>('workspace/executeCommand', { command: ServerCommands.search, arguments: [args] }, token);
+      return searchToolText(hits, this.folders());
+    };
+    this.context.subscriptions.push(tool('mrpvm_ask', 'asking the knowledge base', askTool), tool('mrpvm_search', 'searching the knowledge base for', searchTool));
   }
 
   registerCommands(): void {

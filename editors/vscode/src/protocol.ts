@@ -20,7 +20,7 @@ export interface Evidence {
   score?: number;
 }
 
-/** One stage call in a trace (DS027 Planner Outcome Schema). */
+/** One stage call in a trace (the planner outcome's stages). */
 export interface TraceStage {
   plannerPluginId?: string;
   stage: string;
@@ -126,6 +126,7 @@ export type KBAction = (typeof kbActions)[number];
 /** Command ids the server implements (registered by the language client). */
 export const ServerCommands = {
   ask: 'mrpvm.ask',
+  search: 'mrpvm.search',
   ingest: 'mrpvm.ingest',
   plugins: 'mrpvm.plugins',
   trace: 'mrpvm.trace',
@@ -155,6 +156,26 @@ export function executeCommand<R>(conn: RequestSender, command: string, arg: obj
 /** Sends mrpvm.ask. */
 export function ask(conn: RequestSender, args: AskArgs): Promise<AskResult> {
   return executeCommand<AskResult>(conn, ServerCommands.ask, args);
+}
+
+/** The argument of mrpvm.search. */
+export interface SearchArgs {
+  query: string;
+  /** Hits wanted, 1-1000 (default 10). */
+  k?: number;
+  /** The kb-plugin that ranks (default kb-balanced). */
+  plugin?: string;
+  /** One hit per file, scored as its best Knowledge Unit. */
+  bySource?: boolean;
+  folder?: string;
+}
+
+/** One hit of mrpvm.search: the fields of an answer's evidence. */
+export type SearchHit = Evidence;
+
+/** Sends mrpvm.search. */
+export function search(conn: RequestSender, args: SearchArgs): Promise<SearchHit[]> {
+  return executeCommand<SearchHit[]>(conn, ServerCommands.search, args);
 }
 
 /** Names that mrpvm.kb accepts. */

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 
 import { shouldStartServer } from '../activation';
 import { askToolText, chatCommands, ChatState, handleChatRequest, markdownParts, searchToolText } from '../chat';
-import type { AskArgs, AskResult } from '../protocol';
+import type { AskArgs, AskResult, SearchHit } from '../protocol';
 import { fixture } from './fixtures';
 import { Recorder } from './recorder';
 
@@ -95,9 +95,20 @@ describe('tool results', () => {
     assert.match(t, /\nSources:\n\[1\] Installing Frobnicator — guide\/install\.md:3\n/);
     assert.equal(t.match(/Sources:/g)?.length, 1);
   });
-  it('mrpvm_search gives the sources only', () => {
-    assert.equal(searchToolText(resp, folders).split('\n')[0], '1. guide/install.md:3 — Installing Frobnicator');
-    assert.match(searchToolText({ ...resp, evidence: [] }, folders), /no source/);
+  it('mrpvm_search lists the hits of mrpvm.search as file:line and title', () => {
+    const hits: SearchHit[] = [
+      { kuId: 'ku-1', title: 'Installing Frobnicator', sourceId: 'guide/install.md', uri: 'file:///ws/guide/install.md', range: { startLine: 3, startCol: 1, endLine: 9, endCol: 1 }, score: 7.5 },
+      { kuId: 'ku-2', title: 'kb-fast', sourceId: 'plugin::kb-fast', uri: 'mrpvm:plugin::kb-fast', range: { startLine: 1, startCol: 1, endLine: 2, endCol: 1 }, score: 1.2 },
+    ];
+    assert.deepEqual(searchToolText(hits, folders).split('\n'), ['1. guide/install.md:3 — Installing Frobnicator', '2. plugin::kb-fast — kb-fast']);
+    assert.match(searchToolText([], folders), /no source/);
+  });
+  it('mrpvm_search runs mrpvm.search, not mrpvm.ask', () => {
+    const src = fs.readFileSync(path.join(manifestDir, 'src', 'extension.ts'), 'utf8');
+    const searchTool = src.slice(src.indexOf('const searchTool'), src.indexOf('this.context.subscriptions.push(tool('));
+    assert.match(searchTool, /command: ServerCommands\.search/);
+    assert.doesNotMatch(searchTool, /ServerCommands\.ask/);
+    assert.match(src, /tool\('mrpvm_search', [^)]*searchTool\)/);
   });
 });
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { askToolText, chatCommands, ChatDeps, ChatState, handleChatRequest, searchToolText } from '../../chat';
-import { ask, AskResult } from '../../protocol';
+import { ask, AskResult, search } from '../../protocol';
 import { Recorder } from '../recorder';
 import { cleanup, Session, startSession } from './client';
 
@@ -92,8 +92,13 @@ describe('@mrpvm chat requests on the real server', { skip }, () => {
     const a = askToolText(resp, [s.ws]);
     assert.match(a, /^status: answered\n/);
     assert.match(a, /\[1\] .+ — guide\/install\.md:\d+/);
-    const hits = searchToolText(resp, [s.ws]).split('\n');
-    assert.equal(hits.length, resp.evidence?.length);
+    const found = await search(s.conn, { query: 'install Frobnicator' });
+    assert.ok(found.length > 0 && found.length <= 10, JSON.stringify(found));
+    assert.ok(found[0].uri.startsWith('file:') && found[0].range && (found[0].score ?? 0) > 0, JSON.stringify(found[0]));
+    const hits = searchToolText(found, [s.ws]).split('\n');
+    assert.equal(hits.length, found.length);
     assert.match(hits[0], /^1\. guide\/install\.md:\d+ — /);
+    assert.equal((await search(s.conn, { query: 'install Frobnicator', k: 1, plugin: 'kb-fast' })).length, 1);
+    await assert.rejects(search(s.conn, { query: 'x', plugin: 'kb-nope' }), /unknown_plugin/);
   });
 });
