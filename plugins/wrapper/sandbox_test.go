@@ -86,7 +86,7 @@ func TestSetsidGrandchildDoesNotOutliveTheCall(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Generous bound: this is about dying at all, not speed.
-				deadline := time.Now().Add(5 * time.Second)
+				deadline := time.Now().Add(20 * time.Second)
 				for {
 					left := append(sleepers(m1), sleepers(m2)...)
 					if len(left) == 0 {
