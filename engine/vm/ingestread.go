@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
@@ -127,8 +128,10 @@ func (r *ingestReader) symbolic(ctx context.Context, info kus.SourceInfo, text [
 	if !ok {
 		return kus.ParseContext(ctx, text, info)
 	}
+	// The engine hands each file's text over and never changes it: the
+	// string shares its bytes rather than copying every file of an ingest.
 	res, err := p.NormalizePersistentContext(ctx, sdk.RunContext{HookType: sdk.HookSourceText},
-		&sdk.NormalizeInput{Source: info, Text: string(text)})
+		&sdk.NormalizeInput{Source: info, Text: unsafe.String(unsafe.SliceData(text), len(text))})
 	switch {
 	case err != nil:
 		return nil, err

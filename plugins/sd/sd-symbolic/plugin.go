@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -158,7 +159,9 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 // the fact of each fact-bearing sentence, as contextCNL.
 func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
 	if t := in.Source.SourceType; t == "" || t == kus.SourceMarkdown {
-		doc, err := kus.ParseContext(ctx, []byte(in.Text), in.Source)
+		// The reader never writes to its input: it reads Text in place
+		// rather than copying every file of an ingest once more.
+		doc, err := kus.ParseContext(ctx, unsafe.Slice(unsafe.StringData(in.Text), len(in.Text)), in.Source)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
