@@ -148,7 +148,7 @@ func TestDecomposedTraceMatchesThePlannerOutcomeSchema(t *testing.T) {
 	val := &testVal{Base: descriptor(t, "val-t", sdk.TypeVal, ""), verdict: sdk.StatusAccepted}
 	pl := &testPlanner{Base: descriptor(t, "pl-t", sdk.TypePlan, "")}
 	m, _ := setup(t, nil, sd, kb, gs, val, pl)
-	resp, err := m.Ask(context.Background(), Request{Question: "How are agents executed securely?", SessionID: "schema"})
+	resp, err := m.Ask(context.Background(), Request{Question: "How are agents executed securely?", SessionID: "schema", CreateSession: true})
 	require.NoError(t, err)
 	require.Equal(t, StatusAnswered, resp.Status)
 
