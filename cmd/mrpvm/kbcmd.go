@@ -52,7 +52,7 @@ session with its committed KUs.
 	group.PersistentFlags().StringVar(&dir, "snapshot-dir", "", "the snapshot folder (default: the editor's)")
 	for _, action := range []string{"save", "load", "fork"} {
 		group.AddCommand(&cobra.Command{
-			Use:   action + " NAME",
+			Use: action + " NAME",
 			Short: map[string]string{"save": "Copy the knowledge base to a snapshot", "load": "Replace the knowledge base with a copy of a snapshot",
 				"fork": "Copy the knowledge base to a snapshot and continue on the copy"}[action],
 			Args: cobra.ExactArgs(1),
