@@ -126,6 +126,17 @@ type Plugins struct {
 	// FallbackChains maps a plugin id to the plugins to try, in order, when
 	// it fails or answers weakly.
 	FallbackChains map[string][]string `json:"fallbackChains"`
+	// Ingest names the seed detector that reads the workspace files a
+	// gitignore-style glob matches (the first matching rule wins); the
+	// other files are read by sd-symbolic (the Markdown reader).
+	Ingest []IngestRule `json:"ingest"`
+}
+
+// IngestRule is one element of plugins.json's ingest: the files Glob
+// matches are read by the sd-plugin SeedDetector.
+type IngestRule struct {
+	Glob         string `json:"glob"`
+	SeedDetector string `json:"seedDetector"`
 }
 
 // PluginSettings is one plugin's entry.

@@ -160,6 +160,20 @@ func TestErrors(t *testing.T) {
 				t.Errorf("workspace endpoint applied: %+v", cfg.LLM.Default)
 			}
 		}},
+		{"bad_ingest", []problem{
+			{"plugins.json", 4, CodeBadValue, false},
+			{"plugins.json", 5, CodeWrongStage, false},
+			{"plugins.json", 6, CodeUnknownPlugin, false},
+			{"plugins.json", 7, CodeUnknownKey, false},
+			{"plugins.json", 8, CodeBadValue, false},
+			{"plugins.json", 9, CodeBadValue, false},
+			{"plugins.json", 10, CodeBadValue, false},
+		}, func(t *testing.T, cfg *Config) {
+			want := []IngestRule{{Glob: "notes/**", SeedDetector: "sd-llm-fast"}, {Glob: "deep/**", SeedDetector: "sd-llm-deep"}}
+			if !reflect.DeepEqual(cfg.Plugins.Ingest, want) {
+				t.Errorf("ingest %+v, want the two valid rules %+v", cfg.Plugins.Ingest, want)
+			}
+		}},
 		{"widen", []problem{{"engine.json", 2, CodeWorkspaceWidening, true}}, func(t *testing.T, cfg *Config) {
 			if len(cfg.Engine.PluginAllowlist) != 0 {
 				t.Errorf("a workspace widened the allowlist to %v", cfg.Engine.PluginAllowlist)

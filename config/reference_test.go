@@ -64,7 +64,7 @@ func set(lists ...[]string) []string {
 func codeKeys() map[string][]string {
 	role := jsonKeys(sdk.RoleSetting{})
 	return map[string][]string{
-		config.PluginsFile:  set(meta, jsonKeys(config.Plugins{}), jsonKeys(config.PluginSettings{})),
+		config.PluginsFile:  set(meta, jsonKeys(config.Plugins{}), jsonKeys(config.PluginSettings{}), jsonKeys(config.IngestRule{})),
 		config.EngineFile:   set(meta, jsonKeys(config.Engine{}), jsonKeys(config.AllowEntry{})),
 		config.LLMRolesFile: set(meta, jsonKeys(config.LLMRoles{}), role),
 	}

@@ -57,6 +57,82 @@ var pluginsRules = []rule{
 		}
 		c.idList(n, c.known[toks[1]], toks[1])
 	}),
+	{pattern: []string{"ingest"}, free: true, check: ingestRule}, // its elements are checked whole
+}
+
+// ingestRule checks ingest: an array of {"glob", "seedDetector"} objects,
+// each glob a valid gitignore-style pattern and each detector a known
+// sd-plugin; a bad element is dropped.
+func ingestRule(c *checker, n jsonpos.Node, toks []string) {
+	const shape = `ingest must be an array of {"glob", "seedDetector"} objects`
+	if len(n.Raw) == 0 || n.Raw[0] != '[' {
+		c.errKey(n, CodeBadValue, shape)
+		return
+	}
+	var raw []json.RawMessage
+	_ = json.Unmarshal(n.Raw, &raw)
+	for i, e := range raw {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(e, &obj) != nil || obj == nil {
+			c.errElem(n, i, CodeBadValue, "ingest[%d] must be an object {\"glob\", \"seedDetector\"}", i)
+			continue
+		}
+		elem, ok := c.l.ix.Lookup(jsonpos.Pointer("ingest", strconv.Itoa(i)))
+		if !ok {
+			elem = n
+		}
+		at := func(key string) jsonpos.Node {
+			if k, ok := c.l.ix.Lookup(jsonpos.Pointer("ingest", strconv.Itoa(i), key)); ok {
+				return k
+			}
+			return elem
+		}
+		bad := func(key, code, format string, args ...any) {
+			k := at(key)
+			c.add(elem, k.KeyOffset, code, false, format, args...)
+		}
+		var unknown string
+		for k := range obj {
+			if k != "glob" && k != "seedDetector" && (unknown == "" || k < unknown) {
+				unknown = k
+			}
+		}
+		if unknown != "" {
+			bad(unknown, CodeUnknownKey, "unknown key %q in ingest[%d] (expected glob, seedDetector)", unknown, i)
+			continue
+		}
+		var glob, det string
+		switch {
+		case obj["glob"] == nil:
+			c.errElem(n, i, CodeBadValue, "ingest[%d] needs a glob", i)
+		case json.Unmarshal(obj["glob"], &glob) != nil || strings.TrimSpace(glob) == "":
+			bad("glob", CodeBadValue, "ingest[%d].glob must be a non-empty string", i)
+		case checkPattern(glob) != nil:
+			bad("glob", CodeBadValue, "ingest[%d].glob %q is not a valid glob: %v", i, glob, checkPattern(glob))
+		case obj["seedDetector"] == nil:
+			c.errElem(n, i, CodeBadValue, "ingest[%d] needs a seedDetector (an sd-plugin id)", i)
+		case json.Unmarshal(obj["seedDetector"], &det) != nil || det == "":
+			bad("seedDetector", CodeBadValue, "ingest[%d].seedDetector must be an sd-plugin id", i)
+		default:
+			k := at("seedDetector")
+			if t, ok := c.known[det]; c.known != nil && !ok {
+				c.add(elem, k.Offset, CodeUnknownPlugin, false, "unknown plugin id %q (known: %s)", det, knownList(c.known))
+			} else if ok && t != sdk.TypeSD {
+				c.add(elem, k.Offset, CodeWrongStage, false, "plugin %q is a %s, not a %s", det, t, sdk.TypeSD)
+			}
+		}
+	}
+}
+
+// checkPattern reports whether each "/"-separated part of a gitignore-style
+// pattern is a valid glob.
+func checkPattern(p string) error {
+	for seg := range strings.SplitSeq(strings.TrimPrefix(p, "!"), "/") {
+		if _, err := filepath.Match(seg, ""); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var engineRules = []rule{

@@ -731,12 +731,22 @@ func (kb *KB) parse(ctx context.Context, w work) parsed {
 		p.encodeRecord()
 		return p
 	}
-	doc, err := kus.ParseContext(ctx, text, kus.SourceInfo{
+	info := kus.SourceInfo{
 		SourceID:   w.sourceID,
 		SourceName: sourceName(w),
 		SourceType: kus.SourceMarkdown,
 		IngestedAt: p.parsedAt,
-	})
+	}
+	var doc *kus.Document
+	var err error
+	if kb.reader != nil && w.path != "" {
+		doc, err = kb.reader(ctx, info, text)
+	} else {
+		doc, err = kus.ParseContext(ctx, text, info)
+	}
+	if err == nil && doc == nil {
+		err = errors.New("the reader returned no document")
+	}
 	if err != nil {
 		return issue(CodeParseFailed, err.Error(), true)
 	}

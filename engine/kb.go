@@ -51,6 +51,9 @@ type KB struct {
 	// the timeouts of the current run. Both are guarded by ingestMu.
 	hookTimeout time.Duration
 	hooksRun    *hookRun
+	// reader reads workspace files in place of the Markdown reader (nil:
+	// kus.ParseContext); guarded by ingestMu.
+	reader SourceReader
 	// readFile reads a source with a size cap; replaced in tests.
 	readFile func(path string, limit int64) ([]byte, error)
 }
@@ -109,6 +112,23 @@ func (kb *KB) Attach(hooks []SourceHook, virtual []VirtualSource) {
 	defer kb.ingestMu.Unlock()
 	kb.hooks = hooks
 	kb.virtual = virtual
+}
+
+// SourceReader reads one workspace file into its KU hierarchy: the seed
+// detector configured for the file (its normalizePersistentContext). It is
+// called on the ingest's parse workers, concurrently for different files,
+// with the file's valid UTF-8 text, which it must not change or keep. An
+// error skips the file with a CodeParseFailed warning; the document's
+// error and warning diagnostics are reported as the file's warnings.
+type SourceReader func(ctx context.Context, info kus.SourceInfo, text []byte) (*kus.Document, error)
+
+// SetReader sets the reader of the next ingests' workspace files (nil: the
+// Markdown reader); built-in sources (plugin::<id>) always use the Markdown
+// reader.
+func (kb *KB) SetReader(r SourceReader) {
+	kb.ingestMu.Lock()
+	defer kb.ingestMu.Unlock()
+	kb.reader = r
 }
 
 // SetWalk sets the exclude patterns and the file cap of the next ingests,

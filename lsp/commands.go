@@ -15,6 +15,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // executeCommandParams is workspace/executeCommand's params.
@@ -287,6 +288,13 @@ func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, err
 
 var snapshotNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
+// ValidSnapshotName reports whether name may name a knowledge base
+// snapshot (the file <name>.db in the snapshot folder): letters, digits,
+// '.', '_' and '-', at most 100, no "..".
+func ValidSnapshotName(name string) bool {
+	return snapshotNameRe.MatchString(name) && !strings.Contains(name, "..")
+}
+
 // DefaultSnapshotDir is $XDG_DATA_HOME/mrpvm/snapshots, else
 // ~/.local/share/mrpvm/snapshots.
 func DefaultSnapshotDir() (string, error) {
@@ -330,7 +338,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
 	}
-	if !snapshotNameRe.MatchString(a.Name) || strings.Contains(a.Name, "..") {
+	if !ValidSnapshotName(a.Name) {
 		return nil, badArg("name %q: use letters, digits, '.', '_' and '-'", a.Name)
 	}
 	f, err := s.folderByURI(a.Folder)
@@ -343,6 +351,13 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 	}
 	path := filepath.Join(dir, a.Name+".db")
 	res := kbResult{Action: a.Action, Name: a.Name, Path: path}
+	// The knowledge base served before a load or a fork, for the event.
+	var prevID, prevName string
+	_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+		prevID, prevName = ws.KB.Store().Path(), ws.KB.Workspace()
+		return nil
+	})
+	change := vm.KBChange{SnapshotName: a.Name, SnapshotPath: path, Reason: "mrpvm.kb " + a.Action}
 	switch a.Action {
 	case "save", "fork":
 		if _, err := os.Stat(path); err == nil {
@@ -357,10 +372,12 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		if err != nil {
 			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "%v", err)
 		}
+		change.EventType = sdk.EventKBSaved
 		if a.Action == "fork" {
 			if err := f.switchTo(ctx, path); err != nil {
 				return nil, err
 			}
+			change.EventType, change.PreviousKBID, change.PreviousKBName = sdk.EventKBForked, prevID, prevName
 		}
 	case "load":
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -383,8 +400,17 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 			os.Remove(copyPath)
 			return nil, err
 		}
+		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = sdk.EventKBLoaded, path, prevID, prevName
 	default:
 		return nil, badArg("action %q: want save, load or fork", a.Action)
 	}
+	// The kb-plugins of the knowledge base now served hear of it; a hook's
+	// failure is logged and does not undo the command.
+	_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+		for _, e := range ws.VM.NotifyKB(ctx, change) {
+			s.log.Warn("mrpvm.kb: session event", "code", e.Code, "msg", e.Message)
+		}
+		return nil
+	})
 	return res, nil
 }

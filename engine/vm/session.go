@@ -87,7 +87,16 @@ func (m *Machine) openSession(ctx context.Context, id string, create bool) (*Ses
 	if err := m.saveSession(s); err != nil {
 		return nil, false, err
 	}
-	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionCreated, SessionID: id, KBID: s.KBID, KBName: s.KBName})
+	// This machine's plugins hear of the session's KUs as they are
+	// committed: reopening it later in this machine need not repeat them.
+	m.mu.Lock()
+	if m.announced == nil {
+		m.announced = map[string]bool{}
+	}
+	m.announced[id] = true
+	m.mu.Unlock()
+	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionCreated, SessionID: id, KBID: s.KBID, KBName: s.KBName,
+		Reason: "session created"})
 	return s, true, nil
 }
 
@@ -105,7 +114,7 @@ func (m *Machine) announce(ctx context.Context, s *Session) {
 		return
 	}
 	m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: s.ID,
-		KBID: s.KBID, KBName: s.KBName, Units: s.Units, Scope: "committed-session", Reason: "session resumed"})
+		KBID: m.kbID(), KBName: m.kbName(), Units: s.Units, Scope: "committed-session", Reason: "session resumed"})
 }
 
 func (m *Machine) saveSession(s *Session) error {
@@ -128,12 +137,25 @@ func (m *Machine) saveSession(s *Session) error {
 	return m.core.Update(func(kv sdk.KV) error { return kv.Put([]byte("session/"+s.ID), b) })
 }
 
-// sessionEvent tells every enabled kb-plugin about a session event. A
+// sessionEvent tells every enabled kb-plugin about a session event, the
+// envelope completed with the knowledge base's identity, the workspace's
+// stats and repository metadata (units an empty list when it has none). A
 // plugin's failure or timeout is logged and recorded with the request's
 // hook limiter (withHookLimiter), never fatal.
 func (m *Machine) sessionEvent(ctx context.Context, ev *sdk.SessionEvent) {
+	// The event concerns the knowledge base this machine serves, which a
+	// fork or load may have changed since the session was stored.
+	if m.kb != nil {
+		ev.KBID, ev.KBName = m.kbID(), m.kbName()
+	}
 	if ev.WorkspaceStats == nil {
 		ev.WorkspaceStats = m.workspaceStats()
+	}
+	if ev.RepositoryMeta == nil {
+		ev.RepositoryMeta = m.repositoryMeta()
+	}
+	if ev.Units == nil {
+		ev.Units = noUnits
 	}
 	lim := hookLimiterOf(ctx)
 	for _, id := range m.cat.Order(sdk.LoopKB) {

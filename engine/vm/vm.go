@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -39,6 +40,9 @@ type Machine struct {
 	order  []string // trace ids, oldest first
 	// announced holds the sessions whose KUs the kb-plugins have heard of.
 	announced map[string]bool
+	// repoMeta is the repositoryMeta of session events, made once.
+	repoOnce sync.Once
+	repoMeta json.RawMessage
 }
 
 // Options tune a Machine.

@@ -83,6 +83,7 @@ func Open(o OpenOptions) (*Workspace, error) {
 		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
 	})
 	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
+	kb.SetReader(IngestReader(cat, o.LLM, log))
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }
 

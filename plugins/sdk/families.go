@@ -144,6 +144,11 @@ type NormalizeResult struct {
 	ContextCNL string   `json:"contextCNL"`
 	Metadata   Metadata `json:"metadata"`
 	Error      *Error   `json:"error"`
+	// Doc, set only by an in-process detector, is the source's KU
+	// hierarchy itself (the Markdown reader's, with its sections), used in
+	// place of ContextCNL: a hierarchy does not survive the flat contextCNL
+	// document. A wrapper plugin cannot set it.
+	Doc *kus.Document `json:"-"`
 }
 
 // ---- kb-plugin -------------------------------------------------------------

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -133,10 +134,25 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 	return &sdk.SeedResult{Status: sdk.StatusSuccess, IntentCNL: intents.String(), CurrentTurnContextCNL: units.String()}, nil
 }
 
-// NormalizePersistentContext turns source text into KUs: one per paragraph
-// (grouped, never one per sentence) plus an atomic KU carrying the fact of
-// each fact-bearing sentence.
+// NormalizePersistentContext turns source text into KUs. A Markdown source
+// is read by the Markdown reader (kus.ParseContext): its hierarchy of
+// source summary, sections and grouped leaves with their facts and Context
+// Unit blocks comes back in the result's Doc. Other text becomes one KU per
+// paragraph (grouped, never one per sentence) plus an atomic KU carrying
+// the fact of each fact-bearing sentence, as contextCNL.
 func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
+	if t := in.Source.SourceType; t == "" || t == kus.SourceMarkdown {
+		// The reader never writes to its input: it reads Text in place
+		// rather than copying every file of an ingest once more.
+		doc, err := kus.ParseContext(ctx, unsafe.Slice(unsafe.StringData(in.Text), len(in.Text)), in.Source)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return &sdk.NormalizeResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+		}
+		return &sdk.NormalizeResult{Status: sdk.StatusSuccess, Doc: doc}, nil
+	}
 	src := in.Source.SourceID
 	if src == "" {
 		src = "source"

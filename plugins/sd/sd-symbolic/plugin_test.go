@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -57,4 +58,47 @@ func TestTurnContextIsGrouped(t *testing.T) {
 			assert.Equal(t, tc.units, got)
 		})
 	}
+}
+
+// TestNormalizeMarkdownIsTheMarkdownReader: a Markdown source comes back as
+// the Markdown reader's hierarchy (sections, Context Unit blocks and all),
+// other text as grouped paragraph KUs in contextCNL.
+func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
+	p, err := New(nil, sdk.Env{PluginID: ID})
+	require.NoError(t, err)
+	sd := p.(sdk.SDPlugin)
+	src := "# Guide\n\n## Install\n\nRun the installer. Paris is part of France.\n\n## Use\n\nOpen the app.\n"
+	cases := []struct {
+		name, sourceType string
+		doc              bool
+	}{
+		{"markdown", kus.SourceMarkdown, true},
+		{"unset type is markdown", "", true},
+		{"plain text", kus.SourcePlainText, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			info := kus.SourceInfo{SourceID: "guide.md", SourceName: "guide.md", SourceType: tc.sourceType}
+			res, err := sd.NormalizePersistentContext(context.Background(), sdk.RunContext{HookType: sdk.HookSourceText},
+				&sdk.NormalizeInput{Source: info, Text: src})
+			require.NoError(t, err)
+			require.Equal(t, sdk.StatusSuccess, res.Status)
+			if !tc.doc {
+				assert.Nil(t, res.Doc)
+				r, err := sop.Interpret(res.ContextCNL)
+				require.NoError(t, err)
+				assert.NotEmpty(t, r.ActiveKUs())
+				return
+			}
+			want, err := kus.Parse([]byte(src), info)
+			require.NoError(t, err)
+			require.NotNil(t, res.Doc)
+			assert.Empty(t, res.ContextCNL)
+			assert.Equal(t, want, res.Doc)
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = sd.NormalizePersistentContext(ctx, sdk.RunContext{}, &sdk.NormalizeInput{Source: kus.SourceInfo{SourceID: "a.md"}, Text: src})
+	assert.ErrorIs(t, err, context.Canceled, "a cancelled read stops")
 }
