@@ -141,7 +141,10 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *SourceEvent) error
 	cctx, cancel := context.WithTimeout(ctx, hr.timeout)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- callHookDirect(cctx, h, &gev, ev.dbPath()) }()
+	// Read now: an abandoned hook's goroutine may run after the
+	// transaction, whose database handle is gone then.
+	dbPath := ev.dbPath()
+	go func() { done <- callHookDirect(cctx, h, &gev, dbPath) }()
 	select {
 	case err := <-done:
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {

@@ -460,3 +460,46 @@ func (ix *Index) Problems(rel string) []Problem {
 	}
 	return out
 }
+
+// Linkers returns the files other than rel with at least one link that
+// resolves to file rel, sorted by path. Called before rel is removed it
+// finds the files whose links are about to break.
+func (ix *Index) Linkers(rel string) []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []string
+	for from, f := range ix.files {
+		if from == rel {
+			continue
+		}
+		for _, l := range f.Links {
+			if l.Target == "" {
+				continue // a same-file anchor
+			}
+			if ix.resolve(from, l).Rel == rel {
+				out = append(out, from)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SameTargets reports whether a and b offer links the same targets: the
+// same title and the same heading anchors in the same order. When it is
+// false, links from other files to the file may have changed meaning.
+func SameTargets(a, b *File) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Title != b.Title || len(a.Headings) != len(b.Headings) {
+		return false
+	}
+	for i := range a.Headings {
+		if a.Headings[i].Anchor != b.Headings[i].Anchor {
+			return false
+		}
+	}
+	return true
+}
