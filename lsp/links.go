@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"time"
@@ -79,13 +80,19 @@ func readLinkSource(root, p string) (string, bool) {
 }
 
 // indexText updates the link index entry of document u from its text.
+// A text over MaxDiagnosedBytes is not indexed (and drops the entry an
+// earlier, smaller text left).
 func (s *Server) indexText(u, text string) {
 	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) || len(text) > MaxDiagnosedBytes {
+	if path == "" || !engine.IsSourceFile(path) {
 		return
 	}
 	if f := s.folderFor(path); f != nil && within(f.root, path) {
 		if rel, ok := f.links.Rel(path); ok {
+			if len(text) > MaxDiagnosedBytes {
+				s.removeLinks(f, rel)
+				return
+			}
 			s.updateLinks(f, rel, text)
 		}
 	}
@@ -228,6 +235,9 @@ type linkDoc struct {
 	f    *folder
 	rel  string
 	file *links.File
+	// tooLarge marks a document over MaxDiagnosedBytes: it is not indexed
+	// and file is empty (links to it and from the others still work).
+	tooLarge bool
 }
 
 // linkDocFor waits for the link index of u's folder and returns u's entry
@@ -254,6 +264,9 @@ func (s *Server) linkDocFor(ctx context.Context, u string) (linkDoc, bool, error
 	if file == nil {
 		// Not indexed yet (a new file never saved): index what there is.
 		text, err := s.readText(u)
+		if errors.Is(err, fsafe.ErrTooLarge) || err == nil && len(text) > MaxDiagnosedBytes {
+			return linkDoc{f: f, rel: rel, file: &links.File{Rel: rel}, tooLarge: true}, true, nil
+		}
 		if err != nil {
 			return linkDoc{}, false, nil
 		}

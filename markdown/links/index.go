@@ -12,6 +12,9 @@ import (
 // Index is the link index of one workspace. It is safe for concurrent use.
 type Index struct {
 	root string
+	// realRoot is root with its symlinks followed (set once, on first use).
+	realOnce sync.Once
+	realRoot string
 
 	mu    sync.RWMutex
 	files map[string]*File
@@ -36,6 +39,23 @@ type Def struct {
 // New returns an empty index of the workspace at root (an absolute path).
 func New(root string) *Index {
 	return &Index{root: filepath.Clean(root), files: map[string]*File{}, stems: map[string][]string{}, terms: map[string][]Def{}}
+}
+
+// inside reports whether the existing file at rel, with every symlink on
+// its path followed, is still under the root.
+func (ix *Index) inside(rel string) bool {
+	ix.realOnce.Do(func() {
+		ix.realRoot = ix.root
+		if r, err := filepath.EvalSymlinks(ix.root); err == nil {
+			ix.realRoot = r
+		}
+	})
+	real, err := filepath.EvalSymlinks(ix.Abs(rel))
+	if err != nil {
+		return false
+	}
+	r, err := filepath.Rel(ix.realRoot, real)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // Root is the workspace root.
@@ -236,6 +256,10 @@ func (ix *Index) resolve(from string, l Link) Target {
 	case l.Target == "":
 		t.Rel = from
 	case l.Kind == Wiki:
+		if n := path.Clean(strings.TrimPrefix(strings.TrimSpace(l.Target), "/")); n == ".." || strings.HasPrefix(n, "../") {
+			t.Outside = true
+			return t
+		}
 		t.Rel = ix.wikiFile(from, l.Target)
 	default:
 		p := path.Join(path.Dir(from), l.Target)
@@ -259,6 +283,10 @@ func (ix *Index) resolve(from string, l Link) Target {
 	} else if l.Kind != Wiki {
 		_, err := os.Lstat(ix.Abs(t.Rel))
 		t.Exists = err == nil
+		if t.Exists && !ix.inside(t.Rel) {
+			// A symlink (or a path through one) that leaves the root.
+			return Target{Outside: true}
+		}
 	}
 	if f != nil && l.HasAnchor {
 		t.Heading = f.heading(l.Anchor)
