@@ -18,6 +18,8 @@ type Index struct {
 
 	mu    sync.RWMutex
 	files map[string]*File
+	// rels is the keys of files, sorted (every listing walks it in order).
+	rels []string
 	// stems maps a lower-case file name without extension to the files of
 	// that name (wiki links name files without folder or extension).
 	stems map[string][]string
@@ -83,6 +85,10 @@ func (ix *Index) Update(rel, text string) *File {
 	f := Parse(rel, text)
 	ix.mu.Lock()
 	if old, had := ix.files[rel]; !had {
+		i := sort.SearchStrings(ix.rels, rel)
+		ix.rels = append(ix.rels, "")
+		copy(ix.rels[i+1:], ix.rels[i:])
+		ix.rels[i] = rel
 		s := stem(rel)
 		ix.stems[s] = append(ix.stems[s], rel)
 		sort.Strings(ix.stems[s])
@@ -179,6 +185,9 @@ func (ix *Index) Remove(rel string) {
 	}
 	ix.dropTerms(old)
 	delete(ix.files, rel)
+	if i := sort.SearchStrings(ix.rels, rel); i < len(ix.rels) && ix.rels[i] == rel {
+		ix.rels = append(ix.rels[:i], ix.rels[i+1:]...)
+	}
 	s := stem(rel)
 	list := ix.stems[s]
 	for i, r := range list {
@@ -204,12 +213,11 @@ func (ix *Index) File(rel string) *File {
 // Files returns every indexed file, sorted by path.
 func (ix *Index) Files() []*File {
 	ix.mu.RLock()
-	out := make([]*File, 0, len(ix.files))
-	for _, f := range ix.files {
-		out = append(out, f)
+	defer ix.mu.RUnlock()
+	out := make([]*File, len(ix.rels))
+	for i, r := range ix.rels {
+		out[i] = ix.files[r]
 	}
-	ix.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
 	return out
 }
 
@@ -218,6 +226,21 @@ func (ix *Index) Len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return len(ix.files)
+}
+
+// FilesWithShared returns every indexed file, sorted by path, with whether its file
+// name (without extension, case-insensitive) is shared with another file
+// (a wiki link then needs its path).
+func (ix *Index) FilesWithShared() ([]*File, []bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]*File, len(ix.rels))
+	shared := make([]bool, len(ix.rels))
+	for i, r := range ix.rels {
+		out[i] = ix.files[r]
+		shared[i] = len(ix.stems[stem(r)]) > 1
+	}
+	return out, shared
 }
 
 func stem(rel string) string {
@@ -401,12 +424,7 @@ func (ix *Index) LinksTo(rel, anchor string) []Ref {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []Ref
-	rels := make([]string, 0, len(ix.files))
-	for r := range ix.files {
-		rels = append(rels, r)
-	}
-	sort.Strings(rels)
-	for _, from := range rels {
+	for _, from := range ix.rels {
 		for _, l := range ix.files[from].Links {
 			if l.Target == "" && from != rel {
 				continue
@@ -496,11 +514,11 @@ func (ix *Index) Linkers(rel string) []string {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []string
-	for from, f := range ix.files {
+	for _, from := range ix.rels {
 		if from == rel {
 			continue
 		}
-		for _, l := range f.Links {
+		for _, l := range ix.files[from].Links {
 			if l.Target == "" {
 				continue // a same-file anchor
 			}
@@ -510,7 +528,6 @@ func (ix *Index) Linkers(rel string) []string {
 			}
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 
