@@ -35,7 +35,7 @@ func (e *editor) waitCodes(u, want string) {
 			e.t.Logf("last diagnostics of %s: %s", u, got)
 		}
 	}()
-	e.waitFor("diagnostics "+want+" for "+u, 5*time.Second, func([]note) bool {
+	e.waitFor("diagnostics "+want+" for "+u, 15*time.Second, func([]note) bool {
 		c, ok := e.diagnosticsForLocked(u)
 		sort.Strings(c)
 		got = strings.Join(c, ",")

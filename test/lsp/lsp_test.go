@@ -329,7 +329,7 @@ func TestCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(e.root, "later.md"), []byte("# Later\n\nThe Quibblefrost engine.\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(e.root, "later.md"), []byte("# Quibblefrost\n\nThe Quibblefrost engine.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
