@@ -15,7 +15,7 @@ import (
 // maxLinkItems bounds a link completion list: the list is filtered by what
 // was typed and marked incomplete when cut, so the client asks again as
 // the user types (thousands of items cost more to send than to find).
-const maxLinkItems = 200
+const maxLinkItems = 100
 
 // linkCompletion completes links in a Markdown document: after "[[" the
 // workspace's files (by name, with their title as detail), after "](" the
@@ -83,22 +83,18 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 	}
 	r := editRange(start)
 	want := strings.ToLower(strings.TrimSpace(typed))
-	files := d.f.links.Files()
-	stems := map[string]int{}
-	for _, f := range files {
-		stems[stemOf(f.Rel)]++
-	}
+	files, shared := d.f.links.FilesWithShared()
 	type cand struct {
 		rank        int // 0: the label starts with the typed text, 1: contains it, 2: the title does
 		label, sort string
 		f           *links.File
 	}
 	var cands []cand
-	for _, f := range files {
+	for i, f := range files {
 		var label string
 		if isWiki {
 			label = stemOf(f.Rel)
-			if stems[label] > 1 {
+			if shared[i] {
 				label = strings.TrimSuffix(f.Rel, path.Ext(f.Rel))
 			}
 		} else {
@@ -114,7 +110,7 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 			case strings.HasPrefix(l, want) || strings.HasPrefix(strings.ToLower(stemOf(f.Rel)), want):
 			case strings.Contains(l, want):
 				rank = 1
-			case strings.Contains(strings.ToLower(f.Title), want):
+			case strings.Contains(f.TitleLower, want):
 				rank = 2
 			default:
 				continue

@@ -3,8 +3,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -46,7 +48,7 @@ func (f *folder) scanLinks() {
 			continue
 		}
 		if text, ok := readLinkSource(f.root, p); ok {
-			f.links.Update(rel, text)
+			f.s.updateLinks(f, rel, text)
 			seen[rel] = true
 		}
 	}
@@ -59,7 +61,7 @@ func (f *folder) scanLinks() {
 	for _, x := range f.links.Files() {
 		if !seen[x.Rel] {
 			if _, open := f.s.docs.get(f.relURIString(x.Rel)); !open {
-				f.links.Remove(x.Rel)
+				f.s.removeLinks(f, x.Rel)
 			}
 		}
 	}
@@ -78,14 +80,20 @@ func readLinkSource(root, p string) (string, bool) {
 }
 
 // indexText updates the link index entry of document u from its text.
+// A text over MaxDiagnosedBytes is not indexed (and drops the entry an
+// earlier, smaller text left).
 func (s *Server) indexText(u, text string) {
 	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) || len(text) > MaxDiagnosedBytes {
+	if path == "" || !engine.IsSourceFile(path) {
 		return
 	}
 	if f := s.folderFor(path); f != nil && within(f.root, path) {
 		if rel, ok := f.links.Rel(path); ok {
-			f.links.Update(rel, text)
+			if len(text) > MaxDiagnosedBytes {
+				s.removeLinks(f, rel)
+				return
+			}
+			s.updateLinks(f, rel, text)
 		}
 	}
 }
@@ -109,9 +117,83 @@ func (s *Server) indexFile(path string) {
 		return
 	}
 	if text, ok := readLinkSource(f.root, path); ok {
-		f.links.Update(rel, text)
+		s.updateLinks(f, rel, text)
 	} else {
-		f.links.Remove(rel)
+		s.removeLinks(f, rel)
+	}
+}
+
+// updateLinks indexes text as rel's entry of f's link index. When what
+// other files can link to changed (the file is new, or its title or
+// heading anchors differ), the diagnostics of the files linking to it are
+// refreshed too, after the diagnostics' quiet period.
+func (s *Server) updateLinks(f *folder, rel, text string) *links.File {
+	old := f.links.File(rel)
+	nf := f.links.Update(rel, text)
+	if !links.SameTargets(old, nf) {
+		s.scheduleLinkers(f, rel)
+	}
+	return nf
+}
+
+// removeLinks drops rel from f's link index and refreshes the diagnostics
+// of the files that linked to it.
+func (s *Server) removeLinks(f *folder, rel string) {
+	if f.links.File(rel) == nil {
+		return
+	}
+	// Found before the removal: wiki links to it stop resolving after.
+	linkers := f.links.Linkers(rel)
+	f.links.Remove(rel)
+	if f.linksBuilt() {
+		for _, r := range linkers {
+			s.scheduleDiagnostics(f.relURIString(r))
+		}
+	}
+}
+
+// scheduleLinkers refreshes, after the diagnostics' quiet period, the
+// diagnostics of the files linking to rel (edits in a burst, such as
+// typing a heading, look the linking files up once). While the index is
+// first built nothing is scheduled: every file is new then.
+func (s *Server) scheduleLinkers(f *folder, rel string) {
+	if !f.linksBuilt() {
+		return
+	}
+	key := f.root + "\x00" + rel
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	if s.ltimers == nil {
+		s.ltimers = map[string]*time.Timer{}
+	}
+	if t := s.ltimers[key]; t != nil {
+		t.Stop()
+	}
+	s.ltimers[key] = time.AfterFunc(s.opt.Debounce, func() {
+		s.dmu.Lock()
+		delete(s.ltimers, key)
+		s.dmu.Unlock()
+		if s.ctx.Err() != nil {
+			return
+		}
+		s.goBG(func() {
+			for _, r := range f.links.Linkers(rel) {
+				if s.ctx.Err() != nil {
+					return
+				}
+				s.publishDiagnostics(f.relURIString(r))
+			}
+		})
+	})
+}
+
+// linksBuilt reports whether the folder's link index has been built.
+func (f *folder) linksBuilt() bool {
+	select {
+	case <-f.linksReady:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -128,7 +210,7 @@ func (s *Server) didRenameFiles(raw json.RawMessage) error {
 				prefix := rel + "/"
 				for _, x := range f.links.Files() {
 					if x.Rel == rel || strings.HasPrefix(x.Rel, prefix) {
-						f.links.Remove(x.Rel)
+						s.removeLinks(f, x.Rel)
 					}
 				}
 			}
@@ -153,6 +235,9 @@ type linkDoc struct {
 	f    *folder
 	rel  string
 	file *links.File
+	// tooLarge marks a document over MaxDiagnosedBytes: it is not indexed
+	// and file is empty (links to it and from the others still work).
+	tooLarge bool
 }
 
 // linkDocFor waits for the link index of u's folder and returns u's entry
@@ -179,10 +264,13 @@ func (s *Server) linkDocFor(ctx context.Context, u string) (linkDoc, bool, error
 	if file == nil {
 		// Not indexed yet (a new file never saved): index what there is.
 		text, err := s.readText(u)
+		if errors.Is(err, fsafe.ErrTooLarge) || err == nil && len(text) > MaxDiagnosedBytes {
+			return linkDoc{f: f, rel: rel, file: &links.File{Rel: rel}, tooLarge: true}, true, nil
+		}
 		if err != nil {
 			return linkDoc{}, false, nil
 		}
-		file = f.links.Update(rel, text)
+		file = s.updateLinks(f, rel, text)
 	}
 	return linkDoc{f: f, rel: rel, file: file}, true, nil
 }

@@ -39,6 +39,9 @@ func (s *Server) prepareRename(ctx context.Context, raw json.RawMessage) (any, e
 	if err != nil || !ok {
 		return nil, err
 	}
+	if d.tooLarge {
+		return nil, tooLargeToRename()
+	}
 	_, h, rng, ok := renameTarget(d, int(p.Position.Line), int(p.Position.Character))
 	if !ok {
 		return nil, rpcError(codeRequestFailed, "rename_unsupported", "only a heading (or a link's #anchor) can be renamed here; rename files from the file explorer")
@@ -58,6 +61,9 @@ func (s *Server) rename(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	if !ok {
 		return nil, rpcError(codeRequestFailed, "rename_unsupported", "not a Markdown file of a workspace folder")
+	}
+	if d.tooLarge {
+		return nil, tooLargeToRename()
 	}
 	rel, h, _, ok := renameTarget(d, int(p.Position.Line), int(p.Position.Character))
 	if !ok {
@@ -115,4 +121,10 @@ func (s *Server) willRenameFiles(ctx context.Context, raw json.RawMessage) (any,
 		return nil, nil
 	}
 	return out, nil
+}
+
+// tooLargeToRename refuses a rename in a document the link index leaves
+// out for its size.
+func tooLargeToRename() error {
+	return rpcError(codeRequestFailed, "rename_refused", "the document is too large to index (over %d bytes); its headings cannot be renamed", MaxDiagnosedBytes)
 }

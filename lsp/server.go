@@ -168,6 +168,7 @@ type Server struct {
 
 	dmu     sync.Mutex
 	dtimers map[string]*time.Timer // debounced diagnostics per URI
+	ltimers map[string]*time.Timer // debounced refreshes of the files linking to a file
 
 	docs    *docStore
 	watcher *watcher

@@ -12,9 +12,14 @@ import (
 // Index is the link index of one workspace. It is safe for concurrent use.
 type Index struct {
 	root string
+	// realRoot is root with its symlinks followed (set once, on first use).
+	realOnce sync.Once
+	realRoot string
 
 	mu    sync.RWMutex
 	files map[string]*File
+	// rels is the keys of files, sorted (every listing walks it in order).
+	rels []string
 	// stems maps a lower-case file name without extension to the files of
 	// that name (wiki links name files without folder or extension).
 	stems map[string][]string
@@ -36,6 +41,23 @@ type Def struct {
 // New returns an empty index of the workspace at root (an absolute path).
 func New(root string) *Index {
 	return &Index{root: filepath.Clean(root), files: map[string]*File{}, stems: map[string][]string{}, terms: map[string][]Def{}}
+}
+
+// inside reports whether the existing file at rel, with every symlink on
+// its path followed, is still under the root.
+func (ix *Index) inside(rel string) bool {
+	ix.realOnce.Do(func() {
+		ix.realRoot = ix.root
+		if r, err := filepath.EvalSymlinks(ix.root); err == nil {
+			ix.realRoot = r
+		}
+	})
+	real, err := filepath.EvalSymlinks(ix.Abs(rel))
+	if err != nil {
+		return false
+	}
+	r, err := filepath.Rel(ix.realRoot, real)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // Root is the workspace root.
@@ -63,6 +85,10 @@ func (ix *Index) Update(rel, text string) *File {
 	f := Parse(rel, text)
 	ix.mu.Lock()
 	if old, had := ix.files[rel]; !had {
+		i := sort.SearchStrings(ix.rels, rel)
+		ix.rels = append(ix.rels, "")
+		copy(ix.rels[i+1:], ix.rels[i:])
+		ix.rels[i] = rel
 		s := stem(rel)
 		ix.stems[s] = append(ix.stems[s], rel)
 		sort.Strings(ix.stems[s])
@@ -159,6 +185,9 @@ func (ix *Index) Remove(rel string) {
 	}
 	ix.dropTerms(old)
 	delete(ix.files, rel)
+	if i := sort.SearchStrings(ix.rels, rel); i < len(ix.rels) && ix.rels[i] == rel {
+		ix.rels = append(ix.rels[:i], ix.rels[i+1:]...)
+	}
 	s := stem(rel)
 	list := ix.stems[s]
 	for i, r := range list {
@@ -184,12 +213,11 @@ func (ix *Index) File(rel string) *File {
 // Files returns every indexed file, sorted by path.
 func (ix *Index) Files() []*File {
 	ix.mu.RLock()
-	out := make([]*File, 0, len(ix.files))
-	for _, f := range ix.files {
-		out = append(out, f)
+	defer ix.mu.RUnlock()
+	out := make([]*File, len(ix.rels))
+	for i, r := range ix.rels {
+		out[i] = ix.files[r]
 	}
-	ix.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
 	return out
 }
 
@@ -198,6 +226,21 @@ func (ix *Index) Len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return len(ix.files)
+}
+
+// FilesWithShared returns every indexed file, sorted by path, with whether its file
+// name (without extension, case-insensitive) is shared with another file
+// (a wiki link then needs its path).
+func (ix *Index) FilesWithShared() ([]*File, []bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]*File, len(ix.rels))
+	shared := make([]bool, len(ix.rels))
+	for i, r := range ix.rels {
+		out[i] = ix.files[r]
+		shared[i] = len(ix.stems[stem(r)]) > 1
+	}
+	return out, shared
 }
 
 func stem(rel string) string {
@@ -236,6 +279,10 @@ func (ix *Index) resolve(from string, l Link) Target {
 	case l.Target == "":
 		t.Rel = from
 	case l.Kind == Wiki:
+		if n := path.Clean(strings.TrimPrefix(strings.TrimSpace(l.Target), "/")); n == ".." || strings.HasPrefix(n, "../") {
+			t.Outside = true
+			return t
+		}
 		t.Rel = ix.wikiFile(from, l.Target)
 	default:
 		p := path.Join(path.Dir(from), l.Target)
@@ -259,6 +306,10 @@ func (ix *Index) resolve(from string, l Link) Target {
 	} else if l.Kind != Wiki {
 		_, err := os.Lstat(ix.Abs(t.Rel))
 		t.Exists = err == nil
+		if t.Exists && !ix.inside(t.Rel) {
+			// A symlink (or a path through one) that leaves the root.
+			return Target{Outside: true}
+		}
 	}
 	if f != nil && l.HasAnchor {
 		t.Heading = f.heading(l.Anchor)
@@ -373,12 +424,7 @@ func (ix *Index) LinksTo(rel, anchor string) []Ref {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []Ref
-	rels := make([]string, 0, len(ix.files))
-	for r := range ix.files {
-		rels = append(rels, r)
-	}
-	sort.Strings(rels)
-	for _, from := range rels {
+	for _, from := range ix.rels {
 		for _, l := range ix.files[from].Links {
 			if l.Target == "" && from != rel {
 				continue
@@ -459,4 +505,46 @@ func (ix *Index) Problems(rel string) []Problem {
 		}
 	}
 	return out
+}
+
+// Linkers returns the files other than rel with at least one link that
+// resolves to file rel, sorted by path. Called before rel is removed it
+// finds the files whose links are about to break.
+func (ix *Index) Linkers(rel string) []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []string
+	for _, from := range ix.rels {
+		if from == rel {
+			continue
+		}
+		for _, l := range ix.files[from].Links {
+			if l.Target == "" {
+				continue // a same-file anchor
+			}
+			if ix.resolve(from, l).Rel == rel {
+				out = append(out, from)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SameTargets reports whether a and b offer links the same targets: the
+// same title and the same heading anchors in the same order. When it is
+// false, links from other files to the file may have changed meaning.
+func SameTargets(a, b *File) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Title != b.Title || len(a.Headings) != len(b.Headings) {
+		return false
+	}
+	for i := range a.Headings {
+		if a.Headings[i].Anchor != b.Headings[i].Anchor {
+			return false
+		}
+	}
+	return true
 }

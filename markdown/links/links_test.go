@@ -103,3 +103,24 @@ func TestRenameFiles(t *testing.T) {
 		t.Fatalf("edits %s", s)
 	}
 }
+
+func TestLinkersAndSameTargets(t *testing.T) {
+	ix := New(t.TempDir())
+	ix.Update("a.md", "# A\n\n## Part\n\n[self](#part) [b](b.md)\n")
+	ix.Update("b.md", "# B\n\n[[a#Part]]\n")
+	ix.Update("sub/c.md", "# C\n\n[a](../a.md#part) [out](../../a.md)\n")
+	ix.Update("d.md", "# D\n\nno links\n")
+	if got := strings.Join(ix.Linkers("a.md"), " "); got != "b.md sub/c.md" {
+		t.Errorf("linkers of a.md: %s", got)
+	}
+	if got := strings.Join(ix.Linkers("b.md"), " "); got != "a.md" {
+		t.Errorf("linkers of b.md: %s", got)
+	}
+	old := ix.File("a.md")
+	if !SameTargets(old, Parse("a.md", "# A\n\nnew prose\n\n## Part\n")) {
+		t.Errorf("prose edits change no target")
+	}
+	if SameTargets(old, Parse("a.md", "# A\n\n## Parts\n")) || SameTargets(old, Parse("a.md", "# A2\n\n## Part\n")) || SameTargets(nil, old) {
+		t.Errorf("heading, title or existence changes are changes")
+	}
+}

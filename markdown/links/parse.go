@@ -56,11 +56,13 @@ type Link struct {
 
 // File is one parsed Markdown file.
 type File struct {
-	Rel      string // slash path relative to the workspace root
-	Title    string // the first level-1 heading, else the first heading, else ""
-	Headings []Heading
-	Links    []Link
-	Lines    int
+	Rel   string // slash path relative to the workspace root
+	Title string // the first level-1 heading, else the first heading, else ""
+	// TitleLower is Title in lower case (completion filters by it).
+	TitleLower string
+	Headings   []Heading
+	Links      []Link
+	Lines      int
 }
 
 var (
@@ -147,6 +149,7 @@ func Parse(rel, text string) *File {
 	if f.Title == "" && len(f.Headings) > 0 {
 		f.Title = f.Headings[0].Text
 	}
+	f.TitleLower = strings.ToLower(f.Title)
 	// Section ends.
 	for i := range f.Headings {
 		end := len(lines) - 1

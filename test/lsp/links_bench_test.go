@@ -179,3 +179,180 @@ func BenchmarkHoverTldr(b *testing.B) {
 		i++
 	})
 }
+
+// sciFact copies the SciFact workspace built by
+// shared/tools/mkworkspace (one Markdown file per abstract, 5,183 files),
+// named by MRPVM_SCIFACT_WORKSPACE, into a new folder (the benchmark is
+// skipped when it is not set).
+func sciFact(tb testing.TB) string {
+	tb.Helper()
+	src := os.Getenv("MRPVM_SCIFACT_WORKSPACE")
+	if src == "" {
+		tb.Skip("MRPVM_SCIFACT_WORKSPACE (a folder made by mkworkspace from the SciFact corpus) is not set")
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	root := tb.TempDir()
+	for _, en := range entries {
+		if !strings.HasSuffix(en.Name(), ".md") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, en.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, en.Name()), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return root
+}
+
+// startBig starts a server on a large workspace and waits for its first
+// ingest, so the measurements do not share the CPU with it.
+func startBig(b *testing.B, root string) *editor {
+	e := start(b, "", editorOptions{root: root, noWait: true})
+	e.waitIngest("", 10*time.Minute)
+	return e
+}
+
+// BenchmarkLinkCompletionSciFact completes "[[13", "](micro" (matched in
+// titles) and "[[" over SciFact's 5,183 files.
+func BenchmarkLinkCompletionSciFact(b *testing.B) {
+	e := startBig(b, sciFact(b))
+	u := e.uri("notes.md")
+	lines := []string{"[[13", "[x](micro", "[["}
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "markdown", "version": 1, "text": strings.Join(lines, "\n") + "\n"}})
+	i := 0
+	measure(b, func() {
+		var list struct {
+			Items []map[string]any `json:"items"`
+		}
+		ln := i % len(lines)
+		e.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u},
+			"position": map[string]any{"line": ln, "character": len(lines[ln])}}, &list)
+		if len(list.Items) == 0 {
+			b.Fatalf("no items for %q", lines[ln])
+		}
+		i++
+	})
+}
+
+// linkedSciFact is SciFact plus genLinked's target.md and 100 pages
+// linking to its heading: the index holds 5,284 files.
+func linkedSciFact(b *testing.B) string {
+	root := sciFact(b)
+	linked := genLinked(b, 100)
+	err := filepath.WalkDir(linked, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(linked, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
+// BenchmarkReferencesSciFact finds the 300 links to a heading among
+// SciFact's files.
+func BenchmarkReferencesSciFact(b *testing.B) {
+	e := startBig(b, linkedSciFact(b))
+	heading := e.pos("target.md", "Shared Heading", 2)
+	heading["context"] = map[string]any{"includeDeclaration": true}
+	measure(b, func() {
+		var locs []location
+		e.mustCall("textDocument/references", heading, &locs)
+		if len(locs) != 301 {
+			b.Fatalf("%d references", len(locs))
+		}
+	})
+}
+
+// BenchmarkRenameHeadingSciFact renames a heading linked from 100 files
+// among SciFact's files.
+func BenchmarkRenameHeadingSciFact(b *testing.B) {
+	e := startBig(b, linkedSciFact(b))
+	p := e.pos("target.md", "Shared Heading", 2)
+	p["newName"] = "Common Heading"
+	measure(b, func() {
+		var we workspaceEdit
+		e.mustCall("textDocument/rename", p, &we)
+		if len(we.Changes) != 101 {
+			b.Fatalf("%d files edited", len(we.Changes))
+		}
+	})
+}
+
+// coldProbes lists hover positions that never repeat (a term in a file),
+// so no hover is served from the cache: in each file (sorted by name) the
+// title word of its first heading and the first word of the line after
+// the next blank line.
+func coldProbes(tb testing.TB, root string) []map[string]any {
+	tb.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []map[string]any
+	for _, en := range entries {
+		if !strings.HasSuffix(en.Name(), ".md") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, en.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		u := lspURIPrefix(filepath.Join(root, en.Name()))
+		lines := strings.Split(string(b), "\n")
+		at := func(line, char int) map[string]any {
+			return map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": line, "character": char}}
+		}
+		if len(lines) > 0 && strings.HasPrefix(lines[0], "# ") {
+			out = append(out, at(0, 3))
+		}
+		for i := 1; i+1 < len(lines); i++ {
+			if lines[i] == "" && lines[i+1] != "" {
+				out = append(out, at(i+1, 3))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// benchColdHover hovers distinct terms of root's files, none twice.
+func benchColdHover(b *testing.B, root string) {
+	e := startBig(b, root)
+	probes := coldProbes(b, root)
+	if len(probes) < b.N {
+		b.Fatalf("%d distinct probes for %d hovers", len(probes), b.N)
+	}
+	i, shown := 0, 0
+	measure(b, func() {
+		var h *struct{}
+		e.mustCall("textDocument/hover", probes[i], &h)
+		if h != nil {
+			shown++
+		}
+		i++
+	})
+	b.ReportMetric(float64(shown)/float64(b.N), "with-hover")
+}
+
+// BenchmarkHoverColdTldr hovers page titles and description words of
+// tldr-pages common, each once.
+func BenchmarkHoverColdTldr(b *testing.B) { benchColdHover(b, tldrCommon(b)) }
+
+// BenchmarkHoverColdSciFact hovers titles and abstract words of SciFact,
+// each once.
+func BenchmarkHoverColdSciFact(b *testing.B) { benchColdHover(b, sciFact(b)) }

@@ -141,3 +141,52 @@ func TestAskWaitsForTheFirstIngest(t *testing.T) {
 		t.Errorf("the answer after waiting is marked partial: %s", b)
 	}
 }
+
+// TestAskDuringFirstIngestTldr opens tar.md of a cold tldr-pages common
+// workspace (4,600 pages; 7z.md, ar.md and others sort before it) and asks
+// how to extract a tar archive into a directory while the first ingest
+// runs: held after its first source, then racing it. Every answer is from
+// tar.md or says it is partial; none is wrong and unmarked.
+func TestAskDuringFirstIngestTldr(t *testing.T) {
+	if testing.Short() {
+		t.Skip("unpacks tldr-pages")
+	}
+	root := tldrCommon(t)
+	hook, held, release := holdFirstIngest(t)
+	tarText, err := os.ReadFile(filepath.Join(root, "tar.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := start(t, "", editorOptions{root: root, noWait: true, firstIngestHook: hook,
+		initOpts: map[string]any{"askWaitMs": 0},
+		beforeInitialized: func(e *editor) {
+			e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": e.uri("tar.md"), "languageId": "markdown", "version": 1, "text": string(tarText)}})
+		}})
+	defer release()
+	select {
+	case <-held:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the first ingest never committed a source")
+	}
+	q := map[string]any{"question": "How do I extract a tar archive into a specific directory?"}
+	ask := func(when string) askReply {
+		t.Helper()
+		var r askReply
+		if err := e.command("mrpvm.ask", q, &r); err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		fromTar := len(r.Evidence) > 0 && r.Evidence[0].SourceID == "tar.md"
+		if !fromTar && r.Partial == nil {
+			t.Errorf("%s: answered from %+v without saying the knowledge base is partial", when, r.Evidence)
+		}
+		return r
+	}
+	r := ask("held after the first source")
+	if r.Partial == nil || r.Partial.Files != 1 || len(r.Evidence) == 0 || r.Evidence[0].SourceID != "tar.md" {
+		t.Errorf("held after the first source: partial %+v, evidence %+v", r.Partial, r.Evidence)
+	}
+	release()
+	for i := 0; i < 3; i++ {
+		ask(fmt.Sprintf("racing the ingest (%d)", i))
+	}
+}

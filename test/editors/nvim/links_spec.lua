@@ -18,9 +18,11 @@ vim.cmd('filetype on')
 local mrpvm = require('mrpvm')
 local client, gbuf, lbuf
 
+-- Client methods take a colon from Neovim 0.11 on (fields called with a
+-- dot before).
 local function req(method, params, bufnr)
   local res
-  if vim.fn.has('nvim-0.10') == 1 then
+  if vim.fn.has('nvim-0.11') == 1 then
     res = client:request_sync(method, params, 5000, bufnr)
   else
     res = client.request_sync(method, params, 5000, bufnr)
@@ -103,7 +105,7 @@ H.test('rename of a heading updates the links in every buffer', function()
   -- renaming onto another heading is refused with a clear message.
   local params = { textDocument = { uri = vim.uri_from_bufnr(gbuf) }, position = { line = q, character = 4 }, newName = 'Sidecar' }
   local res
-  if vim.fn.has('nvim-0.10') == 1 then
+  if vim.fn.has('nvim-0.11') == 1 then
     res = client:request_sync('textDocument/rename', params, 5000, gbuf)
   else
     res = client.request_sync('textDocument/rename', params, 5000, gbuf)
