@@ -27,7 +27,10 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 		Claim: "Viper supports live watching and re-reading of config files."}
 	watch := &kus.KU{ID: "v::2", Title: "Watching config files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 9},
 		Claim: "Call `viper.WatchConfig()` to watch config files."}
-	c := srcCorpus{"gin/doc.md": md}
+	const page = "# Installing Frobnicator\n\nFrobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs libjpeg 9 and 2 GB of disk space.\n"
+	install := &kus.KU{ID: "i::summary", Title: "Installing Frobnicator", SourceID: "guide/install.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Frobnicator tidies photo libraries.", CharStart: 0, CharEnd: len(page)}
+	c := srcCorpus{"gin/doc.md": md, "guide/install.md": page}
 	cases := []struct {
 		name, target, searched, answer string
 		ev                             []*kus.KU
@@ -45,6 +48,12 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 		{"how-to with code", "watch config files with viper", "",
 			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
 			[]*kus.KU{about, watch}, sdk.StatusAccepted},
+		{"a section quoted from under the cited summary", "install frobnicator", "",
+			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs libjpeg 9 and 2 GB of disk space.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
+			[]*kus.KU{install}, sdk.StatusAccepted},
+		{"a statement found nowhere under the cited KU", "install frobnicator", "",
+			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs a licence server and a dongle.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
+			[]*kus.KU{install}, sdk.StatusRejected},
 		{"misspelt question, corrected query covered", "wach config fils vipre", "watch config files viper",
 			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
 			[]*kus.KU{watch}, sdk.StatusAccepted},

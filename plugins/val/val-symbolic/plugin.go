@@ -185,10 +185,10 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			}
 		}
 	}
-	fallbackText := joinKUs(fallback)
+	fallbackText := citedText(fallback, rc)
 	allText := fallbackText
 	if citedAny {
-		allText = joinKUs(evidenceKUs(in.Evidence))
+		allText = citedText(evidenceKUs(in.Evidence), rc)
 	}
 
 	for _, s := range stmts {
@@ -219,7 +219,7 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 				}
 				ks = append(ks, k)
 			}
-			support = joinKUs(ks)
+			support = citedText(ks, rc)
 		} else {
 			if requireCites {
 				v.reason = fmt.Sprintf("line %d states %q without a citation, and the user asked for cited sources", s.line, clip(s.text))
@@ -381,6 +381,27 @@ func howTo(in *sdk.ValidateInput) bool {
 		return true
 	}
 	return symbolic.ActOf(in.Payload.Prompt) == "implement"
+}
+
+// citedText is what the cited KUs ks say: their fields and, where the
+// knowledge base still holds the source as ingested, the Markdown of each
+// KU's span (a summary or section KU cites the text under it, which
+// answer composition quotes as written).
+func citedText(ks []*kus.KU, rc sdk.RunContext) string {
+	text := joinKUs(ks)
+	if rc.Corpus == nil {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	for _, k := range ks {
+		src := rc.Corpus.SourceText(k.SourceID)
+		if k.CharEnd > k.CharStart && k.CharStart >= 0 && k.CharEnd <= len(src) {
+			b.Write(src[k.CharStart:k.CharEnd])
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // quoted reports whether a line of code occurs, white space collapsed, in
