@@ -120,7 +120,9 @@ type statement struct {
 }
 
 var (
-	citeGroupRE = regexp.MustCompile(`(?:\s*\[\d+\])+`)
+	// citeGroupRE finds a citation group: "[n]"s standing as words, not an
+	// index or array type inside quoted code ("args[1]", "[2]string").
+	citeGroupRE = regexp.MustCompile("(?:^|[\\s.,;:!?)\"'*`])((?:\\s*\\[\\d+\\])+)(?:$|[\\s.,;:!?|)])")
 	citeNumRE   = regexp.MustCompile(`\[(\d+)\]`)
 	// sourceLineRE matches "[n] Title — source:line" in a Sources list.
 	sourceLineRE = regexp.MustCompile(`^\[(\d+)\]\s+(.*?)\s+[—–-]+\s+(\S+?)(?::(\d+))?\s*$`)
@@ -258,7 +260,7 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 		for _, num := range numberRE.FindAllString(s.text, -1) {
-			if !strings.Contains(support, num) && !strings.Contains(allText, num) {
+			if !strings.Contains(support, num) && !strings.Contains(allText, num) && !inSpans(num, s, cited, fallback, rc) {
 				v.reason = fmt.Sprintf("line %d: the number %s in %q occurs in no evidence", s.line, num, clip(s.text))
 				return v
 			}
@@ -427,6 +429,24 @@ func comparison(in *sdk.ValidateInput) bool {
 		}
 	}
 	return len(in.Intents) == 0 && symbolic.ActOf(in.Payload.Prompt) == "compare"
+}
+
+// inSpans reports whether num occurs in the Markdown of a unit statement s
+// rests on: the units it cites, else the answer's fallback evidence.
+func inSpans(num string, s statement, cited map[int]*kus.KU, fallback []*kus.KU, rc sdk.RunContext) bool {
+	over := fallback
+	if len(s.cites) > 0 {
+		over = nil
+		for _, n := range s.cites {
+			over = append(over, cited[n])
+		}
+	}
+	for _, k := range over {
+		if strings.Contains(spanText(k, rc), num) {
+			return true
+		}
+	}
+	return false
 }
 
 // spanText is the Markdown of k's span in its source, or "" when the
@@ -659,7 +679,10 @@ func statements(body string) []statement {
 		line = strings.TrimSpace(strings.TrimLeft(line, ".)"))
 		rest := line
 		for rest != "" {
-			loc := citeGroupRE.FindStringIndex(rest)
+			loc := citeGroupRE.FindStringSubmatchIndex(rest)
+			if loc != nil {
+				loc = loc[2:4]
+			}
 			if loc == nil {
 				for _, s := range symbolic.Sentences(rest) {
 					out = append(out, statement{text: s, line: i + 1})
@@ -692,7 +715,11 @@ func isSeparatorRow(line string) bool {
 
 func citesOf(s string) []int {
 	var out []int
-	for _, m := range citeNumRE.FindAllStringSubmatch(s, -1) {
+	var groups strings.Builder
+	for _, m := range citeGroupRE.FindAllStringSubmatch(s, -1) {
+		groups.WriteString(m[1])
+	}
+	for _, m := range citeNumRE.FindAllStringSubmatch(groups.String(), -1) {
 		n, _ := strconv.Atoi(m[1])
 		out = append(out, n)
 	}

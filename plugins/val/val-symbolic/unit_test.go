@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -101,6 +102,65 @@ func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c},
 				&sdk.ValidateInput{Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
 					Answer: answer, Evidence: []sdk.ScoredKU{k}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+		})
+	}
+}
+
+// TestCitationGroupsStandAsWords: "[n]" inside quoted code (an array type,
+// an index) is not a citation, so the code around it is not split into
+// statements checked against the wrong source.
+func TestCitationGroupsStandAsWords(t *testing.T) {
+	cases := []struct {
+		line  string
+		cites [][]int // per statement
+	}{
+		{"Addresses [2]string `form:\"addresses\"` [1]", [][]int{{1}}},
+		{"x := args[1] [2]", [][]int{{2}}},
+		{"First claim [1]. Second claim [2][3].", [][]int{{1}, {2, 3}}},
+		{"| scp | copies files [1] |", [][]int{{1}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			var got [][]int
+			for _, s := range statements(tc.line) {
+				got = append(got, s.cites)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.cites) {
+				t.Fatalf("cites %v, want %v", got, tc.cites)
+			}
+		})
+	}
+}
+
+// TestNumbersRestOnTheCitedMarkdown: a number the answer quotes from the
+// Markdown of the unit it cites is grounded; one it makes up is not.
+func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
+	md := "## Ollama\n\nmrpvm asks `localhost:11434` when the probe is on.\n"
+	c := sourced{corpus: corpus{n: 10, df: freq("ollama probe localhost", 1)}, src: map[string]string{"docs/llm.md": md}}
+	k := sdk.ScoredKU{KU: &kus.KU{ID: "o::1", Title: "Ollama", SourceID: "docs/llm.md",
+		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: "mrpvm asks a local Ollama when the probe is on."}}
+	cases := []struct {
+		name, port string
+		want       sdk.Status
+	}{
+		{"number in the cited Markdown", "11434", sdk.StatusAccepted},
+		{"number nowhere", "11435", sdk.StatusRejected},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			answer := "mrpvm asks `localhost:" + tc.port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c},
+				&sdk.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []sdk.ScoredKU{k}})
 			if err != nil {
 				t.Fatal(err)
 			}
