@@ -504,44 +504,90 @@ func proximity(want, seq []string) float64 {
 const maxBlockLines = 24
 
 // cutBlock keeps a long block's lines that hold a task term, with the
-// line before each (its comment or heading), in order, and closes an open
-// code fence; a short block is kept whole.
+// line before each (its comment or heading), in order; a code block keeps
+// its fences around the lines it keeps and is left out whole when it
+// keeps none (an empty fence shows nothing). A short block, or one with
+// no line holding a task term, is kept whole up to maxBlockLines.
 func cutBlock(lines []string, want []string) []string {
 	if len(lines) <= maxBlockLines {
 		return lines
 	}
 	keep := make([]bool, len(lines))
-	n := 0
+	isFence := make([]bool, len(lines))
 	for i, l := range lines {
-		if symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
+		t := strings.TrimSpace(l)
+		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+		if !isFence[i] && symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
 			keep[i] = true
-			if i > 0 {
+			if i > 0 && !isFence[i-1] {
 				keep[i-1] = true
 			}
 		}
 	}
 	var out []string
-	fenceOpen := false
+	n := 0
 	gap := false
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		isFence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
-		if isFence {
-			fenceOpen = !fenceOpen
-		}
-		if !(keep[i] || isFence) || n >= maxBlockLines {
-			gap = true
-			continue
-		}
-		if gap && len(out) > 0 && !isFence {
+	emit := func(l string) {
+		if gap && len(out) > 0 {
 			out = append(out, "...")
 		}
 		gap = false
 		out = append(out, l)
 		n++
 	}
-	if fenceOpen {
-		out = append(out, "```")
+	for i := 0; i < len(lines); i++ {
+		if !isFence[i] {
+			if keep[i] && n < maxBlockLines {
+				emit(lines[i])
+			} else {
+				gap = true
+			}
+			continue
+		}
+		// A fenced block: its kept lines, between its fences.
+		end := i + 1
+		for end < len(lines) && !isFence[end] {
+			end++
+		}
+		var inner []string
+		innerGap := false
+		for j := i + 1; j < end; j++ {
+			if keep[j] && n+len(inner) < maxBlockLines {
+				if innerGap && len(inner) > 0 {
+					inner = append(inner, "...")
+				}
+				innerGap = false
+				inner = append(inner, lines[j])
+			} else {
+				innerGap = true
+			}
+		}
+		if len(inner) == 0 {
+			gap = true
+		} else {
+			emit(lines[i])
+			out = append(out, inner...)
+			n += len(inner)
+			closing := "```"
+			if end < len(lines) {
+				closing = lines[end]
+			}
+			out = append(out, closing)
+		}
+		i = end // the closing fence
+	}
+	if len(out) == 0 {
+		// No line holds a task term: the block's opening lines.
+		open := false
+		for _, l := range lines[:maxBlockLines] {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				open = !open
+			}
+			out = append(out, l)
+		}
+		if open {
+			out = append(out, "```")
+		}
 	}
 	return out
 }

@@ -165,3 +165,45 @@ func TestHowToActionAndAlias(t *testing.T) {
 		})
 	}
 }
+
+// TestCutBlockDropsEmptyFences: cutting a long section never leaves a code
+// block's fences with nothing between them; a block with a matching line
+// keeps its fences around it; nothing matching keeps the opening lines.
+func TestCutBlockDropsEmptyFences(t *testing.T) {
+	var lines []string
+	lines = append(lines, "Intro line.", "```sh")
+	for i := 0; i < 20; i++ {
+		lines = append(lines, "unrelated command "+strings.Repeat("z", i))
+	}
+	lines = append(lines, "```", "Some prose.", "```go")
+	for i := 0; i < 10; i++ {
+		lines = append(lines, "x := other()")
+	}
+	lines = append(lines, "r.GET(\"/query\", handler) // read the query string", "```")
+	cases := []struct {
+		name, task string
+		want       []string // substrings, in order
+		not        []string
+	}{
+		{"matching block kept with its fences", "read the query string", []string{"```go\nx := other()\nr.GET(\"/query\", handler) // read the query string\n```"}, []string{"```sh\n```", "```sh\n..."}},
+		{"nothing matches", "compile a kernel", []string{"Intro line.\n```sh\nunrelated command"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(cutBlock(lines, symbolic.ContentTerms(tc.task)), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("want %q in:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("unwanted %q in:\n%s", w, got)
+				}
+			}
+			if strings.Count(got, "```")%2 != 0 {
+				t.Errorf("unbalanced fences:\n%s", got)
+			}
+		})
+	}
+}
