@@ -297,6 +297,9 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 		seq := text.Terms(e.desc)
 		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
+		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
+			score += 0.25 // its code calls what the task asks for
+		}
 		out = append(out, scoredExample{example: e, score: score})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
@@ -342,6 +345,9 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		score := ex[0].score + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
 		if symbolic.Actionable(strings.Join(ex[0].how, "\n")) {
 			score += codeBonus
+		}
+		if symbolic.NamesTask(strings.Join(ex[0].how, "\n"), want) {
+			score += identBonus // the code calls what the task asks for
 		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
@@ -415,6 +421,9 @@ const (
 	// to a passage's score, codeBonus what showing a command or code adds.
 	titleWeight = 0.75
 	codeBonus   = 0.5
+	// identBonus is what code naming the task in one identifier adds
+	// ("SetDefault" for "set a default value").
+	identBonus = 0.5
 )
 
 // wholeSection reads a KU that shows code without description lines as

@@ -207,3 +207,25 @@ func TestCutBlockDropsEmptyFences(t *testing.T) {
 		})
 	}
 }
+
+// TestHowToPrefersCodeNamingTheTask: of two sections that both mention the
+// task's words, the one whose code calls an identifier made of them
+// ("SetDefault" for "set a default value") answers a how-to, although the
+// retriever ranked the overview first.
+func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
+	const md = "## Why Viper?\n\nViper does the following for you:\n\n1. Provide a mechanism to set default values for your different configuration options.\n2. Read from `Set` calls, flags and env.\n\n## Establishing Defaults\n\nA default value is not required for a key.\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n"
+	split := strings.Index(md, "## Establishing")
+	why := &kus.KU{ID: "v::1", Title: "Why Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
+	why.TextBody = md[:split]
+	defaults := &kus.KU{ID: "v::2", Title: "Establishing Defaults", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
+	defaults.TextBody = md[split:]
+	task := "set a default value for a key in viper"
+	ev := []sdk.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
+	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	if !strings.Contains(res.ResponseMarkdown, "viper.SetDefault(") {
+		t.Errorf("answer does not show SetDefault:\n%s", res.ResponseMarkdown)
+	}
+}

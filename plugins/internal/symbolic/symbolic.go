@@ -404,3 +404,71 @@ var (
 func Actionable(s string) bool {
 	return strings.Contains(s, "`") || strings.Contains(s, "~~~") || stepRE.MatchString(s) || codeRE.MatchString(s)
 }
+
+// identRE finds identifiers written in camel or Pascal case ("SetDefault",
+// "JSONFormatter", "PostForm").
+var identRE = regexp.MustCompile(`\b[A-Za-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b`)
+
+// camelWords splits an identifier into its words: "JSONFormatter" is JSON
+// and Formatter, "SetDefault" is Set and Default.
+func camelWords(id string) []string {
+	rs := []rune(id)
+	var out []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		lowerBefore := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+		acronymEnd := unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if unicode.IsUpper(rs[i]) && (lowerBefore || acronymEnd) {
+			out = append(out, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(rs[start:]))
+}
+
+// NamesTask reports whether code names the task: it holds an identifier
+// made of at least two words, at least two of which are terms of want
+// (equal, or one a prefix of the other of at least four letters):
+// "viper.SetDefault" for "set a default value", "logrus.JSONFormatter" for
+// "log in JSON format". API documentation names a call after what it does.
+func NamesTask(code string, want []string) bool {
+	if len(want) < 2 || code == "" {
+		return false
+	}
+	for _, id := range identRE.FindAllString(code, -1) {
+		parts := camelWords(id)
+		if len(parts) < 2 {
+			continue
+		}
+		hit := 0
+		for _, part := range parts {
+			ts := text.Terms(part)
+			if len(ts) != 1 {
+				continue
+			}
+			for _, w := range want {
+				if termMatch(ts[0], w) {
+					hit++
+					break
+				}
+			}
+		}
+		if hit >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// termMatch reports whether analysed terms a and b are the same word, or
+// one is a prefix of the other and both have at least four letters
+// ("formatt" and "format").
+func termMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) < 4 || len(b) < 4 {
+		return false
+	}
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}

@@ -42,3 +42,25 @@ func TestRarity(t *testing.T) {
 		t.Errorf("without statistics every term weighs 1, got %v", w)
 	}
 }
+
+func TestNamesTask(t *testing.T) {
+	cases := []struct {
+		code, task string
+		want       bool
+	}{
+		{`viper.SetDefault("ContentDir", "content")`, "set a default value for a key", true},
+		{`log.SetFormatter(&log.JSONFormatter{})`, "log in JSON format", true},
+		{`message := c.PostForm("message")`, "read form fields from a POST", true},
+		{`viper.Set("Verbose", true)`, "set a default value for a key", false},       // one word names nothing
+		{`router.MaxMultipartMemory = 8 << 20`, "set a default value for a key", false}, // no word of the task
+		{`c.ShouldBindJSON(&json)`, "upload a file", false},
+		{`SetDefault`, "default", false}, // a one-term task is named by any call holding it
+	}
+	for _, tc := range cases {
+		t.Run(tc.code, func(t *testing.T) {
+			if got := NamesTask(tc.code, ContentTerms(tc.task)); got != tc.want {
+				t.Fatalf("NamesTask(%q, %q) = %v, want %v", tc.code, tc.task, got, tc.want)
+			}
+		})
+	}
+}
