@@ -85,10 +85,67 @@ func Split(turn string) []Piece {
 	for _, line := range strings.Split(turn, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
 		for _, s := range Sentences(line) {
-			out = append(out, classify(s))
+			for _, part := range Parts(s) {
+				out = append(out, classify(part))
+			}
 		}
 	}
 	return out
+}
+
+// partRE finds where a sentence asks a second question: ", and how ...",
+// "; and where ...", " and also what ...".
+var partRE = regexp.MustCompile(`(?i)(?:,|;)?\s+(?:and|then|and then|and also|also)\s+(?:(?:how|what|why|where|which|when|who)\b)`)
+
+// scopeRE is a sentence's leading scope ("In gin, ", "With viper, ")
+// that the later parts of the sentence share.
+var scopeRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
+
+// Parts splits a sentence that asks several questions ("how do I group
+// routes, and how do I run the server?") into one question per part; a
+// leading scope ("In gin, ") is kept on every part. A sentence with one
+// question is returned as is.
+func Parts(s string) []string {
+	locs := partRE.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return []string{s}
+	}
+	scope := scopeRE.FindString(s)
+	var out []string
+	start := 0
+	for _, l := range locs {
+		// The part starts at the question word: the last word of the match.
+		q := l[1] - len(lastWord(s[l[0]:l[1]]))
+		if head := strings.TrimSpace(s[start:l[0]]); len(ContentTerms(head)) > 0 {
+			out = append(out, head)
+		} else {
+			return []string{s}
+		}
+		start = q
+	}
+	tail := strings.TrimSpace(s[start:])
+	if len(ContentTerms(tail)) == 0 {
+		return []string{s}
+	}
+	out = append(out, tail)
+	end := ""
+	if strings.HasSuffix(tail, "?") {
+		end = "?"
+	}
+	for i := range out {
+		if i > 0 && scope != "" {
+			out[i] = scope + strings.ToLower(out[i][:1]) + out[i][1:]
+		}
+		if i < len(out)-1 && end != "" && !strings.HasSuffix(out[i], end) {
+			out[i] += end
+		}
+	}
+	return out
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	return f[len(f)-1]
 }
 
 func classify(s string) Piece {
