@@ -166,6 +166,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	// para holds the lines of the paragraph being read: wrapped lines of
 	// one paragraph that ends in ":" are one description.
 	var para []string
+	heading := "" // the last subheading read, without its marks
 	flush := func() {
 		for _, l := range para {
 			add(l)
@@ -186,9 +187,24 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		}
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			flush()
+			if len(p.examples) == 0 && heading != "" {
+				// Code under a subheading before any description line
+				// ("#### Single file" and its program) is that
+				// subheading's example.
+				p.examples = append(p.examples, example{desc: heading})
+			}
 			fence = t[:3]
 			add(line)
 			continue
+		}
+		if strings.HasPrefix(t, "#") {
+			flush()
+			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			if len(p.examples) > 0 {
+				// A subheading ends the example above it and opens its own.
+				p.examples = append(p.examples, example{desc: heading})
+				continue
+			}
 		}
 		item := strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || strings.TrimLeft(t, "0123456789") != t
 		if t == "" || item {

@@ -229,3 +229,30 @@ func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
 		t.Errorf("answer does not show SetDefault:\n%s", res.ResponseMarkdown)
 	}
 }
+
+// TestSubheadingsAreExamples: code under a subheading before any
+// description line is that subheading's example, and a subheading ends the
+// example above it, so "upload a single file" shows the single-file code,
+// not the multiple-files code that followed "How to curl:".
+func TestSubheadingsAreExamples(t *testing.T) {
+	const md = "### Upload files\n\n#### Single file\n\nThe file name should not be trusted.\n\n```go\nrouter.POST(\"/upload\", func(c *gin.Context) {\n  file, _ := c.FormFile(\"file\")\n  c.SaveUploadedFile(file, dst)\n})\n```\n\nHow to `curl`:\n\n```bash\ncurl -X POST http://localhost:8080/upload -F \"file=@test.zip\"\n```\n\n#### Multiple files\n\nSee the example.\n\n```go\nform, _ := c.MultipartForm()\nfiles := form.File[\"upload[]\"]\n```\n"
+	k := &kus.KU{ID: "g::1", Title: "Upload files", SourceID: "gin/doc.md", CharStart: 0, CharEnd: len(md), Range: kus.Range{StartLine: 1}, TextBody: md}
+	cases := []struct {
+		task      string
+		want, not string
+	}{
+		{"upload a single file with gin", "c.FormFile(\"file\")", "MultipartForm"},
+		{"upload multiple files with gin", "c.MultipartForm()", "c.FormFile"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.task, func(t *testing.T) {
+			res := solveProcedure([]sdk.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
+			if res == nil {
+				t.Fatal("no answer")
+			}
+			if !strings.Contains(res.ResponseMarkdown, tc.want) || strings.Contains(res.ResponseMarkdown, tc.not) {
+				t.Errorf("want %q and not %q in:\n%s", tc.want, tc.not, res.ResponseMarkdown)
+			}
+		})
+	}
+}
