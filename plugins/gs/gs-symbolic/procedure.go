@@ -31,7 +31,7 @@ type procedure struct {
 // ending in ":" opens an example and the lines up to the next such line
 // carry it out. Bodies with no example are not procedures.
 func readProcedure(k *kus.KU) (procedure, bool) {
-	body := k.TextBody
+	body := withoutCovers(k.TextBody)
 	if k.Procedure != "" {
 		body = k.Procedure
 	}
