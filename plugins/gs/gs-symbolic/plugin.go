@@ -233,6 +233,12 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		return len(cited)
 	}
 	var b strings.Builder
+	if act == "compare" && !g.bullets {
+		if rows, ok := compareRows(in.Evidence, target, want, num); ok {
+			b.WriteString(rows)
+			return finish(&b, cited), nil
+		}
+	}
 	switch {
 	case act == "implement" && strings.Contains(picked[0].text, "\n"):
 		n := num(picked[0].ku)
@@ -274,13 +280,18 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			}
 		}
 	}
+	return finish(&b, cited), nil
+}
+
+// finish appends the Sources list of the cited KUs, numbered in order.
+func finish(b *strings.Builder, cited []*kus.KU) *sdk.SolveResult {
 	b.WriteString("\nSources:\n")
 	ids := make([]string, len(cited))
 	for i, k := range cited {
 		ids[i] = k.ID
-		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
+		fmt.Fprintf(b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
 	}
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}, nil
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
 }
 
 // withoutCovers is a section's body without the "Covers: a; b." list of

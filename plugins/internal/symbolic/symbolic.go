@@ -198,9 +198,22 @@ var actCues = []struct {
 	{"describe", []string{"describe", "tell me about", "summarize", "summarise", "overview"}},
 }
 
+// compareAnywhere are the comparison cues that decide the act wherever
+// they stand; " vs " is not one of them, as it is also part of names ("VS
+// Code").
+var compareAnywhere = []string{"compare", "versus", "difference between", "differences between", "differ", "contrast", "better than"}
+
 // ActOf picks the act of a task sentence; describe when nothing matches.
+// A comparison cue anywhere makes it a comparison ("What is the difference
+// between X and Y?", "X or Y: how do they differ?"); otherwise the
+// earliest cue decides.
 func ActOf(s string) string {
 	low := " " + strings.ToLower(s) + " "
+	for _, c := range compareAnywhere {
+		if strings.Contains(low, c) {
+			return "compare"
+		}
+	}
 	best, at := "describe", len(low)+1
 	for _, ac := range actCues {
 		for _, c := range ac.cues {

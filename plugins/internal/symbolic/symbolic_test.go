@@ -93,3 +93,18 @@ func TestParts(t *testing.T) {
 		})
 	}
 }
+
+func TestActOfComparison(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"What is the difference between scp and rsync?", "compare"},
+		{"TextFormatter or JSONFormatter in logrus: how do they differ?", "compare"},
+		{"scp vs rsync", "compare"},
+		{"How do I install the VS Code extension?", "implement"},
+		{"What is kb-fast?", "define"},
+	}
+	for _, tc := range cases {
+		if got := ActOf(tc.in); got != tc.want {
+			t.Errorf("ActOf(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
