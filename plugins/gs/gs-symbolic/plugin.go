@@ -102,6 +102,15 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 	var stmts []stmt
 	all := map[string]bool{}
+	// A unit's Topic or Title is a label, not a statement: a sentence that
+	// only repeats one ("kb-fast versus kb-thinkingdb") claims nothing.
+	labels := map[string]bool{}
+	for _, e := range in.Evidence {
+		if e.KU != nil {
+			labels[label(e.KU.Topic)], labels[label(e.KU.Title)] = true, true
+		}
+	}
+	delete(labels, "")
 	proofOrder := proofKUs(in.Evidence, want)
 	for ei, e := range in.Evidence {
 		if e.KU == nil {
@@ -111,8 +120,8 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			return nil, err
 		}
 		body := e.KU.Text()
-		if e.KU.Procedure == "" && e.KU.TextBody != "" && len(e.KU.TextBody) > len(body) {
-			body = e.KU.TextBody
+		if tb := withoutCovers(e.KU.TextBody); e.KU.Procedure == "" && tb != "" && len(tb) > len(body) {
+			body = tb
 		}
 		for t := range symbolic.TermSet(e.KU.Title + " " + body) {
 			all[t] = true
@@ -125,6 +134,9 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		for si, s := range symbolic.Sentences(body) {
 			if si >= 12 {
 				break
+			}
+			if labels[label(s)] {
+				continue
 			}
 			// A statement's weight: the task terms it holds (with its KU's
 			// title, which names what it is about), then how highly the
@@ -221,6 +233,12 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		return len(cited)
 	}
 	var b strings.Builder
+	if act == "compare" && !g.bullets {
+		if rows, ok := compareRows(in.Evidence, target, want, num); ok {
+			b.WriteString(rows)
+			return finish(&b, cited), nil
+		}
+	}
 	switch {
 	case act == "implement" && strings.Contains(picked[0].text, "\n"):
 		n := num(picked[0].ku)
@@ -262,13 +280,40 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 			}
 		}
 	}
+	return finish(&b, cited), nil
+}
+
+// finish appends the Sources list of the cited KUs, numbered in order.
+func finish(b *strings.Builder, cited []*kus.KU) *sdk.SolveResult {
 	b.WriteString("\nSources:\n")
 	ids := make([]string, len(cited))
 	for i, k := range cited {
 		ids[i] = k.ID
-		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
+		fmt.Fprintf(b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
 	}
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}, nil
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
+}
+
+// withoutCovers is a section's body without the "Covers: a; b." list of
+// its sub-headings that ingest appends: headings are labels, and split
+// into sentences they read as claims that say nothing.
+func withoutCovers(body string) string {
+	if strings.HasPrefix(body, "Covers: ") {
+		return ""
+	}
+	if i := strings.LastIndex(body, "\n\nCovers: "); i >= 0 {
+		return body[:i]
+	}
+	return body
+}
+
+// label is s as a label compares: lower case, without its end
+// punctuation, markup or a field name.
+func label(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(s, "topic:")
+	s = strings.TrimPrefix(s, "title:")
+	return strings.Trim(s, " \t.;:,*#`")
 }
 
 func noContext(msg string) *sdk.SolveResult {

@@ -31,7 +31,7 @@ type procedure struct {
 // ending in ":" opens an example and the lines up to the next such line
 // carry it out. Bodies with no example are not procedures.
 func readProcedure(k *kus.KU) (procedure, bool) {
-	body := k.TextBody
+	body := withoutCovers(k.TextBody)
 	if k.Procedure != "" {
 		body = k.Procedure
 	}
@@ -166,6 +166,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	// para holds the lines of the paragraph being read: wrapped lines of
 	// one paragraph that ends in ":" are one description.
 	var para []string
+	heading := "" // the last subheading read, without its marks
 	flush := func() {
 		for _, l := range para {
 			add(l)
@@ -186,9 +187,24 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		}
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			flush()
+			if len(p.examples) == 0 && heading != "" {
+				// Code under a subheading before any description line
+				// ("#### Single file" and its program) is that
+				// subheading's example.
+				p.examples = append(p.examples, example{desc: heading})
+			}
 			fence = t[:3]
 			add(line)
 			continue
+		}
+		if strings.HasPrefix(t, "#") {
+			flush()
+			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			if len(p.examples) > 0 {
+				// A subheading ends the example above it and opens its own.
+				p.examples = append(p.examples, example{desc: heading})
+				continue
+			}
 		}
 		item := strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || strings.TrimLeft(t, "0123456789") != t
 		if t == "" || item {
@@ -297,6 +313,9 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 		seq := text.Terms(e.desc)
 		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
+		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
+			score += 0.25 // its code calls what the task asks for
+		}
 		out = append(out, scoredExample{example: e, score: score})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
@@ -342,6 +361,9 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		score := ex[0].score + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
 		if symbolic.Actionable(strings.Join(ex[0].how, "\n")) {
 			score += codeBonus
+		}
+		if symbolic.NamesTask(strings.Join(ex[0].how, "\n"), want) {
+			score += identBonus // the code calls what the task asks for
 		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
@@ -415,6 +437,9 @@ const (
 	// to a passage's score, codeBonus what showing a command or code adds.
 	titleWeight = 0.75
 	codeBonus   = 0.5
+	// identBonus is what code naming the task in one identifier adds
+	// ("SetDefault" for "set a default value").
+	identBonus = 0.5
 )
 
 // wholeSection reads a KU that shows code without description lines as
@@ -504,44 +529,90 @@ func proximity(want, seq []string) float64 {
 const maxBlockLines = 24
 
 // cutBlock keeps a long block's lines that hold a task term, with the
-// line before each (its comment or heading), in order, and closes an open
-// code fence; a short block is kept whole.
+// line before each (its comment or heading), in order; a code block keeps
+// its fences around the lines it keeps and is left out whole when it
+// keeps none (an empty fence shows nothing). A short block, or one with
+// no line holding a task term, is kept whole up to maxBlockLines.
 func cutBlock(lines []string, want []string) []string {
 	if len(lines) <= maxBlockLines {
 		return lines
 	}
 	keep := make([]bool, len(lines))
-	n := 0
+	isFence := make([]bool, len(lines))
 	for i, l := range lines {
-		if symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
+		t := strings.TrimSpace(l)
+		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+		if !isFence[i] && symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
 			keep[i] = true
-			if i > 0 {
+			if i > 0 && !isFence[i-1] {
 				keep[i-1] = true
 			}
 		}
 	}
 	var out []string
-	fenceOpen := false
+	n := 0
 	gap := false
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		isFence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
-		if isFence {
-			fenceOpen = !fenceOpen
-		}
-		if !(keep[i] || isFence) || n >= maxBlockLines {
-			gap = true
-			continue
-		}
-		if gap && len(out) > 0 && !isFence {
+	emit := func(l string) {
+		if gap && len(out) > 0 {
 			out = append(out, "...")
 		}
 		gap = false
 		out = append(out, l)
 		n++
 	}
-	if fenceOpen {
-		out = append(out, "```")
+	for i := 0; i < len(lines); i++ {
+		if !isFence[i] {
+			if keep[i] && n < maxBlockLines {
+				emit(lines[i])
+			} else {
+				gap = true
+			}
+			continue
+		}
+		// A fenced block: its kept lines, between its fences.
+		end := i + 1
+		for end < len(lines) && !isFence[end] {
+			end++
+		}
+		var inner []string
+		innerGap := false
+		for j := i + 1; j < end; j++ {
+			if keep[j] && n+len(inner) < maxBlockLines {
+				if innerGap && len(inner) > 0 {
+					inner = append(inner, "...")
+				}
+				innerGap = false
+				inner = append(inner, lines[j])
+			} else {
+				innerGap = true
+			}
+		}
+		if len(inner) == 0 {
+			gap = true
+		} else {
+			emit(lines[i])
+			out = append(out, inner...)
+			n += len(inner)
+			closing := "```"
+			if end < len(lines) {
+				closing = lines[end]
+			}
+			out = append(out, closing)
+		}
+		i = end // the closing fence
+	}
+	if len(out) == 0 {
+		// No line holds a task term: the block's opening lines.
+		open := false
+		for _, l := range lines[:maxBlockLines] {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				open = !open
+			}
+			out = append(out, l)
+		}
+		if open {
+			out = append(out, "```")
+		}
 	}
 	return out
 }

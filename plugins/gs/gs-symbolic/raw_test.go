@@ -165,3 +165,94 @@ func TestHowToActionAndAlias(t *testing.T) {
 		})
 	}
 }
+
+// TestCutBlockDropsEmptyFences: cutting a long section never leaves a code
+// block's fences with nothing between them; a block with a matching line
+// keeps its fences around it; nothing matching keeps the opening lines.
+func TestCutBlockDropsEmptyFences(t *testing.T) {
+	var lines []string
+	lines = append(lines, "Intro line.", "```sh")
+	for i := 0; i < 20; i++ {
+		lines = append(lines, "unrelated command "+strings.Repeat("z", i))
+	}
+	lines = append(lines, "```", "Some prose.", "```go")
+	for i := 0; i < 10; i++ {
+		lines = append(lines, "x := other()")
+	}
+	lines = append(lines, "r.GET(\"/query\", handler) // read the query string", "```")
+	cases := []struct {
+		name, task string
+		want       []string // substrings, in order
+		not        []string
+	}{
+		{"matching block kept with its fences", "read the query string", []string{"```go\nx := other()\nr.GET(\"/query\", handler) // read the query string\n```"}, []string{"```sh\n```", "```sh\n..."}},
+		{"nothing matches", "compile a kernel", []string{"Intro line.\n```sh\nunrelated command"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(cutBlock(lines, symbolic.ContentTerms(tc.task)), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("want %q in:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("unwanted %q in:\n%s", w, got)
+				}
+			}
+			if strings.Count(got, "```")%2 != 0 {
+				t.Errorf("unbalanced fences:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestHowToPrefersCodeNamingTheTask: of two sections that both mention the
+// task's words, the one whose code calls an identifier made of them
+// ("SetDefault" for "set a default value") answers a how-to, although the
+// retriever ranked the overview first.
+func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
+	const md = "## Why Viper?\n\nViper does the following for you:\n\n1. Provide a mechanism to set default values for your different configuration options.\n2. Read from `Set` calls, flags and env.\n\n## Establishing Defaults\n\nA default value is not required for a key.\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n"
+	split := strings.Index(md, "## Establishing")
+	why := &kus.KU{ID: "v::1", Title: "Why Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
+	why.TextBody = md[:split]
+	defaults := &kus.KU{ID: "v::2", Title: "Establishing Defaults", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
+	defaults.TextBody = md[split:]
+	task := "set a default value for a key in viper"
+	ev := []sdk.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
+	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	if !strings.Contains(res.ResponseMarkdown, "viper.SetDefault(") {
+		t.Errorf("answer does not show SetDefault:\n%s", res.ResponseMarkdown)
+	}
+}
+
+// TestSubheadingsAreExamples: code under a subheading before any
+// description line is that subheading's example, and a subheading ends the
+// example above it, so "upload a single file" shows the single-file code,
+// not the multiple-files code that followed "How to curl:".
+func TestSubheadingsAreExamples(t *testing.T) {
+	const md = "### Upload files\n\n#### Single file\n\nThe file name should not be trusted.\n\n```go\nrouter.POST(\"/upload\", func(c *gin.Context) {\n  file, _ := c.FormFile(\"file\")\n  c.SaveUploadedFile(file, dst)\n})\n```\n\nHow to `curl`:\n\n```bash\ncurl -X POST http://localhost:8080/upload -F \"file=@test.zip\"\n```\n\n#### Multiple files\n\nSee the example.\n\n```go\nform, _ := c.MultipartForm()\nfiles := form.File[\"upload[]\"]\n```\n"
+	k := &kus.KU{ID: "g::1", Title: "Upload files", SourceID: "gin/doc.md", CharStart: 0, CharEnd: len(md), Range: kus.Range{StartLine: 1}, TextBody: md}
+	cases := []struct {
+		task      string
+		want, not string
+	}{
+		{"upload a single file with gin", "c.FormFile(\"file\")", "MultipartForm"},
+		{"upload multiple files with gin", "c.MultipartForm()", "c.FormFile"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.task, func(t *testing.T) {
+			res := solveProcedure([]sdk.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
+			if res == nil {
+				t.Fatal("no answer")
+			}
+			if !strings.Contains(res.ResponseMarkdown, tc.want) || strings.Contains(res.ResponseMarkdown, tc.not) {
+				t.Errorf("want %q and not %q in:\n%s", tc.want, tc.not, res.ResponseMarkdown)
+			}
+		})
+	}
+}

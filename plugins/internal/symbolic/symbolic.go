@@ -85,10 +85,67 @@ func Split(turn string) []Piece {
 	for _, line := range strings.Split(turn, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
 		for _, s := range Sentences(line) {
-			out = append(out, classify(s))
+			for _, part := range Parts(s) {
+				out = append(out, classify(part))
+			}
 		}
 	}
 	return out
+}
+
+// partRE finds where a sentence asks a second question: ", and how ...",
+// "; and where ...", " and also what ...".
+var partRE = regexp.MustCompile(`(?i)(?:,|;)?\s+(?:and|then|and then|and also|also)\s+(?:(?:how|what|why|where|which|when|who)\b)`)
+
+// scopeRE is a sentence's leading scope ("In gin, ", "With viper, ")
+// that the later parts of the sentence share.
+var scopeRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
+
+// Parts splits a sentence that asks several questions ("how do I group
+// routes, and how do I run the server?") into one question per part; a
+// leading scope ("In gin, ") is kept on every part. A sentence with one
+// question is returned as is.
+func Parts(s string) []string {
+	locs := partRE.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return []string{s}
+	}
+	scope := scopeRE.FindString(s)
+	var out []string
+	start := 0
+	for _, l := range locs {
+		// The part starts at the question word: the last word of the match.
+		q := l[1] - len(lastWord(s[l[0]:l[1]]))
+		if head := strings.TrimSpace(s[start:l[0]]); len(ContentTerms(head)) > 0 {
+			out = append(out, head)
+		} else {
+			return []string{s}
+		}
+		start = q
+	}
+	tail := strings.TrimSpace(s[start:])
+	if len(ContentTerms(tail)) == 0 {
+		return []string{s}
+	}
+	out = append(out, tail)
+	end := ""
+	if strings.HasSuffix(tail, "?") {
+		end = "?"
+	}
+	for i := range out {
+		if i > 0 && scope != "" {
+			out[i] = scope + strings.ToLower(out[i][:1]) + out[i][1:]
+		}
+		if i < len(out)-1 && end != "" && !strings.HasSuffix(out[i], end) {
+			out[i] += end
+		}
+	}
+	return out
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	return f[len(f)-1]
 }
 
 func classify(s string) Piece {
@@ -141,9 +198,22 @@ var actCues = []struct {
 	{"describe", []string{"describe", "tell me about", "summarize", "summarise", "overview"}},
 }
 
+// compareAnywhere are the comparison cues that decide the act wherever
+// they stand; " vs " is not one of them, as it is also part of names ("VS
+// Code").
+var compareAnywhere = []string{"compare", "versus", "difference between", "differences between", "differ", "contrast", "better than"}
+
 // ActOf picks the act of a task sentence; describe when nothing matches.
+// A comparison cue anywhere makes it a comparison ("What is the difference
+// between X and Y?", "X or Y: how do they differ?"); otherwise the
+// earliest cue decides.
 func ActOf(s string) string {
 	low := " " + strings.ToLower(s) + " "
+	for _, c := range compareAnywhere {
+		if strings.Contains(low, c) {
+			return "compare"
+		}
+	}
 	best, at := "describe", len(low)+1
 	for _, ac := range actCues {
 		for _, c := range ac.cues {
@@ -403,4 +473,72 @@ var (
 // fence (a call, a block, an assignment, a command-line option).
 func Actionable(s string) bool {
 	return strings.Contains(s, "`") || strings.Contains(s, "~~~") || stepRE.MatchString(s) || codeRE.MatchString(s)
+}
+
+// identRE finds identifiers written in camel or Pascal case ("SetDefault",
+// "JSONFormatter", "PostForm").
+var identRE = regexp.MustCompile(`\b[A-Za-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b`)
+
+// camelWords splits an identifier into its words: "JSONFormatter" is JSON
+// and Formatter, "SetDefault" is Set and Default.
+func camelWords(id string) []string {
+	rs := []rune(id)
+	var out []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		lowerBefore := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+		acronymEnd := unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if unicode.IsUpper(rs[i]) && (lowerBefore || acronymEnd) {
+			out = append(out, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(rs[start:]))
+}
+
+// NamesTask reports whether code names the task: it holds an identifier
+// made of at least two words, at least two of which are terms of want
+// (equal, or one a prefix of the other of at least four letters):
+// "viper.SetDefault" for "set a default value", "logrus.JSONFormatter" for
+// "log in JSON format". API documentation names a call after what it does.
+func NamesTask(code string, want []string) bool {
+	if len(want) < 2 || code == "" {
+		return false
+	}
+	for _, id := range identRE.FindAllString(code, -1) {
+		parts := camelWords(id)
+		if len(parts) < 2 {
+			continue
+		}
+		hit := 0
+		for _, part := range parts {
+			ts := text.Terms(part)
+			if len(ts) != 1 {
+				continue
+			}
+			for _, w := range want {
+				if termMatch(ts[0], w) {
+					hit++
+					break
+				}
+			}
+		}
+		if hit >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// termMatch reports whether analysed terms a and b are the same word, or
+// one is a prefix of the other and both have at least four letters
+// ("formatt" and "format").
+func termMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) < 4 || len(b) < 4 {
+		return false
+	}
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }

@@ -42,3 +42,69 @@ func TestRarity(t *testing.T) {
 		t.Errorf("without statistics every term weighs 1, got %v", w)
 	}
 }
+
+func TestNamesTask(t *testing.T) {
+	cases := []struct {
+		code, task string
+		want       bool
+	}{
+		{`viper.SetDefault("ContentDir", "content")`, "set a default value for a key", true},
+		{`log.SetFormatter(&log.JSONFormatter{})`, "log in JSON format", true},
+		{`message := c.PostForm("message")`, "read form fields from a POST", true},
+		{`viper.Set("Verbose", true)`, "set a default value for a key", false},          // one word names nothing
+		{`router.MaxMultipartMemory = 8 << 20`, "set a default value for a key", false}, // no word of the task
+		{`c.ShouldBindJSON(&json)`, "upload a file", false},
+		{`SetDefault`, "default", false}, // a one-term task is named by any call holding it
+	}
+	for _, tc := range cases {
+		t.Run(tc.code, func(t *testing.T) {
+			if got := NamesTask(tc.code, ContentTerms(tc.task)); got != tc.want {
+				t.Fatalf("NamesTask(%q, %q) = %v, want %v", tc.code, tc.task, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParts(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"In gin, how do I group routes, and how do I run the server on port 8080?",
+			[]string{"In gin, how do I group routes?", "In gin, how do I run the server on port 8080?"}},
+		{"How do I stash changes and how do I list the stashes?",
+			[]string{"How do I stash changes?", "how do I list the stashes?"}},
+		{"What is kb-fast and what is kb-thinkingdb?", []string{"What is kb-fast?", "what is kb-thinkingdb?"}},
+		{"How do I pack a directory into a tar.gz file, and later unpack it?", []string{"How do I pack a directory into a tar.gz file, and later unpack it?"}},
+		{"What is the difference between scp and rsync?", []string{"What is the difference between scp and rsync?"}},
+		{"and how do I remove one?", []string{"and how do I remove one?"}}, // a follow-up, not two parts
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			got := Parts(tc.in)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Parts = %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("Parts = %q, want %q", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestActOfComparison(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"What is the difference between scp and rsync?", "compare"},
+		{"TextFormatter or JSONFormatter in logrus: how do they differ?", "compare"},
+		{"scp vs rsync", "compare"},
+		{"How do I install the VS Code extension?", "implement"},
+		{"What is kb-fast?", "define"},
+	}
+	for _, tc := range cases {
+		if got := ActOf(tc.in); got != tc.want {
+			t.Errorf("ActOf(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -116,10 +116,13 @@ type statement struct {
 	cites []int // 1-based source numbers
 	line  int   // 1-based line in the answer
 	code  bool  // a line of a fenced code block, quoted as written
+	lead  bool  // its citation opens what follows ("Title [1]: ...")
 }
 
 var (
-	citeGroupRE = regexp.MustCompile(`(?:\s*\[\d+\])+`)
+	// citeGroupRE finds a citation group: "[n]"s standing as words, not an
+	// index or array type inside quoted code ("args[1]", "[2]string").
+	citeGroupRE = regexp.MustCompile("(?:^|[\\s.,;:!?)\"'*`])((?:\\s*\\[\\d+\\])+)(?:$|[\\s.,;:!?|)])")
 	citeNumRE   = regexp.MustCompile(`\[(\d+)\]`)
 	// sourceLineRE matches "[n] Title — source:line" in a Sources list.
 	sourceLineRE = regexp.MustCompile(`^\[(\d+)\]\s+(.*?)\s+[—–-]+\s+(\S+?)(?::(\d+))?\s*$`)
@@ -229,6 +232,23 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		}
 		have := symbolic.TermSet(support)
 		share := symbolic.Overlap(terms, have)
+		if share < p.Options.MinSupport {
+			// The answer may quote the Markdown of a unit it rests on (a
+			// label line, a table row) that its analysed fields leave out.
+			over := fallback
+			if len(s.cites) > 0 {
+				over = nil
+				for _, n := range s.cites {
+					over = append(over, cited[n])
+				}
+			}
+			for _, k := range over {
+				for t := range symbolic.TermSet(spanText(k, rc)) {
+					have[t] = true
+				}
+			}
+			share = symbolic.Overlap(terms, have)
+		}
 		if share < p.Options.MinSupport && len(s.cites) == 0 && citedAny {
 			// An uncited bridge sentence may rest on any retrieved KU.
 			have = symbolic.TermSet(allText)
@@ -240,7 +260,7 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 		for _, num := range numberRE.FindAllString(s.text, -1) {
-			if !strings.Contains(support, num) && !strings.Contains(allText, num) {
+			if !strings.Contains(support, num) && !strings.Contains(allText, num) && !inSpans(num, s, cited, fallback, rc) {
 				v.reason = fmt.Sprintf("line %d: the number %s in %q occurs in no evidence", s.line, num, clip(s.text))
 				return v
 			}
@@ -294,13 +314,34 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 	// mentions life).
 	cover := symbolic.TermSet(body)
 	for _, k := range cited {
-		for t := range symbolic.TermSet(k.Title + " " + strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(k.SourceID)) {
+		for t := range labelTerms(k) {
 			cover[t] = true
 		}
 	}
+	// A question about one thing must be answered by one unit: its key
+	// terms must occur together in what the answer says from one cited
+	// source (with that source's title and path), not scattered over
+	// several ("mean" from a statistics page and "life" from a Game of
+	// Life page do not answer "meaning of life"). A comparison or a
+	// question of several parts draws on several sources by design.
+	units := unitCovers(stmts, cited)
+	single := len(targets) == 1 && !comparison(in) && len(units) > 1
 	v.coverage = 1
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar)
+		if single && cov >= p.Options.MinKeyCoverage {
+			cov, worst = -1, ""
+			for _, u := range units {
+				if c, w := keyCoverage(t, u, rar); c > cov {
+					cov, worst = c, w
+				}
+			}
+			if cov < p.Options.MinKeyCoverage {
+				v.coverage = cov
+				v.reason = fmt.Sprintf("no single source the answer cites covers what %q asks (best %.0f%%, by rarity in the knowledge base); %q is not covered with the rest", clip(t), 100*cov, worst)
+				return v
+			}
+		}
 		v.coverage = min(v.coverage, cov)
 		if cov < p.Options.MinKeyCoverage {
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
@@ -318,6 +359,107 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		}
 	}
 	return v
+}
+
+// labelTerms are the terms of a unit's title and source path.
+func labelTerms(k *kus.KU) map[string]bool {
+	return symbolic.TermSet(k.Title + " " + strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(k.SourceID))
+}
+
+// unitCovers gives, per cited source, the terms of what the answer says
+// from it, with its title and path. An uncited statement belongs to the
+// citation that closes it (the next one), or, after a lead-in citation
+// ("Title [1]: ..."), to that one; one that belongs to none counts for
+// every unit.
+func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]bool {
+	units := map[int]map[string]bool{}
+	add := func(cites []int, texts ...string) {
+		for _, n := range cites {
+			k := cited[n]
+			if k == nil {
+				continue
+			}
+			if units[n] == nil {
+				units[n] = labelTerms(k)
+			}
+			for _, x := range texts {
+				for t := range symbolic.TermSet(x) {
+					units[n][t] = true
+				}
+			}
+		}
+	}
+	var pending, shared []string
+	var lead []int
+	for _, s := range stmts {
+		switch {
+		case len(s.cites) == 0:
+			pending = append(pending, s.text)
+		case s.lead:
+			if lead != nil {
+				add(lead, pending...)
+			} else {
+				shared = append(shared, pending...)
+			}
+			pending, lead = nil, s.cites
+			add(s.cites, s.text)
+		default:
+			add(s.cites, append(pending, s.text)...)
+			pending = nil
+		}
+	}
+	if lead != nil {
+		add(lead, pending...)
+	} else {
+		shared = append(shared, pending...)
+	}
+	for _, u := range units {
+		for t := range symbolic.TermSet(strings.Join(shared, "\n")) {
+			u[t] = true
+		}
+	}
+	return units
+}
+
+// comparison reports whether the task compares things.
+func comparison(in *sdk.ValidateInput) bool {
+	for _, it := range in.Intents {
+		if it.Act == "compare" {
+			return true
+		}
+	}
+	return len(in.Intents) == 0 && symbolic.ActOf(in.Payload.Prompt) == "compare"
+}
+
+// inSpans reports whether num occurs in the Markdown of a unit statement s
+// rests on: the units it cites, else the answer's fallback evidence.
+func inSpans(num string, s statement, cited map[int]*kus.KU, fallback []*kus.KU, rc sdk.RunContext) bool {
+	over := fallback
+	if len(s.cites) > 0 {
+		over = nil
+		for _, n := range s.cites {
+			over = append(over, cited[n])
+		}
+	}
+	for _, k := range over {
+		if strings.Contains(spanText(k, rc), num) {
+			return true
+		}
+	}
+	return false
+}
+
+// spanText is the Markdown of k's span in its source, or "" when the
+// corpus does not hold it.
+func spanText(k *kus.KU, rc sdk.RunContext) string {
+	if k == nil || rc.Corpus == nil {
+		return ""
+	}
+	src := rc.Corpus.SourceText(k.SourceID)
+	if k.CharEnd > k.CharStart && k.CharStart >= 0 && k.CharEnd <= len(src) {
+		return string(src[k.CharStart:k.CharEnd])
+	}
+	return ""
 }
 
 // keyCoverage is the share of target's key terms, each weighed by its
@@ -558,7 +700,10 @@ func statements(body string) []statement {
 		line = strings.TrimSpace(strings.TrimLeft(line, ".)"))
 		rest := line
 		for rest != "" {
-			loc := citeGroupRE.FindStringIndex(rest)
+			loc := citeGroupRE.FindStringSubmatchIndex(rest)
+			if loc != nil {
+				loc = loc[2:4]
+			}
 			if loc == nil {
 				for _, s := range symbolic.Sentences(rest) {
 					out = append(out, statement{text: s, line: i + 1})
@@ -566,10 +711,11 @@ func statements(body string) []statement {
 				break
 			}
 			seg, group := rest[:loc[0]], rest[loc[0]:loc[1]]
+			after := strings.TrimSpace(rest[loc[1]:])
 			if strings.TrimSpace(seg) != "" {
-				out = append(out, statement{text: seg, cites: citesOf(group), line: i + 1})
+				out = append(out, statement{text: seg, cites: citesOf(group), line: i + 1, lead: strings.HasPrefix(after, ":")})
 			}
-			rest = strings.TrimSpace(strings.TrimLeft(rest[loc[1]:], ".,;:"))
+			rest = strings.TrimSpace(strings.TrimLeft(after, ".,;:"))
 		}
 	}
 	return out
@@ -590,7 +736,11 @@ func isSeparatorRow(line string) bool {
 
 func citesOf(s string) []int {
 	var out []int
-	for _, m := range citeNumRE.FindAllStringSubmatch(s, -1) {
+	var groups strings.Builder
+	for _, m := range citeGroupRE.FindAllStringSubmatch(s, -1) {
+		groups.WriteString(m[1])
+	}
+	for _, m := range citeNumRE.FindAllStringSubmatch(groups.String(), -1) {
 		n, _ := strconv.Atoi(m[1])
 		out = append(out, n)
 	}
