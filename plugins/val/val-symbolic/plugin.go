@@ -232,23 +232,6 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		}
 		have := symbolic.TermSet(support)
 		share := symbolic.Overlap(terms, have)
-		if share < p.Options.MinSupport {
-			// The answer may quote the Markdown of a unit it rests on (a
-			// label line, a table row) that its analysed fields leave out.
-			over := fallback
-			if len(s.cites) > 0 {
-				over = nil
-				for _, n := range s.cites {
-					over = append(over, cited[n])
-				}
-			}
-			for _, k := range over {
-				for t := range symbolic.TermSet(spanText(k, rc)) {
-					have[t] = true
-				}
-			}
-			share = symbolic.Overlap(terms, have)
-		}
 		if share < p.Options.MinSupport && len(s.cites) == 0 && citedAny {
 			// An uncited bridge sentence may rest on any retrieved KU.
 			have = symbolic.TermSet(allText)
@@ -260,7 +243,7 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 		for _, num := range numberRE.FindAllString(s.text, -1) {
-			if !strings.Contains(support, num) && !strings.Contains(allText, num) && !inSpans(num, s, cited, fallback, rc) {
+			if !strings.Contains(support, num) && !strings.Contains(allText, num) {
 				v.reason = fmt.Sprintf("line %d: the number %s in %q occurs in no evidence", s.line, num, clip(s.text))
 				return v
 			}
@@ -431,24 +414,6 @@ func comparison(in *sdk.ValidateInput) bool {
 	return len(in.Intents) == 0 && symbolic.ActOf(in.Payload.Prompt) == "compare"
 }
 
-// inSpans reports whether num occurs in the Markdown of a unit statement s
-// rests on: the units it cites, else the answer's fallback evidence.
-func inSpans(num string, s statement, cited map[int]*kus.KU, fallback []*kus.KU, rc sdk.RunContext) bool {
-	over := fallback
-	if len(s.cites) > 0 {
-		over = nil
-		for _, n := range s.cites {
-			over = append(over, cited[n])
-		}
-	}
-	for _, k := range over {
-		if strings.Contains(spanText(k, rc), num) {
-			return true
-		}
-	}
-	return false
-}
-
 // spanText is the Markdown of k's span in its source, or "" when the
 // corpus does not hold it.
 func spanText(k *kus.KU, rc sdk.RunContext) string {
@@ -537,9 +502,8 @@ func citedText(ks []*kus.KU, rc sdk.RunContext) string {
 	var b strings.Builder
 	b.WriteString(text)
 	for _, k := range ks {
-		src := rc.Corpus.SourceText(k.SourceID)
-		if k.CharEnd > k.CharStart && k.CharStart >= 0 && k.CharEnd <= len(src) {
-			b.Write(src[k.CharStart:k.CharEnd])
+		if span := spanText(k, rc); span != "" {
+			b.WriteString(span)
 			b.WriteString("\n")
 		}
 	}
