@@ -785,3 +785,23 @@ func putScratch(sc *scratch) {
 	sc.live.clear()
 	scratchPool.Put(sc)
 }
+
+// Confidence is how strongly the best hit matched: its score over the
+// largest score the query's own terms could give a unit (each term's
+// idf*(k1+1), the limit of its contribution as its frequency grows), for
+// the index's k1. It is near 1 when the best unit holds every query term
+// many times, lower when it matched few or only common ones, and 0 when
+// nothing matched. A role boost can lift it above 1.
+func (r *Result) Confidence(k1 float64) float64 {
+	if len(r.Hits) == 0 {
+		return 0
+	}
+	var most float64
+	for _, idf := range r.IDF {
+		most += idf * (k1 + 1)
+	}
+	if most <= 0 {
+		return 0
+	}
+	return r.Hits[0].Score / most
+}

@@ -414,6 +414,10 @@ type ranking struct {
 	reasoning  *thinkingdb.Reasoning // kb-thinkingdb only
 }
 
+// weakMatch is the confidence (bm25.Result.Confidence) below which a
+// retrieval's first search is taken to have matched weakly.
+const weakMatch = 0.5
+
 // rank runs the profile's strategies over the persistent index: BM25
 // candidates (depth units), then the HDC rerank or the ThinkingDB fusion,
 // keeping k. With perSource a source appears once, as its best unit.
@@ -439,13 +443,14 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
 	rk.terms, rk.considered = r.Terms, r.Considered
-	if e.hd != nil && perSource && len(r.Hits) > 0 {
-		// kb-balanced ranking sources: the terms the best pages' titles,
-		// descriptions and examples share are searched too
-		// (pseudo-relevance feedback), to reach pages that say the same
-		// thing in other words. It raises recall of a page ranking; the
-		// evidence for an answer (Retrieve) stays with the question's own
-		// words, where the added terms drew in neighbouring passages.
+	// kb-balanced also searches, for a page ranking or when the question's
+	// own words matched weakly (the best unit scores below
+	// weakMatch of what the terms could give), the terms the best pages'
+	// titles, descriptions and examples share (pseudo-relevance
+	// feedback), to reach pages that say the same thing in other words.
+	// A strong first match keeps the question's own words: there the added
+	// terms drew in neighbouring passages.
+	if e.hd != nil && (perSource || r.Confidence(e.bm.Params().K1) < weakMatch) && len(r.Hits) > 0 {
 		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
