@@ -21,7 +21,7 @@ const (
 	feedbackMinDocs = 2
 )
 
-var feedbackFields = [NumFields]bool{FieldTitle: true, FieldTopic: true, FieldClaim: true, FieldDesc: true, FieldItem: true}
+var feedbackFields = [NumFields]bool{FieldTitle: true, FieldTopic: true, FieldClaim: true, FieldDesc: true, FieldLead: true, FieldItem: true}
 
 // Feedback returns expansion terms for a query whose first search gave
 // hits (best first): the terms that the title, description and example

@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-5" // kb-5: the description block is the first prose paragraph (badges passed over)
+const IndexVersion = "kb-6" // kb-6: the first paragraph of plain prose is a field of its own
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
