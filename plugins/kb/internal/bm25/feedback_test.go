@@ -29,7 +29,7 @@ func TestFeedbackReachesPagesWithOtherWords(t *testing.T) {
 	r, err := x.SearchQuery(kv, Query{Text: "processor", K: 10})
 	require.NoError(t, err)
 	require.Len(t, r.Hits, 2)
-	extra, ws, err := x.Feedback(kv, r.Hits, r.Terms)
+	extra, ws, err := x.Feedback(kv, r.Hits, r.Terms, FeedbackWeight)
 	require.NoError(t, err)
 	require.Contains(t, extra, "cpu")
 	assert.NotContains(t, extra, "processor", "the query's own terms are not added")

@@ -450,8 +450,13 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	// feedback), to reach pages that say the same thing in other words.
 	// A strong first match keeps the question's own words: there the added
 	// terms drew in neighbouring passages.
-	if e.hd != nil && (perSource || r.Confidence(e.bm.Params().K1) < weakMatch) && len(r.Hits) > 0 {
-		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
+	weak := r.Confidence(e.bm.Params().K1) < weakMatch
+	if e.hd != nil && (perSource || weak) && len(r.Hits) > 0 {
+		fw := bm25.FeedbackWeight
+		if weak && !perSource {
+			fw = bm25.WeakFeedbackWeight
+		}
+		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms, fw)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
