@@ -416,7 +416,7 @@ type ranking struct {
 
 // weakMatch is the confidence (bm25.Result.Confidence) below which a
 // retrieval's first search is taken to have matched weakly.
-const weakMatch = 0.5
+const weakMatch = 0.6
 
 // rank runs the profile's strategies over the persistent index: BM25
 // candidates (depth units), then the HDC rerank or the ThinkingDB fusion,
