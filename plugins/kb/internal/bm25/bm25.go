@@ -46,7 +46,10 @@ type Params struct {
 
 // DefaultParams returns the design's parameters: k1=1.2, b=0.75, field
 // weights topic 1.5, claim 1.0, procedure 1.0, role 0.5, utilityActs 0.8,
-// utilityNote 0.6, condition 0.6 (title, body and tags 1.0), role boost 1.3.
+// utilityNote 0.6, condition 0.6 (title, body and tags 1.0), role boost 1.3;
+// of the body's parts, the description block 3.0 and list items 2.5 (what
+// a page is for and the examples it gives), a plain-prose lead paragraph
+// 2.0 and command lines 0.5.
 func DefaultParams() Params {
 	var w [NumFields]float64
 	w[FieldTitle] = 1.0
@@ -59,9 +62,10 @@ func DefaultParams() Params {
 	w[FieldNote] = 0.6
 	w[FieldCondition] = 0.6
 	w[FieldTags] = 1.0
-	w[FieldItem] = 1.5
-	w[FieldDesc] = 2.0
+	w[FieldItem] = 2.5
+	w[FieldDesc] = 3.0
 	w[FieldCode] = 0.5
+	w[FieldLead] = 2.0
 	return Params{K1: 1.2, B: 0.75, Weights: w, RoleBoost: 1.3, MaxQueryTerms: 512, FlushSources: 256, MergeFactor: 8}
 }
 
@@ -784,4 +788,24 @@ func putScratch(sc *scratch) {
 	sc.cands = sc.cands[:0]
 	sc.live.clear()
 	scratchPool.Put(sc)
+}
+
+// Confidence is how strongly the best hit matched: its score over the
+// largest score the query's own terms could give a unit (each term's
+// idf*(k1+1), the limit of its contribution as its frequency grows), for
+// the index's k1. It is near 1 when the best unit holds every query term
+// many times, lower when it matched few or only common ones, and 0 when
+// nothing matched. A role boost can lift it above 1.
+func (r *Result) Confidence(k1 float64) float64 {
+	if len(r.Hits) == 0 {
+		return 0
+	}
+	var most float64
+	for _, idf := range r.IDF {
+		most += idf * (k1 + 1)
+	}
+	if most <= 0 {
+		return 0
+	}
+	return r.Hits[0].Score / most
 }

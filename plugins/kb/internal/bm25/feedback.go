@@ -10,18 +10,22 @@ import (
 )
 
 // Feedback parameters: how many of the best sources are read, how many
-// terms are added, the weight of the added terms relative to the query's,
-// and the fields whose terms speak for what a page is about (the prose
+// terms are added, the weight of the added terms relative to the query's
+// when a ranking of pages is expanded (FeedbackWeight) and when a question
+// whose own words matched weakly is (WeakFeedbackWeight: there the
+// question alone is a poor guide, so what its best pages share counts for
+// more), and the fields whose terms speak for what a page is about (the prose
 // and the commands are left out: they mention much that the page is not
 // about).
 const (
-	feedbackDocs    = 5
-	feedbackTerms   = 4
-	FeedbackWeight  = 0.3
-	feedbackMinDocs = 2
+	feedbackDocs       = 5
+	feedbackTerms      = 4
+	FeedbackWeight     = 0.3
+	WeakFeedbackWeight = 0.5
+	feedbackMinDocs    = 2
 )
 
-var feedbackFields = [NumFields]bool{FieldTitle: true, FieldTopic: true, FieldClaim: true, FieldDesc: true, FieldItem: true}
+var feedbackFields = [NumFields]bool{FieldTitle: true, FieldTopic: true, FieldClaim: true, FieldDesc: true, FieldLead: true, FieldItem: true}
 
 // Feedback returns expansion terms for a query whose first search gave
 // hits (best first): the terms that the title, description and example
@@ -29,11 +33,12 @@ var feedbackFields = [NumFields]bool{FieldTitle: true, FieldTopic: true, FieldCl
 // the manner of RM3, with the relevance model estimated from the units'
 // stored forward records). A term must occur in at least two of the units,
 // so a word one page happens to use is not added. Each term's weight is
-// FeedbackWeight times its share of the best candidate's evidence, so the
-// added terms reorder the pages the query found and can reach pages that
-// say the same thing with other words, without outweighing the query.
+// weight (FeedbackWeight or WeakFeedbackWeight) times the square root of
+// its share relative to the best term's, so the added terms reorder the
+// pages the query found and can reach pages that say the same thing with
+// other words, without outweighing the query.
 // The query's own terms (have) are never returned.
-func (x *Index) Feedback(kv sdk.KV, hits []Hit, have []string) ([]string, []float64, error) {
+func (x *Index) Feedback(kv sdk.KV, hits []Hit, have []string, weight float64) ([]string, []float64, error) {
 	type cand struct {
 		w    float64
 		docs int
@@ -134,7 +139,7 @@ func (x *Index) Feedback(kv sdk.KV, hits []Hit, have []string) ([]string, []floa
 	terms, ws := make([]string, len(list)), make([]float64, len(list))
 	best := list[0].w
 	for i, e := range list {
-		terms[i], ws[i] = e.t, FeedbackWeight*math.Sqrt(e.w/best)
+		terms[i], ws[i] = e.t, weight*math.Sqrt(e.w/best)
 	}
 	return terms, ws, nil
 }

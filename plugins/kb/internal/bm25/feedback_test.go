@@ -29,7 +29,7 @@ func TestFeedbackReachesPagesWithOtherWords(t *testing.T) {
 	r, err := x.SearchQuery(kv, Query{Text: "processor", K: 10})
 	require.NoError(t, err)
 	require.Len(t, r.Hits, 2)
-	extra, ws, err := x.Feedback(kv, r.Hits, r.Terms)
+	extra, ws, err := x.Feedback(kv, r.Hits, r.Terms, FeedbackWeight)
 	require.NoError(t, err)
 	require.Contains(t, extra, "cpu")
 	assert.NotContains(t, extra, "processor", "the query's own terms are not added")
@@ -58,4 +58,31 @@ func slicesIndex(s []string, v string) int {
 		}
 	}
 	return len(s)
+}
+
+// A query whose every term the best page holds is matched more confidently
+// than one of whose terms the best page holds only one, and a query that
+// matches nothing has confidence 0.
+func TestConfidence(t *testing.T) {
+	x := New(DefaultParams())
+	kv := kvtest.New()
+	for _, d := range []struct{ src, body string }{
+		{"a.md", "Follow a log file as it grows."},
+		{"b.md", "Rotate log files daily."},
+		{"c.md", "Convert images between formats."},
+	} {
+		require.NoError(t, x.IndexSource(kv, d.src, []*kus.KU{ku(d.src, 0, d.body)}, nil))
+	}
+	k1 := x.Params().K1
+	strong, err := x.SearchQuery(kv, Query{Text: "follow log file grows", K: 3})
+	require.NoError(t, err)
+	weak, err := x.SearchQuery(kv, Query{Text: "rotate images follow", K: 3})
+	require.NoError(t, err)
+	none, err := x.SearchQuery(kv, Query{Text: "zebra", K: 3})
+	require.NoError(t, err)
+	cs, cw := strong.Confidence(k1), weak.Confidence(k1)
+	assert.Greater(t, cs, cw)
+	assert.Greater(t, cw, 0.0)
+	assert.LessOrEqual(t, cs, 1.0)
+	assert.Equal(t, 0.0, none.Confidence(k1))
 }

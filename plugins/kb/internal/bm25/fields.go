@@ -26,8 +26,9 @@ const (
 	FieldCondition              // Condition
 	FieldTags                   // Tags
 	FieldItem                   // the list items of TextBody (an example's description, a step)
-	FieldDesc                   // the description block: TextBody's first paragraph
+	FieldDesc                   // the description block: TextBody's first paragraph, when examples or steps follow
 	FieldCode                   // the command lines of TextBody (the line after an example's description)
+	FieldLead                   // the first paragraph of a TextBody with no list items or commands
 	NumFields                   // number of fields
 )
 
@@ -41,7 +42,16 @@ func FieldTexts(u *kus.KU) [NumFields]string {
 	f[FieldClaim] = u.Claim
 	f[FieldProcedure] = u.Procedure
 	b := splitBody(u.TextBody)
-	f[FieldBody], f[FieldItem], f[FieldDesc], f[FieldCode] = b.rest, b.items, b.desc, b.code
+	f[FieldBody], f[FieldItem], f[FieldCode] = b.rest, b.items, b.code
+	// A first paragraph says what the page is for when examples or steps
+	// follow it (a how-to page, a README section with a list); in plain
+	// prose (an abstract, an essay) it is only the opening of the text, and
+	// is weighted apart.
+	if b.items == "" && b.code == "" {
+		f[FieldLead] = b.desc
+	} else {
+		f[FieldDesc] = b.desc
+	}
 	f[FieldRole] = u.Role
 	f[FieldActs] = strings.Join(u.UtilityActs, " ")
 	f[FieldNote] = u.UtilityNote

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/kus"
 )
 
 func TestSplitBody(t *testing.T) {
@@ -46,4 +48,18 @@ func TestQueryTermsDropQuestionWords(t *testing.T) {
 	// A query of question words only is still searched.
 	terms, _ = x.QueryTerms("how many?")
 	assert.NotEmpty(t, terms)
+}
+
+// The first paragraph is the description block when examples or steps
+// follow it, and the lead of plain prose otherwise.
+func TestDescriptionOrLead(t *testing.T) {
+	howto := FieldTexts(&kus.KU{Topic: "tail", TextBody: "Display the last part of a file.\n\n- Show the last lines:\n\ntail -n 5 path"})
+	assert.Equal(t, "Display the last part of a file.\n", howto[FieldDesc])
+	assert.Empty(t, howto[FieldLead])
+	prose := FieldTexts(&kus.KU{Topic: "abstract", TextBody: "Background of the study.\n\nMethods and results."})
+	assert.Equal(t, "Background of the study.\n", prose[FieldLead])
+	assert.Empty(t, prose[FieldDesc])
+	assert.Equal(t, "Methods and results.", prose[FieldBody])
+	w := DefaultParams().Weights
+	assert.Greater(t, w[FieldDesc], w[FieldLead], "a page's description outweighs a prose opening")
 }

@@ -46,7 +46,7 @@ var (
 // caller should Clear the namespace and re-index from the stored KUs.
 var ErrCorrupt = errors.New("bm25: corrupt index")
 
-const formatVersion = 4
+const formatVersion = 5
 
 // unitInfo is what the index keeps about one unit.
 type unitInfo struct {

@@ -35,7 +35,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-5" // kb-5: the description block is the first prose paragraph (badges passed over)
+const IndexVersion = "kb-6" // kb-6: the first paragraph of plain prose is a field of its own
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
@@ -333,6 +333,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
 	e.weighLevels(cands, act, in.KUs)
 	e.boostNamedTitles(cands, terms)
+	e.coverSources(cands, terms, rk.idf)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
 	// Normalise so the best scores 1 and minScore is a relative cutoff.
@@ -410,9 +411,14 @@ type ranking struct {
 	searched   string
 	cands      []scored
 	terms      []string
+	idf        []float64 // of terms
 	considered int
 	reasoning  *thinkingdb.Reasoning // kb-thinkingdb only
 }
+
+// weakMatch is the confidence (bm25.Result.Confidence) below which a
+// retrieval's first search is taken to have matched weakly.
+const weakMatch = 0.6
 
 // rank runs the profile's strategies over the persistent index: BM25
 // candidates (depth units), then the HDC rerank or the ThinkingDB fusion,
@@ -438,15 +444,21 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	if err != nil {
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
-	rk.terms, rk.considered = r.Terms, r.Considered
-	if e.hd != nil && perSource && len(r.Hits) > 0 {
-		// kb-balanced ranking sources: the terms the best pages' titles,
-		// descriptions and examples share are searched too
-		// (pseudo-relevance feedback), to reach pages that say the same
-		// thing in other words. It raises recall of a page ranking; the
-		// evidence for an answer (Retrieve) stays with the question's own
-		// words, where the added terms drew in neighbouring passages.
-		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms)
+	rk.terms, rk.idf, rk.considered = r.Terms, r.IDF, r.Considered
+	// kb-balanced also searches, for a page ranking or when the question's
+	// own words matched weakly (the best unit scores below
+	// weakMatch of what the terms could give), the terms the best pages'
+	// titles, descriptions and examples share (pseudo-relevance
+	// feedback), to reach pages that say the same thing in other words.
+	// A strong first match keeps the question's own words: there the added
+	// terms drew in neighbouring passages.
+	weak := r.Confidence(e.bm.Params().K1) < weakMatch
+	if e.hd != nil && (perSource || weak) && len(r.Hits) > 0 {
+		fw := bm25.FeedbackWeight
+		if weak && !perSource {
+			fw = bm25.WeakFeedbackWeight
+		}
+		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms, fw)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
@@ -724,6 +736,74 @@ func (e *Engine) boostNamedTitles(cands []scored, terms []string) {
 		}
 		if named {
 			cands[i].score *= titleBoost
+		}
+	}
+}
+
+// coverBonus is how much a unit gains for each share of the question's
+// (idf-weighted) terms that its source's other candidate units cover and
+// it does not.
+const coverBonus = 0.3
+
+// coverSources gives a page-level view: when several candidate units of
+// one source match different terms of the question, the source as a whole
+// covers more of it than any one unit, and each of its units gains
+// coverBonus times the idf-weighted share of the terms the source covers
+// beyond the unit's own. A source with a single candidate unit (a one-leaf
+// page) gains nothing, so nothing is counted twice.
+func (e *Engine) coverSources(cands []scored, terms []string, idf []float64) {
+	if len(terms) < 2 || len(idf) != len(terms) {
+		return
+	}
+	var total float64
+	for _, v := range idf {
+		total += v
+	}
+	if total <= 0 {
+		return
+	}
+	n := map[string]int{}
+	for _, c := range cands {
+		if c.ku != nil && !c.session {
+			n[c.source]++
+		}
+	}
+	q := make(map[string]int, len(terms))
+	for i, t := range terms {
+		q[t] = i
+	}
+	own := make([]uint64, len(cands))
+	src := map[string]uint64{}
+	for i, c := range cands {
+		if c.ku == nil || c.session || n[c.source] < 2 {
+			continue
+		}
+		var m uint64
+		for _, f := range bm25.FieldTexts(c.ku) {
+			e.an.Each(f, func(tok text.Token) {
+				if j, ok := q[tok.Term]; ok && j < 64 {
+					m |= 1 << j
+				}
+			})
+		}
+		own[i] = m
+		src[c.source] |= m
+	}
+	cover := func(m uint64) float64 {
+		var s float64
+		for j := 0; j < len(idf) && j < 64; j++ {
+			if m&(1<<j) != 0 {
+				s += idf[j]
+			}
+		}
+		return s / total
+	}
+	for i, c := range cands {
+		if own[i] == 0 {
+			continue
+		}
+		if extra := src[c.source] &^ own[i]; extra != 0 {
+			cands[i].score *= 1 + coverBonus*cover(extra)
 		}
 	}
 }

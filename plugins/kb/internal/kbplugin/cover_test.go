@@ -1,0 +1,31 @@
+package kbplugin
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// Two sections of one guide match different words of the question; a
+// one-leaf page matches one of them. The guide's units gain from what the
+// other section covers, the one-leaf page gains nothing, and a unit that
+// already covers everything its source does gains nothing either.
+func TestCoverSources(t *testing.T) {
+	e := &Engine{an: text.English()}
+	terms := []string{"upload", "file", "gin"}
+	idf := []float64{2, 1, 3}
+	cands := []scored{
+		{id: "g::1", source: "gin.md", score: 1, ku: &kus.KU{Title: "Upload a file", TextBody: "Single file upload."}},
+		{id: "g::2", source: "gin.md", score: 1, ku: &kus.KU{Title: "Gin", TextBody: "Gin is a web framework."}},
+		{id: "t::1", source: "tool.md", score: 1, ku: &kus.KU{Title: "Upload", TextBody: "Upload a file."}},
+		{id: "g::3", source: "gin.md", score: 1, ku: &kus.KU{Title: "Gin upload", TextBody: "Upload a file with gin."}},
+	}
+	e.coverSources(cands, terms, idf)
+	assert.InDelta(t, 1+coverBonus*3.0/6, cands[0].score, 1e-9, "the guide covers gin besides the unit's upload file")
+	assert.InDelta(t, 1+coverBonus*3.0/6, cands[1].score, 1e-9, "and upload file besides the unit's gin")
+	assert.Equal(t, 1.0, cands[2].score, "a source with one candidate unit gains nothing")
+	assert.Equal(t, 1.0, cands[3].score, "a unit covering all its source covers gains nothing")
+}
