@@ -2,7 +2,8 @@
 // plugins.json (which plugins are enabled, default orders per loop stage,
 // fallback chains, per-plugin options), engine.json (budgets, timeouts,
 // frame depth, planner fallback order, the wrapper allowlist) and
-// llm-role-settings.json (DS028 model roles and per-plugin overrides).
+// llm-role-settings.json (model roles and per-plugin overrides; see
+// docs/configuration.md).
 //
 // Each file is read in layers, later layers overriding earlier ones key by
 // key (objects merge, other values replace): the defaults embedded in the
