@@ -323,12 +323,6 @@ func Default() *Config {
 	return c
 }
 
-// DefaultBytes returns the embedded default text of a file.
-func DefaultBytes(name string) []byte {
-	b, _ := embedded.ReadFile(name)
-	return b
-}
-
 // Load reads, validates and merges the three files. It always returns a
 // usable configuration; the errors list what was ignored and why.
 func Load(opt Options) (*Config, []*Error) {

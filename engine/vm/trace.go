@@ -313,20 +313,3 @@ func (m *Machine) Trace(requestID string) (*Trace, error) {
 	}
 	return t, nil
 }
-
-// TraceIDs lists the kept request ids, newest first.
-func (m *Machine) TraceIDs() []string {
-	var ids []string
-	if m.core != nil {
-		_ = m.core.View(func(kv sdk.KV) error {
-			return kv.Scan([]byte("traceidx/"), nil, func(k, _ []byte) error {
-				ids = append(ids, string(k[len("traceidx/")+21:]))
-				return nil
-			})
-		})
-	}
-	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
-		ids[i], ids[j] = ids[j], ids[i]
-	}
-	return ids
-}
