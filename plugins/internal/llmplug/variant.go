@@ -34,9 +34,9 @@ var (
 		Defaults: ValOptions{MaxEvidence: 8, MaxEvidenceChars: 10000, MaxAnswerBytes: 8000}}
 )
 
-// readFolder reads a plugin folder's embedded files: its descriptor
-// plugin.json, its KUs plugin.kus.md and its prompt templates
-// prompts/*.tmpl. The folder embeds them in one embed.FS:
+// readFolder reads a plugin folder's embedded files: its descriptor and
+// KUs (plugins.ReadFolder) and its prompt templates prompts/*.tmpl, all in
+// one embed.FS:
 //
 //	//go:embed plugin.json plugin.kus.md prompts/*.tmpl
 //	var files embed.FS
@@ -44,14 +44,7 @@ var (
 // It panics when a file is missing or a prompt does not parse, a
 // programming error caught by the folder's tests.
 func readFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte, prompts *Prompts) {
-	descriptorJSON, err := fs.ReadFile(folder, "plugin.json")
-	if err != nil {
-		panic(err)
-	}
-	kusMarkdown, err = fs.ReadFile(folder, "plugin.kus.md")
-	if err != nil {
-		panic(err)
-	}
+	descriptorJSON, kusMarkdown = plugins.ReadFolder(folder)
 	return descriptorJSON, kusMarkdown, MustParsePrompts(folder, "prompts/*.tmpl")
 }
 
