@@ -2,7 +2,8 @@
 // plugins.json (which plugins are enabled, default orders per loop stage,
 // fallback chains, per-plugin options), engine.json (budgets, timeouts,
 // frame depth, planner fallback order, the wrapper allowlist) and
-// llm-role-settings.json (DS028 model roles and per-plugin overrides).
+// llm-role-settings.json (model roles and per-plugin overrides; see
+// docs/configuration.md).
 //
 // Each file is read in layers, later layers overriding earlier ones key by
 // key (objects merge, other values replace): the defaults embedded in the
@@ -320,12 +321,6 @@ func Default() *Config {
 		panic(fmt.Sprintf("config: embedded defaults are invalid: %v", errs))
 	}
 	return c
-}
-
-// DefaultBytes returns the embedded default text of a file.
-func DefaultBytes(name string) []byte {
-	b, _ := embedded.ReadFile(name)
-	return b
 }
 
 // Load reads, validates and merges the three files. It always returns a

@@ -12,7 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// known mirrors the seed catalog; plugins/all checks the real registry
+// known mirrors the built-in plugin catalog; plugins/all checks the real registry
 // against the embedded defaults.
 var known = map[string]sdk.PluginType{
 	"sd-symbolic": sdk.TypeSD, "sd-llm-fast": sdk.TypeSD, "sd-llm-deep": sdk.TypeSD,
@@ -37,7 +37,7 @@ func TestDefaultsAreValid(t *testing.T) {
 	if e.MaxLLMAttemptsPerRequest != 5 || e.RequestTimeoutMs != 60000 || e.MaxPluginsPerStage != 4 ||
 		e.MaxFrameDepth != 3 || e.PluginTimeoutMs != 30000 || len(e.PluginAllowlist) != 0 ||
 		!slices.Equal(e.PlannerFallbackOrder, []string{"planner-default", "planner-depth"}) {
-		t.Errorf("engine defaults differ from the design notes: %+v", e)
+		t.Errorf("engine defaults differ from the documented ones (docs/configuration.md): %+v", e)
 	}
 	for id := range known {
 		if !cfg.PluginEnabled(id) {

@@ -28,11 +28,11 @@ var errBusy = errors.New("store in use")
 // index, kb-balanced's vectors and kb-thinkingdb's facts of the same
 // sources end up interleaved. A query reads the small hot namespaces
 // (vectors, facts, postings), but the kernel maps the file around each page
-// it reads (fault-around, large folios), so a kb-balanced search over
-// 51,830 files mapped 350 MB of a 790 MB file to read 66 MB of vectors.
-// Compacting copies bucket by bucket, so every namespace becomes contiguous
-// (the same search then maps 150 MB). It costs a copy of the file (3.5 s
-// for 790 MB) and maps the whole old file while it copies.
+// it reads (fault-around, large folios), so a search over interleaved
+// pages maps far more of the file than it reads. Compacting copies bucket
+// by bucket, so every namespace becomes contiguous. It costs a copy of the
+// file and maps the whole old file while it copies (figures in
+// docs/performance.md, Compaction).
 //
 // It gives up (nothing changed) when another goroutine writes meanwhile or
 // keeps a transaction open for long; readers wait only for the swap itself.

@@ -354,14 +354,11 @@ func splitFirst(jobs []work, first []string) (head, tail []work) {
 const bulkJobs = 256
 
 // Garbage collector settings of a bulk ingest. A cold ingest allocates
-// about 200 bytes per byte of Markdown, most of it short-lived (analysis,
-// encoding, bbolt nodes); with the default GOGC=100 about a quarter of its
-// CPU went to the collector. GOGC=300 cuts that at the price of a larger
-// heap (on SciFact, about 4% fewer instructions than GOGC=200), and the
-// soft memory limit keeps the heap from tripling on a large workspace (a
-// 10x SciFact peaked at 361-445 MB RSS with GOGC=300 and a 320 MB limit,
-// 384-398 MB with 256 MB; SciFact itself stays under 170 MB). Both are
-// left alone when the user set GOGC or GOMEMLIMIT.
+// many short-lived bytes per byte of Markdown (analysis, encoding, bbolt
+// nodes), so a higher GOGC trades heap for less collector CPU, and the
+// soft memory limit keeps that heap from growing with the workspace. Both
+// are left alone when the user set GOGC or GOMEMLIMIT. The figures behind
+// the values are in docs/performance.md (Ingest tuning).
 const (
 	bulkGCPercent   = 300
 	bulkMemoryLimit = 256 << 20
@@ -504,8 +501,7 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *IngestReport
 	var wg sync.WaitGroup
 	// One parse worker more than there are CPUs: a worker blocked reading
 	// its file (or waiting for the committer to take its result) leaves
-	// the CPU to another one. On SciFact (2 cores) this made cold ingests
-	// about 10% faster in 7 of 8 alternating pairs.
+	// the CPU to another one (docs/performance.md, Ingest tuning).
 	workers := runtime.GOMAXPROCS(0) + 1
 	for i := 0; i < workers; i++ {
 		wg.Add(1)

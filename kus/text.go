@@ -260,7 +260,8 @@ func truncate(s string, max int) string {
 	return strings.TrimSpace(s[:cut]) + "…"
 }
 
-// actsByRole derives utility acts from a KU's role (DS030).
+// actsByRole derives utility acts from a KU's role: the intent acts a unit
+// of that role serves (docs/contracts.md, Knowledge Units).
 var actsByRole = map[string][]string{
 	"Comparison":  {"compare", "evaluate"},
 	"Explanation": {"explain", "describe"},

@@ -88,9 +88,6 @@ func New(w *vm.Workspace, opt Options) *Server {
 	return s
 }
 
-// MCP returns the SDK server, e.g. to connect it to a transport of one's own.
-func (s *Server) MCP() *mcpsdk.Server { return s.srv }
-
 // Run lists the ingested sources, then serves t until the client
 // disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {

@@ -3,6 +3,7 @@ package plugins
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,6 +22,27 @@ type Builtin struct {
 	// when there is none) and the services the core injects. It should
 	// reject unknown options (sdk.DecodeOptions does).
 	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
+}
+
+// ReadFolder returns the descriptor (plugin.json) and the KUs
+// (plugin.kus.md) of a built-in plugin's folder, which embeds them in one
+// embed.FS:
+//
+//	//go:embed plugin.json plugin.kus.md
+//	var files embed.FS
+//
+// It panics when one is missing, a programming error the folder's tests
+// catch at init.
+func ReadFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte) {
+	descriptorJSON, err := fs.ReadFile(folder, "plugin.json")
+	if err != nil {
+		panic(err)
+	}
+	kusMarkdown, err = fs.ReadFile(folder, "plugin.kus.md")
+	if err != nil {
+		panic(err)
+	}
+	return descriptorJSON, kusMarkdown
 }
 
 // Define is the Builtin of a plugin built from its embedded descriptor and

@@ -8,7 +8,6 @@ package plugins
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -214,14 +213,4 @@ func typeNames() string {
 		s[i] = string(t)
 	}
 	return strings.Join(s, ", ")
-}
-
-// sortedIDs returns the keys of m sorted.
-func sortedIDs[V any](m map[string]V) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }

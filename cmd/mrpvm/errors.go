@@ -53,8 +53,6 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) error { return &usageError{err: fmt.Errorf(format, args...)} }
-
 // codedError gives an error a stable code for --json error objects.
 type codedError struct {
 	code string

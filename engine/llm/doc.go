@@ -1,5 +1,5 @@
-// Package llm is mrpvm's bridge to chat-completions models (design notes
-// section 10, DS028). It speaks the OpenAI-compatible protocol
+// Package llm is mrpvm's bridge to chat-completions models, resolved per
+// model role (docs/configuration.md). It speaks the OpenAI-compatible protocol
 // (POST {baseURL}/chat/completions with a bearer key, model, messages,
 // temperature, max_tokens and optional SSE streaming), so one client serves
 // OpenAI, Ollama (http://localhost:11434/v1), llama.cpp's server, vLLM and

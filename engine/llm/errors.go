@@ -99,7 +99,7 @@ func (e *Error) Is(target error) bool {
 }
 
 // As lets sdk.ErrorOf (errors.As with **sdk.Error) turn a bridge error into
-// a DS027 error value that keeps the stable code.
+// plugin error value (docs/contracts.md) that keeps the stable code.
 func (e *Error) As(target any) bool {
 	if t, ok := target.(**sdk.Error); ok {
 		*t = &sdk.Error{Code: e.Code, Message: e.Error()}

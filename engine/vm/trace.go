@@ -8,7 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// Loop error codes recorded in the trace (DS002).
+// Loop error codes recorded in the trace: stable codes a client may match.
 const (
 	CodeStageExhausted      = "PLUGIN_STAGE_EXHAUSTED"
 	CodeInsufficient        = "PLAN_INSUFFICIENT_EVIDENCE"
@@ -32,8 +32,8 @@ const (
 	CodeSessionSourceGone   = "SESSION_SOURCE_REMOVED"
 )
 
-// Trace is the record of one request: DS027's Planner Outcome Schema
-// (the embedded Outcome, serialised flat) plus the tree of execution frames.
+// Trace is the record of one request: the planner outcome handed to
+// RecordOutcome (docs/contracts.md; the embedded Outcome, serialised flat) plus the tree of execution frames.
 type Trace struct {
 	sdk.Outcome
 	Question string `json:"question"`
@@ -76,7 +76,8 @@ type FrameTrace struct {
 }
 
 // MarshalJSON writes the Outcome fields flat next to the extras, with
-// nulls where DS027 has them.
+// null for the optional fields an outcome leaves empty (model, model role,
+// answer status, frame purpose).
 func (t *Trace) MarshalJSON() ([]byte, error) {
 	stages := make([]map[string]any, len(t.Outcome.Stages))
 	for i, s := range t.Outcome.Stages {
@@ -311,21 +312,4 @@ func (m *Machine) Trace(requestID string) (*Trace, error) {
 		return nil, fmt.Errorf("trace %s: %w", requestID, err)
 	}
 	return t, nil
-}
-
-// TraceIDs lists the kept request ids, newest first.
-func (m *Machine) TraceIDs() []string {
-	var ids []string
-	if m.core != nil {
-		_ = m.core.View(func(kv sdk.KV) error {
-			return kv.Scan([]byte("traceidx/"), nil, func(k, _ []byte) error {
-				ids = append(ids, string(k[len("traceidx/")+21:]))
-				return nil
-			})
-		})
-	}
-	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
-		ids[i], ids[j] = ids[j], ids[i]
-	}
-	return ids
 }

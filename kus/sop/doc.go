@@ -1,6 +1,6 @@
 // Package sop implements SOP Lang Control, the small statement language in
 // which seed detectors write intentCNL, currentTurnContextCNL and contextCNL
-// (design notes section 4, DS031/DS032).
+// (docs/contracts.md, Seed detection).
 //
 // A document holds one statement a line:
 //

@@ -23,7 +23,8 @@ const (
 	KindResultRecord = "result_record"
 )
 
-// Constructors lists the constructor commands in the order of the design notes.
+// Constructors lists the constructor commands in their documented order
+// (the order error messages and completion list them in).
 var Constructors = []string{KindIntent, KindSeed, KindSubproblem, KindPlugin, KindKU, KindValidate,
 	KindPolicy, KindObjective, KindCandidate, KindCompare, KindChallenge, KindBranch, KindResultRecord}
 

@@ -70,15 +70,6 @@ func (w *Writer) Comment(text string) {
 	}
 }
 
-// Statement writes one statement as is. An empty or used id is replaced by a
-// generated one with prefix "x"; the id used is returned.
-func (w *Writer) Statement(st Statement) string {
-	st.ID = w.claim(st.ID, "x", kinds[st.Command] != nil)
-	st.write(&w.b)
-	w.b.WriteByte('\n')
-	return st.ID
-}
-
 // claim returns id when legal and not written yet (a reserved id is free
 // for its owner), or a fresh prefix<n>. object tells whether the statement
 // is a constructor, which references may name.

@@ -16,7 +16,8 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-// seedCatalog is the plugin catalog of the seed (002): id -> type, usesLLM, costClass.
+// seedCatalog is the built-in plugin catalog every build must hold:
+// id -> type, usesLLM, costClass.
 var seedCatalog = map[string]struct {
 	t       sdk.PluginType
 	usesLLM bool

@@ -66,24 +66,6 @@ func namespaceRefused(err error) bool {
 		errors.Is(err, syscall.EUSERS) || errors.Is(err, syscall.ENOSYS)
 }
 
-// setProcessGroup starts the wrapper as the leader of a new process group,
-// so a timeout can kill it together with everything it spawned.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// killProcessGroup sends SIGKILL to the wrapper's whole process group.
-func killProcessGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if err == syscall.ESRCH {
-		return nil
-	}
-	return err
-}
-
 // maxEnvironBytes bounds what is read of one process's environment.
 const maxEnvironBytes = 1 << 20
 

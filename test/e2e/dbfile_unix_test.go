@@ -40,13 +40,7 @@ func runUnwritable(t *testing.T, dbPath string, args ...string) result {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return exitResult(t, err, &out, &errb)
 }
 
 // TestReadOnlyDatabase: a healthy knowledge base the user cannot write is

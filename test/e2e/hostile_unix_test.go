@@ -39,13 +39,7 @@ func runLimited(t *testing.T, env []string, args ...string) result {
 		<-done
 		t.Fatalf("mrpvm %s hangs", strings.Join(args, " "))
 	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return exitResult(t, err, &out, &errb)
 }
 
 // TestIngestHostileRepository ingests a cloned repository holding links

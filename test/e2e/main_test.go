@@ -65,13 +65,20 @@ func runStdin(t *testing.T, env []string, stdin string, args ...string) result {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	return exitResult(t, err, &out, &errb)
+}
+
+// exitResult is the result of a finished run of the binary: its output
+// and exit code. An error other than a non-zero exit fails the test.
+func exitResult(t *testing.T, err error, stdout, stderr fmt.Stringer) result {
+	t.Helper()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else {
 		require.NoError(t, err)
 	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 
 // isolatedEnv points the user cache and config directories into the test's temp dir.

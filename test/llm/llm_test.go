@@ -62,6 +62,19 @@ func offline(t *testing.T) {
 	}
 }
 
+// openWithModel serves handler as the model, points the configuration at
+// it and opens a fresh workspace with the given model budget (see
+// workspace); the workspace is closed when the test ends.
+func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmtest.Reply) (*llmtest.Server, *vm.Workspace) {
+	t.Helper()
+	srv := llmtest.New(t)
+	srv.Handle(handler)
+	configure(t, srv)
+	w := open(t, workspace(t, budget), filepath.Join(t.TempDir(), "kb.db"), false)
+	t.Cleanup(func() { w.Close() })
+	return srv, w
+}
+
 func open(t *testing.T, ws, db string, cache bool) *vm.Workspace {
 	t.Helper()
 	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, CacheLLM: cache})
@@ -115,11 +128,7 @@ func stage(resp *vm.Response, pluginID string) []sdk.StageOutcome {
 }
 
 func TestAskPinnedLLMSolverCites(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.Handle(model)
-	configure(t, srv)
-	w := open(t, workspace(t, 0), filepath.Join(t.TempDir(), "kb.db"), false)
-	defer w.Close()
+	srv, w := openWithModel(t, 0, model)
 
 	resp := ask(t, w, map[string]string{"gs": "gs-llm-fast", "val": "val-llm"})
 	require.Equal(t, vm.StatusAnswered, resp.Status, "%s\n%+v", resp.AnswerMarkdown, resp.Trace)
@@ -151,11 +160,7 @@ func TestAskPinnedLLMSolverCites(t *testing.T) {
 // TestAskPinOnlyTheSolver is `mrpvm ask --pin gs=gs-llm-fast`: the other
 // stages keep their default order.
 func TestAskPinOnlyTheSolver(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.Handle(model)
-	configure(t, srv)
-	w := open(t, workspace(t, 0), filepath.Join(t.TempDir(), "kb.db"), false)
-	defer w.Close()
+	_, w := openWithModel(t, 0, model)
 	resp := ask(t, w, map[string]string{"gs": "gs-llm-fast"})
 	require.Equal(t, vm.StatusAnswered, resp.Status, "%s", resp.AnswerMarkdown)
 	assert.Contains(t, resp.AnswerMarkdown, "Paris is the capital of France [1].")
@@ -178,11 +183,7 @@ func TestAskPinOnlyTheSolver(t *testing.T) {
 }
 
 func TestAskPinnedLLMSeedDetector(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.Handle(model)
-	configure(t, srv)
-	w := open(t, workspace(t, 0), filepath.Join(t.TempDir(), "kb.db"), false)
-	defer w.Close()
+	_, w := openWithModel(t, 0, model)
 	resp := ask(t, w, map[string]string{"sd": "sd-llm-deep", "gs": "gs-llm-deep", "val": "val-llm"})
 	require.Equal(t, vm.StatusAnswered, resp.Status, "%s", resp.AnswerMarkdown)
 	require.Len(t, resp.Intents, 1)
@@ -196,11 +197,7 @@ func TestAskPinnedLLMSeedDetector(t *testing.T) {
 
 func TestBudgetExhaustedMidRequest(t *testing.T) {
 	t.Run("validator skipped before its call", func(t *testing.T) {
-		srv := llmtest.New(t)
-		srv.Handle(model)
-		configure(t, srv)
-		w := open(t, workspace(t, 1), filepath.Join(t.TempDir(), "kb.db"), false)
-		defer w.Close()
+		srv, w := openWithModel(t, 1, model)
 		resp := ask(t, w, map[string]string{"gs": "gs-llm-fast", "val": "val-llm"})
 		require.Equal(t, vm.StatusAnswered, resp.Status, "the answer stands, unvalidated")
 		val := stage(resp, "val-llm")
@@ -250,11 +247,7 @@ func TestLLMCache(t *testing.T) {
 }
 
 func TestServerErrorsReachTheTrace(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Status(401, "invalid api key") })
-	configure(t, srv)
-	w := open(t, workspace(t, 0), filepath.Join(t.TempDir(), "kb.db"), false)
-	defer w.Close()
+	srv, w := openWithModel(t, 0, func(llmtest.Request) llmtest.Reply { return llmtest.Status(401, "invalid api key") })
 	resp := ask(t, w, map[string]string{"gs": "gs-llm-fast"})
 	assert.Equal(t, vm.StatusFailure, resp.Status, "the only pinned solver failed")
 	gs := stage(resp, "gs-llm-fast")

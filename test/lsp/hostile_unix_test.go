@@ -64,17 +64,7 @@ func TestServerHostileWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	c, err := lspclient.Start(lspclient.Options{Binary: wrapper, Args: []string{"--db", filepath.Join(tmp, "kb.db"), "--log", filepath.Join(tmp, "log")}, Env: isolatedEnv(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		select {
-		case <-c.Exited():
-		default:
-			c.Kill()
-		}
-	})
+	c := startServer(t, wrapper, isolatedEnv(t), filepath.Join(tmp, "kb.db"), filepath.Join(tmp, "log"))
 	if err := c.Initialize(ctx, root, nil); err != nil {
 		t.Fatalf("initialize: %v; stderr: %s", err, c.Stderr())
 	}

@@ -49,10 +49,12 @@ func isolatedEnv(t *testing.T) []string {
 		"MRPVM_LLM_BASE_URL=", "MRPVM_LLM_MODEL=", "MRPVM_LLM_API_KEY=", "MRPVM_LLM_API_KEY_FILE="}
 }
 
-// startProcess starts `mrpvm lsp --db db --log log` on root and initializes it.
-func startProcess(t *testing.T, ctx context.Context, env []string, root, db, log string) *lspclient.Client {
+// startServer starts the language server of binary (the mrpvm binary or a
+// script that execs it) with --db db --log log and env added, and kills it
+// at the end of the test if it is still running.
+func startServer(t *testing.T, binary string, env []string, db, log string) *lspclient.Client {
 	t.Helper()
-	c, err := lspclient.Start(lspclient.Options{Binary: mrpvmBinary(t), Args: []string{"--db", db, "--log", log}, Env: env})
+	c, err := lspclient.Start(lspclient.Options{Binary: binary, Args: []string{"--db", db, "--log", log}, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +65,13 @@ func startProcess(t *testing.T, ctx context.Context, env []string, root, db, log
 			c.Kill()
 		}
 	})
+	return c
+}
+
+// startProcess starts `mrpvm lsp --db db --log log` on root and initializes it.
+func startProcess(t *testing.T, ctx context.Context, env []string, root, db, log string) *lspclient.Client {
+	t.Helper()
+	c := startServer(t, mrpvmBinary(t), env, db, log)
 	if err := c.Initialize(ctx, root, nil); err != nil {
 		t.Fatalf("initialize: %v; stderr: %s", err, c.Stderr())
 	}

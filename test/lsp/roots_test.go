@@ -44,17 +44,7 @@ func startInHome(t *testing.T, ctx context.Context, home string, rootURI any, fo
 	t.Helper()
 	tmp := t.TempDir()
 	env := append(isolatedEnv(t), "HOME="+home)
-	c, err := lspclient.Start(lspclient.Options{Binary: mrpvmBinary(t), Args: []string{"--db", filepath.Join(tmp, "kb.db"), "--log", filepath.Join(tmp, "log")}, Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		select {
-		case <-c.Exited():
-		default:
-			c.Kill()
-		}
-	})
+	c := startServer(t, mrpvmBinary(t), env, filepath.Join(tmp, "kb.db"), filepath.Join(tmp, "log"))
 	params := map[string]any{"processId": os.Getpid(), "rootUri": rootURI, "workspaceFolders": folders, "capabilities": lspclient.Caps()}
 	if initOpts != nil {
 		params["initializationOptions"] = initOpts

@@ -39,9 +39,6 @@ func NewCaller(rc sdk.RunContext, pluginID, role string) *Caller {
 	return &Caller{pluginID: pluginID, role: role, llm: rc.LLM}
 }
 
-// Role returns the model role the caller asks for.
-func (c *Caller) Role() string { return c.role }
-
 // Available reports whether a model can be asked at all; when it is false
 // the plugin answers NotConfigured.
 func (c *Caller) Available() bool { return c.llm != nil }

@@ -12,8 +12,8 @@ import (
 // The built-in LLM plugins are variants of three implementations: a goal
 // solver, a seed detector and a validator, each variant a model role and
 // the defaults of its options. A folder plugins/<type>/<id>/ embeds its
-// plugin.json, plugin.kus.md and prompts/*.tmpl and registers its variant
-// with one call to plugins.RegisterBuiltin.
+// plugin.json, plugin.kus.md and prompts/*.tmpl in one embed.FS and
+// registers its variant with one call to plugins.RegisterBuiltin.
 var (
 	// FastGoalSolver is gs-llm-fast: one call to the goal-fast role.
 	FastGoalSolver = GSVariant{ID: "gs-llm-fast", Role: sdk.RoleGoalFast,
@@ -34,8 +34,19 @@ var (
 		Defaults: ValOptions{MaxEvidence: 8, MaxEvidenceChars: 10000, MaxAnswerBytes: 8000}}
 )
 
-// promptFiles is where a plugin folder keeps its prompt templates.
-const promptFiles = "prompts/*.tmpl"
+// readFolder reads a plugin folder's embedded files: its descriptor and
+// KUs (plugins.ReadFolder) and its prompt templates prompts/*.tmpl, all in
+// one embed.FS:
+//
+//	//go:embed plugin.json plugin.kus.md prompts/*.tmpl
+//	var files embed.FS
+//
+// It panics when a file is missing or a prompt does not parse, a
+// programming error caught by the folder's tests.
+func readFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte, prompts *Prompts) {
+	descriptorJSON, kusMarkdown = plugins.ReadFolder(folder)
+	return descriptorJSON, kusMarkdown, MustParsePrompts(folder, "prompts/*.tmpl")
+}
 
 // GSVariant is one built-in LLM goal solver.
 type GSVariant struct {
@@ -63,12 +74,10 @@ func (o *GSOptions) validate() error {
 	return nil
 }
 
-// Builtin is the registration of the variant v with the folder's embedded
-// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
-// plugins.RegisterBuiltin with it from the folder's init. It panics when
-// the prompts do not parse, a programming error caught by the folder's tests.
-func (v GSVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
-	prompts := MustParsePrompts(promptFS, promptFiles)
+// Builtin is the registration of the variant v from its folder's files
+// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+func (v GSVariant) Builtin(folder fs.FS) plugins.Builtin {
+	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
 	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*GSOptions).validate, func(base sdk.Base, opts GSOptions, _ sdk.Env) sdk.Plugin {
 		return &GoalSolverPlugin{Base: base, Options: opts, gs: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
 			CorrectUncited: v.CorrectUncited, Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}}
@@ -112,12 +121,10 @@ func (o *SDOptions) validate() error {
 	return nil
 }
 
-// Builtin is the registration of the variant v with the folder's embedded
-// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
-// plugins.RegisterBuiltin with it from the folder's init. It panics when
-// the prompts do not parse, a programming error caught by the folder's tests.
-func (v SDVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
-	prompts := MustParsePrompts(promptFS, promptFiles)
+// Builtin is the registration of the variant v from its folder's files
+// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+func (v SDVariant) Builtin(folder fs.FS) plugins.Builtin {
+	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
 	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*SDOptions).validate, func(base sdk.Base, opts SDOptions, _ sdk.Env) sdk.Plugin {
 		return &SeedDetectorPlugin{Base: base, Options: opts, det: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Turns: v.Turns, MaxTurnBytes: opts.MaxTurnBytes, MaxSourceBytes: opts.MaxSourceBytes}}
@@ -170,12 +177,10 @@ func (o *ValOptions) validate() error {
 	return nil
 }
 
-// Builtin is the registration of the variant v with the folder's embedded
-// descriptor, KUs and prompts (prompts/*.tmpl in promptFS). Call
-// plugins.RegisterBuiltin with it from the folder's init. It panics when
-// the prompts do not parse, a programming error caught by the folder's tests.
-func (v ValVariant) Builtin(descriptorJSON, kusMarkdown []byte, promptFS fs.FS) plugins.Builtin {
-	prompts := MustParsePrompts(promptFS, promptFiles)
+// Builtin is the registration of the variant v from its folder's files
+// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+func (v ValVariant) Builtin(folder fs.FS) plugins.Builtin {
+	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
 	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*ValOptions).validate, func(base sdk.Base, opts ValOptions, _ sdk.Env) sdk.Plugin {
 		return &ValidatorPlugin{Base: base, Options: opts, val: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}, MaxAnswerBytes: opts.MaxAnswerBytes}}

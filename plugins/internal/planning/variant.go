@@ -2,6 +2,7 @@ package planning
 
 import (
 	"context"
+	"io/fs"
 
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -27,10 +28,11 @@ var (
 )
 
 // Builtin is the registration of the variant v, built from the plugin
-// folder's embedded descriptor and KUs. Call plugins.RegisterBuiltin with it
-// from the folder's init, so that the registry records that folder's
-// plugin.json as the plugin's source.
-func (v Variant) Builtin(descriptorJSON, kusMarkdown []byte) plugins.Builtin {
+// folder's embedded descriptor and KUs (see plugins.ReadFolder). Call
+// plugins.RegisterBuiltin with it from the folder's init, so that the
+// registry records that folder's plugin.json as the plugin's source.
+func (v Variant) Builtin(folder fs.FS) plugins.Builtin {
+	descriptorJSON, kusMarkdown := plugins.ReadFolder(folder)
 	return plugins.Define(descriptorJSON, kusMarkdown, Options{Alpha: 0.25}, (*Options).validate, func(base sdk.Base, opts Options, env sdk.Env) sdk.Plugin {
 		return &Planner{Base: base, Options: opts, variant: v, learner: NewLearner(opts.Alpha, env.Store)}
 	})

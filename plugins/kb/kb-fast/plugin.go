@@ -6,16 +6,13 @@
 package kbfast
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kbplugin"
 )
 
-//go:embed plugin.json
-var descriptorJSON []byte
+//go:embed plugin.json plugin.kus.md
+var files embed.FS
 
-//go:embed plugin.kus.md
-var kusMarkdown []byte
-
-func init() { plugins.RegisterBuiltin(kbplugin.Fast.Builtin(descriptorJSON, kusMarkdown)) }
+func init() { plugins.RegisterBuiltin(kbplugin.Fast.Builtin(files)) }

@@ -20,7 +20,7 @@ const ID = "sd-llm-deep"
 
 var New = llmplugtest.Factory(ID)
 
-var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
+var prompts = llmplug.MustParsePrompts(files, "prompts/*.tmpl")
 
 // reply has no headings: the plugin splits statements by what they refer to.
 const reply = "@i1 intent compare \"BM25 and dense retrieval\"\n@i2 set $i1 output comparison\n" +

@@ -20,7 +20,7 @@ const ID = "sd-llm-fast"
 
 var New = llmplugtest.Factory(ID)
 
-var prompts = llmplug.MustParsePrompts(promptFS, "prompts/*.tmpl")
+var prompts = llmplug.MustParsePrompts(files, "prompts/*.tmpl")
 
 const valid = "### intentCNL\n```sop\n" +
 	"@i1 intent compare \"BM25 and dense retrieval\"\n" +

@@ -22,15 +22,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 )
 
-//go:embed plugin.json
-var descriptorJSON []byte
+//go:embed plugin.json plugin.kus.md prompts/*.tmpl
+var files embed.FS
 
-//go:embed plugin.kus.md
-var kusMarkdown []byte
-
-//go:embed prompts/*.tmpl
-var promptFS embed.FS
-
-func init() {
-	plugins.RegisterBuiltin(llmplug.LLMValidator.Builtin(descriptorJSON, kusMarkdown, promptFS))
-}
+func init() { plugins.RegisterBuiltin(llmplug.LLMValidator.Builtin(files)) }

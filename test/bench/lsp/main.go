@@ -1,7 +1,7 @@
 // Command lspbench measures the mrpvm language server the way an editor
 // uses it: it starts the real `mrpvm lsp` binary, talks LSP to it over a
-// pipe (test/lsp/lspclient) and prints the issue 7 figures for each
-// workspace given:
+// pipe (test/lsp/lspclient) and prints, for each workspace given,
+// these figures against their targets:
 //
 //   - first hover answered while the cold ingest runs (target ≤100 ms), and
 //     hovers every 20 ms until the ingest ends (p50/p95/max)

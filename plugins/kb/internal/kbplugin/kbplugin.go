@@ -1,4 +1,4 @@
-// Package kbplugin holds the DS027 kb-plugin contract shared by kb-fast,
+// Package kbplugin implements the kb-plugin contract (docs/contracts.md) shared by kb-fast,
 // kb-balanced and kb-thinkingdb: indexing in onSourceText, retrieval with
 // evidence and phase-scoped guidance, level choice, sufficiency, the
 // retrieval trace, and session KUs visible to their session only. Each
@@ -99,13 +99,12 @@ func (e *Engine) OnSourceText(_ context.Context, st *sdk.SourceText) (*sdk.Sourc
 // SharedBM25 names the namespace holding the BM25 index the built-in
 // kb-plugins share.
 //
-// DS027 gives every kb-plugin a private namespace, and each built-in keeps
-// its own derived data there (kb-balanced its HDC vectors, kb-thinkingdb
-// its facts). Their BM25 indexes, though, would be byte-for-byte the same:
-// the same analyzer and parameters over the same committed KUs. Keeping
-// three copies tripled the BM25 share of the file (about 29 MB on SciFact's
-// 5,183 abstracts), of the ingest transactions' work and of the page cache a
-// search touches. So the engine offers the built-ins one shared namespace in
+// Every kb-plugin gets a private namespace (docs/contracts.md), and each
+// built-in keeps its own derived data there (kb-balanced its HDC vectors,
+// kb-thinkingdb its facts). Their BM25 indexes, though, would be
+// byte-for-byte the same: the same analyzer and parameters over the same
+// committed KUs. Three copies would triple the BM25 share of the file, of
+// the ingest transactions' work and of the page cache a search touches. So the engine offers the built-ins one shared namespace in
 // the same transaction (engine boltKV.Shared, not part of the plugin SDK:
 // third-party plugins still see only their own namespace). Every built-in
 // writes each committed source there; a write whose analysed record equals
@@ -225,7 +224,7 @@ func errorOf(err error) *sdk.Error {
 	return &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}
 }
 
-// OnSessionEvent keeps session KUs for their session; every DS027 event is
+// OnSessionEvent keeps session KUs for their session; every session event is
 // accepted.
 func (e *Engine) OnSessionEvent(_ context.Context, ev *sdk.SessionEvent) (*sdk.SessionEventResult, error) {
 	switch ev.EventType {
@@ -270,7 +269,7 @@ type scored struct {
 	session bool // a session KU, not in the persistent index
 }
 
-// Retrieve answers the DS027 retrieve call.
+// Retrieve answers the kb-plugin retrieve call (docs/contracts.md, Retrieval).
 func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.RetrieveResult, error) {
 	query, act := queryOf(in)
 	res := &sdk.RetrieveResult{Status: sdk.StatusInsufficient, ResolvedIntents: []sdk.ResolvedIntent{},

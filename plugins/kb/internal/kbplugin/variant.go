@@ -2,6 +2,7 @@ package kbplugin
 
 import (
 	"context"
+	"io/fs"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
@@ -25,10 +26,11 @@ var (
 )
 
 // Builtin is the registration of the variant prof, built from the plugin
-// folder's embedded descriptor and KUs. Call plugins.RegisterBuiltin with it
-// from the folder's init, so that the registry records that folder's
-// plugin.json as the plugin's source.
-func (prof Profile) Builtin(descriptorJSON, kusMarkdown []byte) plugins.Builtin {
+// folder's embedded descriptor and KUs (see plugins.ReadFolder). Call
+// plugins.RegisterBuiltin with it from the folder's init, so that the
+// registry records that folder's plugin.json as the plugin's source.
+func (prof Profile) Builtin(folder fs.FS) plugins.Builtin {
+	descriptorJSON, kusMarkdown := plugins.ReadFolder(folder)
 	if prof.ThinkingDB {
 		defaults := DepthOptions{MaxResults: prof.MaxResults, MinScore: prof.MinScore, MaxDepth: prof.MaxDepth}
 		return plugins.Define(descriptorJSON, kusMarkdown, defaults, (*DepthOptions).validate, func(base sdk.Base, o DepthOptions, env sdk.Env) sdk.Plugin {
