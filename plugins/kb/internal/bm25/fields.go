@@ -3,6 +3,7 @@ package bm25
 import (
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/analysis"
@@ -193,7 +194,27 @@ func isProse(para string) bool {
 	case '.', '!', '?', ':', ';', ')':
 		return true
 	}
-	return len(strings.Fields(t)) >= minProseWords
+	return hasWords(t, minProseWords)
+}
+
+// hasWords reports whether s has at least n space-separated words; it
+// stops reading at the n-th, so a long paragraph costs no more than a
+// short one.
+func hasWords(s string, n int) bool {
+	words, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		if !in {
+			in = true
+			if words++; words >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // minProseWords is the number of words from which an unpunctuated
