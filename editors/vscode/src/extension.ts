@@ -453,8 +453,10 @@ class Extension {
     });
     if (!question || question.trim() === '') return;
     this.lastQuestion = question.trim();
-    const arg: { question: string; sessionId?: string; context?: string } = { question: this.lastQuestion };
+    const arg: { question: string; sessionId?: string; context?: string; preferences?: Record<string, string> } = { question: this.lastQuestion };
     if (this.sessionId) arg.sessionId = this.sessionId;
+    const prefs = vscode.workspace.getConfiguration('mrpvm').get<Record<string, string>>('preferences', {});
+    if (prefs && Object.keys(prefs).length > 0) arg.preferences = prefs;
     if (context) arg.context = context;
     const resp = await this.run<AskResult>('MRP-VM: thinking…', ServerCommands.ask, arg, vscode.ProgressLocation.Notification);
     if (!resp) return;

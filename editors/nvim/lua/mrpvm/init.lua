@@ -25,6 +25,7 @@ M.defaults = {
   answer_height = 15,
   progress = true, -- echo $/progress while the server ingests
   keep_session = true, -- follow-up :MrpAsk continue the same session
+  preferences = nil, -- stage -> plugin id the session prefers, e.g. { kb = 'kb-thinkingdb' }
   on_attach = nil,
   capabilities = nil,
   settings = nil,
@@ -476,6 +477,9 @@ function M.ask(question, opts)
   end
   if opts.pins then
     arg.pins = opts.pins
+  end
+  if M.config.preferences and next(M.config.preferences) ~= nil then
+    arg.preferences = M.config.preferences
   end
   if opts.context and opts.context ~= '' then
     arg.context = opts.context
