@@ -62,9 +62,11 @@ const (
 	blockBudgetBase    = 1024
 	blockBudgetPerByte = 32
 	// lineBudgetBase and lineBudgetPerByte bound the lines of a file parsed
-	// as Markdown (goldmark keeps a text node per line).
+	// as Markdown: goldmark keeps a text node of a few hundred bytes per
+	// line, so past one line per 24 bytes a file would cost more than 20
+	// times its size; such a file is read as plain paragraphs.
 	lineBudgetBase    = 2048
-	lineBudgetPerByte = 16
+	lineBudgetPerByte = 24
 )
 
 // CodeTooComplex marks a file with more markup than the reader's budget: the
