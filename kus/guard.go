@@ -62,11 +62,16 @@ const (
 	blockBudgetBase    = 1024
 	blockBudgetPerByte = 32
 	// lineBudgetBase and lineBudgetPerByte bound the lines of a file parsed
-	// as Markdown: goldmark keeps a text node of a few hundred bytes per
-	// line, so past one line per 24 bytes a file would cost more than 20
-	// times its size; such a file is read as plain paragraphs.
+	// as Markdown; past them it is read as plain paragraphs.
 	lineBudgetBase    = 2048
-	lineBudgetPerByte = 24
+	lineBudgetPerByte = 16
+	// wrapBudgetBase and wrapBudgetPerByte bound the wrapped lines of
+	// paragraphs (a line continuing the paragraph of the line before, code
+	// blocks aside): goldmark keeps a text node of a few hundred bytes per
+	// such line, so past one per 32 bytes a file would cost more than 20
+	// times its size; such a file is read as plain paragraphs.
+	wrapBudgetBase    = 1024
+	wrapBudgetPerByte = 32
 )
 
 // CodeTooComplex marks a file with more markup than the reader's budget: the
@@ -318,4 +323,32 @@ func inlineKindOf(ip parser.InlineParser) inlineKind {
 		}
 	}
 	return inlineOther
+}
+
+// wrappedLines counts the lines of src that continue a paragraph begun on
+// the line before, outside fenced and indented code blocks.
+func wrappedLines(src []byte) int {
+	n, prevText, fence := 0, false, false
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		t := bytes.TrimLeft(line, " ")
+		switch {
+		case bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")):
+			fence = !fence
+			prevText = false
+		case fence || len(bytes.TrimSpace(line)) == 0 || len(line)-len(t) >= 4 || (len(line) > 0 && line[0] == '\t'):
+			prevText = false
+		default:
+			if prevText {
+				n++
+			}
+			prevText = true
+		}
+	}
+	return n
 }

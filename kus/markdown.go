@@ -170,6 +170,10 @@ func (r *reader) run() error {
 		r.diag(line, SeverityWarning, CodeTooDeep, fmt.Sprintf("nesting deeper than %d levels on many lines; the file is read as plain paragraphs", deepLevel))
 		return r.runPlain(src, fmTitle)
 	}
+	if wrapped := wrappedLines(src); wrapped > wrapBudgetBase+len(src)/wrapBudgetPerByte {
+		r.diag(1, SeverityWarning, CodeTooComplex, fmt.Sprintf("%d wrapped paragraph lines for %d bytes is more than the Markdown reader's budget; the file is read as plain paragraphs", wrapped, len(src)))
+		return r.runPlain(src, fmTitle)
+	}
 	if lines := len(r.lines); lines > lineBudgetBase+len(src)/lineBudgetPerByte {
 		r.diag(1, SeverityWarning, CodeTooComplex, fmt.Sprintf("%d lines for %d bytes is more than the Markdown reader's budget; the file is read as plain paragraphs", lines, len(src)))
 		return r.runPlain(src, fmTitle)
