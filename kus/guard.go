@@ -38,11 +38,12 @@ const (
 	blockDelimiterCap = 64
 	// destScanFactor and destScanBase bound the bytes the `](` link
 	// destination scans of a block may read: destScanBase plus
-	// destScanFactor times the block's size. A scan is charged up to the
-	// first ')' within destScanWindow bytes, else the rest of its line.
-	destScanFactor = 4
+	// destScanFactor times the block's size. A scan is charged the bytes
+	// goldmark's destination parser reads (destScanCost), which it reads
+	// slowly: a block's destinations are part of it, so twice its size is
+	// room for every real link and a failed attempt or two.
+	destScanFactor = 2
 	destScanBase   = 4096
-	destScanWindow = 4096
 	// blockLabelCap bounds `[` and `![` link openers per block.
 	blockLabelCap = 256
 	// nestCap bounds how deep block quotes and list items nest; deeper
@@ -153,10 +154,7 @@ func (g *guard) allowInline(kind inlineKind, parent ast.Node, block text.Reader)
 		line, _ := block.PeekLine()
 		if len(line) > 0 && line[0] == ']' {
 			if len(line) > 1 && line[1] == '(' {
-				cost := len(line)
-				if i := bytes.IndexByte(line[:min(len(line), destScanWindow)], ')'); i >= 0 {
-					cost = i
-				}
+				cost := destScanCost(line, g.destLimit-g.destBytes+1)
 				if g.destBytes+cost > g.destLimit {
 					return false
 				}
@@ -351,4 +349,40 @@ func wrappedLines(src []byte) int {
 		}
 	}
 	return n
+}
+
+// destScanCost is how many bytes goldmark's link-destination parser reads
+// after the "](" that starts line: to a '>' for a <...> destination, else
+// to the ')' that closes the parentheses opened in the destination, a
+// space or control byte, or the end of the line. It reads at most limit
+// bytes and then answers limit, so pricing a scan costs no more than the
+// budget it is charged against.
+func destScanCost(line []byte, limit int) int {
+	rest := line[2:]
+	if len(rest) > limit {
+		rest = rest[:limit]
+	}
+	if len(rest) > 0 && rest[0] == '<' {
+		if i := bytes.IndexByte(rest, '>'); i >= 0 {
+			return i + 1
+		}
+		return len(rest)
+	}
+	depth := 0
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '\\':
+			i++
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 {
+				return i + 1
+			}
+			depth--
+		case c <= ' ':
+			return i + 1
+		}
+	}
+	return len(rest)
 }
