@@ -21,13 +21,14 @@ type corpus struct {
 	mu      sync.Mutex
 	sources int
 	freq    map[string]int
+	texts   map[string][]byte // source texts read in this request (nil: unavailable)
 }
 
 func (m *Machine) newCorpus(ctx context.Context) *corpus {
 	if m.kb == nil {
 		return nil
 	}
-	c := &corpus{kb: m.kb, ctx: ctx, sources: -1, freq: map[string]int{}}
+	c := &corpus{kb: m.kb, ctx: ctx, sources: -1, freq: map[string]int{}, texts: map[string][]byte{}}
 	for _, id := range m.cat.Order(sdk.LoopKB) {
 		if p, ok := m.cat.Registry.KB(id); ok {
 			if tc, ok := p.(kb.TermCounter); ok {
@@ -72,4 +73,15 @@ func (c *corpus) DocFreq(term string) int {
 	return f
 }
 
-func (c *corpus) SourceText(sourceID string) []byte { return c.kb.SourceText(sourceID) }
+// SourceText is the source as ingested (engine.KB.SourceText), read and
+// checked once per request: validation asks again for every statement.
+func (c *corpus) SourceText(sourceID string) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.texts[sourceID]; ok {
+		return b
+	}
+	b := c.kb.SourceText(sourceID)
+	c.texts[sourceID] = b
+	return b
+}

@@ -54,7 +54,8 @@ type Corpus interface {
 	DocFreq(term string) int
 	// SourceText is the Markdown of a source as ingested (a KU's
 	// CharStart:CharEnd index into it), or nil when it is no longer
-	// available unchanged.
+	// available unchanged. It is read once per request and shared between
+	// calls: callers must not modify it.
 	SourceText(sourceID string) []byte
 }
 
