@@ -14,6 +14,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mrpvm/mrpvm/workspace"
+
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrpvm/mrpvm/engine"
@@ -49,7 +51,7 @@ type Options struct {
 // Server is the MCP server of one open workspace. Tool calls run one at a
 // time: they share one knowledge base and one ingest.
 type Server struct {
-	w    *vm.Workspace
+	w    *workspace.Workspace
 	opt  Options
 	srv  *mcpsdk.Server
 	mu   sync.Mutex
@@ -58,7 +60,7 @@ type Server struct {
 
 // New builds the server over an open workspace; the caller keeps
 // ownership of w and closes it after Run returns.
-func New(w *vm.Workspace, opt Options) *Server {
+func New(w *workspace.Workspace, opt Options) *Server {
 	if opt.MaxFileSize <= 0 {
 		opt.MaxFileSize = engine.DefaultMaxFileSize
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	wspace "github.com/mrpvm/mrpvm/workspace"
+
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,7 +50,7 @@ func connect(t *testing.T, ws string) *mcpsdk.ClientSession {
 	for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvOpenAIBaseURL, llm.EnvOpenAIAPIKey, llm.EnvOllamaHost, llm.EnvProbeOllama} {
 		t.Setenv(k, "")
 	}
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-"})
+	w, err := wspace.Open(wspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db")})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcpsdk.NewInMemoryTransports()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine/evalsuite"
 )
 
@@ -25,7 +26,7 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 				Suites []*evalsuite.SuiteResult `json:"suites"`
 			}
 			for _, d := range dirs {
-				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{})
+				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{UserDir: config.DefaultUserFolder()})
 				if err != nil {
 					return err
 				}

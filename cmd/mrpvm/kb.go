@@ -9,6 +9,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
@@ -28,12 +31,19 @@ type kbOptions struct {
 
 // app is an open workspace (knowledge base, catalog, VM).
 type app struct {
-	*vm.Workspace
+	*workspace.Workspace
 	kb *engine.KB
 	vm *vm.Machine
 	// readOnly is set when the file could only be opened for reading
 	// (kbOptions.reads): nothing can be ingested into it.
 	readOnly bool
+}
+
+// workspaceOptions are the options every command opens the workspace of
+// the global flags with: the user configuration folder is the default one
+// ($MRPVM_CONFIG_DIR, else the platform's).
+func workspaceOptions() workspace.Options {
+	return workspace.Options{Root: flags.workspace, UserDir: config.DefaultUserFolder()}
 }
 
 // openApp opens the workspace named by the global flags with the plugins
@@ -44,14 +54,13 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	if err := engine.CheckWorkspace(flags.workspace); err != nil && !flags.force {
 		return nil, fmt.Errorf("%w (or pass --force)", err)
 	}
-	open := func(readOnly bool) (*vm.Workspace, error) {
-		return vm.Open(vm.OpenOptions{
-			Workspace:   flags.workspace,
-			DBPath:      flags.db,
-			Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: readOnly},
-			MaxFileSize: o.maxFileSize,
-			CacheLLM:    o.llmCache,
-		})
+	open := func(readOnly bool) (*workspace.Workspace, error) {
+		wo := workspaceOptions()
+		wo.DBPath = flags.db
+		wo.Store = engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: readOnly}
+		wo.MaxFileSize = o.maxFileSize
+		wo.CacheLLM = o.llmCache
+		return workspace.Open(wo)
 	}
 	readOnly := o.readOnly
 	w, err := open(readOnly)

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
@@ -130,7 +133,7 @@ func Load(dir string) (*Suite, string, error) {
 // Options tune a run.
 type Options struct {
 	LLM     sdk.LLM
-	UserDir string // configuration folder; "-" for none (tests)
+	UserDir config.UserFolder // the user configuration folder; the zero value reads none
 	// NoLLM keeps any configured model endpoint out (tests of the
 	// symbolic path).
 	NoLLM bool
@@ -155,7 +158,7 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 	}
 	storyID := "story/" + s.SuiteID + ".md"
 
-	w, err := vm.Open(vm.OpenOptions{Workspace: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM})
+	w, err := workspace.Open(workspace.Options{Root: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM})
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +207,7 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 }
 
 // normalize has a seed detector read the story into KUs.
-func normalize(ctx context.Context, w *vm.Workspace, id, sourceID, story string) (*kus.Document, error) {
+func normalize(ctx context.Context, w *workspace.Workspace, id, sourceID, story string) (*kus.Document, error) {
 	p, ok := w.Catalog.Registry.SD(id)
 	if !ok {
 		return nil, fmt.Errorf("seed detector %s is not loaded", id)

@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins"
 )
 
 // BenchmarkReadSource compares reading the Markdown files of the workspace
@@ -46,7 +47,7 @@ func BenchmarkReadSource(b *testing.B) {
 		id := filepath.Base(n)
 		files = append(files, file{kus.SourceInfo{SourceID: id, SourceName: id, SourceType: kus.SourceMarkdown}, text})
 	}
-	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: b.TempDir(), UserDir: "-", NoWrappers: true})
+	cat := workspace.LoadCatalog(workspace.Options{Root: b.TempDir(), NoWrappers: true})
 	read := vm.IngestReader(cat, nil, nil)
 	if read == nil {
 		b.Fatal("sd-symbolic is not loaded")

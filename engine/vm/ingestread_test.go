@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -149,7 +151,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 				}
 			}
 			ws := ingestWorkspace(t)
-			w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true})
+			w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true})
 			require.NoError(t, err)
 			defer w.Close()
 			rep, err := w.KB.Ingest(context.Background(), engine.IngestOptions{})
@@ -190,7 +192,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 func TestIngestDefaultIsTheMarkdownReader(t *testing.T) {
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.md"), []byte(docsText), 0o644))
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
 	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})

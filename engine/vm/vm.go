@@ -78,20 +78,6 @@ func (m *Machine) Catalog() *plugins.Catalog { return m.cat }
 // KB returns the machine's knowledge base.
 func (m *Machine) KB() *engine.KB { return m.kb }
 
-// PluginEnv returns the services for one plugin: its private namespace in
-// kb's store, the LLM bridge and the model settings. Pass it as
-// plugins.CatalogOptions.Env.
-func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
-	return func(d sdk.Descriptor) sdk.Env {
-		env := sdk.Env{PluginID: d.ID, LLM: llm, Logger: log}
-		if kb != nil {
-			env.Workspace = kb.Workspace()
-			env.Store = kb.Store().PluginStore(d.ID)
-		}
-		return env
-	}
-}
-
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
 // private index in step with the knowledge base.
 func Hooks(cat *plugins.Catalog) []engine.SourceHook {

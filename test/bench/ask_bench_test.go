@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
@@ -74,7 +76,7 @@ func trainingQueries(b *testing.B, n int) []string {
 // as the baseline ratio.
 func BenchmarkAskSciFact(b *testing.B) {
 	ws := sciFactWorkspace(b)
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(b.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(b.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	if err != nil {
 		b.Fatal(err)
 	}

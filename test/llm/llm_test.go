@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	wspace "github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -65,7 +67,7 @@ func offline(t *testing.T) {
 // openWithModel serves handler as the model, points the configuration at
 // it and opens a fresh workspace with the given model budget (see
 // workspace); the workspace is closed when the test ends.
-func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmtest.Reply) (*llmtest.Server, *vm.Workspace) {
+func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmtest.Reply) (*llmtest.Server, *wspace.Workspace) {
 	t.Helper()
 	srv := llmtest.New(t)
 	srv.Handle(handler)
@@ -75,16 +77,16 @@ func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmte
 	return srv, w
 }
 
-func open(t *testing.T, ws, db string, cache bool) *vm.Workspace {
+func open(t *testing.T, ws, db string, cache bool) *wspace.Workspace {
 	t.Helper()
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, CacheLLM: cache})
+	w, err := wspace.Open(wspace.Options{Root: ws, DBPath: db, NoWrappers: true, CacheLLM: cache})
 	require.NoError(t, err)
 	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
 	require.NoError(t, err)
 	return w
 }
 
-func ask(t *testing.T, w *vm.Workspace, pins map[string]string) *vm.Response {
+func ask(t *testing.T, w *wspace.Workspace, pins map[string]string) *vm.Response {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/workspace"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/engine"
@@ -46,7 +48,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	n := extractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
 	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
