@@ -367,3 +367,21 @@ func TestExcludeAndFileCap(t *testing.T) {
 		t.Errorf("lowered cap %d: %v", cfg.Engine.MaxWorkspaceFiles, errs)
 	}
 }
+
+// TestParseUserFolder decodes the user-folder setting: "" is the default
+// folder ($MRPVM_CONFIG_DIR here), "-" none, anything else that folder;
+// the zero value reads none.
+func TestParseUserFolder(t *testing.T) {
+	t.Setenv("MRPVM_CONFIG_DIR", "/cfg/default")
+	for setting, want := range map[string]string{"": "/cfg/default", "-": "", "/cfg/mine": "/cfg/mine"} {
+		if got := ParseUserFolder(setting).Dir(); got != want {
+			t.Errorf("ParseUserFolder(%q) = %q, want %q", setting, got, want)
+		}
+	}
+	if d := (UserFolder{}).Dir(); d != "" {
+		t.Errorf("zero UserFolder is %q, want none", d)
+	}
+	if DefaultUserFolder() != UserFolderAt("/cfg/default") {
+		t.Errorf("DefaultUserFolder %v", DefaultUserFolder())
+	}
+}

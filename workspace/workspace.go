@@ -19,6 +19,7 @@ type Workspace struct {
 	KB      *engine.KB
 	Catalog *plugins.Catalog
 	VM      *vm.Machine
+	virtual []engine.VirtualSource // Options.Virtual and AddSources'
 }
 
 // Options say how to open a workspace.
@@ -83,8 +84,23 @@ func Open(o Options) (*Workspace, error) {
 		model = bridge(cfg.Config, kb.Workspace(), o, log)
 	}
 	cat := cfg.catalog(kb.Workspace(), pluginEnv(kb, model, log), log)
-	attach(kb, cat, model, o, log)
-	return &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model})}, nil
+	w := &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), virtual: slices.Clone(o.Virtual)}
+	w.attach()
+	kb.SetWalk(engine.WalkOptions{
+		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
+		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+	})
+	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
+	kb.SetReader(vm.IngestReader(cat, model, log))
+	return w, nil
+}
+
+// AddSources adds sources with no file that the next ingest reads, beside
+// Options.Virtual and the plugins' KUs: sources made with the workspace's
+// own plugins, such as an evaluation story read by its seed detector.
+func (w *Workspace) AddSources(v ...engine.VirtualSource) {
+	w.virtual = append(w.virtual, v...)
+	w.attach()
 }
 
 // LoadCatalog boots the plugin system of the workspace o.Root without its
@@ -155,17 +171,9 @@ func openKB(o Options) (*engine.KB, error) {
 }
 
 // attach makes the catalog's kb-plugins the knowledge base's ingest hooks
-// and its built-ins' KUs virtual sources, and sets the walk, the hook
-// timeout and the source reader from the configuration the catalog was
-// built from.
-func attach(kb *engine.KB, cat *plugins.Catalog, model sdk.LLM, o Options, log *slog.Logger) {
-	kb.Attach(vm.Hooks(cat), append(vm.VirtualSources(cat), o.Virtual...))
-	kb.SetWalk(engine.WalkOptions{
-		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
-		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
-	})
-	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
-	kb.SetReader(vm.IngestReader(cat, model, log))
+// and its built-ins' KUs, then w.virtual, its virtual sources.
+func (w *Workspace) attach() {
+	w.KB.Attach(vm.Hooks(w.Catalog), append(vm.VirtualSources(w.Catalog), w.virtual...))
 }
 
 // pluginEnv returns the services for one plugin: its private namespace in

@@ -176,7 +176,7 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 			virtual.Doc = doc
 		}
 	}
-	w.KB.Attach(vm.Hooks(w.Catalog), append(vm.VirtualSources(w.Catalog), virtual))
+	w.AddSources(virtual)
 	if _, err := w.KB.Ingest(ctx, engine.IngestOptions{}); err != nil {
 		return nil, fmt.Errorf("suite %s: ingest: %w", s.SuiteID, err)
 	}
