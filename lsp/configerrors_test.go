@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -19,9 +20,13 @@ func TestUserConfigErrorsSurfaceInTheWorkspaceFile(t *testing.T) {
 	userDir, ws := t.TempDir(), t.TempDir()
 	userEngine := filepath.Join(userDir, "engine.json")
 	wsEngine := filepath.Join(ws, ".mrpvm", "engine.json")
-	writeFile(t, userEngine, "{\n  \"pluginAllowlist\": [\"my-helper\"],\n}\n")
 	text := "{\n  \"pluginAllowlist\": [\"my-helper\"]\n}\n"
-	writeFile(t, wsEngine, text)
+	if err := os.CopyFS(userDir, fstest.MapFS{"engine.json": {Data: []byte("{\n  \"pluginAllowlist\": [\"my-helper\"],\n}\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(ws, fstest.MapFS{".mrpvm/engine.json": {Data: []byte(text)}}); err != nil {
+		t.Fatal(err)
+	}
 
 	rc := startRaw(t, Options{UserDir: userDir, NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db"), Debounce: 10 * time.Millisecond})
 	rc.initialize(map[string]any{"workspaceFolders": []map[string]any{{"uri": pathToURI(ws), "name": "ws"}}})
@@ -62,15 +67,5 @@ func TestUserConfigErrorsSurfaceInTheWorkspaceFile(t *testing.T) {
 			t.Errorf("the widening warning is gone: %v", codes)
 		}
 		return
-	}
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

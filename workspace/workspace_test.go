@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine"
@@ -14,16 +15,6 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // problemFiles lists the files of the catalog's configuration problems
 // with the given code.
@@ -44,8 +35,12 @@ func TestConfigurationErrorsAreCatalogProblems(t *testing.T) {
 	root, user := t.TempDir(), t.TempDir()
 	wsFile := filepath.Join(root, config.WorkspaceDir, config.PluginsFile)
 	userFile := filepath.Join(user, config.EngineFile)
-	write(t, wsFile, "{\n  \"plugins\": {\n    \"kb-fast\": {\"enabled\": true},\n  }\n}\n")
-	write(t, userFile, "{,}\n")
+	if err := os.CopyFS(root, fstest.MapFS{".mrpvm/plugins.json": {Data: []byte("{\n  \"plugins\": {\n    \"kb-fast\": {\"enabled\": true},\n  }\n}\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(user, fstest.MapFS{"engine.json": {Data: []byte("{,}\n")}}); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name string
@@ -78,7 +73,9 @@ func TestConfigurationErrorsAreCatalogProblems(t *testing.T) {
 // ingest beside Options.Virtual, with the kb-plugins still attached.
 func TestAddSourcesAreIngested(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, "a.md"), "# A\n\nQuokkas are marsupials.\n")
+	if err := os.CopyFS(root, fstest.MapFS{"a.md": {Data: []byte("# A\n\nQuokkas are marsupials.\n")}}); err != nil {
+		t.Fatal(err)
+	}
 	w, err := workspace.Open(workspace.Options{Root: root, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoLLM: true, NoWrappers: true,
 		Virtual: []engine.VirtualSource{{ID: "story/one.md", Name: "one.md", Text: []byte("# One\n\nWombats dig burrows.\n")}}})
 	if err != nil {
