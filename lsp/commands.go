@@ -11,13 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // executeCommandParams is workspace/executeCommand's params.

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
@@ -22,6 +20,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
+	"github.com/mrpvm/mrpvm/workspace"
 	"go.lsp.dev/protocol"
 )
 

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -24,6 +22,7 @@ import (
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // folder is one workspace folder: its own knowledge base, catalog and VM.

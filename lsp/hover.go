@@ -13,8 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -23,6 +21,7 @@ import (
 	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // termKind says where a hovered term came from.

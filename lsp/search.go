@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // searchHit is one hit of mrpvm.search: the fields of an answer's

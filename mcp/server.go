@@ -14,8 +14,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrpvm/mrpvm/engine"
@@ -24,6 +22,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/version"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // URI prefixes of the resources.

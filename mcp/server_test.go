@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	wspace "github.com/mrpvm/mrpvm/workspace"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,6 +20,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/mcp"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 var files = map[string]string{

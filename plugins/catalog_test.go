@@ -11,13 +11,12 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 func TestMain(m *testing.M) {

@@ -10,11 +10,10 @@ import (
 	"os"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // kbOptions are the flags of commands that open the knowledge base.

@@ -13,13 +13,12 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // Suite is one eval.json.

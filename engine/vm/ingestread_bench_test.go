@@ -6,10 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // BenchmarkReadSource compares reading the Markdown files of the workspace

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // notesCNL is what the test model makes of notes/paris.md: one valid KU

@@ -56,7 +56,7 @@ type Options struct {
 }
 
 // New builds a Machine. The catalog's plugins should have been built with
-// Env stores from kb (see PluginEnv).
+// their stores in kb (workspace.Open builds them so).
 func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
 	m := &Machine{kb: kb, cat: cat, eng: cat.Config.Engine, log: opt.Logger, llm: opt.LLM, now: opt.Now,
 		traces: map[string]*Trace{}}

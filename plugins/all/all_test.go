@@ -9,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // seedCatalog is the built-in plugin catalog every build must hold:

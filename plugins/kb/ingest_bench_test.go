@@ -9,11 +9,10 @@ import (
 	"runtime/pprof"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // BenchmarkColdIngestAll measures a cold ingest of the workspace named by

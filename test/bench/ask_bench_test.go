@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 const scifact = "../../../shared/data/scifact/"

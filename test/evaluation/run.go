@@ -11,11 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // Options say what to run.

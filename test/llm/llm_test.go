@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	wspace "github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,6 +23,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 const question = "What is the capital of France?"

@@ -9,14 +9,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // extractCommon unpacks pages/common of the tldr-pages archive into dir,

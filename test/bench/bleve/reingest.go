@@ -8,10 +8,9 @@ import (
 	"slices"
 	"time"
 
-	wspace "github.com/mrpvm/mrpvm/workspace"
-
 	"github.com/mrpvm/mrpvm/engine"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 // reingestOne appends a line to one workspace file n times and re-ingests
