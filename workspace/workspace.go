@@ -173,7 +173,17 @@ func openKB(o Options) (*engine.KB, error) {
 // attach makes the catalog's kb-plugins the knowledge base's ingest hooks
 // and its built-ins' KUs, then w.virtual, its virtual sources.
 func (w *Workspace) attach() {
-	w.KB.Attach(vm.Hooks(w.Catalog), append(vm.VirtualSources(w.Catalog), w.virtual...))
+	w.KB.Attach(vm.Hooks(w.Catalog), append(virtualSources(w.Catalog), w.virtual...))
+}
+
+// virtualSources returns the plugin.kus.md of every loaded built-in as a
+// knowledge base source plugin::<id>.
+func virtualSources(cat *plugins.Catalog) []engine.VirtualSource {
+	var out []engine.VirtualSource
+	for _, s := range cat.KUSources() {
+		out = append(out, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
+	}
+	return out
 }
 
 // pluginEnv returns the services for one plugin: its private namespace in

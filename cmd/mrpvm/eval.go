@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine/evalsuite"
 )
 
@@ -26,7 +25,7 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 				Suites []*evalsuite.SuiteResult `json:"suites"`
 			}
 			for _, d := range dirs {
-				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{UserDir: config.DefaultUserFolder()})
+				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{UserDir: workspaceOptions().UserDir})
 				if err != nil {
 					return err
 				}

@@ -90,16 +90,6 @@ func Hooks(cat *plugins.Catalog) []engine.SourceHook {
 	return out
 }
 
-// VirtualSources returns the plugin.kus.md of every loaded built-in as a
-// knowledge base source plugin::<id>.
-func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
-	var out []engine.VirtualSource
-	for _, s := range cat.KUSources() {
-		out = append(out, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
-	}
-	return out
-}
-
 // kbHook adapts a kb-plugin to engine.SourceHook. The engine bounds each
 // call by engine.json's hookTimeoutMs (KB.SetHookTimeout).
 type kbHook struct {
