@@ -19,6 +19,10 @@ type Workspace struct {
 	KB      *engine.KB
 	Catalog *plugins.Catalog
 	VM      *vm.Machine
+	// LLM is the model the machine and the plugins use: Options.LLM, or
+	// the bridge built from the configuration; nil when no endpoint is
+	// configured or with Options.NoLLM.
+	LLM     sdk.LLM
 	virtual []engine.VirtualSource // Options.Virtual and AddSources'
 }
 
@@ -84,7 +88,7 @@ func Open(o Options) (*Workspace, error) {
 		model = bridge(cfg.Config, kb.Workspace(), o, log)
 	}
 	cat := cfg.catalog(kb.Workspace(), pluginEnv(kb, model, log), log)
-	w := &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), virtual: slices.Clone(o.Virtual)}
+	w := &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), LLM: model, virtual: slices.Clone(o.Virtual)}
 	w.attach()
 	kb.SetWalk(engine.WalkOptions{
 		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
