@@ -90,12 +90,7 @@ func Open(o Options) (*Workspace, error) {
 	cat := cfg.catalog(kb.Workspace(), pluginEnv(kb, model, log), log)
 	w := &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), LLM: model, virtual: slices.Clone(o.Virtual)}
 	w.attach()
-	kb.SetWalk(engine.WalkOptions{
-		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
-		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
-	})
-	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
-	kb.SetReader(vm.IngestReader(cat, model, log))
+	configureKB(kb, cat, model, o, log)
 	return w, nil
 }
 
@@ -118,8 +113,9 @@ func LoadCatalog(o Options) *plugins.Catalog {
 
 // UserAllowlist is the wrapper allowlist of the layers below any
 // workspace: the embedded defaults and the user's engine.json. errs are
-// the problems of those layers; a layer with errors is ignored, so the
-// allowlist is the one the loader would use.
+// the problems of those layers; what the loader leaves out of a broken
+// file (all of it on a syntax error) is missing from ids too, so ids is
+// the allowlist a workspace's engine.json narrows.
 func UserAllowlist(user config.UserFolder) (ids []string, errs []*config.Error) {
 	cfg, errs := config.Load(config.Options{UserDir: user})
 	return cfg.Engine.PluginAllowlist.IDs(), errs
@@ -169,9 +165,24 @@ func bridge(cfg *config.Config, root string, o Options, log *slog.Logger) sdk.LL
 	return b
 }
 
-// openKB opens the knowledge base file of o.Root.
+// openKB opens the knowledge base file of o.Root. It is opened before the
+// catalog exists because each plugin's store is a namespace of that file;
+// attach and configureKB then give it what the catalog decides.
 func openKB(o Options) (*engine.KB, error) {
 	return engine.Open(engine.Config{Workspace: o.Root, DBPath: o.DBPath, Store: o.Store, MaxFileSize: o.MaxFileSize})
+}
+
+// configureKB sets the walk (engine.json's exclude and file cap, then
+// o.Exclude), the hook timeout and the source reader (the seed detectors
+// of plugins.json's ingest rules) from the configuration the catalog was
+// built from.
+func configureKB(kb *engine.KB, cat *plugins.Catalog, model sdk.LLM, o Options, log *slog.Logger) {
+	kb.SetWalk(engine.WalkOptions{
+		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
+		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+	})
+	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
+	kb.SetReader(vm.IngestReader(cat, model, log))
 }
 
 // attach makes the catalog's kb-plugins the knowledge base's ingest hooks
