@@ -19,6 +19,9 @@ import (
 )
 
 // executeCommandParams is workspace/executeCommand's params.
+// Commands lists the workspace/executeCommand ids.
+var Commands = []string{"mrpvm.ask", "mrpvm.search", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
+
 type executeCommandParams struct {
 	Command       string            `json:"command"`
 	Arguments     []json.RawMessage `json:"arguments"`

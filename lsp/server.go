@@ -1,17 +1,3 @@
-// Package lsp is the mrpvm language server: LSP over a byte stream (stdio
-// in `mrpvm lsp`), one knowledge base per workspace folder kept current in
-// the background, hover and symbols from Knowledge Units, diagnostics for
-// plugin files, and the mrpvm.* commands that reach the plugin VM.
-//
-// Concurrency model. jsonrpc2 runs a handler inline on its read loop unless
-// the handler releases itself with jsonrpc2.Async. Notifications (text
-// synchronisation, watched files, folders) are handled inline, so they are
-// applied in wire order and are always visible to the requests that follow
-// them; they only update in-memory state and schedule background work.
-// Every request except initialize and shutdown is released at once, so no
-// request waits behind a long command. Calls to the client (progress
-// tokens, registrations, configuration) are only made from goroutines,
-// never from the read loop.
 package lsp
 
 import (
@@ -21,13 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"runtime/debug"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,11 +16,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/internal/fsafe"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/version"
 )
 
 // CodeRequestCancelled is the LSP error code of a cancelled request.
@@ -74,55 +50,6 @@ type Options struct {
 	// ingest waits for it to return (tests hold the ingest at a known point
 	// with it).
 	FirstIngestHook func(done, total int)
-}
-
-// Settings are the client's settings, from initializationOptions or
-// workspace/configuration (section "mrpvm").
-type Settings struct {
-	DBPath      string `json:"dbPath,omitempty"`
-	UserDir     string `json:"userDir,omitempty"`
-	SnapshotDir string `json:"snapshotDir,omitempty"`
-	NoLLM       *bool  `json:"noLLM,omitempty"`
-	// NoWatcher turns the built-in file watcher off.
-	NoWatcher bool `json:"noWatcher,omitempty"`
-	// LLM is the model endpoint laid over the default role of
-	// llm-role-settings.json (roles and plugin overrides of the files still
-	// win; unset fields fall back to the files, then MRPVM_LLM_*). Like the
-	// user's configuration folder it is trusted: editors should pass
-	// user-scope values only, never a workspace's.
-	LLM *sdk.RoleSetting `json:"llm,omitempty"`
-	// Plugins enables (true) or disables (false) plugins by id over the
-	// configuration files (the mrpvm.plugins setting); plugins it does not
-	// name keep the files' state. A change reloads every folder. Like llm
-	// it is trusted: editors should pass user-scope values only.
-	Plugins map[string]bool `json:"plugins,omitempty"`
-	// Hover says what hover shows: "terms" (default: the unit that defines
-	// or describes the term, links and plugin ids), "links" (links and
-	// plugin ids only) or "off".
-	Hover string `json:"hover,omitempty"`
-	// AskWaitMs is how long mrpvm.ask waits for a running first ingest to
-	// finish before answering from a partial knowledge base (the answer then
-	// says so); nil: DefaultAskWait, 0: do not wait.
-	AskWaitMs *int `json:"askWaitMs,omitempty"`
-	// Exclude are gitignore-style patterns, relative to each workspace
-	// folder, of files never ingested, added to engine.json's exclude. A
-	// change reloads every folder.
-	Exclude []string `json:"exclude,omitempty"`
-}
-
-// Hover setting values.
-const (
-	HoverTerms = "terms"
-	HoverLinks = "links"
-	HoverOff   = "off"
-)
-
-// DefaultAskWait is how long a question waits for the first ingest.
-const DefaultAskWait = 3 * time.Second
-
-// validHover reports whether v is a hover setting value ("" : default).
-func validHover(v string) bool {
-	return v == "" || v == HoverTerms || v == HoverLinks || v == HoverOff
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -326,14 +253,7 @@ func (s *Server) dispatch(req *jsonrpc2.Request, release func()) (result any, er
 	case !initialized:
 		return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "not_initialized: initialize first")
 	case method == "shutdown":
-		s.mu.Lock()
-		s.shutdown = true
-		s.mu.Unlock()
-		if s.opt.OnShutdown != nil {
-			runtime.GC()
-			s.opt.OnShutdown()
-		}
-		return nil, nil
+		return s.shutdownRequest()
 	case shutdown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "shutting_down: the server is shutting down")
 	}
@@ -382,13 +302,13 @@ func init() {
 		"textDocument/completion":     (*Server).completion,
 		"workspace/symbol":            (*Server).workspaceSymbol,
 		"workspace/executeCommand":    (*Server).executeCommand,
-		"textDocument/references":     (*Server).references,
+		"textDocument/references":     linkDocRequest(linkReferences),
 		"textDocument/prepareRename":  (*Server).prepareRename,
 		"textDocument/rename":         (*Server).rename,
-		"textDocument/codeLens":       (*Server).codeLens,
-		"textDocument/documentLink":   (*Server).documentLink,
-		"textDocument/foldingRange":   (*Server).foldingRange,
-		"textDocument/codeAction":     (*Server).codeAction,
+		"textDocument/codeLens":       linkDocRequest(referenceLenses),
+		"textDocument/documentLink":   linkDocRequest(resolvedLinks),
+		"textDocument/foldingRange":   linkDocRequest(sectionFolds),
+		"textDocument/codeAction":     linkDocRequest(markdownActions),
 		"workspace/willRenameFiles":   (*Server).willRenameFiles,
 	}
 }
@@ -399,14 +319,7 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	initialized := s.initialized
 	s.mu.Unlock()
 	if method == "exit" {
-		s.mu.Lock()
-		s.exitCalled = true
-		s.mu.Unlock()
-		select {
-		case <-s.exited:
-		default:
-			close(s.exited)
-		}
+		s.exit()
 		return
 	}
 	if !initialized {
@@ -518,464 +431,4 @@ func fromProtocol(v any) bool {
 		t = t.Elem()
 	}
 	return t != nil && t.PkgPath() == "go.lsp.dev/protocol"
-}
-
-// initialize records the client's capabilities and settings, starts
-// opening the folders' knowledge bases in the background and answers at once.
-func (s *Server) initialize(raw json.RawMessage) (any, error) {
-	var p initializeParams
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: initialize: "+err.Error())
-		}
-	}
-	caps := clientCaps{
-		WorkDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
-		DynamicWatch:       p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration,
-		Configuration:      p.Capabilities.Workspace.Configuration,
-		WorkspaceFolders:   p.Capabilities.Workspace.WorkspaceFolders,
-		ShowMessageRequest: true,
-	}
-	var st Settings
-	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
-		if err := json.Unmarshal(p.InitializationOptions, &st); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_settings: initializationOptions: "+err.Error())
-		}
-	}
-	if !validHover(st.Hover) {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("bad_settings: initializationOptions: hover is %q; want terms, links or off", st.Hover))
-	}
-	var named []folderRef
-	for _, f := range p.WorkspaceFolders {
-		named = append(named, f)
-	}
-	if len(named) == 0 {
-		u := p.RootURI
-		if u == "" && p.RootPath != "" {
-			u = pathToURI(p.RootPath)
-		}
-		if u != "" {
-			named = append(named, folderRef{URI: u, Name: filepath.Base(uriToPath(u))})
-		}
-	}
-	var roots []folderRef
-	for _, r := range named {
-		if s.acceptRoot(uriToPath(r.URI)) {
-			roots = append(roots, r)
-		}
-	}
-	s.mu.Lock()
-	s.caps = caps
-	s.settings = st
-	s.initialized = true
-	if len(roots) == 0 {
-		s.findRoots = true // a single file opened with no folder
-	}
-	s.mu.Unlock()
-	if bad := badGlobs(st.Exclude); bad != "" {
-		s.rootNote(protocol.MessageTypeWarning, "settings:exclude", "mrpvm: the exclude setting: "+bad)
-	}
-	for i, r := range roots {
-		s.addFolder(r, i == 0)
-	}
-	return jsonrpc2.RawMessage(mustJSON(initializeResult())), nil
-}
-
-// Commands lists the workspace/executeCommand ids.
-var Commands = []string{"mrpvm.ask", "mrpvm.search", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
-
-func initializeResult() map[string]any {
-	return map[string]any{
-		"capabilities": serverCapabilities(),
-		"serverInfo":   map[string]any{"name": "mrpvm", "version": version.Version()},
-	}
-}
-
-// serverCapabilities is the capabilities part of the initialize result.
-func serverCapabilities() json.RawMessage {
-	yes := true
-	incremental := protocol.TextDocumentSyncKindIncremental
-	no := false
-	md := func(kind protocol.FileOperationPatternKind, glob string) protocol.FileOperationFilter {
-		scheme := "file"
-		return protocol.FileOperationFilter{Scheme: &scheme, Pattern: protocol.FileOperationPattern{Glob: glob, Matches: kind}}
-	}
-	caps := protocol.ServerCapabilities{
-		PositionEncoding: protocol.PositionEncodingKindUTF16,
-		TextDocumentSync: &protocol.TextDocumentSyncOptions{
-			OpenClose: &yes,
-			Change:    &incremental,
-			Save:      &protocol.SaveOptions{IncludeText: &no},
-		},
-		HoverProvider:           protocol.Boolean(true),
-		DocumentSymbolProvider:  protocol.Boolean(true),
-		WorkspaceSymbolProvider: protocol.Boolean(true),
-		DefinitionProvider:      protocol.Boolean(true),
-		ReferencesProvider:      protocol.Boolean(true),
-		RenameProvider:          &protocol.RenameOptions{PrepareProvider: &yes},
-		CodeLensProvider:        &protocol.CodeLensOptions{},
-		DocumentLinkProvider:    &protocol.DocumentLinkOptions{},
-		FoldingRangeProvider:    protocol.Boolean(true),
-		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
-			protocol.CodeActionKindQuickFix, protocol.CodeActionKindEmpty}},
-		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":", " ", "[", "(", "#", "/"}},
-		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: Commands},
-		Workspace: &protocol.WorkspaceOptions{
-			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: protocol.Boolean(true)},
-			FileOperations: &protocol.FileOperationOptions{
-				WillRename: protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
-					md(protocol.FileOperationPatternKindFile, "**/*.{md,markdown}"),
-					md(protocol.FileOperationPatternKindFolder, "**/*"),
-				}},
-				DidRename: protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
-					md(protocol.FileOperationPatternKindFile, "**/*.{md,markdown}"),
-					md(protocol.FileOperationPatternKindFolder, "**/*"),
-				}},
-			},
-		},
-	}
-	b, err := protocol.Marshal(&caps)
-	if err != nil {
-		panic(fmt.Sprintf("server capabilities: %v", err))
-	}
-	return json.RawMessage(b)
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// onInitialized registers file watching, pulls the configuration and
-// starts the background ingest of every folder.
-func (s *Server) onInitialized() {
-	s.flushRootNotes()
-	s.goBG(func() {
-		s.mu.Lock()
-		caps := s.caps
-		noWatcher := s.settings.NoWatcher
-		s.mu.Unlock()
-		if caps.Configuration {
-			s.pullConfiguration()
-		}
-		registered := false
-		if caps.DynamicWatch {
-			err := s.call(s.ctx, "client/registerCapability", map[string]any{
-				"registrations": []map[string]any{{
-					"id":     "mrpvm-watch",
-					"method": "workspace/didChangeWatchedFiles",
-					"registerOptions": map[string]any{"watchers": []map[string]any{
-						{"globPattern": "**/*.md"},
-						{"globPattern": "**/plugin.kus.md"},
-						{"globPattern": "**/plugin.json"},
-						{"globPattern": "**/manifest.json"},
-						{"globPattern": "**/.mrpvm/*.json"},
-					}},
-				}},
-			}, nil)
-			if err != nil {
-				s.log.Warn("dynamic registration of watched files failed; using the built-in watcher", "err", err)
-			} else {
-				registered = true
-			}
-		}
-		if !registered && !noWatcher {
-			w, err := newWatcher(s)
-			if err != nil {
-				s.log.Warn("built-in watcher", "err", err)
-			} else {
-				s.mu.Lock()
-				s.watcher = w
-				for _, f := range s.folders {
-					w.add(f.root)
-				}
-				s.mu.Unlock()
-			}
-		}
-	})
-	for _, f := range s.folderList() {
-		f := f
-		s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
-	}
-}
-
-// pullConfiguration asks the client for the "mrpvm" section.
-func (s *Server) pullConfiguration() {
-	s.mu.Lock()
-	ok := s.caps.Configuration
-	s.mu.Unlock()
-	if !ok {
-		return
-	}
-	var out []json.RawMessage
-	if err := s.call(s.ctx, "workspace/configuration", map[string]any{
-		"items": []map[string]any{{"section": "mrpvm"}},
-	}, &out); err != nil {
-		s.log.Warn("workspace/configuration", "err", err)
-		return
-	}
-	if len(out) == 0 || string(out[0]) == "null" {
-		return
-	}
-	var st Settings
-	if err := json.Unmarshal(out[0], &st); err != nil {
-		s.showMessage(protocol.MessageTypeWarning, "mrpvm: bad settings: "+err.Error())
-		return
-	}
-	s.mu.Lock()
-	// Settings that need a reopen (dbPath) take effect for folders opened
-	// later; the snapshot folder and watcher switch apply at once.
-	if st.SnapshotDir != "" {
-		s.settings.SnapshotDir = st.SnapshotDir
-	}
-	if st.DBPath != "" && s.settings.DBPath == "" {
-		s.settings.DBPath = st.DBPath
-	}
-	if st.LLM != nil {
-		s.settings.LLM = st.LLM // folders opened from now on
-	}
-	s.settings.NoWatcher = st.NoWatcher
-	if validHover(st.Hover) && st.Hover != "" {
-		s.settings.Hover = st.Hover
-	} else if st.Hover != "" {
-		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("mrpvm: the hover setting is %q; want terms, links or off", st.Hover))
-	}
-	if st.AskWaitMs != nil {
-		s.settings.AskWaitMs = st.AskWaitMs
-	}
-	// A section without the plugins key leaves the switches as they are
-	// (a client may pass them in initializationOptions only).
-	var keys map[string]json.RawMessage
-	_ = json.Unmarshal(out[0], &keys)
-	_, sent := keys["plugins"]
-	switched := sent && !maps.Equal(st.Plugins, s.settings.Plugins)
-	if switched {
-		s.settings.Plugins = st.Plugins
-	}
-	_, sent = keys["exclude"]
-	excluded := sent && !slices.Equal(st.Exclude, s.settings.Exclude)
-	if excluded {
-		s.settings.Exclude = st.Exclude
-	}
-	s.mu.Unlock()
-	if excluded {
-		if bad := badGlobs(st.Exclude); bad != "" {
-			s.showMessage(protocol.MessageTypeWarning, "mrpvm: the exclude setting: "+bad)
-		}
-	}
-	if switched || excluded {
-		// The catalog is built when a workspace opens: reopen every folder
-		// (as a saved configuration file does).
-		for _, f := range s.folderList() {
-			if switched {
-				f.setSwitches(st.Plugins)
-			}
-			if excluded {
-				f.setExclude(st.Exclude)
-			}
-			f.scheduleReload(config.SettingsFile, s.opt.Debounce)
-		}
-	}
-}
-
-// closeAll stops background work and closes every folder's knowledge base.
-func (s *Server) closeAll() {
-	s.mu.Lock()
-	folders := s.folders
-	s.folders = nil
-	w := s.watcher
-	s.watcher = nil
-	s.mu.Unlock()
-	if w != nil {
-		w.close()
-	}
-	for _, f := range folders {
-		f.close()
-	}
-	waitTimeout(&s.bg, 10*time.Second)
-}
-
-func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return true
-	case <-time.After(d):
-		return false
-	}
-}
-
-// folderList returns the open folders in order.
-func (s *Server) folderList() []*folder {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*folder(nil), s.folders...)
-}
-
-// folderFor returns the folder holding path (the deepest root), else the first.
-func (s *Server) folderFor(path string) *folder {
-	fs := s.folderList()
-	var best *folder
-	for _, f := range fs {
-		if within(f.root, path) && (best == nil || len(f.root) > len(best.root)) {
-			best = f
-		}
-	}
-	if best == nil && len(fs) > 0 && path == "" {
-		best = fs[0]
-	}
-	return best
-}
-
-// folderByURI picks a folder by its URI ("" : the first).
-func (s *Server) folderByURI(u string) (*folder, error) {
-	fs := s.folderList()
-	if len(fs) == 0 {
-		return nil, rpcError(jsonrpc2.InvalidRequest, "no_workspace", "no workspace folder is open")
-	}
-	if u == "" {
-		return fs[0], nil
-	}
-	p := uriToPath(u)
-	if f := s.folderFor(p); f != nil {
-		return f, nil
-	}
-	return nil, rpcError(jsonrpc2.InvalidParams, "bad_argument", "%s is in no workspace folder", u)
-}
-
-func within(root, path string) bool {
-	if path == root {
-		return true
-	}
-	return strings.HasPrefix(path, root+string(filepath.Separator))
-}
-
-// didChangeWorkspaceFolders opens added folders and closes removed ones.
-func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) error {
-	var p struct {
-		Event struct {
-			Added   []folderRef `json:"added"`
-			Removed []folderRef `json:"removed"`
-		} `json:"event"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return err
-	}
-	for _, r := range p.Event.Removed {
-		root := uriToPath(r.URI)
-		s.mu.Lock()
-		var gone *folder
-		for i, f := range s.folders {
-			if f.root == root {
-				gone = f
-				s.folders = append(s.folders[:i:i], s.folders[i+1:]...)
-				break
-			}
-		}
-		w := s.watcher
-		s.mu.Unlock()
-		if gone != nil {
-			if w != nil {
-				w.remove(gone.root)
-			}
-			s.goBG(gone.close)
-		}
-	}
-	for _, r := range p.Event.Added {
-		if !s.acceptRoot(uriToPath(r.URI)) {
-			continue
-		}
-		f := s.addFolder(r, len(s.folderList()) == 0)
-		if f != nil {
-			s.goBG(func() { s.ingestFolder(s.ctx, f, nil) })
-		}
-	}
-	return nil
-}
-
-// addFolder starts opening one workspace folder's knowledge base.
-func (s *Server) addFolder(r folderRef, first bool) *folder {
-	root := uriToPath(r.URI)
-	if root == "" {
-		return nil
-	}
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	s.mu.Lock()
-	for _, f := range s.folders {
-		if f.root == root {
-			s.mu.Unlock()
-			return nil
-		}
-	}
-	dbPath := ""
-	if first {
-		dbPath = s.opt.DBPath
-		if s.settings.DBPath != "" {
-			dbPath = s.settings.DBPath
-		}
-	}
-	userDir := s.opt.UserDir
-	if s.settings.UserDir != "" {
-		userDir = s.settings.UserDir
-	}
-	noLLM := s.opt.NoLLM
-	if s.settings.NoLLM != nil {
-		noLLM = *s.settings.NoLLM
-	}
-	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
-	f.llm = s.settings.LLM
-	f.setSwitches(s.settings.Plugins)
-	f.setExclude(s.settings.Exclude)
-	s.folders = append(s.folders, f)
-	if s.watcher != nil {
-		s.watcher.add(root)
-	}
-	s.mu.Unlock()
-	s.goBG(f.open)
-	s.goBG(f.buildLinks)
-	return f
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// readText returns the text of a document: the overlay when open, else the file.
-func (s *Server) readText(u string) (string, error) {
-	if d, ok := s.docs.get(u); ok {
-		return d.text, nil
-	}
-	p := uriToPath(u)
-	if p == "" {
-		return "", fmt.Errorf("not a file URI: %s", u)
-	}
-	b, err := s.readDiskFile(p)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
-
-// readDiskFile reads a file the editor has not opened: confined to the
-// workspace folder holding it (when one does), a regular file, and at most
-// MaxDiagnosedBytes, so a link to a secret, to /dev/zero or a FIFO is
-// refused unread (fsafe's codes).
-func (s *Server) readDiskFile(p string) ([]byte, error) {
-	root := ""
-	if f := s.folderFor(p); f != nil {
-		root = f.root
-	}
-	return fsafe.ReadFile(root, p, MaxDiagnosedBytes)
 }
