@@ -17,18 +17,6 @@ import (
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 )
 
-// extractCommon unpacks pages/common of the tldr-pages archive into dir,
-// skipping the test when the archive is not available.
-func extractCommon(t testing.TB, dir string) int {
-	archive, err := tldrpages.Archive()
-	if err != nil {
-		t.Skipf("%v", err)
-	}
-	n, err := tldrpages.Extract(archive, dir, map[string]string{"common": ""})
-	require.NoError(t, err)
-	return n["common"]
-}
-
 type question struct {
 	Q    string `json:"q"`
 	Page string `json:"page"`
@@ -43,7 +31,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 		t.Skip("ingests 4,612 files")
 	}
 	ws := t.TempDir()
-	n := extractCommon(t, ws)
+	n := tldrpages.ExtractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
 	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})

@@ -1,62 +1,23 @@
 package lsp_test
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 )
 
-// tldrArchive is the tldr-pages snapshot shared by the test machines
-// (MRPVM_TLDR_ARCHIVE overrides it, for a checkout elsewhere).
-func tldrArchive() string {
-	if p := os.Getenv("MRPVM_TLDR_ARCHIVE"); p != "" {
-		return p
-	}
-	return "../../../shared/data/tldr-pages.tar.gz"
-}
-
 // tldrCommon unpacks pages/common of tldr-pages into a new folder (the
-// benchmark is skipped when the archive is missing).
+// test or benchmark is skipped when the archive is missing).
 func tldrCommon(tb testing.TB) string {
 	tb.Helper()
-	f, err := os.Open(tldrArchive())
-	if err != nil {
-		tb.Skipf("tldr-pages archive not available: %v", err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	root := tb.TempDir()
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rest, ok := strings.CutPrefix(strings.TrimPrefix(h.Name, "./"), "pages/common/")
-		if !ok || h.Typeflag != tar.TypeReg || strings.Contains(rest, "/") {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, rest), b, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	tldrpages.ExtractCommon(tb, root)
 	return root
 }
 

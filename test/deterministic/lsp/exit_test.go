@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/test/lsp/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // exitBound is the regression guard for how long the process may take to

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/test/lsp/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // TestServerHostileWorkspace opens a cloned repository that commits a

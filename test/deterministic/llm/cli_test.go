@@ -45,7 +45,7 @@ func mrpvm(t *testing.T) string {
 		binary = filepath.Join(dir, "mrpvm")
 		_, file, _, _ := runtime.Caller(0)
 		cmd := exec.Command("go", "build", "-o", binary, "./cmd/mrpvm")
-		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = err
 			t.Logf("%s", out)

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "mrpvm")
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
 	build := exec.Command("go", "build", "-o", binary, "./cmd/mrpvm")
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/test/lsp/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // These tests run the real `mrpvm lsp` binary as subprocesses, to cover

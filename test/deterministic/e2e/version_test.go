@@ -33,7 +33,7 @@ func TestVersionOfACheckoutBuild(t *testing.T) {
 // does (-trimpath, the version set with -X) and checks --version names it.
 func TestVersionOfAReleaseBuild(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
 	bin := filepath.Join(t.TempDir(), "mrpvm")
 	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X github.com/mrpvm/mrpvm/version.version=1.2.3", "-o", bin, "./cmd/mrpvm")
 	build.Dir = root

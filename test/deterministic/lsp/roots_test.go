@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/test/lsp/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // homeTree writes a home folder with a loose note, a notes folder with no

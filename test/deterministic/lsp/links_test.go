@@ -380,7 +380,7 @@ func TestCodeActions(t *testing.T) {
 // ("one" is merely used).
 func TestHoverOnlyForDefinedTerms(t *testing.T) {
 	root := t.TempDir()
-	src, _ := filepath.Abs(filepath.Join("..", "..", "docs"))
+	src, _ := filepath.Abs(filepath.Join("..", "..", "..", "docs"))
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // knowledge base at several pages and runs every command that reads it: none
 // may panic, and every failure must be kb_corrupt with the rebuild hint.
 func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
-	ws, err := filepath.Abs(filepath.Join("..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
+	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
 	require.NoError(t, err)
 	env := isolatedEnv(t)
 	good := filepath.Join(t.TempDir(), "good.db")
