@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/lsp"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // TestDiagnosticsForConfigSOPAndManifestOverlay checks the diagnostics of
@@ -18,7 +19,7 @@ func TestDiagnosticsForConfigSOPAndManifestOverlay(t *testing.T) {
 	open := func(rel, text string) string {
 		u := e.uri(rel)
 		e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "x", "version": 1, "text": text}})
-		e.waitFor("diagnostics for "+rel, 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(u); return ok })
+		e.waitFor("diagnostics for "+rel, 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(u); return ok })
 		return u
 	}
 	cases := []struct{ rel, text, want string }{
@@ -62,21 +63,9 @@ func TestDiagnosticsForConfigSOPAndManifestOverlay(t *testing.T) {
 	}
 }
 
-func countNotes(notes []note, method string) int {
-	n := 0
-	for _, x := range notes {
-		if x.Method == method {
-			n++
-		}
-	}
-	return n
-}
+func countNotes(notes []note, method string) int { return lspclient.Count(notes, method, "") }
 
-func (e *editor) countNotes(method string) int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return countNotes(e.notes, method)
-}
+func (e *editor) countNotes(method string) int { return countNotes(e.Notes(), method) }
 
 // TestDiagnosticsForAUserFolderFromTheSettings checks a configuration file
 // in the user configuration folder that the editor's settings name (not
@@ -88,7 +77,7 @@ func TestDiagnosticsForAUserFolderFromTheSettings(t *testing.T) {
 	u := lsp.PathToURI(path)
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "json", "version": 1,
 		"text": "{\n  \"plugins\": {\"kb-fastest\": {\"enabled\": true}}\n}\n"}})
-	e.waitFor("diagnostics for the user plugins.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(u); return ok })
+	e.waitFor("diagnostics for the user plugins.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(u); return ok })
 	codes, _ := e.diagnosticsFor(u)
 	if got := strings.Join(codes, ","); got != "config_unknown_plugin@1" {
 		t.Errorf("diagnostics %s, want config_unknown_plugin@1", got)

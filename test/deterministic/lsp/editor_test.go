@@ -4,42 +4,28 @@ package lsp_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"golang.org/x/tools/txtar"
 
 	"github.com/mrpvm/mrpvm/lsp"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 // note is one notification the server sent.
-type note struct {
-	Method string
-	Params json.RawMessage
-}
+type note = lspclient.Note
 
-// editor is a fake LSP client that records what the server sends.
+// editor is a fake LSP client, lspclient's in-process mode, bound to a
+// test and one workspace folder.
 type editor struct {
-	t       testing.TB
-	root    string
-	db      string
-	conn    jsonrpc2.Conn
-	served  chan error
-	cancel  context.CancelFunc
-	mu      sync.Mutex
-	notes   []note
-	changed chan struct{} // signalled on every notification
-	created []string      // progress tokens created
-	regs    []string      // registered methods
-	config  json.RawMessage
+	*lspclient.Client
+	t    testing.TB
+	root string
+	db   string
 }
 
 // editorOptions tune a fake editor.
@@ -56,16 +42,7 @@ type editorOptions struct {
 	firstIngestHook func(done, total int)
 }
 
-func defaultCaps() map[string]any {
-	return map[string]any{
-		"window": map[string]any{"workDoneProgress": true},
-		"workspace": map[string]any{
-			"configuration":         true,
-			"workspaceFolders":      true,
-			"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
-		},
-	}
-}
+func defaultCaps() map[string]any { return lspclient.Caps() }
 
 // unpack writes a txtar archive from testdata into a new folder.
 func unpack(t testing.TB, archive string) string {
@@ -100,40 +77,22 @@ func start(t testing.TB, archive string, o editorOptions) *editor {
 		db = filepath.Join(tmp, "kb.db")
 	}
 	t.Setenv("XDG_DATA_HOME", filepath.Join(tmp, "data"))
-	serverSide, clientSide := net.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	e := &editor{t: t, root: root, db: db, served: make(chan error, 1), cancel: cancel, changed: make(chan struct{}, 1)}
-	go func() {
-		e.served <- lsp.Serve(ctx, serverSide, lsp.Options{DBPath: db, UserDir: "-", NoLLM: true, Debounce: 20 * time.Millisecond,
-			SnapshotDir: filepath.Join(tmp, "snapshots"), FirstIngestHook: o.firstIngestHook})
-	}()
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientSide))
-	e.conn.Go(ctx, e.handle)
-	t.Cleanup(func() { e.close() })
+	e := &editor{t: t, root: root, db: db, Client: lspclient.StartInProcess(lsp.Options{DBPath: db, UserDir: "-", NoLLM: true,
+		Debounce: 20 * time.Millisecond, SnapshotDir: filepath.Join(tmp, "snapshots"), FirstIngestHook: o.firstIngestHook})}
+	t.Cleanup(e.close)
 
-	caps := o.caps
-	if caps == nil {
-		caps = defaultCaps()
-	}
-	params := map[string]any{
-		"processId":        os.Getpid(),
-		"rootUri":          lsp.PathToURI(root),
-		"capabilities":     caps,
-		"workspaceFolders": []map[string]any{{"uri": lsp.PathToURI(root), "name": "ws"}},
-	}
+	var initOpts any
 	if o.initOpts != nil {
-		params["initializationOptions"] = o.initOpts
-	}
-	var res struct {
-		Capabilities map[string]any `json:"capabilities"`
+		initOpts = o.initOpts
 	}
 	begin := time.Now()
-	e.mustCall("initialize", params, &res)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.InitializeOnly(ctx, lspclient.Init{Root: root, Name: "ws", Caps: o.caps, Options: initOpts}); err != nil {
+		t.Fatal(err)
+	}
 	if d := time.Since(begin); d > 2*time.Second {
 		t.Errorf("initialize took %v", d)
-	}
-	if res.Capabilities["hoverProvider"] != true {
-		t.Fatalf("capabilities: %v", res.Capabilities)
 	}
 	if o.beforeInitialized != nil {
 		o.beforeInitialized(e)
@@ -145,71 +104,13 @@ func start(t testing.TB, archive string, o editorOptions) *editor {
 	return e
 }
 
+// close shuts the server down and checks that it ended cleanly.
 func (e *editor) close() {
-	e.mu.Lock()
-	conn := e.conn
-	e.conn = nil
-	e.mu.Unlock()
-	if conn == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, _ = conn.Call(ctx, "shutdown", nil, nil)
-	_ = conn.Notify(ctx, "exit", nil)
-	select {
-	case err := <-e.served:
-		if err != nil {
-			e.t.Errorf("server ended with %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		e.t.Errorf("server did not exit")
+	if err := e.Shutdown(ctx); err != nil {
+		e.t.Errorf("server: %v", err)
 	}
-	conn.Close()
-	e.cancel()
-}
-
-// handle answers the server's requests and records its notifications.
-func (e *editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	params := append(json.RawMessage(nil), req.Params()...)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	switch strings.Clone(req.Method()) {
-	case "window/workDoneProgress/create":
-		var p struct {
-			Token any `json:"token"`
-		}
-		_ = json.Unmarshal(params, &p)
-		e.created = append(e.created, fmt.Sprint(p.Token))
-		return nil, nil
-	case "client/registerCapability":
-		var p struct {
-			Registrations []struct {
-				Method string `json:"method"`
-			} `json:"registrations"`
-		}
-		_ = json.Unmarshal(params, &p)
-		for _, r := range p.Registrations {
-			e.regs = append(e.regs, r.Method)
-		}
-		return nil, nil
-	case "workspace/configuration":
-		if e.config != nil {
-			return jsonrpc2.RawMessage("[" + string(e.config) + "]"), nil
-		}
-		return jsonrpc2.RawMessage("[null]"), nil
-	case "window/showMessageRequest":
-		return nil, nil
-	}
-	if req.IsCall() {
-		return nil, jsonrpc2.ErrMethodNotFound
-	}
-	e.notes = append(e.notes, note{Method: strings.Clone(req.Method()), Params: params})
-	select {
-	case e.changed <- struct{}{}:
-	default:
-	}
-	return nil, nil
 }
 
 func (e *editor) call(method string, params, result any) error {
@@ -219,26 +120,19 @@ func (e *editor) call(method string, params, result any) error {
 func (e *editor) callCtx(ctx context.Context, method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	var raw jsonrpc2.RawMessage
-	if _, err := e.conn.Call(ctx, method, params, &raw); err != nil {
-		return err
-	}
-	if result != nil {
-		return json.Unmarshal(raw, result)
-	}
-	return nil
+	return e.Call(ctx, method, params, result)
 }
 
 func (e *editor) mustCall(method string, params, result any) {
 	e.t.Helper()
 	if err := e.call(method, params, result); err != nil {
-		e.t.Fatalf("%s: %v", method, err)
+		e.t.Fatal(err)
 	}
 }
 
 func (e *editor) notify(method string, params any) {
 	e.t.Helper()
-	if err := e.conn.Notify(context.Background(), method, params); err != nil {
+	if err := e.Notify(context.Background(), method, params); err != nil {
 		e.t.Fatalf("notify %s: %v", method, err)
 	}
 }
@@ -246,40 +140,20 @@ func (e *editor) notify(method string, params any) {
 // waitFor waits until pred holds over the recorded notifications.
 func (e *editor) waitFor(what string, timeout time.Duration, pred func(notes []note) bool) {
 	e.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		e.mu.Lock()
-		ok := pred(e.notes)
-		e.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-e.changed:
-		case <-time.After(20 * time.Millisecond):
-		case <-deadline:
-			e.t.Fatalf("timed out waiting for %s", what)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := e.Wait(ctx, what, pred); err != nil {
+		e.t.Fatalf("timed out: %v", err)
 	}
 }
 
 // ingested counts mrpvm/didIngest notifications (for paths containing sub).
-func ingested(notes []note, sub string) int {
-	n := 0
-	for _, x := range notes {
-		if x.Method == "mrpvm/didIngest" && strings.Contains(string(x.Params), sub) {
-			n++
-		}
-	}
-	return n
-}
+func ingested(notes []note, sub string) int { return lspclient.Count(notes, "mrpvm/didIngest", sub) }
 
 // waitIngest waits for one more mrpvm/didIngest mentioning sub.
 func (e *editor) waitIngest(sub string, timeout time.Duration) {
 	e.t.Helper()
-	e.mu.Lock()
-	before := ingested(e.notes, sub)
-	e.mu.Unlock()
+	before := ingested(e.Notes(), sub)
 	if sub == "" && before > 0 {
 		return
 	}
@@ -295,20 +169,13 @@ func (e *editor) uri(rel string) string {
 func (e *editor) hover(rel, needle string, delta int) string {
 	e.t.Helper()
 	line, char := e.find(rel, needle)
-	var h *struct {
-		Contents struct {
-			Kind  string `json:"kind"`
-			Value string `json:"value"`
-		} `json:"contents"`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	md, err := e.Hover(ctx, e.uri(rel), line, char+delta)
+	if err != nil {
+		e.t.Fatal(err)
 	}
-	e.mustCall("textDocument/hover", map[string]any{
-		"textDocument": map[string]any{"uri": e.uri(rel)},
-		"position":     map[string]any{"line": line, "character": char + delta},
-	}, &h)
-	if h == nil {
-		return ""
-	}
-	return h.Contents.Value
+	return md
 }
 
 // find returns the position of needle in a file (the overlay is not consulted).
@@ -334,36 +201,10 @@ func findIn(t testing.TB, text, needle string) (int, int) {
 
 // command runs workspace/executeCommand with one object argument.
 func (e *editor) command(name string, arg any, result any) error {
-	params := map[string]any{"command": name}
-	if arg != nil {
-		params["arguments"] = []any{arg}
-	}
-	return e.call("workspace/executeCommand", params, result)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return e.Command(ctx, name, arg, result)
 }
 
 // progressEnded reports whether a $/progress begin and end came for one token.
-func progressEnded(notes []note) bool {
-	begun := map[string]bool{}
-	for _, n := range notes {
-		if n.Method != "$/progress" {
-			continue
-		}
-		var p struct {
-			Token any `json:"token"`
-			Value struct {
-				Kind string `json:"kind"`
-			} `json:"value"`
-		}
-		_ = json.Unmarshal(n.Params, &p)
-		tok := fmt.Sprint(p.Token)
-		switch p.Value.Kind {
-		case "begin":
-			begun[tok] = true
-		case "end":
-			if begun[tok] {
-				return true
-			}
-		}
-	}
-	return false
-}
+func progressEnded(notes []note) bool { return !lspclient.ProgressEnd(notes, "").IsZero() }

@@ -36,7 +36,7 @@ func (e *editor) waitCodes(u, want string) {
 		}
 	}()
 	e.waitFor("diagnostics "+want+" for "+u, 15*time.Second, func([]note) bool {
-		c, ok := e.diagnosticsForLocked(u)
+		c, ok := e.diagnosticsFor(u)
 		sort.Strings(c)
 		got = strings.Join(c, ",")
 		return ok && got == want
@@ -199,8 +199,6 @@ func TestRenameWhileTheFirstIngestRuns(t *testing.T) {
 		return strings.Join(names, "|")
 	}
 	e.waitFor("the new heading in the knowledge base", 20*time.Second, func([]note) bool {
-		e.mu.Unlock()
-		defer e.mu.Lock()
 		return strings.Contains(symbols("Unpack It All"), "Unpack It All")
 	})
 	if got := symbols("Unpack Everything"); strings.Contains(got, "Unpack Everything") {

@@ -206,7 +206,7 @@ func TestLinkDiagnostics(t *testing.T) {
 	u := e.uri("README.md")
 	b, _ := os.ReadFile(filepath.Join(e.root, "README.md"))
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "markdown", "version": 1, "text": string(b)}})
-	e.waitFor("diagnostics for README.md", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(u); return ok })
+	e.waitFor("diagnostics for README.md", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(u); return ok })
 	codes, _ := e.diagnosticsFor(u)
 	sort.Strings(codes)
 	if got := strings.Join(codes, ","); got != "broken_anchor@4,broken_link@4,broken_wiki_link@4,link_outside_workspace@4" {
@@ -218,7 +218,7 @@ func TestLinkDiagnostics(t *testing.T) {
 	e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
 		"contentChanges": []any{map[string]any{"text": text}}})
 	e.waitFor("new diagnostics", 5*time.Second, func([]note) bool {
-		c, _ := e.diagnosticsForLocked(u)
+		c, _ := e.diagnosticsFor(u)
 		return !strings.Contains(strings.Join(c, ","), "broken_wiki_link")
 	})
 	codes, _ = e.diagnosticsFor(u)

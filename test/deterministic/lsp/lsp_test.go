@@ -25,16 +25,14 @@ func TestInitializeAndProgress(t *testing.T) {
 		}
 		return true
 	})
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.created) == 0 {
+	if len(e.Created()) == 0 {
 		t.Errorf("no window/workDoneProgress/create")
 	}
-	if !strings.Contains(strings.Join(e.regs, ","), "workspace/didChangeWatchedFiles") {
-		t.Errorf("watched files not registered: %v", e.regs)
+	if regs := e.Registered(); !strings.Contains(strings.Join(regs, ","), "workspace/didChangeWatchedFiles") {
+		t.Errorf("watched files not registered: %v", regs)
 	}
 	sawReport := false
-	for _, n := range e.notes {
+	for _, n := range e.Notes() {
 		if n.Method == "$/progress" && strings.Contains(string(n.Params), `"report"`) && strings.Contains(string(n.Params), "files") {
 			sawReport = true
 		}

@@ -9,9 +9,7 @@ import (
 
 // diagnosticsFor returns the last published diagnostics for a URI.
 func (e *editor) diagnosticsFor(u string) (codes []string, ok bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, n := range e.notes {
+	for _, n := range e.Notes() {
 		if n.Method != "textDocument/publishDiagnostics" {
 			continue
 		}
@@ -42,7 +40,7 @@ func TestDiagnostics(t *testing.T) {
 	u := e.uri("plugins/demo/plugin.json")
 	bad := "{\n  \"id\": \"Demo Plugin\",\n  \"type\": \"kb-plugin\",\n  \"version\": \"1.0.0\"\n}\n"
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "json", "version": 1, "text": bad}})
-	e.waitFor("diagnostics for plugin.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(u); return ok })
+	e.waitFor("diagnostics for plugin.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(u); return ok })
 	codes, _ := e.diagnosticsFor(u)
 	if !strings.Contains(strings.Join(codes, ","), "descriptor_bad_id@1") {
 		t.Errorf("plugin.json diagnostics: %v", codes)
@@ -51,18 +49,11 @@ func TestDiagnostics(t *testing.T) {
 	mu := e.uri("links.md")
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": mu, "languageId": "markdown", "version": 1,
 		"text": "# Links\n\nSee [ok](README.md) and [gone](missing/page.md).\n"}})
-	e.waitFor("diagnostics for links.md", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsForLocked(mu); return ok })
+	e.waitFor("diagnostics for links.md", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(mu); return ok })
 	codes, _ = e.diagnosticsFor(mu)
 	if strings.Join(codes, ",") != "broken_link@2" {
 		t.Errorf("link diagnostics: %v", codes)
 	}
-}
-
-// diagnosticsForLocked is diagnosticsFor for use inside waitFor (lock held).
-func (e *editor) diagnosticsForLocked(u string) ([]string, bool) {
-	e.mu.Unlock()
-	defer e.mu.Lock()
-	return e.diagnosticsFor(u)
 }
 
 // TestSecondServerOnTheSameKnowledgeBase runs two servers on one workspace

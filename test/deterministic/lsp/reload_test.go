@@ -32,14 +32,12 @@ func (e *editor) reloads() []struct {
 	Files  []string `json:"files"`
 	Error  string   `json:"error"`
 } {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var out []struct {
 		Folder string   `json:"folder"`
 		Files  []string `json:"files"`
 		Error  string   `json:"error"`
 	}
-	for _, n := range e.notes {
+	for _, n := range e.Notes() {
 		if n.Method != "mrpvm/didReload" {
 			continue
 		}
@@ -140,9 +138,7 @@ func TestConfigSaveReloadsTheWorkspace(t *testing.T) {
 	}
 
 	// Saving a source file re-ingests it and reloads nothing.
-	e.mu.Lock()
-	ingests := ingested(e.notes, "glossary.md")
-	e.mu.Unlock()
+	ingests := ingested(e.Notes(), "glossary.md")
 	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": e.uri("glossary.md")}})
 	e.waitFor("the ingest of the saved glossary.md", 10*time.Second, func(n []note) bool { return ingested(n, "glossary.md") > ingests })
 	time.Sleep(100 * time.Millisecond)
@@ -198,10 +194,10 @@ func TestPluginSwitchesFromTheSettings(t *testing.T) {
 		t.Fatalf("plugins the setting does not name changed: %v", states)
 	}
 
-	e.mu.Lock()
-	e.config = json.RawMessage(`{"plugins": {"kb-fast": true, "kb-thinkingdb": false}}`)
-	ingests := countNotes(e.notes, "mrpvm/didIngest")
-	e.mu.Unlock()
+	if err := e.SetConfiguration(json.RawMessage(`{"plugins": {"kb-fast": true, "kb-thinkingdb": false}}`)); err != nil {
+		t.Fatal(err)
+	}
+	ingests := countNotes(e.Notes(), "mrpvm/didIngest")
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 	e.waitFor("mrpvm/didReload", 20*time.Second, func(n []note) bool { return countNotes(n, "mrpvm/didReload") >= 1 })
 	// A reload ingests the folder again (nothing changed) before serving.

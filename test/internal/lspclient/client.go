@@ -1,9 +1,13 @@
-// Package lspclient is a small Language Server Protocol client that runs
-// the real `mrpvm lsp` binary as a subprocess and talks to it over its
-// standard input and output, as an editor does. Tests and the measurement
-// program in test/bench/lsp use it; it records every notification with its
-// arrival time and answers the server's requests (progress tokens,
-// registrations, configuration) the way a capable editor would.
+// Package lspclient is the one Language Server Protocol client of the
+// tests and the measurement program in test/bench/lsp. It talks to the
+// server over a byte stream, as an editor does, in one of two modes:
+// Start runs the real `mrpvm lsp` binary as a subprocess and speaks over its
+// standard input and output; StartInProcess runs lsp.Serve in the test's
+// process over an in-memory pipe (faster to start, and the server's
+// lsp.Options are the test's to set). Either way it records every
+// notification with its arrival time and answers the server's requests
+// (progress tokens, registrations, configuration) the way a capable editor
+// would.
 package lspclient
 
 import (
@@ -13,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +30,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
+
+	"github.com/mrpvm/mrpvm/lsp"
 )
 
 // Note is one notification the server sent.
@@ -46,18 +53,54 @@ type Options struct {
 
 // Client is one running server and the connection to it.
 type Client struct {
-	cmd    *exec.Cmd
 	conn   jsonrpc2.Conn
+	exited chan struct{}
+	// Started is when the server was started.
+	Started time.Time
+
+	// Subprocess mode (Start).
+	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr bytes.Buffer
-	exited chan struct{}
-	// Started is when the process was started.
-	Started time.Time
+
+	// In-process mode (StartInProcess): the pipe's client end, the
+	// cancellation of Serve's context, and Serve's error once exited is
+	// closed.
+	pipe     net.Conn
+	cancel   context.CancelFunc
+	serveErr error
 
 	mu      sync.Mutex
 	notes   []Note
 	changed chan struct{}
 	config  json.RawMessage
+	created []string // progress tokens the server created
+	regs    []string // methods the server registered
+}
+
+func newClient() *Client {
+	return &Client{exited: make(chan struct{}), changed: make(chan struct{}, 1), Started: time.Now()}
+}
+
+// connect starts the JSON-RPC connection over a stream to the server.
+func (c *Client) connect(rwc io.ReadWriteCloser) {
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc))
+	c.conn.Go(context.Background(), c.handle)
+}
+
+// StartInProcess runs lsp.Serve with opt on one end of an in-memory pipe
+// and connects to the other end.
+func StartInProcess(opt lsp.Options) *Client {
+	serverSide, clientSide := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := newClient()
+	c.pipe, c.cancel = clientSide, cancel
+	go func() {
+		c.serveErr = lsp.Serve(ctx, serverSide, opt)
+		close(c.exited)
+	}()
+	c.connect(clientSide)
+	return c
 }
 
 // Build compiles ./cmd/mrpvm of the module holding this package into dir
@@ -89,7 +132,7 @@ func (p pipe) Close() error {
 	return err
 }
 
-// Start runs `mrpvm lsp` and connects to it.
+// Start runs `mrpvm lsp` as a subprocess and connects to it.
 func Start(opt Options) (*Client, error) {
 	cmd := exec.Command(opt.Binary, append([]string{"lsp"}, opt.Args...)...)
 	cmd.Env = append(os.Environ(), opt.Env...)
@@ -101,15 +144,14 @@ func Start(opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cmd: cmd, stdin: in, exited: make(chan struct{}), changed: make(chan struct{}, 1)}
+	c := newClient()
+	c.cmd, c.stdin = cmd, in
 	cmd.Stderr = &lockedWriter{w: &c.stderr, mu: &c.mu}
-	c.Started = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s lsp: %w", opt.Binary, err)
 	}
 	go func() { _ = cmd.Wait(); close(c.exited) }()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipe{ReadCloser: out, w: in}))
-	c.conn.Go(context.Background(), c.handle)
+	c.connect(pipe{ReadCloser: out, w: in})
 	return c, nil
 }
 
@@ -124,10 +166,16 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// Pid is the server's process id.
-func (c *Client) Pid() int { return c.cmd.Process.Pid }
+// Pid is the server's process id (in-process: this process's).
+func (c *Client) Pid() int {
+	if c.cmd == nil {
+		return os.Getpid()
+	}
+	return c.cmd.Process.Pid
+}
 
-// Stderr returns what the server wrote to standard error.
+// Stderr returns what the server wrote to standard error (in-process:
+// nothing; the server logs through lsp.Options.Logger).
 func (c *Client) Stderr() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -135,15 +183,25 @@ func (c *Client) Stderr() string {
 }
 
 // ExitCode is the process's exit status (-1 while it runs or when it was
-// killed by a signal).
+// killed by a signal; in-process: 0 when Serve returned nil, else 1).
 func (c *Client) ExitCode() int {
 	select {
 	case <-c.exited:
-		return c.cmd.ProcessState.ExitCode()
 	default:
 		return -1
 	}
+	if c.cmd == nil {
+		if c.serveErr != nil {
+			return 1
+		}
+		return 0
+	}
+	return c.cmd.ProcessState.ExitCode()
 }
+
+// ServeErr is what lsp.Serve returned (in-process mode, once Exited is
+// closed).
+func (c *Client) ServeErr() error { return c.serveErr }
 
 // Exited is closed when the process has ended.
 func (c *Client) Exited() <-chan struct{} { return c.exited }
@@ -164,7 +222,29 @@ func (c *Client) handle(_ context.Context, req *jsonrpc2.Request) (any, error) {
 	method := strings.Clone(req.Method())
 	params := append(json.RawMessage(nil), req.Params()...)
 	switch method {
-	case "window/workDoneProgress/create", "client/registerCapability", "window/showMessageRequest":
+	case "window/workDoneProgress/create":
+		var p struct {
+			Token any `json:"token"`
+		}
+		_ = json.Unmarshal(params, &p)
+		c.mu.Lock()
+		c.created = append(c.created, fmt.Sprint(p.Token))
+		c.mu.Unlock()
+		return nil, nil
+	case "client/registerCapability":
+		var p struct {
+			Registrations []struct {
+				Method string `json:"method"`
+			} `json:"registrations"`
+		}
+		_ = json.Unmarshal(params, &p)
+		c.mu.Lock()
+		for _, r := range p.Registrations {
+			c.regs = append(c.regs, r.Method)
+		}
+		c.mu.Unlock()
+		return nil, nil
+	case "window/showMessageRequest":
 		return nil, nil
 	case "workspace/configuration":
 		c.mu.Lock()
@@ -201,17 +281,36 @@ func Caps() map[string]any {
 	}
 }
 
-// Initialize sends initialize (one workspace folder, root) and initialized.
-// initOpts becomes initializationOptions when not nil.
-func (c *Client) Initialize(ctx context.Context, root string, initOpts any) error {
+// Init are the parameters of initialize.
+type Init struct {
+	// Root is the one workspace folder (also the root URI).
+	Root string
+	// Name is the folder's name ("" : Root's base name).
+	Name string
+	// Caps are the client capabilities (nil: Caps()).
+	Caps map[string]any
+	// Options become initializationOptions when not nil.
+	Options any
+}
+
+// InitializeOnly sends initialize (without initialized) and checks that the
+// answer announces hover.
+func (c *Client) InitializeOnly(ctx context.Context, in Init) error {
+	name, caps := in.Name, in.Caps
+	if name == "" {
+		name = filepath.Base(in.Root)
+	}
+	if caps == nil {
+		caps = Caps()
+	}
 	params := map[string]any{
 		"processId":        os.Getpid(),
-		"rootUri":          PathToURI(root),
-		"capabilities":     Caps(),
-		"workspaceFolders": []map[string]any{{"uri": PathToURI(root), "name": filepath.Base(root)}},
+		"rootUri":          PathToURI(in.Root),
+		"capabilities":     caps,
+		"workspaceFolders": []map[string]any{{"uri": PathToURI(in.Root), "name": name}},
 	}
-	if initOpts != nil {
-		params["initializationOptions"] = initOpts
+	if in.Options != nil {
+		params["initializationOptions"] = in.Options
 	}
 	var res struct {
 		Capabilities map[string]any `json:"capabilities"`
@@ -221,6 +320,15 @@ func (c *Client) Initialize(ctx context.Context, root string, initOpts any) erro
 	}
 	if res.Capabilities["hoverProvider"] != true {
 		return fmt.Errorf("initialize: no hover capability in %v", res.Capabilities)
+	}
+	return nil
+}
+
+// Initialize sends initialize (one workspace folder, root) and initialized.
+// initOpts becomes initializationOptions when not nil.
+func (c *Client) Initialize(ctx context.Context, root string, initOpts any) error {
+	if err := c.InitializeOnly(ctx, Init{Root: root, Options: initOpts}); err != nil {
+		return err
 	}
 	return c.Notify(ctx, "initialized", map[string]any{})
 }
@@ -274,6 +382,20 @@ func (c *Client) Open(ctx context.Context, uri, languageID, text string) error {
 		"uri": uri, "languageId": languageID, "version": 1, "text": text}})
 }
 
+// Created returns the progress tokens the server created so far.
+func (c *Client) Created() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.created...)
+}
+
+// Registered returns the methods the server registered so far.
+func (c *Client) Registered() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.regs...)
+}
+
 // Notes returns a copy of the notifications received so far.
 func (c *Client) Notes() []Note {
 	c.mu.Lock()
@@ -302,34 +424,68 @@ func (c *Client) Wait(ctx context.Context, what string, pred func([]Note) bool) 
 	}
 }
 
-// Shutdown sends shutdown and exit and waits for the process to end
-// (killing it after the context ends).
+// Shutdown sends shutdown and exit (unless the server has ended already)
+// and waits for it to end, stopping it when the context ends first: the
+// process is killed, Serve's context cancelled. It fails when the server
+// did not end cleanly.
 func (c *Client) Shutdown(ctx context.Context) error {
-	err := c.Call(ctx, "shutdown", nil, nil)
-	if err == nil {
-		err = c.Notify(ctx, "exit", nil)
+	var err error
+	select {
+	case <-c.exited:
+	default:
+		err = c.Call(ctx, "shutdown", nil, nil)
+		if err == nil {
+			err = c.Notify(ctx, "exit", nil)
+		}
 	}
 	select {
 	case <-c.exited:
 	case <-ctx.Done():
-		_ = c.cmd.Process.Kill()
+		c.stop()
 		<-c.exited
 		err = errors.Join(err, fmt.Errorf("the server did not exit: %w", ctx.Err()))
 	}
 	_ = c.conn.Close()
-	if err == nil && c.cmd.ProcessState != nil && !c.cmd.ProcessState.Success() {
-		err = fmt.Errorf("the server exited with %v; stderr: %s", c.cmd.ProcessState, c.Stderr())
+	if c.cancel != nil {
+		c.cancel()
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if c.cmd == nil {
+		if c.serveErr != nil {
+			return fmt.Errorf("the server ended with %w", c.serveErr)
+		}
+		return nil
+	}
+	if c.cmd.ProcessState != nil && !c.cmd.ProcessState.Success() {
+		return fmt.Errorf("the server exited with %v; stderr: %s", c.cmd.ProcessState, c.Stderr())
+	}
+	return nil
 }
 
-// CloseInput closes the server's standard input (end of input, as when an
-// editor dies) and leaves its output open.
-func (c *Client) CloseInput() error { return c.stdin.Close() }
-
-// Kill sends SIGKILL to the server and waits for it to end.
-func (c *Client) Kill() {
+// stop ends the server at once: SIGKILL for a process, cancelling Serve's
+// context in process.
+func (c *Client) stop() {
+	if c.cmd == nil {
+		c.cancel()
+		return
+	}
 	_ = c.cmd.Process.Signal(syscall.SIGKILL)
+}
+
+// CloseInput closes the server's input (end of input, as when an editor
+// dies) and leaves its output open (in-process: the pipe ends both ways).
+func (c *Client) CloseInput() error {
+	if c.cmd == nil {
+		return c.pipe.Close()
+	}
+	return c.stdin.Close()
+}
+
+// Kill ends the server at once and waits for it to end.
+func (c *Client) Kill() {
+	c.stop()
 	<-c.exited
 	_ = c.conn.Close()
 }
