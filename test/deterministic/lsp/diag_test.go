@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,54 @@ func TestDiagnosticsForAUserFolderFromTheSettings(t *testing.T) {
 	codes, _ := e.diagnosticsFor(u)
 	if got := strings.Join(codes, ","); got != "config_unknown_plugin@1" {
 		t.Errorf("diagnostics %s, want config_unknown_plugin@1", got)
+	}
+}
+
+// diagnosticsFor returns the last published diagnostics for a URI.
+func (e *editor) diagnosticsFor(u string) (codes []string, ok bool) {
+	for _, n := range e.Notes() {
+		if n.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p struct {
+			URI         string `json:"uri"`
+			Diagnostics []struct {
+				Code  string `json:"code"`
+				Range struct {
+					Start struct{ Line int } `json:"start"`
+				} `json:"range"`
+			} `json:"diagnostics"`
+		}
+		_ = json.Unmarshal(n.Params, &p)
+		if p.URI != u {
+			continue
+		}
+		ok = true
+		codes = codes[:0]
+		for _, d := range p.Diagnostics {
+			codes = append(codes, d.Code+"@"+itoa(d.Range.Start.Line))
+		}
+	}
+	return codes, ok
+}
+
+func TestDiagnostics(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{})
+	u := e.uri("plugins/demo/plugin.json")
+	bad := "{\n  \"id\": \"Demo Plugin\",\n  \"type\": \"kb-plugin\",\n  \"version\": \"1.0.0\"\n}\n"
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "json", "version": 1, "text": bad}})
+	e.waitFor("diagnostics for plugin.json", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(u); return ok })
+	codes, _ := e.diagnosticsFor(u)
+	if !strings.Contains(strings.Join(codes, ","), "descriptor_bad_id@1") {
+		t.Errorf("plugin.json diagnostics: %v", codes)
+	}
+	// Broken relative links in Markdown are hints.
+	mu := e.uri("links.md")
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": mu, "languageId": "markdown", "version": 1,
+		"text": "# Links\n\nSee [ok](README.md) and [gone](missing/page.md).\n"}})
+	e.waitFor("diagnostics for links.md", 5*time.Second, func([]note) bool { _, ok := e.diagnosticsFor(mu); return ok })
+	codes, _ = e.diagnosticsFor(mu)
+	if strings.Join(codes, ",") != "broken_link@2" {
+		t.Errorf("link diagnostics: %v", codes)
 	}
 }

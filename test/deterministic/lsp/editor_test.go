@@ -160,6 +160,11 @@ func (e *editor) waitIngest(sub string, timeout time.Duration) {
 	e.waitFor("mrpvm/didIngest "+sub, timeout, func(n []note) bool { return ingested(n, sub) > before })
 }
 
+// docParams are the params of a request about a whole document.
+func docParams(uri string) map[string]any {
+	return map[string]any{"textDocument": map[string]any{"uri": uri}}
+}
+
 func (e *editor) uri(rel string) string {
 	return lsp.PathToURI(filepath.Join(e.root, filepath.FromSlash(rel)))
 }

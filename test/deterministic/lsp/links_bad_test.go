@@ -76,7 +76,7 @@ func TestLinkingFilesDiagnosticsFollowTheTarget(t *testing.T) {
 	e.waitCodes(setup, "")
 
 	// Deleting guide.md breaks README's links to it.
-	e.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": guide}})
+	e.notify("textDocument/didClose", docParams(guide))
 	if err := os.Remove(filepath.Join(e.root, "guide.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 		}
 	}
 	var dl json.RawMessage
-	e.mustCall("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": u}}, &dl)
+	e.mustCall("textDocument/documentLink", docParams(u), &dl)
 	leaks("documentLink", dl)
 	if !strings.Contains(string(dl), "notes.md#L3") {
 		t.Errorf("the local links lost their targets: %s", dl)
@@ -443,7 +443,7 @@ func TestLinkCycles(t *testing.T) {
 		t.Errorf("willRenameFiles in a cycle: %s", got)
 	}
 	var lenses []json.RawMessage
-	e.mustCall("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": e.uri("b.md")}}, &lenses)
+	e.mustCall("textDocument/codeLens", docParams(e.uri("b.md")), &lenses)
 	if len(lenses) != 1 {
 		t.Errorf("code lenses in a cycle: %s", lenses)
 	}

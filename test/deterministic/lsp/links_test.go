@@ -116,7 +116,7 @@ func TestReferences(t *testing.T) {
 			Title string `json:"title"`
 		} `json:"command"`
 	}
-	e.mustCall("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": e.uri("guide.md")}}, &lenses)
+	e.mustCall("textDocument/codeLens", docParams(e.uri("guide.md")), &lenses)
 	var titles []string
 	for _, l := range lenses {
 		titles = append(titles, itoa(l.Range.Start.Line)+":"+l.Command.Title)
@@ -288,7 +288,7 @@ func TestDocumentLinksAndFolding(t *testing.T) {
 		Range  lspRange `json:"range"`
 		Target string   `json:"target"`
 	}
-	e.mustCall("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": e.uri("README.md")}}, &dl)
+	e.mustCall("textDocument/documentLink", docParams(e.uri("README.md")), &dl)
 	var targets []string
 	for _, l := range dl {
 		targets = append(targets, strings.TrimPrefix(l.Target, e.uri("")+"/"))
@@ -302,7 +302,7 @@ func TestDocumentLinksAndFolding(t *testing.T) {
 		StartLine int `json:"startLine"`
 		EndLine   int `json:"endLine"`
 	}
-	e.mustCall("textDocument/foldingRange", map[string]any{"textDocument": map[string]any{"uri": e.uri("guide.md")}}, &folds)
+	e.mustCall("textDocument/foldingRange", docParams(e.uri("guide.md")), &folds)
 	var got []string
 	for _, f := range folds {
 		got = append(got, itoa(f.StartLine)+"-"+itoa(f.EndLine))

@@ -93,7 +93,7 @@ func TestOverlayAndDocumentSymbol(t *testing.T) {
 		}},
 	})
 	var syms []symbol
-	e.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+	e.mustCall("textDocument/documentSymbol", docParams(u), &syms)
 	var names []string
 	var walk func(n []symbol)
 	walk = func(n []symbol) {
@@ -137,7 +137,7 @@ func TestSaveReingestsVisibleToHover(t *testing.T) {
 	if err := os.WriteFile(p, []byte("# Glossary\n\n## Quasarbeam\n\nQuasarbeam is the nightly batch exporter.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": e.uri("glossary.md")}})
+	e.notify("textDocument/didSave", docParams(e.uri("glossary.md")))
 	e.waitIngest("glossary.md", 10*time.Second)
 	if got := e.hover("glossary.md", "Quasarbeam", 3); !strings.Contains(got, "nightly batch exporter") {
 		t.Fatalf("hover after save: %q", got)
@@ -434,5 +434,147 @@ func TestUnknownMethodAndPanicSafety(t *testing.T) {
 	e.notify("textDocument/didChange", map[string]any{"textDocument": 7})
 	if got := e.hover("glossary.md", "Zeppelinite", 2); got == "" {
 		t.Errorf("server stopped answering")
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{})
+	labels := func(uri, text string, line, char int) string {
+		e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "x", "version": 1, "text": text}})
+		var items []struct {
+			Label string `json:"label"`
+		}
+		e.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"position": map[string]any{"line": line, "character": char}}, &items)
+		var out []string
+		for _, it := range items {
+			out = append(out, it.Label)
+		}
+		return "," + strings.Join(out, ",") + ","
+	}
+	kus := e.uri("plugins/demo/plugin.kus.md")
+	if got := labels(kus, "## Context Unit\nRole: ", 1, 6); !strings.Contains(got, ",Procedure,") || !strings.Contains(got, ",Definition,") {
+		t.Errorf("Role values: %s", got)
+	}
+	if got := labels(kus, "## Context Unit\nPhaseScopes: ", 1, 13); !strings.Contains(got, ",gs-plugin,") {
+		t.Errorf("PhaseScopes values: %s", got)
+	}
+	if got := labels(kus, "## Context Unit\n", 1, 0); !strings.Contains(got, ",UtilityActs,") {
+		t.Errorf("field names: %s", got)
+	}
+	pj := e.uri("plugins/demo/plugin.json")
+	if got := labels(pj, "{\n  \"costClass\": ", 1, 15); !strings.Contains(got, ",cheap,") {
+		t.Errorf("costClass values: %s", got)
+	}
+	if got := labels(pj, "{\n  \"type\": ", 1, 10); !strings.Contains(got, ",kb-plugin,") {
+		t.Errorf("type values: %s", got)
+	}
+	if got := labels(e.uri("README.md"), "# x\n", 0, 1); got != ",," {
+		t.Errorf("completion in plain Markdown: %s", got)
+	}
+}
+
+// TestHoverCacheFollowsTheKnowledgeBase hovers the same word before and
+// after saves that add, change and remove what it resolves to: cached
+// hovers (including "nothing here") never outlive an ingest.
+func TestHoverCacheFollowsTheKnowledgeBase(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{})
+	p := filepath.Join(e.root, "notes", "probe.md")
+	u := e.uri("notes/probe.md")
+	probe := "# Probe\n\nSee Vantablorp here.\n"
+	save := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e.notify("textDocument/didSave", docParams(u))
+		e.waitIngest("probe.md", 10*time.Second)
+	}
+	save(probe)
+	hover := func() string { return e.hover("notes/probe.md", "Vantablorp", 2) }
+	for i := 0; i < 2; i++ { // the second hover comes from the cache
+		if got := hover(); strings.Contains(got, "hyperdrive") {
+			t.Fatalf("hover %d before the definition exists: %q", i, got)
+		}
+	}
+	defs := filepath.Join(e.root, "notes", "defs.md")
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(defs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e.notify("textDocument/didSave", docParams(e.uri("notes/defs.md")))
+		e.waitIngest("defs.md", 10*time.Second)
+	}
+	write("# Vantablorp\n\nVantablorp is the hyperdrive of the fleet.\n")
+	if got := hover(); !strings.Contains(got, "hyperdrive") {
+		t.Fatalf("hover after the definition was saved: %q", got)
+	}
+	write("# Vantablorp\n\nVantablorp is the tractor beam of the fleet.\n")
+	if got := hover(); !strings.Contains(got, "tractor beam") {
+		t.Fatalf("hover after the definition changed: %q", got)
+	}
+}
+
+// TestSearchCommand runs mrpvm.search over the pipe: hits carry the
+// evidence fields (a file URI and a range an editor can open), the plugin
+// and k are honoured, and a refused request is InvalidParams with the
+// code mrpvm search uses.
+func TestSearchCommand(t *testing.T) {
+	e := start(t, "basic.txtar", editorOptions{})
+	type hit struct {
+		KUID     string  `json:"kuId"`
+		Title    string  `json:"title"`
+		SourceID string  `json:"sourceId"`
+		URI      string  `json:"uri"`
+		Score    float64 `json:"score"`
+		Range    struct {
+			StartLine int `json:"startLine"`
+			EndLine   int `json:"endLine"`
+		} `json:"range"`
+	}
+	for _, plugin := range []string{"", "kb-fast", "kb-thinkingdb"} {
+		var hits []hit
+		arg := map[string]any{"query": "zeppelinite caching tier"}
+		if plugin != "" {
+			arg["plugin"] = plugin
+		}
+		if err := e.command("mrpvm.search", arg, &hits); err != nil {
+			t.Fatalf("%s: %v", plugin, err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("%s: no hits", plugin)
+		}
+		top := hits[0]
+		if top.SourceID != "glossary.md" || top.URI != e.uri("glossary.md") || top.KUID == "" || top.Title == "" || top.Score <= 0 || top.Range.StartLine < 1 {
+			t.Errorf("%s: top hit %+v", plugin, top)
+		}
+	}
+	var hits []hit
+	if err := e.command("mrpvm.search", map[string]any{"query": "rollout rollback fleet", "k": 1}, &hits); err != nil || len(hits) != 1 {
+		t.Fatalf("k=1: %v %+v", err, hits)
+	}
+	if err := e.command("mrpvm.search", map[string]any{"query": "the and of"}, &hits); err != nil || len(hits) != 0 {
+		t.Errorf("stop words only: %v %+v (want no hits, no error)", err, hits)
+	}
+	for _, tc := range []struct {
+		arg  any
+		code string
+	}{
+		{map[string]any{"query": "  "}, "empty_query"},
+		{map[string]any{}, "empty_query"},
+		{map[string]any{"query": "x", "k": -1}, "bad_k"},
+		{map[string]any{"query": "x", "k": 100000}, "bad_k"},
+		{map[string]any{"query": "x", "plugin": "kb-nope"}, "unknown_plugin"},
+		{map[string]any{"query": "x", "bogus": true}, "bad_argument"},
+		{map[string]any{"query": 3}, "bad_argument"},
+	} {
+		err := e.command("mrpvm.search", tc.arg, &hits)
+		if !hasCode(err, tc.code) {
+			t.Errorf("%v: want %s, got %v", tc.arg, tc.code, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), tc.code+": ") {
+			t.Errorf("%v: the message leads with the code: %v", tc.arg, err)
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package lsp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,6 +80,14 @@ func startProcess(t *testing.T, ctx context.Context, env []string, root, db, log
 	return c
 }
 
+// processWorkspace unpacks basic.txtar and returns it with a scratch
+// folder, a knowledge base path in it and an isolated environment.
+func processWorkspace(t *testing.T) (root, tmp, db string, env []string) {
+	root = unpack(t, "basic.txtar")
+	tmp = t.TempDir()
+	return root, tmp, filepath.Join(tmp, "kb.db"), isolatedEnv(t)
+}
+
 func waitIngestEnd(t *testing.T, ctx context.Context, c *lspclient.Client) {
 	t.Helper()
 	if err := c.Wait(ctx, "the end of the ingest progress", func(n []lspclient.Note) bool {
@@ -100,10 +110,7 @@ type stats struct {
 func TestSecondServerProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	root := unpack(t, "basic.txtar")
-	tmp := t.TempDir()
-	db := filepath.Join(tmp, "kb.db")
-	env := isolatedEnv(t)
+	root, tmp, db, env := processWorkspace(t)
 	first := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "first.log"))
 	waitIngestEnd(t, ctx, first)
 
@@ -239,9 +246,8 @@ func TestKillDuringColdIngestThenRestart(t *testing.T) {
 func TestHugeDidChange(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	root := unpack(t, "basic.txtar")
-	tmp := t.TempDir()
-	c := startProcess(t, ctx, isolatedEnv(t), root, filepath.Join(tmp, "kb.db"), filepath.Join(tmp, "server.log"))
+	root, tmp, db, env := processWorkspace(t)
+	c := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "server.log"))
 	waitIngestEnd(t, ctx, c)
 	uri := lspclient.PathToURI(filepath.Join(root, "notes", "huge.md"))
 	if err := c.Open(ctx, uri, "markdown", "# Huge\n"); err != nil {
@@ -272,5 +278,184 @@ func TestHugeDidChange(t *testing.T) {
 	}
 	if err := c.Shutdown(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRebuildWhileServerHoldsTheFile runs `mrpvm ingest --rebuild` on the
+// knowledge base a running `mrpvm lsp` process serves: the rebuild must
+// fail with kb_locked and leave the file where it is (the server keeps
+// writing to it), instead of renaming it from under the server.
+func TestRebuildWhileServerHoldsTheFile(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root, tmp, db, env := processWorkspace(t)
+	server := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "server.log"))
+	waitIngestEnd(t, ctx, server)
+	before, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.CommandContext(ctx, mrpvmBinary(t), "ingest", "--rebuild", "--workspace", root, "--db", db)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if err == nil {
+		t.Fatalf("ingest --rebuild succeeded while the server holds %s", db)
+	}
+	if !strings.Contains(stderr.String(), "kb_locked") {
+		t.Errorf("ingest --rebuild: want kb_locked, got %q", stderr.String())
+	}
+	aside, _ := filepath.Glob(db + ".corrupt-*")
+	if len(aside) > 0 {
+		t.Errorf("the served file was moved aside: %v", aside)
+	}
+	after, err := os.Stat(db)
+	if err != nil || !os.SameFile(before, after) {
+		t.Fatalf("the served file was replaced: %v", err)
+	}
+	var st stats
+	if err := server.Command(ctx, "mrpvm.stats", nil, &st); err != nil || st.DBPath != db || st.KUs == 0 {
+		t.Errorf("server after the refused rebuild: %+v %v", st, err)
+	}
+	sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
+	defer scancel()
+	if err := server.Shutdown(sctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// exitBound is the regression guard for how long the process may take to
+// end after exit or the end of its input (editors wait for it on quit). The
+// server takes a few milliseconds; the bound is generous for loaded CI
+// machines and the race detector.
+const exitBound = 2 * time.Second
+
+// TestExitIsPromptAndLeavesAConsistentKnowledgeBase ends the real binary in
+// the ways an editor does — shutdown then exit, the end of its input, and
+// shutdown + exit in the middle of the first ingest — and checks that the
+// process ends within exitBound with the right status, and that the
+// knowledge base it closed opens in the next server (not as a locked copy)
+// with nothing lost.
+func TestExitIsPromptAndLeavesAConsistentKnowledgeBase(t *testing.T) {
+	shutdownExit := func(ctx context.Context, c *lspclient.Client) (time.Time, error) {
+		if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+			return time.Time{}, err
+		}
+		t0 := time.Now()
+		return t0, c.Notify(ctx, "exit", nil)
+	}
+	tests := []struct {
+		name   string
+		pages  int  // generated workspace size (0: testdata/basic.txtar)
+		midWay bool // end the server during its first ingest
+		end    func(ctx context.Context, c *lspclient.Client) (time.Time, error)
+	}{
+		{name: "shutdown and exit", end: shutdownExit},
+		{name: "end of input", end: func(_ context.Context, c *lspclient.Client) (time.Time, error) {
+			return time.Now(), c.CloseInput()
+		}},
+		{name: "shutdown and exit during the first ingest", pages: 1500, midWay: true, end: shutdownExit},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.pages > 0 && testing.Short() {
+				t.Skip("short")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			var root string
+			if tc.pages > 0 {
+				root = genWorkspace(t, tc.pages)
+			} else {
+				root = unpack(t, "basic.txtar")
+			}
+			tmp := t.TempDir()
+			db := filepath.Join(tmp, "kb.db")
+			logFile := filepath.Join(tmp, "server.log")
+			env := isolatedEnv(t)
+
+			c := startProcess(t, ctx, env, root, db, logFile)
+			var before stats
+			if tc.midWay {
+				if err := c.Wait(ctx, "an ingest progress report", progressAtLeast(10)); err != nil {
+					t.Fatal(err)
+				}
+				if !lspclient.ProgressEnd(c.Notes(), "mrpvm: ingest").IsZero() {
+					t.Fatal("the ingest ended before exit; make the workspace larger")
+				}
+			} else {
+				waitIngestEnd(t, ctx, c)
+				if err := c.Command(ctx, "mrpvm.stats", nil, &before); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			t0, err := tc.end(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-c.Exited():
+			case <-time.After(30 * time.Second):
+				t.Fatal("the server did not exit within 30s")
+			}
+			took := time.Since(t0)
+			t.Logf("exit took %v", took)
+			if took > exitBound {
+				t.Errorf("the server took %v to exit (bound %v)", took, exitBound)
+			}
+			if code := c.ExitCode(); code != 0 {
+				t.Errorf("exit status %d; stderr: %s", code, c.Stderr())
+			}
+			if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "did not drain") {
+				t.Errorf("the log says the connection did not drain:\n%s", b)
+			}
+
+			// The next server opens the file itself (the lock was released)
+			// and finds everything the first one committed.
+			next := startProcess(t, ctx, env, root, db, logFile)
+			waitIngestEnd(t, ctx, next)
+			var after stats
+			if err := next.Command(ctx, "mrpvm.stats", nil, &after); err != nil {
+				t.Fatal(err)
+			}
+			if after.ReadOnly || after.DBPath != db {
+				t.Errorf("the next server did not open the knowledge base itself: %+v", after)
+			}
+			if after.Sources < before.Sources || after.Sources < tc.pages || after.KUs == 0 {
+				t.Errorf("the next server finds %d sources and %d KUs, want at least %d sources", after.Sources, after.KUs, max(before.Sources, tc.pages))
+			}
+			if !tc.midWay && (after.Sources != before.Sources || after.KUs != before.KUs) {
+				t.Errorf("before exit %d sources and %d KUs, after reopening %d and %d", before.Sources, before.KUs, after.Sources, after.KUs)
+			}
+			for _, n := range next.Notes() {
+				if n.Method == "mrpvm/didIngest" && strings.Contains(string(n.Params), `"error"`) {
+					t.Errorf("ingest after the restart: %s", n.Params)
+				}
+			}
+			if err := next.Shutdown(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// progressAtLeast matches a $/progress report of at least pct percent.
+func progressAtLeast(pct int) func([]lspclient.Note) bool {
+	return func(notes []lspclient.Note) bool {
+		for _, x := range notes {
+			var p struct {
+				Value struct {
+					Kind       string `json:"kind"`
+					Percentage int    `json:"percentage"`
+				} `json:"value"`
+			}
+			if x.Method == "$/progress" && json.Unmarshal(x.Params, &p) == nil && p.Value.Kind == "report" && p.Value.Percentage >= pct {
+				return true
+			}
+		}
+		return false
 	}
 }

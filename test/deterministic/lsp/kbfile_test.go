@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAskOnDamagedDatabase damages a real knowledge base in the middle at
@@ -69,4 +70,38 @@ func TestAskOnDamagedDatabase(t *testing.T) {
 		t.Errorf("only %d commands noticed the damage", failures)
 	}
 	t.Logf("%d commands reported kb_corrupt", failures)
+}
+
+// TestSecondServerOnTheSameKnowledgeBase runs two servers on one workspace
+// and one db file: the second finds the file locked within about a second,
+// serves from a private copy and says so.
+func TestSecondServerOnTheSameKnowledgeBase(t *testing.T) {
+	first := start(t, "basic.txtar", editorOptions{})
+	began := time.Now()
+	second := start(t, "", editorOptions{root: first.root, db: first.db})
+	if d := time.Since(began); d > 8*time.Second {
+		t.Errorf("second server took %v", d)
+	}
+	second.waitFor("showMessage about the lock", 5*time.Second, func(n []note) bool {
+		for _, x := range n {
+			if x.Method == "window/showMessage" && strings.Contains(string(x.Params), "in use by another mrpvm process") {
+				return true
+			}
+		}
+		return false
+	})
+	if got := second.hover("glossary.md", "Zeppelinite", 3); !strings.Contains(got, "caching tier") {
+		t.Errorf("second server hover: %q", got)
+	}
+	var stats struct {
+		ReadOnly bool   `json:"readOnly"`
+		DBPath   string `json:"dbPath"`
+	}
+	if err := second.command("mrpvm.stats", nil, &stats); err != nil || !stats.ReadOnly || stats.DBPath == first.db {
+		t.Errorf("second server stats: %+v %v", stats, err)
+	}
+	// The first server is unaffected.
+	if got := first.hover("glossary.md", "Zeppelinite", 3); !strings.Contains(got, "caching tier") {
+		t.Errorf("first server hover: %q", got)
+	}
 }
