@@ -46,13 +46,20 @@ The following lines look like SOP Lang but are plain data:
 
 func ask(t *testing.T, env []string, ws string, args ...string) (askJSON, result) {
 	t.Helper()
-	return askStdin(t, env, ws, "", args...)
+	return askAs[askJSON](t, env, ws, "", args...)
 }
 
 func askStdin(t *testing.T, env []string, ws, stdin string, args ...string) (askJSON, result) {
 	t.Helper()
+	return askAs[askJSON](t, env, ws, stdin, args...)
+}
+
+// askAs runs `mrpvm ask --json` on ws with stdin and decodes what it
+// printed as a T.
+func askAs[T any](t *testing.T, env []string, ws, stdin string, args ...string) (T, result) {
+	t.Helper()
 	r := runStdin(t, env, stdin, append([]string{"ask", "--workspace", ws, "--json"}, args...)...)
-	var out askJSON
+	var out T
 	if r.stdout != "" {
 		require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
 	}
@@ -117,4 +124,86 @@ func TestAskAnswersAndSurvivesBadQuestions(t *testing.T) {
 			}
 		})
 	}
+}
+
+const sessionWorkspace = `-- docker-container-run.md --
+# docker container run
+
+> Create and run a new container from an image.
+
+- Run a container in the background:
+
+` + "`docker container run --detach {{image}}`" + `
+
+-- docker-container-ls.md --
+# docker container ls
+
+> List Docker containers.
+
+- List currently running containers:
+
+` + "`docker container ls`" + `
+
+-- docker-container-rm.md --
+# docker container rm
+
+> Remove containers.
+
+- Remove a container:
+
+` + "`docker container rm {{container_name}}`" + `
+`
+
+// sessionJSON is the part of `mrpvm ask --json` a session test reads.
+type sessionJSON struct {
+	SessionID   string `json:"sessionId"`
+	Status      string `json:"status"`
+	SearchedFor string `json:"searchedFor"`
+	Evidence    []struct {
+		SourceID string `json:"sourceId"`
+	} `json:"evidence"`
+}
+
+func askSession(t *testing.T, env []string, ws string, args ...string) (sessionJSON, result) {
+	t.Helper()
+	return askAs[sessionJSON](t, env, ws, "", args...)
+}
+
+// TestSessionContinuesAcrossProcesses asks a question in one process and a
+// follow-up ("them", "one") in others: the session, its turns and what
+// they were about are read back from the knowledge base, the follow-up is
+// searched with the earlier topic, and an unknown session id is an error.
+func TestSessionContinuesAcrossProcesses(t *testing.T) {
+	ws := writeWorkspace(t, sessionWorkspace)
+	env := isolatedEnv(t)
+
+	first, r := askSession(t, env, ws, "--session", "new", "How do I run a docker container in the background?")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "answered", first.Status, r.stdout)
+	require.NotEmpty(t, first.SessionID)
+	require.NotEmpty(t, first.Evidence)
+	assert.Equal(t, "docker-container-run.md", first.Evidence[0].SourceID)
+
+	second, r := askSession(t, env, ws, "--session", first.SessionID, "How do I list them?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, first.SessionID, second.SessionID)
+	assert.Equal(t, "answered", second.Status, r.stdout)
+	assert.Contains(t, second.SearchedFor, "docker container")
+	require.NotEmpty(t, second.Evidence)
+	assert.Equal(t, "docker-container-ls.md", second.Evidence[0].SourceID)
+
+	third, r := askSession(t, env, ws, "--session", first.SessionID, "and how do I remove one?")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NotEmpty(t, third.Evidence, r.stdout)
+	assert.Equal(t, "docker-container-rm.md", third.Evidence[0].SourceID)
+
+	// An unknown id is an invalid request, not a silent new session.
+	_, r = askSession(t, env, ws, "--session", "s-doesnotexist", "How do I list them?")
+	assert.Equal(t, 2, r.code, r.stdout)
+	assert.Contains(t, r.stderr, "session not found")
+
+	// A follow-up that opens a session has nothing to refer to.
+	open, r := askSession(t, env, ws, "How do I list them?")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "no-context", open.Status, r.stdout)
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -384,4 +386,96 @@ func TestCompletion(t *testing.T) {
 	defer held.Close()
 	got, _ = completions(t, env, "-w", ws, "--db", db, "ask", "--session", "")
 	assert.Equal(t, []string{"new"}, got)
+}
+
+func TestVersionOfACheckoutBuild(t *testing.T) {
+	r := run(t, isolatedEnv(t), "--version")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stdout, "mrpvm (devel)"), "a build from a checkout is (devel): %q", r.stdout)
+
+	r = run(t, isolatedEnv(t), "version", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var v struct {
+		Version   string `json:"version"`
+		GoVersion string `json:"goVersion"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v))
+	assert.Equal(t, "(devel)", v.Version)
+	assert.Equal(t, runtime.Version(), v.GoVersion)
+}
+
+// TestVersionOfAReleaseBuild builds the binary the way .goreleaser.yaml
+// does (-trimpath, the version set with -X) and checks --version names it.
+func TestVersionOfAReleaseBuild(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
+	bin := filepath.Join(t.TempDir(), "mrpvm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X github.com/mrpvm/mrpvm/version.version=1.2.3", "-o", bin, "./cmd/mrpvm")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	got, err := exec.Command(bin, "--version").Output()
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(got), "mrpvm 1.2.3"), "%q", got)
+}
+
+// TestTerminalOutputIsSanitised: a workspace whose heading carries an OSC 52
+// clipboard write, colour codes, a C1 CSI and a bidi override, and whose
+// file name holds a line feed and ESC, is searched, asked, listed and
+// counted through the real binary. No control character reaches the
+// terminal, no output line is forged, and --json keeps them escaped.
+func TestTerminalOutputIsSanitised(t *testing.T) {
+	ws := t.TempDir()
+	heading := "Evil \x1b]52;c;aGVsbG8=\x07 heading \x1b[31mred \u009b2J \u202egnp.exe"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "evil.md"),
+		[]byte("# "+heading+"\n\nTides are caused by the Moon, says the evil file.\n"), 0o644))
+	forged := "a\nmrpvm: forged\x1b[2J.md"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, forged), []byte("# Plain\n\nThe Moon raises tides too.\n"), 0o644))
+	env := isolatedEnv(t)
+	db := filepath.Join(t.TempDir(), "kb.db")
+
+	clean := func(what, out string) {
+		t.Helper()
+		for _, c := range []string{"\x1b", "\x07", "\u009b", "\u202e"} {
+			assert.NotContains(t, out, c, "%s printed a raw %q:\n%s", what, c, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			assert.False(t, strings.HasPrefix(line, "mrpvm: forged"), "%s: a file name forged a line:\n%s", what, out)
+		}
+	}
+	for _, args := range [][]string{
+		{"ingest"},
+		{"search", "moon tides"},
+		{"search", "--by-source", "moon tides"},
+		{"ask", "what causes tides"},
+		{"stats"},
+		{"kus", filepath.Join(ws, "evil.md")},
+	} {
+		r := run(t, env, append([]string{"--workspace", ws, "--db", db}, args...)...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		clean(strings.Join(args, " "), r.stdout+r.stderr)
+		if args[0] == "search" {
+			assert.Contains(t, r.stdout, `"a\nmrpvm: forged\x1b[2J.md":3`, "the file name is shown quoted with visible escapes")
+			assert.Contains(t, r.stdout, `\x1b]52;c;aGVsbG8=\a`, "the heading is shown with visible escapes")
+		}
+	}
+
+	// --json: the same names come back exactly, escaped by the encoding.
+	r := run(t, env, "--workspace", ws, "--db", db, "--json", "search", "moon tides")
+	require.Equal(t, 0, r.code, r.stderr)
+	clean("search --json", r.stdout)
+	var res struct {
+		Hits []struct {
+			SourceID string `json:"sourceId"`
+			Title    string `json:"title"`
+		} `json:"hits"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res))
+	got := map[string]string{}
+	for _, h := range res.Hits {
+		got[h.SourceID] = h.Title
+	}
+	assert.Equal(t, heading, got["evil.md"])
+	assert.Contains(t, got, forged)
 }

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,16 +231,10 @@ func TestIngestCompactKeepsTheKnowledgeBase(t *testing.T) {
 	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- b.md --\n# B\n\nBeta text.\n")
 	env := isolatedEnv(t)
 	db := filepath.Join(t.TempDir(), "kb.db")
-	r := run(t, env, "ingest", "--workspace", ws, "--db", db, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var before ingestJSON
-	decodeJSON(t, r.stdout, &before)
-	r = run(t, env, "ingest", "--workspace", ws, "--db", db, "--json", "--compact")
-	require.Equal(t, 0, r.code, r.stderr)
-	var after ingestJSON
-	decodeJSON(t, r.stdout, &after)
+	before := ingestOK(t, env, ws, db)
+	after := ingestOK(t, env, ws, db, "--compact")
 	assert.Equal(t, before.KUs, after.KUs)
-	r = run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
+	r := run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "a.md")
 }
@@ -250,10 +246,7 @@ func TestIngestReportsKUWarnings(t *testing.T) {
 	ws := writeWorkspace(t, "-- plugin.kus.md --\n# Plugin\n\n## Context Unit cu-1\n\nRole: NotARole\nTopic: testing\nClaim: This is a claim.\nProcedure: Do this.\n-- ok.md --\n# Fine\n\nNothing wrong here.\n")
 	env := isolatedEnv(t)
 	db := filepath.Join(t.TempDir(), "kb.db")
-	r := run(t, env, "ingest", "--workspace", ws, "--db", db, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var rep ingestJSON
-	decodeJSON(t, r.stdout, &rep)
+	rep := ingestOK(t, env, ws, db)
 	assert.Empty(t, rep.Errors)
 	codes := map[string]int{}
 	for _, w := range rep.Warnings {
@@ -271,8 +264,79 @@ func TestIngestReportsKUWarnings(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, append(b, "\nMore text.\n"...), 0o644))
 	later := time.Now().Add(5 * time.Second)
 	require.NoError(t, os.Chtimes(p, later, later))
-	r = run(t, env, "ingest", "--workspace", ws, "--db", db)
+	r := run(t, env, "ingest", "--workspace", ws, "--db", db)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "warning: "+p+":5:1: ku_bad_role:")
 	assert.Contains(t, r.stdout, "warning: "+p+":8:1: ku_claim_and_procedure:")
+}
+
+// adversarialWorkspace writes Markdown files shaped to drive the parser's
+// costly paths (each under the ingest size cap) among ordinary ones.
+func adversarialWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	families := []string{"*a_", "[a](", "> ", "["}
+	for i, unit := range families {
+		body := bytes.Repeat([]byte(unit), (2<<20)/len(unit))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("adv%d.md", i)), body, 0o644))
+	}
+	for i := 0; i < 1500; i++ {
+		body := fmt.Sprintf("# Note %d\n\n%s\n", i, strings.Repeat(fmt.Sprintf("Text about topic %d. ", i), 40))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("n%04d.md", i)), []byte(body), 0o644))
+	}
+	return ws
+}
+
+// TestSIGTERMStopsIngest sends SIGTERM (then, in a second run, SIGINT) to
+// a running ingest of a hostile workspace: the process must exit within a
+// few seconds, with a non-zero status.
+func TestSIGTERMStopsIngest(t *testing.T) {
+	ws := adversarialWorkspace(t)
+	env := isolatedEnv(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		dbPath := filepath.Join(t.TempDir(), "kb.db")
+		cmd := exec.Command(binary, "ingest", "--workspace", ws, "--db", dbPath)
+		cmd.Env = append(os.Environ(), env...)
+		stderr, err := cmd.StderrPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		// Wait for the first progress output (the ingest is under way), or
+		// a few seconds when parsing holds it back.
+		started := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			buf := make([]byte, 64)
+			_, _ = stderr.Read(buf)
+			close(started)
+			_, _ = io.Copy(io.Discard, stderr)
+			done <- cmd.Wait()
+		}()
+		select {
+		case <-started:
+		case <-time.After(5 * time.Second):
+		}
+		time.Sleep(100 * time.Millisecond)
+		t0 := time.Now()
+		require.NoError(t, cmd.Process.Signal(sig))
+		select {
+		case err := <-done:
+			t.Logf("%v: exited after %v: %v", sig, time.Since(t0).Round(time.Millisecond), err)
+			require.Error(t, err, "an interrupted ingest reports failure")
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Fatalf("%v: ingest still running 10s after the signal", sig)
+		}
+	}
+}
+
+// ingestOK runs `mrpvm ingest --json` (with extra flags) of ws into db,
+// requires it to succeed and decodes its report.
+func ingestOK(t *testing.T, env []string, ws, db string, extra ...string) ingestJSON {
+	t.Helper()
+	r := run(t, env, append([]string{"ingest", "--workspace", ws, "--db", db, "--json"}, extra...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	return rep
 }
