@@ -9,6 +9,25 @@ local function out(s)
 end
 H.out = out
 
+--- Returns the values of the environment variables test/editors/run.sh
+--- sets (each must be set), and sizes the screen and turns filetype
+--- detection on, as every spec needs.
+function H.setup(...)
+  local vals = {}
+  for i, name in ipairs({ ... }) do
+    vals[i] = assert(os.getenv(name), name)
+  end
+  vim.o.columns, vim.o.lines = 160, 50
+  vim.cmd('filetype on')
+  return (table.unpack or unpack)(vals)
+end
+
+--- Prints the version of Neovim the specs run on.
+function H.version()
+  local v = vim.version()
+  out('# Neovim ' .. tostring(v.major) .. '.' .. v.minor .. '.' .. v.patch)
+end
+
 --- Runs fn as test `name`; errors mark it failed and are reported.
 function H.test(name, fn)
   local t0 = vim.loop.hrtime()
