@@ -80,12 +80,26 @@ func startProcess(t *testing.T, ctx context.Context, env []string, root, db, log
 	return c
 }
 
-// processWorkspace unpacks basic.txtar and returns it with a scratch
-// folder, a knowledge base path in it and an isolated environment.
-func processWorkspace(t *testing.T) (root, tmp, db string, env []string) {
-	root = unpack(t, "basic.txtar")
-	tmp = t.TempDir()
-	return root, tmp, filepath.Join(tmp, "kb.db"), isolatedEnv(t)
+// procWorkspace is basic.txtar unpacked for servers run as processes,
+// with a scratch folder, a knowledge base path in it and an isolated
+// environment.
+type procWorkspace struct {
+	root, tmp, db string
+	env           []string
+}
+
+func newProcWorkspace(t *testing.T) procWorkspace {
+	root, tmp := unpack(t, "basic.txtar"), t.TempDir()
+	return procWorkspace{root: root, tmp: tmp, db: filepath.Join(tmp, "kb.db"), env: isolatedEnv(t)}
+}
+
+// serve starts a server on the workspace (logging to log in the scratch
+// folder), initializes it and waits for its first ingest to end.
+func (w procWorkspace) serve(t *testing.T, ctx context.Context, log string) *lspclient.Client {
+	t.Helper()
+	c := startProcess(t, ctx, w.env, w.root, w.db, filepath.Join(w.tmp, log))
+	waitIngestEnd(t, ctx, c)
+	return c
 }
 
 func waitIngestEnd(t *testing.T, ctx context.Context, c *lspclient.Client) {
@@ -110,11 +124,10 @@ type stats struct {
 func TestSecondServerProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	root, tmp, db, env := processWorkspace(t)
-	first := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "first.log"))
-	waitIngestEnd(t, ctx, first)
+	w := newProcWorkspace(t)
+	first := w.serve(t, ctx, "first.log")
 
-	second := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "second.log"))
+	second := startProcess(t, ctx, w.env, w.root, w.db, filepath.Join(w.tmp, "second.log"))
 	initialized := time.Now()
 	err := second.Wait(ctx, "showMessage about the lock", func(n []lspclient.Note) bool {
 		return lspclient.Count(n, "window/showMessage", "in use by another mrpvm process") > 0
@@ -142,15 +155,15 @@ func TestSecondServerProcess(t *testing.T) {
 		t.Errorf("the second server took %v to report the lock (want within a second)", detect)
 	}
 
-	uri := lspclient.PathToURI(filepath.Join(root, "glossary.md"))
-	text, _ := os.ReadFile(filepath.Join(root, "glossary.md"))
+	uri := lspclient.PathToURI(filepath.Join(w.root, "glossary.md"))
+	text, _ := os.ReadFile(filepath.Join(w.root, "glossary.md"))
 	line, char := findIn(t, string(text), "Zeppelinite")
 	h, err := second.Hover(ctx, uri, line, char+3)
 	if err != nil || !strings.Contains(h, "caching tier") {
 		t.Errorf("second server hover: %q %v", h, err)
 	}
 	var st stats
-	if err := second.Command(ctx, "mrpvm.stats", nil, &st); err != nil || !st.ReadOnly || st.DBPath == db {
+	if err := second.Command(ctx, "mrpvm.stats", nil, &st); err != nil || !st.ReadOnly || st.DBPath == w.db {
 		t.Errorf("second server stats: %+v %v", st, err)
 	}
 	if h, err := first.Hover(ctx, uri, line, char+3); err != nil || !strings.Contains(h, "caching tier") {
@@ -246,10 +259,9 @@ func TestKillDuringColdIngestThenRestart(t *testing.T) {
 func TestHugeDidChange(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	root, tmp, db, env := processWorkspace(t)
-	c := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "server.log"))
-	waitIngestEnd(t, ctx, c)
-	uri := lspclient.PathToURI(filepath.Join(root, "notes", "huge.md"))
+	w := newProcWorkspace(t)
+	c := w.serve(t, ctx, "server.log")
+	uri := lspclient.PathToURI(filepath.Join(w.root, "notes", "huge.md"))
 	if err := c.Open(ctx, uri, "markdown", "# Huge\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -288,35 +300,34 @@ func TestHugeDidChange(t *testing.T) {
 func TestRebuildWhileServerHoldsTheFile(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	root, tmp, db, env := processWorkspace(t)
-	server := startProcess(t, ctx, env, root, db, filepath.Join(tmp, "server.log"))
-	waitIngestEnd(t, ctx, server)
-	before, err := os.Stat(db)
+	w := newProcWorkspace(t)
+	server := w.serve(t, ctx, "server.log")
+	before, err := os.Stat(w.db)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	cmd := exec.CommandContext(ctx, mrpvmBinary(t), "ingest", "--rebuild", "--workspace", root, "--db", db)
-	cmd.Env = append(os.Environ(), env...)
+	cmd := exec.CommandContext(ctx, mrpvmBinary(t), "ingest", "--rebuild", "--workspace", w.root, "--db", w.db)
+	cmd.Env = append(os.Environ(), w.env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	if err == nil {
-		t.Fatalf("ingest --rebuild succeeded while the server holds %s", db)
+		t.Fatalf("ingest --rebuild succeeded while the server holds %s", w.db)
 	}
 	if !strings.Contains(stderr.String(), "kb_locked") {
 		t.Errorf("ingest --rebuild: want kb_locked, got %q", stderr.String())
 	}
-	aside, _ := filepath.Glob(db + ".corrupt-*")
+	aside, _ := filepath.Glob(w.db + ".corrupt-*")
 	if len(aside) > 0 {
 		t.Errorf("the served file was moved aside: %v", aside)
 	}
-	after, err := os.Stat(db)
+	after, err := os.Stat(w.db)
 	if err != nil || !os.SameFile(before, after) {
 		t.Fatalf("the served file was replaced: %v", err)
 	}
 	var st stats
-	if err := server.Command(ctx, "mrpvm.stats", nil, &st); err != nil || st.DBPath != db || st.KUs == 0 {
+	if err := server.Command(ctx, "mrpvm.stats", nil, &st); err != nil || st.DBPath != w.db || st.KUs == 0 {
 		t.Errorf("server after the refused rebuild: %+v %v", st, err)
 	}
 	sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
