@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
@@ -233,4 +234,15 @@ func textDocumentURI(raw json.RawMessage) (string, error) {
 		return "", err
 	}
 	return p.TextDocument.URI, nil
+}
+
+// positionText decodes the params of a request at a position and reads
+// the document's text; readable is false when it cannot be read (there is
+// then nothing to answer about).
+func (s *Server) positionText(raw json.RawMessage) (p textDocumentPositionParams, text string, readable bool, err error) {
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, "", false, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	text, err = s.readText(p.TextDocument.URI)
+	return p, text, err == nil, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/engine/vm"
@@ -27,17 +26,13 @@ func (s *Server) hoverMode() string {
 // of that text — and nothing for a word that is merely used. While the
 // first ingest runs the hover says "(indexing N/M)".
 func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p textDocumentPositionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	p, text, readable, err := s.positionText(raw)
+	if err != nil {
+		return nil, err
 	}
 	mode := s.hoverMode()
-	if mode == HoverOff {
+	if mode == HoverOff || !readable {
 		return nil, nil
-	}
-	text, err := s.readText(p.TextDocument.URI)
-	if err != nil {
-		return nil, nil // nothing to hover over
 	}
 	t, ok := termAt(text, offsetOf(text, p.Position))
 	if !ok {
