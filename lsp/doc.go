@@ -13,18 +13,19 @@
 // tokens, registrations, configuration) are only made from goroutines,
 // never from the read loop.
 //
-// Where things are. server.go holds the Server type, Serve and the
-// dispatch (the table of request handlers: a new method is one row there
-// and one file); lifecycle.go initialize, initialized, shutdown and exit;
+// Where things are. server.go holds the Server type, Serve and the dispatch
+// (the table of request handlers: a new method is one row there and one
+// file); lifecycle.go initialize, initialized, shutdown and exit;
 // settings.go the client's settings; folders.go the workspace folders and
 // roots.go the roots found for loose files; client.go the calls to the
 // client; docs.go text synchronisation and reading documents. Each feature
 // is a file named for its method: hover.go (with hoverterm.go,
 // hovercache.go, hovercontent.go), symbols.go, completion.go and
-// linkcompletion.go, references.go, rename.go, codelens.go,
-// documentlink.go, folding.go, codeaction.go, commands.go (with search.go),
-// diagnostics.go. The answers about one Markdown document share linkdoc.go
-// (the document's link index entry and the handler shape); links.go keeps
-// each folder's link index current; folder.go, reload.go, partial.go and
-// watch.go keep each folder's knowledge base open, current and reloaded.
+// linkcompletion.go, references.go, rename.go, codelens.go, documentlink.go,
+// folding.go, codeaction.go, commands.go (the mrpvm.* commands: ask.go,
+// search.go, ingestcmd.go, snapshots.go and the small ones), diagnostics.go.
+// The answers about one Markdown document share linkdoc.go (the document's
+// link index entry and the handler shape); links.go keeps each folder's link
+// index current; folder.go, reload.go, partial.go and watch.go keep each
+// folder's knowledge base open, current and reloaded.
 package lsp
