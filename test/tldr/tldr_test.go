@@ -18,18 +18,6 @@ import (
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
-// extractCommon unpacks pages/common of the tldr-pages archive into dir,
-// skipping the test when the archive is not available.
-func extractCommon(t testing.TB, dir string) int {
-	archive, err := tldrpages.Archive()
-	if err != nil {
-		t.Skipf("%v", err)
-	}
-	n, err := tldrpages.Extract(archive, dir, map[string]string{"common": ""})
-	require.NoError(t, err)
-	return n["common"]
-}
-
 type question struct {
 	Q    string `json:"q"`
 	Page string `json:"page"`
@@ -44,7 +32,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 		t.Skip("ingests 4,612 files")
 	}
 	ws := t.TempDir()
-	n := extractCommon(t, ws)
+	n := tldrpages.ExtractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
 	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})

@@ -9,6 +9,46 @@ local function out(s)
 end
 H.out = out
 
+--- Returns the values of the environment variables test/editors/run.sh
+--- sets (each must be set), and sizes the screen and turns filetype
+--- detection on, as every spec needs.
+function H.setup(...)
+  local vals = {}
+  for i, name in ipairs({ ... }) do
+    vals[i] = assert(os.getenv(name), name)
+  end
+  vim.o.columns, vim.o.lines = 160, 50
+  vim.cmd('filetype on')
+  return (table.unpack or unpack)(vals)
+end
+
+--- Prints the version of Neovim the specs run on.
+function H.version()
+  local v = vim.version()
+  out('# Neovim ' .. tostring(v.major) .. '.' .. v.minor .. '.' .. v.patch)
+end
+
+--- Waits up to 10 s for an initialized mrpvm client on buf (what names
+--- the wait in the failure) and returns it; mrpvm is require('mrpvm').
+function H.attached(mrpvm, buf, what)
+  H.wait(10000, function()
+    local cs = mrpvm.clients(buf)
+    return #cs > 0 and cs[1].initialized
+  end, what)
+  return mrpvm.clients(buf)[1]
+end
+
+--- Returns the last window showing buffer buf (nil when none does).
+function H.win_showing(buf)
+  local win
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == buf then
+      win = w
+    end
+  end
+  return win
+end
+
 --- Runs fn as test `name`; errors mark it failed and are reported.
 function H.test(name, fn)
   local t0 = vim.loop.hrtime()

@@ -7,13 +7,8 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin = assert(os.getenv('MRPVM_BIN'), 'MRPVM_BIN')
-local ws = assert(os.getenv('MRPVM_TEST_WS'), 'MRPVM_TEST_WS')
-local tmp = assert(os.getenv('MRPVM_TEST_TMP'), 'MRPVM_TEST_TMP')
-
-vim.o.columns, vim.o.lines = 160, 50
+local bin, ws, tmp = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 vim.o.hidden = true
-vim.cmd('filetype on')
 
 local mrpvm = require('mrpvm')
 local client, gbuf, lbuf
@@ -45,11 +40,7 @@ H.test('attach and ingest', function()
   mrpvm.setup({ cmd = { bin, 'lsp' }, db = tmp .. '/kb.db', log = tmp .. '/server.log', answer_window = 'split' })
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/notes/glossary.md'))
   gbuf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(gbuf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach')
-  client = mrpvm.clients(gbuf)[1]
+  client = H.attached(mrpvm, gbuf, 'the client to attach')
   H.wait(15000, function()
     return (mrpvm._state.ingests_done or 0) > 0
   end, 'the first ingest')
