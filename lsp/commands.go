@@ -13,9 +13,10 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // executeCommandParams is workspace/executeCommand's params.
@@ -66,9 +67,9 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 	}
 	res, err := h(s, ctx, arg, p.WorkDoneToken)
-	if errors.Is(err, engine.ErrCorrupt) && !strings.HasPrefix(err.Error(), engine.CodeCorrupt+":") {
+	if errors.Is(err, store.ErrCorrupt) && !strings.HasPrefix(err.Error(), store.CodeCorrupt+":") {
 		// A plugin's report of a damaged file: lead with the stable code.
-		return nil, rpcError(jsonrpc2.InternalError, engine.CodeCorrupt, "%v", err)
+		return nil, rpcError(jsonrpc2.InternalError, store.CodeCorrupt, "%v", err)
 	}
 	if err != nil {
 		return nil, err
@@ -141,7 +142,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	err = f.withWS(ctx, func(ws *vm.Workspace) error {
 		var err error
 		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
-		if err != nil && (resp == nil || errors.Is(err, engine.ErrCorrupt)) {
+		if err != nil && (resp == nil || errors.Is(err, store.ErrCorrupt)) {
 			return err
 		}
 		if err != nil {
@@ -164,8 +165,8 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
 	}
-	total := &engine.IngestReport{Errors: []engine.FileError{}, Warnings: []engine.FileWarning{}}
-	add := func(r *engine.IngestReport) {
+	total := &ingest.Report{Errors: []ingest.FileError{}, Warnings: []ingest.FileWarning{}}
+	add := func(r *ingest.Report) {
 		total.Files += r.Files
 		total.Unchanged += r.Unchanged
 		total.PluginSources += r.PluginSources
@@ -260,7 +261,7 @@ func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, err
 
 // statsResult is mrpvm.stats' result.
 type statsResult struct {
-	*engine.Stats
+	*store.Stats
 	ReadOnly bool   `json:"readOnly"`
 	Folder   string `json:"folder"`
 }
@@ -392,7 +393,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		copyPath := tmp.Name()
 		tmp.Close()
 		os.Remove(copyPath) // Snapshot writes a new file
-		if err := engine.CopySnapshot(path, copyPath); err != nil {
+		if err := store.CopySnapshot(path, copyPath); err != nil {
 			os.Remove(copyPath)
 			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "load snapshot %q: %v", a.Name, err)
 		}

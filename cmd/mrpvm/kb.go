@@ -9,9 +9,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // kbOptions are the flags of commands that open the knowledge base.
@@ -29,7 +30,7 @@ type kbOptions struct {
 // app is an open workspace (knowledge base, catalog, VM).
 type app struct {
 	*vm.Workspace
-	kb *engine.KB
+	kb *ingest.KB
 	vm *vm.Machine
 	// readOnly is set when the file could only be opened for reading
 	// (kbOptions.reads): nothing can be ingested into it.
@@ -41,21 +42,21 @@ type app struct {
 func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	// Ingesting $HOME or / would read every Markdown file of the machine
 	// into one knowledge base: only on purpose.
-	if err := engine.CheckWorkspace(flags.workspace); err != nil && !flags.force {
+	if err := ingest.CheckWorkspace(flags.workspace); err != nil && !flags.force {
 		return nil, fmt.Errorf("%w (or pass --force)", err)
 	}
 	open := func(readOnly bool) (*vm.Workspace, error) {
 		return vm.Open(vm.OpenOptions{
 			Workspace:   flags.workspace,
 			DBPath:      flags.db,
-			Store:       engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: readOnly},
+			Store:       store.Options{Rebuild: o.rebuild, ReadOnly: readOnly},
 			MaxFileSize: o.maxFileSize,
 			CacheLLM:    o.llmCache,
 		})
 	}
 	readOnly := o.readOnly
 	w, err := open(readOnly)
-	if err != nil && o.reads && !readOnly && errors.Is(err, engine.ErrReadOnly) {
+	if err != nil && o.reads && !readOnly && errors.Is(err, store.ErrReadOnly) {
 		readOnly = true
 		w, err = open(true)
 	}
@@ -76,7 +77,7 @@ func (a *app) ingest(ctx context.Context) error {
 		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.kb.Store().Path())
 		return nil
 	}
-	rep, err := a.kb.Ingest(ctx, engine.IngestOptions{})
+	rep, err := a.kb.Ingest(ctx, ingest.RunOptions{})
 	if err != nil {
 		return err
 	}

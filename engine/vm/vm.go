@@ -16,10 +16,11 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // coreNamespace is the store namespace holding sessions and traces.
@@ -28,7 +29,7 @@ const coreNamespace = "_core"
 // Machine is one VM bound to a knowledge base and a plugin catalog. It is
 // safe for concurrent use; each Ask runs independently.
 type Machine struct {
-	kb     *engine.KB
+	kb     *ingest.KB
 	cat    *plugins.Catalog
 	eng    config.Engine
 	log    *slog.Logger
@@ -57,7 +58,7 @@ type Options struct {
 
 // New builds a Machine. The catalog's plugins should have been built with
 // Env stores from kb (see PluginEnv).
-func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
+func New(kb *ingest.KB, cat *plugins.Catalog, opt Options) *Machine {
 	m := &Machine{kb: kb, cat: cat, eng: cat.Config.Engine, log: opt.Logger, llm: opt.LLM, now: opt.Now,
 		traces: map[string]*Trace{}}
 	if m.log == nil {
@@ -76,17 +77,16 @@ func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
 func (m *Machine) Catalog() *plugins.Catalog { return m.cat }
 
 // KB returns the machine's knowledge base.
-func (m *Machine) KB() *engine.KB { return m.kb }
+func (m *Machine) KB() *ingest.KB { return m.kb }
 
 // PluginEnv returns the services for one plugin: its private namespace in
 // kb's store, the LLM bridge and the model settings. Pass it as
 // plugins.CatalogOptions.Env.
-func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
+func PluginEnv(workspace string, st *store.Store, llm sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
 	return func(d sdk.Descriptor) sdk.Env {
-		env := sdk.Env{PluginID: d.ID, LLM: llm, Logger: log}
-		if kb != nil {
-			env.Workspace = kb.Workspace()
-			env.Store = kb.Store().PluginStore(d.ID)
+		env := sdk.Env{PluginID: d.ID, LLM: llm, Logger: log, Workspace: workspace}
+		if st != nil {
+			env.Store = st.PluginStore(d.ID)
 		}
 		return env
 	}
@@ -94,8 +94,8 @@ func PluginEnv(kb *engine.KB, llm sdk.LLM, log *slog.Logger) func(d sdk.Descript
 
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
 // private index in step with the knowledge base.
-func Hooks(cat *plugins.Catalog) []engine.SourceHook {
-	var out []engine.SourceHook
+func Hooks(cat *plugins.Catalog) []ingest.SourceHook {
+	var out []ingest.SourceHook
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
 			out = append(out, &kbHook{p: p, id: id})
@@ -106,16 +106,16 @@ func Hooks(cat *plugins.Catalog) []engine.SourceHook {
 
 // VirtualSources returns the plugin.kus.md of every loaded built-in as a
 // knowledge base source plugin::<id>.
-func VirtualSources(cat *plugins.Catalog) []engine.VirtualSource {
-	var out []engine.VirtualSource
+func VirtualSources(cat *plugins.Catalog) []ingest.VirtualSource {
+	var out []ingest.VirtualSource
 	for _, s := range cat.KUSources() {
-		out = append(out, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
+		out = append(out, ingest.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
 	}
 	return out
 }
 
-// kbHook adapts a kb-plugin to engine.SourceHook. The engine bounds each
-// call by engine.json's hookTimeoutMs (KB.SetHookTimeout).
+// kbHook adapts a kb-plugin to ingest.SourceHook. The ingest bounds each
+// call by engine.json's hookTimeoutMs (ingest.Options.HookTimeout).
 type kbHook struct {
 	p  sdk.KBPlugin
 	id string
@@ -133,20 +133,9 @@ func (h *kbHook) HookVersion() string {
 	return v
 }
 
-func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
-	// The engine bounds the call by hookTimeoutMs and classifies a panic
+func (h *kbHook) OnSource(ctx context.Context, st *sdk.SourceText) (err error) {
+	// The ingest bounds the call by hookTimeoutMs and classifies a panic
 	// (a damaged page or the plugin's failure) inside its transaction.
-	st := &sdk.SourceText{
-		HookType:   sdk.HookSourceText,
-		SourceID:   ev.SourceID,
-		Path:       ev.Path,
-		Text:       ev.Text,
-		Doc:        ev.Doc,
-		OldUnitIDs: ev.OldUnitIDs,
-		Removed:    ev.Kind == engine.SourceRemoved,
-		KV:         ev.KV,
-		KUs:        ev.KUs,
-	}
 	rc := sdk.RunContext{HookType: sdk.HookSourceText}
 	if d, ok := ctx.Deadline(); ok {
 		rc.Budgets.Deadline = d
@@ -166,7 +155,7 @@ func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err erro
 
 // PrepareSource lets a kb-plugin that can analyse a parsed source ahead of
 // its transaction do so on the ingest's parse workers
-// (engine.SourcePreparer).
+// (ingest.SourcePreparer).
 func (h *kbHook) PrepareSource(sourceID string, doc *kus.Document) {
 	if p, ok := h.p.(interface {
 		PrepareSource(sourceID string, doc *kus.Document)
@@ -183,7 +172,7 @@ func newID(prefix string) string {
 }
 
 // storeKUReader reads committed KUs from the knowledge base.
-type storeKUReader struct{ kb *engine.KB }
+type storeKUReader struct{ kb *ingest.KB }
 
 func (r storeKUReader) KU(id string) (*kus.KU, error) {
 	if r.kb == nil {

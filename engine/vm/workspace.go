@@ -6,16 +6,17 @@ import (
 	"slices"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // Workspace is an open workspace: its knowledge base, the plugin catalog
 // whose kb-plugins index it, and the machine that answers over both.
 type Workspace struct {
-	KB      *engine.KB
+	KB      *ingest.KB
 	Catalog *plugins.Catalog
 	VM      *Machine
 }
@@ -23,8 +24,8 @@ type Workspace struct {
 // OpenOptions say how to open a workspace.
 type OpenOptions struct {
 	Workspace   string
-	DBPath      string // "" : engine.DefaultDBPath
-	Store       engine.StoreOptions
+	DBPath      string // "" : store.DefaultPath
+	Store       store.Options
 	MaxFileSize int64
 	LLM         sdk.LLM // nil: no model endpoint
 	Logger      *slog.Logger
@@ -38,7 +39,10 @@ type OpenOptions struct {
 	// LLMCacheNamespace) when LLMCache is nil: the --llm-cache flag.
 	CacheLLM bool
 	// Virtual are extra sources besides the plugins' KUs.
-	Virtual []engine.VirtualSource
+	Virtual []ingest.VirtualSource
+	// SourcesFrom, when set, makes more sources from the loaded catalog (a
+	// source read by one of its seed detectors); they follow Virtual.
+	SourcesFrom func(cat *plugins.Catalog) []ingest.VirtualSource
 	// PluginSwitches enables or disables plugins by id over the
 	// configuration files (an editor's mrpvm.plugins setting).
 	PluginSwitches map[string]bool
@@ -51,12 +55,22 @@ type OpenOptions struct {
 // response cache (OpenOptions.CacheLLM).
 const LLMCacheNamespace = "_llm-cache"
 
-// Open opens the knowledge base, boots the catalog with each plugin's
-// private namespace in it, and attaches every enabled kb-plugin as an
-// ingest hook and every built-in's plugin.kus.md as source plugin::<id>.
-// Built-ins must have been registered (import plugins/all).
+// Open opens the knowledge base file, boots the catalog with each plugin's
+// private namespace in it, then opens the knowledge base with every enabled
+// kb-plugin as an ingest hook and every built-in's plugin.kus.md as source
+// plugin::<id>. Built-ins must have been registered (import plugins/all).
 func Open(o OpenOptions) (*Workspace, error) {
-	kb, err := engine.Open(engine.Config{Workspace: o.Workspace, DBPath: o.DBPath, Store: o.Store, MaxFileSize: o.MaxFileSize})
+	ws, err := ingest.Dir(o.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	path := o.DBPath
+	if path == "" {
+		if path, err = store.DefaultPath(ws); err != nil {
+			return nil, err
+		}
+	}
+	st, err := store.Open(path, o.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -65,25 +79,39 @@ func Open(o OpenOptions) (*Workspace, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if o.LLMCache == nil && o.CacheLLM {
-		o.LLMCache = llm.StoreCache(kb.Store().PluginStore(LLMCacheNamespace))
+		o.LLMCache = llm.StoreCache(st.PluginStore(LLMCacheNamespace))
 	}
 	if o.LLM == nil && !o.NoLLM {
 		// The bridge joins only when some endpoint is configured; otherwise
 		// the LLM plugins step aside and the symbolic path answers.
-		cfg, _ := config.Load(config.Options{Workspace: kb.Workspace(), UserDir: o.UserDir})
+		cfg, _ := config.Load(config.Options{Workspace: ws, UserDir: o.UserDir})
 		if b := llm.NewBridge(cfg.ModelSettings(), llm.Options{Cache: o.LLMCache, Logger: log}); b.AnyConfigured() {
 			o.LLM = b
 		}
 	}
-	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: kb.Workspace(), UserDir: o.UserDir,
-		Env: PluginEnv(kb, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers, PluginSwitches: o.PluginSwitches})
-	kb.Attach(Hooks(cat), append(VirtualSources(cat), o.Virtual...))
-	kb.SetWalk(engine.WalkOptions{
-		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
-		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: o.UserDir,
+		Env: PluginEnv(ws, st, o.LLM, log), Logger: log, NoWrappers: o.NoWrappers, PluginSwitches: o.PluginSwitches})
+	virtual := append(VirtualSources(cat), o.Virtual...)
+	if o.SourcesFrom != nil {
+		virtual = append(virtual, o.SourcesFrom(cat)...)
+	}
+	kb, err := ingest.Open(ingest.Options{
+		Workspace:   ws,
+		Store:       st,
+		MaxFileSize: o.MaxFileSize,
+		Hooks:       Hooks(cat),
+		HookTimeout: config.Duration(cat.Config.Engine.HookTimeoutMs),
+		Virtual:     virtual,
+		Reader:      IngestReader(cat, o.LLM, log),
+		Walk: ingest.WalkOptions{
+			Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
+			MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+		},
 	})
-	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
-	kb.SetReader(IngestReader(cat, o.LLM, log))
+	if err != nil {
+		cat.Close()
+		return nil, err
+	}
 	return &Workspace{KB: kb, Catalog: cat, VM: New(kb, cat, Options{Logger: log, LLM: o.LLM})}, nil
 }
 

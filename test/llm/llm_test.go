@@ -17,10 +17,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -79,7 +79,7 @@ func open(t *testing.T, ws, db string, cache bool) *vm.Workspace {
 	t.Helper()
 	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, CacheLLM: cache})
 	require.NoError(t, err)
-	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	return w
 }
