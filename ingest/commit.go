@@ -57,7 +57,7 @@ func (kb *KB) parseAndCommit(ctx context.Context, jobs []work, rep *Report, step
 	// else is ready" would commit most sources alone; it waits for
 	// bulkGroup sources instead (a saved file still commits at once). Each
 	// commit rewrites the buckets' right edges and branch pages, so fewer,
-	// larger commits write less (SciFact: 32 -> 96 saved 5 % of the CPU).
+	// larger commits write less (docs/performance.md, Ingest tuning).
 	minGroup := 1
 	if len(jobs) >= bulkJobs {
 		minGroup = bulkGroup

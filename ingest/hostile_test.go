@@ -4,57 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// allText returns every stored KU's title and text, joined.
-func allText(t *testing.T, kb *KB) string {
-	t.Helper()
-	srcs, err := kb.Store().Sources()
-	require.NoError(t, err)
-	var b strings.Builder
-	for _, s := range srcs {
-		units, err := kb.Store().SourceKUs(s.SourceID)
-		require.NoError(t, err)
-		for _, u := range units {
-			b.WriteString(u.Title + "\n" + u.Text() + "\n")
-		}
-	}
-	return b.String()
-}
-
-func sourceIDs(t *testing.T, kb *KB) []string {
-	t.Helper()
-	srcs, err := kb.Store().Sources()
-	require.NoError(t, err)
-	var ids []string
-	for _, s := range srcs {
-		if !strings.HasPrefix(s.SourceID, "plugin::") {
-			ids = append(ids, s.SourceID)
-		}
-	}
-	return ids
-}
-
-// codesByPath maps each reported path's base name to its code.
-func codesByPath(rep *Report) map[string]string {
-	out := map[string]string{}
-	for _, e := range rep.Errors {
-		out[filepath.Base(e.Path)] = e.Code
-	}
-	return out
-}
-
-func symlinkOrSkip(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("symlinks unavailable: %v", err)
-	}
-}
 
 // TestIngestNeverFollowsSymlinksOut links a secret file, a folder outside
 // the workspace and the file system root into a workspace: none of their
@@ -102,8 +56,7 @@ func TestIngestNeverFollowsSymlinksOut(t *testing.T) {
 	// A saved file (the language server's path) is confined the same way.
 	rep, err := kb.Ingest(context.Background(), RunOptions{Only: []string{filepath.Join(ws, "key.md")}})
 	require.NoError(t, err)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeOutsideRoot, rep.Errors[0].Code)
+	requireOneError(t, rep, CodeOutsideRoot)
 	assert.NotContains(t, allText(t, kb), "SECRETKEYMATERIAL")
 }
 

@@ -70,14 +70,13 @@ func TestIngestSpecialFiles(t *testing.T) {
 	// A saved FIFO (the language server's path) is refused, not read.
 	rep, err := kb.Ingest(context.Background(), RunOptions{Only: []string{filepath.Join(ws, "pipe.md")}})
 	require.NoError(t, err)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeNotRegular, rep.Errors[0].Code)
+	requireOneError(t, rep, CodeNotRegular)
 }
 
 // TestIngestFileTurnedFIFO replaces an ingested file by a FIFO between
 // runs: the read does not block, the file is reported and dropped.
 func TestIngestFileTurnedFIFO(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	kb := openTestKB(t, ws)
 	ingest(t, kb)
 	b := filepath.Join(ws, "b.md")
@@ -123,7 +122,6 @@ func TestIngestNonUTF8Names(t *testing.T) {
 
 	rep, err := kb.Ingest(context.Background(), RunOptions{Only: []string{bad}})
 	require.NoError(t, err)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeNameNotUTF8, rep.Errors[0].Code)
+	requireOneError(t, rep, CodeNameNotUTF8)
 	assert.Equal(t, []string{"a.md"}, sourceIDs(t, kb))
 }

@@ -2,158 +2,15 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/tools/txtar"
-
-	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
-
-// writeWorkspace writes a txtar archive into a new temporary folder.
-func writeWorkspace(t *testing.T, archive string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, f.Data, 0o644))
-	}
-	return dir
-}
-
-// recordingHook remembers the events it sees and can be told to fail.
-type recordingHook struct {
-	id      string
-	mu      sync.Mutex
-	events  []string
-	failFor string
-}
-
-func (h *recordingHook) HookID() string { return h.id }
-
-func (h *recordingHook) OnSource(_ context.Context, ev *sdk.SourceText) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if ev.SourceID == h.failFor {
-		return errors.New("index refused")
-	}
-	kind := "upsert"
-	if ev.Removed {
-		kind = "remove"
-	}
-	h.events = append(h.events, kind+" "+ev.SourceID)
-	if !ev.Removed {
-		// The hook's namespace and the committed KUs are both reachable.
-		if err := ev.KV.Put([]byte("src/"+ev.SourceID), []byte(fmt.Sprint(len(ev.Doc.Units)))); err != nil {
-			return err
-		}
-		u, err := ev.KUs.KU(ev.Doc.Units[0].ID)
-		if err != nil || u == nil {
-			return fmt.Errorf("KU %s not readable in the transaction: %v", ev.Doc.Units[0].ID, err)
-		}
-	} else if err := ev.KV.Delete([]byte("src/" + ev.SourceID)); err != nil {
-		return err
-	}
-	return nil
-}
-
-func (h *recordingHook) take() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := h.events
-	h.events = nil
-	sort.Strings(out)
-	return out
-}
-
-// openKB opens a knowledge base for a test (in a new temporary file unless
-// opt names one) and closes it when the test ends.
-func openKB(t testing.TB, opt Options) *KB {
-	t.Helper()
-	if opt.DBPath == "" && opt.Store == nil {
-		opt.DBPath = filepath.Join(t.TempDir(), "kb.db")
-	}
-	kb, err := Open(opt)
-	require.NoError(t, err)
-	t.Cleanup(func() { kb.Close() })
-	return kb
-}
-
-func openTestKB(t *testing.T, ws string, hooks ...SourceHook) *KB {
-	t.Helper()
-	return openKB(t, Options{Workspace: ws, Hooks: hooks})
-}
-
-// reopen closes kb and opens its file again with opt (its workspace and
-// file unless opt names others).
-func reopenWith(t *testing.T, kb *KB, opt Options) *KB {
-	t.Helper()
-	require.NoError(t, kb.Close())
-	if opt.Workspace == "" {
-		opt.Workspace = kb.Workspace()
-	}
-	if opt.DBPath == "" {
-		opt.DBPath = kb.Store().Path()
-	}
-	return openKB(t, opt)
-}
-
-func reopen(t *testing.T, kb *KB, hooks ...SourceHook) *KB {
-	t.Helper()
-	return reopenWith(t, kb, Options{Hooks: hooks})
-}
-
-func ingest(t *testing.T, kb *KB) *Report {
-	t.Helper()
-	rep, err := kb.Ingest(context.Background(), RunOptions{})
-	require.NoError(t, err)
-	problems, err := kb.Store().Verify()
-	require.NoError(t, err)
-	require.Empty(t, problems)
-	return rep
-}
-
-const basicWorkspace = `
--- README.md --
-# Project
-
-Intro paragraph.
-
-## Usage
-
-Run it.
--- docs/guide.md --
-# Guide
-
-The guide explains things.
--- docs/.hidden/secret.md --
-# Hidden
--- node_modules/pkg/readme.md --
-# Vendored
--- build/out.md --
-# Ignored by gitignore
--- notes.txt --
-not markdown
--- .gitignore --
-build/
--- sub/.gitignore --
-draft*.md
--- sub/draft1.md --
-# Draft
--- sub/final.md --
-# Final
-`
 
 func TestIngestWalksWorkspaceAndIsIncremental(t *testing.T) {
 	ws := writeWorkspace(t, basicWorkspace)
@@ -192,18 +49,7 @@ func TestIngestWalksWorkspaceAndIsIncremental(t *testing.T) {
 	rep = ingest(t, kb)
 	assert.Equal(t, 1, rep.Removed)
 	assert.Equal(t, []string{"remove sub/final.md"}, hook.take())
-	rec, err := kb.Store().Source("sub/final.md")
-	require.NoError(t, err)
-	assert.Nil(t, rec)
-}
-
-// bump moves a file's mtime forward so size+mtime change detection sees it.
-func bump(t *testing.T, path string) {
-	t.Helper()
-	info, err := os.Stat(path)
-	require.NoError(t, err)
-	next := info.ModTime().Add(2 * time.Second)
-	require.NoError(t, os.Chtimes(path, next, next))
+	assert.Nil(t, sourceRecord(t, kb, "sub/final.md"))
 }
 
 func TestIngestBadInput(t *testing.T) {
@@ -237,7 +83,7 @@ PLACEHOLDER
 }
 
 func TestIngestReadFailureKeepsLastGoodKUs(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	kb := openTestKB(t, ws)
 	ingest(t, kb)
 	before, err := kb.Store().SourceKUs("a.md")
@@ -253,8 +99,7 @@ func TestIngestReadFailureKeepsLastGoodKUs(t *testing.T) {
 		return readCapped(path, limit)
 	}
 	rep := ingest(t, kb)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeReadFailed, rep.Errors[0].Code)
+	requireOneError(t, rep, CodeReadFailed)
 	assert.True(t, rep.Failed())
 	after, err := kb.Store().SourceKUs("a.md")
 	require.NoError(t, err)
@@ -266,7 +111,7 @@ func TestIngestReadFailureKeepsLastGoodKUs(t *testing.T) {
 }
 
 func TestIngestFileVanishedBetweenWalkAndRead(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	kb := openTestKB(t, ws)
 	ingest(t, kb)
 	b := filepath.Join(ws, "b.md")
@@ -279,12 +124,9 @@ func TestIngestFileVanishedBetweenWalkAndRead(t *testing.T) {
 		return readCapped(path, limit)
 	}
 	rep := ingest(t, kb)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeVanished, rep.Errors[0].Code)
+	requireOneError(t, rep, CodeVanished)
 	assert.Equal(t, 1, rep.Removed)
-	rec, err := kb.Store().Source("b.md")
-	require.NoError(t, err)
-	assert.Nil(t, rec)
+	assert.Nil(t, sourceRecord(t, kb, "b.md"))
 }
 
 func TestIngestSymlinkLoop(t *testing.T) {
@@ -303,16 +145,13 @@ func TestIngestSymlinkLoop(t *testing.T) {
 }
 
 func TestHookFailureAbortsOnlyThatSource(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	hook := &recordingHook{id: "rec", failFor: "b.md"}
 	kb := openTestKB(t, ws, hook)
 	rep := ingest(t, kb)
 	assert.Equal(t, 1, rep.Files)
-	require.Len(t, rep.Errors, 1)
-	assert.Equal(t, CodeHookFailed, rep.Errors[0].Code)
-	rec, err := kb.Store().Source("b.md")
-	require.NoError(t, err)
-	assert.Nil(t, rec, "nothing of b.md was committed")
+	requireOneError(t, rep, CodeHookFailed)
+	assert.Nil(t, sourceRecord(t, kb, "b.md"), "nothing of b.md was committed")
 
 	hook.failFor = ""
 	rep = ingest(t, kb)
@@ -320,7 +159,7 @@ func TestHookFailureAbortsOnlyThatSource(t *testing.T) {
 }
 
 func TestNewHookIsBackfilledFromStoredKUs(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	kb := openTestKB(t, ws)
 	ingest(t, kb)
 	hook := &recordingHook{id: "late"}
@@ -354,7 +193,7 @@ func TestVirtualSources(t *testing.T) {
 }
 
 func TestIngestOnlyOneFile(t *testing.T) {
-	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n")
+	ws := writeWorkspace(t, twoFiles)
 	kb := openTestKB(t, ws)
 	ingest(t, kb)
 	a := filepath.Join(ws, "a.md")
@@ -398,5 +237,3 @@ func TestIngestCancelled(t *testing.T) {
 	assert.Equal(t, 200, rep.Files+rep.Unchanged, "the next run finishes the job")
 	assert.Greater(t, rep.Files, 0)
 }
-
-var _ = kus.LevelLeaf

@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/store/storetest"
 )
 
 // openTestStore opens a store in a new temporary file and closes it when
@@ -40,24 +41,12 @@ func putSource(s *Store, id string, n int) error {
 	})
 }
 
-// dump returns every key and value of the file, bucket by bucket.
+// dump returns every key and value of the file, read from a snapshot.
 func dump(t *testing.T, s *Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	var walk func(prefix string, b *bolt.Bucket) error
-	walk = func(prefix string, b *bolt.Bucket) error {
-		return b.ForEach(func(k, v []byte) error {
-			if v == nil {
-				return walk(prefix+string(k)+"/", b.Bucket(k))
-			}
-			out[prefix+string(k)] = string(v)
-			return nil
-		})
-	}
-	require.NoError(t, s.view(func(tx *bolt.Tx) error {
-		return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(string(name)+"/", b) })
-	}))
-	return out
+	snap := filepath.Join(t.TempDir(), "snap.db")
+	require.NoError(t, s.Snapshot(snap))
+	return storetest.Dump(t, snap)
 }
 
 func TestCompactGivesUpWhileAReaderStays(t *testing.T) {

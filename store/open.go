@@ -74,8 +74,7 @@ func openBolt(path string, opt Options) (db *bolt.DB, err error) {
 	}()
 	// The freelist is synced: without it every read-write open rebuilds it
 	// by walking every page of the file, which faults the whole file into
-	// memory (1.1 GB of resident pages for a 51,830-file workspace before a
-	// single query ran).
+	// memory (docs/performance.md, Opening the file).
 	return bolt.Open(path, 0o644, &bolt.Options{
 		Timeout:      opt.LockTimeout,
 		ReadOnly:     opt.ReadOnly,

@@ -21,7 +21,8 @@ import (
 
 // SchemaVersion is the layout version of the knowledge base file. A file
 // with another version is rebuilt from the workspace on open.
-const SchemaVersion = 5 // 2: shared namespaces, stored counters; 3: stat bucket; 4: binary KUs; 5: KUs share text (kus.EncodeUnits)
+// Raise it whenever the buckets or the stored form of a record or KU change.
+const SchemaVersion = 5
 
 // Bucket names. Keys are designed for ordered cursor scans.
 var (

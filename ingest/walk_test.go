@@ -207,12 +207,6 @@ func candIDs(cands []candidate) []string {
 	return out
 }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-}
-
 // gitEnv runs git with no user or system configuration (no global
 // excludes file).
 func gitEnv(home string) []string {
@@ -227,42 +221,4 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "git %v: %s", args, out)
 	return string(out)
-}
-
-// TestIngestExcludeAndSavedFile checks that the configured walk options
-// reach an ingest, and that a saved file ingested on its own is held to the
-// same ignore rules (a file that became ignored leaves the knowledge base).
-func TestIngestExcludeAndSavedFile(t *testing.T) {
-	ws := t.TempDir()
-	for _, f := range []string{"a.md", "drafts/d.md", "notes/n.md", "notes/old.md"} {
-		writeFile(t, filepath.Join(ws, f), "# "+f+"\n\nSome text about "+f+".\n")
-	}
-	kb := openKB(t, Options{Workspace: ws, Walk: WalkOptions{Exclude: []string{"drafts/"}}})
-	ctx := t.Context()
-	_, err := kb.Ingest(ctx, RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, []string{"a.md", "notes/n.md", "notes/old.md"}, sourceIDs(t, kb))
-
-	// A saved excluded file is not ingested on its own either.
-	rep, err := kb.Ingest(ctx, RunOptions{Only: []string{filepath.Join(ws, "drafts", "d.md")}})
-	require.NoError(t, err)
-	require.Zero(t, rep.Files)
-	require.Equal(t, []string{"a.md", "notes/n.md", "notes/old.md"}, sourceIDs(t, kb))
-
-	// notes/.gitignore now ignores old.md: saving it removes it.
-	writeFile(t, filepath.Join(ws, "notes", ".gitignore"), "old.md\n")
-	writeFile(t, filepath.Join(ws, "notes", "old.md"), "# old\n\nChanged.\n")
-	rep, err = kb.Ingest(ctx, RunOptions{Only: []string{filepath.Join(ws, "notes", "old.md")}})
-	require.NoError(t, err)
-	require.Equal(t, 1, rep.Removed)
-	require.Equal(t, []string{"a.md", "notes/n.md"}, sourceIDs(t, kb))
-
-	// A file cap given when the file is opened again applies to the next
-	// full ingest.
-	kb = reopenWith(t, kb, Options{Walk: WalkOptions{MaxFiles: 1}})
-	rep, err = kb.Ingest(ctx, RunOptions{})
-	require.NoError(t, err)
-	require.Equal(t, []string{"a.md"}, sourceIDs(t, kb))
-	require.Equal(t, CodeTooManyFiles, rep.Errors[0].Code)
-	require.False(t, rep.Failed(), "the cap is a warning")
 }
