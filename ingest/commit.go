@@ -123,12 +123,7 @@ func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *Report) {
 		})
 		if err == nil {
 			for _, p := range group {
-				rep.addWarnings(p)
-				if p.path == "" {
-					rep.PluginSources++
-				} else {
-					rep.Files++
-				}
+				rep.committed(p)
 			}
 			return
 		}
@@ -138,6 +133,8 @@ func (kb *KB) commitGroup(ctx context.Context, group []parsed, rep *Report) {
 	}
 }
 
+// commitParsed commits one parsed source on its own and reports it: an
+// issue found while reading it, a new mtime only, or new KUs.
 func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *Report) {
 	if p.issue != nil {
 		rep.Errors = append(rep.Errors, *p.issue)
@@ -170,12 +167,7 @@ func (kb *KB) commitParsed(ctx context.Context, p parsed, rep *Report) {
 		rep.Errors = append(rep.Errors, FileError{Path: p.displayPath(), Code: code, Message: err.Error()})
 		return
 	}
-	rep.addWarnings(p)
-	if p.path == "" {
-		rep.PluginSources++
-		return
-	}
-	rep.Files++
+	rep.committed(p)
 }
 
 // commitSource replaces one source's KUs and calls every hook, all in one

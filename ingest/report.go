@@ -94,3 +94,13 @@ func (r *Report) addWarnings(p parsed) {
 		r.Warnings = append(r.Warnings, FileWarning{Path: p.displayPath(), Line: d.Line, Col: d.Col, Code: d.Code, Message: d.Message})
 	}
 }
+
+// committed counts a source whose KUs were committed, with its warnings.
+func (r *Report) committed(p parsed) {
+	r.addWarnings(p)
+	if p.path == "" {
+		r.PluginSources++
+		return
+	}
+	r.Files++
+}

@@ -37,7 +37,7 @@ func (k boltKV) Writable() bool { return k.b.Writable() }
 
 // Shared returns the shared namespace name inside the same transaction as
 // k: the built-in kb-plugins keep one BM25 index there that each of them
-// writes idempotently and all of them read (see SharedNamespaces). It is
+// writes idempotently and all of them read. It is
 // not part of sdk.KV, so third-party plugins only ever see their private
 // namespace. In a read-only transaction a namespace nobody wrote yet reads
 // as empty.
@@ -49,23 +49,28 @@ func sharedKV(tx *bolt.Tx, name string) (sdk.KV, error) {
 	if name == "" {
 		return nil, errors.New("shared namespace: empty name")
 	}
+	return namespace(tx, bucketShared, name)
+}
+
+// namespace returns the bucket name nested in the top-level bucket root as
+// an sdk.KV: created (append-filled) in a write transaction, read as empty
+// in a read transaction when nobody wrote it yet.
+func namespace(tx *bolt.Tx, root []byte, name string) (sdk.KV, error) {
 	if !tx.Writable() {
-		root := tx.Bucket(bucketShared)
-		if root == nil {
-			return emptyKV{}, nil
-		}
-		if b := root.Bucket([]byte(name)); b != nil {
-			return boltKV{b}, nil
+		if r := tx.Bucket(root); r != nil {
+			if b := r.Bucket([]byte(name)); b != nil {
+				return boltKV{b}, nil
+			}
 		}
 		return emptyKV{}, nil
 	}
-	root, err := tx.CreateBucketIfNotExists(bucketShared)
+	r, err := tx.CreateBucketIfNotExists(root)
 	if err != nil {
-		return nil, fmt.Errorf("shared buckets: %w", err)
+		return nil, fmt.Errorf("%s buckets: %w", root, err)
 	}
-	b, err := root.CreateBucketIfNotExists([]byte(name))
+	b, err := r.CreateBucketIfNotExists([]byte(name))
 	if err != nil {
-		return nil, fmt.Errorf("shared bucket %s: %w", name, err)
+		return nil, fmt.Errorf("%s bucket %s: %w", root, name, err)
 	}
 	b.FillPercent = appendFill
 	return boltKV{b}, nil
@@ -108,45 +113,19 @@ func (p pluginStore) SharedState(name string, mk func() any) any {
 var _ sdk.Store = pluginStore{}
 
 func (p pluginStore) View(fn func(sdk.KV) error) error {
-	return p.s.view(func(tx *bolt.Tx) error {
-		b := pluginBucket(tx, p.id)
-		if b == nil {
-			return fn(emptyKV{})
-		}
-		return fn(boltKV{b})
-	})
+	return p.s.view(func(tx *bolt.Tx) error { return p.with(tx, fn) })
 }
 
 func (p pluginStore) Update(fn func(sdk.KV) error) error {
-	return p.s.update(func(tx *bolt.Tx) error {
-		b, err := ensurePluginBucket(tx, p.id)
-		if err != nil {
-			return err
-		}
-		return fn(boltKV{b})
-	})
+	return p.s.update(func(tx *bolt.Tx) error { return p.with(tx, fn) })
 }
 
-// pluginBucket returns the private bucket of plugin id, or nil.
-func pluginBucket(tx *bolt.Tx, id string) *bolt.Bucket {
-	root := tx.Bucket(bucketPlugins)
-	if root == nil {
-		return nil
-	}
-	return root.Bucket([]byte(id))
-}
-
-func ensurePluginBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
-	root, err := tx.CreateBucketIfNotExists(bucketPlugins)
+func (p pluginStore) with(tx *bolt.Tx, fn func(sdk.KV) error) error {
+	kv, err := namespace(tx, bucketPlugins, p.id)
 	if err != nil {
-		return nil, fmt.Errorf("plugin buckets: %w", err)
+		return err
 	}
-	b, err := root.CreateBucketIfNotExists([]byte(id))
-	if err != nil {
-		return nil, fmt.Errorf("plugin bucket %s: %w", id, err)
-	}
-	b.FillPercent = appendFill
-	return b, nil
+	return fn(kv)
 }
 
 // emptyKV is a read-only KV with no keys, used before a plugin has written anything.

@@ -203,14 +203,8 @@ func (t *Tx) PutSource(w SourceWrite) error {
 	kusB := t.tx.Bucket(bucketKUs)
 	kusB.FillPercent = appendFill
 	var c counts
-	for _, id := range w.OldUnitIDs {
-		if kusB.Get([]byte(id)) == nil {
-			continue
-		}
-		if err := kusB.Delete([]byte(id)); err != nil {
-			return err
-		}
-		c.units--
+	if err := deleteUnits(kusB, w.OldUnitIDs, &c); err != nil {
+		return err
 	}
 	for i, u := range w.Units {
 		var v []byte
@@ -266,16 +260,9 @@ func (t *Tx) TouchSource(rec *SourceRecord) error {
 
 // RemoveSource deletes a source's record, stat and KUs.
 func (t *Tx) RemoveSource(rec *SourceRecord) error {
-	kusB := t.tx.Bucket(bucketKUs)
 	var c counts
-	for _, id := range rec.UnitIDs {
-		if kusB.Get([]byte(id)) == nil {
-			continue
-		}
-		if err := kusB.Delete([]byte(id)); err != nil {
-			return err
-		}
-		c.units--
+	if err := deleteUnits(t.tx.Bucket(bucketKUs), rec.UnitIDs, &c); err != nil {
+		return err
 	}
 	srcB := t.tx.Bucket(bucketSources)
 	if srcB.Get([]byte(rec.SourceID)) != nil {
@@ -288,4 +275,19 @@ func (t *Tx) RemoveSource(rec *SourceRecord) error {
 		return err
 	}
 	return addCounts(t.tx, c)
+}
+
+// deleteUnits deletes the KUs ids from kusB, counting each one that was
+// there in c.
+func deleteUnits(kusB *bolt.Bucket, ids []string, c *counts) error {
+	for _, id := range ids {
+		if kusB.Get([]byte(id)) == nil {
+			continue
+		}
+		if err := kusB.Delete([]byte(id)); err != nil {
+			return err
+		}
+		c.units--
+	}
+	return nil
 }

@@ -38,19 +38,7 @@ func (t *Tx) Source(id string) (*SourceRecord, error) { return getSource(t.tx, i
 // PluginKV returns the private namespace of plugin id inside t, creating it
 // in a write transaction; in a read transaction a namespace nobody wrote
 // yet reads as empty.
-func (t *Tx) PluginKV(id string) (sdk.KV, error) {
-	if !t.tx.Writable() {
-		if b := pluginBucket(t.tx, id); b != nil {
-			return boltKV{b}, nil
-		}
-		return emptyKV{}, nil
-	}
-	b, err := ensurePluginBucket(t.tx, id)
-	if err != nil {
-		return nil, err
-	}
-	return boltKV{b}, nil
-}
+func (t *Tx) PluginKV(id string) (sdk.KV, error) { return namespace(t.tx, bucketPlugins, id) }
 
 // DropPluginKV deletes the private namespace of plugin id with every key
 // in it.
