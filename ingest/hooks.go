@@ -106,7 +106,7 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 		if current == hookVersion(h) {
 			continue
 		}
-		if err := kb.RebuildHook(ctx, h.HookID()); err != nil {
+		if err := kb.rebuildHook(ctx, h.HookID()); err != nil {
 			return err
 		}
 	}
@@ -120,14 +120,14 @@ func (kb *KB) RepairHook(ctx context.Context, id string) error {
 	defer kb.ingestMu.Unlock()
 	hr := kb.beginHookRun()
 	defer kb.endHookRun(hr, nil)
-	return kb.RebuildHook(ctx, id)
+	return kb.rebuildHook(ctx, id)
 }
 
-// RebuildHook drops one hook's private index and rebuilds it from the
+// rebuildHook drops one hook's private index and rebuilds it from the
 // stored KUs, one transaction per source (used for new hooks and for a
 // corrupt plugin bucket). The caller holds the ingest lock (RepairHook
 // takes it).
-func (kb *KB) RebuildHook(ctx context.Context, id string) error {
+func (kb *KB) rebuildHook(ctx context.Context, id string) error {
 	var hook SourceHook
 	for _, h := range kb.hooks {
 		if h.HookID() == id {

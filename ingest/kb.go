@@ -144,8 +144,8 @@ func (kb *KB) Store() *store.Store { return kb.store }
 // Workspace returns the absolute workspace folder.
 func (kb *KB) Workspace() string { return kb.workspace }
 
-// SourceIDFor maps a file path to its source id (workspace-relative, forward slashes).
-func (kb *KB) SourceIDFor(path string) (string, error) {
+// sourceIDFor maps a file path to its source id (workspace-relative, forward slashes).
+func (kb *KB) sourceIDFor(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err

@@ -208,7 +208,7 @@ func splitFirst(jobs []work, first []string) (head, tail []work) {
 func (kb *KB) onlyRecords(paths []string) (map[string]*store.SourceRecord, error) {
 	m := make(map[string]*store.SourceRecord, len(paths))
 	for _, p := range paths {
-		id, err := kb.SourceIDFor(p)
+		id, err := kb.sourceIDFor(p)
 		if err != nil {
 			continue // reported by onlyCandidates
 		}
@@ -227,7 +227,7 @@ func (kb *KB) onlyRecords(paths []string) (map[string]*store.SourceRecord, error
 func (kb *KB) onlyCandidates(paths []string, records map[string]*store.SourceRecord, rep *Report) []candidate {
 	var out []candidate
 	for _, p := range paths {
-		id, err := kb.SourceIDFor(p)
+		id, err := kb.sourceIDFor(p)
 		if err != nil {
 			rep.Errors = append(rep.Errors, FileError{Path: p, Code: CodeReadFailed, Message: err.Error()})
 			continue

@@ -96,6 +96,11 @@ func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) err
 	return nil
 }
 
+// PluginStore returns the private namespace of plugin id.
+func (s *Store) PluginStore(id string) sdk.Store {
+	return pluginStore{s: s, id: id}
+}
+
 // pluginStore implements sdk.Store over one plugin's private bucket.
 type pluginStore struct {
 	s  *Store

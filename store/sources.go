@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -61,54 +60,6 @@ func getSource(tx *bolt.Tx, id string) (*SourceRecord, error) {
 		return nil, &Error{Code: CodeCorrupt, Path: tx.DB().Path(), Err: fmt.Errorf("source %q: undecodable record: %w", id, err)}
 	}
 	return rec, nil
-}
-
-// Counts returns the number of sources and KUs from the counters the
-// commits keep in the meta bucket: no page of the sources or KUs is read.
-func (s *Store) Counts() (sources, units int, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
-		c, err := readCounts(tx)
-		sources, units = int(c.sources), int(c.units)
-		return err
-	})
-	return sources, units, err
-}
-
-// counts are the stored number of sources and KUs (or a change to them).
-type counts struct{ sources, units int64 }
-
-var keyCounts = []byte("counts")
-
-func readCounts(tx *bolt.Tx) (counts, error) {
-	var c counts
-	v := tx.Bucket(bucketMeta).Get(keyCounts)
-	if v == nil {
-		return c, nil
-	}
-	var n1, n2 int
-	c.sources, n1 = binary.Varint(v)
-	if n1 > 0 {
-		c.units, n2 = binary.Varint(v[n1:])
-	}
-	if n1 <= 0 || n2 <= 0 || c.sources < 0 || c.units < 0 {
-		return counts{}, &Error{Code: CodeCorrupt, Path: tx.DB().Path(), Err: errors.New("undecodable source and KU counters")}
-	}
-	return c, nil
-}
-
-// addCounts adds d to the stored counters inside a write transaction.
-func addCounts(tx *bolt.Tx, d counts) error {
-	if d == (counts{}) {
-		return nil
-	}
-	c, err := readCounts(tx)
-	if err != nil {
-		return err
-	}
-	c.sources += d.sources
-	c.units += d.units
-	v := binary.AppendVarint(binary.AppendVarint(nil, c.sources), c.units)
-	return tx.Bucket(bucketMeta).Put(keyCounts, v)
 }
 
 // FileStat is a source's stored size and mtime, what the ingest check

@@ -3,20 +3,15 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // SchemaVersion is the layout version of the knowledge base file. A file
@@ -232,110 +227,4 @@ func (s *Store) Close() error {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}
 	return nil
-}
-
-// PluginStore returns the private namespace of plugin id.
-func (s *Store) PluginStore(id string) sdk.Store {
-	return pluginStore{s: s, id: id}
-}
-
-// Stats summarises the knowledge base.
-type Stats struct {
-	Sources    int            `json:"sources"`
-	KUs        int            `json:"kus"`
-	KUsByLevel map[string]int `json:"kusByLevel"`
-	Plugins    []string       `json:"pluginIndexes"`
-	DBBytes    int64          `json:"dbBytes"`
-	DBPath     string         `json:"dbPath"`
-}
-
-// Stats counts sources and KUs by level.
-func (s *Store) Stats() (*Stats, error) {
-	st := &Stats{KUsByLevel: map[string]int{}, DBPath: s.path}
-	err := s.view(func(tx *bolt.Tx) error {
-		st.Sources = tx.Bucket(bucketSources).Stats().KeyN
-		kusB := tx.Bucket(bucketKUs)
-		get := func(id string) []byte { return kusB.Get([]byte(id)) }
-		if err := kusB.ForEach(func(k, v []byte) error {
-			var probe kus.KU
-			if err := probe.UnmarshalBinaryFrom(v, get); err != nil {
-				return s.corrupt(fmt.Errorf("ku %q: %w", k, err))
-			}
-			st.KUs++
-			st.KUsByLevel[probe.Level]++
-			return nil
-		}); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketPlugins).ForEachBucket(func(k []byte) error {
-			st.Plugins = append(st.Plugins, string(k))
-			return nil
-		})
-	})
-	sort.Strings(st.Plugins)
-	if fi, statErr := os.Stat(s.path); statErr == nil {
-		st.DBBytes = fi.Size()
-	}
-	return st, err
-}
-
-// Verify checks that the knowledge base is consistent: every source's KUs
-// exist and every KU belongs to a recorded source. It returns the problems found.
-func (s *Store) Verify() ([]string, error) {
-	var problems []string
-	err := s.view(func(tx *bolt.Tx) error {
-		owned := map[string]bool{}
-		if err := tx.Bucket(bucketSources).ForEach(func(k, v []byte) error {
-			var rec SourceRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
-				problems = append(problems, fmt.Sprintf("source %s: undecodable record: %v", k, err))
-				return nil
-			}
-			for _, id := range rec.UnitIDs {
-				owned[id] = true
-				if tx.Bucket(bucketKUs).Get([]byte(id)) == nil {
-					problems = append(problems, fmt.Sprintf("source %s: missing KU %s", rec.SourceID, id))
-				}
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketKUs).ForEach(func(k, _ []byte) error {
-			if !owned[string(k)] {
-				problems = append(problems, fmt.Sprintf("KU %s belongs to no source", k))
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketStat).ForEach(func(k, _ []byte) error {
-			if tx.Bucket(bucketSources).Get(k) == nil {
-				problems = append(problems, fmt.Sprintf("stat of %s belongs to no source", k))
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketSources).ForEach(func(k, _ []byte) error {
-			if tx.Bucket(bucketStat).Get(k) == nil {
-				problems = append(problems, fmt.Sprintf("source %s has no stat", k))
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		c, err := readCounts(tx)
-		if err != nil {
-			return err
-		}
-		if n := tx.Bucket(bucketSources).Stats().KeyN; int64(n) != c.sources {
-			problems = append(problems, fmt.Sprintf("source counter says %d, the bucket holds %d", c.sources, n))
-		}
-		if n := tx.Bucket(bucketKUs).Stats().KeyN; int64(n) != c.units {
-			problems = append(problems, fmt.Sprintf("KU counter says %d, the bucket holds %d", c.units, n))
-		}
-		return nil
-	})
-	return problems, err
 }
