@@ -288,8 +288,9 @@ func (c *Config) Pos(name, pointer string) (Pos, bool) {
 type Options struct {
 	// Workspace is the workspace folder; empty: no workspace layer.
 	Workspace string
-	// UserDir holds the user's files; empty: UserDir(); "-": none.
-	UserDir string
+	// UserDir is the folder of the user's files; the zero value reads
+	// none.
+	UserDir UserFolder
 	// Known maps every plugin id that exists (built-ins and discovered
 	// wrappers) to its type. Ids in the files are checked against it;
 	// nil skips those checks.
@@ -314,9 +315,36 @@ func UserDir() string {
 	return filepath.Join(d, "mrpvm")
 }
 
+// UserFolder is the user configuration folder a load reads. A setting
+// naming it (a flag, an editor's userDir) is decoded once where it enters
+// the program (ParseUserFolder) and passed on as this value. The zero value
+// is no folder: only the embedded defaults and the workspace's files count.
+type UserFolder struct{ dir string }
+
+// UserFolderAt is the folder dir; "" is no folder.
+func UserFolderAt(dir string) UserFolder { return UserFolder{dir: dir} }
+
+// DefaultUserFolder is UserDir(): no folder when the platform has none.
+func DefaultUserFolder() UserFolder { return UserFolder{dir: UserDir()} }
+
+// ParseUserFolder decodes a user-folder setting: "" is the default folder
+// (DefaultUserFolder), "-" is none, anything else names the folder.
+func ParseUserFolder(setting string) UserFolder {
+	switch setting {
+	case "":
+		return DefaultUserFolder()
+	case "-":
+		return UserFolder{}
+	}
+	return UserFolder{dir: setting}
+}
+
+// Dir is the folder's path; "" when there is none.
+func (u UserFolder) Dir() string { return u.dir }
+
 // Default returns the embedded defaults. They are valid (a test says so).
 func Default() *Config {
-	c, errs := Load(Options{UserDir: "-"})
+	c, errs := Load(Options{})
 	if len(errs) > 0 {
 		panic(fmt.Sprintf("config: embedded defaults are invalid: %v", errs))
 	}
@@ -326,13 +354,7 @@ func Default() *Config {
 // Load reads, validates and merges the three files. It always returns a
 // usable configuration; the errors list what was ignored and why.
 func Load(opt Options) (*Config, []*Error) {
-	userDir := opt.UserDir
-	switch userDir {
-	case "":
-		userDir = UserDir()
-	case "-":
-		userDir = ""
-	}
+	userDir := opt.UserDir.Dir()
 	cfg := &Config{pos: map[string]map[string]Pos{}}
 	var errs []*Error
 	for _, name := range Names {

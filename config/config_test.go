@@ -25,11 +25,11 @@ var known = map[string]sdk.PluginType{
 func load(t *testing.T, dir string) (*Config, []*Error) {
 	t.Helper()
 	base := filepath.Join("testdata", dir)
-	return Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: filepath.Join(base, "user"), Known: known})
+	return Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: UserFolderAt(filepath.Join(base, "user")), Known: known})
 }
 
 func TestDefaultsAreValid(t *testing.T) {
-	cfg, errs := Load(Options{UserDir: "-", Known: known})
+	cfg, errs := Load(Options{Known: known})
 	if len(errs) > 0 {
 		t.Fatalf("embedded defaults: %v", errs)
 	}
@@ -214,7 +214,7 @@ func sortProblems(p []problem) {
 
 func TestUnknownIDsNotCheckedWithoutKnown(t *testing.T) {
 	base := filepath.Join("testdata", "unknown_plugin")
-	_, errs := Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: "-"})
+	_, errs := Load(Options{Workspace: filepath.Join(base, "workspace")})
 	for _, e := range errs {
 		if e.Code == CodeUnknownPlugin || e.Code == CodeWrongStage {
 			t.Errorf("id checked without a known set: %v", e)
@@ -234,7 +234,7 @@ func TestCheckFile(t *testing.T) {
 // and an unknown id is reported against the settings, on its own line.
 func TestPluginSwitches(t *testing.T) {
 	base := filepath.Join("testdata", "override")
-	cfg, errs := Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: filepath.Join(base, "user"), Known: known,
+	cfg, errs := Load(Options{Workspace: filepath.Join(base, "workspace"), UserDir: UserFolderAt(filepath.Join(base, "user")), Known: known,
 		PluginSwitches: map[string]bool{"kb-fast": false, "gs-llm-deep": true, "kb-fastest": true}})
 	if len(errs) != 1 || errs[0].File != SettingsFile || errs[0].Code != CodeUnknownPlugin || errs[0].Line != 4 {
 		t.Fatalf("errors %v, want the unknown kb-fastest on line 4 of the settings", errs)
@@ -288,7 +288,7 @@ func TestAllowlistEntries(t *testing.T) {
   {"dir": "/x"},
   42
 ]}`)
-	cfg, errs := Load(Options{UserDir: user})
+	cfg, errs := Load(Options{UserDir: UserFolderAt(user)})
 	var lines []int
 	for _, e := range errs {
 		if e.Code != CodeBadValue {
@@ -305,7 +305,7 @@ func TestAllowlistEntries(t *testing.T) {
 	}
 
 	write(filepath.Join(ws, WorkspaceDir, EngineFile), `{"pluginAllowlist": ["by-dir", {"id": "evil", "dir": "/tmp/evil"}]}`)
-	cfg, errs = Load(Options{UserDir: user, Workspace: ws})
+	cfg, errs = Load(Options{UserDir: UserFolderAt(user), Workspace: ws})
 	if got := cfg.Engine.PluginAllowlist; !slices.Equal(got, Allowlist{{ID: "by-dir", Dir: "/opt/wrappers/by-dir"}}) {
 		t.Errorf("narrowed allowlist %+v", got)
 	}
@@ -343,7 +343,7 @@ func TestExcludeAndFileCap(t *testing.T) {
 	if d := Default(); d.Engine.MaxWorkspaceFiles != 100000 || len(d.Engine.Exclude) != 0 {
 		t.Errorf("defaults: %d %v", d.Engine.MaxWorkspaceFiles, d.Engine.Exclude)
 	}
-	cfg, errs := Load(Options{UserDir: user, Workspace: ws})
+	cfg, errs := Load(Options{UserDir: UserFolderAt(user), Workspace: ws})
 	if want := []string{"archive/", "drafts/*", "!drafts/keep.md"}; !slices.Equal(cfg.Engine.Exclude, want) {
 		t.Errorf("exclude %q, want %q", cfg.Engine.Exclude, want)
 	}
@@ -362,8 +362,26 @@ func TestExcludeAndFileCap(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, WorkspaceDir, EngineFile), []byte(`{"maxWorkspaceFiles": 10}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, errs = Load(Options{UserDir: user, Workspace: ws})
+	cfg, errs = Load(Options{UserDir: UserFolderAt(user), Workspace: ws})
 	if cfg.Engine.MaxWorkspaceFiles != 10 || len(errs) != 0 {
 		t.Errorf("lowered cap %d: %v", cfg.Engine.MaxWorkspaceFiles, errs)
+	}
+}
+
+// TestParseUserFolder decodes the user-folder setting: "" is the default
+// folder ($MRPVM_CONFIG_DIR here), "-" none, anything else that folder;
+// the zero value reads none.
+func TestParseUserFolder(t *testing.T) {
+	t.Setenv("MRPVM_CONFIG_DIR", "/cfg/default")
+	for setting, want := range map[string]string{"": "/cfg/default", "-": "", "/cfg/mine": "/cfg/mine"} {
+		if got := ParseUserFolder(setting).Dir(); got != want {
+			t.Errorf("ParseUserFolder(%q) = %q, want %q", setting, got, want)
+		}
+	}
+	if d := (UserFolder{}).Dir(); d != "" {
+		t.Errorf("zero UserFolder is %q, want none", d)
+	}
+	if DefaultUserFolder() != UserFolderAt("/cfg/default") {
+		t.Errorf("DefaultUserFolder %v", DefaultUserFolder())
 	}
 }

@@ -49,7 +49,7 @@ func TestWorkspaceLayerSpecialFiles(t *testing.T) {
 		done := make(chan []*Error, 1)
 		var cfg *Config
 		go func() {
-			c, errs := Load(Options{Workspace: ws, UserDir: "-", Known: known})
+			c, errs := Load(Options{Workspace: ws, Known: known})
 			cfg = c
 			done <- errs
 		}()

@@ -406,7 +406,7 @@ func TestSchemasValidateTheDefaultsAndRejectWhatTheLoaderRejects(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(d), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, errs := config.Load(config.Options{UserDir: dir}); len(errs) == 0 {
+			if _, errs := config.Load(config.Options{UserDir: config.UserFolderAt(dir)}); len(errs) == 0 {
 				t.Errorf("config.Load accepts %s in %s, the schema does not", d, name)
 			}
 		}

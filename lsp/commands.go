@@ -17,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // executeCommandParams is workspace/executeCommand's params.
@@ -139,7 +140,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	// partial is the state the answer starts from: sources committed
 	// while it runs may or may not have been seen, so it stays partial.
 	var resp *vm.Response
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		var err error
 		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
 		if err != nil && (resp == nil || errors.Is(err, store.ErrCorrupt)) {
@@ -230,7 +231,7 @@ func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, e
 		return nil, err
 	}
 	var out []json.RawMessage
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		out = ws.Catalog.JSON()
 		return nil
 	})
@@ -248,7 +249,7 @@ func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, err
 		return nil, err
 	}
 	var t *vm.Trace
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		var err error
 		t, err = ws.VM.Trace(a.RequestID)
 		if err != nil {
@@ -276,7 +277,7 @@ func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, err
 		return nil, err
 	}
 	var out statsResult
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		st, err := ws.KB.Store().Stats()
 		if err != nil {
 			return err
@@ -354,7 +355,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 	res := kbResult{Action: a.Action, Name: a.Name, Path: path}
 	// The knowledge base served before a load or a fork, for the event.
 	var prevID, prevName string
-	_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+	_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		prevID, prevName = ws.KB.Store().Path(), ws.KB.Workspace()
 		return nil
 	})
@@ -367,7 +368,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("snapshot folder: %w", err)
 		}
-		err := f.withWS(ctx, func(ws *vm.Workspace) error {
+		err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 			return ws.KB.Store().Snapshot(path)
 		})
 		if err != nil {
@@ -407,7 +408,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 	}
 	// The kb-plugins of the knowledge base now served hear of it; a hook's
 	// failure is logged and does not undo the command.
-	_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+	_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		for _, e := range ws.VM.NotifyKB(ctx, change) {
 			s.log.Warn("mrpvm.kb: session event", "code", e.Code, "msg", e.Message)
 		}

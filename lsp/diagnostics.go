@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -21,6 +20,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
+	"github.com/mrpvm/mrpvm/workspace"
 	"go.lsp.dev/protocol"
 )
 
@@ -144,6 +144,9 @@ type diagEnv struct {
 	// userAllow is the wrapper allowlist of the layers below the workspace
 	// (embedded defaults and the user's engine.json).
 	userAllow []string
+	// userErrs are the problems of those layers: what the loader leaves
+	// out of the user's engine.json is missing from userAllow.
+	userErrs []*config.Error
 }
 
 // publishDiagnostics computes one document's diagnostics and sends them.
@@ -186,17 +189,11 @@ func (s *Server) diagEnv(path string) diagEnv {
 	if f == nil {
 		f = s.folderFor("")
 	}
-	env.userDir = config.UserDir()
+	user := config.DefaultUserFolder()
 	if f != nil {
-		switch f.userDir {
-		case "-":
-			env.userDir = ""
-		case "":
-		default:
-			env.userDir = f.userDir
-		}
+		user = f.userDir
 		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
-		_ = f.withWS(ctx, func(ws *vm.Workspace) error {
+		_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
 			env.known = map[string]sdk.PluginType{}
 			for _, e := range ws.Catalog.Entries {
 				env.known[e.Descriptor.ID] = e.Descriptor.Type
@@ -205,12 +202,8 @@ func (s *Server) diagEnv(path string) diagEnv {
 		})
 		cancel()
 	}
-	ud := env.userDir
-	if ud == "" {
-		ud = "-"
-	}
-	cfg, _ := config.Load(config.Options{UserDir: ud})
-	env.userAllow = cfg.Engine.PluginAllowlist.IDs()
+	env.userDir = user.Dir()
+	env.userAllow, env.userErrs = workspace.UserAllowlist(user)
 	return env
 }
 
@@ -284,6 +277,7 @@ func configDiagnostics(path, text string, env diagEnv) []diagnostic {
 	}
 	errs := config.CheckFile(name, kind, path, []byte(text), env.known)
 	if kind == config.LayerWorkspace && name == config.EngineFile {
+		errs = append(errs, userEngineErrors(path, env)...)
 		errs = append(errs, wideningErrors(path, text, env)...)
 	}
 	out := make([]diagnostic, 0, len(errs))
@@ -293,6 +287,24 @@ func configDiagnostics(path, text string, env diagEnv) []diagnostic {
 			sev = 2
 		}
 		out = append(out, diagnostic{Range: lineRange(text, e.Line, e.Col), Severity: sev, Code: e.Code, Source: "mrpvm", Message: e.Message})
+	}
+	return out
+}
+
+// userEngineErrors reports, on a workspace engine.json at line 1, the
+// errors of the user's engine.json: the loader leaves out what it cannot
+// read there (the whole file on a syntax error), so the allowlist this file
+// narrows may lack entries until the user's file is fixed. Each keeps the
+// user file's code and says where it is.
+func userEngineErrors(path string, env diagEnv) []*config.Error {
+	var out []*config.Error
+	for _, e := range env.userErrs {
+		if e.Warning || filepath.Base(e.File) != config.EngineFile {
+			continue
+		}
+		out = append(out, &config.Error{File: path, Line: 1, Col: 1, Code: e.Code, Warning: true,
+			Message: fmt.Sprintf("the user's engine.json has an error, and the allowlist this file narrows lacks what the loader leaves out: %s:%d:%d: %s",
+				e.File, e.Line, e.Col, e.Message)})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // TestComputeDiagnostics checks every document kind against
@@ -56,8 +57,8 @@ func TestComputeDiagnostics(t *testing.T) {
 			if !diagnosable(docPath) && want != "" {
 				t.Fatalf("%s is not diagnosable", docPath)
 			}
-			cfg, _ := config.Load(config.Options{UserDir: userDir})
-			env := diagEnv{known: known, userDir: userDir, userAllow: cfg.Engine.PluginAllowlist.IDs()}
+			allow, userErrs := workspace.UserAllowlist(config.UserFolderAt(userDir))
+			env := diagEnv{known: known, userDir: userDir, userAllow: allow, userErrs: userErrs}
 			var got []string
 			if diagnosable(docPath) {
 				for _, d := range computeDiagnostics(docPath, docText, env) {

@@ -17,14 +17,13 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/markdown/links"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // folder is one workspace folder: its own knowledge base, catalog and VM.
@@ -32,19 +31,19 @@ type folder struct {
 	s       *Server
 	root    string
 	name    string
-	userDir string
+	userDir config.UserFolder
 	noLLM   bool
 	llm     *sdk.RoleSetting // the llm setting, nil: the files alone
 
 	swMu     sync.Mutex
 	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
-	exclude  []string        // the exclude setting (vm.OpenOptions.Exclude)
+	exclude  []string        // the exclude setting (workspace.Options.Exclude)
 
 	ready   chan struct{} // closed when the first open finished
 	openErr error
 
 	mu       sync.RWMutex // write-locked while the workspace is switched
-	ws       *vm.Workspace
+	ws       *workspace.Workspace
 	dbPath   string
 	readOnly bool   // serving from a private copy: the real file is locked
 	tmpPath  string // the private copy, removed on close
@@ -70,7 +69,7 @@ type folder struct {
 	reloadGen   int
 }
 
-func newFolder(s *Server, root, name, dbPath, userDir string, noLLM bool) *folder {
+func newFolder(s *Server, root, name, dbPath string, userDir config.UserFolder, noLLM bool) *folder {
 	if name == "" {
 		name = filepath.Base(root)
 	}
@@ -113,15 +112,15 @@ func (f *folder) open() {
 // longer only delays the private copy.
 const lockTimeout = 400 * time.Millisecond
 
-func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
-	ws, err := vm.Open(vm.OpenOptions{
-		Workspace:      f.root,
+func (f *folder) openWS(dbPath string, rebuild bool) (*workspace.Workspace, error) {
+	ws, err := workspace.Open(workspace.Options{
+		Root:           f.root,
 		DBPath:         dbPath,
 		Store:          store.Options{LockTimeout: lockTimeout, Rebuild: rebuild},
 		Logger:         f.s.log,
 		UserDir:        f.userDir,
 		NoLLM:          f.noLLM,
-		LLM:            f.bridge(),
+		LLMSetting:     f.llm,
 		PluginSwitches: f.pluginSwitches(),
 		Exclude:        f.excludeSetting(),
 	})
@@ -133,7 +132,7 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*vm.Workspace, error) {
 
 // reportSettingsProblems shows what the catalog found wrong in the plugins
 // setting (an unknown id): the setting has no file to hold diagnostics.
-func (f *folder) reportSettingsProblems(ws *vm.Workspace) {
+func (f *folder) reportSettingsProblems(ws *workspace.Workspace) {
 	for _, p := range ws.Catalog.Problems {
 		if p.File == config.SettingsFile {
 			msg := p.Message
@@ -171,27 +170,9 @@ func (f *folder) pluginSwitches() map[string]bool {
 	return f.switches
 }
 
-// bridge is the LLM bridge of the llm setting laid over the configuration
-// files' default role; nil (the files alone decide) without the setting,
-// with noLLM, or when nothing resolves to an endpoint.
-func (f *folder) bridge() sdk.LLM {
-	if f.llm == nil || f.noLLM {
-		return nil
-	}
-	cfg, _ := config.Load(config.Options{Workspace: f.root, UserDir: f.userDir})
-	ms := cfg.ModelSettings()
-	ms.Default = ms.Default.Over(*f.llm)
-	b := llm.NewBridge(ms, llm.Options{Logger: f.s.log})
-	if !b.AnyConfigured() {
-		f.s.log.Warn("the llm setting resolves to no endpoint (baseURL and model are both needed)", "folder", f.root)
-		return nil
-	}
-	return b
-}
-
 // openPrivateCopy copies the locked knowledge base to a temporary file and
 // opens that (rebuilding it from the workspace if the copy is unusable).
-func (f *folder) openPrivateCopy() (*vm.Workspace, error) {
+func (f *folder) openPrivateCopy() (*workspace.Workspace, error) {
 	locked := f.dbPath
 	if locked == "" {
 		p, err := store.DefaultPath(f.root)
@@ -236,7 +217,7 @@ func (f *folder) notReady() error {
 }
 
 // withWS runs fn with the folder's workspace, waiting for it to open.
-func (f *folder) withWS(ctx context.Context, fn func(ws *vm.Workspace) error) error {
+func (f *folder) withWS(ctx context.Context, fn func(ws *workspace.Workspace) error) error {
 	select {
 	case <-f.ready:
 	case <-ctx.Done():
@@ -418,7 +399,7 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 			defer f.first.finish() // also when withWS fails or panics
 		}
 	}
-	err := f.withWS(ctx, func(ws *vm.Workspace) error {
+	err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 		var err error
 		f.hovers.beginIngest()
 		// Even a failed or cancelled run may have committed some sources.
@@ -458,7 +439,7 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 // warmFolder loads the in-memory search state of the folder's kb-plugins
 // (kb.Warmer). A failure is only logged: the first search reports it.
 func (s *Server) warmFolder(ctx context.Context, f *folder) {
-	err := f.withWS(ctx, func(ws *vm.Workspace) error {
+	err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 		for _, p := range ws.Catalog.Registry.KBPlugins() {
 			w, ok := p.(kb.Warmer)
 			if !ok {

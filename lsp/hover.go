@@ -16,12 +16,12 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // termKind says where a hovered term came from.
@@ -250,7 +250,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	md, ok := f.hovers.get(key)
 	if !ok {
 		gen := f.hovers.generation()
-		err = f.withWS(ctx, func(ws *vm.Workspace) error {
+		err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 			md = resolveHover(ctx, f, ws, path, t, mode)
 			return nil
 		})
@@ -270,7 +270,7 @@ func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // resolveHover finds the Knowledge Unit (or plugin) a term stands for and
 // renders it; "" when there is none.
-func resolveHover(ctx context.Context, f *folder, ws *vm.Workspace, docPath string, t term, mode string) string {
+func resolveHover(ctx context.Context, f *folder, ws *workspace.Workspace, docPath string, t term, mode string) string {
 	store := ws.KB.Store()
 	from, _ := f.links.Rel(docPath)
 	switch t.kind {
@@ -336,7 +336,7 @@ func resolveHover(ctx context.Context, f *folder, ws *vm.Workspace, docPath stri
 // on the heading's line with prose before the first sub-heading (a page's
 // description block, a section's first paragraph), else the heading
 // section's summary (the sub-sections it covers). Code is never shown.
-func describe(f *folder, ws *vm.Workspace, d links.Def) string {
+func describe(f *folder, ws *workspace.Workspace, d links.Def) string {
 	units, err := ws.KB.Store().SourceKUs(d.Rel)
 	if err != nil || len(units) == 0 {
 		return ""
@@ -412,7 +412,7 @@ func renderDescription(f *folder, ku *kus.KU, title, text string) string {
 
 // retriever returns the kb-plugin used for hover and symbols: kb-fast when
 // loaded, else the first loaded kb-plugin.
-func retriever(ws *vm.Workspace) sdk.KBPlugin {
+func retriever(ws *workspace.Workspace) sdk.KBPlugin {
 	if p, ok := ws.Catalog.Registry.KB("kb-fast"); ok {
 		return p
 	}
@@ -426,7 +426,7 @@ func retriever(ws *vm.Workspace) sdk.KBPlugin {
 
 // search ranks KUs for a query (BM25 through the kb-plugin), evidence and
 // guidance together, best first.
-func search(ctx context.Context, ws *vm.Workspace, query string, max int) []sdk.ScoredKU {
+func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []sdk.ScoredKU {
 	p := retriever(ws)
 	if p == nil || strings.TrimSpace(query) == "" {
 		return nil
@@ -506,7 +506,7 @@ func renderKU(f *folder, ku *kus.KU) string {
 }
 
 // renderPlugin renders a plugin's descriptor and its plugin.kus.md KUs.
-func renderPlugin(f *folder, ws *vm.Workspace, e *plugins.Entry) string {
+func renderPlugin(f *folder, ws *workspace.Workspace, e *plugins.Entry) string {
 	d := e.Descriptor
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · *%s*", d.ID, d.Type)

@@ -51,15 +51,8 @@ func (s *Server) configChanged(path string) bool {
 // readsUserDir reports whether the folder's configuration includes the
 // user configuration folder dir.
 func (f *folder) readsUserDir(dir string) bool {
-	switch f.userDir {
-	case "-":
-		return false
-	case "":
-		ud := config.UserDir()
-		return ud != "" && sameDir(dir, ud)
-	default:
-		return sameDir(dir, f.userDir)
-	}
+	ud := f.userDir.Dir()
+	return ud != "" && sameDir(dir, ud)
 }
 
 // scheduleReload reopens the folder's workspace after delay; the files

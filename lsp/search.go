@@ -9,9 +9,9 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // searchHit is one hit of mrpvm.search: the fields of an answer's
@@ -53,7 +53,7 @@ func (s *Server) cmdSearch(ctx context.Context, arg, _ json.RawMessage) (any, er
 	}
 	f.first.wait(ctx, s.askWait(), f.links.Len(), func(*Partial) {})
 	out := []searchHit{}
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		sr, err := kbsearch.New(ws.Catalog.Registry, ws.KB, a.Plugin)
 		if err != nil {
 			return searchError(err)

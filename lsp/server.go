@@ -924,11 +924,12 @@ func (s *Server) addFolder(r folderRef, first bool) *folder {
 	if s.settings.UserDir != "" {
 		userDir = s.settings.UserDir
 	}
+	user := config.ParseUserFolder(userDir)
 	noLLM := s.opt.NoLLM
 	if s.settings.NoLLM != nil {
 		noLLM = *s.settings.NoLLM
 	}
-	f := newFolder(s, root, r.Name, dbPath, userDir, noLLM)
+	f := newFolder(s, root, r.Name, dbPath, user, noLLM)
 	f.llm = s.settings.LLM
 	f.setSwitches(s.settings.Plugins)
 	f.setExclude(s.settings.Exclude)

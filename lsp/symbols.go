@@ -10,8 +10,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // documentSymbol returns a file's KU hierarchy, read from the overlay.
@@ -115,7 +115,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 	}
 	out := []symbolInformation{}
 	for _, f := range s.folderList() {
-		err := f.withWS(ctx, func(ws *vm.Workspace) error {
+		err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 			for _, h := range search(ctx, ws, p.Query, 50) {
 				u, r := kuLocation(f, h.KU)
 				if u == "" {
@@ -174,7 +174,7 @@ func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, erro
 		return []protocol.Location{{URI: f.relURI(res.Rel), Range: r}}, nil
 	}
 	var locs []protocol.Location
-	err = f.withWS(ctx, func(ws *vm.Workspace) error {
+	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		var ku *kus.KU
 		if strings.Contains(t.wide, "::") {
 			ku, _ = ws.KB.Store().KU(t.wide)

@@ -22,6 +22,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/version"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // URI prefixes of the resources.
@@ -49,7 +50,7 @@ type Options struct {
 // Server is the MCP server of one open workspace. Tool calls run one at a
 // time: they share one knowledge base and one ingest.
 type Server struct {
-	w    *vm.Workspace
+	w    *workspace.Workspace
 	opt  Options
 	srv  *mcpsdk.Server
 	mu   sync.Mutex
@@ -58,7 +59,7 @@ type Server struct {
 
 // New builds the server over an open workspace; the caller keeps
 // ownership of w and closes it after Run returns.
-func New(w *vm.Workspace, opt Options) *Server {
+func New(w *workspace.Workspace, opt Options) *Server {
 	if opt.MaxFileSize <= 0 {
 		opt.MaxFileSize = ingest.DefaultMaxFileSize
 	}

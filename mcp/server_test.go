@@ -20,6 +20,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/mcp"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 var files = map[string]string{
@@ -48,7 +49,7 @@ func connect(t *testing.T, ws string) *mcpsdk.ClientSession {
 	for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvOpenAIBaseURL, llm.EnvOpenAIAPIKey, llm.EnvOllamaHost, llm.EnvProbeOllama} {
 		t.Setenv(k, "")
 	}
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-"})
+	w, err := wspace.Open(wspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db")})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcpsdk.NewInMemoryTransports()

@@ -20,27 +20,87 @@ const (
 	OriginWrapper = "wrapper"
 )
 
-// CatalogOptions say where to look and what to inject.
+// Wrappers are the wrapper plugins found before the configuration is read
+// (its plugin ids are checked against them). Those of the user's folder
+// load first and own their ids, so a workspace can never take one over.
+type Wrappers struct {
+	user, workspace []*wrapper.Manifest
+	userIDs         map[string]bool // ids of the user's folder, manifests that failed too
+	userDir         string
+	problems        []*sdk.PluginError
+}
+
+// DiscoverWrappers finds the wrappers in the user folder's wrappers/ and
+// the workspace's wrappers/ (workspace "" : none). It reads manifests only;
+// nothing runs.
+func DiscoverWrappers(workspace string, user config.UserFolder) *Wrappers {
+	w := &Wrappers{userIDs: map[string]bool{}, userDir: user.Dir()}
+	if w.userDir != "" {
+		var problems []*sdk.PluginError
+		w.user, problems = wrapper.Discover(filepath.Join(w.userDir, "wrappers"))
+		w.problems = append(w.problems, problems...)
+		for _, p := range problems {
+			if p.ID != "" {
+				w.userIDs[p.ID] = true
+			}
+		}
+	}
+	if workspace != "" {
+		var problems []*sdk.PluginError
+		w.workspace, problems = wrapper.Discover(filepath.Join(workspace, "wrappers"))
+		w.problems = append(w.problems, problems...)
+	}
+	for _, m := range w.user {
+		w.userIDs[m.Descriptor.ID] = true
+	}
+	return w
+}
+
+// Known maps every plugin id that exists, the registered built-ins and the
+// discovered wrappers (w may be nil: none), to its type; it is what
+// config.Options.Known wants.
+func (w *Wrappers) Known() map[string]sdk.PluginType {
+	known := map[string]sdk.PluginType{}
+	for _, b := range Builtins() {
+		known[b.Descriptor.ID] = b.Descriptor.Type
+	}
+	for _, m := range w.all() {
+		if _, ok := known[m.Descriptor.ID]; !ok {
+			known[m.Descriptor.ID] = m.Descriptor.Type
+		}
+	}
+	return known
+}
+
+// all lists the user's wrappers, then the workspace's.
+func (w *Wrappers) all() []*wrapper.Manifest {
+	if w == nil {
+		return nil
+	}
+	return slices.Concat(w.user, w.workspace)
+}
+
+// CatalogOptions are what a catalog is built from: a loaded configuration
+// and the services to inject.
 type CatalogOptions struct {
-	// Workspace is the workspace folder: its .mrpvm/*.json override the
-	// configuration and its wrappers/*/ hold wrapper plugins. May be empty.
+	// Workspace is the workspace folder (sdk.Env.Workspace when Env is
+	// nil). May be empty.
 	Workspace string
-	// UserDir is the user configuration folder ("" : config.UserDir();
-	// "-": none). Its engine.json holds the only allowlist that can admit
-	// a wrapper; its wrappers/*/ hold more wrappers.
-	UserDir string
+	// Config is the loaded configuration (config.Load, with Known from
+	// Wrappers); nil: config.Default().
+	Config *config.Config
+	// ConfigErrors are the errors its load reported; each becomes a
+	// problem of the catalog.
+	ConfigErrors []*config.Error
+	// Wrappers are the wrappers discovered before the load; nil: none.
+	// Only the user folder's engine.json allowlist can admit one.
+	Wrappers *Wrappers
 	// Env returns the services for one plugin (its store namespace, the LLM
 	// bridge, ...). Fields it leaves zero are filled: PluginID, the model
 	// settings from llm-role-settings.json, and Logger.
 	Env func(d sdk.Descriptor) sdk.Env
 	// Logger receives one line per problem; nil discards.
 	Logger *slog.Logger
-	// NoWrappers skips wrapper discovery.
-	NoWrappers bool
-	// PluginSwitches enables or disables plugins by id over the
-	// configuration files (config.Options.PluginSwitches: an editor's
-	// settings).
-	PluginSwitches map[string]bool
 }
 
 // Entry is one plugin the catalog knows: every registered built-in and
@@ -72,62 +132,27 @@ type Catalog struct {
 	closers  []sdk.Closer
 }
 
-// LoadCatalog discovers wrappers, loads the configuration (checking plugin
-// ids against built-ins and wrappers), instantiates each enabled built-in
-// with its options and each allowlisted wrapper, and registers them.
-func LoadCatalog(opt CatalogOptions) *Catalog {
+// NewCatalog instantiates each enabled built-in with its options and each
+// allowlisted wrapper of the configuration it is given, and registers them.
+// It never reads the configuration files.
+func NewCatalog(opt CatalogOptions) *Catalog {
 	c := &Catalog{Registry: NewRegistry(), helpers: wrapper.NewHelperSet()}
 	log := opt.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	userDir := opt.UserDir
-	switch userDir {
-	case "":
-		userDir = config.UserDir()
-	case "-":
-		userDir = ""
+	cfg := opt.Config
+	if cfg == nil {
+		cfg = config.Default()
 	}
-
-	// Built-ins and wrappers known before configuration is read.
-	c.Problems = append(c.Problems, BuiltinProblems()...)
-	builtinList := Builtins()
-	known := map[string]sdk.PluginType{}
-	for _, b := range builtinList {
-		known[b.Descriptor.ID] = b.Descriptor.Type
-	}
-	// The user's wrappers are discovered first: they load first and own
-	// their ids, so a workspace can never take one over.
-	var userManifests, wsManifests []*wrapper.Manifest
-	userIDs := map[string]bool{}
-	if !opt.NoWrappers {
-		var problems []*sdk.PluginError
-		if userDir != "" {
-			userManifests, problems = wrapper.Discover(filepath.Join(userDir, "wrappers"))
-			c.Problems = append(c.Problems, problems...)
-			for _, p := range problems {
-				if p.ID != "" {
-					userIDs[p.ID] = true
-				}
-			}
-		}
-		if opt.Workspace != "" {
-			wsManifests, problems = wrapper.Discover(filepath.Join(opt.Workspace, "wrappers"))
-			c.Problems = append(c.Problems, problems...)
-		}
-		for _, m := range userManifests {
-			userIDs[m.Descriptor.ID] = true
-		}
-		for _, m := range slices.Concat(userManifests, wsManifests) {
-			if _, ok := known[m.Descriptor.ID]; !ok {
-				known[m.Descriptor.ID] = m.Descriptor.Type
-			}
-		}
-	}
-
-	cfg, cerrs := config.Load(config.Options{Workspace: opt.Workspace, UserDir: orDash(userDir), Known: known, PluginSwitches: opt.PluginSwitches})
 	c.Config = cfg
-	for _, e := range cerrs {
+	c.Problems = append(c.Problems, BuiltinProblems()...)
+	wrappers := opt.Wrappers
+	if wrappers == nil {
+		wrappers = &Wrappers{}
+	}
+	c.Problems = append(c.Problems, wrappers.problems...)
+	for _, e := range opt.ConfigErrors {
 		c.Problems = append(c.Problems, &sdk.PluginError{Ref: e.File, File: e.File, Line: e.Line, Col: e.Col,
 			Stage: sdk.StageLoad, Code: e.Code, Message: e.Message, Warning: e.Warning})
 	}
@@ -150,7 +175,7 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 		return e
 	}
 
-	for _, b := range builtinList {
+	for _, b := range Builtins() {
 		e := &Entry{Descriptor: b.Descriptor, Origin: OriginBuiltin, Ref: b.Ref, KUs: b.KUs, Enabled: cfg.PluginEnabled(b.Descriptor.ID)}
 		c.Entries = append(c.Entries, e)
 		e.Problems = append(e.Problems, CheckKUs(b.Descriptor.ID, b.KUs, kusRef(b.Ref))...)
@@ -174,22 +199,22 @@ func LoadCatalog(opt CatalogOptions) *Catalog {
 
 	limits := wrapper.Limits{TimeoutMs: cfg.Engine.WrapperTimeoutMs, MaxInputBytes: cfg.Engine.WrapperMaxInputBytes,
 		MaxOutputBytes: cfg.Engine.WrapperMaxOutputBytes}
-	for _, m := range slices.Concat(userManifests, wsManifests) {
+	for _, m := range wrappers.all() {
 		id := m.Descriptor.ID
-		inUserDir := slices.Contains(userManifests, m)
+		inUserDir := slices.Contains(wrappers.user, m)
 		e := &Entry{Descriptor: m.Descriptor, Origin: OriginWrapper, Ref: m.File}
 		c.Entries = append(c.Entries, e)
-		if !inUserDir && userIDs[id] {
+		if !inUserDir && wrappers.userIDs[id] {
 			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, File: m.File, ID: id, Stage: sdk.StageLoad,
 				Code: sdk.CodeWrapperIDTaken, Warning: true,
 				Message: fmt.Sprintf("wrapper %q of the workspace has the id of a wrapper in the user's folder (%s); it never runs, the user's wrapper keeps the id",
-					id, filepath.Join(userDir, "wrappers"))})
+					id, filepath.Join(wrappers.userDir, "wrappers"))})
 			continue
 		}
 		pin, ok, why := admit(cfg.Engine.PluginAllowlist, m, inUserDir)
 		if !ok {
 			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, ID: id, Stage: sdk.StageLoad,
-				Code: sdk.CodeNotAllowlisted, Warning: true, Message: why(userEngineFile(userDir))})
+				Code: sdk.CodeNotAllowlisted, Warning: true, Message: why(userEngineFile(wrappers.userDir))})
 			continue
 		}
 		if s, listed := cfg.Plugins.Plugins[id]; listed && !s.Enabled {
@@ -271,13 +296,6 @@ func admit(list config.Allowlist, m *wrapper.Manifest, inUserDir bool) (pin stri
 		}
 		return fmt.Sprintf("wrapper %q is not in the pluginAllowlist of %s; to run it add %s", id, engineFile, bind)
 	}
-}
-
-func orDash(dir string) string {
-	if dir == "" {
-		return "-"
-	}
-	return dir
 }
 
 func userEngineFile(userDir string) string {

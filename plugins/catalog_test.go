@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 func TestMain(m *testing.M) {
@@ -75,7 +77,7 @@ func problems(c *plugins.Catalog) []problem {
 
 func TestCatalogWithWrappers(t *testing.T) {
 	ws, user := fixture(t, "mixed")
-	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	defer c.Close()
 
 	want := []problem{
@@ -165,7 +167,7 @@ func TestCatalogWithWrappers(t *testing.T) {
 // must never run code the repository allowlisted itself.
 func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 	ws, user := fixture(t, "selfallow")
-	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
 		t.Fatal("the workspace's own allowlist admitted its wrapper")
 	}
@@ -193,14 +195,14 @@ func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 		}
 	}
 	writeAllow(`"repo-helper"`)
-	c = plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
 		t.Fatal("an id alone admitted a workspace wrapper")
 	}
 	// Bound to its folder, it loads.
 	dir, _ := json.Marshal(filepath.Join(ws, "wrappers", "mine"))
 	writeAllow(`{"id": "repo-helper", "dir": ` + string(dir) + `}`)
-	c = plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if c.Registry.Get(sdk.TypeGS, "repo-helper") == nil {
 		t.Errorf("user-allowlisted wrapper did not load: %v", c.Problems)
 	}
@@ -305,7 +307,7 @@ func TestWorkspaceWrapperCannotTakeAnAllowlistedID(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": ["my-helper"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	defer c.Close()
 	got, err := solve(t, c, "my-helper")
 	if err != nil || got != "from the user" {
@@ -333,7 +335,7 @@ func TestWorkspaceWrapperCannotTakeAnAllowlistedID(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": ["my-helper", {"id": "my-helper", "dir": `+string(dir)+`}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c = plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if got, err := solve(t, c, "my-helper"); err != nil || got != "from the user" {
 		t.Errorf("my-helper answered %q, %v; want the user's wrapper", got, err)
 	}
@@ -367,7 +369,7 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": [{"id": "repo-helper", "sha256": "`+sum+`"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if got, err := solve(t, c, "repo-helper"); err != nil || got != "pinned" {
 		t.Fatalf("pinned wrapper answered %q, %v", got, err)
 	}
@@ -384,7 +386,7 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 		t.Fatal("the changed script ran")
 	}
 	// And a new catalog does not load it.
-	c = plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws, UserDir: user})
+	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
 		t.Error("a wrapper whose fingerprint changed was loaded")
 	}

@@ -100,7 +100,7 @@ questions, which the command line cannot carry).`,
 			} else {
 				printAnswer(os.Stdout, resp)
 				hint := resp.Hint
-				if hint == "" && !llm.NewResolver(a.Catalog.Config.ModelSettings()).AnyConfigured() && firstOfflineAsk() {
+				if hint == "" && a.LLM == nil && firstOfflineAsk() {
 					hint = llm.Hint
 				}
 				if hint != "" {

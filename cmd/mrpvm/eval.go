@@ -25,7 +25,7 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 				Suites []*evalsuite.SuiteResult `json:"suites"`
 			}
 			for _, d := range dirs {
-				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{})
+				res, err := evalsuite.Run(cmd.Context(), d, evalsuite.Options{UserDir: workspaceOptions().UserDir})
 				if err != nil {
 					return err
 				}

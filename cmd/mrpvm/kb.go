@@ -9,10 +9,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // kbOptions are the flags of commands that open the knowledge base.
@@ -29,12 +31,19 @@ type kbOptions struct {
 
 // app is an open workspace (knowledge base, catalog, VM).
 type app struct {
-	*vm.Workspace
+	*workspace.Workspace
 	kb *ingest.KB
 	vm *vm.Machine
 	// readOnly is set when the file could only be opened for reading
 	// (kbOptions.reads): nothing can be ingested into it.
 	readOnly bool
+}
+
+// workspaceOptions are the options every command opens the workspace of
+// the global flags with: the user configuration folder is the default one
+// ($MRPVM_CONFIG_DIR, else the platform's).
+func workspaceOptions() workspace.Options {
+	return workspace.Options{Root: flags.workspace, UserDir: config.DefaultUserFolder()}
 }
 
 // openApp opens the workspace named by the global flags with the plugins
@@ -45,14 +54,13 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	if err := ingest.CheckWorkspace(flags.workspace); err != nil && !flags.force {
 		return nil, fmt.Errorf("%w (or pass --force)", err)
 	}
-	open := func(readOnly bool) (*vm.Workspace, error) {
-		return vm.Open(vm.OpenOptions{
-			Workspace:   flags.workspace,
-			DBPath:      flags.db,
-			Store:       store.Options{Rebuild: o.rebuild, ReadOnly: readOnly},
-			MaxFileSize: o.maxFileSize,
-			CacheLLM:    o.llmCache,
-		})
+	open := func(readOnly bool) (*workspace.Workspace, error) {
+		wo := workspaceOptions()
+		wo.DBPath = flags.db
+		wo.Store = store.Options{Rebuild: o.rebuild, ReadOnly: readOnly}
+		wo.MaxFileSize = o.maxFileSize
+		wo.CacheLLM = o.llmCache
+		return workspace.Open(wo)
 	}
 	readOnly := o.readOnly
 	w, err := open(readOnly)

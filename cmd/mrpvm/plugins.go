@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 func init() {
@@ -24,11 +25,13 @@ func init() {
 			"is 1 when any of them is an error rather than a warning.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := filepath.Abs(flags.workspace)
+			wo := workspaceOptions()
+			root, err := filepath.Abs(wo.Root)
 			if err != nil {
 				return err
 			}
-			c := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: ws})
+			wo.Root = root
+			c := workspace.LoadCatalog(wo)
 			defer c.Close()
 			if flags.json {
 				err = printJSON(os.Stdout, c.JSON())

@@ -3,11 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"github.com/mrpvm/mrpvm/plugins"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/plugins"
 )
 
 // runCLI runs the root command in-process and returns what it printed on

@@ -12,12 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // Suite is one eval.json.
@@ -131,7 +133,7 @@ func Load(dir string) (*Suite, string, error) {
 // Options tune a run.
 type Options struct {
 	LLM     sdk.LLM
-	UserDir string // configuration folder; "-" for none (tests)
+	UserDir config.UserFolder // the user configuration folder; the zero value reads none
 	// NoLLM keeps any configured model endpoint out (tests of the
 	// symbolic path).
 	NoLLM bool
@@ -171,7 +173,7 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 		}
 		return []ingest.VirtualSource{virtual}
 	}
-	w, err := vm.Open(vm.OpenOptions{Workspace: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM,
+	w, err := workspace.Open(workspace.Options{Root: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM,
 		SourcesFrom: storySource})
 	if err != nil {
 		return nil, err

@@ -189,7 +189,7 @@ func TestWorkspaceCannotRedirectTheEnvironmentEndpoint(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, config.WorkspaceDir), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, config.WorkspaceDir, config.LLMRolesFile),
 		[]byte(`{"default": {"baseURL": "`+attacker.BaseURL()+`", "apiKeyEnv": "MY_SECRET", "model": "m"}}`), 0o644))
-	cfg, _ := config.Load(config.Options{Workspace: ws, UserDir: "-"})
+	cfg, _ := config.Load(config.Options{Workspace: ws})
 	u, _ := url.Parse(user.URL)
 	b := NewBridgeWith(&Resolver{Settings: cfg.ModelSettings(), Getenv: envOf(map[string]string{EnvOllamaHost: u.Host, "MY_SECRET": "sk-secret"})}, Options{})
 	res, err := b.Complete(context.Background(), sdk.LLMRequest{Messages: []sdk.Message{{Role: "user", Content: "hi"}}})

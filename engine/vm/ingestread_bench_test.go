@@ -8,7 +8,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // BenchmarkReadSource compares reading the Markdown files of the workspace
@@ -46,7 +46,7 @@ func BenchmarkReadSource(b *testing.B) {
 		id := filepath.Base(n)
 		files = append(files, file{kus.SourceInfo{SourceID: id, SourceName: id, SourceType: kus.SourceMarkdown}, text})
 	}
-	cat := plugins.LoadCatalog(plugins.CatalogOptions{Workspace: b.TempDir(), UserDir: "-", NoWrappers: true})
+	cat := workspace.LoadCatalog(workspace.Options{Root: b.TempDir(), NoWrappers: true})
 	read := vm.IngestReader(cat, nil, nil)
 	if read == nil {
 		b.Fatal("sd-symbolic is not loaded")

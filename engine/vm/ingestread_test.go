@@ -17,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // notesCNL is what the test model makes of notes/paris.md: one valid KU
@@ -149,7 +150,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 				}
 			}
 			ws := ingestWorkspace(t)
-			w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true})
+			w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true})
 			require.NoError(t, err)
 			defer w.Close()
 			rep, err := w.KB.Ingest(context.Background(), ingest.RunOptions{})
@@ -190,7 +191,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 func TestIngestDefaultIsTheMarkdownReader(t *testing.T) {
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.md"), []byte(docsText), 0o644))
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
 	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})

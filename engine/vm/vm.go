@@ -20,7 +20,6 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/store"
 )
 
 // coreNamespace is the store namespace holding sessions and traces.
@@ -57,7 +56,7 @@ type Options struct {
 }
 
 // New builds a Machine. The catalog's plugins should have been built with
-// Env stores from kb (see PluginEnv).
+// their stores in kb (workspace.Open builds them so).
 func New(kb *ingest.KB, cat *plugins.Catalog, opt Options) *Machine {
 	m := &Machine{kb: kb, cat: cat, eng: cat.Config.Engine, log: opt.Logger, llm: opt.LLM, now: opt.Now,
 		traces: map[string]*Trace{}}
@@ -79,19 +78,6 @@ func (m *Machine) Catalog() *plugins.Catalog { return m.cat }
 // KB returns the machine's knowledge base.
 func (m *Machine) KB() *ingest.KB { return m.kb }
 
-// PluginEnv returns the services for one plugin: its private namespace in
-// kb's store, the LLM bridge and the model settings. Pass it as
-// plugins.CatalogOptions.Env.
-func PluginEnv(workspace string, st *store.Store, llm sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
-	return func(d sdk.Descriptor) sdk.Env {
-		env := sdk.Env{PluginID: d.ID, LLM: llm, Logger: log, Workspace: workspace}
-		if st != nil {
-			env.Store = st.PluginStore(d.ID)
-		}
-		return env
-	}
-}
-
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
 // private index in step with the knowledge base.
 func Hooks(cat *plugins.Catalog) []ingest.SourceHook {
@@ -100,16 +86,6 @@ func Hooks(cat *plugins.Catalog) []ingest.SourceHook {
 		if p, ok := cat.Registry.KB(id); ok {
 			out = append(out, &kbHook{p: p, id: id})
 		}
-	}
-	return out
-}
-
-// VirtualSources returns the plugin.kus.md of every loaded built-in as a
-// knowledge base source plugin::<id>.
-func VirtualSources(cat *plugins.Catalog) []ingest.VirtualSource {
-	var out []ingest.VirtualSource
-	for _, s := range cat.KUSources() {
-		out = append(out, ingest.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // seedCatalog is the built-in plugin catalog every build must hold:
@@ -110,7 +111,7 @@ func known() map[string]sdk.PluginType {
 }
 
 func TestDefaultConfigCoversEveryBuiltin(t *testing.T) {
-	cfg, errs := config.Load(config.Options{UserDir: "-", Known: known()})
+	cfg, errs := config.Load(config.Options{Known: known()})
 	if len(errs) > 0 {
 		t.Fatalf("embedded config against the real built-ins: %v", errs)
 	}
@@ -132,7 +133,7 @@ func TestDefaultConfigCoversEveryBuiltin(t *testing.T) {
 }
 
 func TestDefaultCatalog(t *testing.T) {
-	c := plugins.LoadCatalog(plugins.CatalogOptions{UserDir: "-", NoWrappers: true})
+	c := workspace.LoadCatalog(workspace.Options{NoWrappers: true})
 	defer c.Close()
 	if len(c.Problems) > 0 {
 		t.Fatalf("problems: %v", c.Problems)
@@ -171,7 +172,7 @@ func TestDefaultCatalog(t *testing.T) {
 // each answers a status its family allows, an unsupported answer carries
 // an error saying why, and none claims a success it cannot deliver.
 func TestEveryMethodAnswersHonestly(t *testing.T) {
-	c := plugins.LoadCatalog(plugins.CatalogOptions{UserDir: "-", NoWrappers: true})
+	c := workspace.LoadCatalog(workspace.Options{NoWrappers: true})
 	ctx := context.Background()
 	rc := sdk.RunContext{RequestID: "test"}
 	p := sdk.Payload{Prompt: "What is kb-fast?"}

@@ -9,10 +9,10 @@ import (
 	"runtime/pprof"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // BenchmarkColdIngestAll measures a cold ingest of the workspace named by
@@ -29,7 +29,7 @@ func BenchmarkColdIngestAll(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		db := filepath.Join(b.TempDir(), "kb.db")
-		w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, NoLLM: true})
+		w, err := workspace.Open(workspace.Options{Root: ws, DBPath: db, NoWrappers: true, NoLLM: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func BenchmarkSearchBatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: db, NoWrappers: true, NoLLM: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 const scifact = "../../../shared/data/scifact/"
@@ -74,7 +75,7 @@ func trainingQueries(b *testing.B, n int) []string {
 // as the baseline ratio.
 func BenchmarkAskSciFact(b *testing.B) {
 	ws := sciFactWorkspace(b)
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(b.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(b.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func run(t *testing.T, name string) *evalsuite.SuiteResult {
 	if _, err := os.Stat(suites + name); err != nil {
 		t.Skipf("suite %s not available: %v", name, err)
 	}
-	res, err := evalsuite.Run(context.Background(), suites+name, evalsuite.Options{UserDir: "-", NoLLM: true})
+	res, err := evalsuite.Run(context.Background(), suites+name, evalsuite.Options{NoLLM: true})
 	require.NoError(t, err)
 	for _, q := range res.Questions {
 		t.Logf("%s [%s] answer=%v context=%v missing=%v unwanted=%v", q.ID, q.Status, q.AnswerPass, q.ContextPass, q.Missing, q.Unwanted)

@@ -14,6 +14,7 @@ import (
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // Options say what to run.
@@ -107,7 +108,7 @@ func runWorkspace(ctx context.Context, opt Options, ws string, groups [][]Item) 
 	if err := Prepare(opt.Root, ws, dir); err != nil {
 		return nil, "", err
 	}
-	w, err := vm.Open(vm.OpenOptions{Workspace: dir, DBPath: filepath.Join(opt.TempDir, ws+".db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: dir, DBPath: filepath.Join(opt.TempDir, ws+".db"), NoWrappers: true, NoLLM: true})
 	if err != nil {
 		return nil, "", err
 	}

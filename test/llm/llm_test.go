@@ -23,6 +23,7 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 const question = "What is the capital of France?"
@@ -65,7 +66,7 @@ func offline(t *testing.T) {
 // openWithModel serves handler as the model, points the configuration at
 // it and opens a fresh workspace with the given model budget (see
 // workspace); the workspace is closed when the test ends.
-func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmtest.Reply) (*llmtest.Server, *vm.Workspace) {
+func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmtest.Reply) (*llmtest.Server, *wspace.Workspace) {
 	t.Helper()
 	srv := llmtest.New(t)
 	srv.Handle(handler)
@@ -75,16 +76,16 @@ func openWithModel(t *testing.T, budget int, handler func(llmtest.Request) llmte
 	return srv, w
 }
 
-func open(t *testing.T, ws, db string, cache bool) *vm.Workspace {
+func open(t *testing.T, ws, db string, cache bool) *wspace.Workspace {
 	t.Helper()
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: db, UserDir: "-", NoWrappers: true, CacheLLM: cache})
+	w, err := wspace.Open(wspace.Options{Root: ws, DBPath: db, NoWrappers: true, CacheLLM: cache})
 	require.NoError(t, err)
 	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	return w
 }
 
-func ask(t *testing.T, w *vm.Workspace, pins map[string]string) *vm.Response {
+func ask(t *testing.T, w *wspace.Workspace, pins map[string]string) *vm.Response {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

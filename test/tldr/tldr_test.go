@@ -15,6 +15,7 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
+	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // extractCommon unpacks pages/common of the tldr-pages archive into dir,
@@ -46,7 +47,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	n := extractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
-	w, err := vm.Open(vm.OpenOptions{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), UserDir: "-", NoWrappers: true, NoLLM: true})
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
 	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})

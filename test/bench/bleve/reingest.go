@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
 // reingestOne appends a line to one workspace file n times and re-ingests
@@ -18,7 +18,7 @@ import (
 // editor does): its KUs and all three kb-plugin indexes are updated in one
 // durable (fsynced) transaction. It returns the sorted latencies.
 func reingestOne(ctx context.Context, workspace, db, file string, n int) ([]time.Duration, error) {
-	ws, err := vm.Open(vm.OpenOptions{Workspace: workspace, DBPath: db, UserDir: "-", NoLLM: true})
+	ws, err := wspace.Open(wspace.Options{Root: workspace, DBPath: db, NoLLM: true})
 	if err != nil {
 		return nil, err
 	}
