@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -59,7 +59,7 @@ func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, e
 	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		var err error
 		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
-		if err != nil && (resp == nil || errors.Is(err, engine.ErrCorrupt)) {
+		if err != nil && (resp == nil || errors.Is(err, store.ErrCorrupt)) {
 			return err
 		}
 		if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -64,9 +64,9 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 	}
 	res, err := h(s, ctx, arg, p.WorkDoneToken)
-	if errors.Is(err, engine.ErrCorrupt) && !strings.HasPrefix(err.Error(), engine.CodeCorrupt+":") {
+	if errors.Is(err, store.ErrCorrupt) && !strings.HasPrefix(err.Error(), store.CodeCorrupt+":") {
 		// A plugin's report of a damaged file: lead with the stable code.
-		return nil, rpcError(jsonrpc2.InternalError, engine.CodeCorrupt, "%v", err)
+		return nil, rpcError(jsonrpc2.InternalError, store.CodeCorrupt, "%v", err)
 	}
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, err
 
 // statsResult is mrpvm.stats' result.
 type statsResult struct {
-	*engine.Stats
+	*store.Stats
 	ReadOnly bool   `json:"readOnly"`
 	Folder   string `json:"folder"`
 }

@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 )
 
 // cmdIngest ingests one file or every folder.
@@ -18,8 +18,8 @@ func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any
 	if err := decodeArg(arg, &a); err != nil {
 		return nil, err
 	}
-	total := &engine.IngestReport{Errors: []engine.FileError{}, Warnings: []engine.FileWarning{}}
-	add := func(r *engine.IngestReport) {
+	total := &ingest.Report{Errors: []ingest.FileError{}, Warnings: []ingest.FileWarning{}}
+	add := func(r *ingest.Report) {
 		total.Files += r.Files
 		total.Unchanged += r.Unchanged
 		total.PluginSources += r.PluginSources

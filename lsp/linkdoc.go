@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/markdown/links"
 )
@@ -28,7 +28,7 @@ type linkDoc struct {
 // (ok false: not a Markdown file of a workspace folder).
 func (s *Server) linkDocFor(ctx context.Context, u string) (linkDoc, bool, error) {
 	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) {
+	if path == "" || !ingest.IsSourceFile(path) {
 		return linkDoc{}, false, nil
 	}
 	f := s.folderFor(path)

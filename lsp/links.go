@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/markdown/links"
 )
@@ -30,7 +30,7 @@ func (f *folder) buildLinks() {
 // scanLinks (re)indexes every Markdown file of the folder and drops the
 // files that are gone.
 func (f *folder) scanLinks() {
-	paths, err := engine.SourceFiles(f.root)
+	paths, err := ingest.SourceFiles(f.root)
 	if err != nil {
 		f.s.log.Warn("link index: list files", "folder", f.root, "err", err)
 		return
@@ -81,7 +81,7 @@ func readLinkSource(root, p string) (string, bool) {
 // earlier, smaller text left).
 func (s *Server) indexText(u, text string) {
 	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) {
+	if path == "" || !ingest.IsSourceFile(path) {
 		return
 	}
 	if f := s.folderFor(path); f != nil && within(f.root, path) {
@@ -98,7 +98,7 @@ func (s *Server) indexText(u, text string) {
 // indexFile re-reads path from disk into its folder's link index (the
 // open document's text wins), dropping it when it is gone.
 func (s *Server) indexFile(path string) {
-	if path == "" || !engine.IsSourceFile(path) {
+	if path == "" || !ingest.IsSourceFile(path) {
 		return
 	}
 	if d, ok := s.docs.get(pathToURI(path)); ok {
@@ -214,7 +214,7 @@ func (s *Server) didRenameFiles(raw json.RawMessage) error {
 		}
 		if info, err := os.Stat(newPath); err == nil && info.IsDir() {
 			if nf := s.folderFor(newPath); nf != nil {
-				if paths, err := engine.SourceFiles(newPath); err == nil {
+				if paths, err := ingest.SourceFiles(newPath); err == nil {
 					for _, p := range paths {
 						s.indexFile(p)
 					}

@@ -12,9 +12,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -124,7 +124,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		copyPath := tmp.Name()
 		tmp.Close()
 		os.Remove(copyPath) // Snapshot writes a new file
-		if err := engine.CopySnapshot(path, copyPath); err != nil {
+		if err := store.CopySnapshot(path, copyPath); err != nil {
 			os.Remove(copyPath)
 			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "load snapshot %q: %v", a.Name, err)
 		}

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -66,7 +66,7 @@ func CheckK(k int) error {
 type Searcher struct {
 	s  kb.Searcher
 	id string
-	kb *engine.KB
+	kb *ingest.KB
 	// Warn, when set, is told of a rebuild as it starts and ends.
 	Warn     func(format string, args ...any)
 	repaired bool
@@ -75,7 +75,7 @@ type Searcher struct {
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
 // returns a Searcher over k with it; an unknown plugin or one that
 // cannot rank outside the VM loop is refused (*Error).
-func New(reg *plugins.Registry, k *engine.KB, id string) (*Searcher, error) {
+func New(reg *plugins.Registry, k *ingest.KB, id string) (*Searcher, error) {
 	if id == "" {
 		id = DefaultPlugin
 	}

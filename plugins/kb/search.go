@@ -75,7 +75,7 @@ type SearchResult struct {
 // text query outside the VM loop. A search returns an error wrapping an
 // *sdk.Error with code sdk.CodeIndexCorrupt when the plugin's private
 // index cannot be read; the caller should rebuild it from the stored KUs
-// (engine.KB.RepairHook) and ask again.
+// (ingest.KB.RepairHook) and ask again.
 type Searcher interface {
 	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -48,7 +48,7 @@ func TestLiveModelAnswersFromTheWorkspace(t *testing.T) {
 	t.Cleanup(func() { w.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	_, err = w.KB.Ingest(ctx, engine.IngestOptions{})
+	_, err = w.KB.Ingest(ctx, ingest.RunOptions{})
 	require.NoError(t, err)
 
 	resp, err := w.VM.Ask(ctx, vm.Request{Question: "What is the capital of France?", Pins: map[string]string{"gs": "gs-llm-fast"}})

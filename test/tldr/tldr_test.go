@@ -11,8 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -38,7 +38,7 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
-	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 
 	for _, set := range []struct {

@@ -17,10 +17,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	wspace "github.com/mrpvm/mrpvm/workspace"
@@ -80,7 +80,7 @@ func open(t *testing.T, ws, db string, cache bool) *wspace.Workspace {
 	t.Helper()
 	w, err := wspace.Open(wspace.Options{Root: ws, DBPath: db, NoWrappers: true, CacheLLM: cache})
 	require.NoError(t, err)
-	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	return w
 }
