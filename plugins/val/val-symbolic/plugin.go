@@ -22,6 +22,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // ID is the plugin id.
@@ -308,11 +309,11 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 	// Life page do not answer "meaning of life"). A comparison or a
 	// question of several parts draws on several sources by design.
 	units := unitCovers(stmts, cited)
-	single := len(targets) == 1 && !comparison(in) && len(units) > 1
+	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar)
-		if single && cov >= p.Options.MinKeyCoverage {
+		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
 			cov, worst = -1, ""
 			for _, u := range units {
 				if c, w := keyCoverage(t, u, rar); c > cov {
@@ -328,6 +329,17 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		v.coverage = min(v.coverage, cov)
 		if cov < p.Options.MinKeyCoverage {
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
+			return v
+		}
+	}
+	// The key terms must also stand together somewhere in what the cited
+	// units say: two of them within a few words on one line, or one in the
+	// title or path of the unit whose passage holds another. A page that
+	// mentions "long" in one example and "short" in another does not
+	// answer "give a long command a short name".
+	if single {
+		if t := targets[0]; !together(t, body, cited, rc) {
+			v.reason = fmt.Sprintf("the cited sources mention the words of %q only apart, never together in one passage", clip(t))
 			return v
 		}
 	}
@@ -402,6 +414,120 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 		}
 	}
 	return units
+}
+
+// window is how many positions apart (stop words take none) two key terms
+// may stand on one line and still be read as said together.
+const window = 3
+
+// keyToken is a key term of a question with the number of the key word it
+// belongs to, counting only key words; the parts of a compound share the
+// compound's number.
+type keyToken struct {
+	term string
+	pos  int
+}
+
+// keyTokens are the distinct key terms of target with their positions:
+// its content terms and the words that name an action ("list", "show"),
+// without filler.
+func keyTokens(target string) []keyToken {
+	content := map[string]bool{}
+	for _, k := range symbolic.TaskTerms(target) {
+		if !filler[k] {
+			content[k] = true
+		}
+	}
+	var out []keyToken
+	seen := map[string]bool{}
+	last, word := -1, -1
+	text.English().Each(target, func(t text.Token) {
+		if content[t.Term] && !seen[t.Term] {
+			seen[t.Term] = true
+			if t.Pos != last {
+				last, word = t.Pos, word+1
+			}
+			out = append(out, keyToken{t.Term, word})
+		}
+	})
+	return out
+}
+
+// together reports whether two neighbouring key words of target (next to
+// each other once stop words and generic words are left out: "long
+// command", "short name") stand together in the answer body or in a cited
+// unit: within window positions on one line, both in the unit's title and
+// path, or one there and the other in its text. A target of fewer than two
+// key words passes.
+func together(target, body string, cited map[int]*kus.KU, rc sdk.RunContext) bool {
+	key := keyTokens(target)
+	words := map[int]bool{}
+	for _, k := range key {
+		words[k.pos] = true
+	}
+	if len(words) < 2 {
+		return true
+	}
+	// match gives the question words (positions) a term of the evidence
+	// stands for: the same term, or a near spelling of a long one.
+	match := func(term string) []int {
+		var out []int
+		for _, k := range key {
+			if k.term == term || (len(k.term) >= 5 && symbolic.Near(k.term, term)) {
+				out = append(out, k.pos)
+			}
+		}
+		return out
+	}
+	near := func(s string, also map[int]bool) bool {
+		for _, line := range strings.Split(s, "\n") {
+			var at []keyToken // question word, evidence position
+			text.English().Each(line, func(t text.Token) {
+				for _, q := range match(t.Term) {
+					at = append(at, keyToken{pos: q, term: strconv.Itoa(t.Pos)})
+				}
+			})
+			for i, a := range at {
+				if also[a.pos-1] || also[a.pos+1] {
+					return true
+				}
+				pa, _ := strconv.Atoi(a.term)
+				for _, b := range at[i+1:] {
+					pb, _ := strconv.Atoi(b.term)
+					if (a.pos-b.pos == 1 || b.pos-a.pos == 1) && pb-pa <= window && pa-pb <= window {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	if near(body, nil) {
+		return true
+	}
+	for _, k := range cited {
+		label := map[int]bool{}
+		for t := range labelTerms(k) {
+			for _, q := range match(t) {
+				label[q] = true
+			}
+		}
+		unit := citedText([]*kus.KU{k}, rc)
+		if neighbours(label) || near(unit, nil) || (len(label) > 0 && (near(unit, label) || near(body, label))) {
+			return true
+		}
+	}
+	return false
+}
+
+// neighbours reports whether set holds two neighbouring key words.
+func neighbours(set map[int]bool) bool {
+	for w := range set {
+		if set[w+1] {
+			return true
+		}
+	}
+	return false
 }
 
 // comparison reports whether the task compares things.

@@ -1,0 +1,105 @@
+package valsymbolic
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// page parses a tldr-style page as ingest does and returns its summary
+// unit, the one a how-to answer over tldr-pages cites.
+func page(t *testing.T, id, md string) *kus.KU {
+	t.Helper()
+	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range doc.Units {
+		if k.Level == kus.LevelSummary {
+			return k
+		}
+	}
+	t.Fatalf("%s: no summary unit", id)
+	return nil
+}
+
+const lprPage = `# lpr
+
+> Print files.
+> See also: ` + "`lpstat`" + `.
+
+- Print a file to the default printer:
+
+` + "`lpr {{path/to/file}}`" + `
+
+- Print double-sided either in portrait (long) or in landscape (short):
+
+` + "`lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`" + `
+`
+
+const aliasPage = `# alias
+
+> Create aliases: words that the shell replaces by a command string.
+
+- List all aliases:
+
+` + "`alias`" + `
+
+- Create a short name for a long command:
+
+` + "`alias {{name}}=\"{{command}}\"`" + `
+`
+
+// TestKeyWordsMustStandTogether: a page that has the question's rare
+// words only apart ("long" and "short" as paper edges in one example) does
+// not answer it, although its words cover the question by rarity; a page
+// that says them together does.
+func TestKeyWordsMustStandTogether(t *testing.T) {
+	df := freq("file print command name page", 600)
+	for k, v := range freq("long short", 30) {
+		df[k] = v
+	}
+	for k, v := range freq("lpr alias", 2) {
+		df[k] = v
+	}
+	lpr, alias := page(t, "common/lpr.md", lprPage), page(t, "common/alias.md", aliasPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lpr.md": lprPage, "common/alias.md": aliasPage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         sdk.Status
+	}{
+		{"the words only apart", "lpr [1]: Print files.\n\n- Print double-sided either in portrait (long) or in landscape (short):\n\n" +
+			"  `lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`\n\nSources:\n[1] lpr — common/lpr.md:1\n",
+			lpr, sdk.StatusRejected},
+		{"the words together", "alias [1]: Create aliases: words that the shell replaces by a command string.\n\n- Create a short name for a long command:\n\n" +
+			"  `alias {{name}}=\"{{command}}\"`\n\nSources:\n[1] alias — common/alias.md:1\n",
+			alias, sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: "give a long command a short name"}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "together") {
+				t.Errorf("the reason should say the words are never together: %s", res.Reason)
+			}
+			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == sdk.StatusRejected && cov < 0.6 {
+				t.Errorf("key coverage %.2f: the case should pass the coverage check and fail only on togetherness", cov)
+			}
+		})
+	}
+}
