@@ -333,8 +333,8 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		}
 	}
 	// The key terms must also stand together somewhere in what the cited
-	// units say: two of them within a few words on one line, or one in the
-	// title or path of the unit whose passage holds another. A page that
+	// units say: two neighbouring ones in one sentence, or one in the title
+	// or path of the unit whose passage holds the other. A page that
 	// mentions "long" in one example and "short" in another does not
 	// answer "give a long command a short name".
 	if single {
@@ -416,10 +416,6 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 	return units
 }
 
-// window is how many positions apart (stop words take none) two key terms
-// may stand on one line and still be read as said together.
-const window = 3
-
 // keyToken is a key term of a question with the number of the key word it
 // belongs to, counting only key words; the parts of a compound share the
 // compound's number.
@@ -456,8 +452,8 @@ func keyTokens(target string) []keyToken {
 // together reports whether two neighbouring key words of target (next to
 // each other once stop words and generic words are left out: "long
 // command", "short name") stand together in the answer body or in a cited
-// unit: within window positions on one line, both in the unit's title and
-// path, or one there and the other in its text. A target of fewer than two
+// unit: in one sentence, both in the unit's title and path, or one there
+// and the other in its text. A target of fewer than two
 // key words passes.
 func together(target, body string, cited map[int]*kus.KU, rc sdk.RunContext) bool {
 	key := keyTokens(target)
@@ -479,22 +475,20 @@ func together(target, body string, cited map[int]*kus.KU, rc sdk.RunContext) boo
 		}
 		return out
 	}
+	// near reports whether one sentence of s holds two neighbouring key
+	// words, or a key word that also (the key words of a unit's title and
+	// path) does not hold.
 	near := func(s string, also map[int]bool) bool {
 		for _, line := range strings.Split(s, "\n") {
-			var at []keyToken // question word, evidence position
-			text.English().Each(line, func(t text.Token) {
-				for _, q := range match(t.Term) {
-					at = append(at, keyToken{pos: q, term: strconv.Itoa(t.Pos)})
-				}
-			})
-			for i, a := range at {
-				if also[a.pos-1] || also[a.pos+1] {
-					return true
-				}
-				pa, _ := strconv.Atoi(a.term)
-				for _, b := range at[i+1:] {
-					pb, _ := strconv.Atoi(b.term)
-					if (a.pos-b.pos == 1 || b.pos-a.pos == 1) && pb-pa <= window && pa-pb <= window {
+			for _, sent := range symbolic.Sentences(line) {
+				at := map[int]bool{}
+				text.English().Each(sent, func(t text.Token) {
+					for _, w := range match(t.Term) {
+						at[w] = true
+					}
+				})
+				for w := range at {
+					if at[w+1] || (len(also) > 0 && !also[w]) {
 						return true
 					}
 				}
@@ -513,17 +507,7 @@ func together(target, body string, cited map[int]*kus.KU, rc sdk.RunContext) boo
 			}
 		}
 		unit := citedText([]*kus.KU{k}, rc)
-		if neighbours(label) || near(unit, nil) || (len(label) > 0 && (near(unit, label) || near(body, label))) {
-			return true
-		}
-	}
-	return false
-}
-
-// neighbours reports whether set holds two neighbouring key words.
-func neighbours(set map[int]bool) bool {
-	for w := range set {
-		if set[w+1] {
+		if len(label) > 1 || near(unit, nil) || (len(label) > 0 && (near(unit, label) || near(body, label))) {
 			return true
 		}
 	}

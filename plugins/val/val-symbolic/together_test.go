@@ -53,10 +53,20 @@ const aliasPage = `# alias
 ` + "`alias {{name}}=\"{{command}}\"`" + `
 `
 
+const scpPage = `# scp
+
+> Secure copy.
+
+- Copy a local file to a remote host:
+
+` + "`scp {{local}} {{host}}:{{dir}}`" + `
+`
+
 // TestKeyWordsMustStandTogether: a page that has the question's rare
 // words only apart ("long" and "short" as paper edges in one example) does
 // not answer it, although its words cover the question by rarity; a page
-// that says them together does.
+// that says them together does, and so does a page named by one of them
+// that says another.
 func TestKeyWordsMustStandTogether(t *testing.T) {
 	df := freq("file print command name page", 600)
 	for k, v := range freq("long short", 30) {
@@ -65,19 +75,28 @@ func TestKeyWordsMustStandTogether(t *testing.T) {
 	for k, v := range freq("lpr alias", 2) {
 		df[k] = v
 	}
-	lpr, alias := page(t, "common/lpr.md", lprPage), page(t, "common/alias.md", aliasPage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lpr.md": lprPage, "common/alias.md": aliasPage}}
+	for k, v := range freq("another machine", 600) {
+		df[k] = v
+	}
+	for k, v := range freq("scp", 2) {
+		df[k] = v
+	}
+	lpr, alias, scp := page(t, "common/lpr.md", lprPage), page(t, "common/alias.md", aliasPage), page(t, "common/scp.md", scpPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lpr.md": lprPage, "common/alias.md": aliasPage, "common/scp.md": scpPage}}
 	cases := []struct {
-		name, answer string
-		ev           *kus.KU
-		want         sdk.Status
+		name, target, answer string
+		ev                   *kus.KU
+		want                 sdk.Status
 	}{
-		{"the words only apart", "lpr [1]: Print files.\n\n- Print double-sided either in portrait (long) or in landscape (short):\n\n" +
+		{"the words only apart", "give a long command a short name", "lpr [1]: Print files.\n\n- Print double-sided either in portrait (long) or in landscape (short):\n\n" +
 			"  `lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`\n\nSources:\n[1] lpr — common/lpr.md:1\n",
 			lpr, sdk.StatusRejected},
-		{"the words together", "alias [1]: Create aliases: words that the shell replaces by a command string.\n\n- Create a short name for a long command:\n\n" +
+		{"the words together", "give a long command a short name", "alias [1]: Create aliases: words that the shell replaces by a command string.\n\n- Create a short name for a long command:\n\n" +
 			"  `alias {{name}}=\"{{command}}\"`\n\nSources:\n[1] alias — common/alias.md:1\n",
 			alias, sdk.StatusAccepted},
+		{"the page is named by one word and says another", "scp files to another machine", "scp [1]: Secure copy.\n\n- Copy a local file to a remote host:\n\n" +
+			"  `scp {{local}} {{host}}:{{dir}}`\n\nSources:\n[1] scp — common/scp.md:1\n",
+			scp, sdk.StatusAccepted},
 	}
 	p, err := New(nil, sdk.Env{})
 	if err != nil {
@@ -86,7 +105,7 @@ func TestKeyWordsMustStandTogether(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
-				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: "give a long command a short name"}},
+				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
 				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
 			if err != nil {
 				t.Fatal(err)
