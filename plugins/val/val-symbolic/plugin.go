@@ -332,14 +332,17 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 	}
-	// The key terms must also stand together somewhere in what the cited
-	// units say: two neighbouring ones in one sentence, or one in the title
-	// or path of the unit whose passage holds the other. A page that
+	// The key terms must also stand together in the source the answer leads
+	// with: two neighbouring ones in one sentence, or one in its title or
+	// path and the other in its text. An answer that leads with a page where
+	// they are only apart, and has them together only in a page it cites
+	// further down, leads with the wrong page. A page that
 	// mentions "long" in one example and "short" in another does not
 	// answer "give a long command a short name".
-	if single {
-		if t := targets[0]; !together(t, body, cited, rc) {
-			v.reason = fmt.Sprintf("the cited sources mention the words of %q only apart, never together in one passage", clip(t))
+	if single && !several(targets[0]) {
+		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc) {
+			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
+				n, k.Title, clip(targets[0]))
 			return v
 		}
 	}
@@ -362,25 +365,28 @@ func labelTerms(k *kus.KU) map[string]bool {
 }
 
 // unitCovers gives, per cited source, the terms of what the answer says
-// from it, with its title and path. An uncited statement belongs to the
-// citation that closes it (the next one), or, after a lead-in citation
-// ("Title [1]: ..."), to that one; one that belongs to none counts for
-// every unit.
+// from it (unitTexts), with its title and path.
 func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]bool {
 	units := map[int]map[string]bool{}
+	for n, texts := range unitTexts(stmts, cited) {
+		units[n] = labelTerms(cited[n])
+		for t := range symbolic.TermSet(strings.Join(texts, "\n")) {
+			units[n][t] = true
+		}
+	}
+	return units
+}
+
+// unitTexts gives, per cited source, what the answer says from it. An
+// uncited statement belongs to the citation that closes it (the next one),
+// or, after a lead-in citation ("Title [1]: ..."), to that one; one that
+// belongs to none counts for every unit.
+func unitTexts(stmts []statement, cited map[int]*kus.KU) map[int][]string {
+	units := map[int][]string{}
 	add := func(cites []int, texts ...string) {
 		for _, n := range cites {
-			k := cited[n]
-			if k == nil {
-				continue
-			}
-			if units[n] == nil {
-				units[n] = labelTerms(k)
-			}
-			for _, x := range texts {
-				for t := range symbolic.TermSet(x) {
-					units[n][t] = true
-				}
+			if cited[n] != nil {
+				units[n] = append(units[n], texts...)
 			}
 		}
 	}
@@ -408,10 +414,8 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 	} else {
 		shared = append(shared, pending...)
 	}
-	for _, u := range units {
-		for t := range symbolic.TermSet(strings.Join(shared, "\n")) {
-			u[t] = true
-		}
+	for n := range units {
+		units[n] = append(units[n], shared...)
 	}
 	return units
 }
@@ -449,69 +453,93 @@ func keyTokens(target string) []keyToken {
 	return out
 }
 
-// together reports whether two neighbouring key words of target (next to
-// each other once stop words and generic words are left out: "long
-// command", "short name") stand together in the answer body or in a cited
-// unit: in one sentence, both in the unit's title and path, or one there
-// and the other in its text. A target of fewer than two
-// key words passes.
-func together(target, body string, cited map[int]*kus.KU, rc sdk.RunContext) bool {
+// together reports whether the key words of target stand together in what
+// the answer says from unit k (said) or in k itself: two neighbouring ones
+// (next to each other once stop words and generic words are left out:
+// "long command", "short name") in one sentence, or one in k's title or
+// path (k is about it) and another anywhere in its text. A target of fewer
+// than two key words passes.
+func together(target string, k *kus.KU, said []string, rc sdk.RunContext) bool {
 	key := keyTokens(target)
 	words := map[int]bool{}
-	for _, k := range key {
-		words[k.pos] = true
+	for _, t := range key {
+		words[t.pos] = true
 	}
 	if len(words) < 2 {
 		return true
 	}
-	// match gives the question words (positions) a term of the evidence
-	// stands for: the same term, or a near spelling of a long one.
+	// match gives the key words a term of the evidence stands for: the
+	// same term, or a near spelling of a long one.
 	match := func(term string) []int {
 		var out []int
-		for _, k := range key {
-			if k.term == term || (len(k.term) >= 5 && symbolic.Near(k.term, term)) {
-				out = append(out, k.pos)
+		for _, t := range key {
+			if t.term == term || (len(t.term) >= 5 && symbolic.Near(t.term, term)) {
+				out = append(out, t.pos)
 			}
 		}
 		return out
 	}
-	// near reports whether one sentence of s holds two neighbouring key
-	// words, or a key word that also (the key words of a unit's title and
-	// path) does not hold.
-	near := func(s string, also map[int]bool) bool {
-		for _, line := range strings.Split(s, "\n") {
-			for _, sent := range symbolic.Sentences(line) {
-				at := map[int]bool{}
-				text.English().Each(sent, func(t text.Token) {
-					for _, w := range match(t.Term) {
-						at[w] = true
-					}
-				})
-				for w := range at {
-					if at[w+1] || (len(also) > 0 && !also[w]) {
-						return true
-					}
+	label := map[int]bool{}
+	for t := range labelTerms(k) {
+		for _, w := range match(t) {
+			label[w] = true
+		}
+	}
+	if len(label) > 1 {
+		return true
+	}
+	// One sentence of the unit holds two neighbouring key words, or a key
+	// word its title and path do not hold when they hold one.
+	all := strings.Join(said, "\n") + "\n" + citedText([]*kus.KU{k}, rc)
+	for _, line := range strings.Split(all, "\n") {
+		for _, sent := range symbolic.Sentences(line) {
+			at := map[int]bool{}
+			text.English().Each(sent, func(t text.Token) {
+				for _, w := range match(t.Term) {
+					at[w] = true
+				}
+			})
+			for w := range at {
+				if at[w+1] || (len(label) > 0 && !label[w]) {
+					return true
 				}
 			}
 		}
-		return false
 	}
-	if near(body, nil) {
-		return true
-	}
-	for _, k := range cited {
-		label := map[int]bool{}
-		for t := range labelTerms(k) {
-			for _, q := range match(t) {
-				label[q] = true
-			}
-		}
-		unit := citedText([]*kus.KU{k}, rc)
-		if len(label) > 1 || near(unit, nil) || (len(label) > 0 && (near(unit, label) || near(body, label))) {
+	return false
+}
+
+// several reports whether target names several things ("kb-fast and
+// kb-thinkingdb", "scp or rsync"), each of which may have its own source.
+func several(target string) bool {
+	for _, w := range strings.Fields(strings.ToLower(target)) {
+		switch strings.Trim(w, ",;:?!.") {
+		case "and", "or", "vs", "versus":
 			return true
 		}
 	}
-	return false
+	return strings.Contains(target, ",")
+}
+
+// leadUnit is the source the answer leads with: the lowest source number
+// it cites, else its first evidence unit.
+func leadUnit(stmts []statement, cited map[int]*kus.KU) (int, *kus.KU) {
+	lead := 0
+	for _, s := range stmts {
+		for _, n := range s.cites {
+			if cited[n] != nil && (lead == 0 || n < lead) {
+				lead = n
+			}
+		}
+	}
+	if lead == 0 {
+		for n := range cited {
+			if lead == 0 || n < lead {
+				lead = n
+			}
+		}
+	}
+	return lead, cited[lead]
 }
 
 // comparison reports whether the task compares things.

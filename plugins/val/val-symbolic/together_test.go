@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -118,6 +119,72 @@ func TestKeyWordsMustStandTogether(t *testing.T) {
 			}
 			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == sdk.StatusRejected && cov < 0.6 {
 				t.Errorf("key coverage %.2f: the case should pass the coverage check and fail only on togetherness", cov)
+			}
+		})
+	}
+}
+
+const cpupowerPage = `# cpupower
+
+> Tools for CPU power and tuning.
+
+- List CPUs:
+
+` + "`sudo cpupower --cpu all info`" + `
+
+- Print CPU 0's available frequency governors:
+
+` + "`sudo cpupower --cpu 0 frequency-info --governors`" + `
+`
+
+const sslSpeedPage = `# openssl speed
+
+> Benchmark OpenSSL algorithms.
+
+- Benchmark in parallel using all available CPU cores:
+
+` + "`openssl speed -multi $(nproc)`" + `
+`
+
+// TestTheLeadSourceMustHoldTheWordsTogether: an answer that leads with a
+// page where the question's words are only apart, and has them together
+// only in a page it cites further down, leads with the wrong page; the
+// same sources the other way round answer the question.
+func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
+	df := freq("print list all info", 600)
+	for k, v := range freq("cpu cores available", 40) {
+		df[k] = v
+	}
+	cpupower, speed := page(t, "linux/cpupower.md", cpupowerPage), page(t, "common/openssl-speed.md", sslSpeedPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/cpupower.md": cpupowerPage, "common/openssl-speed.md": sslSpeedPage}}
+	cpuPart := "cpupower [%d]: Tools for CPU power and tuning.\n\n- Print CPU 0's available frequency governors:\n\n  `sudo cpupower --cpu 0 frequency-info --governors`\n\n"
+	sslPart := "openssl speed [%d]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n  `openssl speed -multi $(nproc)`\n\n"
+	cases := []struct {
+		name, answer string
+		want         sdk.Status
+	}{
+		{"led by the page that has them apart", fmt.Sprintf(cpuPart, 1) + fmt.Sprintf(sslPart, 2) +
+			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", sdk.StatusRejected},
+		{"led by the page that has them together", fmt.Sprintf(sslPart, 1) + fmt.Sprintf(cpuPart, 2) +
+			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "leads with, [1] cpupower") {
+				t.Errorf("the reason should name the lead source: %s", res.Reason)
 			}
 		})
 	}
