@@ -346,6 +346,19 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 	}
+	// "What is X" is answered by a unit about X: the rarest key word of the
+	// target names the unit (its title or path) or stands in the first
+	// sentence of what the answer says from it or of the unit itself, not
+	// only somewhere further down.
+	if single && defines(in) {
+		if n, k := leadUnit(stmts, cited); k != nil {
+			if w := rarest(targets[0], rar); w != "" && !about(w, k, unitTexts(stmts, cited)[n], rar) {
+				v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, is not about %q: it mentions %q only in passing",
+					n, k.Title, clip(targets[0]), w)
+				return v
+			}
+		}
+	}
 	// "must mention X" rules from the user's turn.
 	for _, g := range userRules(in.Guidance) {
 		for _, m := range mustMention.FindAllStringSubmatch(g.Text(), -1) {
@@ -519,6 +532,51 @@ func several(target string) bool {
 		}
 	}
 	return strings.Contains(target, ",")
+}
+
+// defines reports whether the task asks what something is.
+func defines(in *sdk.ValidateInput) bool {
+	for _, it := range in.Intents {
+		if it.Act != "define" {
+			return false
+		}
+	}
+	return len(in.Intents) > 0 || symbolic.ActOf(in.Payload.Prompt) == "define"
+}
+
+// rarest is the key term of target that is rarest in the knowledge base
+// ("" when it has none).
+func rarest(target string, rar symbolic.Rarity) string {
+	best, bestW := "", -1.0
+	for _, t := range keyTokens(target) {
+		if w := rar.Weight(t.term); w > bestW {
+			best, bestW = t.term, w
+		}
+	}
+	return best
+}
+
+// about reports whether unit k is about term w: w (or a near spelling of
+// it) is in k's title or path, or in the first sentence of what the
+// answer says from k (said) or of k's own text.
+func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
+	if covered(w, labelTerms(k), rar) {
+		return true
+	}
+	first := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if sents := symbolic.Sentences(line); len(sents) > 0 && strings.TrimSpace(sents[0]) != "" {
+				return sents[0]
+			}
+		}
+		return ""
+	}
+	for _, s := range []string{first(strings.Join(said, "\n")), first(k.Text())} {
+		if covered(w, symbolic.TermSet(s), rar) {
+			return true
+		}
+	}
+	return false
 }
 
 // leadUnit is the source the answer leads with: the lowest source number

@@ -189,3 +189,67 @@ func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
 		})
 	}
 }
+
+const pueuePage = `# pueue
+
+> A task management tool for long-running tasks.
+
+- Add a task to the queue:
+
+` + "`pueue add {{command}}`" + `
+
+- Stash a task so that it waits until it is enqueued again:
+
+` + "`pueue stash {{task_id}}`" + `
+`
+
+const gitStashPage = `# git stash
+
+> Stash local Git changes in a temporary area.
+
+- Stash current changes, except new (untracked) files:
+
+` + "`git stash push`" + `
+`
+
+// TestWhatIsXIsAnsweredByAUnitAboutX: "What is a stash?" is not answered
+// by a page that mentions stashing in one of its examples, but by the page
+// about it.
+func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
+	df := freq("task add command change", 600)
+	for k, v := range freq("stash", 20) {
+		df[k] = v
+	}
+	pueue, stash := page(t, "common/pueue.md", pueuePage), page(t, "common/git-stash.md", gitStashPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/pueue.md": pueuePage, "common/git-stash.md": gitStashPage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         sdk.Status
+	}{
+		{"a page that mentions it in passing", "pueue [1]: A task management tool for long-running tasks.\n\n- Stash a task so that it waits until it is enqueued again:\n\n" +
+			"  `pueue stash {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:1\n", pueue, sdk.StatusRejected},
+		{"the page about it", "git stash [1]: Stash local Git changes in a temporary area.\n\n- Stash current changes, except new (untracked) files:\n\n" +
+			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "not about") {
+				t.Errorf("the reason should say the source is not about it: %s", res.Reason)
+			}
+		})
+	}
+}
