@@ -531,7 +531,7 @@ func several(target string) bool {
 			return true
 		}
 	}
-	return strings.Contains(target, ",")
+	return false
 }
 
 // defines reports whether the task asks what something is.
