@@ -6,8 +6,11 @@
 // statement is supported when enough of its content terms occur in the
 // evidence it cites (or, uncited, in the answer's cited evidence, else in
 // all the evidence); numbers must occur verbatim. The answer must also
-// carry the key terms of its intents. Any failure rejects the answer with
-// a reason that names the statement, which drives the VM's backtracking.
+// carry the key terms of its intents, cover them weighed by their rarity in
+// the knowledge base, and lead with a source that has them together in one
+// sentence (or names one of them in its title) and, for "what is X", is
+// about X. Any failure rejects the answer with a reason that names the
+// statement or source, which drives the VM's backtracking.
 package valsymbolic
 
 import (
@@ -334,11 +337,11 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 	}
 	// The key terms must also stand together in the source the answer leads
 	// with: two neighbouring ones in one sentence, or one in its title or
-	// path and the other in its text. An answer that leads with a page where
-	// they are only apart, and has them together only in a page it cites
-	// further down, leads with the wrong page. A page that
-	// mentions "long" in one example and "short" in another does not
-	// answer "give a long command a short name".
+	// path and the other in its text. A page that mentions "long" in one
+	// example and "short" in another does not answer "give a long command
+	// a short name"; an answer that leads with a page where the words are
+	// only apart, and has them together only in a page it cites further
+	// down, leads with the wrong page.
 	if single && !several(targets[0]) {
 		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc) {
 			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
