@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -373,21 +374,21 @@ func aliasEntries(rec *record) bool {
 	if size > len(rec.enc) {
 		return false
 	}
-	d := decoder{b: rec.enc[len(rec.enc)-size:]}
-	if d.uvarint() != uint64(len(rec.terms)) {
+	d := decoder{bindec.Decoder{B: rec.enc[len(rec.enc)-size:]}}
+	if d.Uvarint() != uint64(len(rec.terms)) {
 		return false
 	}
 	for i, t := range rec.terms {
-		if string(d.bytes(d.uvarint())) != t {
+		if string(d.Bytes(d.Uvarint())) != t {
 			return false
 		}
-		e := d.bytes(d.uvarint())
-		if d.err || !bytes.Equal(e, rec.entries[i]) {
+		e := d.Bytes(d.Uvarint())
+		if d.Bad || !bytes.Equal(e, rec.entries[i]) {
 			return false
 		}
 		rec.entries[i] = e[:len(e):len(e)]
 	}
-	return !d.err && len(d.b) == 0
+	return !d.Bad && len(d.B) == 0
 }
 
 // uvarintLen is the length of v's uvarint encoding.
@@ -576,7 +577,7 @@ func (it *segIter) advance() error {
 				it.term, it.post = string(t), post
 				return nil
 			}
-			if it.r.d.err {
+			if it.r.d.Bad {
 				return fmt.Errorf("%w: segment %d block %d", ErrCorrupt, it.id, it.next-1)
 			}
 		}
