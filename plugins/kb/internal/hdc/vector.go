@@ -5,8 +5,9 @@
 // seeded hash expanded by splitmix64).
 //
 // KUs are encoded at ingest into field hypervectors that are persisted in
-// the plugin's KV namespace, and BM25 candidates are reranked with the fused
-// score of the design plus MMR diversity.
+// the plugin's KV namespace, and BM25 candidates are reranked by the BM25
+// score fused with the weighted field similarities (see Params), plus MMR
+// diversity.
 package hdc
 
 import (
@@ -132,7 +133,8 @@ func Similarity(a, b *Vector) float64 {
 	return 1 - float64(Hamming(a, b))/Bits
 }
 
-// Score maps a similarity to the design's field score max(0, (sim-0.5)*2).
+// Score maps a similarity to a field score, max(0, (sim-0.5)*2): unrelated
+// vectors (similarity about 0.5) score 0, identical ones 1.
 func Score(sim float64) float64 {
 	return max(0, (sim-0.5)*2)
 }
