@@ -51,13 +51,6 @@ func DefaultParams() Params {
 	}
 }
 
-// DesignFusion returns p with fusion weights that let proofs dominate
-// (thinkingdb 0.85, agreement bonus 0.15).
-func DesignFusion(p Params) Params {
-	p.TDBWeight, p.AgreeBonus = 0.85, 0.15
-	return p
-}
-
 // rule is a two-premise Horn rule. With join "chain" it reads
 // p1(X,Y) ∧ p2(Y,Z) → concl(X,Z); with join "object" it reads
 // p1(X,Y) ∧ p2(Z,Y) → concl(X,Z).
