@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/yuin/goldmark/text"
 )
 
 // sciFactCorpus is the shared SciFact corpus, relative to this package.
@@ -68,3 +70,5 @@ func BenchmarkGoldmarkOnly(b *testing.B) {
 		}
 	}
 }
+
+func textReader(src []byte) text.Reader { return text.NewReader(src) }

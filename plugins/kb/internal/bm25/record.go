@@ -336,19 +336,6 @@ func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, err
 	return post, nil
 }
 
-// appendEntry appends one unit's entry: its number (local index in a record,
-// gap to the previous document in a segment), the field mask and the
-// frequency in each field of the mask.
-func appendEntry(b []byte, num uint64, tf *[NumFields]uint32) []byte {
-	var mask uint16
-	for f, c := range tf {
-		if c > 0 {
-			mask |= 1 << f
-		}
-	}
-	return appendEntryMask(b, num, mask, tf)
-}
-
 // appendEntryMask is appendEntry for a mask already known: bit f is set
 // exactly when tf[f] is not 0.
 func appendEntryMask(b []byte, num uint64, mask uint16, tf *[NumFields]uint32) []byte {

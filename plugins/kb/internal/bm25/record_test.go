@@ -92,3 +92,16 @@ func TestBuildRecordKeyCollision(t *testing.T) {
 	// A unit more or less is another source.
 	assert.NotSame(t, pb, x.buildRecord(append(b, b[1])))
 }
+
+// appendEntry appends one unit's entry: its number (local index in a record,
+// gap to the previous document in a segment), the field mask and the
+// frequency in each field of the mask.
+func appendEntry(b []byte, num uint64, tf *[NumFields]uint32) []byte {
+	var mask uint16
+	for f, c := range tf {
+		if c > 0 {
+			mask |= 1 << f
+		}
+	}
+	return appendEntryMask(b, num, mask, tf)
+}

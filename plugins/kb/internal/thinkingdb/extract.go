@@ -627,20 +627,6 @@ func joinRaw(ws []word) string {
 	return b.String()
 }
 
-// splitWords splits text into words (letters, digits and inner - _ ' .)
-// and punctuation marks; newlines count as sentence ends.
-func splitWords(s string) []word {
-	var out []word
-	for i := 0; i < len(s); {
-		w, next, ok := nextWord(s, i)
-		if ok {
-			out = append(out, w)
-		}
-		i = next
-	}
-	return out
-}
-
 // nextWord reads the word or mark starting at s[i] (ok is false when s[i]
 // starts neither) and returns where the next one may start.
 func nextWord(s string, i int) (w word, next int, ok bool) {

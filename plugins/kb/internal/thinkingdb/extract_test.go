@@ -351,3 +351,17 @@ func TestSourceFactsConcurrent(t *testing.T) {
 		require.Equal(t, want, got[g], "goroutine %d", g)
 	}
 }
+
+// splitWords splits text into words (letters, digits and inner - _ ' .)
+// and punctuation marks; newlines count as sentence ends.
+func splitWords(s string) []word {
+	var out []word
+	for i := 0; i < len(s); {
+		w, next, ok := nextWord(s, i)
+		if ok {
+			out = append(out, w)
+		}
+		i = next
+	}
+	return out
+}
