@@ -1,14 +1,11 @@
 package hdc
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
@@ -25,24 +22,10 @@ import (
 // depends on the encoding, so a change needs a new index version.
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current encoder")
 
-// goldenDocs parses the fixed input texts of testdata/encode (Markdown
-// saved as .md.txt, so that the repository walkers do not read them):
-// technical text with context units that have claims and procedures.
+// goldenDocs parses the fixed input texts of testdata/encode: technical
+// text with context units that have claims and procedures.
 func goldenDocs(t *testing.T) []*kus.Document {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "encode", "*.md.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, paths)
-	sort.Strings(paths)
-	docs := make([]*kus.Document, 0, len(paths))
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		require.NoError(t, err)
-		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: strings.TrimSuffix(filepath.Base(p), ".txt")})
-		require.NoError(t, err, p)
-		docs = append(docs, doc)
-	}
-	return docs
+	return kvtest.GoldenDocs(t, filepath.Join("testdata", "encode"))
 }
 
 // encodingLines renders the encoding of one source: a line with the
@@ -101,17 +84,7 @@ func TestEncodeUnitsGolden(t *testing.T) {
 	t.Logf("%d units (%d with several content parts)", units, multi)
 	require.Positive(t, multi, "the texts exercise joined content")
 
-	path := filepath.Join("testdata", "encode.golden")
-	out := []byte(strings.Join(lines, "\n") + "\n")
-	if *update {
-		require.NoError(t, os.WriteFile(path, out, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	wantLines := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
-	require.Equal(t, wantLines, lines)
-	require.True(t, bytes.Equal(want, out))
+	kvtest.RequireGolden(t, filepath.Join("testdata", "encode.golden"), lines, *update)
 }
 
 // refTerms returns the terms of s, without the parts of compound words.

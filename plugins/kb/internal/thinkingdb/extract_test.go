@@ -1,12 +1,10 @@
 package thinkingdb
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -94,25 +92,11 @@ func goldenTexts(t *testing.T) []string {
 	return texts
 }
 
-// goldenSources parses the fixed Markdown of testdata/extract (saved as
-// .md.txt, so that the repository walkers do not read them): context
+// goldenSources parses the fixed Markdown of testdata/extract: context
 // units with symbolic facts, and sections whose summaries repeat the start
 // of their first leaf.
 func goldenSources(t *testing.T) []*kus.Document {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "extract", "*.md.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, paths)
-	sort.Strings(paths)
-	docs := make([]*kus.Document, 0, len(paths))
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		require.NoError(t, err)
-		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: strings.TrimSuffix(filepath.Base(p), ".txt")})
-		require.NoError(t, err, p)
-		docs = append(docs, doc)
-	}
-	return docs
+	return kvtest.GoldenDocs(t, filepath.Join("testdata", "extract"))
 }
 
 // factLines renders facts for a golden file, one line a fact with every
@@ -130,16 +114,7 @@ func factLines(fs []Fact) []string {
 // the file with -update.
 func requireGolden(t *testing.T, name string, lines []string) {
 	t.Helper()
-	path := filepath.Join("testdata", "extract", name)
-	out := []byte(strings.Join(lines, "\n") + "\n")
-	if *update {
-		require.NoError(t, os.WriteFile(path, out, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	require.Equal(t, strings.Split(strings.TrimSuffix(string(want), "\n"), "\n"), lines)
-	require.True(t, bytes.Equal(want, out))
+	kvtest.RequireGolden(t, filepath.Join("testdata", "extract", name), lines, *update)
 }
 
 // TestSentencesGolden pins the facts extracted from every golden text:
