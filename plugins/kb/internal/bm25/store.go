@@ -14,6 +14,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvns"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -597,41 +598,15 @@ func (it *segIter) advance() error {
 
 // deleteSegment removes a segment's keys and its entry in the stats.
 func deleteSegment(kv sdk.KV, st *stats, id uint32) error {
-	if err := deletePrefix(kv, segPrefix(id)); err != nil {
+	if err := kvns.DeletePrefix(kv, segPrefix(id)); err != nil {
 		return err
 	}
 	st.segs = slices.DeleteFunc(st.segs, func(g segInfo) bool { return g.id == id })
 	return nil
 }
 
-// deletePrefix deletes every key with the prefix. It deletes in descending
-// key order: bbolt removes an element from an in-memory node by shifting the
-// ones after it, so ascending deletes from a large node written in the same
-// transaction would be quadratic.
-func deletePrefix(kv sdk.KV, prefix []byte) error {
-	var keys [][]byte
-	err := kv.Scan(prefix, nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if err := kv.Delete(keys[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Clear deletes every key of the index (for a rebuild after corruption).
-func Clear(kv sdk.KV) error {
-	if err := deletePrefix(kv, prefixAll); err != nil {
-		return fmt.Errorf("bm25: clear: %w", err)
-	}
-	return nil
-}
+func Clear(kv sdk.KV) error { return kvns.Clear(kv, "bm25", prefixAll) }
 
 // Compact flushes the delta and merges every segment into one, dropping all
 // replaced versions. Ingest never needs it; it makes the layout canonical.

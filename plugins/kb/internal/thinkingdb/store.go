@@ -1,7 +1,6 @@
 package thinkingdb
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/rand"
 	"encoding/binary"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvns"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -345,22 +345,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 }
 
 // Clear deletes every key of the fact store.
-func Clear(kv sdk.KV) error {
-	var keys [][]byte
-	err := kv.Scan(prefixAll, nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("thinkingdb: clear: %w", err)
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if err := kv.Delete(keys[i]); err != nil {
-			return fmt.Errorf("thinkingdb: clear: %w", err)
-		}
-	}
-	return nil
-}
+func Clear(kv sdk.KV) error { return kvns.Clear(kv, "thinkingdb", prefixAll) }
 
 func (x *Index) drop() {
 	x.mu.Lock()
