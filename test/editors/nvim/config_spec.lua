@@ -4,12 +4,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin = assert(os.getenv('MRPVM_BIN'), 'MRPVM_BIN')
-local ws = assert(os.getenv('MRPVM_TEST_WS'), 'MRPVM_TEST_WS')
-local tmp = assert(os.getenv('MRPVM_TEST_TMP'), 'MRPVM_TEST_TMP')
-
-vim.o.columns, vim.o.lines = 160, 50
-vim.cmd('filetype on')
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 local render = require('mrpvm.render')
 local mrpvm = require('mrpvm')
 

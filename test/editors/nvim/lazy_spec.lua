@@ -7,12 +7,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin = assert(os.getenv('MRPVM_BIN'), 'MRPVM_BIN')
-local ws = assert(os.getenv('MRPVM_TEST_WS'), 'MRPVM_TEST_WS')
-local repo = assert(os.getenv('MRPVM_REPO'), 'MRPVM_REPO')
-
-vim.o.columns, vim.o.lines = 160, 50
-vim.cmd('filetype on')
+local bin, ws, repo = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_REPO')
 
 local function read(path)
   local f = assert(io.open(path, 'r'))
