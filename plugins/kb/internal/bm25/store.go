@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -26,11 +25,7 @@ import (
 // base held before) is accepted for the hook contract and not needed.
 func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
 	_ = oldUnitIDs
-	if err := x.indexSource(kv, sourceID, units); err != nil {
-		x.dropCache()
-		return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
-	}
-	return nil
+	return kvns.WriteSource(kv, "bm25", sourceID, func() error { return x.indexSource(kv, sourceID, units) }, x.dropCache)
 }
 
 // RemoveSource deletes the source from the index.
@@ -39,9 +34,6 @@ func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) er
 }
 
 func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
-	if !kv.Writable() {
-		return errors.New("read-only transaction")
-	}
 	if src == "" || strings.IndexByte(src, 0) >= 0 {
 		return fmt.Errorf("invalid source id %q", src)
 	}

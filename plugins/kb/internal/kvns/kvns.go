@@ -2,6 +2,7 @@ package kvns
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -32,6 +33,22 @@ func DeletePrefix(kv sdk.KV, prefix []byte) error {
 func Clear(kv sdk.KV, name string, prefix []byte) error {
 	if err := DeletePrefix(kv, prefix); err != nil {
 		return fmt.Errorf("%s: clear: %w", name, err)
+	}
+	return nil
+}
+
+// WriteSource runs write, an index's replacement of one source's keys in
+// kv, once kv is known to be writable. When that fails it calls drop (what
+// the index holds in memory may no longer match kv) and wraps the error
+// with the index's name and the source.
+func WriteSource(kv sdk.KV, name, sourceID string, write func() error, drop func()) error {
+	err := errors.New("read-only transaction")
+	if kv.Writable() {
+		err = write()
+	}
+	if err != nil {
+		drop()
+		return fmt.Errorf("%s: index source %s: %w", name, sourceID, err)
 	}
 	return nil
 }

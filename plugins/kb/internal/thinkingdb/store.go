@@ -266,11 +266,7 @@ func unitsHash(src string, units []*kus.KU) uint64 {
 // source's record is all there is to replace.
 func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
 	_ = oldUnitIDs
-	if err := x.indexSource(kv, sourceID, units); err != nil {
-		x.drop()
-		return fmt.Errorf("thinkingdb: index source %s: %w", sourceID, err)
-	}
-	return nil
+	return kvns.WriteSource(kv, "thinkingdb", sourceID, func() error { return x.indexSource(kv, sourceID, units) }, x.drop)
 }
 
 // RemoveSource deletes the facts of one source.
@@ -279,9 +275,6 @@ func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) er
 }
 
 func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
-	if !kv.Writable() {
-		return errors.New("read-only transaction")
-	}
 	if src == "" {
 		return errors.New("empty source id")
 	}
