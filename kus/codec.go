@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/internal/bindec"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // The binary form of a KU is how the knowledge base stores it: a version
@@ -111,7 +112,7 @@ func selfRefs(k *KU, refs *[numRefFields]fieldRef) {
 			if g == f || refs[g].mode != modeLiteral || (g != refID && decidedAfter(g, f)) {
 				continue
 			}
-			if n := commonPrefix(v, *k.refField(g)); n > bestN {
+			if n := text.CommonPrefix(v, *k.refField(g)); n > bestN {
 				best, bestN = g, n
 			}
 		}
@@ -136,18 +137,6 @@ func decidedAfter(g, f int) bool {
 		}
 	}
 	return false
-}
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // appendV2 appends the version 2 form of k with the given copies.
@@ -297,7 +286,7 @@ func EncodeUnits(units []*KU) [][]byte {
 					if units[t.unit].SourceID != u.SourceID {
 						return
 					}
-					if n := commonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
+					if n := text.CommonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
 						best, bestN = t, n
 					}
 				})

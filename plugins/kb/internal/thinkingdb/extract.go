@@ -468,7 +468,7 @@ func (m *textMemo) facts(e *Extractor, s string) []Fact {
 			if len(t.s) < headLen || t.s[:headLen] != s[:headLen] {
 				continue
 			}
-			n := commonPrefix(t.s, s)
+			n := text.CommonPrefix(t.s, s)
 			// A sentence end of t is one of s when s has the same bytes up
 			// to it and as far as the scanner looks past it (the rune after
 			// a '.' decides whether it ends a word such as "1.5").
@@ -490,19 +490,6 @@ func (m *textMemo) facts(e *Extractor, s string) []Fact {
 	out = e.extract(s, from, out, &m.ends)
 	m.texts = append(m.texts, textFacts{s: s, facts: out, start: start, end: len(m.ends)})
 	return out
-}
-
-// commonPrefix returns the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // sentence appends the facts of one sentence to out: at every cue, the
