@@ -50,11 +50,7 @@ H.test('a client started from lsp/mrpvm.lua without setup{} gets the commands on
     end
   end
   buf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach and initialize')
-  client = mrpvm.clients(buf)[1]
+  client = H.attached(mrpvm, buf, 'the client to attach and initialize')
   H.eq(client.config.root_dir, ws, 'root from the .mrpvm marker')
   if has_attach then
     H.wait(2000, function()
@@ -125,12 +121,7 @@ end)
 
 H.test('gs in the answer buffer opens the picker', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
-  local win
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(w) == abuf then
-      win = w
-    end
-  end
+  local win = H.win_of(abuf)
   H.truthy(win, 'the answer window')
   vim.api.nvim_set_current_win(win)
   local orig = vim.ui.select

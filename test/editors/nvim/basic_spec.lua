@@ -35,11 +35,7 @@ H.test('setup attaches the server to a Markdown file', function()
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/guide/install.md'))
   buf = vim.api.nvim_get_current_buf()
   H.eq(vim.bo[buf].filetype, 'markdown', 'filetype')
-  H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach and initialize')
-  client = mrpvm.clients(buf)[1]
+  client = H.attached(mrpvm, buf, 'the client to attach and initialize')
   H.eq(client.config.root_dir, ws, 'root from the .mrpvm marker')
   H.eq(mrpvm.status(), 'mrpvm', 'status when idle')
 end)
@@ -160,13 +156,7 @@ H.test(':MrpAsk shows the answer and fills the quickfix list', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
   H.eq(vim.bo[abuf].filetype, 'markdown', 'answer filetype')
   H.eq(vim.bo[abuf].modifiable, false, 'answer buffer is read-only')
-  local shown = false
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(w) == abuf then
-      shown = true
-    end
-  end
-  H.truthy(shown, 'the answer is shown in a window')
+  H.truthy(H.win_of(abuf), 'the answer is shown in a window')
   -- the quickfix list holds the same sources, in the same order.
   local qf = vim.fn.getqflist()
   local got = {}
@@ -187,12 +177,7 @@ end)
 
 H.test('<CR> on a source line of the answer opens it', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
-  local win
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(w) == abuf then
-      win = w
-    end
-  end
+  local win = H.win_of(abuf)
   vim.api.nvim_set_current_win(win)
   local lines = vim.api.nvim_buf_get_lines(abuf, 0, -1, false)
   local resp = mrpvm._state.last_answer.response

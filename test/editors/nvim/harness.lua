@@ -48,6 +48,27 @@ function H.await(ms, what, start)
   return got.err, got.res
 end
 
+--- Waits up to 10 s for a client of the mrpvm module to attach to buffer
+--- bufnr and initialize; returns the client.
+function H.attached(mrpvm, bufnr, what)
+  H.wait(10000, function()
+    local cs = mrpvm.clients(bufnr)
+    return #cs > 0 and cs[1].initialized
+  end, what)
+  return mrpvm.clients(bufnr)[1]
+end
+
+--- Returns the last window showing buffer bufnr, or nil.
+function H.win_of(bufnr)
+  local win
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == bufnr then
+      win = w
+    end
+  end
+  return win
+end
+
 --- Runs fn as test `name`; errors mark it failed and are reported.
 function H.test(name, fn)
   local t0 = vim.loop.hrtime()

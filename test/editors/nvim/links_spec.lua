@@ -33,11 +33,7 @@ H.test('attach and ingest', function()
   mrpvm.setup({ cmd = { bin, 'lsp' }, db = tmp .. '/kb.db', log = tmp .. '/server.log', answer_window = 'split' })
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/notes/glossary.md'))
   gbuf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(gbuf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach')
-  client = mrpvm.clients(gbuf)[1]
+  client = H.attached(mrpvm, gbuf, 'the client to attach')
   H.wait(15000, function()
     return (mrpvm._state.ingests_done or 0) > 0
   end, 'the first ingest')
