@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -148,25 +147,5 @@ func TestTermsOfJoinedParts(t *testing.T) {
 func TestRecordConcurrent(t *testing.T) {
 	e := DefaultParams().Encoder
 	docs := repoDocs(t)
-	want := make([][]byte, len(docs))
-	for i, d := range docs {
-		want[i] = e.record(d.Units)
-	}
-	var wg sync.WaitGroup
-	got := make([][][]byte, 4)
-	for g := range got {
-		got[g] = make([][]byte, len(docs))
-		wg.Go(func() {
-			for i := range docs {
-				// Each goroutine starts at another quarter and walks all docs
-				// (a stride would skip some when it shares a factor with n).
-				k := (i + g*len(docs)/4) % len(docs)
-				got[g][k] = e.record(docs[k].Units)
-			}
-		})
-	}
-	wg.Wait()
-	for g := range got {
-		require.Equal(t, want, got[g], "goroutine %d", g)
-	}
+	kvtest.RequireSameConcurrently(t, len(docs), func(i int) []byte { return e.record(docs[i].Units) })
 }

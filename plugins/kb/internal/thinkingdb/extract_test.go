@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -306,25 +305,9 @@ func TestSourceFactsConcurrent(t *testing.T) {
 			{ID: "sum", Level: kus.LevelSummary, TextBody: s[:len(s)/2] + "…"},
 		}})
 	}
-	want := make([][]Fact, len(docs))
-	for i, d := range docs {
-		want[i] = x.SourceFacts(d.Source.SourceID, d.Units)
-	}
-	var wg sync.WaitGroup
-	got := make([][][]Fact, 4)
-	for g := range got {
-		got[g] = make([][]Fact, len(docs))
-		wg.Go(func() {
-			for i := range docs {
-				k := (i + g*(len(docs)/4+1)) % len(docs) // each goroutine starts elsewhere
-				got[g][k] = x.SourceFacts(docs[k].Source.SourceID, docs[k].Units)
-			}
-		})
-	}
-	wg.Wait()
-	for g := range got {
-		require.Equal(t, want, got[g], "goroutine %d", g)
-	}
+	kvtest.RequireSameConcurrently(t, len(docs), func(i int) []Fact {
+		return x.SourceFacts(docs[i].Source.SourceID, docs[i].Units)
+	})
 }
 
 // splitWords splits text into words (letters, digits and inner - _ ' .)
