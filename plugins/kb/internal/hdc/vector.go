@@ -86,19 +86,6 @@ func Bind(a, b *Vector) Vector {
 	return v
 }
 
-// Rotate returns v cyclically rotated by k words (a permutation that makes
-// the order of bound operands matter).
-func Rotate(v *Vector, k int) Vector {
-	var r Vector
-	k %= Words
-	if k < 0 {
-		k += Words
-	}
-	copy(r[k:], v[:Words-k])
-	copy(r[:k], v[Words-k:])
-	return r
-}
-
 // Hamming returns the number of differing bits.
 func Hamming(a, b *Vector) int {
 	// Four independent sums: the popcounts pipeline instead of waiting on
