@@ -32,15 +32,11 @@ func (d *Decoder) Uvarint() uint64 {
 	return v
 }
 
-// Varint reads a signed (zig-zag) varint.
+// Varint reads a signed varint: the zig-zag encoding binary.AppendVarint
+// writes, an unsigned varint underneath.
 func (d *Decoder) Varint() int64 {
-	v, n := binary.Varint(d.B)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.B = d.B[n:]
-	return v
+	u := d.Uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // Byte reads one byte.

@@ -67,3 +67,21 @@ func TestBad(t *testing.T) {
 	require.Equal(t, "", d.Str(), "a length past the end")
 	require.True(t, d.Bad)
 }
+
+// FuzzVarint checks Varint against the standard library on any bytes.
+func FuzzVarint(f *testing.F) {
+	f.Add([]byte{0x80, 0x01})
+	f.Add(binary.AppendVarint(nil, math.MinInt64))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, n := binary.Varint(b)
+		d := Decoder{B: b}
+		got := d.Varint()
+		if n <= 0 {
+			require.True(t, d.Bad)
+			require.Zero(t, got)
+			return
+		}
+		require.Equal(t, want, got)
+		require.Equal(t, b[n:], d.B)
+	})
+}
