@@ -223,3 +223,48 @@ func clip(b []byte) string {
 	}
 	return string(b)
 }
+
+// TestWrappedLines counts the lines that continue a paragraph, leaving
+// code blocks, blank lines and paragraph starts out.
+func TestWrappedLines(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{"", 0},
+		{"one line\n", 0},
+		{"a\nb\nc\n", 2},
+		{"a\n\nb\n\nc\n", 0},
+		{"```\na\nb\nc\n```\n", 0},
+		{"~~~\na\nb\n~~~\nx\ny\n", 1},
+		{"    code\n    more\n\ttab\n", 0},
+		{"para\n  still para\n", 1},
+	} {
+		if got := wrappedLines([]byte(tc.src)); got != tc.want {
+			t.Errorf("wrappedLines(%q) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestDestScanCost prices a destination scan as goldmark reads it: to the
+// ')' closing what the destination opened, a space, '>' of <...>, or the
+// end of the line, never past the limit.
+func TestDestScanCost(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		limit int
+		want  int
+	}{
+		{"](a.md) rest", 100, 5},
+		{"](a(b)c) rest", 100, 6},
+		{"](a(b(c) rest", 100, 7},
+		{"](a(b(c(d(e", 100, 9},
+		{"](a(b(c(d(e", 4, 4},
+		{"](<a b>) x", 100, 5},
+		{`](a\)b) x`, 100, 5},
+	} {
+		if got := destScanCost([]byte(tc.line), tc.limit); got != tc.want {
+			t.Errorf("destScanCost(%q, %d) = %d, want %d", tc.line, tc.limit, got, tc.want)
+		}
+	}
+}

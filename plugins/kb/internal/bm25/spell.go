@@ -88,7 +88,7 @@ func segVocab(kv sdk.KV, id uint32) (*vocabPart, error) {
 			}
 			p.add(string(term), entries(post))
 		}
-		if r.d.err {
+		if r.d.Bad {
 			return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
 		}
 	}
