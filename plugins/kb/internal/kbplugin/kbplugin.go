@@ -439,6 +439,19 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	} else if len(fixes) > 0 {
 		query, bq.Text, rk.searched = fixed, fixed, fixed
 	}
+	// kb-balanced also searches the question's words as the knowledge
+	// base's own words for the same things (synonyms and derived forms
+	// from a general English lexicon, kept only where the index holds
+	// them), each weighing less than the word it stands for.
+	var lexExtra []string
+	var lexWeights []float64
+	if e.hd != nil {
+		terms, qtf := e.bm.QueryTerms(query)
+		if lexExtra, lexWeights, err = e.bm.Expand(bkv, terms, qtf, related); err != nil {
+			return rk, err
+		}
+		bq.Extra, bq.ExtraWeights = lexExtra, lexWeights
+	}
 	r, err := e.bm.SearchQuery(bkv, bq)
 	if err != nil {
 		return rk, fmt.Errorf("bm25: %w", err)
@@ -462,7 +475,8 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
 		if len(extra) > 0 {
-			bq.Extra, bq.ExtraWeights = extra, ws
+			bq.Extra = append(slices.Clip(lexExtra), extra...)
+			bq.ExtraWeights = append(slices.Clip(lexWeights), ws...)
 			if r, err = e.bm.SearchQuery(bkv, bq); err != nil {
 				return rk, fmt.Errorf("bm25: %w", err)
 			}
