@@ -23,6 +23,11 @@ const (
 	// expandCandidates is how many of a term's relatives that the index
 	// holds are weighed (the first ones related returns).
 	expandCandidates = 16
+	// commonShare: a relative held by more than this share of the units
+	// (and more than minCommon units) is too common to tell pages apart
+	// and is not weighed.
+	commonShare = 0.05
+	minCommon   = 200
 	// maxRelativesPerTerm and maxRelatives bound the relatives kept per
 	// query term and in all.
 	maxRelativesPerTerm = 3
@@ -110,8 +115,10 @@ func (x *Index) Expand(kv sdk.KV, terms []string, qtf []float64, related func(te
 		x.vmu.Unlock()
 		return nil, nil, fmt.Errorf("bm25: expand: %w", err)
 	}
+	common := uint32(max(commonShare*float64(st.units), minCommon))
 	usable := func(t string) bool {
-		return !own[t] && x.QueryWeight(t) >= 1 && !isNumber(t) && voc.freq(t) > 0
+		f := voc.freq(t)
+		return !own[t] && x.QueryWeight(t) >= 1 && !isNumber(t) && f > 0 && f <= common
 	}
 	variants := func(t string) []string {
 		out := voc.joinedTerms(x.p.Analyzer, t)
