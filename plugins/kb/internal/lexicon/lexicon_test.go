@@ -28,7 +28,7 @@ func TestEmbeddedTable(t *testing.T) {
 	}
 }
 
-func TestParseRejectsDamage(t *testing.T) {
+func TestReadTableRejectsDamage(t *testing.T) {
 	gz := func(s string) []byte {
 		var b bytes.Buffer
 		w := gzip.NewWriter(&b)
@@ -36,13 +36,20 @@ func TestParseRejectsDamage(t *testing.T) {
 		w.Close()
 		return b.Bytes()
 	}
-	rows, err := parse(gz("capit\tS:uppercas majuscul\tH:charact\n"))
+	tab, err := readTable(gz("capit\tS:uppercas majuscul\tH:charact\nzip\tS:compress\n"))
 	require.NoError(t, err)
-	assert.Equal(t, []Relative{{"uppercas", Synonym, 0}, {"majuscul", Synonym, 1}, {"charact", Broader, 0}}, rows["capit"])
-	for _, bad := range []string{"capit\n", "capit\tX:foo\n", "capit\tS\n", "\tS:foo\n"} {
-		_, err := parse(gz(bad))
+	assert.Equal(t, []Relative{{"uppercas", Synonym, 0}, {"majuscul", Synonym, 1}, {"charact", Broader, 0}}, tab.related("capit"))
+	assert.Equal(t, []Relative{{"compress", Synonym, 0}}, tab.related("zip"))
+	assert.Nil(t, tab.related("capi"))
+	assert.Nil(t, tab.related("zzz"))
+	for _, bad := range []string{"capit\n", "capit\t\n", "\tS:foo\n", "zip\tS:a\ncapit\tS:b\n", "a\tS:b\na\tS:c\n"} {
+		_, err := readTable(gz(bad))
 		assert.Error(t, err, "%q", bad)
 	}
-	_, err = parse([]byte("not gzip"))
+	_, err = readTable([]byte("not gzip"))
 	assert.Error(t, err)
+	for _, bad := range []string{"X:foo", "S", "S:"} {
+		_, err := parseRow(bad)
+		assert.Error(t, err, "%q", bad)
+	}
 }
