@@ -71,7 +71,8 @@ type cand struct {
 // use it also use another word of the question far more often than
 // sources do in general (its lift: the share of the relative's sources
 // holding the other word over that word's share of all sources, at least
-// minLift, in at least minCooccur sources); it carries its full share of
+// minLift, in at least minCooccur sources, or in every source of a relative
+// held by fewer); it carries its full share of
 // the query term's weight from fullLift up, less below. A relative of a
 // question's only content word has no such evidence and carries
 // aloneShare of its share.
