@@ -68,7 +68,8 @@ type cand struct {
 // A word has many senses and a general lexicon lists relatives of all of
 // them ("capital": uppercase, asset, seat). The knowledge base tells which
 // sense the question means: a relative is kept only when the sources that
-// use it also use another word of the question far more often than
+// use it also use a word of the question (the word itself or another)
+// far more often than
 // sources do in general (its lift: the share of the relative's sources
 // holding the other word over that word's share of all sources, at least
 // minLift, in at least minCooccur sources, or in every source of a relative
