@@ -154,9 +154,9 @@ func TestGrepBaseline(t *testing.T) {
 // figures, so that a later change cannot quietly undo the gain.
 var floors = map[string]float64{
 	WorkspaceDocs:   0.75,
-	WorkspaceTLDR:   0.47,
+	WorkspaceTLDR:   0.49,
 	WorkspaceGolibs: 0.80,
-	"overall":       0.63, // only checked when all three workspaces ran
+	"overall":       0.65, // only checked when all three workspaces ran
 }
 
 // TestEvaluationRatchet asks every question of both sets and fails when
