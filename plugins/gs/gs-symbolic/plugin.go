@@ -92,15 +92,10 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	}
 
-	// Candidate statements: each sentence of each evidence KU, scored by
-	// the task terms it holds; proofs from the retriever come first.
-	type stmt struct {
-		text  string
-		ku    *kus.KU
-		score float64
-		order int
-	}
-	var stmts []stmt
+	// Candidate statements: each sentence, list item, table row or code
+	// block of each evidence KU, scored by the task terms it holds;
+	// proofs from the retriever come first.
+	var stmts []scored
 	all := map[string]bool{}
 	// A unit's Topic or Title is a label, not a statement: a sentence that
 	// only repeats one ("kb-fast versus kb-thinkingdb") claims nothing.
@@ -112,43 +107,42 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 	delete(labels, "")
 	proofOrder := proofKUs(in.Evidence, want)
+	cue := cueOf(act, in.Payload.Prompt, target)
 	for ei, e := range in.Evidence {
-		if e.KU == nil {
+		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		body := e.KU.Text()
-		if tb := withoutCovers(e.KU.TextBody); e.KU.Procedure == "" && tb != "" && len(tb) > len(body) {
-			body = tb
-		}
-		for t := range symbolic.TermSet(e.KU.Title + " " + body) {
+		ss := statementsOf(e.KU, rc.Corpus)
+		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
+		for t := range symbolic.TermSet(e.KU.Title) {
 			all[t] = true
 		}
-		if act == "implement" && (e.KU.Procedure != "" || strings.Contains(body, "\n")) {
-			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1 + 2*e.Score, order: ei})
-			continue
-		}
-		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
-		for si, s := range symbolic.Sentences(body) {
-			if si >= 12 {
-				break
+		for si, s := range ss {
+			for t := range symbolic.TermSet(s.plain()) {
+				all[t] = true
 			}
-			if labels[label(s)] {
+			if si >= maxStatements || labels[label(s.text)] || strings.TrimSpace(s.text) == "" {
 				continue
 			}
 			// A statement's weight: the task terms it holds (with its KU's
 			// title, which names what it is about), then how highly the
-			// retriever ranked its KU.
-			// A heading that names the task ("Reset the knowledge base")
-			// marks the passage written to answer it.
-			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s)) + e.Score + 0.5*titleOverlap
-
+			// retriever ranked its KU. A heading that names the task
+			// ("Reset the knowledge base") marks the passage written to
+			// answer it.
+			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
+			sc += cue.bonus(s)
+			if s.kind == kindCode {
+				// Code alone says nothing a reader can follow; it shows
+				// how, which only a how-to asks.
+				sc -= codePenalty(act)
+			}
 			if rank, ok := proofOrder[e.KU.ID]; ok {
 				sc += 2 - float64(rank)*0.01
 			}
-			stmts = append(stmts, stmt{text: s, ku: e.KU, score: sc, order: ei*100 + si})
+			stmts = append(stmts, scored{statement: s, ku: e.KU, score: sc, order: ei*1000 + si})
 		}
 	}
 	if len(stmts) == 0 || symbolic.Overlap(want, all) < minOverlap {
@@ -164,61 +158,15 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	case act == "identify" || act == "compare" || g.bullets:
 		limit = 5
 	}
-	var picked []stmt
-	seen := map[string]bool{}
-	for _, s := range stmts {
-		if len(picked) >= limit || s.score <= 0 {
-			break
-		}
-		// Past the best statement, keep only those that bear on the task
-		// nearly as much: a list of loosely related facts is noise.
-		if len(picked) > 0 && s.score < 0.6*picked[0].score {
-			break
-		}
-		key := strings.ToLower(s.text)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		picked = append(picked, s)
+	picked := pick(stmts, limit)
+	if ov := overview(stmts, want, act); len(ov) > 0 && !g.brief {
+		picked = ov
 	}
 	if len(picked) == 0 {
 		return noContext("The evidence mentions the topic but no statement answers the task."), nil
 	}
 	if act == "explain" && len(proofOrder) > 0 {
-		// Follow the proof chain in order.
-		sort.SliceStable(picked, func(i, j int) bool {
-			ri, iok := proofOrder[picked[i].ku.ID]
-			rj, jok := proofOrder[picked[j].ku.ID]
-			if iok && jok {
-				return ri < rj
-			}
-			return iok && !jok
-		})
-		// Every stated link between two entities of the chain belongs to
-		// the explanation ("X uses Y" next to "X depends on Y").
-		var withLinks []stmt
-		used := map[string]bool{}
-		for _, p := range picked {
-			used[p.ku.ID] = true
-		}
-		for _, p := range picked {
-			withLinks = append(withLinks, p)
-			if !p.ku.HasFact() {
-				continue
-			}
-			for _, e := range in.Evidence {
-				k := e.KU
-				if k == nil || used[k.ID] || !k.HasFact() || len(withLinks) >= 8 {
-					continue
-				}
-				if strings.EqualFold(k.SymbolicSubject, p.ku.SymbolicSubject) && strings.EqualFold(k.SymbolicObject, p.ku.SymbolicObject) {
-					used[k.ID] = true
-					withLinks = append(withLinks, stmt{text: k.Text(), ku: k, score: p.score})
-				}
-			}
-		}
-		picked = withLinks
+		picked = followProof(picked, proofOrder, in.Evidence)
 	}
 
 	// Number the sources in order of first citation.
@@ -240,40 +188,13 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	}
 	switch {
-	case act == "implement" && strings.Contains(picked[0].text, "\n"):
-		n := num(picked[0].ku)
-		fmt.Fprintf(&b, "Steps from %s [%d]:\n\n", picked[0].ku.Title, n)
-		step := 0
-		for _, line := range strings.Split(picked[0].text, "\n") {
-			line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
-			if line == "" {
-				continue
-			}
-			step++
-			fmt.Fprintf(&b, "%d. %s\n", step, line)
-		}
 	case act == "compare" || g.table:
 		b.WriteString("| source | statement |\n| --- | --- |\n")
 		for _, s := range picked {
 			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
 		}
-	case act == "identify" || g.bullets:
-		for _, s := range picked {
-			// Name what the statement is about when it does not say.
-			if t := strings.TrimSpace(s.ku.Title); t != "" && !strings.Contains(strings.ToLower(s.text), strings.ToLower(t)) {
-				fmt.Fprintf(&b, "- **%s**: %s [%d]\n", t, s.text, num(s.ku))
-				continue
-			}
-			fmt.Fprintf(&b, "- %s [%d]\n", s.text, num(s.ku))
-		}
 	default:
-		for i, s := range picked {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			fmt.Fprintf(&b, "%s [%d]", strings.TrimSpace(s.text), num(s.ku))
-		}
-		b.WriteString("\n")
+		render(&b, picked, want, act == "identify" || g.bullets, act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
 			if concl := conclusion(in.Evidence, want); concl != "" {
 				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)
@@ -281,6 +202,164 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	}
 	return finish(&b, cited), nil
+}
+
+// aliased reports whether k is a page that only says it is another name
+// of a page the evidence also holds ("This command is an alias of GNU
+// nohup" beside nohup): that page speaks for it.
+func aliased(k *kus.KU, ev []sdk.ScoredKU) bool {
+	m := aliasRE.FindStringSubmatch(k.Text())
+	if m == nil {
+		m = aliasRE.FindStringSubmatch(k.TextBody)
+	}
+	if m == nil {
+		return false
+	}
+	for _, e := range ev {
+		if e.KU != nil && e.KU.SourceID != k.SourceID && e.KU.Title != "" && about(m[1], e.KU.Title) {
+			return true
+		}
+	}
+	return false
+}
+
+// auxiliaries are the verbs that shape a question without naming
+// anything in it ("what can I do with", "what does it do").
+var auxiliaries = symbolic.TermSet("can could do does did should would will may might must")
+
+// maxOverview bounds the statements of an overview.
+const maxOverview = 9
+
+// overview answers a question that names only what a page is about
+// ("What can I do with git stash?") with the page itself: its summary and
+// its examples, in order. It is nil when the question asks for more than
+// the best statement's page names in its title, asks for a definition or
+// a comparison, or the page shows fewer than two examples.
+func overview(stmts []scored, want []string, act string) []scored {
+	if len(stmts) == 0 || len(want) == 0 || act == "define" || act == "compare" || act == "explain" {
+		return nil
+	}
+	k := stmts[0].ku
+	title := symbolic.TermSet(k.Title)
+	named := 0
+	for _, w := range want {
+		if !title[w] && !auxiliaries[w] {
+			return nil
+		}
+		if title[w] {
+			named++
+		}
+	}
+	if named == 0 {
+		return nil
+	}
+	var out []scored
+	examples := 0
+	for _, s := range stmts {
+		if s.ku != k {
+			continue
+		}
+		if s.kind == kindItem && len(s.block) > 0 {
+			examples++
+		} else if s.kind != kindSentence || s.para != 1 {
+			continue
+		}
+		out = append(out, s)
+	}
+	if examples < 2 {
+		return nil
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	if len(out) > maxOverview {
+		out = out[:maxOverview]
+	}
+	return out
+}
+
+// codePenalty is what a code block standing alone loses for an act.
+func codePenalty(act string) float64 {
+	switch act {
+	case "implement", "describe":
+		return 0.5
+	}
+	return 1
+}
+
+// maxStatements bounds the statements read from one KU.
+const maxStatements = 40
+
+// scored is a statement of one evidence KU with how well it answers.
+type scored struct {
+	statement
+	ku    *kus.KU
+	score float64
+	order int // evidence rank, then place in the KU
+}
+
+// pick takes the best statements, at most limit: past the best, only
+// those that bear on the task nearly as much (a list of loosely related
+// facts is noise), each said once (a list item its introduction already
+// shows is not repeated).
+func pick(stmts []scored, limit int) []scored {
+	var picked []scored
+	seen := map[string]bool{}
+	for _, s := range stmts {
+		if len(picked) >= limit || s.score <= 0 {
+			break
+		}
+		if len(picked) > 0 && s.score < 0.6*picked[0].score {
+			break
+		}
+		key := strings.ToLower(strings.TrimSpace(s.text))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		for _, l := range s.block {
+			if isItem(strings.TrimSpace(l)) {
+				seen[strings.ToLower(plainMD(itemText([]string{strings.TrimSpace(l)})))] = true
+			}
+		}
+		picked = append(picked, s)
+	}
+	return picked
+}
+
+// followProof orders the picked statements along the proof chain and adds
+// every stated link between two entities of the chain ("X uses Y" next to
+// "X depends on Y").
+func followProof(picked []scored, proofOrder map[string]int, ev []sdk.ScoredKU) []scored {
+	sort.SliceStable(picked, func(i, j int) bool {
+		ri, iok := proofOrder[picked[i].ku.ID]
+		rj, jok := proofOrder[picked[j].ku.ID]
+		if iok && jok {
+			return ri < rj
+		}
+		return iok && !jok
+	})
+	var withLinks []scored
+	used := map[string]bool{}
+	for _, p := range picked {
+		used[p.ku.ID] = true
+	}
+	for _, p := range picked {
+		withLinks = append(withLinks, p)
+		if !p.ku.HasFact() {
+			continue
+		}
+		for _, e := range ev {
+			k := e.KU
+			if k == nil || used[k.ID] || !k.HasFact() || len(withLinks) >= 8 {
+				continue
+			}
+			if strings.EqualFold(k.SymbolicSubject, p.ku.SymbolicSubject) && strings.EqualFold(k.SymbolicObject, p.ku.SymbolicObject) {
+				used[k.ID] = true
+				t := k.Text()
+				withLinks = append(withLinks, scored{statement: statement{kind: kindSentence, text: t, md: []string{t}}, ku: k, score: p.score, order: p.order})
+			}
+		}
+	}
+	return withLinks
 }
 
 // finish appends the Sources list of the cited KUs, numbered in order.

@@ -241,16 +241,22 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	return p, len(p.examples) > 0
 }
 
-// linkRE matches a Markdown link or image: [text](target).
-var linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+var (
+	// linkRE matches a Markdown link: [text](target).
+	linkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// imageRE matches a Markdown image: ![alt](target).
+	imageRE = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+)
 
-// unlink keeps the text of a line's links and drops their targets: the
-// answer quotes what the page says, and the KU it cites holds the text.
+// unlink keeps the text of a line's links and drops their targets and its
+// images (badges, logos): the answer quotes what the page says, and the KU
+// it cites holds the text.
 func unlink(line string) string {
 	if !strings.Contains(line, "](") {
 		return line
 	}
-	return linkRE.ReplaceAllString(line, "$1")
+	line = imageRE.ReplaceAllString(line, "")
+	return strings.TrimRight(linkRE.ReplaceAllString(line, "$1"), " ")
 }
 
 // trimBlock drops leading and trailing blank lines and the indentation

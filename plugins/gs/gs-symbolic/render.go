@@ -1,0 +1,322 @@
+package gssymbolic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+)
+
+// cue is what the question's form asks of the statement that answers it:
+// a definition is answered by the sentence that says what the subject is,
+// a "why" by the sentence that gives the reason, a list question by a
+// statement that introduces a list.
+type cue struct {
+	define, why, list bool
+	want              []string
+}
+
+// cueOf reads the cue of a task from its act and the question as asked.
+func cueOf(act, prompt, target string) cue {
+	low := strings.ToLower(strings.TrimSpace(prompt))
+	return cue{
+		define: act == "define",
+		why:    strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
+		list:   act == "identify",
+		want:   symbolic.ContentTerms(target),
+	}
+}
+
+var (
+	// definingRE is a sentence that says what its subject is.
+	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
+	// reasonRE is a sentence that gives a reason or a purpose.
+	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets)\b`)
+)
+
+// cueWeight is what a statement of the form the question asks for adds.
+const cueWeight = 0.4
+
+// bonus is what a statement gains for having the form the question asks.
+func (c cue) bonus(s statement) float64 {
+	if s.kind == kindCode || s.kind == kindRow {
+		return 0
+	}
+	t := s.text
+	if c.list && len(s.block) > 0 && isItem(strings.TrimSpace(s.block[0])) {
+		return cueWeight // a list question is answered by a list
+	}
+	switch {
+	case c.define:
+		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(m[1])) > 0 {
+			return cueWeight
+		}
+	case c.why:
+		if reasonRE.MatchString(t) {
+			return cueWeight
+		}
+	}
+	return 0
+}
+
+// render writes the picked statements as Markdown: grouped by source in
+// the order the sources were first picked and, within one source, in the
+// page's order; sentences of one paragraph stay one paragraph, list items
+// a list, table rows a table under their header, code a fenced block.
+// Every paragraph, item and row carries its citation. With bullets every
+// sentence is a list item; with keep the given order is kept (a proof
+// chain).
+func render(b *strings.Builder, picked []scored, want []string, bullets, keep bool, num func(*kus.KU) int) {
+	ordered := append([]scored(nil), picked...)
+	if !keep {
+		first := map[string]int{}
+		for i, s := range ordered {
+			if _, ok := first[s.ku.ID]; !ok {
+				first[s.ku.ID] = i
+			}
+		}
+		sort.SliceStable(ordered, func(i, j int) bool {
+			fi, fj := first[ordered[i].ku.ID], first[ordered[j].ku.ID]
+			if fi != fj {
+				return fi < fj
+			}
+			return ordered[i].order < ordered[j].order
+		})
+	}
+	var para []string // sentences of the paragraph being written
+	var paraKU *kus.KU
+	paraID := -1
+	last := -1 // the kind of the last element written, for spacing
+	sep := func(kind int) {
+		if b.Len() > 0 && !(kind == kindItem && last == kindItem) {
+			b.WriteString("\n")
+		}
+		last = kind
+	}
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		sep(kindSentence)
+		b.WriteString(cited(strings.Join(para, " "), num(paraKU)) + "\n")
+		para, paraKU = nil, nil
+	}
+	for i := 0; i < len(ordered); i++ {
+		s := ordered[i]
+		n := num(s.ku)
+		switch {
+		case s.kind == kindRow:
+			flush()
+			sep(kindRow)
+			head := s.head
+			if len(head) == 0 {
+				cols := strings.Count(strings.Trim(s.md[0], "|"), "|") + 1
+				head = []string{"|" + strings.Repeat(" |", cols), "|" + strings.Repeat(" --- |", cols)}
+			}
+			for _, h := range head {
+				b.WriteString(h + "\n")
+			}
+			var rows []string
+			for ; i < len(ordered) && ordered[i].kind == kindRow && ordered[i].ku == s.ku && ordered[i].table == s.table; i++ {
+				rows = append(rows, ordered[i].md[0])
+			}
+			i--
+			if bullets {
+				// A list question is answered by the table's rows, cut
+				// to those that bear on it.
+				rows = cutTable(s.rows, want)
+			}
+			for _, r := range rows {
+				b.WriteString(citeRow(shortRow(r), n) + "\n")
+			}
+			last = kindRow
+		case s.kind == kindCode:
+			flush()
+			sep(kindCode)
+			fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, n)
+			for _, l := range cutBlock(trimBlock(s.md), want) {
+				b.WriteString(l + "\n")
+			}
+		case s.kind == kindItem || bullets:
+			flush()
+			sep(kindItem)
+			text := s.md[0]
+			if s.kind == kindItem {
+				text = itemMarkdown(s.md)
+			}
+			b.WriteString("- " + cited(text, n) + "\n")
+			writeBlock(b, s.block, want, "  ")
+			if len(s.block) > 0 {
+				last = kindCode
+			}
+		default:
+			if paraKU != nil && (paraKU != s.ku || paraID != s.para) {
+				flush()
+			}
+			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
+			if len(s.block) > 0 {
+				flush()
+				writeBlock(b, s.block, want, "")
+				last = kindCode
+			}
+		}
+	}
+	flush()
+}
+
+// cited is text with its citation, before a colon that ends it ("Run
+// this [1]:").
+func cited(text string, n int) string {
+	if t := strings.TrimRight(text, " "); strings.HasSuffix(t, ":") {
+		return fmt.Sprintf("%s [%d]:", strings.TrimSuffix(t, ":"), n)
+	}
+	return fmt.Sprintf("%s [%d]", text, n)
+}
+
+// itemMarkdown is a list item's Markdown without its marker, its wrapped
+// lines joined.
+func itemMarkdown(lines []string) string {
+	var parts []string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if i == 0 {
+			t = strings.TrimSpace(t[markerLen(t):])
+		}
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// citeRow puts a citation in a table row's last cell.
+func citeRow(row string, n int) string {
+	r := strings.TrimRight(row, " ")
+	if strings.HasSuffix(r, "|") && len(r) > 1 {
+		return strings.TrimRight(r[:len(r)-1], " ") + fmt.Sprintf(" [%d] |", n)
+	}
+	return r + fmt.Sprintf(" [%d]", n)
+}
+
+// writeBlock writes the block a statement introduces, after a blank line,
+// indented by indent; a long block is cut to the lines that bear on the
+// task, a long table to its header and the rows that do.
+func writeBlock(b *strings.Builder, block []string, want []string, indent string) {
+	if len(block) == 0 {
+		return
+	}
+	lines := trimBlock(block)
+	switch t := strings.TrimSpace(lines[0]); {
+	case strings.HasPrefix(t, "|"):
+		lines = cutTable(lines, want)
+		for i, l := range lines {
+			lines[i] = shortRow(l)
+		}
+	case isItem(t):
+		lines = cutList(lines, want)
+	default:
+		lines = cutBlock(lines, want)
+	}
+	b.WriteString("\n")
+	for _, l := range lines {
+		if l == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(indent + l + "\n")
+	}
+}
+
+// maxCell bounds a table cell in an answer: a longer cell is cut to its
+// first sentence.
+const maxCell = 240
+
+// shortRow cuts a row's long cells to their first sentence.
+func shortRow(row string) string {
+	if len(row) <= maxCell {
+		return row
+	}
+	cells := strings.Split(row, "|")
+	for i, c := range cells {
+		if len(c) > maxCell {
+			if ss := sentences(strings.TrimSpace(c)); len(ss) > 1 {
+				cells[i] = " " + ss[0] + " … "
+			}
+		}
+	}
+	return strings.Join(cells, "|")
+}
+
+// maxListItems bounds the items of a list an answer shows, and
+// maxItemLines the lines of one item.
+const (
+	maxListItems = 8
+	maxItemLines = 6
+)
+
+// cutList keeps a long list's items that hold a task term (the first
+// items when none does), each cut to maxItemLines lines. A list of at
+// most maxListItems short items is kept whole.
+func cutList(lines []string, want []string) []string {
+	var items [][]string
+	for _, l := range lines {
+		if len(items) == 0 || (isItem(strings.TrimSpace(l)) && !(strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t"))) {
+			items = append(items, nil)
+		}
+		items[len(items)-1] = append(items[len(items)-1], l)
+	}
+	long := len(items) > maxListItems
+	for _, it := range items {
+		long = long || len(it) > maxItemLines
+	}
+	if !long {
+		return lines
+	}
+	var kept [][]string
+	for _, it := range items {
+		if len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == 0 {
+		kept = items[:min(len(items), maxListItems)]
+	}
+	var out []string
+	for _, it := range kept {
+		if len(it) > maxItemLines {
+			it = append(it[:maxItemLines:maxItemLines], strings.Repeat(" ", 2)+"…")
+		}
+		out = append(out, it...)
+	}
+	return out
+}
+
+// maxTableRows bounds the rows of a table an answer shows.
+const maxTableRows = 6
+
+// cutTable keeps a table's header and, when it has more than maxTableRows
+// rows, the rows that hold a task term (the first rows when none does).
+func cutTable(lines []string, want []string) []string {
+	var head, rows []string
+	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
+		head, rows = lines[:2], lines[2:]
+	} else {
+		rows = lines
+	}
+	if len(rows) <= maxTableRows {
+		return lines
+	}
+	var kept []string
+	for _, r := range rows {
+		if len(kept) < maxTableRows && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " ")))) > 0 {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		kept = rows[:maxTableRows]
+	}
+	return append(append([]string(nil), head...), kept...)
+}
