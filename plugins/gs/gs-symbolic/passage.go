@@ -31,6 +31,11 @@ type statement struct {
 	table int      // which table of the KU a row belongs to
 	rows  []string // every row of that table
 	para  int      // which paragraph of the KU a sentence belongs to
+	// A list item's indentation and the top-level item it falls under:
+	// nested items ("Methods - ...", "Behavior - ...") describe their
+	// parent together.
+	indent, group int
+	sub           bool // an item of a list a statement introduces
 }
 
 // plain is the text a statement is scored and compared by: its own and
@@ -46,6 +51,7 @@ func (s statement) plain() string {
 type mdBlock struct {
 	kind  int // kindSentence for a paragraph, kindItem, kindRow (a table), kindCode
 	lines []string
+	nav   bool // an item whose first line is only a link
 }
 
 // readBlocks splits Markdown into paragraphs, list items, tables and code
@@ -63,7 +69,11 @@ func readBlocks(md string) []mdBlock {
 					cur.lines[i] = "| " + strings.Trim(l, "| ") + " |"
 				}
 			}
-			out = append(out, *cur)
+			if !(cur.nav && len(cur.lines) == 1) {
+				// An item that is only a link is a table of contents'
+				// entry, not a statement.
+				out = append(out, *cur)
+			}
 		}
 		cur = nil
 	}
@@ -71,6 +81,7 @@ func readBlocks(md string) []mdBlock {
 	comment := false
 	for _, line := range strings.Split(md, "\n") {
 		t := strings.TrimSpace(line)
+		nav := navRE.MatchString(line)
 		if fence != "" {
 			cur.lines = append(cur.lines, line)
 			if strings.HasPrefix(t, fence) {
@@ -112,7 +123,7 @@ func readBlocks(md string) []mdBlock {
 			cur.lines = append(cur.lines, t)
 		case listLine(line) && !(line[0] == ' ' || line[0] == '\t') || isItem(t) && (cur == nil || cur.kind != kindSentence):
 			flush()
-			cur = &mdBlock{kind: kindItem, lines: []string{line}}
+			cur = &mdBlock{kind: kindItem, lines: []string{line}, nav: nav}
 		default:
 			t = strings.TrimSpace(strings.TrimPrefix(t, ">"))
 			if cur == nil || cur.kind == kindRow {
@@ -204,11 +215,12 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 	}
 	blocks := readBlocks(md)
 	var out []statement
-	para, table := 0, 0
+	para, table, group := 0, 0, 0
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
 		// The block a statement ending in ":" introduces.
 		var intro []string
+		var listed []mdBlock // the items of a list an introduction takes
 		introduces := func(text string) bool {
 			return strings.HasSuffix(strings.TrimSpace(text), ":") && i+1 < len(blocks) && (blocks[i+1].kind != kindSentence || codeLine(blocks[i+1].lines))
 		}
@@ -219,6 +231,7 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 				// A list: every item up to the next paragraph.
 				for i+1 < len(blocks) && blocks[i+1].kind == kindItem {
 					intro = append(intro, blocks[i+1].lines...)
+					listed = append(listed, blocks[i+1])
 					i++
 				}
 			default:
@@ -238,9 +251,22 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 				}
 				out = append(out, st)
 			}
+			// The items of the list it introduces are statements too,
+			// shown under it or on their own.
+			for _, lb := range listed {
+				indent := len(lb.lines[0]) - len(strings.TrimLeft(lb.lines[0], " \t"))
+				if indent == 0 {
+					group++
+				}
+				out = append(out, statement{kind: kindItem, text: plainMD(itemText(lb.lines)), md: lb.lines, indent: indent, group: group, sub: true})
+			}
 		case kindItem:
 			txt := itemText(b.lines)
-			st := statement{kind: kindItem, text: plainMD(txt), md: b.lines}
+			indent := len(b.lines[0]) - len(strings.TrimLeft(b.lines[0], " \t"))
+			if indent == 0 {
+				group++
+			}
+			st := statement{kind: kindItem, text: plainMD(txt), md: b.lines, indent: indent, group: group}
 			if introduces(txt) && blocks[i+1].kind != kindItem {
 				takeIntro()
 				st.block = intro
@@ -287,6 +313,9 @@ func flatStatements(body string) []statement {
 	}
 	return out
 }
+
+// navRE is a list item that is only a link (a table of contents).
+var navRE = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$`)
 
 // cuFieldRE finds the field lines of a Context Unit block.
 var cuFieldRE = regexp.MustCompile(`(?m)^\s*(?:Claim|Procedure|Topic):`)

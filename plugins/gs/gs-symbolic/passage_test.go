@@ -280,3 +280,40 @@ func TestTableStaysATable(t *testing.T) {
 	md := solveMD(t, "describe", "How do I see the trace of a past request?", "see the trace of a past request", []mdSource{src}, src.leaf(t, "Commands"))
 	checkMD(t, md, []string{"| command | what it does |\n| --- | --- |\n", "| `tool trace [ID]` | prints the trace of a past request [1] |"}, []string{"\ncommand | what it does"})
 }
+
+const bindMD = `# Gin
+
+## Model binding and validation
+
+To bind a request body into a type, use model binding.
+
+Also, Gin provides two sets of methods for binding:
+
+- **Type** - Must bind
+  - **Methods** - ` + "`Bind`, `BindJSON`, `BindXML`" + `
+  - **Behavior** - These methods use ` + "`MustBindWith`" + ` under the hood. If there is a binding error, the request is aborted with a 400 status.
+- **Type** - Should bind
+  - **Methods** - ` + "`ShouldBind`, `ShouldBindJSON`, `ShouldBindXML`" + `
+  - **Behavior** - These methods use ` + "`ShouldBindWith`" + ` under the hood. If there is a binding error, the error is returned.
+
+## Formatters
+
+The built-in logging formatters are:
+
+* [` + "`logrus.TextFormatter`" + `](https://pkg.go.dev/github.com/sirupsen/logrus#TextFormatter)
+  logs the event in colors if the logger output is a TTY, otherwise without colors.
+* [` + "`logrus.JSONFormatter`" + `](https://pkg.go.dev/github.com/sirupsen/logrus#JSONFormatter)
+  logs fields as JSON.
+`
+
+// TestComparisonRowsFromNestedLists: each compared item's row is built
+// from the list item that names it as an identifier, with the sibling
+// items that describe it, even when the list sits under an introduction.
+func TestComparisonRowsFromNestedLists(t *testing.T) {
+	src := parseMD(t, "gin/doc.md", bindMD)
+	md := solveMD(t, "compare", "What is the difference between ShouldBind and Bind in gin?", "the difference between ShouldBind and Bind in gin", []mdSource{src}, src.leaf(t, "Model binding and validation"))
+	checkMD(t, md, []string{"| ShouldBind | **Type** - Should bind; ", "the error is returned", "| Bind | **Type** - Must bind; ", "the request is aborted"},
+		[]string{"To bind a request body"})
+	md = solveMD(t, "compare", "TextFormatter or JSONFormatter in logrus: how do they differ?", "TextFormatter or JSONFormatter in logrus: how do they differ", []mdSource{src}, src.leaf(t, "Formatters"))
+	checkMD(t, md, []string{"| TextFormatter | `logrus.TextFormatter` logs the event in colors", "| JSONFormatter | `logrus.JSONFormatter` logs fields as JSON. [1] |"}, []string{"pkg.go.dev"})
+}

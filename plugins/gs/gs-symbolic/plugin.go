@@ -182,7 +182,7 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 	var b strings.Builder
 	if act == "compare" && !g.bullets {
-		if rows, ok := compareRows(in.Evidence, target, want, num); ok {
+		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus); ok {
 			b.WriteString(rows)
 			return finish(&b, cited), nil
 		}
@@ -315,10 +315,22 @@ func pick(stmts []scored, limit int) []scored {
 			continue
 		}
 		seen[key] = true
+		shown := map[string]bool{}
 		for _, l := range s.block {
-			if isItem(strings.TrimSpace(l)) {
-				seen[strings.ToLower(plainMD(itemText([]string{strings.TrimSpace(l)})))] = true
+			if t := strings.TrimSpace(l); isItem(t) {
+				k := strings.ToLower(plainMD(itemText([]string{t})))
+				seen[k], shown[k] = true, true
 			}
+		}
+		if len(shown) > 0 {
+			// Items picked before their introduction are shown under it.
+			kept := picked[:0]
+			for _, p := range picked {
+				if !(p.ku == s.ku && p.kind == kindItem && shown[strings.ToLower(strings.TrimSpace(p.text))]) {
+					kept = append(kept, p)
+				}
+			}
+			picked = kept
 		}
 		picked = append(picked, s)
 	}

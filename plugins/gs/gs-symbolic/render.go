@@ -148,7 +148,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 				text = itemMarkdown(s.md)
 			}
 			b.WriteString("- " + cited(text, n) + "\n")
-			writeBlock(b, s.block, want, "  ")
+			writeBlock(b, s.block, want, "  ", bullets)
 			if len(s.block) > 0 {
 				last = kindCode
 			}
@@ -159,7 +159,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
 			if len(s.block) > 0 {
 				flush()
-				writeBlock(b, s.block, want, "")
+				writeBlock(b, s.block, want, "", bullets)
 				last = kindCode
 			}
 		}
@@ -203,20 +203,30 @@ func citeRow(row string, n int) string {
 
 // writeBlock writes the block a statement introduces, after a blank line,
 // indented by indent; a long block is cut to the lines that bear on the
-// task, a long table to its header and the rows that do.
-func writeBlock(b *strings.Builder, block []string, want []string, indent string) {
+// task, a long table to its header and the rows that do. A list question
+// (all) asks for every item of a list and every row of a table, up to
+// maxAll.
+func writeBlock(b *strings.Builder, block []string, want []string, indent string, all bool) {
 	if len(block) == 0 {
 		return
 	}
 	lines := trimBlock(block)
 	switch t := strings.TrimSpace(lines[0]); {
 	case strings.HasPrefix(t, "|"):
-		lines = cutTable(lines, want)
+		if all {
+			lines = lines[:min(len(lines), maxAll+2)]
+		} else {
+			lines = cutTable(lines, want)
+		}
 		for i, l := range lines {
 			lines[i] = shortRow(l)
 		}
 	case isItem(t):
-		lines = cutList(lines, want)
+		if all {
+			lines = cutList(lines, nil)
+		} else {
+			lines = cutList(lines, want)
+		}
 	default:
 		lines = cutBlock(lines, want)
 	}
@@ -250,16 +260,19 @@ func shortRow(row string) string {
 	return strings.Join(cells, "|")
 }
 
-// maxListItems bounds the items of a list an answer shows, and
-// maxItemLines the lines of one item.
+// maxListItems bounds the items of a list an answer shows, maxItemLines
+// the lines of one item, and maxAll the items or rows a list question is
+// shown.
 const (
 	maxListItems = 8
 	maxItemLines = 6
+	maxAll       = 20
 )
 
 // cutList keeps a long list's items that hold a task term (the first
 // items when none does), each cut to maxItemLines lines. A list of at
-// most maxListItems short items is kept whole.
+// most maxListItems short items is kept whole. With no task terms every
+// item is kept, up to maxAll.
 func cutList(lines []string, want []string) []string {
 	var items [][]string
 	for _, l := range lines {
@@ -276,8 +289,11 @@ func cutList(lines []string, want []string) []string {
 		return lines
 	}
 	var kept [][]string
+	if want == nil {
+		kept = items[:min(len(items), maxAll)]
+	}
 	for _, it := range items {
-		if len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
+		if want != nil && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
 			kept = append(kept, it)
 		}
 	}
