@@ -317,3 +317,39 @@ func TestComparisonRowsFromNestedLists(t *testing.T) {
 	md = solveMD(t, "compare", "TextFormatter or JSONFormatter in logrus: how do they differ?", "TextFormatter or JSONFormatter in logrus: how do they differ", []mdSource{src}, src.leaf(t, "Formatters"))
 	checkMD(t, md, []string{"| TextFormatter | `logrus.TextFormatter` logs the event in colors", "| JSONFormatter | `logrus.JSONFormatter` logs fields as JSON. [1] |"}, []string{"pkg.go.dev"})
 }
+
+const gzipMD = `# gzip
+
+> Compress/uncompress files with gzip compression (LZ77).
+> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
+
+- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
+
+` + "`gzip {{path/to/file}}`" + `
+
+- Compress a file, keeping the original file:
+
+` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
+
+- Specify the compression level. 1 is the fastest, 9 compresses the most:
+
+` + "`gzip -{{1..9}} {{path/to/file}}`" + `
+
+- Decompress a file, replacing it with the original uncompressed version:
+
+` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
+`
+
+// TestHowToOfSeveralActions: a how-to that asks for two actions gets the
+// example that does each, both cited.
+func TestHowToOfSeveralActions(t *testing.T) {
+	src := parseMD(t, "common/gzip.md", gzipMD)
+	var leaf *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			leaf = k
+		}
+	}
+	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
+}

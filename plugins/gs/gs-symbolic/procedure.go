@@ -396,6 +396,15 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	if best.ex[0].score < minOverlap {
 		return nil
 	}
+	if parts := clauses(task); len(parts) > 1 && !g.brief {
+		pages := make([]procedure, len(cands))
+		for i, c := range cands {
+			pages[i] = c.p
+		}
+		if res := solveClauses(pages, best.p, parts); res != nil {
+			return res
+		}
+	}
 	limit := 3
 	if g.brief {
 		limit = 1
@@ -436,6 +445,108 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
 	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+}
+
+// clauseRE separates the actions of one how-to task: "pack a folder
+// into an archive, and later unpack it", "create a branch and then
+// switch to it".
+var clauseRE = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+)?(?:then|later|afterwards|also)\s+|,\s*and\s+|\s+and\s+(?:then|later|afterwards|also)\s+|;\s*)`)
+
+// clauses splits a task into its actions; one action is one clause.
+// Every clause must name something of its own.
+func clauses(task string) []string {
+	parts := clauseRE.Split(task, -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	for _, p := range parts {
+		if len(symbolic.ContentTerms(p)) == 0 {
+			return nil
+		}
+	}
+	return parts
+}
+
+// solveClauses answers a task of several actions with the example that
+// best does each, from the best page when it has one (the page the whole
+// task is about), else from the page that does it best; every example is
+// cited. nil when fewer than two actions find an example.
+func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveResult {
+	type found struct {
+		p  procedure
+		ex example
+	}
+	var got []found
+	seen := map[string]bool{}
+	for _, part := range parts {
+		want := symbolic.TaskTerms(part)
+		var pick *found
+		bestScore := 0.0
+		for _, p := range pages {
+			ex := p.rankExamples(want)
+			if len(ex) == 0 || ex[0].score < minOverlap {
+				continue
+			}
+			sc := ex[0].score
+			if p.ku == best.ku {
+				sc += 0.5 // the page the whole task is about
+			}
+			if sc > bestScore && !seen[p.ku.ID+"\x00"+ex[0].desc] {
+				bestScore = sc
+				pick = &found{p, ex[0].example}
+			}
+		}
+		if pick != nil {
+			seen[pick.p.ku.ID+"\x00"+pick.ex.desc] = true
+			got = append(got, *pick)
+		}
+	}
+	if len(got) < 2 {
+		return nil
+	}
+	var b strings.Builder
+	cite := map[string]int{}
+	var cited []*kus.KU
+	num := func(k *kus.KU) int {
+		if n, ok := cite[k.ID]; ok {
+			return n
+		}
+		cited = append(cited, k)
+		cite[k.ID] = len(cited)
+		return len(cited)
+	}
+	first := got[0].p
+	if first.summary != "" {
+		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
+	}
+	for _, f := range got {
+		n := num(f.p.ku)
+		if f.ex.desc != "" {
+			fmt.Fprintf(&b, "- %s [%d]:\n\n", f.ex.desc, n)
+		}
+		want := symbolic.TaskTerms(f.ex.desc)
+		if rawBlock(f.ex.how) {
+			for _, h := range cutBlock(f.ex.how, want) {
+				if h == "" {
+					b.WriteString("\n")
+					continue
+				}
+				fmt.Fprintf(&b, "  %s\n", h)
+			}
+		} else {
+			for _, h := range f.ex.how {
+				fmt.Fprintf(&b, "  %s\n", codeSpan(strings.TrimSpace(h)))
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Sources:\n")
+	ids := make([]string, len(cited))
+	for i, k := range cited {
+		ids[i] = k.ID
+		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
+	}
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
 }
 
 const (
