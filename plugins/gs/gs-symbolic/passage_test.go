@@ -353,3 +353,14 @@ func TestHowToOfSeveralActions(t *testing.T) {
 	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
 }
+
+// TestHowToRowOfATable: a how-to answered from a section whose passage is
+// a table shows the row that does it under the header, and a wrapped line
+// that happens to end in ":" opens no example.
+func TestHowToRowOfATable(t *testing.T) {
+	md := strings.Replace(tableMD, "Every command takes --workspace DIR.", "Every command takes `--workspace DIR` and `--db PATH` (default:\n`<cache>/kb.db`) and `--json`.", 1)
+	src := parseMD(t, "README.md", md)
+	got := solveMD(t, "implement", "How do I see the trace of a past request?", "see the trace of a past request", []mdSource{src}, src.leaf(t, "Commands"))
+	checkMD(t, got, []string{"| command | what it does |\n| --- | --- |\n| `tool trace [ID]` | prints the trace of a past request |"},
+		[]string{"- Every command", "`tool lsp`", "`tool ask QUESTION`"})
+}

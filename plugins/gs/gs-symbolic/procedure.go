@@ -173,7 +173,8 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		}
 		para = nil
 	}
-	for _, line := range strings.Split(raw, "\n") {
+	lines := strings.Split(raw, "\n")
+	for li, line := range lines {
 		if fence == "" {
 			line = unlink(line)
 		}
@@ -210,7 +211,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		if t == "" || item {
 			flush()
 		}
-		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") {
+		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") && paragraphEnds(lines, li) {
 			for i := len(para) - 1; i >= 0; i-- {
 				t = strings.TrimSpace(para[i]) + " " + t
 			}
@@ -239,6 +240,21 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	p.examples = kept
 	p.summary = strings.Join(summary, " ")
 	return p, len(p.examples) > 0
+}
+
+// paragraphEnds reports whether line i ends its paragraph: the next line
+// is blank or opens a block (a fence, a list item, a table, a heading, a
+// quote, indented code). A wrapped line that happens to end in ":" does
+// not.
+func paragraphEnds(lines []string, i int) bool {
+	if i+1 >= len(lines) {
+		return true
+	}
+	next := lines[i+1]
+	t := strings.TrimSpace(next)
+	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || isItem(t) ||
+		strings.HasPrefix(t, "|") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ">") ||
+		strings.HasPrefix(next, "    ") || strings.HasPrefix(next, "\t")
 }
 
 var (
@@ -421,7 +437,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 			break
 		}
 		if e.desc == "" {
-			for _, h := range cutBlock(e.how, want) {
+			for _, h := range cutHow(e.how, want) {
 				b.WriteString(h + "\n")
 			}
 			b.WriteString("\n")
@@ -429,7 +445,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		}
 		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
 		if rawBlock(e.how) {
-			for _, h := range cutBlock(e.how, want) {
+			for _, h := range cutHow(e.how, want) {
 				if h == "" {
 					b.WriteString("\n")
 					continue
@@ -526,7 +542,7 @@ func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveR
 		}
 		want := symbolic.TaskTerms(f.ex.desc)
 		if rawBlock(f.ex.how) {
-			for _, h := range cutBlock(f.ex.how, want) {
+			for _, h := range cutHow(f.ex.how, want) {
 				if h == "" {
 					b.WriteString("\n")
 					continue

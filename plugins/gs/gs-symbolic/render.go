@@ -130,7 +130,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 				rows = cutTable(s.rows, want)
 			}
 			for _, r := range rows {
-				b.WriteString(citeRow(shortRow(r), n) + "\n")
+				b.WriteString(citeRow(shortRow(r, want), n) + "\n")
 			}
 			last = kindRow
 		case s.kind == kindCode:
@@ -219,7 +219,7 @@ func writeBlock(b *strings.Builder, block []string, want []string, indent string
 			lines = cutTable(lines, want)
 		}
 		for i, l := range lines {
-			lines[i] = shortRow(l)
+			lines[i] = shortRow(l, want)
 		}
 	case isItem(t):
 		if all {
@@ -244,18 +244,31 @@ func writeBlock(b *strings.Builder, block []string, want []string, indent string
 // first sentence.
 const maxCell = 240
 
-// shortRow cuts a row's long cells to their first sentence.
-func shortRow(row string) string {
+// shortRow cuts a row's long cells to the sentences that hold a task
+// term (at most two), else to their first sentence.
+func shortRow(row string, want []string) string {
 	if len(row) <= maxCell {
 		return row
 	}
 	cells := strings.Split(row, "|")
 	for i, c := range cells {
-		if len(c) > maxCell {
-			if ss := sentences(strings.TrimSpace(c)); len(ss) > 1 {
-				cells[i] = " " + ss[0] + " … "
+		if len(c) <= maxCell {
+			continue
+		}
+		ss := sentences(strings.TrimSpace(c))
+		if len(ss) < 2 {
+			continue
+		}
+		var kept []string
+		for _, s := range ss {
+			if len(kept) < 2 && symbolic.Overlap(want, symbolic.TermSet(plainMD(s))) > 0 {
+				kept = append(kept, s)
 			}
 		}
+		if len(kept) == 0 {
+			kept = ss[:1]
+		}
+		cells[i] = " " + strings.Join(kept, " … ") + " … "
 	}
 	return strings.Join(cells, "|")
 }
@@ -335,4 +348,64 @@ func cutTable(lines []string, want []string) []string {
 		kept = rows[:maxTableRows]
 	}
 	return append(append([]string(nil), head...), kept...)
+}
+
+// bestRows keeps a table's header and the rows that hold the most task
+// terms: a how-to is answered by the row that does it, not its
+// neighbours. A table no row of which holds a task term is cut as
+// cutTable cuts it.
+func bestRows(lines []string, want []string) []string {
+	var head, rows []string
+	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
+		head, rows = lines[:2], lines[2:]
+	} else {
+		rows = lines
+	}
+	best := 0.0
+	score := make([]float64, len(rows))
+	for i, r := range rows {
+		score[i] = symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " "))))
+		best = max(best, score[i])
+	}
+	if best == 0 {
+		return cutTable(lines, want)
+	}
+	out := append([]string(nil), head...)
+	for i, r := range rows {
+		if score[i] == best && len(out) < len(head)+maxTableRows {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cutHow is cutBlock for what an example shows, with its tables cut to
+// their header and the rows that bear on the task, long cells shortened.
+func cutHow(how []string, want []string) []string {
+	var out, rest, table []string
+	flushTable := func() {
+		if len(table) == 0 {
+			return
+		}
+		for _, r := range bestRows(table, want) {
+			out = append(out, shortRow(r, want))
+		}
+		table = nil
+	}
+	fence := false
+	for _, l := range how {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence && strings.HasPrefix(t, "|") {
+			table = append(table, t)
+			continue
+		}
+		flushTable()
+		out = append(out, l)
+	}
+	flushTable()
+	rest = out
+	return cutBlock(rest, want)
 }
