@@ -244,6 +244,9 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 			para++
 			ss := sentences(strings.Join(b.lines, " "))
 			for j, s := range ss {
+				if linkOnly(s) {
+					continue
+				}
 				st := statement{kind: kindSentence, text: plainMD(s), md: []string{s}, para: para}
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()
@@ -308,6 +311,9 @@ func flatStatements(body string) []statement {
 			continue
 		}
 		for _, s := range sentences(p) {
+			if linkOnly(s) {
+				continue
+			}
 			out = append(out, statement{kind: kindSentence, text: plainMD(s), md: []string{s}, para: pi + 1})
 		}
 	}
@@ -316,6 +322,18 @@ func flatStatements(body string) []statement {
 
 // navRE is a list item that is only a link (a table of contents).
 var navRE = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$`)
+
+// urlRE finds a URL, bare or in angle brackets.
+var urlRE = regexp.MustCompile(`<?https?://[^\s>]+>?`)
+
+// linkOnly reports whether a sentence only points elsewhere ("More
+// information: <https://...>."): a URL and at most three other words.
+func linkOnly(s string) bool {
+	if !urlRE.MatchString(s) {
+		return false
+	}
+	return len(strings.Fields(urlRE.ReplaceAllString(s, ""))) <= 3
+}
 
 // cuFieldRE finds the field lines of a Context Unit block.
 var cuFieldRE = regexp.MustCompile(`(?m)^\s*(?:Claim|Procedure|Topic):`)

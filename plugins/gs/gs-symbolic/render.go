@@ -96,12 +96,30 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 		}
 		last = kind
 	}
+	named := map[string]bool{} // sources whose bullets already said what they are about
+	// lead names what a bullet is about when it does not say, once per
+	// source: a list question is answered by the names.
+	lead := func(k *kus.KU, text string) string {
+		t := strings.TrimSpace(k.Title)
+		if t == "" || named[k.ID] || strings.Contains(strings.ToLower(plainMD(text)), strings.ToLower(t)) {
+			named[k.ID] = true
+			return ""
+		}
+		named[k.ID] = true
+		return "**" + t + "**: "
+	}
 	flush := func() {
 		if len(para) == 0 {
 			return
 		}
-		sep(kindSentence)
-		b.WriteString(cited(strings.Join(para, " "), num(paraKU)) + "\n")
+		text := strings.Join(para, " ")
+		if bullets {
+			sep(kindItem)
+			b.WriteString("- " + lead(paraKU, text) + cited(text, num(paraKU)) + "\n")
+		} else {
+			sep(kindSentence)
+			b.WriteString(cited(text, num(paraKU)) + "\n")
+		}
 		para, paraKU = nil, nil
 	}
 	for i := 0; i < len(ordered); i++ {
@@ -140,14 +158,10 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			for _, l := range cutBlock(trimBlock(s.md), want) {
 				b.WriteString(l + "\n")
 			}
-		case s.kind == kindItem || bullets:
+		case s.kind == kindItem:
 			flush()
 			sep(kindItem)
-			text := s.md[0]
-			if s.kind == kindItem {
-				text = itemMarkdown(s.md)
-			}
-			b.WriteString("- " + cited(text, n) + "\n")
+			b.WriteString("- " + cited(itemMarkdown(s.md), n) + "\n")
 			writeBlock(b, s.block, want, "  ", bullets)
 			if len(s.block) > 0 {
 				last = kindCode
@@ -159,7 +173,11 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
 			if len(s.block) > 0 {
 				flush()
-				writeBlock(b, s.block, want, "", bullets)
+				indent := ""
+				if bullets {
+					indent = "  "
+				}
+				writeBlock(b, s.block, want, indent, bullets)
 				last = kindCode
 			}
 		}
