@@ -246,8 +246,13 @@ func cellText(s statement) string {
 // rawCode reports whether text is code written as prose (an indented
 // block the page did not fence): a function, a block or a comment.
 func rawCode(text string) bool {
-	return strings.Contains(text, "func ") || strings.Contains(text, "//") || strings.Contains(text, " := ") || strings.Count(text, "{") > 1
+	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
+	t = strings.NewReplacer("{{", "", "}}", "").Replace(t)
+	return strings.Contains(t, "func ") || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
 }
+
+// inlineCodeRE matches a span of inline code.
+var inlineCodeRE = regexp.MustCompile("`[^`]*`")
 
 // pickRE finds a statement that says which to choose.
 var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b`)

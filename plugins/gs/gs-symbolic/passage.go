@@ -35,7 +35,9 @@ type statement struct {
 	// nested items ("Methods - ...", "Behavior - ...") describe their
 	// parent together.
 	indent, group int
-	sub           bool // an item of a list a statement introduces
+	sub           bool     // an item of a list a statement introduces
+	subs          []string // the texts of the items a statement introduces
+	list          []string // every line of the list an item belongs to
 }
 
 // plain is the text a statement is scored and compared by: its own and
@@ -51,6 +53,7 @@ func (s statement) plain() string {
 type mdBlock struct {
 	kind  int // kindSentence for a paragraph, kindItem, kindRow (a table), kindCode
 	lines []string
+	raw   []string // a paragraph's lines as written, indentation kept
 	nav   bool // an item whose first line is only a link
 }
 
@@ -62,6 +65,11 @@ func readBlocks(md string) []mdBlock {
 	var cur *mdBlock
 	flush := func() {
 		if cur != nil && len(cur.lines) > 0 {
+			if cur.kind == kindSentence && rawCode(strings.Join(cur.lines, " ")) {
+				// Code the page did not fence (indented under a list item).
+				cur.kind = kindCode
+				cur.lines = append(append([]string{"```"}, trimBlock(cur.raw)...), "```")
+			}
 			if cur.kind == kindSentence && len(cur.lines) >= 2 && strings.Contains(cur.lines[1], "|") && isSeparatorRow(cur.lines[1]) {
 				// A table written without its outer pipes.
 				cur.kind = kindRow
@@ -134,6 +142,7 @@ func readBlocks(md string) []mdBlock {
 				cur.lines = append(cur.lines, line)
 			} else {
 				cur.lines = append(cur.lines, t)
+				cur.raw = append(cur.raw, line)
 			}
 		}
 	}
@@ -216,6 +225,7 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 	blocks := readBlocks(md)
 	var out []statement
 	para, table, group := 0, 0, 0
+	var list []string // the list the items being read belong to
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
 		// The block a statement ending in ":" introduces.
@@ -251,6 +261,9 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()
 					st.block = intro
+					for _, lb := range listed {
+						st.subs = append(st.subs, plainMD(itemText(lb.lines)))
+					}
 				}
 				out = append(out, st)
 			}
@@ -269,7 +282,14 @@ func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
 			if indent == 0 {
 				group++
 			}
-			st := statement{kind: kindItem, text: plainMD(txt), md: b.lines, indent: indent, group: group}
+			if i == 0 || blocks[i-1].kind != kindItem {
+				// A list no sentence introduces: its items, together.
+				list = nil
+				for j := i; j < len(blocks) && blocks[j].kind == kindItem; j++ {
+					list = append(list, blocks[j].lines...)
+				}
+			}
+			st := statement{kind: kindItem, text: plainMD(txt), md: b.lines, indent: indent, group: group, list: list}
 			if introduces(txt) && blocks[i+1].kind != kindItem {
 				takeIntro()
 				st.block = intro

@@ -364,3 +364,15 @@ func TestHowToRowOfATable(t *testing.T) {
 	checkMD(t, got, []string{"| command | what it does |\n| --- | --- |\n| `tool trace [ID]` | prints the trace of a past request |"},
 		[]string{"- Every command", "`tool lsp`", "`tool ask QUESTION`"})
 }
+
+// TestListQuestionGetsTheWholeList: a list no sentence introduces is still
+// shown whole to a list question, each item once.
+func TestListQuestionGetsTheWholeList(t *testing.T) {
+	src := parseMD(t, "logrus/README.md", "# Logrus\n\n## Logging levels\n\n- Trace, the finest\n- Debug\n- Info\n- Warning\n- Error\n- Fatal, which exits\n- Panic, which panics\n\n## Hooks\n\nHooks run on every entry.\n")
+	md := solveMD(t, "identify", "Which logging levels does logrus have?", "logging levels does logrus have", []mdSource{src}, src.leaf(t, "Logging levels"))
+	for _, lv := range []string{"Trace, the finest", "Debug", "Info", "Warning", "Error", "Fatal, which exits", "Panic, which panics"} {
+		if strings.Count(md, "- "+lv+" [1]") != 1 {
+			t.Errorf("%q not shown once:\n%s", lv, md)
+		}
+	}
+}

@@ -316,11 +316,9 @@ func pick(stmts []scored, limit int) []scored {
 		}
 		seen[key] = true
 		shown := map[string]bool{}
-		for _, l := range s.block {
-			if t := strings.TrimSpace(l); isItem(t) {
-				k := strings.ToLower(plainMD(itemText([]string{t})))
-				seen[k], shown[k] = true, true
-			}
+		for _, t := range s.subs {
+			k := strings.ToLower(strings.TrimSpace(t))
+			seen[k], shown[k] = true, true
 		}
 		if len(shown) > 0 {
 			// Items picked before their introduction are shown under it.

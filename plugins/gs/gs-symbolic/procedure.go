@@ -1,6 +1,7 @@
 package gssymbolic
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -80,7 +81,13 @@ func rawOf(k *kus.KU, c sdk.Corpus) string {
 	if k.CharEnd > len(src) {
 		return ""
 	}
-	return fenceIndented(string(src[k.CharStart:k.CharEnd]))
+	start := k.CharStart
+	// A unit that starts inside a line's markup (after "- " or "> ")
+	// starts at the line: the marker says what the text is.
+	if ls := bytes.LastIndexByte(src[:start], '\n') + 1; strings.Trim(string(src[ls:start]), "-*+>0123456789.) \t") == "" {
+		start = ls
+	}
+	return fenceIndented(string(src[start:k.CharEnd]))
 }
 
 // fenceIndented rewrites Markdown's indented code blocks (lines indented
@@ -427,7 +434,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	var b strings.Builder
 	k := best.p.ku
-	if best.p.summary != "" && !g.brief {
+	if best.p.summary != "" && !g.brief && !rawCode(firstSentence(best.p.summary)) {
 		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, firstSentence(best.p.summary))
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
@@ -532,7 +539,7 @@ func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveR
 		return len(cited)
 	}
 	first := got[0].p
-	if first.summary != "" {
+	if first.summary != "" && !rawCode(firstSentence(first.summary)) {
 		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
 	}
 	for _, f := range got {

@@ -96,6 +96,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 		}
 		last = kind
 	}
+	lists := map[string]bool{} // lists already shown whole
 	named := map[string]bool{} // sources whose bullets already said what they are about
 	// lead names what a bullet is about when it does not say, once per
 	// source: a list question is answered by the names.
@@ -157,6 +158,19 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, n)
 			for _, l := range cutBlock(trimBlock(s.md), want) {
 				b.WriteString(l + "\n")
+			}
+		case s.kind == kindItem && bullets && len(s.list) > 0 && !s.sub:
+			// A list question is answered by the whole list the item is
+			// part of, once.
+			flush()
+			key := fmt.Sprintf("%s\x00%p", s.ku.ID, &s.list[0])
+			if lists[key] {
+				continue
+			}
+			lists[key] = true
+			sep(kindItem)
+			for _, it := range splitItems(cutList(s.list, nil)) {
+				b.WriteString("- " + cited(itemMarkdown(it), n) + "\n")
 			}
 		case s.kind == kindItem:
 			flush()
@@ -343,6 +357,18 @@ func cutList(lines []string, want []string) []string {
 
 // maxTableRows bounds the rows of a table an answer shows.
 const maxTableRows = 6
+
+// splitItems groups a list's lines into its top-level items.
+func splitItems(lines []string) [][]string {
+	var items [][]string
+	for _, l := range lines {
+		if len(items) == 0 || (isItem(strings.TrimSpace(l)) && !(strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t"))) {
+			items = append(items, nil)
+		}
+		items[len(items)-1] = append(items[len(items)-1], l)
+	}
+	return items
+}
 
 // cutTable keeps a table's header and, when it has more than maxTableRows
 // rows, the rows that hold a task term (the first rows when none does).
