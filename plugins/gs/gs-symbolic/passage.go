@@ -54,7 +54,7 @@ type mdBlock struct {
 	kind  int // kindSentence for a paragraph, kindItem, kindRow (a table), kindCode
 	lines []string
 	raw   []string // a paragraph's lines as written, indentation kept
-	nav   bool // an item whose first line is only a link
+	nav   bool     // an item whose first line is only a link
 }
 
 // readBlocks splits Markdown into paragraphs, list items, tables and code
