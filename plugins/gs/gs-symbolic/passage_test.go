@@ -235,6 +235,9 @@ func TestPageOverview(t *testing.T) {
 	}
 	md := solveMD(t, "verify", "What can I do with git stash?", "can I do with git stash", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}, nil)
+	// A list question that names more than the page gets the page too.
+	md = solveMD(t, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}, nil)
 }
 
 // TestAliasPageGivesWay: a page that only says it is another name of a

@@ -231,35 +231,42 @@ var auxiliaries = symbolic.TermSet("can could do does did should would will may 
 const maxOverview = 9
 
 // overview answers a question that names only what a page is about
-// ("What can I do with git stash?") with the page itself: its summary and
-// its examples, in order. It is nil when the question asks for more than
-// the best statement's page names in its title, asks for a definition or
-// a comparison, or the page shows fewer than two examples.
+// ("What can I do with git stash?"), or a list question about it, with the
+// page itself: its summary and its examples in order (the examples that
+// bear most on the question when there are more than fit). It is nil when
+// the question asks for more than the best statement's page names in its
+// title (a list question aside), asks for a definition, a comparison or an
+// explanation, or the page shows fewer than two examples.
 func overview(stmts []scored, want []string, act string) []scored {
 	if len(stmts) == 0 || len(want) == 0 || act == "define" || act == "compare" || act == "explain" {
 		return nil
 	}
 	k := stmts[0].ku
 	title := symbolic.TermSet(k.Title)
-	named := 0
+	named, other := 0, 0
 	for _, w := range want {
-		if !title[w] && !auxiliaries[w] {
-			return nil
-		}
-		if title[w] {
+		switch {
+		case title[w]:
 			named++
+		case !auxiliaries[w]:
+			other++
 		}
 	}
-	if named == 0 {
+	// A list question ("Which subcommands does git stash have?") asks for
+	// the page's examples whatever else it names.
+	if named == 0 || other > 0 && act != "identify" {
 		return nil
 	}
 	var out []scored
 	examples := 0
-	for _, s := range stmts {
+	for _, s := range stmts { // best first
 		if s.ku != k {
 			continue
 		}
 		if s.kind == kindItem && len(s.block) > 0 {
+			if examples == maxOverview-1 {
+				continue
+			}
 			examples++
 		} else if s.kind != kindSentence || s.para != 1 {
 			continue
@@ -270,9 +277,6 @@ func overview(stmts []scored, want []string, act string) []scored {
 		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
-	if len(out) > maxOverview {
-		out = out[:maxOverview]
-	}
 	return out
 }
 

@@ -527,6 +527,11 @@ func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveR
 	if len(got) < 2 {
 		return nil
 	}
+	// The page the whole task is about leads, and must answer a part.
+	sort.SliceStable(got, func(i, j int) bool { return got[i].p.ku == best.ku && got[j].p.ku != best.ku })
+	if got[0].p.ku != best.ku {
+		return nil
+	}
 	var b strings.Builder
 	cite := map[string]int{}
 	var cited []*kus.KU

@@ -159,7 +159,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			for _, l := range cutBlock(trimBlock(s.md), want) {
 				b.WriteString(l + "\n")
 			}
-		case s.kind == kindItem && bullets && len(s.list) > 0 && !s.sub:
+		case s.kind == kindItem && bullets && len(s.list) > 0 && !s.sub && len(s.block) == 0:
 			// A list question is answered by the whole list the item is
 			// part of, once.
 			flush()
