@@ -235,10 +235,11 @@ const maxOverview = 9
 // page itself: its summary and its examples in order (the examples that
 // bear most on the question when there are more than fit). It is nil when
 // the question asks for more than the best statement's page names in its
-// title (a list question aside), asks for a definition, a comparison or an
-// explanation, or the page shows fewer than two examples.
+// title (a list question aside), asks for a comparison or an explanation,
+// or the page shows fewer than two examples. "What does tar do?" is such a
+// question: the page's summary says, its examples show.
 func overview(stmts []scored, want []string, act string) []scored {
-	if len(stmts) == 0 || len(want) == 0 || act == "define" || act == "compare" || act == "explain" {
+	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
 		return nil
 	}
 	k := stmts[0].ku
