@@ -215,8 +215,15 @@ func aliased(k *kus.KU, ev []sdk.ScoredKU) bool {
 	if m == nil {
 		return false
 	}
+	target := strings.ToLower(strings.TrimSpace(m[1]))
 	for _, e := range ev {
-		if e.KU != nil && e.KU.SourceID != k.SourceID && e.KU.Title != "" && about(m[1], e.KU.Title) {
+		if e.KU == nil || e.KU.SourceID == k.SourceID || e.KU.Title == "" {
+			continue
+		}
+		// The page it names: that title, or that title behind one
+		// qualifying word ("GNU nohup" for nohup).
+		t := strings.ToLower(strings.TrimSpace(e.KU.Title))
+		if target == t || strings.HasSuffix(target, " "+t) && len(strings.Fields(target)) == len(strings.Fields(t))+1 {
 			return true
 		}
 	}
