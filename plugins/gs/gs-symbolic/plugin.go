@@ -251,18 +251,19 @@ func overview(stmts []scored, want []string, act string) []scored {
 	}
 	k := stmts[0].ku
 	title := symbolic.TermSet(k.Title)
-	named, other := 0, 0
+	named := 0
+	var other []string
 	for _, w := range want {
 		switch {
 		case title[w]:
 			named++
 		case !auxiliaries[w]:
-			other++
+			other = append(other, w)
 		}
 	}
 	// A list question ("Which subcommands does git stash have?") asks for
 	// the page's examples whatever else it names.
-	if named == 0 || other > 0 && act != "identify" {
+	if named == 0 || len(other) > 0 && act != "identify" {
 		return nil
 	}
 	var out []scored
@@ -272,8 +273,8 @@ func overview(stmts []scored, want []string, act string) []scored {
 			continue
 		}
 		if s.kind == kindItem && len(s.block) > 0 {
-			if examples == maxOverview-1 {
-				continue
+			if examples == maxOverview-1 || len(other) > 0 && symbolic.Overlap(other, symbolic.TermSet(s.plain())) == 0 {
+				continue // past the cap, or not about what else the question names
 			}
 			examples++
 		} else if s.kind != kindSentence || s.para != 1 {
@@ -281,7 +282,7 @@ func overview(stmts []scored, want []string, act string) []scored {
 		}
 		out = append(out, s)
 	}
-	if examples < 2 {
+	if examples < 2 && (len(other) == 0 || examples == 0) {
 		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
