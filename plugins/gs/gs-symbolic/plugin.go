@@ -159,7 +159,7 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		limit = 5
 	}
 	picked := pick(stmts, limit)
-	if ov := overview(stmts, want, act); len(ov) > 0 && !g.brief {
+	if ov := overview(stmts, want, act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are ")); len(ov) > 0 && !g.brief {
 		picked = ov
 	}
 	if len(picked) == 0 {
@@ -245,7 +245,7 @@ const maxOverview = 9
 // title (a list question aside), asks for a comparison or an explanation,
 // or the page shows fewer than two examples. "What does tar do?" is such a
 // question: the page's summary says, its examples show.
-func overview(stmts []scored, want []string, act string) []scored {
+func overview(stmts []scored, want []string, act string, list bool) []scored {
 	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
 		return nil
 	}
@@ -261,28 +261,37 @@ func overview(stmts []scored, want []string, act string) []scored {
 			other = append(other, w)
 		}
 	}
-	// A list question ("Which subcommands does git stash have?") asks for
-	// the page's examples whatever else it names.
-	if named == 0 || len(other) > 0 && act != "identify" {
+	// A list question ("Which subcommands does git stash have?", "What
+	// are the ways to ...?") asks for the page's examples whatever else
+	// it names: first those that bear on it, else all of them.
+	if named == 0 || len(other) > 0 && !list {
 		return nil
 	}
-	var out []scored
-	examples := 0
-	for _, s := range stmts { // best first
-		if s.ku != k {
-			continue
-		}
-		if s.kind == kindItem && len(s.block) > 0 {
-			if examples == maxOverview-1 || len(other) > 0 && symbolic.Overlap(other, symbolic.TermSet(s.plain())) == 0 {
-				continue // past the cap, or not about what else the question names
+	pickFrom := func(filter []string) ([]scored, int) {
+		var out []scored
+		examples := 0
+		for _, s := range stmts { // best first
+			if s.ku != k {
+				continue
 			}
-			examples++
-		} else if s.kind != kindSentence || s.para != 1 {
-			continue
+			if s.kind == kindItem && len(s.block) > 0 {
+				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 {
+					continue // past the cap, or not about what else the question names
+				}
+				examples++
+			} else if s.kind != kindSentence || s.para != 1 {
+				continue
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
+		return out, examples
 	}
-	if examples < 2 && (len(other) == 0 || examples == 0) {
+	out, examples := pickFrom(other)
+	if examples == 0 && len(other) > 0 {
+		// No example names the rest: the page's examples are the list.
+		out, examples = pickFrom(nil)
+	}
+	if examples < 2 && len(other) == 0 || examples == 0 {
 		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
