@@ -163,6 +163,7 @@ type run struct {
 	// loop searches for (a follow-up completed from the session).
 	asked   string
 	carried *TurnContext
+	own     []string // a follow-up's own content terms, the carried topic's aside
 	corp    *corpus
 	corrupt error // a plugin found the knowledge base file damaged
 }
@@ -199,6 +200,12 @@ func (r *run) screen() (frameResult, bool) {
 		return frameResult{}, false
 	}
 	r.question, r.carried = q, prev
+	topic := termSet(prev.Topic)
+	for _, t := range contentTerms(r.asked) {
+		if !topic[t] && !slices.Contains(r.own, t) {
+			r.own = append(r.own, t)
+		}
+	}
 	r.trace.SearchedFor = q
 	r.trace.note("follow-up completed from turn %s: %q", prev.TurnID, q)
 	return frameResult{}, false

@@ -3,8 +3,11 @@ package vm
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
@@ -17,6 +20,12 @@ type TurnContext struct {
 	Topic   string   `json:"topic,omitempty"` // the words a follow-up carries
 	Sources []string `json:"sources,omitempty"`
 	Titles  []string `json:"titles,omitempty"`
+	// Anchors are the cited sources the conversation is about as a whole
+	// (the turn that set the topic named them, not only an action done to
+	// them), and AnchorKUs the units of them that turn cited: a follow-up
+	// prefers them over other sources that match its own words as well.
+	Anchors   []string `json:"anchors,omitempty"`
+	AnchorKUs []string `json:"anchorKus,omitempty"`
 }
 
 // anaphors are words that point back at something named earlier.
@@ -70,12 +79,31 @@ func followUp(q string) (bool, string) {
 	if len(content) > 3 {
 		return false, ""
 	}
-	for _, w := range wordRE.FindAllString(low, -1) {
-		if anaphors[w] {
+	for _, loc := range wordRE.FindAllStringIndex(low, -1) {
+		if w := low[loc[0]:loc[1]]; anaphors[w] && !antecedentBefore(low, loc[0]) {
 			return true, w
 		}
 	}
 	return false, ""
+}
+
+// clauseBreakRE separates the clauses of one question.
+var clauseBreakRE = regexp.MustCompile(`(?i)\s+(?:and|then|but|so|or)\s+|[,;:]\s*`)
+
+// howActionRE is a how-to lead with its action ("how do I use").
+var howActionRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?[\p{L}\p{N}'-]+`)
+
+// antecedentBefore reports whether the anaphor at pos of q has something
+// to refer to in an earlier clause of q itself: a content word that is
+// not a how-to's action ("viper" in "What is viper and how do I use
+// it?"). Such a question stands alone, in a session or not.
+func antecedentBefore(q string, pos int) bool {
+	locs := clauseBreakRE.FindAllStringIndex(q[:pos], -1)
+	if len(locs) == 0 {
+		return false
+	}
+	earlier := howActionRE.ReplaceAllString(q[:locs[len(locs)-1][0]], " ")
+	return len(contentTerms(earlier)) > 0
 }
 
 // topicOf picks the words of an answered turn that a follow-up carries:
@@ -94,7 +122,7 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		}
 	}
 	named := map[string]bool{}
-	for _, t := range text.Terms(strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(sourceID) + " " + title) {
+	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
 		named[t] = true
 	}
 	var picked, rest []string
@@ -194,10 +222,157 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	switch {
 	case carried != nil:
 		tc.Topic = carried.Topic
+		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 	case len(tc.Sources) > 0:
 		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
+		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence)
 	default:
 		tc.Topic = topicOf(searched, "", "", rare)
 	}
 	return tc
+}
+
+// anchorsOf picks the cited sources a conversation is about: those whose
+// name (path and title) shares with the question only words of its topic.
+// A source named after the action the question asked about
+// (docker-container-run for "How do I run a docker container?") is not
+// one: a follow-up asking for another action wants another page.
+func anchorsOf(query, topic string, cited []Evidence) (sources, units []string) {
+	asked := termSet(query)
+	kept := termSet(topic)
+	for _, e := range cited {
+		if len(units) == 5 {
+			break
+		}
+		about := true
+		for t := range termSet(sourceName(e.SourceID) + " " + e.Title) {
+			if asked[t] && !kept[t] {
+				about = false
+				break
+			}
+		}
+		if !about {
+			continue
+		}
+		units = append(units, e.KUID)
+		if !slices.Contains(sources, e.SourceID) {
+			sources = append(sources, e.SourceID)
+		}
+	}
+	return sources, units
+}
+
+// sourceName is a source id as words ("common/git-stash.md": "common git
+// stash").
+func sourceName(id string) string {
+	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ", "::", " ").Replace(id)
+}
+
+func termSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		out[t] = true
+	}
+	return out
+}
+
+// preferEarlier puts first, in a follow-up's evidence, the best unit of
+// a source the conversation is about (TurnContext.Anchors) when it
+// matches the follow-up's own words as well as the first unit does: of
+// equally good matches, the page the user is reading about wins ("Where
+// are its settings?" after an answer from the README's editor section).
+// A unit retrieval did not return is taken from the earlier answer's
+// cited units. A source removed since is never brought back: its units
+// are gone from the store.
+func (r *run) preferEarlier(ev []sdk.ScoredKU) []sdk.ScoredKU {
+	c := r.carried
+	if c == nil || len(c.Anchors) == 0 || len(ev) == 0 || ev[0].KU == nil {
+		return ev
+	}
+	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return ev
+	}
+	own := r.own
+	cover := func(k *kus.KU) int {
+		terms := termSet(r.unitText(k))
+		n := 0
+		for _, t := range own {
+			if terms[t] {
+				n++
+			}
+		}
+		return n
+	}
+	need := max(1, cover(ev[0].KU))
+	if len(own) == 0 {
+		need = 0
+	}
+	at := -1
+	for i, e := range ev {
+		if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) && cover(e.KU) >= need {
+			at = i
+			break
+		}
+	}
+	var pick sdk.ScoredKU
+	if at >= 0 {
+		pick = ev[at]
+	} else if r.m.kb != nil {
+		for _, id := range c.AnchorKUs {
+			k, err := r.m.kb.Store().KU(id)
+			if err != nil || k == nil || !slices.Contains(c.Anchors, k.SourceID) || cover(k) < need {
+				continue
+			}
+			pick = sdk.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
+			break
+		}
+	}
+	if pick.KU == nil {
+		return ev
+	}
+	pick.Score = max(pick.Score, ev[0].Score)
+	if pick.Why == "" {
+		pick.Why = "the source of the earlier answer this follow-up continues"
+	}
+	out := make([]sdk.ScoredKU, 0, len(ev)+1)
+	out = append(out, pick)
+	for i, e := range ev {
+		if i != at {
+			out = append(out, e)
+		}
+	}
+	r.trace.note("follow-up: %s, the source of turn %s, put first", pick.KU.SourceID, c.TurnID)
+	return out
+}
+
+// unitText is what a unit covers: its title and the Markdown it was read
+// from (a section unit's own text is only its first paragraph), or its
+// stored text when the source is not available.
+func (r *run) unitText(k *kus.KU) string {
+	if r.corp != nil && k.CharStart >= 0 && k.CharEnd > k.CharStart {
+		if src := r.corp.SourceText(k.SourceID); k.CharEnd <= len(src) {
+			return k.Title + "\n" + string(src[k.CharStart:k.CharEnd])
+		}
+	}
+	return k.Title + "\n" + k.Text()
+}
+
+// anchoredView is a follow-up's evidence cut to the sources the
+// conversation is about, when preferEarlier put one of them first and
+// other sources follow; nil otherwise.
+func (r *run) anchoredView(ev []sdk.ScoredKU) []sdk.ScoredKU {
+	c := r.carried
+	if c == nil || len(c.Anchors) == 0 || len(ev) == 0 || ev[0].KU == nil || !slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return nil
+	}
+	var out []sdk.ScoredKU
+	for _, e := range ev {
+		if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == len(ev) {
+		return nil
+	}
+	return out
 }

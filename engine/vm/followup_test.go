@@ -25,6 +25,12 @@ func TestFollowUpDetection(t *testing.T) {
 		{"How do I run a docker container in the background?", false},
 		{"How do I make a script executable so that I can run it from any folder?", false},
 		{"What is kb-thinkingdb?", false},
+		// The anaphor's antecedent is in an earlier clause of the question.
+		{"What is viper and how do I use it?", false},
+		{"How do I install cobra, and where do I put its config?", false},
+		// Only a how-to's action precedes it: nothing to refer to.
+		{"How do I list them and remove them?", true},
+		{"How do I see the list of them?", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
@@ -47,6 +53,28 @@ func TestTopicOf(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
 			assert.Equal(t, tc.want, topicOf(tc.query, tc.source, tc.title, rare))
+		})
+	}
+}
+
+func TestAnchorsOf(t *testing.T) {
+	cases := []struct {
+		query, topic string
+		cited        []Evidence
+		want         []string
+	}{
+		// The page is named after the entity asked about: a follow-up
+		// continues on it.
+		{"How do I stash my changes in git?", "stash git", []Evidence{{KUID: "g", SourceID: "common/git-stash.md", Title: "git stash"}}, []string{"common/git-stash.md"}},
+		{"How do I install the VS Code extension?", "VS Code extension", []Evidence{{KUID: "r", SourceID: "README.md", Title: "Visual Studio Code"}}, []string{"README.md"}},
+		// The page is named after the action done to it: a follow-up
+		// asking for another action wants another page.
+		{"How do I run a docker container in the background?", "docker container", []Evidence{{KUID: "d", SourceID: "common/docker-container-run.md", Title: "docker container run"}}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			got, _ := anchorsOf(tc.query, tc.topic, tc.cited)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }
