@@ -164,8 +164,12 @@ type run struct {
 	asked   string
 	carried *TurnContext
 	own     []string // a follow-up's own content terms, the carried topic's aside
-	corp    *corpus
-	corrupt error // a plugin found the knowledge base file damaged
+	// truncated is set for a question cut to MaxQuestionBytes: most
+	// likely a paste gone wrong, so its turn gives the session neither
+	// units nor a topic for later follow-ups.
+	truncated bool
+	corp      *corpus
+	corrupt   error // a plugin found the knowledge base file damaged
 }
 
 // corpus is the request's view of the knowledge base statistics (nil
@@ -179,7 +183,8 @@ func (r *run) corpus() sdk.Corpus {
 
 // screen settles questions the loop cannot usefully search for: one with
 // no content word, and a follow-up with nothing before it in the session
-// to refer to. Any other follow-up is completed with the topic of the
+// to refer to (unless, besides its action, it names a source of the
+// knowledge base: "How do I make it required in cobra?"). Any other follow-up is completed with the topic of the
 // session's last answered turn, recorded as the trace's searchedFor.
 func (r *run) screen() (frameResult, bool) {
 	r.asked = r.question
@@ -192,7 +197,7 @@ func (r *run) screen() (frameResult, bool) {
 		return frameResult{}, false
 	}
 	if prev == nil {
-		if len(contentTerms(r.question)) <= 1 {
+		if !r.namesSource(contentTerms(howActionRE.ReplaceAllString(r.question, " "))) {
 			_, w := followUp(r.question)
 			r.trace.fail(nil, CodeFollowUpNoContext, "the question refers back (%q) but the session has no earlier answered question", w)
 			return frameResult{status: StatusNoContext, answer: fmt.Sprintf("This question refers to something said earlier (%q), but this session has no earlier answered question to take it from. Ask it in full, naming what you mean.", w)}, true
@@ -223,6 +228,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		Intents: []sdk.Intent{}, Context: []Evidence{}, Trace: trace}
 
 	q := strings.TrimSpace(strings.ToValidUTF8(req.Question, "\uFFFD"))
+	truncated := false
 	if q == "" {
 		trace.FinalStatus = "failure"
 		trace.fail(nil, CodeEmptyQuestion, "the question is empty")
@@ -235,6 +241,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 			cut--
 		}
 		q = q[:cut]
+		truncated = true
 		trace.fail(nil, CodeQuestionTruncated, "the question is %d bytes; only the first %d are used", len(req.Question), cut)
 	}
 	trace.Question = firstLine(q, 300)
@@ -286,7 +293,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
-		perStage: m.eng.MaxPluginsPerStage, corp: m.newCorpus(ctx)}
+		perStage: m.eng.MaxPluginsPerStage, corp: m.newCorpus(ctx), truncated: truncated}
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}
@@ -398,6 +405,13 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	t := r.trace
 	t.FrameDepth = r.deepest
 	t.FramePurpose = r.purpose
+	if res.status == StatusNoContext || res.status == StatusFailure {
+		if words := r.unknownWords(); len(words) > 0 {
+			t.fail(nil, CodeNoKnownTerms, "no word of the question is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))
+			res.status = StatusNoContext
+			res.answer = fmt.Sprintf("No word of the question (%s) occurs in the knowledge base, and none is close enough to one of its words to be read as a typing mistake. Check the spelling, or ask with the words the documents use.", strings.Join(words, ", "))
+		}
+	}
 	switch res.status {
 	case StatusAnswered:
 		t.FinalStatus, t.FinalAnswerStatus = "success", "answered"
@@ -463,10 +477,13 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	resp.SearchedFor = t.SearchedFor
 	s.Turns = append(s.Turns, sdk.Turn{ID: r.turnID, Role: "user", Text: firstLine(r.asked, 4096), At: now},
 		sdk.Turn{ID: r.turnID + "-a", Role: "assistant", Text: firstLine(resp.AnswerMarkdown, 8192), At: now})
+	if r.truncated {
+		r.turnKUs = nil
+	}
 	if len(r.turnKUs) > 0 {
 		s.Units = append(s.Units, r.turnKUs...)
 	}
-	if tc := r.turnContext(resp, r.question, r.carried); tc != nil {
+	if tc := r.turnContext(resp, r.question, r.carried); tc != nil && !r.truncated {
 		s.Context = append(s.Context, *tc)
 	}
 	if err := r.m.saveSession(s); err != nil {

@@ -28,6 +28,9 @@ type TurnContext struct {
 	AnchorKUs []string `json:"anchorKus,omitempty"`
 }
 
+// maxTopicWords bounds the words a follow-up carries from an earlier turn.
+const maxTopicWords = 12
+
 // anaphors are words that point back at something named earlier.
 var anaphors = map[string]bool{
 	"it": true, "its": true, "it's": true, "them": true, "they": true, "their": true, "theirs": true,
@@ -79,13 +82,51 @@ func followUp(q string) (bool, string) {
 	if len(content) > 3 {
 		return false, ""
 	}
-	for _, loc := range wordRE.FindAllStringIndex(low, -1) {
-		if w := low[loc[0]:loc[1]]; anaphors[w] && !antecedentBefore(low, loc[0]) {
+	locs := wordRE.FindAllStringIndex(low, -1)
+	words := make([]string, len(locs))
+	for i, loc := range locs {
+		words[i] = low[loc[0]:loc[1]]
+	}
+	for i, w := range words {
+		if anaphors[w] && pointsBack(words, i) && !antecedentBefore(low, locs[i][0]) {
 			return true, w
 		}
 	}
 	return false, ""
 }
+
+// pointsBack tells an anaphor from the same word used otherwise: the
+// existential "is there", a relative or conjunctive "that" ("a command
+// that counts words", "so that"), "which one" and "one of" (a choice,
+// not a thing named earlier), and the placeholder "it" of "is it
+// possible".
+func pointsBack(words []string, i int) bool {
+	prev, next := "", ""
+	if i > 0 {
+		prev = words[i-1]
+	}
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	switch words[i] {
+	case "there":
+		return !beForms[prev] && !beForms[next] && next != "'s"
+	case "that", "which":
+		return prev == "" || !(len(contentTerms(prev)) > 0 || prev == "so" || prev == "such") && !subjects[next]
+	case "one", "ones":
+		return !choosers[prev] && next != "of"
+	case "it":
+		return !placeholderIt[next]
+	}
+	return true
+}
+
+var (
+	beForms       = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "isn't": true, "aren't": true}
+	subjects      = map[string]bool{"i": true, "you": true, "we": true}
+	choosers      = map[string]bool{"which": true, "what": true, "each": true, "every": true, "any": true, "no": true, "only": true, "some": true}
+	placeholderIt = map[string]bool{"possible": true, "impossible": true, "safe": true, "better": true, "worth": true, "necessary": true, "ok": true, "okay": true, "true": true}
+)
 
 // clauseBreakRE separates the clauses of one question.
 var clauseBreakRE = regexp.MustCompile(`(?i)\s+(?:and|then|but|so|or)\s+|[,;:]\s*`)
@@ -152,6 +193,9 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	}
 	if !anyHit {
 		picked = rest
+	}
+	if len(picked) > maxTopicWords {
+		picked = picked[:maxTopicWords]
 	}
 	return strings.Join(picked, " ")
 }
@@ -375,4 +419,58 @@ func (r *run) anchoredView(ev []sdk.ScoredKU) []sdk.ScoredKU {
 		return nil
 	}
 	return out
+}
+
+// namesSource reports whether one of terms is a word of the name or title
+// of a source of the knowledge base: the question names what it is about
+// even though it also points back at something.
+func (r *run) namesSource(terms []string) bool {
+	if len(terms) == 0 || r.m.kb == nil {
+		return false
+	}
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return false
+	}
+	for _, rec := range recs {
+		for _, t := range text.Terms(sourceName(rec.SourceID) + " " + rec.Title) {
+			if want[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unknownWords lists the words of a question none of whose terms occurs
+// in the knowledge base, as searched (after any spelling correction);
+// nil when one of them does or there are no statistics to tell.
+func (r *run) unknownWords() []string {
+	if r.corp == nil || r.corp.Documents() == 0 {
+		return nil
+	}
+	q := r.question
+	if r.trace.SearchedFor != "" {
+		q = r.trace.SearchedFor
+	}
+	var words []string
+	for _, w := range wordRE.FindAllString(q, -1) {
+		ts := contentTerms(w)
+		if len(ts) == 0 {
+			continue
+		}
+		for _, t := range ts {
+			if r.corp.DocFreq(t) > 0 {
+				return nil
+			}
+		}
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return words
 }
