@@ -148,13 +148,15 @@ func antecedentBefore(q string, pos int) bool {
 }
 
 // topicOf picks the words of an answered turn that a follow-up carries:
-// the question's words that also name its first cited source (its path or
-// title: "docker container" of "How do I run a docker container ...",
-// answered from docker-container-run), and the words that look like names
-// (urfave/cli, kb-thinkingdb); when none do, every content word but the
-// how-to's action. The action is kept only when the source is named after
-// it and few sources hold it: "stash" of git-stash names a thing, "run"
-// of docker-container-run is what one does to it.
+// the phrases of the question that name its first cited source (its path
+// or title: "docker container" of "How do I run a docker container ...",
+// answered from docker-container-run; "editor extension" of "How do I
+// install the editor extension?", answered from editor.md) or look like
+// names (urfave/cli, kb-thinkingdb), a phrase being a run of content
+// words; when none do, every content word but the how-to's action. The
+// action is kept only when the source is named after it and few sources
+// hold it: "stash" of git-stash names a thing, "run" of
+// docker-container-run is what one does to it.
 func topicOf(query string, sourceID, title string, rare func(term string) bool) string {
 	action := ""
 	if loc := howLeadRE.FindStringIndex(query); loc != nil {
@@ -166,33 +168,52 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
 		named[t] = true
 	}
-	var picked, rest []string
+	type word struct {
+		w          string
+		run        int
+		keep, pick bool
+	}
+	var words []word
+	run := 0
 	anyHit := false
 	seen := map[string]bool{}
 	for _, w := range wordRE.FindAllString(query, -1) {
 		ts := contentTerms(w)
-		if len(ts) == 0 || seen[strings.ToLower(w)] {
+		if len(ts) == 0 {
+			run++ // a stop word or an anaphor ends a phrase
 			continue
 		}
-		seen[strings.ToLower(w)] = true
-		isAction := action != "" && strings.EqualFold(w, action)
-		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
 			hit = hit || named[t]
 		}
 		anyHit = anyHit || hit
-		switch {
-		case isAction && !(hit && rare != nil && rare(ts[0])):
-		case hit || nameLike:
-			picked = append(picked, w)
-			rest = append(rest, w)
-		default:
-			rest = append(rest, w)
+		isAction := action != "" && strings.EqualFold(w, action)
+		if isAction {
+			run++
+		}
+		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
+		keep := !isAction || hit && rare != nil && rare(ts[0])
+		if seen[strings.ToLower(w)] {
+			keep = false
+		}
+		seen[strings.ToLower(w)] = true
+		words = append(words, word{w: w, run: run, keep: keep, pick: keep && (hit || nameLike)})
+		if isAction {
+			run++
 		}
 	}
-	if !anyHit {
-		picked = rest
+	namedRuns := map[int]bool{}
+	for _, x := range words {
+		if x.pick {
+			namedRuns[x.run] = true
+		}
+	}
+	var picked []string
+	for _, x := range words {
+		if x.keep && (!anyHit || namedRuns[x.run]) {
+			picked = append(picked, x.w)
+		}
 	}
 	if len(picked) > maxTopicWords {
 		picked = picked[:maxTopicWords]
@@ -269,7 +290,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 	case len(tc.Sources) > 0:
 		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
-		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence)
+		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
 	default:
 		tc.Topic = topicOf(searched, "", "", rare)
 	}
@@ -277,11 +298,13 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 }
 
 // anchorsOf picks the cited sources a conversation is about: those whose
-// name (path and title) shares with the question only words of its topic.
-// A source named after the action the question asked about
-// (docker-container-run for "How do I run a docker container?") is not
-// one: a follow-up asking for another action wants another page.
-func anchorsOf(query, topic string, cited []Evidence) (sources, units []string) {
+// name (path and page title, as pageTitle gives it) shares with the
+// question only words of its topic. A source named after the action the
+// question asked about (docker-container-run for "How do I run a docker
+// container?") is not one: a follow-up asking for another action wants
+// another page. A section's heading does not count: a page's "Installing"
+// section is still part of the page about the thing installed.
+func anchorsOf(query, topic string, cited []Evidence, pageTitle func(sourceID string) string) (sources, units []string) {
 	asked := termSet(query)
 	kept := termSet(topic)
 	for _, e := range cited {
@@ -289,7 +312,7 @@ func anchorsOf(query, topic string, cited []Evidence) (sources, units []string) 
 			break
 		}
 		about := true
-		for t := range termSet(sourceName(e.SourceID) + " " + e.Title) {
+		for t := range termSet(sourceName(e.SourceID) + " " + pageTitle(e.SourceID)) {
 			if asked[t] && !kept[t] {
 				about = false
 				break
@@ -473,4 +496,16 @@ func (r *run) unknownWords() []string {
 		}
 	}
 	return words
+}
+
+// pageTitle is the title of a source as ingested, "" when unknown.
+func (r *run) pageTitle(sourceID string) string {
+	if r.m.kb == nil {
+		return ""
+	}
+	rec, err := r.m.kb.Store().Source(sourceID)
+	if err != nil || rec == nil {
+		return ""
+	}
+	return rec.Title
 }

@@ -46,7 +46,8 @@ func TestTopicOf(t *testing.T) {
 	cases := []struct{ query, source, title, want string }{
 		{"How do I run a docker container in the background?", "common/docker-container-run.md", "docker container run", "docker container"},
 		{"How do I stash my changes in git?", "common/git-stash.md", "git stash", "stash git"},
-		{"How do I add a flag to a urfave/cli app?", "urfave-cli/docs/v2/examples/flags.md", "Flags", "flag urfave/cli"},
+		{"How do I add a flag to a urfave/cli app?", "urfave-cli/docs/v2/examples/flags.md", "Flags", "flag urfave/cli app"},
+		{"How do I install the editor extension?", "editor.md", "Editor extension", "editor extension"},
 		{"What is kb-thinkingdb?", "plugin::kb-thinkingdb", "kb-thinkingdb", "kb-thinkingdb"},
 		{"How do I install the VS Code extension?", "README.md", "Editors", "VS Code extension"},
 	}
@@ -58,6 +59,8 @@ func TestTopicOf(t *testing.T) {
 }
 
 func TestAnchorsOf(t *testing.T) {
+	pages := map[string]string{"common/git-stash.md": "git stash", "README.md": "mrpvm", "editor.md": "Editor extension",
+		"common/docker-container-run.md": "docker container run"}
 	cases := []struct {
 		query, topic string
 		cited        []Evidence
@@ -67,13 +70,15 @@ func TestAnchorsOf(t *testing.T) {
 		// continues on it.
 		{"How do I stash my changes in git?", "stash git", []Evidence{{KUID: "g", SourceID: "common/git-stash.md", Title: "git stash"}}, []string{"common/git-stash.md"}},
 		{"How do I install the VS Code extension?", "VS Code extension", []Evidence{{KUID: "r", SourceID: "README.md", Title: "Visual Studio Code"}}, []string{"README.md"}},
+		// A section named after the action is still part of the page.
+		{"How do I install the editor extension?", "editor extension", []Evidence{{KUID: "e", SourceID: "editor.md", Title: "Installing"}}, []string{"editor.md"}},
 		// The page is named after the action done to it: a follow-up
 		// asking for another action wants another page.
 		{"How do I run a docker container in the background?", "docker container", []Evidence{{KUID: "d", SourceID: "common/docker-container-run.md", Title: "docker container run"}}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
-			got, _ := anchorsOf(tc.query, tc.topic, tc.cited)
+			got, _ := anchorsOf(tc.query, tc.topic, tc.cited, func(id string) string { return pages[id] })
 			assert.Equal(t, tc.want, got)
 		})
 	}

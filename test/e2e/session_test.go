@@ -94,3 +94,45 @@ func TestSessionContinuesAcrossProcesses(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, "no-context", open.Status, r.stdout)
 }
+
+const anchorWorkspace = `-- editor.md --
+# Editor extension
+
+The editor extension adds the ask command to the editor.
+
+## Installing
+
+Install the editor extension with ` + "`mrx install-extension`" + `; it finds the server through
+the ` + "`mrx.server.path`" + ` setting, then on PATH.
+
+-- configuration.md --
+# Configuration
+
+## Editor extension settings
+
+| key | meaning |
+| --- | --- |
+| mrx.theme | the colour theme of the editor extension |
+| mrx.trace | how much the editor extension logs |
+`
+
+// TestFollowUpPrefersTheConversationsPage: "its settings" after an answer
+// from the extension's page is answered from that page, which names its
+// setting, rather than from another page whose heading matches the
+// completed question as well.
+func TestFollowUpPrefersTheConversationsPage(t *testing.T) {
+	ws := writeWorkspace(t, anchorWorkspace)
+	env := isolatedEnv(t)
+
+	first, r := askSession(t, env, ws, "--session", "new", "How do I install the editor extension?")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "answered", first.Status, r.stdout)
+	require.NotEmpty(t, first.Evidence)
+	require.Equal(t, "editor.md", first.Evidence[0].SourceID)
+
+	second, r := askSession(t, env, ws, "--session", first.SessionID, "Where are its settings?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "answered", second.Status, r.stdout)
+	require.NotEmpty(t, second.Evidence, r.stdout)
+	assert.Equal(t, "editor.md", second.Evidence[0].SourceID, r.stdout)
+}
