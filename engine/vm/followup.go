@@ -148,15 +148,13 @@ func antecedentBefore(q string, pos int) bool {
 }
 
 // topicOf picks the words of an answered turn that a follow-up carries:
-// the phrases of the question that name its first cited source (its path
-// or title: "docker container" of "How do I run a docker container ...",
-// answered from docker-container-run; "editor extension" of "How do I
-// install the editor extension?", answered from editor.md) or look like
-// names (urfave/cli, kb-thinkingdb), a phrase being a run of content
-// words; when none do, every content word but the how-to's action. The
-// action is kept only when the source is named after it and few sources
-// hold it: "stash" of git-stash names a thing, "run" of
-// docker-container-run is what one does to it.
+// the question's words that also name its first cited source (its path or
+// title: "docker container" of "How do I run a docker container ...",
+// answered from docker-container-run), and the words that look like names
+// (urfave/cli, kb-thinkingdb); when none do, every content word but the
+// how-to's action. The action is kept only when the source is named after
+// it and few sources hold it: "stash" of git-stash names a thing, "run"
+// of docker-container-run is what one does to it.
 func topicOf(query string, sourceID, title string, rare func(term string) bool) string {
 	action := ""
 	if loc := howLeadRE.FindStringIndex(query); loc != nil {
@@ -168,52 +166,33 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
 		named[t] = true
 	}
-	type word struct {
-		w          string
-		run        int
-		keep, pick bool
-	}
-	var words []word
-	run := 0
+	var picked, rest []string
 	anyHit := false
 	seen := map[string]bool{}
 	for _, w := range wordRE.FindAllString(query, -1) {
 		ts := contentTerms(w)
-		if len(ts) == 0 {
-			run++ // a stop word or an anaphor ends a phrase
+		if len(ts) == 0 || seen[strings.ToLower(w)] {
 			continue
 		}
+		seen[strings.ToLower(w)] = true
+		isAction := action != "" && strings.EqualFold(w, action)
+		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
 			hit = hit || named[t]
 		}
 		anyHit = anyHit || hit
-		isAction := action != "" && strings.EqualFold(w, action)
-		if isAction {
-			run++
-		}
-		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
-		keep := !isAction || hit && rare != nil && rare(ts[0])
-		if seen[strings.ToLower(w)] {
-			keep = false
-		}
-		seen[strings.ToLower(w)] = true
-		words = append(words, word{w: w, run: run, keep: keep, pick: keep && (hit || nameLike)})
-		if isAction {
-			run++
+		switch {
+		case isAction && !(hit && rare != nil && rare(ts[0])):
+		case hit || nameLike:
+			picked = append(picked, w)
+			rest = append(rest, w)
+		default:
+			rest = append(rest, w)
 		}
 	}
-	namedRuns := map[int]bool{}
-	for _, x := range words {
-		if x.pick {
-			namedRuns[x.run] = true
-		}
-	}
-	var picked []string
-	for _, x := range words {
-		if x.keep && (!anyHit || namedRuns[x.run]) {
-			picked = append(picked, x.w)
-		}
+	if !anyHit {
+		picked = rest
 	}
 	if len(picked) > maxTopicWords {
 		picked = picked[:maxTopicWords]
@@ -226,16 +205,21 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 // the turn it drew on (nil when q stands alone or nothing precedes it)
 // and whether q is a follow-up at all.
 func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
-	is, _ := followUp(q)
-	if !is {
-		return q, nil, false
-	}
 	var prev *TurnContext
 	for i := len(r.session.Context) - 1; i >= 0; i-- {
 		if r.session.Context[i].Topic != "" {
 			prev = &r.session.Context[i]
 			break
 		}
+	}
+	is, _ := followUp(q)
+	if !is && prev != nil && len(contentTerms(q)) > 0 && len(contentTerms(howActionRE.ReplaceAllString(q, " "))) == 0 {
+		// Only an action ("How do I uninstall?"): it is done to what the
+		// conversation is about.
+		is = true
+	}
+	if !is {
+		return q, nil, false
 	}
 	if prev == nil {
 		return q, nil, true
@@ -290,6 +274,13 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 	case len(tc.Sources) > 0:
 		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
+		if page := r.pageTitle(tc.Sources[0]); page != "" && len(text.Terms(page)) <= 3 &&
+			!sharesTerm(tc.Topic, sourceName(tc.Sources[0])+" "+page+" "+tc.Titles[0]) {
+			// The question named nothing of the page that answered it
+			// ("details about my processor", answered by lscpu): the page
+			// is what a follow-up's "it" means.
+			tc.Topic = strings.TrimSpace(page + " " + tc.Topic)
+		}
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
 	default:
 		tc.Topic = topicOf(searched, "", "", rare)
@@ -297,28 +288,27 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	return tc
 }
 
-// anchorsOf picks the cited sources a conversation is about: those whose
-// name (path and page title, as pageTitle gives it) shares with the
-// question only words of its topic. A source named after the action the
-// question asked about (docker-container-run for "How do I run a docker
-// container?") is not one: a follow-up asking for another action wants
-// another page. A section's heading does not count: a page's "Installing"
-// section is still part of the page about the thing installed.
+// anchorsOf picks the cited sources a conversation is about: all of them
+// but a page named (by its path or page title, as pageTitle gives it)
+// after the action a how-to question asked for, that action not being
+// the topic itself. docker-container-run for "How do I run a docker
+// container?" is about running, so a follow-up asking for another action
+// wants another page; git-stash for "How do I stash my changes?" is the
+// thing asked about ("stash" is its topic). A section's heading does not
+// count: a page's "Installing" section is part of the page about what is
+// installed.
 func anchorsOf(query, topic string, cited []Evidence, pageTitle func(sourceID string) string) (sources, units []string) {
-	asked := termSet(query)
-	kept := termSet(topic)
+	action := ""
+	if loc := howLeadRE.FindStringIndex(query); loc != nil {
+		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 && !sharesTerm(ws[0], topic) {
+			action = ws[0]
+		}
+	}
 	for _, e := range cited {
 		if len(units) == 5 {
 			break
 		}
-		about := true
-		for t := range termSet(sourceName(e.SourceID) + " " + pageTitle(e.SourceID)) {
-			if asked[t] && !kept[t] {
-				about = false
-				break
-			}
-		}
-		if !about {
+		if action != "" && sharesTerm(action, sourceName(e.SourceID)+" "+pageTitle(e.SourceID)) {
 			continue
 		}
 		units = append(units, e.KUID)
@@ -508,4 +498,15 @@ func (r *run) pageTitle(sourceID string) string {
 		return ""
 	}
 	return rec.Title
+}
+
+// sharesTerm reports whether a and b have a term in common.
+func sharesTerm(a, b string) bool {
+	in := termSet(b)
+	for _, t := range text.Terms(a) {
+		if in[t] {
+			return true
+		}
+	}
+	return false
 }
