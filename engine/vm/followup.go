@@ -181,10 +181,10 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		for _, t := range ts {
 			hit = hit || named[t]
 		}
-		anyHit = anyHit || hit
 		switch {
 		case isAction && !(hit && rare != nil && rare(ts[0])):
 		case hit || nameLike:
+			anyHit = anyHit || hit
 			picked = append(picked, w)
 			rest = append(rest, w)
 		default:
@@ -192,6 +192,8 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		}
 	}
 	if !anyHit {
+		// Nothing but the action names the page (or nothing at all): the
+		// question's other words are what it was about.
 		picked = rest
 	}
 	if len(picked) > maxTopicWords {
@@ -274,13 +276,6 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 	case len(tc.Sources) > 0:
 		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
-		if page := r.pageTitle(tc.Sources[0]); page != "" && len(text.Terms(page)) <= 3 &&
-			!sharesTerm(tc.Topic, sourceName(tc.Sources[0])+" "+page+" "+tc.Titles[0]) {
-			// The question named nothing of the page that answered it
-			// ("details about my processor", answered by lscpu): the page
-			// is what a follow-up's "it" means.
-			tc.Topic = strings.TrimSpace(page + " " + tc.Topic)
-		}
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
 	default:
 		tc.Topic = topicOf(searched, "", "", rare)
