@@ -68,6 +68,11 @@ func contentTerms(s string) []string {
 	return out
 }
 
+// maxFollowUpTerms is the most content words a follow-up names on its own
+// ("How do I make it listen on another port number?"); a longer question
+// that points back at something names it itself.
+const maxFollowUpTerms = 5
+
 // followUp reports whether q depends on an earlier turn: it points back
 // ("them", "its") or continues ("and ...", "what about ...") and names too
 // little on its own to be searched alone.
@@ -75,11 +80,11 @@ func followUp(q string) (bool, string) {
 	low := strings.ToLower(strings.TrimSpace(q))
 	content := contentTerms(q)
 	for _, e := range ellipsisStarts {
-		if strings.HasPrefix(low, e) && len(content) <= 4 {
+		if strings.HasPrefix(low, e) && len(content) <= maxFollowUpTerms {
 			return true, strings.TrimSpace(e)
 		}
 	}
-	if len(content) > 3 {
+	if len(content) > maxFollowUpTerms {
 		return false, ""
 	}
 	locs := wordRE.FindAllStringIndex(low, -1)
@@ -129,7 +134,7 @@ var (
 )
 
 // clauseBreakRE separates the clauses of one question.
-var clauseBreakRE = regexp.MustCompile(`(?i)\s+(?:and|then|but|so|or)\s+|[,;:]\s*`)
+var clauseBreakRE = regexp.MustCompile(`(?i)\s+(?:and|then|but|so|or|if|when|whenever|while|because|after|before|until|unless|once)\s+|[,;:]\s*`)
 
 // howActionRE is a how-to lead with its action ("how do I use").
 var howActionRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?[\p{L}\p{N}'-]+`)

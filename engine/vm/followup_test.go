@@ -31,6 +31,8 @@ func TestFollowUpDetection(t *testing.T) {
 		// Only a how-to's action precedes it: nothing to refer to.
 		{"How do I list them and remove them?", true},
 		{"How do I see the list of them?", true},
+		{"How do I make it listen on another port number?", true},
+		{"How do I delete a file if it is locked by another process?", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
