@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -349,20 +350,10 @@ func (r *run) preferEarlier(ev []sdk.ScoredKU) []sdk.ScoredKU {
 	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
 		return ev
 	}
-	own := r.own
-	cover := func(k *kus.KU) int {
-		terms := termSet(r.unitText(k))
-		n := 0
-		for _, t := range own {
-			if terms[t] {
-				n++
-			}
-		}
-		return n
-	}
-	need := max(1, cover(ev[0].KU))
-	if len(own) == 0 {
-		need = 0
+	cover := r.cover
+	need := cover(ev[0].KU)
+	if need == 0 && len(r.own) > 0 {
+		need = math.SmallestNonzeroFloat64 // the unit must hold one of them
 	}
 	at := -1
 	for i, e := range ev {
@@ -402,36 +393,103 @@ func (r *run) preferEarlier(ev []sdk.ScoredKU) []sdk.ScoredKU {
 	return out
 }
 
-// unitText is what a unit covers: its title and the Markdown it was read
-// from (a section unit's own text is only its first paragraph), or its
-// stored text when the source is not available.
+// unitText is what a unit itself says: its title and the Markdown it was
+// read from up to its first subheading (a section unit's stored text is
+// only its first paragraph; its subsections are units of their own), or
+// its stored text when the source is not available.
 func (r *run) unitText(k *kus.KU) string {
 	if r.corp != nil && k.CharStart >= 0 && k.CharEnd > k.CharStart {
 		if src := r.corp.SourceText(k.SourceID); k.CharEnd <= len(src) {
-			return k.Title + "\n" + string(src[k.CharStart:k.CharEnd])
+			return k.Title + "\n" + ownSection(string(src[k.CharStart:k.CharEnd]))
 		}
 	}
 	return k.Title + "\n" + k.Text()
 }
 
-// anchoredView is a follow-up's evidence cut to the sources the
-// conversation is about, when preferEarlier put one of them first and
-// other sources follow; nil otherwise.
-func (r *run) anchoredView(ev []sdk.ScoredKU) []sdk.ScoredKU {
+// ownSection cuts Markdown at its first heading after the first line,
+// outside fenced code.
+func ownSection(md string) string {
+	fence := ""
+	off := 0
+	for i, line := range strings.SplitAfter(md, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case i > 0 && strings.HasPrefix(line, "#"):
+			return md[:off]
+		}
+		off += len(line)
+	}
+	return md
+}
+
+// focusedView is the evidence a follow-up is answered from first: the
+// units of the sources the conversation is about (when preferEarlier put
+// one of them first), and of those the ones that hold one of the
+// follow-up's own words. The carried topic found the right pages; the
+// follow-up's own words ("middleware" of "How do I add middleware to
+// it?") choose the passage, which the topic's words, matching every
+// passage of the page, would otherwise outweigh. nil when the view would
+// be all of ev.
+func (r *run) focusedView(ev []sdk.ScoredKU) []sdk.ScoredKU {
 	c := r.carried
-	if c == nil || len(c.Anchors) == 0 || len(ev) == 0 || ev[0].KU == nil || !slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+	if c == nil || len(ev) == 0 || ev[0].KU == nil {
 		return nil
 	}
-	var out []sdk.ScoredKU
-	for _, e := range ev {
-		if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
-			out = append(out, e)
+	view := ev
+	if len(c.Anchors) > 0 && slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		view = nil
+		for _, e := range ev {
+			if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
+				view = append(view, e)
+			}
 		}
 	}
-	if len(out) == len(ev) {
+	if len(r.own) > 0 {
+		var focused []sdk.ScoredKU
+		for _, e := range view {
+			if e.KU != nil && r.cover(e.KU) > 0 {
+				focused = append(focused, e)
+			}
+		}
+		if len(focused) > 0 {
+			view = focused
+		}
+	}
+	if len(view) == len(ev) {
 		return nil
 	}
-	return out
+	return view
+}
+
+// cover weighs the follow-up's own words a unit holds, each by how rare
+// it is in the knowledge base ("middleware" counts more than "add").
+func (r *run) cover(k *kus.KU) float64 {
+	terms := termSet(r.unitText(k))
+	n := 0.0
+	for _, t := range r.own {
+		if terms[t] {
+			n += r.weight(t)
+		}
+	}
+	return n
+}
+
+// weight is a term's inverse document frequency, 1 without statistics.
+func (r *run) weight(t string) float64 {
+	if r.corp == nil {
+		return 1
+	}
+	docs := r.corp.Documents()
+	if docs == 0 {
+		return 1
+	}
+	return math.Log(1 + float64(docs)/float64(1+r.corp.DocFreq(t)))
 }
 
 // namesSource reports whether one of terms is a word of the name or title

@@ -515,7 +515,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 	kbOrder := r.stageOrder(sdk.LoopKB, plan.KBPluginOrder, ft)
 	gsOrder := r.stageOrder(sdk.LoopGoalSolver, plan.GoalSolverOrder, ft)
 	views := 0
-	triedAnchored := false
+	triedFocused := false
 	for i, kbID := range kbOrder {
 		evidence, guide, sufficient, ok := r.retrieve(ctx, ft, kbID, intents, prompt)
 		if !ok {
@@ -526,13 +526,13 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 		if !sufficient && i+1 < len(kbOrder) && len(evidence) == 0 {
 			continue // nothing new to show a solver; try the next retriever first
 		}
-		if anchored := r.anchoredView(merged); anchored != nil && !triedAnchored {
-			// A follow-up is answered from the page the conversation is
-			// about when that page answers it; the other pages only when
-			// it does not.
-			triedAnchored = true
-			ft.Branches = append(ft.Branches, fmt.Sprintf("evidence view of the conversation's sources from %s (%d KUs)", kbID, len(anchored)))
-			if res := r.solveView(ctx, ft, plan, intents, prompt, depth, anchored, guidance, gsOrder); res.status == StatusAnswered {
+		if focused := r.focusedView(merged); focused != nil && !triedFocused {
+			// A follow-up is answered from the passages of the
+			// conversation's pages that hold its own words when they
+			// answer it; from all the evidence only when they do not.
+			triedFocused = true
+			ft.Branches = append(ft.Branches, fmt.Sprintf("follow-up view from %s (%d KUs)", kbID, len(focused)))
+			if res := r.solveView(ctx, ft, plan, intents, prompt, depth, focused, guidance, gsOrder); res.status == StatusAnswered {
 				return res
 			}
 		}
