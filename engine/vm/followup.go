@@ -103,9 +103,9 @@ func followUp(q string) (bool, string) {
 
 // pointsBack tells an anaphor from the same word used otherwise: the
 // existential "is there", a relative or conjunctive "that" ("a command
-// that counts words", "so that"), "which one" and "one of" (a choice,
-// not a thing named earlier), and the placeholder "it" of "is it
-// possible".
+// that counts words", "so that"), "any one", "one of" and a "which one"
+// followed by its choices ("which one, scp or rsync?"), and the
+// placeholder "it" of "is it possible".
 func pointsBack(words []string, i int) bool {
 	prev, next := "", ""
 	if i > 0 {
@@ -120,6 +120,11 @@ func pointsBack(words []string, i int) bool {
 	case "that", "which":
 		return prev == "" || !(len(contentTerms(prev)) > 0 || prev == "so" || prev == "such") && !subjects[next]
 	case "one", "ones":
+		if prev == "which" || prev == "what" {
+			// "Which one should I use?" chooses among what was named
+			// before, unless the question names the choices itself.
+			return !slices.ContainsFunc(words[i+1:], func(w string) bool { return choiceWords[w] })
+		}
 		return !choosers[prev] && next != "of"
 	case "it":
 		return !placeholderIt[next]
@@ -130,7 +135,8 @@ func pointsBack(words []string, i int) bool {
 var (
 	beForms       = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "isn't": true, "aren't": true}
 	subjects      = map[string]bool{"i": true, "you": true, "we": true}
-	choosers      = map[string]bool{"which": true, "what": true, "each": true, "every": true, "any": true, "no": true, "only": true, "some": true}
+	choosers      = map[string]bool{"every": true, "any": true, "no": true, "only": true, "some": true}
+	choiceWords   = map[string]bool{"or": true, "vs": true, "versus": true, "between": true}
 	placeholderIt = map[string]bool{"possible": true, "impossible": true, "safe": true, "better": true, "worth": true, "necessary": true, "ok": true, "okay": true, "true": true}
 )
 

@@ -32,6 +32,9 @@ func TestFollowUpDetection(t *testing.T) {
 		{"How do I list them and remove them?", true},
 		{"How do I see the list of them?", true},
 		{"How do I make it listen on another port number?", true},
+		{"Which one should I use for multi-hop questions?", true},
+		{"Which one should I use, scp or rsync?", false},
+		{"Is there a command that counts words?", false},
 		{"How do I delete a file if it is locked by another process?", false},
 	}
 	for _, tc := range cases {
