@@ -145,3 +145,40 @@ func TestFollowUpsAndBadInput(t *testing.T) {
 		assert.Equal(t, "and how do I remove one?", s.Turns[len(s.Turns)-2].Text, "the turn keeps what the user wrote")
 	})
 }
+
+// TestFollowUpIsAnsweredFromItsOwnWords: the carried topic brings back
+// the page's passages that only match the topic; the follow-up is first
+// solved from the passages holding its own words, over a real knowledge
+// base file and across machines (processes).
+func TestFollowUpIsAnsweredFromItsOwnWords(t *testing.T) {
+	intro := &kus.KU{ID: "tool.md::0::0", Title: "tool", Claim: "tool is a request router for tool apps.", TextBody: "tool is a request router for tool apps.",
+		SourceID: "tool.md", Level: kus.LevelLeaf}
+	mw := &kus.KU{ID: "tool.md::1::0", Title: "Middleware", Claim: "Add middleware to a router with Use.", TextBody: "Add middleware to a router with Use.",
+		SourceID: "tool.md", Level: kus.LevelLeaf}
+	kb := &testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, ""), units: []*kus.KU{intro, mw}}
+	var given [][]string
+	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: func(ctx context.Context, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+		var ids []string
+		for _, e := range in.Evidence {
+			ids = append(ids, e.KU.ID)
+		}
+		given = append(given, ids)
+		return answer("It is [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: "How do I route requests with tool?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, r1.Status)
+
+	given = nil
+	m2 := New(m.KB(), m.Catalog(), Options{})
+	r2, err := m2.Ask(ctx, Request{Question: "How do I add middleware to it?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, r2.Status)
+	assert.Contains(t, r2.SearchedFor, "tool")
+	require.NotEmpty(t, given)
+	assert.Equal(t, []string{mw.ID}, given[0], "the first view holds only the passage with the follow-up's own words")
+	require.NotEmpty(t, r2.Evidence)
+	assert.Equal(t, mw.ID, r2.Evidence[0].KUID)
+}
