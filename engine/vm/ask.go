@@ -168,8 +168,12 @@ type run struct {
 	// likely a paste gone wrong, so its turn gives the session neither
 	// units nor a topic for later follow-ups.
 	truncated bool
-	corp      *corpus
-	corrupt   error // a plugin found the knowledge base file damaged
+	// searched is set once the loop searched the question: it was not
+	// settled by screen, and unknownWords clears it again when no word
+	// of it is in the knowledge base.
+	searched bool
+	corp     *corpus
+	corrupt  error // a plugin found the knowledge base file damaged
 }
 
 // corpus is the request's view of the knowledge base statistics (nil
@@ -306,6 +310,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		m.keepTrace(trace)
 		return resp, nil
 	}
+	r.searched = true
 	res := r.loop(ctx)
 	if r.corrupt != nil {
 		// Nothing read from a damaged file can be trusted: no answer, and
@@ -407,6 +412,7 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	t.FramePurpose = r.purpose
 	if res.status == StatusNoContext || res.status == StatusFailure {
 		if words := r.unknownWords(); len(words) > 0 {
+			r.searched = false
 			t.fail(nil, CodeNoKnownTerms, "no word of the question is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))
 			res.status = StatusNoContext
 			res.answer = fmt.Sprintf("No word of the question (%s) occurs in the knowledge base, and none is close enough to one of its words to be read as a typing mistake. Check the spelling, or ask with the words the documents use.", strings.Join(words, ", "))

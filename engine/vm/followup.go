@@ -261,9 +261,24 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	return fmt.Sprintf("%s (%s)?", body, prev.Topic), prev, true
 }
 
-// turnContext records an answered turn for later follow-ups; nil for a
-// turn that did not answer (its words would mislead the next question).
+// turnContext records a turn for later follow-ups: an answered one with
+// its topic and cited sources, one the knowledge base had no answer for
+// with its topic only; nil for a question that could not be searched
+// (only common or unknown words, a follow-up with nothing to follow) or
+// that failed: its words would mislead the next question.
 func (r *run) turnContext(resp *Response, searched string, carried *TurnContext) *TurnContext {
+	if resp.Status == StatusNoContext && r.searched {
+		// The knowledge base did not answer, but the question was a real
+		// one: its words (not the pages it was shown) are still what the
+		// conversation is about.
+		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
+		if carried != nil {
+			tc.Topic = carried.Topic
+		} else {
+			tc.Topic = topicOf(searched, "", "", nil)
+		}
+		return tc
+	}
 	if resp.Status != StatusAnswered {
 		return nil
 	}

@@ -182,3 +182,27 @@ func TestFollowUpIsAnsweredFromItsOwnWords(t *testing.T) {
 	require.NotEmpty(t, r2.Evidence)
 	assert.Equal(t, mw.ID, r2.Evidence[0].KUID)
 }
+
+// TestFollowUpAfterAnUnansweredTurn: a question the knowledge base had
+// no answer for still sets what the conversation is about (the user's
+// words, never the pages it was shown), so the follow-up is searched
+// with them rather than refused as having nothing to follow.
+func TestFollowUpAfterAnUnansweredTurn(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, "")}
+	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: answer("x")}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: "How do I rotate nginx access logs?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, r1.Status)
+
+	r2, err := m.Ask(ctx, Request{Question: "How do I compress them?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	assert.NotContains(t, errorCodes(r2), CodeFollowUpNoContext)
+	assert.Equal(t, "How do I compress them (nginx access logs)?", r2.SearchedFor)
+	s, err := m.Session(r1.SessionID)
+	require.NoError(t, err)
+	require.Len(t, s.Context, 2)
+	assert.Empty(t, s.Context[0].Sources, "an unanswered turn lends no pages")
+	assert.Empty(t, s.Context[0].Anchors)
+}
