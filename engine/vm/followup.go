@@ -93,6 +93,18 @@ func followUp(q string) (bool, string) {
 	for i, loc := range locs {
 		words[i] = low[loc[0]:loc[1]]
 	}
+	if n := len(words); n > 1 {
+		// "Can I also see the sizes?"; "Does it work on Windows too?",
+		// "instead?", "as well?" closing the question ("too long" is
+		// not one).
+		last := words[n-1]
+		if slices.Contains(words[1:], "also") {
+			return true, "also"
+		}
+		if last == "too" || last == "instead" || last == "well" && words[n-2] == "as" {
+			return true, last
+		}
+	}
 	for i, w := range words {
 		if anaphors[w] && pointsBack(words, i) && !antecedentBefore(low, locs[i][0]) {
 			return true, w
@@ -227,10 +239,13 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		}
 	}
 	is, _ := followUp(q)
-	if !is && prev != nil && len(contentTerms(q)) > 0 && len(contentTerms(howActionRE.ReplaceAllString(q, " "))) == 0 {
-		// Only an action ("How do I uninstall?"): it is done to what the
+	if !is && prev != nil && len(contentTerms(q)) > 0 {
+		// Only an action ("How do I uninstall?") or one word that names
+		// no page ("What is the default?"): it is about what the
 		// conversation is about.
-		is = true
+		if rest := contentTerms(howActionRE.ReplaceAllString(q, " ")); len(rest) == 0 || len(rest) == 1 && !r.namesSource(rest) {
+			is = true
+		}
 	}
 	if !is {
 		return q, nil, false
