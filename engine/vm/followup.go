@@ -12,9 +12,9 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
-// TurnContext is what a later follow-up may draw on from one answered turn
-// of a session: the question as it was searched and the sources its answer
-// cited (first cited first).
+// TurnContext is what a later follow-up may draw on from one turn of a
+// session: the question as it was searched, its topic and, for an
+// answered turn, the sources its answer cited (first cited first).
 type TurnContext struct {
 	TurnID  string   `json:"turnId"`
 	Query   string   `json:"query"`
@@ -138,7 +138,7 @@ func pointsBack(words []string, i int) bool {
 			return !slices.ContainsFunc(words[i+1:], func(w string) bool { return choiceWords[w] })
 		}
 		return !choosers[prev] && next != "of"
-	case "it":
+	case "it", "it's":
 		return !placeholderIt[next]
 	}
 	return true
@@ -171,7 +171,7 @@ func antecedentBefore(q string, pos int) bool {
 	return len(contentTerms(earlier)) > 0
 }
 
-// topicOf picks the words of an answered turn that a follow-up carries:
+// topicOf picks the words of a turn that a follow-up carries:
 // the question's words that also name its first cited source (its path or
 // title: "docker container" of "How do I run a docker container ...",
 // answered from docker-container-run), and the words that look like names
@@ -227,7 +227,7 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 }
 
 // resolveFollowUp rewrites a follow-up question with the topic of the
-// session's last answered turn. It returns the question to search for,
+// session's last turn that has one. It returns the question to search for,
 // the turn it drew on (nil when q stands alone or nothing precedes it)
 // and whether q is a follow-up at all.
 func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
