@@ -27,6 +27,10 @@ type TurnContext struct {
 	// prefers them over other sources that match its own words as well.
 	Anchors   []string `json:"anchors,omitempty"`
 	AnchorKUs []string `json:"anchorKus,omitempty"`
+	// Action is the how-to's action when the topic keeps it because the
+	// answering page is named after it ("stash" of git-stash): it is
+	// carried only while that page holds the follow-up's own words.
+	Action string `json:"action,omitempty"`
 }
 
 // maxTopicWords bounds the words a follow-up carries from an earlier turn.
@@ -179,7 +183,7 @@ func antecedentBefore(q string, pos int) bool {
 // how-to's action. The action is kept only when the source is named after
 // it and few sources hold it: "stash" of git-stash names a thing, "run"
 // of docker-container-run is what one does to it.
-func topicOf(query string, sourceID, title string, rare func(term string) bool) string {
+func topicOf(query string, sourceID, title string, rare func(term string) bool) (topic, keptAction string) {
 	action := ""
 	if loc := howLeadRE.FindStringIndex(query); loc != nil {
 		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 {
@@ -207,6 +211,11 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		}
 		switch {
 		case isAction && !(hit && rare != nil && rare(ts[0])):
+		case isAction:
+			keptAction = w
+			anyHit = true
+			picked = append(picked, w)
+			rest = append(rest, w)
 		case hit || nameLike:
 			anyHit = anyHit || hit
 			picked = append(picked, w)
@@ -223,7 +232,10 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	if len(picked) > maxTopicWords {
 		picked = picked[:maxTopicWords]
 	}
-	return strings.Join(picked, " ")
+	if !slices.Contains(picked, keptAction) {
+		keptAction = ""
+	}
+	return strings.Join(picked, " "), keptAction
 }
 
 // resolveFollowUp rewrites a follow-up question with the topic of the
@@ -261,6 +273,14 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 			r.trace.fail(nil, CodeSessionSourceGone, "source %s, cited by an earlier turn of this session, is no longer in the knowledge base; only that turn's words are carried", src)
 		}
 	}
+	topic := prev.Topic
+	if prev.Action != "" && !r.anchorsHold(prev, q) {
+		// The page named after the earlier action ("pull" of
+		// docker-image-pull) says nothing of this question's own words:
+		// the conversation is about the thing, not that action.
+		topic = strings.Join(slices.DeleteFunc(strings.Fields(topic), func(w string) bool { return w == prev.Action }), " ")
+		r.trace.note("follow-up: %q left out of the topic, its page does not hold this question's words", prev.Action)
+	}
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
 	for _, e := range ellipsisStarts {
@@ -273,7 +293,7 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	if body != "" {
 		body = strings.ToUpper(body[:1]) + body[1:]
 	}
-	return fmt.Sprintf("%s (%s)?", body, prev.Topic), prev, true
+	return fmt.Sprintf("%s (%s)?", body, topic), prev, true
 }
 
 // turnContext records a turn for later follow-ups: an answered one with
@@ -290,7 +310,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		if carried != nil {
 			tc.Topic = carried.Topic
 		} else {
-			tc.Topic = topicOf(searched, "", "", nil)
+			tc.Topic, _ = topicOf(searched, "", "", nil)
 		}
 		return tc
 	}
@@ -310,17 +330,18 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		if c == nil || c.Documents() == 0 {
 			return true
 		}
-		return float64(c.DocFreq(t)) < 0.02*float64(c.Documents())
+		df := c.DocFreq(t)
+		return df <= 1 || float64(df) < 0.02*float64(c.Documents())
 	}
 	switch {
 	case carried != nil:
-		tc.Topic = carried.Topic
+		tc.Topic, tc.Action = carried.Topic, carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 	case len(tc.Sources) > 0:
-		tc.Topic = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
+		tc.Topic, tc.Action = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
 	default:
-		tc.Topic = topicOf(searched, "", "", rare)
+		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
 	return tc
 }
@@ -600,6 +621,33 @@ func sharesTerm(a, b string) bool {
 	for _, t := range text.Terms(a) {
 		if in[t] {
 			return true
+		}
+	}
+	return false
+}
+
+// anchorsHold reports whether a page the conversation is about holds one
+// of q's own words (those not in the earlier turn's topic).
+func (r *run) anchorsHold(prev *TurnContext, q string) bool {
+	if r.corp == nil {
+		return true
+	}
+	topic := termSet(prev.Topic)
+	var own []string
+	for _, t := range contentTerms(q) {
+		if !topic[t] {
+			own = append(own, t)
+		}
+	}
+	if len(own) == 0 {
+		return true
+	}
+	for _, src := range prev.Anchors {
+		terms := termSet(string(r.corp.SourceText(src)))
+		for _, t := range own {
+			if terms[t] {
+				return true
+			}
 		}
 	}
 	return false
