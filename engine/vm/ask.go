@@ -166,7 +166,7 @@ type run struct {
 	own     []string // a follow-up's own content terms, the carried topic's aside
 	// truncated is set for a question cut to MaxQuestionBytes: most
 	// likely a paste gone wrong, so its turn gives the session neither
-	// units nor a topic for later follow-ups.
+	// units nor a topic for later follow-ups (see loop and finish).
 	truncated bool
 	// searched is set once the loop searched the question: it was not
 	// settled by screen, and unknownWords clears it again when no word
@@ -354,6 +354,11 @@ func rank(s string) int {
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
 	r.detectSeeds(ctx, r.seedRouting(ctx))
+	if r.truncated || len(r.unknownIn(r.question)) > 0 {
+		// Units stated in a cut paste, or in words the knowledge base does
+		// not know at all, would only mislead the session's later turns.
+		r.turnKUs = nil
+	}
 	if len(r.turnKUs) > 0 {
 		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
 			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
@@ -483,9 +488,6 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	resp.SearchedFor = t.SearchedFor
 	s.Turns = append(s.Turns, sdk.Turn{ID: r.turnID, Role: "user", Text: firstLine(r.asked, 4096), At: now},
 		sdk.Turn{ID: r.turnID + "-a", Role: "assistant", Text: firstLine(resp.AnswerMarkdown, 8192), At: now})
-	if r.truncated {
-		r.turnKUs = nil
-	}
 	if len(r.turnKUs) > 0 {
 		s.Units = append(s.Units, r.turnKUs...)
 	}

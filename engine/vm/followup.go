@@ -578,12 +578,18 @@ func (r *run) namesSource(terms []string) bool {
 // in the knowledge base, as searched (after any spelling correction);
 // nil when one of them does or there are no statistics to tell.
 func (r *run) unknownWords() []string {
-	if r.corp == nil || r.corp.Documents() == 0 {
-		return nil
-	}
 	q := r.question
 	if r.trace.SearchedFor != "" {
 		q = r.trace.SearchedFor
+	}
+	return r.unknownIn(q)
+}
+
+// unknownIn lists the words of q none of whose terms occurs in the
+// knowledge base; nil when one of them does or without statistics.
+func (r *run) unknownIn(q string) []string {
+	if r.corp == nil || r.corp.Documents() == 0 {
+		return nil
 	}
 	var words []string
 	for _, w := range wordRE.FindAllString(q, -1) {
