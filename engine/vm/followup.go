@@ -606,6 +606,9 @@ func (r *run) unknownIn(q string) []string {
 			words = append(words, w)
 		}
 	}
+	if !r.corp.reliable() {
+		return nil // an unreadable index says nothing about the words
+	}
 	return words
 }
 
