@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/kb"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // Defaults of a search request that leaves them out.
@@ -53,8 +53,8 @@ func CheckQuery(query string, k int) error {
 
 // CheckK refuses a hit count outside [1, kb.MaxK].
 func CheckK(k int) error {
-	if k < 1 || k > kb.MaxK {
-		return refuse(CodeBadK, "k %d is outside [1, %d]", k, kb.MaxK)
+	if k < 1 || k > retrieval.MaxK {
+		return refuse(CodeBadK, "k %d is outside [1, %d]", k, retrieval.MaxK)
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func CheckK(k int) error {
 // serves one command or one request; it is not for concurrent use while
 // a rebuild may run.
 type Searcher struct {
-	s  kb.Searcher
+	s  retrieval.Searcher
 	id string
 	kb *ingest.KB
 	// Warn, when set, is told of a rebuild as it starts and ends.
@@ -87,7 +87,7 @@ func New(reg *plugins.Registry, k *ingest.KB, id string) (*Searcher, error) {
 		}
 		return nil, refuse(CodeUnknownPlugin, "no enabled kb-plugin %q (have: %s)", id, strings.Join(ids, ", "))
 	}
-	s, ok := p.(kb.Searcher)
+	s, ok := p.(retrieval.Searcher)
 	if !ok {
 		return nil, refuse(CodeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); ask with the kb stage pinned to it instead", id)
 	}
@@ -99,7 +99,7 @@ func (s *Searcher) Plugin() string { return s.id }
 
 // Search answers one query. The request's KUs default to the knowledge
 // base's store, so that hits carry their KU.
-func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.SearchResult, err error) {
+func (s *Searcher) Search(ctx context.Context, req retrieval.SearchRequest) (res *retrieval.SearchResult, err error) {
 	if req.KUs == nil {
 		req.KUs = s.kb.Store()
 	}
@@ -114,7 +114,7 @@ func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.Se
 // first time in this Searcher), rebuilds the index and runs fn again.
 func (s *Searcher) repairing(ctx context.Context, fn func() error) error {
 	err := fn()
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
+	if err == nil || !retrieval.IsIndexCorrupt(err) || s.repaired {
 		return err
 	}
 	if err := s.repair(ctx, err); err != nil {
@@ -136,7 +136,7 @@ func (s *Searcher) repair(ctx context.Context, cause error) error {
 	s.warn("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, cause)
 	t0 := time.Now()
 	if err := s.kb.RepairHook(ctx, s.id); err != nil {
-		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, err)
+		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, plugin.CodeIndexCorrupt, err)
 	}
 	s.warn("search: rebuilt the index of %s in %.2fs", s.id, time.Since(t0).Seconds())
 	return nil
@@ -145,7 +145,7 @@ func (s *Searcher) repair(ctx context.Context, cause error) error {
 // Warm loads the index state the plugin's searches keep in memory, when
 // it has any (kb.Warmer), repairing a corrupt index as Search does.
 func (s *Searcher) Warm(ctx context.Context) error {
-	w, ok := s.s.(kb.Warmer)
+	w, ok := s.s.(retrieval.Warmer)
 	if !ok {
 		return nil
 	}
@@ -161,7 +161,7 @@ type Ranked struct {
 
 // Batch answers every query (sources, best first) on workers goroutines;
 // a corrupt index is rebuilt once and the batch run again.
-func (s *Searcher) Batch(ctx context.Context, queries []kb.Query, k, workers int) (out []Ranked, err error) {
+func (s *Searcher) Batch(ctx context.Context, queries []retrieval.Query, k, workers int) (out []Ranked, err error) {
 	err = s.repairing(ctx, func() error {
 		out, err = s.batchOnce(ctx, queries, k, workers)
 		return err
@@ -169,7 +169,7 @@ func (s *Searcher) Batch(ctx context.Context, queries []kb.Query, k, workers int
 	return out, err
 }
 
-func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers int) ([]Ranked, error) {
+func (s *Searcher) batchOnce(ctx context.Context, queries []retrieval.Query, k, workers int) ([]Ranked, error) {
 	out := make([]Ranked, len(queries))
 	workers = max(1, min(workers, len(queries)))
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -183,14 +183,14 @@ func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers
 				if i >= len(queries) || ctx.Err() != nil {
 					return
 				}
-				res, err := s.s.Search(ctx, kb.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
+				res, err := s.s.Search(ctx, retrieval.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
 				if err != nil {
 					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
 					return
 				}
 				r := Ranked{Docs: make([]string, len(res.Hits)), Scores: make([]float64, len(res.Hits))}
 				for j, h := range res.Hits {
-					r.Docs[j], r.Scores[j] = kb.DocID(h.SourceID), h.Score
+					r.Docs[j], r.Scores[j] = retrieval.DocID(h.SourceID), h.Score
 				}
 				out[i] = r
 			}
