@@ -43,7 +43,7 @@ func refuse(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// CheckQuery refuses an empty query and a hit count outside [1, kb.MaxK].
+// CheckQuery refuses an empty query and a hit count outside [1, sdk.MaxK].
 func CheckQuery(query string, k int) error {
 	if strings.TrimSpace(query) == "" {
 		return refuse(CodeEmptyQuery, "the query is empty")
@@ -51,10 +51,10 @@ func CheckQuery(query string, k int) error {
 	return CheckK(k)
 }
 
-// CheckK refuses a hit count outside [1, kb.MaxK].
+// CheckK refuses a hit count outside [1, sdk.MaxK].
 func CheckK(k int) error {
-	if k < 1 || k > kb.MaxK {
-		return refuse(CodeBadK, "k %d is outside [1, %d]", k, kb.MaxK)
+	if k < 1 || k > sdk.MaxK {
+		return refuse(CodeBadK, "k %d is outside [1, %d]", k, sdk.MaxK)
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func CheckK(k int) error {
 // serves one command or one request; it is not for concurrent use while
 // a rebuild may run.
 type Searcher struct {
-	s  kb.Searcher
+	s  sdk.Searcher
 	id string
 	kb *engine.KB
 	// Warn, when set, is told of a rebuild as it starts and ends.
@@ -87,7 +87,7 @@ func New(reg *plugins.Registry, k *engine.KB, id string) (*Searcher, error) {
 		}
 		return nil, refuse(CodeUnknownPlugin, "no enabled kb-plugin %q (have: %s)", id, strings.Join(ids, ", "))
 	}
-	s, ok := p.(kb.Searcher)
+	s, ok := p.(sdk.Searcher)
 	if !ok {
 		return nil, refuse(CodeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); ask with the kb stage pinned to it instead", id)
 	}
@@ -99,7 +99,7 @@ func (s *Searcher) Plugin() string { return s.id }
 
 // Search answers one query. The request's KUs default to the knowledge
 // base's store, so that hits carry their KU.
-func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.SearchResult, err error) {
+func (s *Searcher) Search(ctx context.Context, req sdk.SearchRequest) (res *sdk.SearchResult, err error) {
 	if req.KUs == nil {
 		req.KUs = s.kb.Store()
 	}
@@ -114,7 +114,7 @@ func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.Se
 // first time in this Searcher), rebuilds the index and runs fn again.
 func (s *Searcher) repairing(ctx context.Context, fn func() error) error {
 	err := fn()
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
+	if err == nil || !sdk.IsIndexCorrupt(err) || s.repaired {
 		return err
 	}
 	if err := s.repair(ctx, err); err != nil {
@@ -143,9 +143,9 @@ func (s *Searcher) repair(ctx context.Context, cause error) error {
 }
 
 // Warm loads the index state the plugin's searches keep in memory, when
-// it has any (kb.Warmer), repairing a corrupt index as Search does.
+// it has any (sdk.Warmer), repairing a corrupt index as Search does.
 func (s *Searcher) Warm(ctx context.Context) error {
-	w, ok := s.s.(kb.Warmer)
+	w, ok := s.s.(sdk.Warmer)
 	if !ok {
 		return nil
 	}
@@ -183,7 +183,7 @@ func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers
 				if i >= len(queries) || ctx.Err() != nil {
 					return
 				}
-				res, err := s.s.Search(ctx, kb.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
+				res, err := s.s.Search(ctx, sdk.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
 				if err != nil {
 					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
 					return
