@@ -2,6 +2,7 @@ package kbsearch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -64,12 +65,12 @@ func CheckK(k int) error {
 // serves one command or one request; it is not for concurrent use while
 // a rebuild may run.
 type Searcher struct {
-	s  sdk.Searcher
-	id string
-	kb *engine.KB
+	s      sdk.Searcher
+	id     string
+	kb     *engine.KB
+	repair *Repair
 	// Warn, when set, is told of a rebuild as it starts and ends.
-	Warn     func(format string, args ...any)
-	repaired bool
+	Warn func(format string, args ...any)
 }
 
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
@@ -91,7 +92,18 @@ func New(reg *plugins.Registry, k *engine.KB, id string) (*Searcher, error) {
 	if !ok {
 		return nil, refuse(CodeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); ask with the kb stage pinned to it instead", id)
 	}
-	return &Searcher{s: s, id: id, kb: k}, nil
+	sr := &Searcher{s: s, id: id, kb: k}
+	sr.repair = &Repair{Index: k, Plugin: id,
+		Started: func(cause error) {
+			sr.warn("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", id, cause)
+		},
+		Ended: func(took time.Duration, err error) {
+			if err == nil {
+				sr.warn("search: rebuilt the index of %s in %.2fs", id, took.Seconds())
+			}
+		},
+	}
+	return sr, nil
 }
 
 // Plugin is the id of the kb-plugin that ranks.
@@ -110,36 +122,20 @@ func (s *Searcher) Search(ctx context.Context, req sdk.SearchRequest) (res *sdk.
 	return res, err
 }
 
-// repairing runs fn and, when it reports the plugin's index corrupt (the
-// first time in this Searcher), rebuilds the index and runs fn again.
+// repairing runs fn through the Searcher's Repair: a corrupt index is
+// rebuilt once in the Searcher's life and fn run again.
 func (s *Searcher) repairing(ctx context.Context, fn func() error) error {
-	err := fn()
-	if err == nil || !sdk.IsIndexCorrupt(err) || s.repaired {
-		return err
+	err := s.repair.Do(ctx, fn)
+	if re := (*RepairError)(nil); errors.As(err, &re) {
+		return fmt.Errorf("search: %w", err)
 	}
-	if err := s.repair(ctx, err); err != nil {
-		return err
-	}
-	return fn()
+	return err
 }
 
 func (s *Searcher) warn(format string, args ...any) {
 	if s.Warn != nil {
 		s.Warn(format, args...)
 	}
-}
-
-// repair rebuilds the plugin's index from the stored KUs after it reported
-// the index corrupt.
-func (s *Searcher) repair(ctx context.Context, cause error) error {
-	s.repaired = true
-	s.warn("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, cause)
-	t0 := time.Now()
-	if err := s.kb.RepairHook(ctx, s.id); err != nil {
-		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, err)
-	}
-	s.warn("search: rebuilt the index of %s in %.2fs", s.id, time.Since(t0).Seconds())
-	return nil
 }
 
 // Warm loads the index state the plugin's searches keep in memory, when
