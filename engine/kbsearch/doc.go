@@ -7,5 +7,7 @@
 // checks the request, finds the plugin and answers single queries and
 // batches; mrpvm search, the language server's mrpvm.search command and
 // the MCP server's search tool all search through it, so they accept the
-// same requests and fail with the same codes.
+// same requests and fail with the same codes. HoverPlugin chooses the
+// kb-plugin of the editors' hover and workspace symbols from the
+// configuration (engine.json's hoverPlugin).
 package kbsearch

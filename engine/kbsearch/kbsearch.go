@@ -209,3 +209,21 @@ func SourceURI(workspace, sourceID string) string {
 	abs := filepath.Join(workspace, filepath.FromSlash(sourceID))
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
+
+// HoverPlugin is the kb-plugin that ranks for the editors' hover and
+// workspace symbols: the one engine.json's hoverPlugin names when it is
+// loaded, else the first loaded kb-plugin of the kb stage's order; nil
+// when no kb-plugin is loaded.
+func HoverPlugin(cat *plugins.Catalog) sdk.KBPlugin {
+	if id := cat.Config.Engine.HoverPlugin; id != "" {
+		if p, ok := cat.Registry.KB(id); ok {
+			return p
+		}
+	}
+	for _, id := range cat.Order(sdk.LoopKB) {
+		if p, ok := cat.Registry.KB(id); ok {
+			return p
+		}
+	}
+	return nil
+}
