@@ -73,6 +73,12 @@ type Searcher struct {
 	Warn func(format string, args ...any)
 }
 
+var (
+	_ sdk.Searcher = (*Searcher)(nil)
+	_ sdk.Warmer   = (*Searcher)(nil)
+	_ Repairer     = (*engine.KB)(nil)
+)
+
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
 // returns a Searcher over k with it; an unknown plugin or one that
 // cannot rank outside the VM loop is refused (*Error).
