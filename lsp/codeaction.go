@@ -1,12 +1,9 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"path"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -19,20 +16,12 @@ import (
 // is missing, runs mrpvm.ask with it and shows the answer.
 const AskAboutCommand = "mrpvm.ui.askAbout"
 
-// codeAction offers, in a Markdown document: creating the missing file of
-// a broken link under the range, asking about the selected text, and
-// explaining the word under the cursor.
-func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p protocol.CodeActionParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	u := string(p.TextDocument.URI)
+// markdownActions answers textDocument/codeAction. It offers, in a
+// Markdown document: creating the missing file of a broken link under the
+// range, asking about the selected text, and explaining the word under the
+// cursor.
+func markdownActions(s *Server, p *protocol.CodeActionParams, d linkDoc) []protocol.CodeAction {
 	out := []protocol.CodeAction{}
-	d, ok, err := s.linkDocFor(ctx, u)
-	if err != nil || !ok {
-		return out, err
-	}
 	want := func(k protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {
 			return true
@@ -57,12 +46,12 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	}
 	askKind := protocol.CodeActionKind("mrpvm.ask")
 	if !want(askKind) {
-		return out, nil
+		return out
 	}
 	folderURI := pathToURI(d.f.root)
-	text, err := s.readText(u)
+	text, err := s.readText(string(p.TextDocument.URI))
 	if err != nil {
-		return out, nil
+		return out
 	}
 	start, end := offsetOf(text, p.Range.Start), offsetOf(text, p.Range.End)
 	if sel := strings.TrimSpace(text[start:end]); sel != "" {
@@ -76,7 +65,7 @@ func (s *Server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 			Command: protocol.Command{Title: title, Command: AskAboutCommand,
 				Arguments: []protocol.LSPAny{anyJSON(map[string]any{"question": "What is " + w + "?", "folder": folderURI})}}})
 	}
-	return out, nil
+	return out
 }
 
 // createFileAction creates the missing target of a broken link with a
@@ -124,27 +113,6 @@ func overlaps(r protocol.Range, sp links.Span) bool {
 		return false
 	}
 	return true
-}
-
-// wordAt is the word (letters, digits, '-', '_') at byte offset off.
-func wordAt(text string, off int) string {
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' }
-	a, b := off, off
-	for a > 0 {
-		r, size := utf8.DecodeLastRuneInString(text[:a])
-		if !isWord(r) {
-			break
-		}
-		a -= size
-	}
-	for b < len(text) {
-		r, size := utf8.DecodeRuneInString(text[b:])
-		if !isWord(r) {
-			break
-		}
-		b += size
-	}
-	return strings.Trim(text[a:b], "-_")
 }
 
 // anyJSON encodes a value as an LSPAny.

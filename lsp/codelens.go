@@ -1,25 +1,15 @@
 package lsp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/protocol"
 )
 
-// codeLens puts "N references" on every heading of a Markdown document
-// that links point at. The lens carries no command the server runs; the
-// count is its whole content.
-func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p protocol.CodeLensParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	d, ok, err := s.linkDocFor(ctx, string(p.TextDocument.URI))
-	if err != nil || !ok {
-		return []protocol.CodeLens{}, err
-	}
+// referenceLenses answers textDocument/codeLens: "N references" on every
+// heading of a Markdown document that links point at. The lens carries no
+// command the server runs; the count is its whole content.
+func referenceLenses(_ *Server, _ *protocol.CodeLensParams, d linkDoc) []protocol.CodeLens {
 	counts := d.f.links.Counts(d.rel)
 	out := []protocol.CodeLens{}
 	for _, h := range d.file.Headings {
@@ -33,5 +23,5 @@ func (s *Server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		}
 		out = append(out, protocol.CodeLens{Range: spanRange(h.Span), Command: protocol.Command{Title: title}})
 	}
-	return out, nil
+	return out
 }

@@ -4,20 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
+
+// Commands lists the workspace/executeCommand ids.
+var Commands = []string{"mrpvm.ask", "mrpvm.search", "mrpvm.ingest", "mrpvm.plugins", "mrpvm.trace", "mrpvm.kb", "mrpvm.stats"}
 
 // executeCommandParams is workspace/executeCommand's params.
 type executeCommandParams struct {
@@ -67,9 +64,9 @@ func (s *Server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		}
 	}
 	res, err := h(s, ctx, arg, p.WorkDoneToken)
-	if errors.Is(err, engine.ErrCorrupt) && !strings.HasPrefix(err.Error(), engine.CodeCorrupt+":") {
+	if errors.Is(err, store.ErrCorrupt) && !strings.HasPrefix(err.Error(), store.CodeCorrupt+":") {
 		// A plugin's report of a damaged file: lead with the stable code.
-		return nil, rpcError(jsonrpc2.InternalError, engine.CodeCorrupt, "%v", err)
+		return nil, rpcError(jsonrpc2.InternalError, store.CodeCorrupt, "%v", err)
 	}
 	if err != nil {
 		return nil, err
@@ -93,131 +90,6 @@ func (s *Server) decodeInFolder(arg json.RawMessage, v any, folderURI *string) (
 		return nil, err
 	}
 	return s.folderByURI(*folderURI)
-}
-
-// askResult is mrpvm.ask's result: the VM's response and, when the first
-// ingest of the folder was still running, how much of it was done.
-type askResult struct {
-	*vm.Response
-	Partial *Partial `json:"partial,omitempty"`
-}
-
-// cmdAsk answers a question through the VM. While the folder's first
-// ingest runs it waits for it up to the askWaitMs setting (reporting the
-// ingest's progress), then answers from what is ingested and says so in
-// the result's partial member. A context (a passage the user selected)
-// is added to the question.
-func (s *Server) cmdAsk(ctx context.Context, arg, token json.RawMessage) (any, error) {
-	var a struct {
-		Question  string            `json:"question"`
-		Context   string            `json:"context"`
-		SessionID string            `json:"sessionId"`
-		Pins      map[string]string `json:"pins"`
-		// Preferences set the session's preferred plugin per stage.
-		Preferences map[string]string `json:"preferences"`
-		Folder      string            `json:"folder"`
-	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(a.Question) == "" {
-		return nil, badArg("question is empty")
-	}
-	f, err := s.folderByURI(a.Folder)
-	if err != nil {
-		return nil, err
-	}
-	question := a.Question
-	if c := strings.TrimSpace(a.Context); c != "" {
-		question += "\n\nAbout this passage:\n" + clip(c, 4000)
-	}
-	prog := s.beginProgress(ctx, "mrpvm: ask", clip(a.Question, 80), token)
-	defer prog.end("")
-	partial := f.first.wait(ctx, s.askWait(), f.links.Len(), func(p *Partial) {
-		prog.report(fmt.Sprintf("waiting for the first ingest: %d/%d files", p.Files, p.Of))
-	})
-	// partial is the state the answer starts from: sources committed
-	// while it runs may or may not have been seen, so it stays partial.
-	var resp *vm.Response
-	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
-		var err error
-		resp, err = ws.VM.Ask(ctx, vm.Request{Question: question, SessionID: a.SessionID, CreateSession: true, Pins: a.Pins, Preferences: a.Preferences})
-		if err != nil && (resp == nil || errors.Is(err, engine.ErrCorrupt)) {
-			return err
-		}
-		if err != nil {
-			// An invalid request (bad pins, bad session id) still has a response.
-			return badArg("%v", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return askResult{Response: resp, Partial: partial}, nil
-}
-
-// cmdIngest ingests one file or every folder.
-func (s *Server) cmdIngest(ctx context.Context, arg, token json.RawMessage) (any, error) {
-	var a struct {
-		URI string `json:"uri"`
-	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	total := &engine.IngestReport{Errors: []engine.FileError{}, Warnings: []engine.FileWarning{}}
-	add := func(r *engine.IngestReport) {
-		total.Files += r.Files
-		total.Unchanged += r.Unchanged
-		total.PluginSources += r.PluginSources
-		total.Removed += r.Removed
-		total.KUs += r.KUs
-		total.Errors = append(total.Errors, r.Errors...)
-		total.Warnings = append(total.Warnings, r.Warnings...)
-	}
-	start := time.Now()
-	if a.URI != "" {
-		path := uriToPath(a.URI)
-		f := s.folderFor(path)
-		if path == "" || f == nil {
-			return nil, badArg("%s is in no workspace folder", a.URI)
-		}
-		if !within(f.root, path) {
-			return nil, badArg("%s is in no workspace folder", a.URI)
-		}
-		var paths []string
-		if path != f.root {
-			paths = []string{path}
-		}
-		rep, err := s.ingestFolder(ctx, f, paths)
-		if err != nil {
-			return nil, err
-		}
-		add(rep)
-		if paths == nil {
-			<-f.linksReady
-			f.scanLinks()
-		} else {
-			s.indexFile(path)
-		}
-	} else {
-		fs := s.folderList()
-		if len(fs) == 0 {
-			return nil, rpcError(jsonrpc2.InvalidRequest, "no_workspace", "no workspace folder is open")
-		}
-		for _, f := range fs {
-			rep, err := s.ingestFolder(ctx, f, nil)
-			if err != nil {
-				return nil, err
-			}
-			add(rep)
-			// An explicit ingest may follow changes no event reported.
-			<-f.linksReady
-			f.scanLinks()
-		}
-	}
-	total.Seconds = time.Since(start).Seconds()
-	return total, nil
 }
 
 // cmdPlugins lists the descriptors of a folder's catalog.
@@ -261,7 +133,7 @@ func (s *Server) cmdTrace(ctx context.Context, arg, _ json.RawMessage) (any, err
 
 // statsResult is mrpvm.stats' result.
 type statsResult struct {
-	*engine.Stats
+	*store.Stats
 	ReadOnly bool   `json:"readOnly"`
 	Folder   string `json:"folder"`
 }
@@ -285,133 +157,4 @@ func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, err
 		return nil
 	})
 	return out, err
-}
-
-var snapshotNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-
-// ValidSnapshotName reports whether name may name a knowledge base
-// snapshot (the file <name>.db in the snapshot folder): letters, digits,
-// '.', '_' and '-', at most 100, no "..".
-func ValidSnapshotName(name string) bool {
-	return snapshotNameRe.MatchString(name) && !strings.Contains(name, "..")
-}
-
-// DefaultSnapshotDir is $XDG_DATA_HOME/mrpvm/snapshots, else
-// ~/.local/share/mrpvm/snapshots.
-func DefaultSnapshotDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "mrpvm", "snapshots"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("snapshot folder: %w", err)
-	}
-	return filepath.Join(home, ".local", "share", "mrpvm", "snapshots"), nil
-}
-
-func (s *Server) snapshotDir() (string, error) {
-	s.mu.Lock()
-	d := s.settings.SnapshotDir
-	s.mu.Unlock()
-	if d == "" {
-		d = s.opt.SnapshotDir
-	}
-	if d == "" {
-		return DefaultSnapshotDir()
-	}
-	return d, nil
-}
-
-// kbResult is mrpvm.kb's result.
-type kbResult struct {
-	Action string `json:"action"`
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-}
-
-// cmdKB saves, loads or forks knowledge base snapshots.
-func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error) {
-	var a struct {
-		Action string `json:"action"`
-		Name   string `json:"name"`
-		Folder string `json:"folder"`
-	}
-	if err := decodeArg(arg, &a); err != nil {
-		return nil, err
-	}
-	if !ValidSnapshotName(a.Name) {
-		return nil, badArg("name %q: use letters, digits, '.', '_' and '-'", a.Name)
-	}
-	f, err := s.folderByURI(a.Folder)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := s.snapshotDir()
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, a.Name+".db")
-	res := kbResult{Action: a.Action, Name: a.Name, Path: path}
-	// The knowledge base served before a load or a fork, for the event.
-	var prevID, prevName string
-	_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
-		prevID, prevName = ws.KB.Store().Path(), ws.KB.Workspace()
-		return nil
-	})
-	change := vm.KBChange{SnapshotName: a.Name, SnapshotPath: path, Reason: "mrpvm.kb " + a.Action}
-	switch a.Action {
-	case "save", "fork":
-		if _, err := os.Stat(path); err == nil {
-			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_exists", "snapshot %q already exists (%s)", a.Name, path)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("snapshot folder: %w", err)
-		}
-		err := f.withWS(ctx, func(ws *workspace.Workspace) error {
-			return ws.KB.Store().Snapshot(path)
-		})
-		if err != nil {
-			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "%v", err)
-		}
-		change.EventType = sdk.EventKBSaved
-		if a.Action == "fork" {
-			if err := f.switchTo(ctx, path); err != nil {
-				return nil, err
-			}
-			change.EventType, change.PreviousKBID, change.PreviousKBName = sdk.EventKBForked, prevID, prevName
-		}
-	case "load":
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, rpcError(jsonrpc2.InvalidParams, "kb_snapshot_missing", "no snapshot %q in %s", a.Name, dir)
-		}
-		// The folder serves a private copy (removed when it switches away or
-		// closes): the editor's next save must not change the snapshot.
-		tmp, err := os.CreateTemp("", "mrpvm-lsp-"+a.Name+"-*.db")
-		if err != nil {
-			return nil, fmt.Errorf("copy of snapshot %q: %w", a.Name, err)
-		}
-		copyPath := tmp.Name()
-		tmp.Close()
-		os.Remove(copyPath) // Snapshot writes a new file
-		if err := engine.CopySnapshot(path, copyPath); err != nil {
-			os.Remove(copyPath)
-			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "load snapshot %q: %v", a.Name, err)
-		}
-		if err := f.switchToCopy(ctx, copyPath); err != nil {
-			os.Remove(copyPath)
-			return nil, err
-		}
-		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = sdk.EventKBLoaded, path, prevID, prevName
-	default:
-		return nil, badArg("action %q: want save, load or fork", a.Action)
-	}
-	// The kb-plugins of the knowledge base now served hear of it; a hook's
-	// failure is logged and does not undo the command.
-	_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
-		for _, e := range ws.VM.NotifyKB(ctx, change) {
-			s.log.Warn("mrpvm.kb: session event", "code", e.Code, "msg", e.Message)
-		}
-		return nil
-	})
-	return res, nil
 }

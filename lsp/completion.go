@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
@@ -50,12 +48,11 @@ func descriptorFields() map[string][]string {
 // completion offers field names and legal values in plugin.kus.md,
 // plugin.json and manifest.json.
 func (s *Server) completion(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p textDocumentPositionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
-	}
-	text, err := s.readText(p.TextDocument.URI)
+	p, text, readable, err := s.positionText(raw)
 	if err != nil {
+		return nil, err
+	}
+	if !readable {
 		return []completionItem{}, nil
 	}
 	off := offsetOf(text, p.Position)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
@@ -21,7 +23,6 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/workspace"
-	"go.lsp.dev/protocol"
 )
 
 // MaxDiagnosedBytes bounds the documents that are checked: a larger one

@@ -3,9 +3,13 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"sync"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
 
 // document is the overlay of one open file: the editor's unsaved text.
@@ -122,30 +126,22 @@ func (s *Server) didChange(raw json.RawMessage) error {
 }
 
 func (s *Server) didClose(raw json.RawMessage) error {
-	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
+	u, err := textDocumentURI(raw)
+	if err != nil {
 		return err
 	}
-	s.docs.remove(p.TextDocument.URI)
-	s.indexFile(uriToPath(p.TextDocument.URI)) // the file's text again
+	s.docs.remove(u)
+	s.indexFile(uriToPath(u)) // the file's text again
 	return nil
 }
 
 // didSave re-ingests the saved file at once (Options.SaveDebounce).
 func (s *Server) didSave(raw json.RawMessage) error {
-	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
+	u, err := textDocumentURI(raw)
+	if err != nil {
 		return err
 	}
-	path := uriToPath(p.TextDocument.URI)
+	path := uriToPath(u)
 	if path == "" {
 		return nil
 	}
@@ -154,7 +150,7 @@ func (s *Server) didSave(raw json.RawMessage) error {
 		f.schedule(path, s.opt.SaveDebounce)
 	}
 	s.configChanged(path)
-	s.scheduleDiagnostics(p.TextDocument.URI)
+	s.scheduleDiagnostics(u)
 	return nil
 }
 
@@ -187,4 +183,66 @@ func (s *Server) fileChanged(path string) {
 		f.schedule(path, s.opt.Debounce)
 	}
 	s.configChanged(path)
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readText returns the text of a document: the overlay when open, else the file.
+func (s *Server) readText(u string) (string, error) {
+	if d, ok := s.docs.get(u); ok {
+		return d.text, nil
+	}
+	p := uriToPath(u)
+	if p == "" {
+		return "", fmt.Errorf("not a file URI: %s", u)
+	}
+	b, err := s.readDiskFile(p)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// readDiskFile reads a file the editor has not opened: confined to the
+// workspace folder holding it (when one does), a regular file, and at most
+// MaxDiagnosedBytes, so a link to a secret, to /dev/zero or a FIFO is
+// refused unread (fsafe's codes).
+func (s *Server) readDiskFile(p string) ([]byte, error) {
+	root := ""
+	if f := s.folderFor(p); f != nil {
+		root = f.root
+	}
+	return fsafe.ReadFile(root, p, MaxDiagnosedBytes)
+}
+
+// textDocumentURI is the textDocument.uri of a message's params.
+func textDocumentURI(raw json.RawMessage) (string, error) {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", err
+	}
+	return p.TextDocument.URI, nil
+}
+
+// positionText decodes the params of a request at a position and reads
+// the document's text; readable is false when it cannot be read (there is
+// then nothing to answer about).
+func (s *Server) positionText(raw json.RawMessage) (p textDocumentPositionParams, text string, readable bool, err error) {
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, "", false, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
+	}
+	text, err = s.readText(p.TextDocument.URI)
+	return p, text, err == nil, nil
 }

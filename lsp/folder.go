@@ -17,10 +17,11 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/markdown/links"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -83,7 +84,7 @@ func newFolder(s *Server, root, name, dbPath string, userDir config.UserFolder, 
 func (f *folder) open() {
 	defer close(f.ready)
 	ws, err := f.openWS(f.dbPath, false)
-	if errors.Is(err, engine.ErrLocked) {
+	if errors.Is(err, store.ErrLocked) {
 		ws, err = f.openPrivateCopy()
 	}
 	f.mu.Lock()
@@ -114,7 +115,7 @@ func (f *folder) openWS(dbPath string, rebuild bool) (*workspace.Workspace, erro
 	ws, err := workspace.Open(workspace.Options{
 		Root:           f.root,
 		DBPath:         dbPath,
-		Store:          engine.StoreOptions{LockTimeout: lockTimeout, Rebuild: rebuild},
+		Store:          store.Options{LockTimeout: lockTimeout, Rebuild: rebuild},
 		Logger:         f.s.log,
 		UserDir:        f.userDir,
 		NoLLM:          f.noLLM,
@@ -173,7 +174,7 @@ func (f *folder) pluginSwitches() map[string]bool {
 func (f *folder) openPrivateCopy() (*workspace.Workspace, error) {
 	locked := f.dbPath
 	if locked == "" {
-		p, err := engine.DefaultDBPath(f.root)
+		p, err := store.DefaultPath(f.root)
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +318,7 @@ func (f *folder) switchFile(ctx context.Context, dbPath string, private bool) er
 // pending run forward (a save flushes the watched-file changes queued with
 // it), a longer one never postpones it.
 func (f *folder) schedule(path string, delay time.Duration) {
-	if !engine.IsSourceFile(path) || hiddenPath(f.root, path) {
+	if !ingest.IsSourceFile(path) || hiddenPath(f.root, path) {
 		return
 	}
 	f.pmu.Lock()
@@ -370,15 +371,15 @@ func hiddenPath(root, path string) bool {
 // ingestResult is the mrpvm/didIngest notification: sent after every
 // ingest run so clients (and tests) know when saved text is searchable.
 type ingestResult struct {
-	Folder string               `json:"folder"`
-	Paths  []string             `json:"paths,omitempty"`
-	Report *engine.IngestReport `json:"report,omitempty"`
-	Error  string               `json:"error,omitempty"`
+	Folder string         `json:"folder"`
+	Paths  []string       `json:"paths,omitempty"`
+	Report *ingest.Report `json:"report,omitempty"`
+	Error  string         `json:"error,omitempty"`
 }
 
 // ingestFolder runs one ingest (the whole folder when paths is nil) with
 // progress for whole-folder runs, then refreshes diagnostics.
-func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*engine.IngestReport, error) {
+func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*ingest.Report, error) {
 	if ctx == nil {
 		ctx = f.currentIngestCtx()
 	}
@@ -386,8 +387,8 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 	if paths == nil {
 		prog = s.beginProgress(ctx, "mrpvm: ingest "+f.name, "", nil)
 	}
-	var rep *engine.IngestReport
-	opt := engine.IngestOptions{Only: paths}
+	var rep *ingest.Report
+	opt := ingest.RunOptions{Only: paths}
 	if prog != nil {
 		opt.Progress = prog.files
 	}

@@ -1,28 +1,16 @@
 package lsp
 
-import (
-	"context"
-	"encoding/json"
+import "go.lsp.dev/protocol"
 
-	"go.lsp.dev/protocol"
-)
-
-// foldingRange folds a Markdown document by sections: each heading down to
-// the last line before the next heading of the same or a higher level.
-func (s *Server) foldingRange(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p protocol.FoldingRangeParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	d, ok, err := s.linkDocFor(ctx, string(p.TextDocument.URI))
-	if err != nil || !ok {
-		return []protocol.FoldingRange{}, err
-	}
+// sectionFolds answers textDocument/foldingRange: a Markdown document
+// folds by sections, each heading down to the last line before the next
+// heading of the same or a higher level.
+func sectionFolds(_ *Server, _ *protocol.FoldingRangeParams, d linkDoc) []protocol.FoldingRange {
 	out := []protocol.FoldingRange{}
 	for _, h := range d.file.Headings {
 		if h.EndLine > h.Line {
 			out = append(out, protocol.FoldingRange{StartLine: uint32(h.Line), EndLine: uint32(h.EndLine), Kind: protocol.FoldingRangeKindRegion})
 		}
 	}
-	return out, nil
+	return out
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -35,7 +35,7 @@ func openHoverWorkspace(t *testing.T, conf map[string]string) *workspace.Workspa
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ws.Close() })
-	if _, err := ws.KB.Ingest(context.Background(), engine.IngestOptions{}); err != nil {
+	if _, err := ws.KB.Ingest(context.Background(), ingest.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return ws

@@ -1,18 +1,15 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"strings"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/markdown/links"
 )
@@ -33,7 +30,7 @@ func (f *folder) buildLinks() {
 // scanLinks (re)indexes every Markdown file of the folder and drops the
 // files that are gone.
 func (f *folder) scanLinks() {
-	paths, err := engine.SourceFiles(f.root)
+	paths, err := ingest.SourceFiles(f.root)
 	if err != nil {
 		f.s.log.Warn("link index: list files", "folder", f.root, "err", err)
 		return
@@ -84,7 +81,7 @@ func readLinkSource(root, p string) (string, bool) {
 // earlier, smaller text left).
 func (s *Server) indexText(u, text string) {
 	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) {
+	if path == "" || !ingest.IsSourceFile(path) {
 		return
 	}
 	if f := s.folderFor(path); f != nil && within(f.root, path) {
@@ -101,7 +98,7 @@ func (s *Server) indexText(u, text string) {
 // indexFile re-reads path from disk into its folder's link index (the
 // open document's text wins), dropping it when it is gone.
 func (s *Server) indexFile(path string) {
-	if path == "" || !engine.IsSourceFile(path) {
+	if path == "" || !ingest.IsSourceFile(path) {
 		return
 	}
 	if d, ok := s.docs.get(pathToURI(path)); ok {
@@ -217,7 +214,7 @@ func (s *Server) didRenameFiles(raw json.RawMessage) error {
 		}
 		if info, err := os.Stat(newPath); err == nil && info.IsDir() {
 			if nf := s.folderFor(newPath); nf != nil {
-				if paths, err := engine.SourceFiles(newPath); err == nil {
+				if paths, err := ingest.SourceFiles(newPath); err == nil {
 					for _, p := range paths {
 						s.indexFile(p)
 					}
@@ -226,72 +223,6 @@ func (s *Server) didRenameFiles(raw json.RawMessage) error {
 			continue
 		}
 		s.indexFile(newPath)
-	}
-	return nil
-}
-
-// linkDoc is a Markdown document of a folder with its link index entry.
-type linkDoc struct {
-	f    *folder
-	rel  string
-	file *links.File
-	// tooLarge marks a document over MaxDiagnosedBytes: it is not indexed
-	// and file is empty (links to it and from the others still work).
-	tooLarge bool
-}
-
-// linkDocFor waits for the link index of u's folder and returns u's entry
-// (ok false: not a Markdown file of a workspace folder).
-func (s *Server) linkDocFor(ctx context.Context, u string) (linkDoc, bool, error) {
-	path := uriToPath(u)
-	if path == "" || !engine.IsSourceFile(path) {
-		return linkDoc{}, false, nil
-	}
-	f := s.folderFor(path)
-	if f == nil || !within(f.root, path) {
-		return linkDoc{}, false, nil
-	}
-	select {
-	case <-f.linksReady:
-	case <-ctx.Done():
-		return linkDoc{}, false, ctx.Err()
-	}
-	rel, ok := f.links.Rel(path)
-	if !ok {
-		return linkDoc{}, false, nil
-	}
-	file := f.links.File(rel)
-	if file == nil {
-		// Not indexed yet (a new file never saved): index what there is.
-		text, err := s.readText(u)
-		if errors.Is(err, fsafe.ErrTooLarge) || err == nil && len(text) > MaxDiagnosedBytes {
-			return linkDoc{f: f, rel: rel, file: &links.File{Rel: rel}, tooLarge: true}, true, nil
-		}
-		if err != nil {
-			return linkDoc{}, false, nil
-		}
-		file = s.updateLinks(f, rel, text)
-	}
-	return linkDoc{f: f, rel: rel, file: file}, true, nil
-}
-
-// spanRange converts an index span to an LSP range.
-func spanRange(sp links.Span) protocol.Range {
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(sp.Line), Character: uint32(sp.Start)},
-		End:   protocol.Position{Line: uint32(sp.Line), Character: uint32(sp.End)},
-	}
-}
-
-func (f *folder) relURIString(rel string) string { return pathToURI(f.links.Abs(rel)) }
-
-// relURI is the file: URI of a folder-relative path.
-func (f *folder) relURI(rel string) uri.URI { return uri.URI(pathToURI(f.links.Abs(rel))) }
-
-// decode unmarshals LSP params with the protocol package's codec.
-func decode(raw json.RawMessage, v any) error {
-	if err := protocol.Unmarshal(raw, v); err != nil {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
 	}
 	return nil
 }

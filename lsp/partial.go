@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 )
 
 // firstIngest follows a folder's first whole-folder ingest, from the
@@ -49,7 +49,7 @@ func (fi *firstIngest) state(estimate int) *Partial {
 
 // track sets up opt for a whole-folder run and reports whether it is the
 // first one (the caller then calls finish when it ends).
-func (fi *firstIngest) track(opt *engine.IngestOptions, hook func(done, total int)) bool {
+func (fi *firstIngest) track(opt *ingest.RunOptions, hook func(done, total int)) bool {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	if fi.started {

@@ -48,7 +48,7 @@ func (s *Server) beginProgress(ctx context.Context, title, message string, clien
 	return p
 }
 
-// files is an engine.Progress: a report at most every 50ms or on each
+// files is an ingest.Progress: a report at most every 50ms or on each
 // percentage step, and always for the last file.
 func (p *progress) files(done, total int, _ string) {
 	if p == nil || total <= 0 {

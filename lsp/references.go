@@ -1,27 +1,16 @@
 package lsp
 
 import (
-	"context"
-	"encoding/json"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/markdown/links"
 )
 
-// references answers textDocument/references in Markdown: on a heading,
+// linkReferences answers textDocument/references in Markdown: on a heading,
 // the links to its anchor; on a link, the links to what it points at (its
 // heading when it has an anchor, else its file); elsewhere, the links to
 // the file.
-func (s *Server) references(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p protocol.ReferenceParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	d, ok, err := s.linkDocFor(ctx, string(p.TextDocument.URI))
-	if err != nil || !ok {
-		return []protocol.Location{}, err
-	}
+func linkReferences(_ *Server, p *protocol.ReferenceParams, d linkDoc) []protocol.Location {
 	rel, anchor, decl := referenceTarget(d, int(p.Position.Line), int(p.Position.Character))
 	out := []protocol.Location{}
 	if p.Context.IncludeDeclaration && decl != nil {
@@ -30,7 +19,7 @@ func (s *Server) references(ctx context.Context, raw json.RawMessage) (any, erro
 	for _, r := range d.f.links.LinksTo(rel, anchor) {
 		out = append(out, protocol.Location{URI: d.f.relURI(r.Rel), Range: spanRange(r.Link.Whole)})
 	}
-	return out, nil
+	return out
 }
 
 // referenceTarget is what a position refers to: a file and, for a

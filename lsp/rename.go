@@ -31,22 +31,16 @@ func renameTarget(d linkDoc, line, col int) (rel string, h *links.Heading, rng p
 // prepareRename says whether a rename can start at a position: on a
 // heading, or on a link's anchor that names one.
 func (s *Server) prepareRename(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p protocol.PrepareRenameParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	d, ok, err := s.linkDocFor(ctx, string(p.TextDocument.URI))
-	if err != nil || !ok {
-		return nil, err
-	}
-	if d.tooLarge {
-		return nil, tooLargeToRename()
-	}
-	_, h, rng, ok := renameTarget(d, int(p.Position.Line), int(p.Position.Character))
-	if !ok {
-		return nil, rpcError(codeRequestFailed, "rename_unsupported", "only a heading (or a link's #anchor) can be renamed here; rename files from the file explorer")
-	}
-	return &protocol.PrepareRenamePlaceholder{Range: rng, Placeholder: h.Text}, nil
+	return onLinkDoc(s, ctx, raw, nil, func(p *protocol.PrepareRenameParams, d linkDoc) (any, error) {
+		if d.tooLarge {
+			return nil, tooLargeToRename()
+		}
+		_, h, rng, ok := renameTarget(d, int(p.Position.Line), int(p.Position.Character))
+		if !ok {
+			return nil, rpcError(codeRequestFailed, "rename_unsupported", "only a heading (or a link's #anchor) can be renamed here; rename files from the file explorer")
+		}
+		return &protocol.PrepareRenamePlaceholder{Range: rng, Placeholder: h.Text}, nil
+	})
 }
 
 // rename renames a heading and updates every link to its anchor.

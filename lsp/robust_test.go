@@ -140,3 +140,35 @@ func FuzzServer(f *testing.F) {
 		}
 	})
 }
+
+// TestDocumentSymbolGuarded asks for the symbols of an open document built
+// to make Markdown parsing superlinear, and of one over the size cap.
+func TestDocumentSymbolGuarded(t *testing.T) {
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+	rc.initialize(map[string]any{"rootUri": nil})
+	open := func(uri, text string) {
+		rc.send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+			"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": text}}})
+	}
+	open("file:///adv.md", "# Title\n\n"+strings.Repeat("*a_", 100_000))
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol",
+		"params": map[string]any{"textDocument": map[string]any{"uri": "file:///adv.md"}}})
+	m, err := rc.response("2", 20*time.Second)
+	if err != nil || m.Error != nil {
+		t.Fatalf("documentSymbol on an adversarial document: %v %+v", err, m.Error)
+	}
+	if !bytes.Contains(m.Result, []byte(`"Title"`)) {
+		t.Errorf("symbols lack the heading: %.200s", m.Result)
+	}
+
+	open("file:///big.md", strings.Repeat("# big\n\nsome text\n", MaxDiagnosedBytes/16))
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol",
+		"params": map[string]any{"textDocument": map[string]any{"uri": "file:///big.md"}}})
+	m, err = rc.response("3", 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Error == nil || !strings.Contains(m.Error.Message, "doc_too_large") {
+		t.Fatalf("documentSymbol on a document over the cap: want doc_too_large, got %+v %.100s", m.Error, m.Result)
+	}
+}

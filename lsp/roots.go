@@ -8,14 +8,14 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 )
 
 // Workspace roots. A folder the client names is served unless it is the
 // user's home folder or a filesystem root with no .mrpvm folder in it
-// (engine.CheckWorkspace): ingesting it would read every Markdown file of
+// (ingest.CheckWorkspace): ingesting it would read every Markdown file of
 // the account. When the client names no folder, or only refused ones, the
-// server finds one per opened file instead (engine.FindRoot): the nearest
+// server finds one per opened file instead (ingest.FindRoot): the nearest
 // folder above it holding .mrpvm or .git, else the file's own folder,
 // unless that too is the home folder or a filesystem root. Each choice
 // that is not a marked project folder is told to the user once.
@@ -33,8 +33,8 @@ func (s *Server) acceptRoot(root string) bool {
 	if root == "" {
 		return false
 	}
-	why := engine.UnsafeRoot(root)
-	if why == "" || engine.OptedIn(root) {
+	why := ingest.UnsafeRoot(root)
+	if why == "" || ingest.OptedIn(root) {
 		return true
 	}
 	s.mu.Lock()
@@ -84,10 +84,10 @@ func (s *Server) rootForFile(path string) {
 	s.mu.Lock()
 	find := s.findRoots
 	s.mu.Unlock()
-	if !find || path == "" || !engine.IsSourceFile(path) || s.folderFor(path) != nil {
+	if !find || path == "" || !ingest.IsSourceFile(path) || s.folderFor(path) != nil {
 		return
 	}
-	c := engine.FindRoot(path)
+	c := ingest.FindRoot(path)
 	if c.Root == "" {
 		dir := filepath.Dir(path)
 		s.rootNote(protocol.MessageTypeWarning, dir, fmt.Sprintf(

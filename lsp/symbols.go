@@ -135,13 +135,9 @@ func (s *Server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 
 // definition follows relative Markdown links, [[wiki links]] and KU ids.
 func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p textDocumentPositionParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad_params: "+err.Error())
-	}
-	text, err := s.readText(p.TextDocument.URI)
-	if err != nil {
-		return nil, nil
+	p, text, readable, err := s.positionText(raw)
+	if err != nil || !readable {
+		return nil, err
 	}
 	t, ok := termAt(text, offsetOf(text, p.Position))
 	if !ok {

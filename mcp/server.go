@@ -16,9 +16,9 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/version"
@@ -38,7 +38,7 @@ const MaxListedSources = 1000
 // Options tune the server.
 type Options struct {
 	// MaxFileSize caps a source file read as a resource
-	// (engine.DefaultMaxFileSize when 0): the knowledge base's own cap.
+	// (ingest.DefaultMaxFileSize when 0): the knowledge base's own cap.
 	MaxFileSize int64
 	// NoIngest answers from the knowledge base as it is: ask and search do
 	// not first bring it up to date.
@@ -61,7 +61,7 @@ type Server struct {
 // ownership of w and closes it after Run returns.
 func New(w *workspace.Workspace, opt Options) *Server {
 	if opt.MaxFileSize <= 0 {
-		opt.MaxFileSize = engine.DefaultMaxFileSize
+		opt.MaxFileSize = ingest.DefaultMaxFileSize
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -134,8 +134,8 @@ func unescape(uri, prefix string) (string, error) {
 
 // update brings the knowledge base up to date unless the server was told
 // not to; problems with single files are logged, not fatal.
-func (s *Server) update(ctx context.Context) (*engine.IngestReport, error) {
-	rep, err := s.w.KB.Ingest(ctx, engine.IngestOptions{})
+func (s *Server) update(ctx context.Context) (*ingest.Report, error) {
+	rep, err := s.w.KB.Ingest(ctx, ingest.RunOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
@@ -346,7 +346,7 @@ type IngestOutput struct {
 	Unchanged int                `json:"unchanged"`
 	Removed   int                `json:"removed"`
 	KUs       int                `json:"kus" jsonschema:"Knowledge Units in the whole knowledge base"`
-	Errors    []engine.FileError `json:"errors"`
+	Errors    []ingest.FileError `json:"errors"`
 	Seconds   float64            `json:"seconds"`
 }
 
@@ -359,7 +359,7 @@ func (s *Server) ingest(ctx context.Context, _ *mcpsdk.CallToolRequest, _ Ingest
 	}
 	out := IngestOutput{Files: rep.Files, Unchanged: rep.Unchanged, Removed: rep.Removed, KUs: rep.KUs, Errors: rep.Errors, Seconds: rep.Seconds}
 	if out.Errors == nil {
-		out.Errors = []engine.FileError{}
+		out.Errors = []ingest.FileError{}
 	}
 	text := fmt.Sprintf("%d file(s) ingested, %d unchanged, %d removed, %d KUs, %.1fs", out.Files, out.Unchanged, out.Removed, out.KUs, out.Seconds)
 	for _, e := range out.Errors {

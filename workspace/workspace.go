@@ -6,32 +6,32 @@ import (
 	"slices"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // Workspace is an open workspace: its knowledge base, the plugin catalog
 // whose kb-plugins index it, and the machine that answers over both.
 type Workspace struct {
-	KB      *engine.KB
+	KB      *ingest.KB
 	Catalog *plugins.Catalog
 	VM      *vm.Machine
 	// LLM is the model the machine and the plugins use: Options.LLM, or
 	// the bridge built from the configuration; nil when no endpoint is
 	// configured or with Options.NoLLM.
-	LLM     sdk.LLM
-	virtual []engine.VirtualSource // Options.Virtual and AddSources'
+	LLM sdk.LLM
 }
 
 // Options say how to open a workspace.
 type Options struct {
 	// Root is the workspace folder.
 	Root        string
-	DBPath      string // "" : engine.DefaultDBPath
-	Store       engine.StoreOptions
+	DBPath      string // "" : store.DefaultPath
+	Store       store.Options
 	MaxFileSize int64
 	// UserDir is the user configuration folder, decoded by the caller
 	// (config.ParseUserFolder); the zero value reads none.
@@ -53,7 +53,11 @@ type Options struct {
 	// LLMCacheNamespace) when LLMCache is nil: the --llm-cache flag.
 	CacheLLM bool
 	// Virtual are extra sources besides the plugins' KUs.
-	Virtual []engine.VirtualSource
+	Virtual []ingest.VirtualSource
+	// SourcesFrom, when set, makes more sources with no file from the
+	// loaded catalog, after Virtual: sources read with the workspace's own
+	// plugins, such as an evaluation story read by its seed detector.
+	SourcesFrom func(cat *plugins.Catalog) []ingest.VirtualSource
 	// PluginSwitches enables or disables plugins by id over the
 	// configuration files (an editor's mrpvm.plugins setting).
 	PluginSwitches map[string]bool
@@ -66,40 +70,39 @@ type Options struct {
 // response cache (Options.CacheLLM).
 const LLMCacheNamespace = "_llm-cache"
 
-// Open opens the knowledge base, loads the configuration once, builds the
-// LLM bridge and the catalog from it (each plugin with its private
-// namespace of the knowledge base), and attaches every enabled kb-plugin as
-// an ingest hook and every built-in's plugin.kus.md as source
-// plugin::<id>. The configuration's errors are problems of the catalog
-// (Catalog.Problems); a failing plugin is left out. Built-ins must have
-// been registered (import plugins/all).
+// Open opens the knowledge base file, loads the configuration once,
+// builds the LLM bridge and the catalog from it (each plugin with its
+// private namespace of the file), then opens the knowledge base with every
+// enabled kb-plugin as an ingest hook, every built-in's plugin.kus.md as
+// source plugin::<id>, and the walk, hook timeout and reader the
+// configuration sets. The configuration's errors are problems of the
+// catalog (Catalog.Problems); a failing plugin is left out. Built-ins must
+// have been registered (import plugins/all).
 func Open(o Options) (*Workspace, error) {
-	kb, err := openKB(o)
+	root, err := ingest.Dir(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	st, err := openStore(root, o)
 	if err != nil {
 		return nil, err
 	}
 	log := logger(o)
-	cfg := loadConfig(kb.Workspace(), o)
+	cfg := loadConfig(root, o)
 	if o.LLMCache == nil && o.CacheLLM {
-		o.LLMCache = llm.StoreCache(kb.Store().PluginStore(LLMCacheNamespace))
+		o.LLMCache = llm.StoreCache(st.PluginStore(LLMCacheNamespace))
 	}
 	model := o.LLM
 	if model == nil && !o.NoLLM {
-		model = bridge(cfg.Config, kb.Workspace(), o, log)
+		model = bridge(cfg.Config, root, o, log)
 	}
-	cat := cfg.catalog(kb.Workspace(), pluginEnv(kb, model, log), log)
-	w := &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), LLM: model, virtual: slices.Clone(o.Virtual)}
-	w.attach()
-	configureKB(kb, cat, model, o, log)
-	return w, nil
-}
-
-// AddSources adds sources with no file that the next ingest reads, beside
-// Options.Virtual and the plugins' KUs: sources made with the workspace's
-// own plugins, such as an evaluation story read by its seed detector.
-func (w *Workspace) AddSources(v ...engine.VirtualSource) {
-	w.virtual = append(w.virtual, v...)
-	w.attach()
+	cat := cfg.catalog(root, pluginEnv(root, st, model, log), log)
+	kb, err := ingest.Open(kbOptions(root, st, cat, model, o, log))
+	if err != nil {
+		cat.Close()
+		return nil, err
+	}
+	return &Workspace{KB: kb, Catalog: cat, VM: vm.New(kb, cat, vm.Options{Logger: log, LLM: model}), LLM: model}, nil
 }
 
 // LoadCatalog boots the plugin system of the workspace o.Root without its
@@ -165,47 +168,60 @@ func bridge(cfg *config.Config, root string, o Options, log *slog.Logger) sdk.LL
 	return b
 }
 
-// openKB opens the knowledge base file of o.Root. It is opened before the
-// catalog exists because each plugin's store is a namespace of that file;
-// attach and configureKB then give it what the catalog decides.
-func openKB(o Options) (*engine.KB, error) {
-	return engine.Open(engine.Config{Workspace: o.Root, DBPath: o.DBPath, Store: o.Store, MaxFileSize: o.MaxFileSize})
+// openStore opens the knowledge base file of root. It is opened before the
+// catalog exists because each plugin's store is a namespace of that file.
+func openStore(root string, o Options) (*store.Store, error) {
+	path := o.DBPath
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(root); err != nil {
+			return nil, err
+		}
+	}
+	return store.Open(path, o.Store)
 }
 
-// configureKB sets the walk (engine.json's exclude and file cap, then
-// o.Exclude), the hook timeout and the source reader (the seed detectors
-// of plugins.json's ingest rules) from the configuration the catalog was
-// built from.
-func configureKB(kb *engine.KB, cat *plugins.Catalog, model sdk.LLM, o Options, log *slog.Logger) {
-	kb.SetWalk(engine.WalkOptions{
-		Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
-		MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
-	})
-	kb.SetHookTimeout(config.Duration(cat.Config.Engine.HookTimeoutMs))
-	kb.SetReader(vm.IngestReader(cat, model, log))
-}
-
-// attach makes the catalog's kb-plugins the knowledge base's ingest hooks
-// and its built-ins' KUs, then w.virtual, its virtual sources.
-func (w *Workspace) attach() {
-	w.KB.Attach(vm.Hooks(w.Catalog), append(virtualSources(w.Catalog), w.virtual...))
+// kbOptions are the knowledge base's options from the configuration the
+// catalog was built from: the catalog's kb-plugins as ingest hooks; its
+// built-ins' KUs, o.Virtual and o.SourcesFrom's as sources with no file;
+// the walk (engine.json's exclude and file cap, then o.Exclude), the hook
+// timeout and the source reader (the seed detectors of plugins.json's
+// ingest rules).
+func kbOptions(root string, st *store.Store, cat *plugins.Catalog, model sdk.LLM, o Options, log *slog.Logger) ingest.Options {
+	virtual := append(virtualSources(cat), o.Virtual...)
+	if o.SourcesFrom != nil {
+		virtual = append(virtual, o.SourcesFrom(cat)...)
+	}
+	return ingest.Options{
+		Workspace:   root,
+		Store:       st,
+		MaxFileSize: o.MaxFileSize,
+		Hooks:       vm.Hooks(cat),
+		HookTimeout: config.Duration(cat.Config.Engine.HookTimeoutMs),
+		Virtual:     virtual,
+		Reader:      vm.IngestReader(cat, model, log),
+		Walk: ingest.WalkOptions{
+			Exclude:  append(slices.Clone(cat.Config.Engine.Exclude), o.Exclude...),
+			MaxFiles: cat.Config.Engine.MaxWorkspaceFiles,
+		},
+	}
 }
 
 // virtualSources returns the plugin.kus.md of every loaded built-in as a
 // knowledge base source plugin::<id>.
-func virtualSources(cat *plugins.Catalog) []engine.VirtualSource {
-	var out []engine.VirtualSource
+func virtualSources(cat *plugins.Catalog) []ingest.VirtualSource {
+	var out []ingest.VirtualSource
 	for _, s := range cat.KUSources() {
-		out = append(out, engine.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
+		out = append(out, ingest.VirtualSource{ID: s.ID, Name: s.Name, Text: s.Text})
 	}
 	return out
 }
 
 // pluginEnv returns the services for one plugin: its private namespace in
-// kb's store, the LLM bridge and the logger.
-func pluginEnv(kb *engine.KB, model sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
+// the knowledge base file, the LLM bridge and the logger.
+func pluginEnv(root string, st *store.Store, model sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
 	return func(d sdk.Descriptor) sdk.Env {
-		return sdk.Env{PluginID: d.ID, LLM: model, Logger: log, Workspace: kb.Workspace(), Store: kb.Store().PluginStore(d.ID)}
+		return sdk.Env{PluginID: d.ID, LLM: model, Logger: log, Workspace: root, Store: st.PluginStore(d.ID)}
 	}
 }
 

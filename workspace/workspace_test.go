@@ -10,7 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -69,21 +70,24 @@ func TestConfigurationErrorsAreCatalogProblems(t *testing.T) {
 	}
 }
 
-// TestAddSourcesAreIngested: a source added after Open is read by the next
-// ingest beside Options.Virtual, with the kb-plugins still attached.
-func TestAddSourcesAreIngested(t *testing.T) {
+// TestSourcesFromAreIngested: a source made from the loaded catalog is
+// read by the next ingest beside Options.Virtual, with the kb-plugins
+// attached.
+func TestSourcesFromAreIngested(t *testing.T) {
 	root := t.TempDir()
 	if err := os.CopyFS(root, fstest.MapFS{"a.md": {Data: []byte("# A\n\nQuokkas are marsupials.\n")}}); err != nil {
 		t.Fatal(err)
 	}
 	w, err := workspace.Open(workspace.Options{Root: root, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoLLM: true, NoWrappers: true,
-		Virtual: []engine.VirtualSource{{ID: "story/one.md", Name: "one.md", Text: []byte("# One\n\nWombats dig burrows.\n")}}})
+		Virtual: []ingest.VirtualSource{{ID: "story/one.md", Name: "one.md", Text: []byte("# One\n\nWombats dig burrows.\n")}},
+		SourcesFrom: func(*plugins.Catalog) []ingest.VirtualSource {
+			return []ingest.VirtualSource{{ID: "story/two.md", Name: "two.md", Text: []byte("# Two\n\nNumbats eat termites.\n")}}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.AddSources(engine.VirtualSource{ID: "story/two.md", Name: "two.md", Text: []byte("# Two\n\nNumbats eat termites.\n")})
-	if _, err := w.KB.Ingest(context.Background(), engine.IngestOptions{}); err != nil {
+	if _, err := w.KB.Ingest(context.Background(), ingest.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	srcs, err := w.KB.Store().Sources()

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 func init() {
@@ -80,7 +80,7 @@ questions, which the command line cannot carry).`,
 				session = "" // a new session with a fresh id, printed after the answer
 			}
 			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
-			if errors.Is(err, engine.ErrCorrupt) {
+			if errors.Is(err, store.ErrCorrupt) {
 				return err
 			}
 			if errors.Is(err, vm.ErrSessionNotFound) {

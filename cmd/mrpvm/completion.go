@@ -10,11 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // Shell completion (mrpvm completion bash|zsh|fish|powershell) completes
@@ -145,14 +146,14 @@ func completeRequest(_ *cobra.Command, args []string, _ string) ([]cobra.Complet
 // reading only, or returns nil: when it does not exist (nothing is
 // created), when the workspace is refused, or when it cannot be opened at
 // once.
-func openForCompletion() *engine.Store {
-	if engine.CheckWorkspace(flags.workspace) != nil && !flags.force {
+func openForCompletion() *store.Store {
+	if ingest.CheckWorkspace(flags.workspace) != nil && !flags.force {
 		return nil
 	}
 	path := flags.db
 	if path == "" {
 		var err error
-		if path, err = engine.DefaultDBPath(flags.workspace); err != nil {
+		if path, err = store.DefaultPath(flags.workspace); err != nil {
 			return nil
 		}
 	}
@@ -160,7 +161,7 @@ func openForCompletion() *engine.Store {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	s, err := engine.OpenStore(path, engine.StoreOptions{ReadOnly: true, LockTimeout: completionLockWait})
+	s, err := store.Open(path, store.Options{ReadOnly: true, LockTimeout: completionLockWait})
 	if err != nil {
 		return nil
 	}

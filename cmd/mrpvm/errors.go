@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // Exit statuses: 0 success, 1 failure, 2 a command line or input that
@@ -86,7 +86,7 @@ var leadingCode = regexp.MustCompile(`^([a-z][a-z0-9]*(?:_[a-z0-9]+)+): `)
 func errorCode(err error) string {
 	var ue *usageError
 	var ce *codedError
-	var se *engine.StoreError
+	var se *store.Error
 	var pe *sdk.PluginError
 	switch {
 	case errors.As(err, &ue):

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 )
 
 func init() {
@@ -40,7 +40,7 @@ could be read, and the command succeeds.`,
 			if s := kb.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
-			rep, err := kb.Ingest(cmd.Context(), engine.IngestOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
+			rep, err := kb.Ingest(cmd.Context(), ingest.RunOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
 			if err != nil {
 				return err
 			}
@@ -62,11 +62,11 @@ could be read, and the command succeeds.`,
 	}
 	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "move the existing knowledge base file aside and rebuild it from the workspace")
 	cmd.Flags().BoolVar(&compact, "compact", false, "after ingesting, rewrite the knowledge base file so each index is contiguous (smaller, less memory when searching large workspaces; takes a few seconds)")
-	cmd.Flags().Int64Var(&o.maxFileSize, "max-file-size", engine.DefaultMaxFileSize, "skip Markdown files larger than this many bytes")
+	cmd.Flags().Int64Var(&o.maxFileSize, "max-file-size", ingest.DefaultMaxFileSize, "skip Markdown files larger than this many bytes")
 	rootCmd.AddCommand(cmd)
 }
 
-func printIngestSummary(w io.Writer, rep *engine.IngestReport) {
+func printIngestSummary(w io.Writer, rep *ingest.Report) {
 	for _, e := range rep.Errors {
 		kind := "error"
 		if e.Warning {
@@ -82,7 +82,7 @@ func printIngestSummary(w io.Writer, rep *engine.IngestReport) {
 }
 
 // newProgress shows a progress bar on a terminal and plain lines otherwise.
-func newProgress(w *os.File, quiet bool) engine.Progress {
+func newProgress(w *os.File, quiet bool) ingest.Progress {
 	if term.IsTerminal(int(w.Fd())) && !quiet {
 		var bar *progressbar.ProgressBar
 		return func(done, total int, _ string) {

@@ -10,9 +10,10 @@ import (
 	"os"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -31,7 +32,7 @@ type kbOptions struct {
 // app is an open workspace (knowledge base, catalog, VM).
 type app struct {
 	*workspace.Workspace
-	kb *engine.KB
+	kb *ingest.KB
 	vm *vm.Machine
 	// readOnly is set when the file could only be opened for reading
 	// (kbOptions.reads): nothing can be ingested into it.
@@ -50,20 +51,20 @@ func workspaceOptions() workspace.Options {
 func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	// Ingesting $HOME or / would read every Markdown file of the machine
 	// into one knowledge base: only on purpose.
-	if err := engine.CheckWorkspace(flags.workspace); err != nil && !flags.force {
+	if err := ingest.CheckWorkspace(flags.workspace); err != nil && !flags.force {
 		return nil, fmt.Errorf("%w (or pass --force)", err)
 	}
 	open := func(readOnly bool) (*workspace.Workspace, error) {
 		wo := workspaceOptions()
 		wo.DBPath = flags.db
-		wo.Store = engine.StoreOptions{Rebuild: o.rebuild, ReadOnly: readOnly}
+		wo.Store = store.Options{Rebuild: o.rebuild, ReadOnly: readOnly}
 		wo.MaxFileSize = o.maxFileSize
 		wo.CacheLLM = o.llmCache
 		return workspace.Open(wo)
 	}
 	readOnly := o.readOnly
 	w, err := open(readOnly)
-	if err != nil && o.reads && !readOnly && errors.Is(err, engine.ErrReadOnly) {
+	if err != nil && o.reads && !readOnly && errors.Is(err, store.ErrReadOnly) {
 		readOnly = true
 		w, err = open(true)
 	}
@@ -84,7 +85,7 @@ func (a *app) ingest(ctx context.Context) error {
 		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.kb.Store().Path())
 		return nil
 	}
-	rep, err := a.kb.Ingest(ctx, engine.IngestOptions{})
+	rep, err := a.kb.Ingest(ctx, ingest.RunOptions{})
 	if err != nil {
 		return err
 	}

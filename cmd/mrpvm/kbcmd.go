@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/lsp"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // kbCmdResult is what `mrpvm kb` prints with --json.
@@ -133,7 +133,7 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 		// touched; the file it replaces is kept.
 		tmp := cur + ".loading"
 		os.Remove(tmp)
-		if err := engine.CopySnapshot(snap, tmp); err != nil {
+		if err := store.CopySnapshot(snap, tmp); err != nil {
 			os.Remove(tmp)
 			return nil, fmt.Errorf("load snapshot %q: %w", name, err)
 		}

@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // sourcesIn counts the sources of a knowledge base file.
 func sourcesIn(t *testing.T, path string) int {
 	t.Helper()
-	s, err := engine.OpenStore(path, engine.StoreOptions{ReadOnly: true})
+	s, err := store.Open(path, store.Options{ReadOnly: true})
 	require.NoError(t, err)
 	defer s.Close()
 	n, _, err := s.Counts()

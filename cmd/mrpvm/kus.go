@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 )
@@ -26,7 +26,7 @@ It does not touch the knowledge base. With --json it prints the document:
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
-			src, err := fsafe.ReadFile(kusRoot(path), path, engine.DefaultMaxFileSize)
+			src, err := fsafe.ReadFile(kusRoot(path), path, ingest.DefaultMaxFileSize)
 			if err != nil {
 				if c := fsafe.Code(err); c != "" {
 					return fmt.Errorf("%s: %s", c, err)

@@ -22,7 +22,7 @@ import (
 // globalFlags are shared by every subcommand.
 type globalFlags struct {
 	workspace  string
-	force      bool // ingest even an unsafe workspace (engine.CheckWorkspace)
+	force      bool // ingest even an unsafe workspace (ingest.CheckWorkspace)
 	db         string
 	json       bool
 	quiet      bool   // no progress and no notes on standard error

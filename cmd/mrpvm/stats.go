@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 func init() {
@@ -39,7 +39,7 @@ func init() {
 					termf(os.Stderr, "inconsistent: %s\n", text(p))
 				}
 				if len(problems) > 0 {
-					return &exitError{code: 1, err: &engine.StoreError{Code: engine.CodeCorrupt, Path: st.DBPath,
+					return &exitError{code: 1, err: &store.Error{Code: store.CodeCorrupt, Path: st.DBPath,
 						Err: fmt.Errorf("%d inconsistencies between sources and KUs", len(problems))}}
 				}
 			}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // codeTraceNotFound: no kept trace has the request id asked for.
@@ -45,7 +45,7 @@ With --json it prints the whole trace: {"requestId", "sessionId",
 			}
 			t, err := a.vm.Trace(id)
 			if err != nil {
-				var se *engine.StoreError
+				var se *store.Error
 				if !errors.As(err, &se) {
 					err = &codedError{code: codeTraceNotFound, err: err}
 				}

@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -157,26 +158,29 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 	}
 	storyID := "story/" + s.SuiteID + ".md"
 
-	w, err := workspace.Open(workspace.Options{Root: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM})
+	// The story becomes a source: read by the suite's seed detector when it
+	// names one (normalizePersistentContext), else by the Markdown reader.
+	var notes []string
+	storySource := func(cat *plugins.Catalog) []ingest.VirtualSource {
+		virtual := ingest.VirtualSource{ID: storyID, Name: s.StoryFile, Text: []byte(story)}
+		if s.IngestSeedDetectorPlugin != "" {
+			doc, err := normalize(ctx, cat, s.IngestSeedDetectorPlugin, storyID, story)
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("ingest with %s failed (%v); the Markdown reader was used", s.IngestSeedDetectorPlugin, err))
+			} else {
+				virtual.Doc = doc
+			}
+		}
+		return []ingest.VirtualSource{virtual}
+	}
+	w, err := workspace.Open(workspace.Options{Root: wsDir, DBPath: filepath.Join(tmp, "kb.db"), LLM: opt.LLM, UserDir: opt.UserDir, NoWrappers: true, NoLLM: opt.NoLLM,
+		SourcesFrom: storySource})
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
 
-	// The story becomes a source: read by the suite's seed detector when it
-	// names one (normalizePersistentContext), else by the Markdown reader.
-	var notes []string
-	virtual := engine.VirtualSource{ID: storyID, Name: s.StoryFile, Text: []byte(story)}
-	if s.IngestSeedDetectorPlugin != "" {
-		doc, err := normalize(ctx, w, s.IngestSeedDetectorPlugin, storyID, story)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("ingest with %s failed (%v); the Markdown reader was used", s.IngestSeedDetectorPlugin, err))
-		} else {
-			virtual.Doc = doc
-		}
-	}
-	w.AddSources(virtual)
-	if _, err := w.KB.Ingest(ctx, engine.IngestOptions{}); err != nil {
+	if _, err := w.KB.Ingest(ctx, ingest.RunOptions{}); err != nil {
 		return nil, fmt.Errorf("suite %s: ingest: %w", s.SuiteID, err)
 	}
 
@@ -206,8 +210,8 @@ func Run(ctx context.Context, dir string, opt Options) (*SuiteResult, error) {
 }
 
 // normalize has a seed detector read the story into KUs.
-func normalize(ctx context.Context, w *workspace.Workspace, id, sourceID, story string) (*kus.Document, error) {
-	p, ok := w.Catalog.Registry.SD(id)
+func normalize(ctx context.Context, cat *plugins.Catalog, id, sourceID, story string) (*kus.Document, error) {
+	p, ok := cat.Registry.SD(id)
 	if !ok {
 		return nil, fmt.Errorf("seed detector %s is not loaded", id)
 	}

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -67,7 +67,7 @@ func CheckK(k int) error {
 type Searcher struct {
 	s      sdk.Searcher
 	id     string
-	kb     *engine.KB
+	kb     *ingest.KB
 	repair *Repair
 	// Warn, when set, is told of a rebuild as it starts and ends.
 	Warn func(format string, args ...any)
@@ -76,13 +76,13 @@ type Searcher struct {
 var (
 	_ sdk.Searcher = (*Searcher)(nil)
 	_ sdk.Warmer   = (*Searcher)(nil)
-	_ Repairer     = (*engine.KB)(nil)
+	_ Repairer     = (*ingest.KB)(nil)
 )
 
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
 // returns a Searcher over k with it; an unknown plugin or one that
 // cannot rank outside the VM loop is refused (*Error).
-func New(reg *plugins.Registry, k *engine.KB, id string) (*Searcher, error) {
+func New(reg *plugins.Registry, k *ingest.KB, id string) (*Searcher, error) {
 	if id == "" {
 		id = DefaultPlugin
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Repairer rebuilds one kb-plugin's private index from the stored KUs
-// (engine.KB.RepairHook).
+// (ingest.KB.RepairHook).
 type Repairer interface {
 	RepairHook(ctx context.Context, id string) error
 }

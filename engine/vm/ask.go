@@ -206,7 +206,7 @@ func (r *run) screen() (frameResult, bool) {
 
 // Ask runs the loop for one question. It returns an error only for a
 // request it cannot run (empty question, bad pins, bad session id: with a
-// response) or a damaged knowledge base file (errors.Is engine.ErrCorrupt:
+// response) or a damaged knowledge base file (errors.Is store.ErrCorrupt:
 // without one); every other plugin failure is reported in the response's
 // status and trace.
 func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -13,7 +13,7 @@ import (
 // the index its ranking already keeps; answers are remembered for the
 // request's life.
 type corpus struct {
-	kb  *engine.KB
+	kb  *ingest.KB
 	ctx context.Context
 	tc  sdk.TermCounter // nil: no statistics
 
@@ -72,7 +72,7 @@ func (c *corpus) DocFreq(term string) int {
 	return f
 }
 
-// SourceText is the source as ingested (engine.KB.SourceText), read and
+// SourceText is the source as ingested (ingest.KB.SourceText), read and
 // checked once per request: validation asks again for every statement.
 func (c *corpus) SourceText(sourceID string) []byte {
 	c.mu.Lock()

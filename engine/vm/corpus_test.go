@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 )
 
 // TestCorpusReadsASourceOncePerRequest: within one request the source text
@@ -17,7 +17,7 @@ func TestCorpusReadsASourceOncePerRequest(t *testing.T) {
 	m, kb := setup(t, nil)
 	path := filepath.Join(kb.Workspace(), "a.md")
 	require.NoError(t, os.WriteFile(path, []byte("# A\n\nFirst text.\n"), 0o644))
-	_, err := kb.Ingest(context.Background(), engine.IngestOptions{})
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 
 	c := m.newCorpus(context.Background())

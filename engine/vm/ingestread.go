@@ -11,8 +11,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -51,12 +51,12 @@ type ingestReader struct {
 	warned sync.Map
 }
 
-// IngestReader returns the engine.SourceReader of a workspace: each file is
+// IngestReader returns the ingest.SourceReader of a workspace: each file is
 // read by the normalizePersistentContext of the seed detector plugins.json's
 // ingest names for it, sd-symbolic (the Markdown reader) by default. It
 // returns nil, the Markdown reader itself, when sd-symbolic is not loaded
 // and no rule names a detector.
-func IngestReader(cat *plugins.Catalog, llm sdk.LLM, log *slog.Logger) engine.SourceReader {
+func IngestReader(cat *plugins.Catalog, llm sdk.LLM, log *slog.Logger) ingest.SourceReader {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

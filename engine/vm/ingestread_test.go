@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -61,7 +61,7 @@ func ingestWorkspace(t *testing.T) string {
 	return ws
 }
 
-func unitsOf(t *testing.T, kb *engine.KB, sourceID string) []*kus.KU {
+func unitsOf(t *testing.T, kb *ingest.KB, sourceID string) []*kus.KU {
 	t.Helper()
 	rec, err := kb.Store().Source(sourceID)
 	require.NoError(t, err)
@@ -76,7 +76,7 @@ func unitsOf(t *testing.T, kb *engine.KB, sourceID string) []*kus.KU {
 	return out
 }
 
-func warningCodes(rep *engine.IngestReport, path string) []string {
+func warningCodes(rep *ingest.Report, path string) []string {
 	var out []string
 	for _, w := range rep.Warnings {
 		if strings.HasSuffix(filepath.ToSlash(w.Path), path) {
@@ -153,7 +153,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 			w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true})
 			require.NoError(t, err)
 			defer w.Close()
-			rep, err := w.KB.Ingest(context.Background(), engine.IngestOptions{})
+			rep, err := w.KB.Ingest(context.Background(), ingest.RunOptions{})
 			require.NoError(t, err)
 			require.False(t, rep.Failed(), "%+v", rep.Errors)
 
@@ -194,7 +194,7 @@ func TestIngestDefaultIsTheMarkdownReader(t *testing.T) {
 	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
-	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	doc, err := kus.Parse([]byte(docsText), kus.SourceInfo{SourceID: "a.md", SourceName: "a.md"})
 	require.NoError(t, err)

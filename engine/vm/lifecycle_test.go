@@ -11,10 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // catalogOf builds a catalog of the given plugins, each first in its
@@ -36,12 +37,11 @@ func catalogOf(t *testing.T, ps ...sdk.Plugin) *plugins.Catalog {
 
 // openKBFile opens a knowledge base file over ws with the catalog's
 // kb-plugins as ingest hooks and ingests the workspace.
-func openKBFile(t *testing.T, ws, db string, cat *plugins.Catalog) *engine.KB {
+func openKBFile(t *testing.T, ws, db string, cat *plugins.Catalog) *ingest.KB {
 	t.Helper()
-	kb, err := engine.Open(engine.Config{Workspace: ws, DBPath: db})
+	kb, err := ingest.Open(ingest.Options{Workspace: ws, DBPath: db, Hooks: Hooks(cat)})
 	require.NoError(t, err)
-	kb.Attach(Hooks(cat), nil)
-	rep, err := kb.Ingest(context.Background(), engine.IngestOptions{})
+	rep, err := kb.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	require.False(t, rep.Failed(), "%+v", rep.Errors)
 	return kb
@@ -84,7 +84,7 @@ func TestSessionLifecycleEvents(t *testing.T) {
 	require.NoError(t, kb.Close())
 
 	copyPath := filepath.Join(dir, "copy.db")
-	require.NoError(t, engine.CopySnapshot(saved, copyPath))
+	require.NoError(t, store.CopySnapshot(saved, copyPath))
 	loaded := openKBFile(t, ws, copyPath, cat)
 	ml := New(loaded, cat, Options{})
 	assert.Empty(t, ml.NotifyKB(ctx, KBChange{EventType: sdk.EventKBLoaded, SnapshotName: "snap", SnapshotPath: saved,

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // SessionSummary names a stored session for a list (shell completion).
@@ -21,7 +21,7 @@ type SessionSummary struct {
 // ListSessions reads the sessions stored in a knowledge base, newest
 // first, at most limit of them (limit <= 0: all). It only reads, so s
 // may be opened read-only; no Machine is needed.
-func ListSessions(s *engine.Store, limit int) ([]SessionSummary, error) {
+func ListSessions(s *store.Store, limit int) ([]SessionSummary, error) {
 	var out []SessionSummary
 	err := s.PluginStore(coreNamespace).View(func(kv sdk.KV) error {
 		return kv.Scan([]byte("session/"), nil, func(k, v []byte) error {
@@ -56,7 +56,7 @@ func ListSessions(s *engine.Store, limit int) ([]SessionSummary, error) {
 
 // ListRequests reads the ids of the requests whose traces a knowledge
 // base keeps, newest first. It only reads.
-func ListRequests(s *engine.Store) ([]string, error) {
+func ListRequests(s *store.Store) ([]string, error) {
 	var out []string
 	err := s.PluginStore(coreNamespace).View(func(kv sdk.KV) error {
 		return kv.Scan([]byte("traceidx/"), nil, func(k, _ []byte) error {

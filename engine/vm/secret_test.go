@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -51,7 +51,7 @@ func TestTraceStoresNoSecret(t *testing.T) {
 	}}
 
 	dbPath := filepath.Join(t.TempDir(), "kb.db")
-	kb, err := engine.Open(engine.Config{Workspace: t.TempDir(), DBPath: dbPath})
+	kb, err := ingest.Open(ingest.Options{Workspace: t.TempDir(), DBPath: dbPath})
 	require.NoError(t, err)
 	reg := plugins.NewRegistry()
 	for _, p := range []sdk.Plugin{kbp, llmGS, other} {

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // outcome is what one isolated plugin call produced.
@@ -170,9 +170,9 @@ type kbCorruptError struct{ plugin, msg string }
 
 func (e *kbCorruptError) Error() string { return e.plugin + ": " + e.msg }
 
-// Is matches engine.ErrCorrupt and sdk.ErrKBCorrupt.
+// Is matches store.ErrCorrupt and sdk.ErrKBCorrupt.
 func (e *kbCorruptError) Is(target error) bool {
-	return target == engine.ErrCorrupt || target == sdk.ErrKBCorrupt
+	return target == store.ErrCorrupt || target == sdk.ErrKBCorrupt
 }
 
 // stageOrder returns the plugins to try at a stage: the pin alone, else

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -28,7 +28,7 @@ const coreNamespace = "_core"
 // Machine is one VM bound to a knowledge base and a plugin catalog. It is
 // safe for concurrent use; each Ask runs independently.
 type Machine struct {
-	kb     *engine.KB
+	kb     *ingest.KB
 	cat    *plugins.Catalog
 	eng    config.Engine
 	log    *slog.Logger
@@ -57,7 +57,7 @@ type Options struct {
 
 // New builds a Machine. The catalog's plugins should have been built with
 // their stores in kb (workspace.Open builds them so).
-func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
+func New(kb *ingest.KB, cat *plugins.Catalog, opt Options) *Machine {
 	m := &Machine{kb: kb, cat: cat, eng: cat.Config.Engine, log: opt.Logger, llm: opt.LLM, now: opt.Now,
 		traces: map[string]*Trace{}}
 	if m.log == nil {
@@ -76,12 +76,12 @@ func New(kb *engine.KB, cat *plugins.Catalog, opt Options) *Machine {
 func (m *Machine) Catalog() *plugins.Catalog { return m.cat }
 
 // KB returns the machine's knowledge base.
-func (m *Machine) KB() *engine.KB { return m.kb }
+func (m *Machine) KB() *ingest.KB { return m.kb }
 
 // Hooks adapts every loaded kb-plugin to an ingest hook so each keeps its
 // private index in step with the knowledge base.
-func Hooks(cat *plugins.Catalog) []engine.SourceHook {
-	var out []engine.SourceHook
+func Hooks(cat *plugins.Catalog) []ingest.SourceHook {
+	var out []ingest.SourceHook
 	for _, id := range cat.Order(sdk.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
 			out = append(out, &kbHook{p: p, id: id})
@@ -90,16 +90,16 @@ func Hooks(cat *plugins.Catalog) []engine.SourceHook {
 	return out
 }
 
-// kbHook adapts a kb-plugin to engine.SourceHook. The engine bounds each
-// call by engine.json's hookTimeoutMs (KB.SetHookTimeout).
+// kbHook adapts a kb-plugin to ingest.SourceHook. The ingest bounds each
+// call by engine.json's hookTimeoutMs (ingest.Options.HookTimeout).
 type kbHook struct {
 	p  sdk.KBPlugin
 	id string
 }
 
 var (
-	_ engine.SourceHook    = (*kbHook)(nil)
-	_ engine.HookVersioner = (*kbHook)(nil)
+	_ ingest.SourceHook    = (*kbHook)(nil)
+	_ ingest.HookVersioner = (*kbHook)(nil)
 	_ sdk.SourcePreparer   = (*kbHook)(nil)
 )
 
@@ -115,20 +115,9 @@ func (h *kbHook) HookVersion() string {
 	return v
 }
 
-func (h *kbHook) OnSource(ctx context.Context, ev *engine.SourceEvent) (err error) {
-	// The engine bounds the call by hookTimeoutMs and classifies a panic
+func (h *kbHook) OnSource(ctx context.Context, st *sdk.SourceText) (err error) {
+	// The ingest bounds the call by hookTimeoutMs and classifies a panic
 	// (a damaged page or the plugin's failure) inside its transaction.
-	st := &sdk.SourceText{
-		HookType:   sdk.HookSourceText,
-		SourceID:   ev.SourceID,
-		Path:       ev.Path,
-		Text:       ev.Text,
-		Doc:        ev.Doc,
-		OldUnitIDs: ev.OldUnitIDs,
-		Removed:    ev.Kind == engine.SourceRemoved,
-		KV:         ev.KV,
-		KUs:        ev.KUs,
-	}
 	rc := sdk.RunContext{HookType: sdk.HookSourceText}
 	if d, ok := ctx.Deadline(); ok {
 		rc.Budgets.Deadline = d
@@ -163,7 +152,7 @@ func newID(prefix string) string {
 }
 
 // storeKUReader reads committed KUs from the knowledge base.
-type storeKUReader struct{ kb *engine.KB }
+type storeKUReader struct{ kb *ingest.KB }
 
 func (r storeKUReader) KU(id string) (*kus.KU, error) {
 	if r.kb == nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -107,12 +107,26 @@ func answer(text string) func(context.Context, *sdk.SolveInput) (*sdk.SolveResul
 }
 
 // setup builds a machine over a real knowledge base with the given plugins.
-func setup(t *testing.T, engCfg func(*config.Engine), ps ...sdk.Plugin) (*Machine, *engine.KB) {
+func setup(t *testing.T, engCfg func(*config.Engine), ps ...sdk.Plugin) (*Machine, *ingest.KB) {
 	t.Helper()
-	ws := t.TempDir()
-	kb, err := engine.Open(engine.Config{Workspace: ws, DBPath: filepath.Join(t.TempDir(), "kb.db")})
+	cat := testCatalog(t, engCfg, ps...)
+	kb := openTestKB(t, nil)
+	return New(kb, cat, Options{}), kb
+}
+
+// openTestKB opens a knowledge base over a new empty workspace with hooks,
+// closed when the test ends.
+func openTestKB(t *testing.T, hooks []ingest.SourceHook) *ingest.KB {
+	t.Helper()
+	kb, err := ingest.Open(ingest.Options{Workspace: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "kb.db"), Hooks: hooks})
 	require.NoError(t, err)
 	t.Cleanup(func() { kb.Close() })
+	return kb
+}
+
+// testCatalog registers ps with each in its stage's default order.
+func testCatalog(t *testing.T, engCfg func(*config.Engine), ps ...sdk.Plugin) *plugins.Catalog {
+	t.Helper()
 	reg := plugins.NewRegistry()
 	for _, p := range ps {
 		require.NoError(t, reg.Register(p))
@@ -132,8 +146,7 @@ func setup(t *testing.T, engCfg func(*config.Engine), ps ...sdk.Plugin) (*Machin
 	if engCfg != nil {
 		engCfg(&cfg.Engine)
 	}
-	cat := &plugins.Catalog{Registry: reg, Config: cfg}
-	return New(kb, cat, Options{}), kb
+	return &plugins.Catalog{Registry: reg, Config: cfg}
 }
 
 func leaf(id, text string) *kus.KU {
@@ -334,10 +347,11 @@ func (p *corruptKB) Retrieve(ctx context.Context, rc sdk.RunContext, in *sdk.Ret
 func TestCorruptIndexIsRebuiltAndRetried(t *testing.T) {
 	kb := &corruptKB{testKB: testKB{Base: descriptor(t, "kb-t", sdk.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}}
 	gs := &testGS{Base: descriptor(t, "gs-t", sdk.TypeGS, ""), solve: answer("Alpha uses beta.")}
-	m, store := setup(t, nil, kb, gs)
+	cat := testCatalog(t, nil, kb, gs)
+	store := openTestKB(t, Hooks(cat))
+	m := New(store, cat, Options{})
 	require.NoError(t, os.WriteFile(filepath.Join(store.Workspace(), "doc.md"), []byte("# Doc\n\nAlpha uses beta.\n"), 0o644))
-	store.Attach(Hooks(m.cat), nil)
-	_, err := store.Ingest(context.Background(), engine.IngestOptions{})
+	_, err := store.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	kb.corrupt, kb.rebuilds = true, 0
 

@@ -9,7 +9,7 @@ import (
 	"runtime/pprof"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -35,7 +35,7 @@ func BenchmarkColdIngestAll(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		rep, err := w.KB.Ingest(context.Background(), engine.IngestOptions{})
+		rep, err := w.KB.Ingest(context.Background(), ingest.RunOptions{})
 		if err != nil || rep.Failed() {
 			b.Fatal(err, rep)
 		}

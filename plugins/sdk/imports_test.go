@@ -10,6 +10,8 @@ import (
 // depend on, directly or transitively.
 var forbidden = []string{
 	"github.com/mrpvm/mrpvm/engine",
+	"github.com/mrpvm/mrpvm/ingest",
+	"github.com/mrpvm/mrpvm/store",
 	"github.com/mrpvm/mrpvm/lsp",
 	"github.com/mrpvm/mrpvm/config",
 	"github.com/mrpvm/mrpvm/cmd",

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -80,7 +80,7 @@ func BenchmarkAskSciFact(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := w.KB.Ingest(context.Background(), engine.IngestOptions{}); err != nil {
+	if _, err := w.KB.Ingest(context.Background(), ingest.RunOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	qs := trainingQueries(b, 200)

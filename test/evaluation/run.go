@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -114,7 +114,7 @@ func runWorkspace(ctx context.Context, opt Options, ws string, groups [][]Item) 
 	}
 	defer w.Close()
 	start := time.Now()
-	ing, err := w.KB.Ingest(ctx, engine.IngestOptions{})
+	ing, err := w.KB.Ingest(ctx, ingest.RunOptions{})
 	if err != nil {
 		return nil, "", err
 	}

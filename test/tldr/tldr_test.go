@@ -11,24 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine"
 	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 	"github.com/mrpvm/mrpvm/workspace"
 )
-
-// extractCommon unpacks pages/common of the tldr-pages archive into dir,
-// skipping the test when the archive is not available.
-func extractCommon(t testing.TB, dir string) int {
-	archive, err := tldrpages.Archive()
-	if err != nil {
-		t.Skipf("%v", err)
-	}
-	n, err := tldrpages.Extract(archive, dir, map[string]string{"common": ""})
-	require.NoError(t, err)
-	return n["common"]
-}
 
 type question struct {
 	Q    string `json:"q"`
@@ -44,13 +32,13 @@ func TestHowToQuestionsFindTheRightPage(t *testing.T) {
 		t.Skip("ingests 4,612 files")
 	}
 	ws := t.TempDir()
-	n := extractCommon(t, ws)
+	n := tldrpages.ExtractCommon(t, ws)
 	require.Greater(t, n, 4000)
 
 	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
 	require.NoError(t, err)
 	defer w.Close()
-	_, err = w.KB.Ingest(context.Background(), engine.IngestOptions{})
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 
 	for _, set := range []struct {

@@ -6,8 +6,11 @@
 // statement is supported when enough of its content terms occur in the
 // evidence it cites (or, uncited, in the answer's cited evidence, else in
 // all the evidence); numbers must occur verbatim. The answer must also
-// carry the key terms of its intents. Any failure rejects the answer with
-// a reason that names the statement, which drives the VM's backtracking.
+// carry the key terms of its intents, cover them weighed by their rarity in
+// the knowledge base, and lead with a source that has them together in one
+// sentence (or names one of them in its title) and, for "what is X", is
+// about X. Any failure rejects the answer with a reason that names the
+// statement or source, which drives the VM's backtracking.
 package valsymbolic
 
 import (
@@ -22,6 +25,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // ID is the plugin id.
@@ -308,11 +312,11 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 	// Life page do not answer "meaning of life"). A comparison or a
 	// question of several parts draws on several sources by design.
 	units := unitCovers(stmts, cited)
-	single := len(targets) == 1 && !comparison(in) && len(units) > 1
+	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar)
-		if single && cov >= p.Options.MinKeyCoverage {
+		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
 			cov, worst = -1, ""
 			for _, u := range units {
 				if c, w := keyCoverage(t, u, rar); c > cov {
@@ -329,6 +333,33 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 		if cov < p.Options.MinKeyCoverage {
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
+		}
+	}
+	// The key terms must also stand together in the source the answer leads
+	// with: two neighbouring ones in one sentence, or one in its title or
+	// path and the other in its text. A page that mentions "long" in one
+	// example and "short" in another does not answer "give a long command
+	// a short name"; an answer that leads with a page where the words are
+	// only apart, and has them together only in a page it cites further
+	// down, leads with the wrong page.
+	if single && !several(targets[0]) {
+		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc) {
+			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
+				n, k.Title, clip(targets[0]))
+			return v
+		}
+	}
+	// "What is X" is answered by a unit about X: the rarest key word of the
+	// target names the unit (its title or path) or stands in the first
+	// sentence of what the answer says from it or of the unit itself, not
+	// only somewhere further down.
+	if single && defines(in) {
+		if n, k := leadUnit(stmts, cited); k != nil {
+			if w := rarest(targets[0], rar); w != "" && !about(w, k, unitTexts(stmts, cited)[n], rar) {
+				v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, is not about %q: it mentions %q only in passing",
+					n, k.Title, clip(targets[0]), w)
+				return v
+			}
 		}
 	}
 	// "must mention X" rules from the user's turn.
@@ -350,25 +381,28 @@ func labelTerms(k *kus.KU) map[string]bool {
 }
 
 // unitCovers gives, per cited source, the terms of what the answer says
-// from it, with its title and path. An uncited statement belongs to the
-// citation that closes it (the next one), or, after a lead-in citation
-// ("Title [1]: ..."), to that one; one that belongs to none counts for
-// every unit.
+// from it (unitTexts), with its title and path.
 func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]bool {
 	units := map[int]map[string]bool{}
+	for n, texts := range unitTexts(stmts, cited) {
+		units[n] = labelTerms(cited[n])
+		for t := range symbolic.TermSet(strings.Join(texts, "\n")) {
+			units[n][t] = true
+		}
+	}
+	return units
+}
+
+// unitTexts gives, per cited source, what the answer says from it. An
+// uncited statement belongs to the citation that closes it (the next one),
+// or, after a lead-in citation ("Title [1]: ..."), to that one; one that
+// belongs to none counts for every unit.
+func unitTexts(stmts []statement, cited map[int]*kus.KU) map[int][]string {
+	units := map[int][]string{}
 	add := func(cites []int, texts ...string) {
 		for _, n := range cites {
-			k := cited[n]
-			if k == nil {
-				continue
-			}
-			if units[n] == nil {
-				units[n] = labelTerms(k)
-			}
-			for _, x := range texts {
-				for t := range symbolic.TermSet(x) {
-					units[n][t] = true
-				}
+			if cited[n] != nil {
+				units[n] = append(units[n], texts...)
 			}
 		}
 	}
@@ -396,12 +430,177 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 	} else {
 		shared = append(shared, pending...)
 	}
-	for _, u := range units {
-		for t := range symbolic.TermSet(strings.Join(shared, "\n")) {
-			u[t] = true
-		}
+	for n := range units {
+		units[n] = append(units[n], shared...)
 	}
 	return units
+}
+
+// keyToken is a key term of a question with the number of the key word it
+// belongs to, counting only key words; the parts of a compound share the
+// compound's number.
+type keyToken struct {
+	term string
+	pos  int
+}
+
+// keyTokens are the distinct key terms of target with their positions:
+// its content terms and the words that name an action ("list", "show"),
+// without filler.
+func keyTokens(target string) []keyToken {
+	content := map[string]bool{}
+	for _, k := range symbolic.TaskTerms(target) {
+		if !filler[k] {
+			content[k] = true
+		}
+	}
+	var out []keyToken
+	seen := map[string]bool{}
+	last, word := -1, -1
+	text.English().Each(target, func(t text.Token) {
+		if content[t.Term] && !seen[t.Term] {
+			seen[t.Term] = true
+			if t.Pos != last {
+				last, word = t.Pos, word+1
+			}
+			out = append(out, keyToken{t.Term, word})
+		}
+	})
+	return out
+}
+
+// together reports whether the key words of target stand together in what
+// the answer says from unit k (said) or in k itself: two neighbouring ones
+// (next to each other once stop words and generic words are left out:
+// "long command", "short name") in one sentence, or one in k's title or
+// path (k is about it) and another anywhere in its text. A target of fewer
+// than two key words passes.
+func together(target string, k *kus.KU, said []string, rc sdk.RunContext) bool {
+	key := keyTokens(target)
+	words := map[int]bool{}
+	for _, t := range key {
+		words[t.pos] = true
+	}
+	if len(words) < 2 {
+		return true
+	}
+	// match gives the key words a term of the evidence stands for: the
+	// same term, or a near spelling of a long one.
+	match := func(term string) []int {
+		var out []int
+		for _, t := range key {
+			if t.term == term || (len(t.term) >= 5 && symbolic.Near(t.term, term)) {
+				out = append(out, t.pos)
+			}
+		}
+		return out
+	}
+	label := map[int]bool{}
+	for t := range labelTerms(k) {
+		for _, w := range match(t) {
+			label[w] = true
+		}
+	}
+	if len(label) > 1 {
+		return true
+	}
+	// One sentence of the unit holds two neighbouring key words, or a key
+	// word its title and path do not hold when they hold one.
+	all := strings.Join(said, "\n") + "\n" + citedText([]*kus.KU{k}, rc)
+	for _, line := range strings.Split(all, "\n") {
+		for _, sent := range symbolic.Sentences(line) {
+			at := map[int]bool{}
+			text.English().Each(sent, func(t text.Token) {
+				for _, w := range match(t.Term) {
+					at[w] = true
+				}
+			})
+			for w := range at {
+				if at[w+1] || (len(label) > 0 && !label[w]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// several reports whether target names several things ("kb-fast and
+// kb-thinkingdb", "scp or rsync"), each of which may have its own source.
+func several(target string) bool {
+	for _, w := range strings.Fields(strings.ToLower(target)) {
+		switch strings.Trim(w, ",;:?!.") {
+		case "and", "or", "vs", "versus":
+			return true
+		}
+	}
+	return false
+}
+
+// defines reports whether the task asks what something is.
+func defines(in *sdk.ValidateInput) bool {
+	for _, it := range in.Intents {
+		if it.Act != "define" {
+			return false
+		}
+	}
+	return len(in.Intents) > 0 || symbolic.ActOf(in.Payload.Prompt) == "define"
+}
+
+// rarest is the key term of target that is rarest in the knowledge base
+// ("" when it has none).
+func rarest(target string, rar symbolic.Rarity) string {
+	best, bestW := "", -1.0
+	for _, t := range keyTokens(target) {
+		if w := rar.Weight(t.term); w > bestW {
+			best, bestW = t.term, w
+		}
+	}
+	return best
+}
+
+// about reports whether unit k is about term w: w (or a near spelling of
+// it) is in k's title or path, or in the first sentence of what the
+// answer says from k (said) or of k's own text.
+func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
+	if covered(w, labelTerms(k), rar) {
+		return true
+	}
+	first := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if sents := symbolic.Sentences(line); len(sents) > 0 && strings.TrimSpace(sents[0]) != "" {
+				return sents[0]
+			}
+		}
+		return ""
+	}
+	for _, s := range []string{first(strings.Join(said, "\n")), first(k.Text())} {
+		if covered(w, symbolic.TermSet(s), rar) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadUnit is the source the answer leads with: the lowest source number
+// it cites, else its first evidence unit.
+func leadUnit(stmts []statement, cited map[int]*kus.KU) (int, *kus.KU) {
+	lead := 0
+	for _, s := range stmts {
+		for _, n := range s.cites {
+			if cited[n] != nil && (lead == 0 || n < lead) {
+				lead = n
+			}
+		}
+	}
+	if lead == 0 {
+		for n := range cited {
+			if lead == 0 || n < lead {
+				lead = n
+			}
+		}
+	}
+	return lead, cited[lead]
 }
 
 // comparison reports whether the task compares things.

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine"
+	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	wspace "github.com/mrpvm/mrpvm/workspace"
 )
@@ -36,7 +36,7 @@ func reingestOne(ctx context.Context, workspace, db, file string, n int) ([]time
 			return nil, err
 		}
 		t0 := time.Now()
-		rep, err := ws.KB.Ingest(ctx, engine.IngestOptions{Only: []string{path}})
+		rep, err := ws.KB.Ingest(ctx, ingest.RunOptions{Only: []string{path}})
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,6 @@
 // Command lspbench measures the mrpvm language server the way an editor
 // uses it: it starts the real `mrpvm lsp` binary, talks LSP to it over a
-// pipe (test/lsp/lspclient) and prints, for each workspace given,
+// pipe (test/internal/lspclient) and prints, for each workspace given,
 // these figures against their targets:
 //
 //   - first hover answered while the cold ingest runs (target ≤100 ms), and
@@ -40,7 +40,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/test/lsp/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
 type wsFlag []string

@@ -7,13 +7,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin = assert(os.getenv('MRPVM_BIN'), 'MRPVM_BIN')
-local ws = assert(os.getenv('MRPVM_TEST_WS'), 'MRPVM_TEST_WS')
-local tmp = assert(os.getenv('MRPVM_TEST_TMP'), 'MRPVM_TEST_TMP')
-
-vim.o.columns, vim.o.lines = 160, 50
-vim.cmd('filetype on')
-H.out('# Neovim ' .. tostring(vim.version().major) .. '.' .. vim.version().minor .. '.' .. vim.version().patch)
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 -- -u NONE skips plugin/ scripts: load ours as a plugin manager would.
 vim.cmd('runtime plugin/mrpvm.lua')
 -- no endpoint from the test machine's environment.
@@ -26,13 +20,6 @@ local mrpvm = require('mrpvm')
 local health = require('mrpvm.health')
 local server_cmd = { bin, 'lsp', '--db', tmp .. '/kb.db', '--log', tmp .. '/server.log' }
 local client, buf
-
-local function request_sync(c, method, params)
-  if vim.fn.has('nvim-0.11') == 1 then
-    return c:request_sync(method, params, 10000)
-  end
-  return c.request_sync(method, params, 10000)
-end
 
 H.test('plugin/mrpvm.lua loads and creates no command before a client attaches', function()
   H.eq(vim.g.loaded_mrpvm, 1, 'loaded flag')
@@ -63,11 +50,7 @@ H.test('a client started from lsp/mrpvm.lua without setup{} gets the commands on
     end
   end
   buf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach and initialize')
-  client = mrpvm.clients(buf)[1]
+  client = H.attached(mrpvm, buf, 'the client to attach and initialize')
   H.eq(client.config.root_dir, ws, 'root from the .mrpvm marker')
   if has_attach then
     H.wait(2000, function()
@@ -84,7 +67,7 @@ H.test('a client started from lsp/mrpvm.lua without setup{} gets the commands on
     H.eq(#mrpvm.clients(), 1, 'setup{autostart=false} starts no second client')
   end
   H.wait(15000, function()
-    local res = request_sync(client, 'workspace/executeCommand', { command = 'mrpvm.stats', arguments = { vim.empty_dict() } })
+    local res = H.request_sync(client, 'workspace/executeCommand', { command = 'mrpvm.stats', arguments = { vim.empty_dict() } }, 10000)
     return res and res.result and res.result.kus > 0
   end, 'the first ingest')
 end)
@@ -138,12 +121,7 @@ end)
 
 H.test('gs in the answer buffer opens the picker', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
-  local win
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(w) == abuf then
-      win = w
-    end
-  end
+  local win = H.win_of(abuf)
   H.truthy(win, 'the answer window')
   vim.api.nvim_set_current_win(win)
   local orig = vim.ui.select

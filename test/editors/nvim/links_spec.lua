@@ -7,26 +7,14 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin = assert(os.getenv('MRPVM_BIN'), 'MRPVM_BIN')
-local ws = assert(os.getenv('MRPVM_TEST_WS'), 'MRPVM_TEST_WS')
-local tmp = assert(os.getenv('MRPVM_TEST_TMP'), 'MRPVM_TEST_TMP')
-
-vim.o.columns, vim.o.lines = 160, 50
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 vim.o.hidden = true
-vim.cmd('filetype on')
 
 local mrpvm = require('mrpvm')
 local client, gbuf, lbuf
 
--- Client methods take a colon from Neovim 0.11 on (fields called with a
--- dot before).
 local function req(method, params, bufnr)
-  local res
-  if vim.fn.has('nvim-0.11') == 1 then
-    res = client:request_sync(method, params, 5000, bufnr)
-  else
-    res = client.request_sync(method, params, 5000, bufnr)
-  end
+  local res = H.request_sync(client, method, params, 5000, bufnr)
   H.truthy(res, method .. ' answered')
   H.truthy(not res.err, method .. ' error: ' .. vim.inspect(res.err))
   return res.result
@@ -45,11 +33,7 @@ H.test('attach and ingest', function()
   mrpvm.setup({ cmd = { bin, 'lsp' }, db = tmp .. '/kb.db', log = tmp .. '/server.log', answer_window = 'split' })
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/notes/glossary.md'))
   gbuf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(gbuf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the client to attach')
-  client = mrpvm.clients(gbuf)[1]
+  client = H.attached(mrpvm, gbuf, 'the client to attach')
   H.wait(15000, function()
     return (mrpvm._state.ingests_done or 0) > 0
   end, 'the first ingest')
@@ -104,12 +88,7 @@ H.test('rename of a heading updates the links in every buffer', function()
   H.eq(vim.api.nvim_buf_get_lines(gbuf, q, q + 1, false)[1], '## Quibbles', 'the heading')
   -- renaming onto another heading is refused with a clear message.
   local params = { textDocument = { uri = vim.uri_from_bufnr(gbuf) }, position = { line = q, character = 4 }, newName = 'Sidecar' }
-  local res
-  if vim.fn.has('nvim-0.11') == 1 then
-    res = client:request_sync('textDocument/rename', params, 5000, gbuf)
-  else
-    res = client.request_sync('textDocument/rename', params, 5000, gbuf)
-  end
+  local res = H.request_sync(client, 'textDocument/rename', params, 5000, gbuf)
   local err = res and res.err
   H.truthy(err, 'a refusal')
   H.contains(err.message, 'rename_refused', 'stable code')

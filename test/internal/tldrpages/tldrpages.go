@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // EnvArchive names an environment variable that, when set, gives the path
@@ -112,4 +113,20 @@ func Extract(archive, dst string, platforms map[string]string) (map[string]int, 
 		}
 		counts[platform]++
 	}
+}
+
+// ExtractCommon unpacks pages/common of the archive into dir and returns
+// the number of pages; the test is skipped when the archive is not
+// available.
+func ExtractCommon(tb testing.TB, dir string) int {
+	tb.Helper()
+	archive, err := Archive()
+	if err != nil {
+		tb.Skipf("%v", err)
+	}
+	n, err := Extract(archive, dir, map[string]string{"common": ""})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n["common"]
 }

@@ -1,0 +1,255 @@
+package valsymbolic
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// page parses a tldr-style page as ingest does and returns its summary
+// unit, the one a how-to answer over tldr-pages cites.
+func page(t *testing.T, id, md string) *kus.KU {
+	t.Helper()
+	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range doc.Units {
+		if k.Level == kus.LevelSummary {
+			return k
+		}
+	}
+	t.Fatalf("%s: no summary unit", id)
+	return nil
+}
+
+const lprPage = `# lpr
+
+> Print files.
+> See also: ` + "`lpstat`" + `.
+
+- Print a file to the default printer:
+
+` + "`lpr {{path/to/file}}`" + `
+
+- Print double-sided either in portrait (long) or in landscape (short):
+
+` + "`lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`" + `
+`
+
+const aliasPage = `# alias
+
+> Create aliases: words that the shell replaces by a command string.
+
+- List all aliases:
+
+` + "`alias`" + `
+
+- Create a short name for a long command:
+
+` + "`alias {{name}}=\"{{command}}\"`" + `
+`
+
+const scpPage = `# scp
+
+> Secure copy.
+
+- Copy a local file to a remote host:
+
+` + "`scp {{local}} {{host}}:{{dir}}`" + `
+`
+
+// TestKeyWordsMustStandTogether: a page that has the question's rare
+// words only apart ("long" and "short" as paper edges in one example) does
+// not answer it, although its words cover the question by rarity; a page
+// that says them together does, and so does a page named by one of them
+// that says another.
+func TestKeyWordsMustStandTogether(t *testing.T) {
+	df := freq("file print command name page", 600)
+	for k, v := range freq("long short", 30) {
+		df[k] = v
+	}
+	for k, v := range freq("lpr alias", 2) {
+		df[k] = v
+	}
+	for k, v := range freq("another machine", 600) {
+		df[k] = v
+	}
+	for k, v := range freq("scp", 2) {
+		df[k] = v
+	}
+	lpr, alias, scp := page(t, "common/lpr.md", lprPage), page(t, "common/alias.md", aliasPage), page(t, "common/scp.md", scpPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lpr.md": lprPage, "common/alias.md": aliasPage, "common/scp.md": scpPage}}
+	cases := []struct {
+		name, target, answer string
+		ev                   *kus.KU
+		want                 sdk.Status
+	}{
+		{"the words only apart", "give a long command a short name", "lpr [1]: Print files.\n\n- Print double-sided either in portrait (long) or in landscape (short):\n\n" +
+			"  `lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`\n\nSources:\n[1] lpr — common/lpr.md:1\n",
+			lpr, sdk.StatusRejected},
+		{"the words together", "give a long command a short name", "alias [1]: Create aliases: words that the shell replaces by a command string.\n\n- Create a short name for a long command:\n\n" +
+			"  `alias {{name}}=\"{{command}}\"`\n\nSources:\n[1] alias — common/alias.md:1\n",
+			alias, sdk.StatusAccepted},
+		{"the page is named by one word and says another", "scp files to another machine", "scp [1]: Secure copy.\n\n- Copy a local file to a remote host:\n\n" +
+			"  `scp {{local}} {{host}}:{{dir}}`\n\nSources:\n[1] scp — common/scp.md:1\n",
+			scp, sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "together") {
+				t.Errorf("the reason should say the words are never together: %s", res.Reason)
+			}
+			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == sdk.StatusRejected && cov < 0.6 {
+				t.Errorf("key coverage %.2f: the case should pass the coverage check and fail only on togetherness", cov)
+			}
+		})
+	}
+}
+
+const cpupowerPage = `# cpupower
+
+> Tools for CPU power and tuning.
+
+- List CPUs:
+
+` + "`sudo cpupower --cpu all info`" + `
+
+- Print CPU 0's available frequency governors:
+
+` + "`sudo cpupower --cpu 0 frequency-info --governors`" + `
+`
+
+const sslSpeedPage = `# openssl speed
+
+> Benchmark OpenSSL algorithms.
+
+- Benchmark in parallel using all available CPU cores:
+
+` + "`openssl speed -multi $(nproc)`" + `
+`
+
+// TestTheLeadSourceMustHoldTheWordsTogether: an answer that leads with a
+// page where the question's words are only apart, and has them together
+// only in a page it cites further down, leads with the wrong page; the
+// same sources the other way round answer the question.
+func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
+	df := freq("print list all info", 600)
+	for k, v := range freq("cpu cores available", 40) {
+		df[k] = v
+	}
+	cpupower, speed := page(t, "linux/cpupower.md", cpupowerPage), page(t, "common/openssl-speed.md", sslSpeedPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/cpupower.md": cpupowerPage, "common/openssl-speed.md": sslSpeedPage}}
+	cpuPart := "cpupower [%d]: Tools for CPU power and tuning.\n\n- Print CPU 0's available frequency governors:\n\n  `sudo cpupower --cpu 0 frequency-info --governors`\n\n"
+	sslPart := "openssl speed [%d]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n  `openssl speed -multi $(nproc)`\n\n"
+	cases := []struct {
+		name, answer string
+		want         sdk.Status
+	}{
+		{"led by the page that has them apart", fmt.Sprintf(cpuPart, 1) + fmt.Sprintf(sslPart, 2) +
+			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", sdk.StatusRejected},
+		{"led by the page that has them together", fmt.Sprintf(sslPart, 1) + fmt.Sprintf(cpuPart, 2) +
+			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "leads with, [1] cpupower") {
+				t.Errorf("the reason should name the lead source: %s", res.Reason)
+			}
+		})
+	}
+}
+
+const pueuePage = `# pueue
+
+> A task management tool for long-running tasks.
+
+- Add a task to the queue:
+
+` + "`pueue add {{command}}`" + `
+
+- Stash a task so that it waits until it is enqueued again:
+
+` + "`pueue stash {{task_id}}`" + `
+`
+
+const gitStashPage = `# git stash
+
+> Stash local Git changes in a temporary area.
+
+- Stash current changes, except new (untracked) files:
+
+` + "`git stash push`" + `
+`
+
+// TestWhatIsXIsAnsweredByAUnitAboutX: "What is a stash?" is not answered
+// by a page that mentions stashing in one of its examples, but by the page
+// about it.
+func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
+	df := freq("task add command change", 600)
+	for k, v := range freq("stash", 20) {
+		df[k] = v
+	}
+	pueue, stash := page(t, "common/pueue.md", pueuePage), page(t, "common/git-stash.md", gitStashPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/pueue.md": pueuePage, "common/git-stash.md": gitStashPage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         sdk.Status
+	}{
+		{"a page that mentions it in passing", "pueue [1]: A task management tool for long-running tasks.\n\n- Stash a task so that it waits until it is enqueued again:\n\n" +
+			"  `pueue stash {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:1\n", pueue, sdk.StatusRejected},
+		{"the page about it", "git stash [1]: Stash local Git changes in a temporary area.\n\n- Stash current changes, except new (untracked) files:\n\n" +
+			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, sdk.StatusAccepted},
+	}
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
+				Intents: []sdk.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
+				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
+			}
+			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "not about") {
+				t.Errorf("the reason should say the source is not about it: %s", res.Reason)
+			}
+		})
+	}
+}

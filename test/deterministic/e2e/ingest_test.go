@@ -1,0 +1,342 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+type ingestJSON struct {
+	Files     int `json:"files"`
+	Unchanged int `json:"unchanged"`
+	Plugins   int `json:"pluginSources"`
+	Removed   int `json:"removed"`
+	KUs       int `json:"kus"`
+	Errors    []struct {
+		Path    string `json:"path"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"errors"`
+	Warnings []struct {
+		Path    string `json:"path"`
+		Line    int    `json:"line"`
+		Col     int    `json:"col"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"warnings"`
+	Seconds float64 `json:"seconds"`
+}
+
+func TestIngestJSONAndIncremental(t *testing.T) {
+	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- dir/b.md --\n# B\n\nBeta text.\n")
+	env := isolatedEnv(t)
+	r := run(t, env, "ingest", "--workspace", ws, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var first ingestJSON
+	decodeJSON(t, r.stdout, &first)
+	assert.GreaterOrEqual(t, first.Files, 2)
+	assert.Empty(t, first.Errors)
+	assert.NotNil(t, first.Warnings)
+	assert.Empty(t, first.Warnings)
+	assert.Greater(t, first.KUs, 2)
+
+	r = run(t, env, "ingest", "--workspace", ws, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var second ingestJSON
+	decodeJSON(t, r.stdout, &second)
+	assert.Equal(t, 0, second.Files)
+	assert.Equal(t, first.KUs, second.KUs)
+
+	p := filepath.Join(ws, "dir", "b.md")
+	require.NoError(t, os.WriteFile(p, []byte("# B\n\nBeta changed.\n"), 0o644))
+	later := time.Now().Add(5 * time.Second)
+	require.NoError(t, os.Chtimes(p, later, later))
+	r = run(t, env, "ingest", "--workspace", ws, "--json")
+	var third ingestJSON
+	decodeJSON(t, r.stdout, &third)
+	assert.Equal(t, 1, third.Files, "exactly the changed file")
+
+	// The default database lives under the user cache directory.
+	matches, _ := filepath.Glob(filepath.Join(strings.TrimPrefix(env[0], "XDG_CACHE_HOME="), "mrpvm", "*", "kb.db"))
+	assert.Len(t, matches, 1)
+}
+
+func TestIngestHumanOutputAndKusAndStats(t *testing.T) {
+	ws := writeWorkspace(t, "-- guide.md --\n# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n")
+	env := isolatedEnv(t)
+	r := run(t, env, "ingest", "--workspace", ws)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "ingested")
+
+	r = run(t, env, "kus", "--workspace", ws, filepath.Join(ws, "guide.md"))
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "guide.md::source-summary")
+	assert.Contains(t, r.stdout, "guide.md::section-")
+
+	r = run(t, env, "stats", "--workspace", ws, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"sources"`)
+}
+
+func TestIngestSkipsBadFilesButSucceeds(t *testing.T) {
+	ws := writeWorkspace(t, "-- good.md --\n# Good\n\ntext\n")
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "bin.md"), []byte{0x7f, 'E', 'L', 'F', 0, 0, 1}, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "latin1.md"), []byte("caf\xe9\n"), 0o644))
+	r := run(t, isolatedEnv(t), "ingest", "--workspace", ws, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	codes := map[string]string{}
+	for _, e := range rep.Errors {
+		codes[filepath.Base(e.Path)] = e.Code
+	}
+	assert.Equal(t, map[string]string{"bin.md": "binary_file", "latin1.md": "not_utf8"}, codes)
+}
+
+func TestHugeFileIsCappedAndIngestable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 50 MB file")
+	}
+	ws := writeWorkspace(t, "-- small.md --\n# Small\n\ntext\n")
+	var sb strings.Builder
+	for i := 0; sb.Len() < 50<<20; i++ {
+		fmt.Fprintf(&sb, "## Section %d\n\nParagraph %d with some words about topic %d.\n\n", i, i, i%97)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "huge.md"), []byte(sb.String()), 0o644))
+	env := isolatedEnv(t)
+	r := run(t, env, "ingest", "--workspace", ws, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	require.Len(t, rep.Errors, 1)
+	assert.Equal(t, "file_too_large", rep.Errors[0].Code)
+
+	r = run(t, env, "ingest", "--workspace", ws, "--json", "--max-file-size", fmt.Sprint(64<<20))
+	require.Equal(t, 0, r.code, r.stderr)
+	decodeJSON(t, r.stdout, &rep)
+	assert.Empty(t, rep.Errors)
+	assert.Equal(t, 1, rep.Files)
+}
+
+// TestHelperHoldLock is not a test: run as a subprocess it holds a
+// knowledge base open until killed.
+func TestHelperHoldLock(t *testing.T) {
+	path := os.Getenv("MRPVM_E2E_HELPER")
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	db, err := bolt.Open(path, 0o644, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	fmt.Println("locked")
+	time.Sleep(time.Minute)
+}
+
+func TestLockedDatabaseFailsFastWithClearError(t *testing.T) {
+	ws := writeWorkspace(t, "-- a.md --\n# A\n\ntext\n")
+	dbPath := filepath.Join(t.TempDir(), "kb.db")
+	holder := exec.Command(os.Args[0], "-test.run=^TestHelperHoldLock$")
+	holder.Env = append(os.Environ(), "MRPVM_E2E_HELPER="+dbPath)
+	out, err := holder.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, holder.Start())
+	defer func() { holder.Process.Kill(); holder.Wait() }()
+	buf := make([]byte, 6)
+	_, err = out.Read(buf)
+	require.NoError(t, err)
+
+	start := time.Now()
+	r := run(t, isolatedEnv(t), "ingest", "--workspace", ws, "--db", dbPath)
+	assert.Less(t, time.Since(start), 5*time.Second, "never hangs")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "kb_locked")
+	assert.Contains(t, r.stderr, dbPath)
+}
+
+func TestCorruptDatabaseAndRebuild(t *testing.T) {
+	ws := writeWorkspace(t, "-- a.md --\n# A\n\ntext\n")
+	dbPath := filepath.Join(t.TempDir(), "kb.db")
+	require.NoError(t, os.WriteFile(dbPath, []byte(strings.Repeat("garbage ", 4096)), 0o644))
+	env := isolatedEnv(t)
+	r := run(t, env, "ingest", "--workspace", ws, "--db", dbPath)
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "kb_corrupt")
+	assert.Contains(t, r.stderr, "--rebuild")
+
+	r = run(t, env, "ingest", "--workspace", ws, "--db", dbPath, "--rebuild", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "moved the old knowledge base aside")
+	aside, _ := filepath.Glob(dbPath + ".corrupt-*")
+	assert.Len(t, aside, 1)
+}
+
+func TestKilledIngestLeavesConsistentDatabase(t *testing.T) {
+	ws := t.TempDir()
+	const n = 3000
+	for i := 0; i < n; i++ {
+		body := fmt.Sprintf("# Document %d\n\n%s\n\n## Part two\n\n%s\n", i,
+			strings.Repeat(fmt.Sprintf("Sentence about subject %d. ", i), 30),
+			strings.Repeat("More text follows here. ", 40))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("d%04d.md", i)), []byte(body), 0o644))
+	}
+	dbPath := filepath.Join(t.TempDir(), "kb.db")
+	env := isolatedEnv(t)
+	for attempt := 0; attempt < 3; attempt++ {
+		cmd := exec.Command(binary, "ingest", "--workspace", ws, "--db", dbPath)
+		cmd.Env = append(os.Environ(), env...)
+		stderr, err := cmd.StderrPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		// Kill once the first progress line shows commits are under way.
+		buf := make([]byte, 64)
+		_, _ = stderr.Read(buf)
+		time.Sleep(time.Duration(20*(attempt+1)) * time.Millisecond)
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		_ = cmd.Wait()
+	}
+	r := run(t, env, "ingest", "--workspace", ws, "--db", dbPath, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	assert.Equal(t, n, rep.Files+rep.Unchanged, "the next run finishes the job")
+	assert.Empty(t, rep.Errors)
+
+	// Every source's KUs exist: open the file and check.
+	db, err := bolt.Open(dbPath, 0o644, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		return nil
+	}))
+	db.Close()
+	r = run(t, env, "stats", "--workspace", ws, "--db", dbPath, "--json", "--verify")
+	require.Equal(t, 0, r.code, r.stderr)
+}
+
+func TestIngestCompactKeepsTheKnowledgeBase(t *testing.T) {
+	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- b.md --\n# B\n\nBeta text.\n")
+	env := isolatedEnv(t)
+	db := filepath.Join(t.TempDir(), "kb.db")
+	before := ingestOK(t, env, ws, db)
+	after := ingestOK(t, env, ws, db, "--compact")
+	assert.Equal(t, before.KUs, after.KUs)
+	r := run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a.md")
+}
+
+// TestIngestReportsKUWarnings: a malformed Context Unit file (an unknown
+// role, both Claim and Procedure) is ingested, and ingest lists what is
+// wrong with it (path, line, stable code) in --json and in its text.
+func TestIngestReportsKUWarnings(t *testing.T) {
+	ws := writeWorkspace(t, "-- plugin.kus.md --\n# Plugin\n\n## Context Unit cu-1\n\nRole: NotARole\nTopic: testing\nClaim: This is a claim.\nProcedure: Do this.\n-- ok.md --\n# Fine\n\nNothing wrong here.\n")
+	env := isolatedEnv(t)
+	db := filepath.Join(t.TempDir(), "kb.db")
+	rep := ingestOK(t, env, ws, db)
+	assert.Empty(t, rep.Errors)
+	codes := map[string]int{}
+	for _, w := range rep.Warnings {
+		assert.Equal(t, filepath.Join(ws, "plugin.kus.md"), w.Path)
+		assert.Greater(t, w.Line, 0)
+		codes[w.Code] = w.Line
+	}
+	assert.Equal(t, 5, codes["ku_bad_role"], "warnings: %+v", rep.Warnings)
+	assert.Equal(t, 8, codes["ku_claim_and_procedure"], "warnings: %+v", rep.Warnings)
+
+	// The text output names them too (the file changed, so it is read again).
+	p := filepath.Join(ws, "plugin.kus.md")
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, append(b, "\nMore text.\n"...), 0o644))
+	later := time.Now().Add(5 * time.Second)
+	require.NoError(t, os.Chtimes(p, later, later))
+	r := run(t, env, "ingest", "--workspace", ws, "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "warning: "+p+":5:1: ku_bad_role:")
+	assert.Contains(t, r.stdout, "warning: "+p+":8:1: ku_claim_and_procedure:")
+}
+
+// adversarialWorkspace writes Markdown files shaped to drive the parser's
+// costly paths (each under the ingest size cap) among ordinary ones.
+func adversarialWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	families := []string{"*a_", "[a](", "> ", "["}
+	for i, unit := range families {
+		body := bytes.Repeat([]byte(unit), (2<<20)/len(unit))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("adv%d.md", i)), body, 0o644))
+	}
+	for i := 0; i < 1500; i++ {
+		body := fmt.Sprintf("# Note %d\n\n%s\n", i, strings.Repeat(fmt.Sprintf("Text about topic %d. ", i), 40))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("n%04d.md", i)), []byte(body), 0o644))
+	}
+	return ws
+}
+
+// TestSIGTERMStopsIngest sends SIGTERM (then, in a second run, SIGINT) to
+// a running ingest of a hostile workspace: the process must exit within a
+// few seconds, with a non-zero status.
+func TestSIGTERMStopsIngest(t *testing.T) {
+	ws := adversarialWorkspace(t)
+	env := isolatedEnv(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		dbPath := filepath.Join(t.TempDir(), "kb.db")
+		cmd := exec.Command(binary, "ingest", "--workspace", ws, "--db", dbPath)
+		cmd.Env = append(os.Environ(), env...)
+		stderr, err := cmd.StderrPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		// Wait for the first progress output (the ingest is under way), or
+		// a few seconds when parsing holds it back.
+		started := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			buf := make([]byte, 64)
+			_, _ = stderr.Read(buf)
+			close(started)
+			_, _ = io.Copy(io.Discard, stderr)
+			done <- cmd.Wait()
+		}()
+		select {
+		case <-started:
+		case <-time.After(5 * time.Second):
+		}
+		time.Sleep(100 * time.Millisecond)
+		t0 := time.Now()
+		require.NoError(t, cmd.Process.Signal(sig))
+		select {
+		case err := <-done:
+			t.Logf("%v: exited after %v: %v", sig, time.Since(t0).Round(time.Millisecond), err)
+			require.Error(t, err, "an interrupted ingest reports failure")
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Fatalf("%v: ingest still running 10s after the signal", sig)
+		}
+	}
+}
+
+// ingestOK runs `mrpvm ingest --json` (with extra flags) of ws into db,
+// requires it to succeed and decodes its report.
+func ingestOK(t *testing.T, env []string, ws, db string, extra ...string) ingestJSON {
+	t.Helper()
+	r := run(t, env, append([]string{"ingest", "--workspace", ws, "--db", db, "--json"}, extra...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep ingestJSON
+	decodeJSON(t, r.stdout, &rep)
+	return rep
+}

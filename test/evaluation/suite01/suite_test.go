@@ -1,0 +1,15 @@
+// Package suite01 runs the original MRP-VM suite01, a story that needs a
+// model to reason about, on the offline symbolic path.
+package suite01
+
+import (
+	"testing"
+
+	"github.com/mrpvm/mrpvm/test/internal/suitetest"
+)
+
+// TestStoryNeverInvents: without a model every answer must be grounded
+// (no-context, or statements copied from the story with citations).
+func TestStoryNeverInvents(t *testing.T) {
+	suitetest.AssertGrounded(t, "suite01", suitetest.Run(t, "suite01"))
+}
