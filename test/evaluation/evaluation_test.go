@@ -159,6 +159,12 @@ var floors = map[string]float64{
 	"overall":       0.65, // only checked when all three workspaces ran
 }
 
+// kindFloors are floors of the right answers of one kind, over every set,
+// checked when all three workspaces ran.
+var kindFloors = map[string]float64{
+	KindFollowUp: 0.70,
+}
+
 // TestEvaluationRatchet asks every question of both sets and fails when
 // the right answers of a workspace, or of all of them, fall below its
 // floor. The tldr workspace is skipped when the tldr-pages archive is not
@@ -178,5 +184,10 @@ func TestEvaluationRatchet(t *testing.T) {
 	}
 	if len(rep.Skipped) == 0 {
 		assert.GreaterOrEqual(t, all.All.Rate(), floors["overall"], "right answers overall: %d/%d", all.All.Right, all.All.N)
+		for kind, floor := range kindFloors {
+			tally := all.ByKind[kind]
+			require.NotNil(t, tally, kind)
+			assert.GreaterOrEqual(t, tally.Rate(), floor, "right answers of kind %s: %d/%d", kind, tally.Right, tally.N)
+		}
 	}
 }

@@ -379,3 +379,17 @@ func TestListQuestionGetsTheWholeList(t *testing.T) {
 		}
 	}
 }
+
+// TestTableWhoseHeaderLostItsPipe: a unit's text that starts inside a
+// table's header row still reads as one table with that header, not as a
+// sentence followed by a headless table.
+func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
+	blocks := readBlocks("key | meaning |\n| --- | --- |\n| mrx.theme | the colour theme |\n")
+	if len(blocks) != 1 {
+		t.Fatalf("got %d blocks, want one table: %+v", len(blocks), blocks)
+	}
+	b := blocks[0]
+	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {
+		t.Fatalf("got %+v, want a table of three rows led by its header", b)
+	}
+}
