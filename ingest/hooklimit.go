@@ -193,6 +193,11 @@ type guardedKV struct {
 	kv plugin.KV
 }
 
+var (
+	_ plugin.KV               = guardedKV{}
+	_ plugin.SharedNamespacer = guardedKV{}
+)
+
 func (k guardedKV) Get(key []byte) []byte {
 	k.g.mu.Lock()
 	defer k.g.mu.Unlock()
@@ -271,9 +276,7 @@ func (k guardedKV) Scan(prefix, start []byte, fn func(key, value []byte) error) 
 
 // Shared guards the shared namespace the built-in kb-plugins write.
 func (k guardedKV) Shared(name string) (plugin.KV, error) {
-	s, ok := k.kv.(interface {
-		Shared(name string) (plugin.KV, error)
-	})
+	s, ok := k.kv.(plugin.SharedNamespacer)
 	if !ok {
 		return nil, errors.New("shared namespaces are not available here")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugin"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -57,7 +58,7 @@ func BenchmarkSearchBatch(b *testing.B) {
 	if ws == "" || db == "" || qf == "" {
 		b.Skip("set MRPVM_BENCH_WS, MRPVM_BENCH_DB and MRPVM_BENCH_QUERIES")
 	}
-	plugin := cmp.Or(os.Getenv("MRPVM_BENCH_PLUGIN"), "kb-balanced")
+	pluginID := cmp.Or(os.Getenv("MRPVM_BENCH_PLUGIN"), "kb-balanced")
 	queries, err := retrieval.LoadQueries(qf)
 	if err != nil {
 		b.Fatal(err)
@@ -67,19 +68,19 @@ func BenchmarkSearchBatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer w.Close()
-	p, ok := w.Catalog.Registry.KB(plugin)
+	p, ok := w.Catalog.Registry.KB(pluginID)
 	if !ok {
-		b.Fatalf("no kb-plugin %s", plugin)
+		b.Fatalf("no kb-plugin %s", pluginID)
 	}
-	s, ok := p.(retrieval.Searcher)
+	s, ok := p.(plugin.Searcher)
 	if !ok {
-		b.Fatalf("%s cannot search", plugin)
+		b.Fatalf("%s cannot search", pluginID)
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, q := range queries {
-			if _, err := s.Search(ctx, retrieval.SearchRequest{Query: q.Text, K: 100, BySource: true}); err != nil {
+			if _, err := s.Search(ctx, plugin.SearchRequest{Query: q.Text, K: 100, BySource: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -6,17 +6,16 @@ import (
 
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // corpus is the plugin.Corpus of one request: term statistics come from the
-// first kb-plugin in the loop's order that counts terms (kb.TermCounter),
+// first kb-plugin in the loop's order that counts terms (plugin.TermCounter),
 // the index its ranking already keeps; answers are remembered for the
 // request's life.
 type corpus struct {
 	kb  *ingest.KB
 	ctx context.Context
-	tc  retrieval.TermCounter // nil: no statistics
+	tc  plugin.TermCounter // nil: no statistics
 
 	mu      sync.Mutex
 	sources int
@@ -32,7 +31,7 @@ func (m *Machine) newCorpus(ctx context.Context) *corpus {
 	c := &corpus{kb: m.kb, ctx: ctx, sources: -1, freq: map[string]int{}, texts: map[string][]byte{}}
 	for _, id := range m.cat.Order(plugin.LoopKB) {
 		if p, ok := m.cat.Registry.KB(id); ok {
-			if tc, ok := p.(retrieval.TermCounter); ok {
+			if tc, ok := p.(plugin.TermCounter); ok {
 				c.tc = tc
 				break
 			}

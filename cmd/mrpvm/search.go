@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/retrieval"
 )
 
@@ -114,7 +115,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 	if kbsearch.CheckK(o.k) != nil {
-		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, retrieval.MaxK)
+		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, plugin.MaxK)
 	}
 	// Read the inputs before opening anything: bad files fail fast.
 	var queries []retrieval.Query
@@ -174,7 +175,7 @@ type hitJSON struct {
 
 func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
 	t0 := time.Now()
-	res, err := s.Search(ctx, retrieval.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
+	res, err := s.Search(ctx, plugin.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
@@ -53,7 +52,7 @@ func TestBalancedReachesPagesInOtherWords(t *testing.T) {
 		require.NoError(t, balanced.index(st.kv, src, []*kus.KU{u}, nil))
 	}
 	first := func(e *Engine, q string) string {
-		r, err := e.Search(context.Background(), retrieval.SearchRequest{Query: q, K: 3, BySource: true})
+		r, err := e.Search(context.Background(), plugin.SearchRequest{Query: q, K: 3, BySource: true})
 		require.NoError(t, err)
 		if len(r.Hits) == 0 {
 			return ""

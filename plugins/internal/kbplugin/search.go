@@ -10,7 +10,6 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
@@ -23,11 +22,11 @@ const MaxQueryBytes = 4096
 func searchDepth(k int) int { return max(300, 3*k) }
 
 var (
-	_ retrieval.Searcher = (*Engine)(nil)
-	_ retrieval.Warmer   = (*Engine)(nil)
+	_ plugin.Searcher = (*Engine)(nil)
+	_ plugin.Warmer   = (*Engine)(nil)
 )
 
-// Warm loads what the plugin's searches keep in memory (kb.Warmer): the
+// Warm loads what the plugin's searches keep in memory (plugin.Warmer): the
 // BM25 unit table, the lexicon for a profile that expands questions, and
 // the ThinkingDB fact graph for a profile that reasons.
 func (e *Engine) Warm(ctx context.Context) error {
@@ -62,13 +61,13 @@ func (e *Engine) Warm(ctx context.Context) error {
 }
 
 // Search ranks the persistent index for a free-text query with the
-// profile's strategies (kb.Searcher). Unlike Retrieve it neither splits
+// profile's strategies (plugin.Searcher). Unlike Retrieve it neither splits
 // guidance from evidence nor weighs levels by a task's act: the ranking is
 // the plugin's retrieval ranking itself. A source-level search scores each
 // source as its best KU.
-func (e *Engine) Search(ctx context.Context, req retrieval.SearchRequest) (*retrieval.SearchResult, error) {
-	if req.K < 1 || req.K > retrieval.MaxK {
-		return nil, fmt.Errorf("%s: %w: k %d is outside [1, %d]", e.prof.ID, retrieval.ErrBadRequest, req.K, retrieval.MaxK)
+func (e *Engine) Search(ctx context.Context, req plugin.SearchRequest) (*plugin.SearchResult, error) {
+	if req.K < 1 || req.K > plugin.MaxK {
+		return nil, fmt.Errorf("%s: %w: k %d is outside [1, %d]", e.prof.ID, plugin.ErrBadRequest, req.K, plugin.MaxK)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -76,7 +75,7 @@ func (e *Engine) Search(ctx context.Context, req retrieval.SearchRequest) (*retr
 	if e.store == nil {
 		return nil, fmt.Errorf("%s: %w", e.prof.ID, plugin.Errorf("no_knowledge_base", "%s was built without a knowledge base store", e.prof.ID))
 	}
-	res := &retrieval.SearchResult{Hits: []retrieval.Hit{}, Terms: []string{}}
+	res := &plugin.SearchResult{Hits: []plugin.Hit{}, Terms: []string{}}
 	query, cut := clip(strings.TrimSpace(req.Query), MaxQueryBytes)
 	res.Truncated = cut
 	if query == "" {
@@ -149,7 +148,7 @@ func (e *Engine) Search(ctx context.Context, req retrieval.SearchRequest) (*retr
 			ancestors(u, req.KUs, covered)
 			chosen[u.ID] = true
 		}
-		res.Hits = append(res.Hits, retrieval.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why, KU: u})
+		res.Hits = append(res.Hits, plugin.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why, KU: u})
 	}
 	return res, nil
 }

@@ -5,13 +5,12 @@ import (
 	"fmt"
 
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/retrieval"
 )
 
-var _ retrieval.TermCounter = (*Engine)(nil)
+var _ plugin.TermCounter = (*Engine)(nil)
 
 // TermFreq reports how many sources of the knowledge base hold an
-// analysed term, out of how many sources (kb.TermCounter), from the
+// analysed term, out of how many sources (plugin.TermCounter), from the
 // plugin's BM25 index: the postings its own ranking reads, so nothing more
 // is kept for them at ingest.
 func (e *Engine) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {

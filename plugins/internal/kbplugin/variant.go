@@ -7,7 +7,6 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // The built-in kb-plugins are variants of one engine: each is a Profile
@@ -92,9 +91,10 @@ type Plugin struct {
 var (
 	_ plugin.KBPlugin       = (*Plugin)(nil)
 	_ plugin.IndexVersioner = (*Plugin)(nil)
-	_ retrieval.Searcher    = (*Plugin)(nil)
-	_ retrieval.Warmer      = (*Plugin)(nil)
-	_ retrieval.TermCounter = (*Plugin)(nil)
+	_ plugin.Searcher       = (*Plugin)(nil)
+	_ plugin.Warmer         = (*Plugin)(nil)
+	_ plugin.TermCounter    = (*Plugin)(nil)
+	_ plugin.SourcePreparer = (*Plugin)(nil)
 )
 
 // IndexVersion names the index layout; a change rebuilds the index.
@@ -115,18 +115,18 @@ func (p *Plugin) OnSessionEvent(ctx context.Context, _ plugin.RunContext, ev *pl
 	return p.engine.OnSessionEvent(ctx, ev)
 }
 
-// Search ranks the knowledge base for a free-text query (kb.Searcher; used by mrpvm search).
-func (p *Plugin) Search(ctx context.Context, req retrieval.SearchRequest) (*retrieval.SearchResult, error) {
+// Search ranks the knowledge base for a free-text query (plugin.Searcher; used by mrpvm search).
+func (p *Plugin) Search(ctx context.Context, req plugin.SearchRequest) (*plugin.SearchResult, error) {
 	return p.engine.Search(ctx, req)
 }
 
 // TermFreq reports how many sources hold an analysed term, out of how
-// many (kb.TermCounter; the VM's term statistics for rarity).
+// many (plugin.TermCounter; the VM's term statistics for rarity).
 func (p *Plugin) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {
 	return p.engine.TermFreq(ctx, term)
 }
 
-// Warm loads the index state searches keep in memory (kb.Warmer; used by mrpvm search and the language server).
+// Warm loads the index state searches keep in memory (plugin.Warmer; used by mrpvm search and the language server).
 func (p *Plugin) Warm(ctx context.Context) error {
 	return p.engine.Warm(ctx)
 }
