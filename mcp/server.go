@@ -255,17 +255,11 @@ type SearchInput struct {
 	BySource bool   `json:"bySource,omitempty" jsonschema:"one hit per file, scored as its best Knowledge Unit"`
 }
 
-// Hit is one search result.
+// Hit is one search result: the hit as mrpvm search prints it, and the
+// resource holding the KU's text.
 type Hit struct {
-	Rank     int     `json:"rank"`
-	KUID     string  `json:"kuId"`
-	SourceID string  `json:"sourceId"`
-	Line     int     `json:"line"`
-	Title    string  `json:"title"`
-	Score    float64 `json:"score"`
-	Strategy string  `json:"strategy"`
-	Resource string  `json:"resource"`
-	Why      string  `json:"why,omitempty"`
+	kbsearch.Hit
+	Resource string `json:"resource"`
 }
 
 // SearchOutput is the structured result of the search tool.
@@ -306,11 +300,8 @@ func (s *Server) search(ctx context.Context, _ *mcpsdk.CallToolRequest, in Searc
 		out.Terms = []string{}
 	}
 	var text strings.Builder
-	for i, h := range res.Hits {
-		x := Hit{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why, Resource: KUURI(h.KUID)}
-		if h.KU != nil {
-			x.Line, x.Title = h.KU.Range.StartLine, h.KU.Title
-		}
+	for _, h := range kbsearch.Hits(res) {
+		x := Hit{Hit: h, Resource: KUURI(h.KUID)}
 		out.Hits = append(out.Hits, x)
 		fmt.Fprintf(&text, "%d. %.4f %s:%d %s (%s)\n", x.Rank, x.Score, x.SourceID, x.Line, x.Title, x.Resource)
 	}

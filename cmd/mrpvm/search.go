@@ -160,18 +160,6 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 	return searchOne(ctx, sr, query, o)
 }
 
-// hitJSON is one hit of a single-query search in --json output.
-type hitJSON struct {
-	Rank     int     `json:"rank"`
-	KUID     string  `json:"kuId"`
-	SourceID string  `json:"sourceId"`
-	Line     int     `json:"line"`
-	Title    string  `json:"title"`
-	Score    float64 `json:"score"`
-	Strategy string  `json:"strategy"`
-	Why      string  `json:"why,omitempty"`
-}
-
 func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
 	t0 := time.Now()
 	res, err := s.Search(ctx, kb.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
@@ -179,14 +167,7 @@ func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o search
 		return fmt.Errorf("search: %w", err)
 	}
 	secs := time.Since(t0).Seconds()
-	hits := make([]hitJSON, len(res.Hits))
-	for i, h := range res.Hits {
-		x := hitJSON{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why}
-		if h.KU != nil {
-			x.Line, x.Title = h.KU.Range.StartLine, h.KU.Title
-		}
-		hits[i] = x
-	}
+	hits := kbsearch.Hits(res)
 	if flags.json {
 		return printJSON(os.Stdout, map[string]any{
 			"plugin": s.Plugin(), "query": query, "terms": res.Terms, "truncated": res.Truncated,
@@ -204,7 +185,7 @@ func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o search
 	return nil
 }
 
-func printHits(w io.Writer, hits []hitJSON) {
+func printHits(w io.Writer, hits []kbsearch.Hit) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, h := range hits {
 		termf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))

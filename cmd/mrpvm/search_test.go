@@ -48,10 +48,10 @@ func runSearchCLI(t *testing.T, args ...string) (stdout, stderr string, err erro
 
 // searchJSON is the --json answer to one query.
 type searchJSON struct {
-	Plugin    string    `json:"plugin"`
-	Terms     []string  `json:"terms"`
-	Truncated bool      `json:"truncated"`
-	Hits      []hitJSON `json:"hits"`
+	Plugin    string         `json:"plugin"`
+	Terms     []string       `json:"terms"`
+	Truncated bool           `json:"truncated"`
+	Hits      []kbsearch.Hit `json:"hits"`
 }
 
 func exitCode(err error) int {
