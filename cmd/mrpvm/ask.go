@@ -66,16 +66,11 @@ questions, which the command line cannot carry).`,
 			if err != nil {
 				return &usageError{err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true, ingest: !noIngest})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if !noIngest {
-				if err := a.ingest(cmd.Context()); err != nil {
-					return err
-				}
-			}
 			if session == "new" {
 				session = "" // a new session with a fresh id, printed after the answer
 			}
@@ -93,12 +88,8 @@ questions, which the command line cannot carry).`,
 				}
 				return &exitError{code: exitInvalid, err: err, shown: shown}
 			}
-			if flags.json {
-				if err := printJSON(os.Stdout, resp); err != nil {
-					return err
-				}
-			} else {
-				printAnswer(os.Stdout, resp)
+			err = printResult(resp, func(w io.Writer) error {
+				printAnswer(w, resp)
 				hint := resp.Hint
 				if hint == "" && a.LLM == nil && firstOfflineAsk() {
 					hint = llm.Hint
@@ -106,9 +97,13 @@ questions, which the command line cannot carry).`,
 				if hint != "" {
 					notef("%s", text(hint))
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			if resp.Status == vm.StatusFailure {
-				return &exitError{code: exitFailure, err: errors.New("no answer"), shown: flags.json}
+				return failedAfterOutput(errors.New("no answer"))
 			}
 			return nil
 		},

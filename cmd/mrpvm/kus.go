@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,14 +39,13 @@ It does not touch the knowledge base. With --json it prints the document:
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			if flags.json {
-				return printJSON(os.Stdout, doc)
-			}
-			printKUTree(doc)
-			for _, d := range doc.Diagnostics {
-				termf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, text(d.Message))
-			}
-			return nil
+			return printResult(doc, func(w io.Writer) error {
+				printKUTree(w, doc)
+				for _, d := range doc.Diagnostics {
+					termf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, text(d.Message))
+				}
+				return nil
+			})
 		},
 	}
 	rootCmd.AddCommand(cmd)
@@ -78,7 +78,9 @@ func sourceIDOf(path string) string {
 	return filepath.ToSlash(filepath.Clean(path))
 }
 
-func printKUTree(doc *kus.Document) {
+// printKUTree writes doc's units as a tree, children indented under
+// their parent; a unit no root reaches is printed as a root.
+func printKUTree(w io.Writer, doc *kus.Document) {
 	byID := make(map[string]*kus.KU, len(doc.Units))
 	for _, u := range doc.Units {
 		byID[u.ID] = u
@@ -90,7 +92,7 @@ func printKUTree(doc *kus.Document) {
 			return
 		}
 		printed[u.ID] = true
-		termf(os.Stdout, "%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
+		termf(w, "%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
 			u.Range.StartLine, u.Range.EndLine, oneLine(u.Title, 60))
 		for _, c := range u.ChildUnitIDs {
 			if child := byID[c]; child != nil {
