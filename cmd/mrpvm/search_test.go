@@ -54,17 +54,6 @@ type searchJSON struct {
 	Hits      []kbsearch.Hit `json:"hits"`
 }
 
-func exitCode(err error) int {
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	}
-	return 1
-}
-
 func TestSearchOneQuery(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kb.db")
 	ws := filepath.Join(searchData, "ws")
