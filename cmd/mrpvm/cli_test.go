@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,18 +62,6 @@ func runCLIWithin(t *testing.T, args ...string) (string, error) {
 		t.Fatalf("mrpvm %s hangs", strings.Join(args, " "))
 		return "", nil
 	}
-}
-
-// exitCode is the exit status an *exitError asks for, else 1.
-func exitCode(err error) int {
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	}
-	return 1
 }
 
 // TestStartProfileBadPath: a profile file that cannot be created is an
