@@ -55,27 +55,36 @@ It does not touch the knowledge base. With --json it prints the document:
 // when the file lies in it (a symlink out of a cloned repository is not
 // followed), else the file's own folder.
 func kusRoot(path string) string {
-	ws, err1 := filepath.Abs(flags.workspace)
-	abs, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(ws, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return ws
-		}
+	if ws, _, ok := inWorkspace(path); ok {
+		return ws
 	}
+	abs, _ := filepath.Abs(path)
 	return filepath.Dir(abs)
 }
 
 // sourceIDOf is the workspace-relative id of path, or its cleaned path when
 // it lies outside the workspace.
 func sourceIDOf(path string) string {
-	ws, err1 := filepath.Abs(flags.workspace)
-	abs, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
+	if _, rel, ok := inWorkspace(path); ok {
+		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(filepath.Clean(path))
+}
+
+// inWorkspace reports whether path lies inside the workspace folder of
+// the global flags, with that folder made absolute and path relative to
+// it.
+func inWorkspace(path string) (ws, rel string, ok bool) {
+	ws, err1 := filepath.Abs(flags.workspace)
+	abs, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	rel, err := filepath.Rel(ws, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", false
+	}
+	return ws, rel, true
 }
 
 // printKUTree writes doc's units as a tree, children indented under
