@@ -74,7 +74,7 @@ questions, which the command line cannot carry).`,
 			if session == "new" {
 				session = "" // a new session with a fresh id, printed after the answer
 			}
-			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
+			resp, err := a.VM.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
 			if errors.Is(err, store.ErrCorrupt) {
 				return err
 			}

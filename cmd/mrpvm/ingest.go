@@ -37,10 +37,10 @@ could be read, and the command succeeds.`,
 				return err
 			}
 			defer a.Close()
-			if s := a.kb.Store(); s.MovedAside != "" {
+			if s := a.KB.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
-			rep, err := a.kb.Ingest(cmd.Context(), ingest.RunOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
+			rep, err := a.KB.Ingest(cmd.Context(), ingest.RunOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
 			if err != nil {
 				return err
 			}

@@ -106,7 +106,7 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 			a.Close()
 		}
 	}()
-	cur, ws := a.kb.Store().Path(), a.kb.Workspace()
+	cur, ws := a.KB.Store().Path(), a.KB.Workspace()
 	change := vm.KBChange{SnapshotName: name, SnapshotPath: snap, Reason: "mrpvm kb " + action}
 	switch action {
 	case "save", "fork":
@@ -116,7 +116,7 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("snapshot folder: %w", err)
 		}
-		if err := a.kb.Store().Snapshot(snap); err != nil {
+		if err := a.KB.Store().Snapshot(snap); err != nil {
 			return nil, err
 		}
 		res.KB = cur
@@ -160,14 +160,11 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 		if a != nil {
 			a.Close()
 		}
-		db := flags.db
-		flags.db = res.KB
-		a, err = openApp(ctx, kbOptions{quiet: true})
-		flags.db = db
+		a, err = openApp(ctx, kbOptions{quiet: true, db: res.KB})
 		if err != nil {
 			return nil, err
 		}
 	}
-	res.HookProblems = append(res.HookProblems, a.vm.NotifyKB(ctx, change)...)
+	res.HookProblems = append(res.HookProblems, a.VM.NotifyKB(ctx, change)...)
 	return res, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	_ "github.com/mrpvm/mrpvm/plugins/all" // every built-in plugin is in the binary
 	"github.com/mrpvm/mrpvm/version"
 )
 

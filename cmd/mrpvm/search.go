@@ -132,7 +132,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 	}
 
 	return withApp(ctx, kbOptions{quiet: flags.json, reads: true}, func(a *app) error {
-		sr, err := kbsearch.New(a.Catalog.Registry, a.kb, o.plugin)
+		sr, err := kbsearch.New(a.Catalog.Registry, a.KB, o.plugin)
 		var refused *kbsearch.Error
 		if errors.As(err, &refused) {
 			msg := refused.Message

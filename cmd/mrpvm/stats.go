@@ -30,12 +30,12 @@ func init() {
 // runStats prints the knowledge base's statistics; verify first checks
 // that sources and KUs agree (exit status 1 when they do not).
 func runStats(a *app, verify bool) error {
-	st, err := a.kb.Store().Stats()
+	st, err := a.KB.Store().Stats()
 	if err != nil {
 		return err
 	}
 	if verify {
-		problems, err := a.kb.Store().Verify()
+		problems, err := a.KB.Store().Verify()
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ With --json it prints the whole trace: {"requestId", "sessionId",
 				id = args[0]
 			}
 			return withApp(cmd.Context(), kbOptions{quiet: true, reads: true}, func(a *app) error {
-				t, err := a.vm.Trace(id)
+				t, err := a.VM.Trace(id)
 				if err != nil {
 					var se *store.Error
 					if !errors.As(err, &se) {

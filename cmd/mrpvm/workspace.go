@@ -6,9 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
-	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -26,13 +24,13 @@ type kbOptions struct {
 	// ingest brings the knowledge base up to date once it is open
 	// (app.ingest).
 	ingest bool
+	// db is the knowledge base file to open instead of the one --db names.
+	db string
 }
 
 // app is an open workspace (knowledge base, catalog, VM).
 type app struct {
 	*workspace.Workspace
-	kb *ingest.KB
-	vm *vm.Machine
 	// readOnly is set when the file could only be opened for reading
 	// (kbOptions.reads): nothing can be ingested into it.
 	readOnly bool
@@ -56,6 +54,9 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	open := func(readOnly bool) (*workspace.Workspace, error) {
 		wo := workspaceOptions()
 		wo.DBPath = flags.db
+		if o.db != "" {
+			wo.DBPath = o.db
+		}
 		wo.Store = store.Options{Rebuild: o.rebuild, ReadOnly: readOnly}
 		wo.MaxFileSize = o.maxFileSize
 		wo.CacheLLM = o.llmCache
@@ -73,7 +74,7 @@ func openApp(ctx context.Context, o kbOptions) (*app, error) {
 	if !o.quiet {
 		reportProblems(w.Catalog.Problems)
 	}
-	a := &app{Workspace: w, kb: w.KB, vm: w.VM, readOnly: readOnly}
+	a := &app{Workspace: w, readOnly: readOnly}
 	if o.ingest {
 		if err := a.ingest(ctx); err != nil {
 			a.Close()
@@ -99,10 +100,10 @@ func withApp(ctx context.Context, o kbOptions, fn func(*app) error) error {
 // is, with a warning.
 func (a *app) ingest(ctx context.Context) error {
 	if a.readOnly {
-		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.kb.Store().Path())
+		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.KB.Store().Path())
 		return nil
 	}
-	rep, err := a.kb.Ingest(ctx, ingest.RunOptions{})
+	rep, err := a.KB.Ingest(ctx, ingest.RunOptions{})
 	if err != nil {
 		return err
 	}
