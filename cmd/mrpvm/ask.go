@@ -139,27 +139,26 @@ func firstOfflineAsk() bool {
 
 // parsePins reads --pin stage=plugin-id values.
 func parsePins(pins []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, p := range pins {
-		stage, id, ok := strings.Cut(p, "=")
-		if !ok || strings.TrimSpace(stage) == "" || strings.TrimSpace(id) == "" {
-			return nil, fmt.Errorf("--pin %q: want stage=plugin-id, for example --pin gs=gs-symbolic", p)
-		}
-		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
-	}
-	return out, nil
+	return parseStageMap("--pin", pins, false, "gs=gs-symbolic")
 }
 
 // parsePrefers reads --prefer stage=plugin-id values; an empty id clears
 // the stage's preference.
 func parsePrefers(prefers []string) (map[string]string, error) {
+	return parseStageMap("--prefer", prefers, true, "kb=kb-thinkingdb")
+}
+
+// parseStageMap reads the stage=plugin-id values of flag, trimmed; an
+// empty id is refused unless emptyID.
+func parseStageMap(flag string, values []string, emptyID bool, example string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, p := range prefers {
-		stage, id, ok := strings.Cut(p, "=")
-		if !ok || strings.TrimSpace(stage) == "" {
-			return nil, fmt.Errorf("--prefer %q: want stage=plugin-id, for example --prefer kb=kb-thinkingdb", p)
+	for _, v := range values {
+		stage, id, ok := strings.Cut(v, "=")
+		stage, id = strings.TrimSpace(stage), strings.TrimSpace(id)
+		if !ok || stage == "" || id == "" && !emptyID {
+			return nil, fmt.Errorf("%s %q: want stage=plugin-id, for example %s %s", flag, v, flag, example)
 		}
-		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
+		out[stage] = id
 	}
 	return out, nil
 }
