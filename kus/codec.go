@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/mrpvm/mrpvm/internal/bindec"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // The binary form of a KU is how the knowledge base stores it: a version
@@ -109,7 +112,7 @@ func selfRefs(k *KU, refs *[numRefFields]fieldRef) {
 			if g == f || refs[g].mode != modeLiteral || (g != refID && decidedAfter(g, f)) {
 				continue
 			}
-			if n := commonPrefix(v, *k.refField(g)); n > bestN {
+			if n := text.CommonPrefix(v, *k.refField(g)); n > bestN {
 				best, bestN = g, n
 			}
 		}
@@ -134,18 +137,6 @@ func decidedAfter(g, f int) bool {
 		}
 	}
 	return false
-}
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // appendV2 appends the version 2 form of k with the given copies.
@@ -295,7 +286,7 @@ func EncodeUnits(units []*KU) [][]byte {
 					if units[t.unit].SourceID != u.SourceID {
 						return
 					}
-					if n := commonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
+					if n := text.CommonPrefix(v, *units[t.unit].refField(t.field)); n > bestN {
 						best, bestN = t, n
 					}
 				})
@@ -472,40 +463,40 @@ type pendingRef struct {
 
 // decodeV2 reads the version 2 form; copied fields are left in refs.
 func (k *KU) decodeV2(data []byte, refs *[numRefFields]pendingRef) error {
-	d := decoder{b: data[1:]}
+	d := decoder{bindec.Decoder{B: data[1:]}}
 	u := k
 	ref := func(f int) {
-		h := d.uvarint()
+		h := d.Uvarint()
 		mode, n := int(h&3), h>>2
 		if mode > modeOther || n > uint64(len(data))<<8 {
-			d.bad, d.b = true, nil
+			d.Bad, d.B = true, nil
 			return
 		}
 		switch mode {
 		case modeLiteral:
-			if n > uint64(len(d.b)) {
-				d.bad, d.b = true, nil
+			if n > uint64(len(d.B)) {
+				d.Bad, d.B = true, nil
 				return
 			}
-			*u.refField(f) = string(d.bytes(int(n)))
+			*u.refField(f) = string(d.Bytes(n))
 			return
 		case modeOther:
-			refs[f].id = d.str()
+			refs[f].id = d.Str()
 		}
 		refs[f].mode = mode
 		refs[f].n = int(n)
-		refs[f].field = int(d.byte())
-		refs[f].suffix = d.str()
+		refs[f].field = int(d.Byte())
+		refs[f].suffix = d.Str()
 	}
 	if err := d.fields(u, ref); err != nil {
 		return err
 	}
-	if d.byte() == 1 {
-		u.Hash = hex.EncodeToString(d.bytes(32))
+	if d.Byte() == 1 {
+		u.Hash = hex.EncodeToString(d.Bytes(32))
 	} else {
-		u.Hash = d.str()
+		u.Hash = d.Str()
 	}
-	if d.bad || len(d.b) != 0 {
+	if d.Bad || len(d.B) != 0 {
 		return fmt.Errorf("%w: truncated or trailing bytes", ErrBadEncoding)
 	}
 	return nil
@@ -575,62 +566,59 @@ func (k *KU) unmarshalV1(data []byte) error {
 	if len(data) == 0 || data[0] != codecVersion {
 		return fmt.Errorf("%w: unknown version", ErrBadEncoding)
 	}
-	d := decoder{b: data[1:]}
+	d := decoder{bindec.Decoder{B: data[1:]}}
 	var u KU
-	if err := d.fields(&u, func(f int) { *u.refField(f) = d.str() }); err != nil {
+	if err := d.fields(&u, func(f int) { *u.refField(f) = d.Str() }); err != nil {
 		return err
 	}
-	u.Hash = d.str()
-	if d.bad || len(d.b) != 0 {
+	u.Hash = d.Str()
+	if d.Bad || len(d.B) != 0 {
 		return fmt.Errorf("%w: truncated or trailing bytes", ErrBadEncoding)
 	}
 	*k = u
 	return nil
 }
 
-// decoder reads the binary form; a read past the end sets bad and yields
+// decoder reads the binary form; a read past the end sets Bad and yields
 // zero values.
-type decoder struct {
-	b   []byte
-	bad bool
-}
+type decoder struct{ bindec.Decoder }
 
 // fields decodes every field both binary forms write in the same order,
 // from ID to UtilityNote; text reads the fields the forms write
 // differently (version 2 may copy them from another KU), by refField
 // number.
 func (d *decoder) fields(u *KU, text func(f int)) error {
-	u.ID = d.str()
-	u.KUType = d.str()
-	u.Level = d.str()
+	u.ID = d.Str()
+	u.KUType = d.Str()
+	u.Level = d.Str()
 	text(refTitle)
-	u.Role = d.str()
+	u.Role = d.Str()
 	text(refTopic)
 	text(refClaim)
 	text(refProcedure)
-	u.Condition = d.str()
+	u.Condition = d.Str()
 	text(refTextBody)
 	u.Tags = d.list()
-	u.SymbolicSubject = d.str()
-	u.SymbolicRelation = d.str()
-	u.SymbolicObject = d.str()
-	if d.byte() == 1 {
-		c := math.Float64frombits(binary.LittleEndian.Uint64(d.bytes(8)))
+	u.SymbolicSubject = d.Str()
+	u.SymbolicRelation = d.Str()
+	u.SymbolicObject = d.Str()
+	if d.Byte() == 1 {
+		c := d.Float64()
 		u.Confidence = &c
 	}
 	u.ParentUnitIDs = d.list()
 	u.ChildUnitIDs = d.list()
 	u.DerivedFromUnitIDs = d.list()
-	u.SourceID = d.str()
-	u.SourceName = d.str()
-	u.SourceType = d.str()
+	u.SourceID = d.Str()
+	u.SourceName = d.Str()
+	u.SourceType = d.Str()
 	text(refChunkID)
 	u.ChunkIndex = d.num()
 	u.UnitIndex = d.num()
 	u.CharStart = d.num()
 	u.CharEnd = d.num()
-	if n := int(d.byte()); n > 0 {
-		if err := u.IngestedAt.UnmarshalBinary(d.bytes(n)); err != nil && !d.bad {
+	if n := int(d.Byte()); n > 0 {
+		if err := u.IngestedAt.UnmarshalBinary(d.Bytes(uint64(n))); err != nil && !d.Bad {
 			return fmt.Errorf("%w: ingestedAt: %v", ErrBadEncoding, err)
 		}
 	}
@@ -640,71 +628,25 @@ func (d *decoder) fields(u *KU, text func(f int)) error {
 	u.Range.EndCol = d.num()
 	u.UtilityActs = d.list()
 	u.PhaseScopes = d.list()
-	u.UtilityNote = d.str()
+	u.UtilityNote = d.Str()
 	return nil
 }
 
-func (d *decoder) bytes(n int) []byte {
-	if n < 0 || n > len(d.b) {
-		d.bad, d.b = true, nil
-		return make([]byte, 8) // zeros for the caller, whose result is discarded
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) == 0 {
-		d.bad = true
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) num() int {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return int(v)
-}
-
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.bad, d.b = true, nil
-		return ""
-	}
-	return string(d.bytes(int(n)))
-}
+// num reads an int written as a signed varint.
+func (d *decoder) num() int { return int(d.Varint()) }
 
 func (d *decoder) list() []string {
-	n := d.uvarint()
+	n := d.Uvarint()
 	if n == 0 {
 		return nil
 	}
-	if n > uint64(len(d.b)) { // every element takes at least one byte
-		d.bad, d.b = true, nil
+	if n > uint64(len(d.B)) { // every element takes at least one byte
+		d.Bad, d.B = true, nil
 		return nil
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = d.str()
+		out[i] = d.Str()
 	}
 	return out
 }

@@ -1,9 +1,13 @@
 package kus
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,4 +126,221 @@ func requireReencodes(t *testing.T, k KU) {
 	require.NoError(t, again.UnmarshalBinary(w))
 	k.IngestedAt, again.IngestedAt = time.Time{}, time.Time{}
 	assert.Equal(t, k, again)
+}
+
+// sharedDocs are documents whose units repeat text: the SciFact corpus
+// when present, the golden files, and generated ones with Context Units,
+// duplicate ids and sections that open with the same paragraph.
+func sharedDocs(t *testing.T) []*Document {
+	at := time.Date(2026, 11, 23, 9, 30, 1, 0, time.UTC)
+	var srcs [][]byte
+	var ids []string
+	if _, err := os.Stat(sciFactCorpus); err == nil {
+		for i, d := range loadSciFactMarkdown(t) {
+			srcs, ids = append(srcs, d), append(ids, fmt.Sprint("sf/", i, ".md"))
+		}
+	}
+	files, err := filepath.Glob("testdata/golden/*.md")
+	require.NoError(t, err)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		srcs, ids = append(srcs, b), append(ids, "docs/"+filepath.Base(f))
+	}
+	para := "The same opening paragraph is long enough to be shared between the summary, the section and the leaf. " +
+		"It goes on for a while so that truncation applies. " + strings.Repeat("More words follow here. ", 60)
+	srcs = append(srcs,
+		[]byte("# Title that repeats\n\n"+para+"\n\n## Title that repeats\n\n"+para+"\n\n## Context Unit a.md::0::0\n\nclaim: "+para[:80]+"\n"),
+		[]byte("# One\n\n"+para+"\n\n## Context Unit dup\n\nclaim: "+para[:90]+"\n\n## Context Unit dup\n\nclaim: "+para[:95]+"\n"),
+		[]byte("no heading at all, only a paragraph that is quite long "+para))
+	ids = append(ids, "a.md", "b.md", "c.md")
+	var docs []*Document
+	for i, src := range srcs {
+		doc, err := Parse(src, SourceInfo{SourceID: ids[i], SourceName: filepath.Base(ids[i]), IngestedAt: at})
+		require.NoError(t, err)
+		docs = append(docs, doc)
+	}
+	return docs
+}
+
+// TestEncodeUnitsRoundTrip stores each document's units the way the
+// knowledge base does (the last of a repeated id wins) and reads every
+// stored unit back: each equals what the JSON form gives. Sharing must
+// also make the stored form smaller than version 1.
+func TestEncodeUnitsRoundTrip(t *testing.T) {
+	var v1, v2 int
+	for _, doc := range sharedDocs(t) {
+		enc := EncodeUnits(doc.Units)
+		require.Len(t, enc, len(doc.Units))
+		store := map[string][]byte{}
+		want := map[string]*KU{}
+		for i, u := range doc.Units {
+			store[u.ID] = enc[i]
+			want[u.ID] = u
+			v1 += len(u.appendV1(nil))
+			v2 += len(enc[i])
+		}
+		get := func(id string) []byte { return store[id] }
+		for id, v := range store {
+			var got KU
+			require.NoError(t, got.UnmarshalBinaryFrom(v, get), id)
+			w := viaJSON(t, want[id])
+			assert.True(t, w.IngestedAt.Equal(got.IngestedAt))
+			w.IngestedAt, got.IngestedAt = time.Time{}, time.Time{}
+			require.Equal(t, w, &got, id)
+			// Without a way to read other KUs, only self-contained forms decode.
+			var alone KU
+			if err := alone.UnmarshalBinary(v); err != nil {
+				require.ErrorIs(t, err, ErrUnresolved, id)
+			}
+		}
+	}
+	t.Logf("version 1: %d bytes, version 2: %d bytes (%.0f%%)", v1, v2, 100*float64(v2)/float64(v1))
+	assert.Less(t, v2, v1*3/4, "shared text makes the stored KUs smaller")
+}
+
+// TestEncodeUnitsDetectsAReplacedSource reads a unit whose text lives in a
+// unit since replaced by one of another source, or deleted: an error, not
+// wrong text.
+func TestEncodeUnitsDetectsAReplacedSource(t *testing.T) {
+	docs := sharedDocs(t)
+	doc := docs[len(docs)-3] // a.md
+	enc := EncodeUnits(doc.Units)
+	store := map[string][]byte{}
+	for i, u := range doc.Units {
+		store[u.ID] = enc[i]
+	}
+	failures := 0
+	for ci, copier := range doc.Units {
+		var alone KU
+		if !errors.Is(alone.UnmarshalBinary(enc[ci]), ErrUnresolved) {
+			continue // self-contained
+		}
+		want := viaJSON(t, copier)
+		for id := range store {
+			if id == copier.ID {
+				continue
+			}
+			other := *doc.Units[0]
+			other.SourceID = "elsewhere.md"
+			saved := store[id]
+			for _, replaced := range [][]byte{EncodeUnits([]*KU{&other})[0], nil} {
+				store[id] = replaced
+				var got KU
+				err := got.UnmarshalBinaryFrom(store[copier.ID], func(id string) []byte { return store[id] })
+				if err != nil {
+					require.ErrorIs(t, err, ErrBadEncoding)
+					failures++
+					continue
+				}
+				got.IngestedAt = want.IngestedAt
+				require.Equal(t, want, &got, "%s read with %s replaced", copier.ID, id)
+			}
+			store[id] = saved
+		}
+	}
+	assert.Positive(t, failures, "a replaced or missing source of copied text is detected")
+}
+
+// TestSharedFormIsCompact checks one SciFact-like document: the summary and
+// the section keep no copy of the leaf's opening.
+func TestSharedFormIsCompact(t *testing.T) {
+	text := strings.Repeat("Evidence sentence with enough words to matter. ", 40)
+	doc, err := Parse([]byte("# A title of some length\n\n"+text+"\n"), SourceInfo{SourceID: "x.md"})
+	require.NoError(t, err)
+	require.Len(t, doc.Units, 3)
+	enc := EncodeUnits(doc.Units)
+	j, _ := json.Marshal(doc.Units)
+	total := 0
+	for _, v := range enc {
+		total += len(v)
+	}
+	assert.Less(t, total, len(text)+900, "%d bytes stored for %d bytes of text (JSON %d)", total, len(text), len(j))
+}
+
+// appendV1 is the version 1 form, for comparing sizes.
+func (k *KU) appendV1(b []byte) []byte {
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	list := func(l []string) {
+		b = binary.AppendUvarint(b, uint64(len(l)))
+		for _, s := range l {
+			str(s)
+		}
+	}
+	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
+	b = append(b, codecVersion)
+	for _, s := range []string{k.ID, k.KUType, k.Level, k.Title, k.Role, k.Topic, k.Claim, k.Procedure, k.Condition, k.TextBody} {
+		str(s)
+	}
+	list(k.Tags)
+	str(k.SymbolicSubject)
+	str(k.SymbolicRelation)
+	str(k.SymbolicObject)
+	b = append(b, 0)
+	list(k.ParentUnitIDs)
+	list(k.ChildUnitIDs)
+	list(k.DerivedFromUnitIDs)
+	for _, s := range []string{k.SourceID, k.SourceName, k.SourceType, k.ChunkID} {
+		str(s)
+	}
+	for _, n := range []int{k.ChunkIndex, k.UnitIndex, k.CharStart, k.CharEnd} {
+		num(n)
+	}
+	t, _ := k.IngestedAt.MarshalBinary()
+	b = append(b, byte(len(t)))
+	b = append(b, t...)
+	for _, n := range []int{k.Range.StartLine, k.Range.StartCol, k.Range.EndLine, k.Range.EndCol} {
+		num(n)
+	}
+	list(k.UtilityActs)
+	list(k.PhaseScopes)
+	str(k.UtilityNote)
+	str(k.Hash)
+	return b
+}
+
+// FuzzUnmarshalBinaryFrom decodes arbitrary bytes against a store holding
+// a document's shared forms: errors, never panics, and what decodes
+// encodes back to the same KU.
+func FuzzUnmarshalBinaryFrom(f *testing.F) {
+	para := strings.Repeat("A sentence that the summary, the section and the leaf all start with. ", 20)
+	doc, err := Parse([]byte("# Heading\n\n"+para+"\n"), SourceInfo{SourceID: "f.md"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	enc := EncodeUnits(doc.Units)
+	store := map[string][]byte{}
+	for i, u := range doc.Units {
+		store[u.ID] = enc[i]
+		f.Add(enc[i])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var k KU
+		if err := k.UnmarshalBinaryFrom(data, func(id string) []byte { return store[id] }); err != nil {
+			return
+		}
+		requireReencodes(t, k)
+	})
+}
+
+// BenchmarkEncodeUnits measures the stored form of the SciFact corpus's KUs.
+func BenchmarkEncodeUnits(b *testing.B) {
+	var docs []*Document
+	for i, d := range loadSciFactMarkdown(b) {
+		doc, err := Parse(d, SourceInfo{SourceID: fmt.Sprint("doc-", i, ".md"), IngestedAt: time.Now()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range docs {
+			EncodeUnits(d.Units)
+		}
+	}
 }

@@ -1008,8 +1008,6 @@ func appendFields(buf, p []byte) []byte {
 	return buf
 }
 
-func textReader(src []byte) text.Reader { return text.NewReader(src) }
-
 // posAfterPrevious estimates where a node without source lines (an empty
 // heading) starts: on the line after the previous block with text.
 func (r *reader) posAfterPrevious(n ast.Node) int {

@@ -165,34 +165,29 @@ func (r *Registry) Len() int {
 	return len(r.order)
 }
 
-// SD returns the sd-plugin id.
-func (r *Registry) SD(id string) (sdk.SDPlugin, bool) {
-	p, ok := r.Get(sdk.TypeSD, id).(sdk.SDPlugin)
+// typed returns the plugin id of family t as its family interface P.
+func typed[P sdk.Plugin](r *Registry, t sdk.PluginType, id string) (P, bool) {
+	p, ok := r.Get(t, id).(P)
 	return p, ok
 }
+
+// SD returns the sd-plugin id.
+func (r *Registry) SD(id string) (sdk.SDPlugin, bool) { return typed[sdk.SDPlugin](r, sdk.TypeSD, id) }
 
 // Planner returns the mrp-plan-plugin id.
 func (r *Registry) Planner(id string) (sdk.PlanPlugin, bool) {
-	p, ok := r.Get(sdk.TypePlan, id).(sdk.PlanPlugin)
-	return p, ok
+	return typed[sdk.PlanPlugin](r, sdk.TypePlan, id)
 }
 
 // KB returns the kb-plugin id.
-func (r *Registry) KB(id string) (sdk.KBPlugin, bool) {
-	p, ok := r.Get(sdk.TypeKB, id).(sdk.KBPlugin)
-	return p, ok
-}
+func (r *Registry) KB(id string) (sdk.KBPlugin, bool) { return typed[sdk.KBPlugin](r, sdk.TypeKB, id) }
 
 // GS returns the gs-plugin id.
-func (r *Registry) GS(id string) (sdk.GSPlugin, bool) {
-	p, ok := r.Get(sdk.TypeGS, id).(sdk.GSPlugin)
-	return p, ok
-}
+func (r *Registry) GS(id string) (sdk.GSPlugin, bool) { return typed[sdk.GSPlugin](r, sdk.TypeGS, id) }
 
 // Val returns the val-plugin id.
 func (r *Registry) Val(id string) (sdk.ValPlugin, bool) {
-	p, ok := r.Get(sdk.TypeVal, id).(sdk.ValPlugin)
-	return p, ok
+	return typed[sdk.ValPlugin](r, sdk.TypeVal, id)
 }
 
 // KBPlugins returns every kb-plugin in registration order: the plugins the

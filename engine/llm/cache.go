@@ -4,12 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -51,61 +48,6 @@ type cacheEntry struct {
 	FinishReason string    `json:"finishReason,omitempty"`
 	Usage        Usage     `json:"usage"`
 	At           time.Time `json:"at"`
-}
-
-// BoltCache keeps replies in one bucket of a bbolt database, created when
-// missing. Each Get and Put is its own transaction.
-func BoltCache(db *bolt.DB, bucket string) (Cache, error) {
-	if db == nil {
-		return nil, errors.New("llm: BoltCache needs a database")
-	}
-	if bucket == "" {
-		bucket = "llm-cache"
-	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists([]byte(bucket))
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("llm: creating cache bucket %q: %w", bucket, err)
-	}
-	return boltCache{db: db, bucket: []byte(bucket)}, nil
-}
-
-type boltCache struct {
-	db     *bolt.DB
-	bucket []byte
-}
-
-func (c boltCache) Get(key []byte) ([]byte, bool, error) {
-	var out []byte
-	err := c.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(c.bucket)
-		if b == nil {
-			return nil
-		}
-		if v := b.Get(key); v != nil {
-			out = append([]byte(nil), v...)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, false, fmt.Errorf("llm cache: read: %w", err)
-	}
-	return out, out != nil, nil
-}
-
-func (c boltCache) Put(key, value []byte) error {
-	err := c.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(c.bucket)
-		if err != nil {
-			return err
-		}
-		return b.Put(key, value)
-	})
-	if err != nil {
-		return fmt.Errorf("llm cache: write: %w", err)
-	}
-	return nil
 }
 
 // StoreCache keeps replies in an sdk.Store namespace, e.g. the bucket the

@@ -3,13 +3,11 @@ package llm
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -228,12 +226,7 @@ func TestMeterOverPlainLLM(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "cache.db"), 0o600, nil)
-	require.NoError(t, err)
-	defer db.Close()
-	bc, err := BoltCache(db, "")
-	require.NoError(t, err)
-	caches := map[string]Cache{"memory": NewMemoryCache(), "bbolt": bc, "store": StoreCache(memStore{m: map[string][]byte{}})}
+	caches := map[string]Cache{"memory": NewMemoryCache(), "store": StoreCache(memStore{m: map[string][]byte{}})}
 	for name, cache := range caches {
 		t.Run(name, func(t *testing.T) {
 			f := newFake(t, step{body: okReply("first")}, step{body: okReply("second")})

@@ -163,8 +163,17 @@ type run struct {
 	// loop searches for (a follow-up completed from the session).
 	asked   string
 	carried *TurnContext
-	corp    *corpus
-	corrupt error // a plugin found the knowledge base file damaged
+	own     []string // a follow-up's own content terms, the carried topic's aside
+	// truncated is set for a question cut to MaxQuestionBytes: most
+	// likely a paste gone wrong, so its turn gives the session neither
+	// units nor a topic for later follow-ups (see loop and finish).
+	truncated bool
+	// searched is set once the loop searched the question: it was not
+	// settled by screen, and unknownWords clears it again when no word
+	// of it is in the knowledge base.
+	searched bool
+	corp     *corpus
+	corrupt  error // a plugin found the knowledge base file damaged
 }
 
 // corpus is the request's view of the knowledge base statistics (nil
@@ -178,7 +187,8 @@ func (r *run) corpus() sdk.Corpus {
 
 // screen settles questions the loop cannot usefully search for: one with
 // no content word, and a follow-up with nothing before it in the session
-// to refer to. Any other follow-up is completed with the topic of the
+// to refer to (unless, besides its action, it names a source of the
+// knowledge base: "How do I make it required in cobra?"). Any other follow-up is completed with the topic of the
 // session's last answered turn, recorded as the trace's searchedFor.
 func (r *run) screen() (frameResult, bool) {
 	r.asked = r.question
@@ -191,7 +201,7 @@ func (r *run) screen() (frameResult, bool) {
 		return frameResult{}, false
 	}
 	if prev == nil {
-		if len(contentTerms(r.question)) <= 1 {
+		if !r.namesSource(contentTerms(howActionRE.ReplaceAllString(r.question, " "))) {
 			_, w := followUp(r.question)
 			r.trace.fail(nil, CodeFollowUpNoContext, "the question refers back (%q) but the session has no earlier answered question", w)
 			return frameResult{status: StatusNoContext, answer: fmt.Sprintf("This question refers to something said earlier (%q), but this session has no earlier answered question to take it from. Ask it in full, naming what you mean.", w)}, true
@@ -199,6 +209,12 @@ func (r *run) screen() (frameResult, bool) {
 		return frameResult{}, false
 	}
 	r.question, r.carried = q, prev
+	topic := termSet(prev.Topic)
+	for _, t := range contentTerms(r.asked) {
+		if !topic[t] && !slices.Contains(r.own, t) {
+			r.own = append(r.own, t)
+		}
+	}
 	r.trace.SearchedFor = q
 	r.trace.note("follow-up completed from turn %s: %q", prev.TurnID, q)
 	return frameResult{}, false
@@ -216,6 +232,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		Intents: []sdk.Intent{}, Context: []Evidence{}, Trace: trace}
 
 	q := strings.TrimSpace(strings.ToValidUTF8(req.Question, "\uFFFD"))
+	truncated := false
 	if q == "" {
 		trace.FinalStatus = "failure"
 		trace.fail(nil, CodeEmptyQuestion, "the question is empty")
@@ -228,6 +245,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 			cut--
 		}
 		q = q[:cut]
+		truncated = true
 		trace.fail(nil, CodeQuestionTruncated, "the question is %d bytes; only the first %d are used", len(req.Question), cut)
 	}
 	trace.Question = firstLine(q, 300)
@@ -279,7 +297,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 
 	r := &run{m: m, req: req, question: q, trace: trace, session: sess, turnID: newID("t-"),
 		remaining: m.eng.MaxLLMAttemptsPerRequest, pins: pins, maxDepth: m.eng.MaxFrameDepth,
-		perStage: m.eng.MaxPluginsPerStage, corp: m.newCorpus(ctx)}
+		perStage: m.eng.MaxPluginsPerStage, corp: m.newCorpus(ctx), truncated: truncated}
 	if r.perStage <= 0 {
 		r.perStage = 4
 	}
@@ -292,6 +310,7 @@ func (m *Machine) Ask(ctx context.Context, req Request) (*Response, error) {
 		m.keepTrace(trace)
 		return resp, nil
 	}
+	r.searched = true
 	res := r.loop(ctx)
 	if r.corrupt != nil {
 		// Nothing read from a damaged file can be trusted: no answer, and
@@ -335,6 +354,11 @@ func rank(s string) int {
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
 	r.detectSeeds(ctx, r.seedRouting(ctx))
+	if r.truncated || len(r.unknownIn(r.question)) > 0 {
+		// Units stated in a cut paste, or in words the knowledge base does
+		// not know at all, would only mislead the session's later turns.
+		r.turnKUs = nil
+	}
 	if len(r.turnKUs) > 0 {
 		r.m.sessionEvent(ctx, &sdk.SessionEvent{EventType: sdk.EventSessionKUsAdded, SessionID: r.session.ID,
 			KBID: r.session.KBID, KBName: r.session.KBName, Units: r.turnKUs, Scope: "current-turn", Reason: "seed detection"})
@@ -391,6 +415,14 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	t := r.trace
 	t.FrameDepth = r.deepest
 	t.FramePurpose = r.purpose
+	if res.status == StatusNoContext || res.status == StatusFailure {
+		if words := r.unknownWords(); len(words) > 0 {
+			r.searched = false
+			t.fail(nil, CodeNoKnownTerms, "no word of the question is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))
+			res.status = StatusNoContext
+			res.answer = fmt.Sprintf("No word of the question (%s) occurs in the knowledge base, and none is close enough to one of its words to be read as a typing mistake. Check the spelling, or ask with the words the documents use.", strings.Join(words, ", "))
+		}
+	}
 	switch res.status {
 	case StatusAnswered:
 		t.FinalStatus, t.FinalAnswerStatus = "success", "answered"
@@ -459,7 +491,7 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	if len(r.turnKUs) > 0 {
 		s.Units = append(s.Units, r.turnKUs...)
 	}
-	if tc := r.turnContext(resp, r.question, r.carried); tc != nil {
+	if tc := r.turnContext(resp, r.question, r.carried); tc != nil && !r.truncated {
 		s.Context = append(s.Context, *tc)
 	}
 	if err := r.m.saveSession(s); err != nil {

@@ -22,6 +22,7 @@ type corpus struct {
 	sources int
 	freq    map[string]int
 	texts   map[string][]byte // source texts read in this request (nil: unavailable)
+	failed  bool              // a count failed: a 0 may not mean "absent"
 }
 
 func (m *Machine) newCorpus(ctx context.Context) *corpus {
@@ -50,6 +51,8 @@ func (c *corpus) Documents() int {
 		if c.tc != nil {
 			if _, n, err := c.tc.TermFreq(c.ctx, ""); err == nil {
 				c.sources = n
+			} else {
+				c.failed = true
 			}
 		}
 	}
@@ -67,6 +70,8 @@ func (c *corpus) DocFreq(term string) int {
 	if c.tc != nil {
 		if h, _, err := c.tc.TermFreq(c.ctx, term); err == nil {
 			f = h
+		} else {
+			c.failed = true
 		}
 	}
 	c.freq[term] = f
@@ -84,4 +89,12 @@ func (c *corpus) SourceText(sourceID string) []byte {
 	b := c.kb.SourceText(sourceID)
 	c.texts[sourceID] = b
 	return b
+}
+
+// reliable reports whether every count so far was read: a term counted 0
+// because its index could not be read is not known to be absent.
+func (c *corpus) reliable() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.failed
 }

@@ -515,6 +515,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 	kbOrder := r.stageOrder(sdk.LoopKB, plan.KBPluginOrder, ft)
 	gsOrder := r.stageOrder(sdk.LoopGoalSolver, plan.GoalSolverOrder, ft)
 	views := 0
+	triedFocused := false
 	for i, kbID := range kbOrder {
 		evidence, guide, sufficient, ok := r.retrieve(ctx, ft, kbID, intents, prompt)
 		if !ok {
@@ -524,6 +525,16 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 		guidance = mergeEvidence(guidance, guide)
 		if !sufficient && i+1 < len(kbOrder) && len(evidence) == 0 {
 			continue // nothing new to show a solver; try the next retriever first
+		}
+		if focused := r.focusedView(merged); focused != nil && !triedFocused {
+			// A follow-up is answered from the passages of the
+			// conversation's pages that hold its own words when they
+			// answer it; from all the evidence only when they do not.
+			triedFocused = true
+			ft.Branches = append(ft.Branches, fmt.Sprintf("follow-up view from %s (%d KUs)", kbID, len(focused)))
+			if res := r.solveView(ctx, ft, plan, intents, prompt, depth, focused, guidance, gsOrder); res.status == StatusAnswered {
+				return res
+			}
 		}
 		views++
 		ft.Branches = append(ft.Branches, fmt.Sprintf("evidence view %d from %s (%d KUs)", views, kbID, len(merged)))
@@ -693,6 +704,7 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
+	evidence = r.preferEarlier(evidence)
 	return evidence, guidance, res.Sufficient && o.status == sdk.StatusSuccess, true
 }
 

@@ -30,6 +30,7 @@ const (
 	CodeFollowUpNoContext   = "FOLLOW_UP_WITHOUT_CONTEXT"
 	CodeNoContentTerms      = "NO_CONTENT_TERMS"
 	CodeSessionSourceGone   = "SESSION_SOURCE_REMOVED"
+	CodeNoKnownTerms        = "NO_KNOWN_TERMS"
 )
 
 // Trace is the record of one request: the planner outcome handed to

@@ -181,17 +181,26 @@ func readResolved(path, real string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, notRegular(path, info.Mode())
-	}
-	if info.Size() > limit {
-		return nil, tooLarge(path, info.Size(), limit)
+	if err := checkRegular(path, info.Mode(), info.Size(), limit); err != nil {
+		return nil, err
 	}
 	b, err := ReadRegular(real, limit)
 	if e, ok := err.(*Error); ok {
 		e.Path = path
 	}
 	return b, err
+}
+
+// checkRegular fails unless mode is a regular file's and size at most
+// limit.
+func checkRegular(path string, mode fs.FileMode, size, limit int64) error {
+	if !mode.IsRegular() {
+		return notRegular(path, mode)
+	}
+	if size > limit {
+		return tooLarge(path, size, limit)
+	}
+	return nil
 }
 
 func notRegular(path string, mode fs.FileMode) *Error {

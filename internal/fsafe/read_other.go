@@ -22,11 +22,8 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, notRegular(path, info.Mode())
-	}
-	if info.Size() > limit {
-		return nil, tooLarge(path, info.Size(), limit)
+	if err := checkRegular(path, info.Mode(), info.Size(), limit); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(info.Size()))

@@ -37,11 +37,8 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
-	if uint32(st.Mode)&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, notRegular(path, modeType(uint32(st.Mode)))
-	}
-	if st.Size > limit {
-		return nil, tooLarge(path, st.Size, limit)
+	if err := checkRegular(path, modeType(uint32(st.Mode)), st.Size, limit); err != nil {
+		return nil, err
 	}
 	bp := readBufs.Get().(*[]byte)
 	defer readBufs.Put(bp)
@@ -84,6 +81,8 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, readBufSize); re
 // modeType converts the file type bits of a stat mode.
 func modeType(m uint32) fs.FileMode {
 	switch m & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return 0
 	case syscall.S_IFDIR:
 		return fs.ModeDir
 	case syscall.S_IFIFO:

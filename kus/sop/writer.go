@@ -12,8 +12,7 @@ import (
 // (its constructor followed by one set statement per non-empty field) and
 // returns the statement id it used: the value's own ID when it is a legal,
 // unused id, otherwise a generated one (i1, i2... for intents, k1... for KUs,
-// with the set statements numbered in the same series, as in the design
-// notes' example). Text is quoted with [Quote] whenever it is not a plain
+// with the set statements numbered in the same series). Text is quoted with [Quote] whenever it is not a plain
 // atom, so no value can break out of its statement.
 //
 // The Writer does not validate meaning; run [Interpret] on the output for

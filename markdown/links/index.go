@@ -60,9 +60,6 @@ func (ix *Index) inside(rel string) bool {
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
-// Root is the workspace root.
-func (ix *Index) Root() string { return ix.root }
-
 // Rel returns the slash path of abs relative to the root; ok is false for
 // a path outside the root.
 func (ix *Index) Rel(abs string) (string, bool) {

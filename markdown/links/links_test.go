@@ -79,11 +79,7 @@ func TestRenameHeading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, e := range ed {
-		got = append(got, e.Rel+":"+e.NewText)
-	}
-	if s := strings.Join(got, " "); s != "a.md:Part 2 a.md:part-2 sub/b.md:part-2 sub/b.md:Part 2 sub/b.md:part-2" {
+	if s := editsText(ed); s != "a.md:Part 2 a.md:part-2 sub/b.md:part-2 sub/b.md:Part 2 sub/b.md:part-2" {
 		t.Fatalf("edits %s", s)
 	}
 }
@@ -95,11 +91,7 @@ func TestRenameFiles(t *testing.T) {
 		"sub/c.md": "x\n",
 	})
 	ed := ix.RenameFiles([]FileMove{{From: "sub/b.md", To: "other/bee.md"}})
-	var got []string
-	for _, e := range ed {
-		got = append(got, e.Rel+":"+e.NewText)
-	}
-	if s := strings.Join(got, " "); s != "a.md:other/bee.md a.md:bee a.md:other/bee sub/b.md:../sub/c.md" {
+	if s := editsText(ed); s != "a.md:other/bee.md a.md:bee a.md:other/bee sub/b.md:../sub/c.md" {
 		t.Fatalf("edits %s", s)
 	}
 }
@@ -123,4 +115,13 @@ func TestLinkersAndSameTargets(t *testing.T) {
 	if SameTargets(old, Parse("a.md", "# A\n\n## Parts\n")) || SameTargets(old, Parse("a.md", "# A2\n\n## Part\n")) || SameTargets(nil, old) {
 		t.Errorf("heading, title or existence changes are changes")
 	}
+}
+
+// editsText lists edits as "file:new text", separated by spaces.
+func editsText(ed []Edit) string {
+	var got []string
+	for _, e := range ed {
+		got = append(got, e.Rel+":"+e.NewText)
+	}
+	return strings.Join(got, " ")
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // Span is a range on one line: 0-based line, UTF-16 columns [Start, End).
@@ -272,21 +271,6 @@ func col(line string, off int) int {
 		}
 	}
 	return n
-}
-
-// ByteOffset is the byte offset in line of UTF-16 column c.
-func ByteOffset(line string, c int) int {
-	i := 0
-	for i < len(line) && c > 0 {
-		r, size := utf8.DecodeRuneInString(line[i:])
-		k := utf16.RuneLen(r)
-		if k < 0 {
-			k = 1
-		}
-		c -= k
-		i += size
-	}
-	return i
 }
 
 func openFence(line string) (string, bool) {

@@ -65,24 +65,20 @@ type ValPlugin interface {
 
 // Implements reports whether p implements the interface of family t.
 func Implements(p Plugin, t PluginType) bool {
+	var ok bool
 	switch t {
 	case TypeSD:
-		_, ok := p.(SDPlugin)
-		return ok
+		_, ok = p.(SDPlugin)
 	case TypePlan:
-		_, ok := p.(PlanPlugin)
-		return ok
+		_, ok = p.(PlanPlugin)
 	case TypeKB:
-		_, ok := p.(KBPlugin)
-		return ok
+		_, ok = p.(KBPlugin)
 	case TypeGS:
-		_, ok := p.(GSPlugin)
-		return ok
+		_, ok = p.(GSPlugin)
 	case TypeVal:
-		_, ok := p.(ValPlugin)
-		return ok
+		_, ok = p.(ValPlugin)
 	}
-	return false
+	return ok
 }
 
 // Metadata reports the LLM use of a call.

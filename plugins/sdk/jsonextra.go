@@ -170,8 +170,3 @@ func cloneExtra(m map[string]json.RawMessage) map[string]json.RawMessage {
 func DecodeObject(b []byte, dst any, code string) (extra map[string]json.RawMessage, err error) {
 	return decodeExtra(b, dst, code)
 }
-
-// EncodeObject marshals the struct v and appends the extra keys.
-func EncodeObject(v any, extra map[string]json.RawMessage) ([]byte, error) {
-	return encodeExtra(v, extra)
-}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/plugins/sdk"
@@ -28,15 +29,23 @@ func TestArgLeaves(t *testing.T) {
 	}
 }
 
-// writeShellWrapper writes a gs-plugin wrapper running script with args.
+// writeShellWrapper writes a gs-plugin wrapper running script with args,
+// which the runner stops after 500 ms.
 func writeShellWrapper(t *testing.T, args, script string) string {
+	t.Helper()
+	return writeShellWrapperTimeout(t, args, script, 500)
+}
+
+// writeShellWrapperTimeout is writeShellWrapper with the manifest's
+// timeoutMs set to ms.
+func writeShellWrapperTimeout(t *testing.T, args, script string, ms int) string {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("shell-script wrappers")
 	}
 	dir := t.TempDir()
 	manifest := `{"id": "shell", "type": "gs-plugin", "description": "A shell-script wrapper of the tests.", "costClass": "cheap",
-		"protocolVersion": 1, "command": "./run.sh", "args": ` + args + `, "timeoutMs": 500}`
+		"protocolVersion": 1, "command": "./run.sh", "args": ` + args + `, "timeoutMs": ` + strconv.Itoa(ms) + `}`
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,14 @@ func TestSetsidGrandchildDoesNotOutliveTheCall(t *testing.T) {
 					"( setsid sh -c 'touch started; exec sleep " + m2 + "' </dev/null >/dev/null 2>&1 & )\n" +
 					"i=0; while [ $i -lt 100 ] && [ ! -e started ]; do sleep 0.02; i=$((i+1)); done\n" +
 					tc.tail
-				dir := writeShellWrapper(t, `[]`, script)
+				// The answering script starts two processes and waits for
+				// them, which on a loaded machine can outlast the 500 ms
+				// that make the hanging case quick.
+				timeout := 500
+				if tc.name == "answers" {
+					timeout = 20000
+				}
+				dir := writeShellWrapperTimeout(t, `[]`, script, timeout)
 				m, errs := LoadManifest(filepath.Join(dir, ManifestFile))
 				if m == nil {
 					t.Fatal(errs)

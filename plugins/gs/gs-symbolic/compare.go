@@ -43,18 +43,45 @@ func comparedItems(target string) []string {
 	return items
 }
 
-// about reports whether text names item as a word of its own.
+// about reports whether text names item as a word of its own, in any
+// case.
 func about(text, item string) bool {
 	re, err := regexp.Compile(`(?i)(?:^|[^\w-])` + regexp.QuoteMeta(item) + `(?:$|[^\w-])`)
 	return err == nil && re.MatchString(text)
 }
 
+// names reports whether text names a compared item: as about, but an item
+// written with capitals ("Bind", "JSONFormatter") is an identifier, and
+// only that spelling names it ("bind a request" does not).
+func namesItem(text, item string) bool {
+	if strings.ToLower(item) == item {
+		return about(text, item)
+	}
+	re, err := regexp.Compile(`(?:^|[^\w-])` + regexp.QuoteMeta(item) + `(?:$|[^\w-])`)
+	return err == nil && re.MatchString(text)
+}
+
+// leads reports whether text names item among its first words: the
+// statement is about the item, not one that mentions it in passing.
+func leads(text, item string) bool {
+	f := strings.Fields(text)
+	return namesItem(strings.Join(f[:min(len(f), 5)], " "), item)
+}
+
+// maxRowItems bounds the list items of one row.
+const maxRowItems = 4
+
+// maxCellSentences bounds the sentences of one statement in a cell.
+const maxCellSentences = 2
+
 // compareRows builds a comparison as one row per item, each from that
-// item's own source: a unit titled by the item, else a statement that
-// names it; a row says so when the evidence has nothing on its item. It
-// also returns a statement that says which to pick when one does. ok is
-// false when the target names no items.
-func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.KU) int) (string, bool) {
+// item's own source: a unit titled by the item, else the statement that
+// is most about it (naming it first, in prose rather than code); a nested
+// list item speaks with its siblings ("Methods - Bind" with "Behavior -
+// ..."). A row says so when the evidence has nothing on its item. It also
+// adds a statement that says which to pick when one does. ok is false
+// when the target names no items.
+func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.KU) int, c sdk.Corpus) (string, bool) {
 	items := comparedItems(target)
 	if items == nil {
 		return "", false
@@ -64,43 +91,83 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 	found := 0
 	used := map[string]bool{}
 	labels := map[string]bool{}
+	read := map[string][]statement{}
 	for _, e := range ev {
 		if e.KU != nil {
 			labels[label(e.KU.Topic)], labels[label(e.KU.Title)] = true, true
+			read[e.KU.ID] = statementsOf(e.KU, c)
 		}
 	}
 	delete(labels, "")
+	// What the question asks beyond the items' names.
+	named := map[string]bool{}
+	for _, it := range items {
+		for t := range symbolic.TermSet(it) {
+			named[t] = true
+		}
+	}
+	var rest []string
+	for _, w := range want {
+		if !named[w] {
+			rest = append(rest, w)
+		}
+	}
 	for _, item := range items {
 		var best *kus.KU
-		var bestText string
+		var bestSt []statement
 		bestScore := -1.0
-		// Prose first: a command line or code names the item without
-		// saying what it is.
-		for _, prose := range []bool{true, false} {
-			if best != nil {
-				break
+		for _, e := range ev {
+			k := e.KU
+			if k == nil || aliased(k, ev) {
+				continue
 			}
-			for _, e := range ev {
-				k := e.KU
-				if k == nil {
+			own := strings.EqualFold(strings.TrimSpace(k.Title), item)
+			ss := read[k.ID]
+			for si, s := range ss {
+				if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
 					continue
 				}
-				own := strings.EqualFold(strings.TrimSpace(k.Title), item)
-				for _, s := range symbolic.Sentences(withoutCovers(k.Text())) {
-					if used[s] || labels[label(s)] || (prose && symbolic.Actionable(s)) {
-						continue
-					}
-					if !own && !about(s, item) {
-						continue
-					}
-					sc := symbolic.Overlap(want, symbolic.TermSet(s)) + e.Score
+				if !own && !namesItem(s.text, item) {
+					continue
+				}
+				if s.kind == kindCode {
 					if own {
-						sc += 2 // the item's own page speaks for it first
+						continue
 					}
-					if sc > bestScore {
-						best, bestText, bestScore = k, s, sc
+					// Code that uses the item, as a last resort: the
+					// line that names it with the comment above it.
+					s = codeMention(s, item)
+				}
+				words := float64(min(len(strings.Fields(s.text)), 12)) / 24
+				sc := e.Score + words
+				if own {
+					// The item's own page speaks for it first, by its
+					// opening statement.
+					sc += 2 + symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.1*float64(si)
+				} else {
+					sc += symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.01*float64(si)
+					if leads(s.text, item) {
+						sc += 0.5
 					}
-					break // a unit's first sentence about the item speaks for it
+					if strings.Contains(s.md[0], "`"+item+"`") || strings.Contains(s.text, item+"(") {
+						sc += 0.5 // names it as the identifier it is
+					}
+				}
+				switch {
+				case s.kind == kindCode:
+					sc -= 1
+				case !symbolic.Actionable(s.text):
+					sc += 0.75 // prose says what it is; a command only names it
+				}
+				if pickRE.MatchString(s.text) {
+					sc -= 0.5 // which to pick is said under the table
+				}
+				if sc > bestScore {
+					best, bestScore = k, sc
+					bestSt = rowStatements(ss, si)
+					if s.kind == kindCode {
+						bestSt = []statement{s}
+					}
 				}
 			}
 		}
@@ -109,38 +176,104 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 			continue
 		}
 		found++
-		used[bestText] = true
-		fmt.Fprintf(&b, "| %s | %s [%d] |\n", escapeCell(item), escapeCell(strings.TrimSpace(bestText)), num(best))
+		var cell []string
+		for _, s := range bestSt {
+			used[best.ID+"\x00"+s.text] = true
+			cell = append(cell, cellText(s))
+		}
+		fmt.Fprintf(&b, "| %s | %s [%d] |\n", escapeCell(item), escapeCell(strings.Join(cell, "; ")), num(best))
 	}
 	if found == 0 {
 		return "", false
 	}
-	if k, s := whichToPick(ev, items); k != nil && !used[s] {
-		fmt.Fprintf(&b, "\n%s [%d]\n", strings.TrimSpace(s), num(k))
+	if k, s := whichToPick(ev, items, read); k != nil && !used[k.ID+"\x00"+s.text] {
+		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
 	}
 	return b.String(), true
 }
 
+// codeMention is the line of a code block that names item, with the
+// comment line above it, as one inline code statement.
+func codeMention(s statement, item string) statement {
+	lines := s.md
+	for i, l := range lines {
+		if !namesItem(l, item) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if i > 0 {
+			if p := strings.TrimSpace(lines[i-1]); strings.HasPrefix(p, "//") || strings.HasPrefix(p, "#") {
+				t = p + " " + t
+			}
+		}
+		return statement{kind: kindCode, text: t, md: []string{codeSpan(t)}}
+	}
+	return statement{kind: kindCode, text: s.text, md: []string{""}}
+}
+
+// rowStatements is the statement at i with, when it is a nested list
+// item, its parent and siblings: together they describe one thing.
+func rowStatements(ss []statement, i int) []statement {
+	s := ss[i]
+	if s.kind != kindItem || s.indent == 0 {
+		return []statement{s}
+	}
+	var out []statement
+	for _, o := range ss {
+		if o.kind == kindItem && o.group == s.group && len(out) < maxRowItems {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// cellText is a statement as a table cell: its Markdown on one line, cut
+// to its first sentences.
+func cellText(s statement) string {
+	t := s.md[0]
+	switch s.kind {
+	case kindItem:
+		t = itemMarkdown(s.md)
+	case kindRow:
+		t = strings.TrimSpace(strings.ReplaceAll(strings.Trim(s.md[0], "| "), "|", "—"))
+	}
+	if ss := sentences(t); len(ss) > maxCellSentences {
+		t = strings.Join(ss[:maxCellSentences], " ")
+	}
+	return strings.TrimSpace(t)
+}
+
+// rawCode reports whether text is code written as prose (an indented
+// block the page did not fence): a function, a block or a comment.
+func rawCode(text string) bool {
+	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
+	t = strings.NewReplacer("{{", "", "}}", "").Replace(t)
+	return strings.Contains(t, "func ") || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
+}
+
+// inlineCodeRE matches a span of inline code.
+var inlineCodeRE = regexp.MustCompile("`[^`]*`")
+
 // pickRE finds a statement that says which to choose.
-var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b`)
+var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b`)
 
 // whichToPick is the first evidence statement that names an item and says
 // when to choose it; nil when none does.
-func whichToPick(ev []sdk.ScoredKU, items []string) (*kus.KU, string) {
+func whichToPick(ev []sdk.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
 		}
-		for _, s := range symbolic.Sentences(withoutCovers(e.KU.Text())) {
-			if !pickRE.MatchString(s) {
+		for _, s := range read[e.KU.ID] {
+			if s.kind == kindCode || s.kind == kindRow || !pickRE.MatchString(s.text) || rawCode(s.text) {
 				continue
 			}
 			for _, it := range items {
-				if about(s, it) {
+				if namesItem(s.text, it) {
 					return e.KU, s
 				}
 			}
 		}
 	}
-	return nil, ""
+	return nil, statement{}
 }

@@ -92,15 +92,10 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	}
 
-	// Candidate statements: each sentence of each evidence KU, scored by
-	// the task terms it holds; proofs from the retriever come first.
-	type stmt struct {
-		text  string
-		ku    *kus.KU
-		score float64
-		order int
-	}
-	var stmts []stmt
+	// Candidate statements: each sentence, list item, table row or code
+	// block of each evidence KU, scored by the task terms it holds;
+	// proofs from the retriever come first.
+	var stmts []scored
 	all := map[string]bool{}
 	// A unit's Topic or Title is a label, not a statement: a sentence that
 	// only repeats one ("kb-fast versus kb-thinkingdb") claims nothing.
@@ -112,43 +107,42 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 	delete(labels, "")
 	proofOrder := proofKUs(in.Evidence, want)
+	cue := cueOf(act, in.Payload.Prompt, target)
 	for ei, e := range in.Evidence {
-		if e.KU == nil {
+		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		body := e.KU.Text()
-		if tb := withoutCovers(e.KU.TextBody); e.KU.Procedure == "" && tb != "" && len(tb) > len(body) {
-			body = tb
-		}
-		for t := range symbolic.TermSet(e.KU.Title + " " + body) {
+		ss := statementsOf(e.KU, rc.Corpus)
+		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
+		for t := range symbolic.TermSet(e.KU.Title) {
 			all[t] = true
 		}
-		if act == "implement" && (e.KU.Procedure != "" || strings.Contains(body, "\n")) {
-			stmts = append(stmts, stmt{text: body, ku: e.KU, score: symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+body)) + 1 + 2*e.Score, order: ei})
-			continue
-		}
-		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
-		for si, s := range symbolic.Sentences(body) {
-			if si >= 12 {
-				break
+		for si, s := range ss {
+			for t := range symbolic.TermSet(s.plain()) {
+				all[t] = true
 			}
-			if labels[label(s)] {
+			if si >= maxStatements || labels[label(s.text)] || strings.TrimSpace(s.text) == "" {
 				continue
 			}
 			// A statement's weight: the task terms it holds (with its KU's
 			// title, which names what it is about), then how highly the
-			// retriever ranked its KU.
-			// A heading that names the task ("Reset the knowledge base")
-			// marks the passage written to answer it.
-			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s)) + e.Score + 0.5*titleOverlap
-
+			// retriever ranked its KU. A heading that names the task
+			// ("Reset the knowledge base") marks the passage written to
+			// answer it.
+			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
+			sc += cue.bonus(s)
+			if s.kind == kindCode {
+				// Code alone says nothing a reader can follow; it shows
+				// how, which only a how-to asks.
+				sc -= codePenalty(act)
+			}
 			if rank, ok := proofOrder[e.KU.ID]; ok {
 				sc += 2 - float64(rank)*0.01
 			}
-			stmts = append(stmts, stmt{text: s, ku: e.KU, score: sc, order: ei*100 + si})
+			stmts = append(stmts, scored{statement: s, ku: e.KU, score: sc, order: ei*1000 + si})
 		}
 	}
 	if len(stmts) == 0 || symbolic.Overlap(want, all) < minOverlap {
@@ -164,61 +158,15 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	case act == "identify" || act == "compare" || g.bullets:
 		limit = 5
 	}
-	var picked []stmt
-	seen := map[string]bool{}
-	for _, s := range stmts {
-		if len(picked) >= limit || s.score <= 0 {
-			break
-		}
-		// Past the best statement, keep only those that bear on the task
-		// nearly as much: a list of loosely related facts is noise.
-		if len(picked) > 0 && s.score < 0.6*picked[0].score {
-			break
-		}
-		key := strings.ToLower(s.text)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		picked = append(picked, s)
+	picked := pick(stmts, limit)
+	if ov := overview(stmts, want, act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are ")); len(ov) > 0 && !g.brief {
+		picked = ov
 	}
 	if len(picked) == 0 {
 		return noContext("The evidence mentions the topic but no statement answers the task."), nil
 	}
 	if act == "explain" && len(proofOrder) > 0 {
-		// Follow the proof chain in order.
-		sort.SliceStable(picked, func(i, j int) bool {
-			ri, iok := proofOrder[picked[i].ku.ID]
-			rj, jok := proofOrder[picked[j].ku.ID]
-			if iok && jok {
-				return ri < rj
-			}
-			return iok && !jok
-		})
-		// Every stated link between two entities of the chain belongs to
-		// the explanation ("X uses Y" next to "X depends on Y").
-		var withLinks []stmt
-		used := map[string]bool{}
-		for _, p := range picked {
-			used[p.ku.ID] = true
-		}
-		for _, p := range picked {
-			withLinks = append(withLinks, p)
-			if !p.ku.HasFact() {
-				continue
-			}
-			for _, e := range in.Evidence {
-				k := e.KU
-				if k == nil || used[k.ID] || !k.HasFact() || len(withLinks) >= 8 {
-					continue
-				}
-				if strings.EqualFold(k.SymbolicSubject, p.ku.SymbolicSubject) && strings.EqualFold(k.SymbolicObject, p.ku.SymbolicObject) {
-					used[k.ID] = true
-					withLinks = append(withLinks, stmt{text: k.Text(), ku: k, score: p.score})
-				}
-			}
-		}
-		picked = withLinks
+		picked = followProof(picked, proofOrder, in.Evidence)
 	}
 
 	// Number the sources in order of first citation.
@@ -234,46 +182,19 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 	}
 	var b strings.Builder
 	if act == "compare" && !g.bullets {
-		if rows, ok := compareRows(in.Evidence, target, want, num); ok {
+		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus); ok {
 			b.WriteString(rows)
 			return finish(&b, cited), nil
 		}
 	}
 	switch {
-	case act == "implement" && strings.Contains(picked[0].text, "\n"):
-		n := num(picked[0].ku)
-		fmt.Fprintf(&b, "Steps from %s [%d]:\n\n", picked[0].ku.Title, n)
-		step := 0
-		for _, line := range strings.Split(picked[0].text, "\n") {
-			line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
-			if line == "" {
-				continue
-			}
-			step++
-			fmt.Fprintf(&b, "%d. %s\n", step, line)
-		}
 	case act == "compare" || g.table:
 		b.WriteString("| source | statement |\n| --- | --- |\n")
 		for _, s := range picked {
 			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
 		}
-	case act == "identify" || g.bullets:
-		for _, s := range picked {
-			// Name what the statement is about when it does not say.
-			if t := strings.TrimSpace(s.ku.Title); t != "" && !strings.Contains(strings.ToLower(s.text), strings.ToLower(t)) {
-				fmt.Fprintf(&b, "- **%s**: %s [%d]\n", t, s.text, num(s.ku))
-				continue
-			}
-			fmt.Fprintf(&b, "- %s [%d]\n", s.text, num(s.ku))
-		}
 	default:
-		for i, s := range picked {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			fmt.Fprintf(&b, "%s [%d]", strings.TrimSpace(s.text), num(s.ku))
-		}
-		b.WriteString("\n")
+		render(&b, picked, want, act == "identify" || g.bullets, act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
 			if concl := conclusion(in.Evidence, want); concl != "" {
 				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)
@@ -281,6 +202,196 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 		}
 	}
 	return finish(&b, cited), nil
+}
+
+// aliased reports whether k is a page that only says it is another name
+// of a page the evidence also holds ("This command is an alias of GNU
+// nohup" beside nohup): that page speaks for it.
+func aliased(k *kus.KU, ev []sdk.ScoredKU) bool {
+	m := aliasRE.FindStringSubmatch(k.Text())
+	if m == nil {
+		m = aliasRE.FindStringSubmatch(k.TextBody)
+	}
+	if m == nil {
+		return false
+	}
+	target := strings.ToLower(strings.TrimSpace(m[1]))
+	for _, e := range ev {
+		if e.KU == nil || e.KU.SourceID == k.SourceID || e.KU.Title == "" {
+			continue
+		}
+		// The page it names: that title, or that title behind one
+		// qualifying word ("GNU nohup" for nohup).
+		t := strings.ToLower(strings.TrimSpace(e.KU.Title))
+		if target == t || strings.HasSuffix(target, " "+t) && len(strings.Fields(target)) == len(strings.Fields(t))+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// auxiliaries are the verbs that shape a question without naming
+// anything in it ("what can I do with", "what does it do").
+var auxiliaries = symbolic.TermSet("can could do does did should would will may might must")
+
+// maxOverview bounds the statements of an overview.
+const maxOverview = 9
+
+// overview answers a question that names only what a page is about
+// ("What can I do with git stash?"), or a list question about it, with the
+// page itself: its summary and its examples in order (the examples that
+// bear most on the question when there are more than fit). It is nil when
+// the question asks for more than the best statement's page names in its
+// title (a list question aside), asks for a comparison or an explanation,
+// or the page shows fewer than two examples. "What does tar do?" is such a
+// question: the page's summary says, its examples show.
+func overview(stmts []scored, want []string, act string, list bool) []scored {
+	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
+		return nil
+	}
+	k := stmts[0].ku
+	title := symbolic.TermSet(k.Title)
+	named := 0
+	var other []string
+	for _, w := range want {
+		switch {
+		case title[w]:
+			named++
+		case !auxiliaries[w]:
+			other = append(other, w)
+		}
+	}
+	// A list question ("Which subcommands does git stash have?", "What
+	// are the ways to ...?") asks for the page's examples whatever else
+	// it names: first those that bear on it, else all of them.
+	if named == 0 || len(other) > 0 && !list {
+		return nil
+	}
+	pickFrom := func(filter []string) ([]scored, int) {
+		var out []scored
+		examples := 0
+		for _, s := range stmts { // best first
+			if s.ku != k {
+				continue
+			}
+			if s.kind == kindItem && len(s.block) > 0 {
+				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 {
+					continue // past the cap, or not about what else the question names
+				}
+				examples++
+			} else if s.kind != kindSentence || s.para != 1 {
+				continue
+			}
+			out = append(out, s)
+		}
+		return out, examples
+	}
+	out, examples := pickFrom(other)
+	if examples == 0 && len(other) > 0 {
+		// No example names the rest: the page's examples are the list.
+		out, examples = pickFrom(nil)
+	}
+	if examples < 2 && len(other) == 0 || examples == 0 {
+		return nil
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}
+
+// codePenalty is what a code block standing alone loses for an act.
+func codePenalty(act string) float64 {
+	switch act {
+	case "implement", "describe":
+		return 0.5
+	}
+	return 1
+}
+
+// maxStatements bounds the statements read from one KU.
+const maxStatements = 40
+
+// scored is a statement of one evidence KU with how well it answers.
+type scored struct {
+	statement
+	ku    *kus.KU
+	score float64
+	order int // evidence rank, then place in the KU
+}
+
+// pick takes the best statements, at most limit: past the best, only
+// those that bear on the task nearly as much (a list of loosely related
+// facts is noise), each said once (a list item its introduction already
+// shows is not repeated).
+func pick(stmts []scored, limit int) []scored {
+	var picked []scored
+	seen := map[string]bool{}
+	for _, s := range stmts {
+		if len(picked) >= limit || s.score <= 0 {
+			break
+		}
+		if len(picked) > 0 && s.score < 0.6*picked[0].score {
+			break
+		}
+		key := strings.ToLower(strings.TrimSpace(s.text))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		shown := map[string]bool{}
+		for _, t := range s.subs {
+			k := strings.ToLower(strings.TrimSpace(t))
+			seen[k], shown[k] = true, true
+		}
+		if len(shown) > 0 {
+			// Items picked before their introduction are shown under it.
+			kept := picked[:0]
+			for _, p := range picked {
+				if !(p.ku == s.ku && p.kind == kindItem && shown[strings.ToLower(strings.TrimSpace(p.text))]) {
+					kept = append(kept, p)
+				}
+			}
+			picked = kept
+		}
+		picked = append(picked, s)
+	}
+	return picked
+}
+
+// followProof orders the picked statements along the proof chain and adds
+// every stated link between two entities of the chain ("X uses Y" next to
+// "X depends on Y").
+func followProof(picked []scored, proofOrder map[string]int, ev []sdk.ScoredKU) []scored {
+	sort.SliceStable(picked, func(i, j int) bool {
+		ri, iok := proofOrder[picked[i].ku.ID]
+		rj, jok := proofOrder[picked[j].ku.ID]
+		if iok && jok {
+			return ri < rj
+		}
+		return iok && !jok
+	})
+	var withLinks []scored
+	used := map[string]bool{}
+	for _, p := range picked {
+		used[p.ku.ID] = true
+	}
+	for _, p := range picked {
+		withLinks = append(withLinks, p)
+		if !p.ku.HasFact() {
+			continue
+		}
+		for _, e := range ev {
+			k := e.KU
+			if k == nil || used[k.ID] || !k.HasFact() || len(withLinks) >= 8 {
+				continue
+			}
+			if strings.EqualFold(k.SymbolicSubject, p.ku.SymbolicSubject) && strings.EqualFold(k.SymbolicObject, p.ku.SymbolicObject) {
+				used[k.ID] = true
+				t := k.Text()
+				withLinks = append(withLinks, scored{statement: statement{kind: kindSentence, text: t, md: []string{t}}, ku: k, score: p.score, order: p.order})
+			}
+		}
+	}
+	return withLinks
 }
 
 // finish appends the Sources list of the cited KUs, numbered in order.

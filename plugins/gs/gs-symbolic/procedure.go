@@ -1,6 +1,7 @@
 package gssymbolic
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -80,7 +81,13 @@ func rawOf(k *kus.KU, c sdk.Corpus) string {
 	if k.CharEnd > len(src) {
 		return ""
 	}
-	return fenceIndented(string(src[k.CharStart:k.CharEnd]))
+	start := k.CharStart
+	// A unit that starts inside a line's markup (after "- " or "> ")
+	// starts at the line: the marker says what the text is.
+	if ls := bytes.LastIndexByte(src[:start], '\n') + 1; strings.Trim(string(src[ls:start]), "-*+>0123456789.) \t") == "" {
+		start = ls
+	}
+	return fenceIndented(string(src[start:k.CharEnd]))
 }
 
 // fenceIndented rewrites Markdown's indented code blocks (lines indented
@@ -173,7 +180,8 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		}
 		para = nil
 	}
-	for _, line := range strings.Split(raw, "\n") {
+	lines := strings.Split(raw, "\n")
+	for li, line := range lines {
 		if fence == "" {
 			line = unlink(line)
 		}
@@ -210,7 +218,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 		if t == "" || item {
 			flush()
 		}
-		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") {
+		if strings.HasSuffix(t, ":") && len(t) > 1 && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") && paragraphEnds(lines, li) {
 			for i := len(para) - 1; i >= 0; i-- {
 				t = strings.TrimSpace(para[i]) + " " + t
 			}
@@ -241,16 +249,37 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	return p, len(p.examples) > 0
 }
 
-// linkRE matches a Markdown link or image: [text](target).
-var linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+// paragraphEnds reports whether line i ends its paragraph: the next line
+// is blank or opens a block (a fence, a list item, a table, a heading, a
+// quote, indented code). A wrapped line that happens to end in ":" does
+// not.
+func paragraphEnds(lines []string, i int) bool {
+	if i+1 >= len(lines) {
+		return true
+	}
+	next := lines[i+1]
+	t := strings.TrimSpace(next)
+	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || isItem(t) ||
+		strings.HasPrefix(t, "|") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ">") ||
+		strings.HasPrefix(next, "    ") || strings.HasPrefix(next, "\t")
+}
 
-// unlink keeps the text of a line's links and drops their targets: the
-// answer quotes what the page says, and the KU it cites holds the text.
+var (
+	// linkRE matches a Markdown link: [text](target).
+	linkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// imageRE matches a Markdown image: ![alt](target).
+	imageRE = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+)
+
+// unlink keeps the text of a line's links and drops their targets and its
+// images (badges, logos): the answer quotes what the page says, and the KU
+// it cites holds the text.
 func unlink(line string) string {
 	if !strings.Contains(line, "](") {
 		return line
 	}
-	return linkRE.ReplaceAllString(line, "$1")
+	line = imageRE.ReplaceAllString(line, "")
+	return strings.TrimRight(linkRE.ReplaceAllString(line, "$1"), " ")
 }
 
 // trimBlock drops leading and trailing blank lines and the indentation
@@ -390,13 +419,22 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	if best.ex[0].score < minOverlap {
 		return nil
 	}
+	if parts := clauses(task); len(parts) > 1 && !g.brief {
+		pages := make([]procedure, len(cands))
+		for i, c := range cands {
+			pages[i] = c.p
+		}
+		if res := solveClauses(pages, best.p, parts); res != nil {
+			return res
+		}
+	}
 	limit := 3
 	if g.brief {
 		limit = 1
 	}
 	var b strings.Builder
 	k := best.p.ku
-	if best.p.summary != "" && !g.brief {
+	if best.p.summary != "" && !g.brief && !rawCode(firstSentence(best.p.summary)) {
 		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, firstSentence(best.p.summary))
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
@@ -406,7 +444,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 			break
 		}
 		if e.desc == "" {
-			for _, h := range cutBlock(e.how, want) {
+			for _, h := range cutHow(e.how, want) {
 				b.WriteString(h + "\n")
 			}
 			b.WriteString("\n")
@@ -414,7 +452,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		}
 		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
 		if rawBlock(e.how) {
-			for _, h := range cutBlock(e.how, want) {
+			for _, h := range cutHow(e.how, want) {
 				if h == "" {
 					b.WriteString("\n")
 					continue
@@ -430,6 +468,113 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
 	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+}
+
+// clauseRE separates the actions of one how-to task: "pack a folder
+// into an archive, and later unpack it", "create a branch and then
+// switch to it".
+var clauseRE = regexp.MustCompile(`(?i)\s*(?:,\s*(?:and\s+)?(?:then|later|afterwards|also)\s+|,\s*and\s+|\s+and\s+(?:then|later|afterwards|also)\s+|;\s*)`)
+
+// clauses splits a task into its actions; one action is one clause.
+// Every clause must name something of its own.
+func clauses(task string) []string {
+	parts := clauseRE.Split(task, -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	for _, p := range parts {
+		if len(symbolic.ContentTerms(p)) == 0 {
+			return nil
+		}
+	}
+	return parts
+}
+
+// solveClauses answers a task of several actions with the example that
+// best does each, from the best page when it has one (the page the whole
+// task is about), else from the page that does it best; every example is
+// cited. nil when fewer than two actions find an example.
+func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveResult {
+	type found struct {
+		p  procedure
+		ex example
+	}
+	var got []found
+	seen := map[string]bool{}
+	for _, part := range parts {
+		want := symbolic.TaskTerms(part)
+		var pick *found
+		bestScore := 0.0
+		for _, p := range pages {
+			ex := p.rankExamples(want)
+			if len(ex) == 0 || ex[0].score < minOverlap {
+				continue
+			}
+			sc := ex[0].score
+			if p.ku == best.ku {
+				sc += 0.5 // the page the whole task is about
+			}
+			if sc > bestScore && !seen[p.ku.ID+"\x00"+ex[0].desc] {
+				bestScore = sc
+				pick = &found{p, ex[0].example}
+			}
+		}
+		if pick != nil {
+			seen[pick.p.ku.ID+"\x00"+pick.ex.desc] = true
+			got = append(got, *pick)
+		}
+	}
+	if len(got) < 2 {
+		return nil
+	}
+	// The page the whole task is about leads, and must answer a part.
+	sort.SliceStable(got, func(i, j int) bool { return got[i].p.ku == best.ku && got[j].p.ku != best.ku })
+	if got[0].p.ku != best.ku {
+		return nil
+	}
+	var b strings.Builder
+	cite := map[string]int{}
+	var cited []*kus.KU
+	num := func(k *kus.KU) int {
+		if n, ok := cite[k.ID]; ok {
+			return n
+		}
+		cited = append(cited, k)
+		cite[k.ID] = len(cited)
+		return len(cited)
+	}
+	first := got[0].p
+	if first.summary != "" && !rawCode(firstSentence(first.summary)) {
+		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
+	}
+	for _, f := range got {
+		n := num(f.p.ku)
+		if f.ex.desc != "" {
+			fmt.Fprintf(&b, "- %s [%d]:\n\n", f.ex.desc, n)
+		}
+		want := symbolic.TaskTerms(f.ex.desc)
+		if rawBlock(f.ex.how) {
+			for _, h := range cutHow(f.ex.how, want) {
+				if h == "" {
+					b.WriteString("\n")
+					continue
+				}
+				fmt.Fprintf(&b, "  %s\n", h)
+			}
+		} else {
+			for _, h := range f.ex.how {
+				fmt.Fprintf(&b, "  %s\n", codeSpan(strings.TrimSpace(h)))
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Sources:\n")
+	ids := make([]string, len(cited))
+	for i, k := range cited {
+		ids[i] = k.ID
+		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
+	}
+	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
 }
 
 const (

@@ -1,7 +1,6 @@
 package llmplug
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 
@@ -48,6 +47,16 @@ func readFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte, prompts *Prom
 	return descriptorJSON, kusMarkdown, MustParsePrompts(folder, "prompts/*.tmpl")
 }
 
+// builtin is the registration of a variant from its folder's files (see
+// readFolder), its options' defaults and check, and build, which makes the
+// plugin from its base, options and prompts.
+func builtin[O any](folder fs.FS, defaults O, check func(*O) error, build func(sdk.Base, O, *Prompts) sdk.Plugin) plugins.Builtin {
+	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
+	return plugins.Define(descriptorJSON, kusMarkdown, defaults, check, func(base sdk.Base, opts O, _ sdk.Env) sdk.Plugin {
+		return build(base, opts, prompts)
+	})
+}
+
 // GSVariant is one built-in LLM goal solver.
 type GSVariant struct {
 	ID             string
@@ -77,26 +86,21 @@ func (o *GSOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v GSVariant) Builtin(folder fs.FS) plugins.Builtin {
-	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*GSOptions).validate, func(base sdk.Base, opts GSOptions, _ sdk.Env) sdk.Plugin {
-		return &GoalSolverPlugin{Base: base, Options: opts, gs: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
+	return builtin(folder, v.Defaults, (*GSOptions).validate, func(base sdk.Base, opts GSOptions, prompts *Prompts) sdk.Plugin {
+		return &GoalSolverPlugin{Base: base, Options: opts, GoalSolver: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
 			CorrectUncited: v.CorrectUncited, Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}}
 	})
 }
 
-// GoalSolverPlugin is a built-in LLM gs-plugin.
+// GoalSolverPlugin is a built-in LLM gs-plugin: its GoalSolver with the
+// plugin's descriptor and options.
 type GoalSolverPlugin struct {
 	sdk.Base
 	Options GSOptions
-	gs      *GoalSolver
+	*GoalSolver
 }
 
 var _ sdk.GSPlugin = (*GoalSolverPlugin)(nil)
-
-// Solve answers one task from its evidence.
-func (p *GoalSolverPlugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
-	return p.gs.Solve(ctx, rc, in)
-}
 
 // SDVariant is one built-in LLM seed detector.
 type SDVariant struct {
@@ -124,31 +128,21 @@ func (o *SDOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v SDVariant) Builtin(folder fs.FS) plugins.Builtin {
-	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*SDOptions).validate, func(base sdk.Base, opts SDOptions, _ sdk.Env) sdk.Plugin {
-		return &SeedDetectorPlugin{Base: base, Options: opts, det: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
+	return builtin(folder, v.Defaults, (*SDOptions).validate, func(base sdk.Base, opts SDOptions, prompts *Prompts) sdk.Plugin {
+		return &SeedDetectorPlugin{Base: base, Options: opts, SeedDetector: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Turns: v.Turns, MaxTurnBytes: opts.MaxTurnBytes, MaxSourceBytes: opts.MaxSourceBytes}}
 	})
 }
 
-// SeedDetectorPlugin is a built-in LLM sd-plugin.
+// SeedDetectorPlugin is a built-in LLM sd-plugin: its SeedDetector with
+// the plugin's descriptor and options.
 type SeedDetectorPlugin struct {
 	sdk.Base
 	Options SDOptions
-	det     *SeedDetector
+	*SeedDetector
 }
 
 var _ sdk.SDPlugin = (*SeedDetectorPlugin)(nil)
-
-// DetectSeeds emits intentCNL and currentTurnContextCNL for one turn.
-func (p *SeedDetectorPlugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.SeedInput) (*sdk.SeedResult, error) {
-	return p.det.DetectSeeds(ctx, rc, in)
-}
-
-// NormalizePersistentContext turns one source into a contextCNL document.
-func (p *SeedDetectorPlugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
-	return p.det.NormalizePersistentContext(ctx, rc, in)
-}
 
 // ValVariant is one built-in LLM validator.
 type ValVariant struct {
@@ -180,23 +174,18 @@ func (o *ValOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v ValVariant) Builtin(folder fs.FS) plugins.Builtin {
-	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, v.Defaults, (*ValOptions).validate, func(base sdk.Base, opts ValOptions, _ sdk.Env) sdk.Plugin {
-		return &ValidatorPlugin{Base: base, Options: opts, val: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,
+	return builtin(folder, v.Defaults, (*ValOptions).validate, func(base sdk.Base, opts ValOptions, prompts *Prompts) sdk.Plugin {
+		return &ValidatorPlugin{Base: base, Options: opts, Validator: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}, MaxAnswerBytes: opts.MaxAnswerBytes}}
 	})
 }
 
-// ValidatorPlugin is a built-in LLM val-plugin.
+// ValidatorPlugin is a built-in LLM val-plugin: its Validator with the
+// plugin's descriptor and options.
 type ValidatorPlugin struct {
 	sdk.Base
 	Options ValOptions
-	val     *Validator
+	*Validator
 }
 
 var _ sdk.ValPlugin = (*ValidatorPlugin)(nil)
-
-// Validate accepts or rejects a goal solver's answer.
-func (p *ValidatorPlugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
-	return p.val.Validate(ctx, rc, in)
-}

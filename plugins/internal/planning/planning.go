@@ -41,7 +41,8 @@ func newPluginStats() *PluginStats {
 	return &PluginStats{SuccessEWMA: 0.7, SufficiencyEWMA: 0.7, LatencyMsEWMA: 250}
 }
 
-// Utility is the design's utility of a plugin from its statistics.
+// Utility is a plugin's utility from its statistics: success, plus a
+// little sufficiency, less latency (up to 0.5) and LLM calls (up to 0.3).
 func (s *PluginStats) Utility() float64 {
 	return s.SuccessEWMA + 0.15*s.SufficiencyEWMA - clamp(s.LatencyMsEWMA/5000, 0, 0.5) - clamp(0.05*s.LLMCallsEWMA, 0, 0.3)
 }

@@ -207,3 +207,51 @@ func TestSessionContinuesAcrossProcesses(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, "no-context", open.Status, r.stdout)
 }
+
+const imageWorkspace = `-- common/docker-image-pull.md --
+# docker image pull
+
+> Download Docker images from a registry.
+
+- Download a specific Docker image:
+
+` + "`docker image pull {{image}}:{{tag}}`" + `
+
+-- common/docker-image-ls.md --
+# docker image ls
+
+> List local Docker images.
+
+- List all Docker images:
+
+` + "`docker image ls`" + `
+` + gitStashPage
+
+// TestFollowUpDropsTheEarlierActionWhenItsPageIsSilent: "pull" named the
+// page that answered "How do I pull a docker image?", but that page says
+// nothing of listing, so "How do I list them?" is about docker images, not
+// about pulling; "stash" stays in a git stash conversation, whose page
+// lists stashes.
+func TestFollowUpDropsTheEarlierActionWhenItsPageIsSilent(t *testing.T) {
+	ws := writeWorkspace(t, imageWorkspace)
+	env := isolatedEnv(t)
+
+	first, r := askSession(t, env, ws, "--session", "new", "How do I pull a docker image?")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NotEmpty(t, first.Evidence, r.stdout)
+	require.Equal(t, "common/docker-image-pull.md", first.Evidence[0].SourceID)
+	second, r := askSession(t, env, ws, "--session", first.SessionID, "How do I list them?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "answered", second.Status, r.stdout)
+	assert.Equal(t, "How do I list them (docker image)?", second.SearchedFor)
+	require.NotEmpty(t, second.Evidence, r.stdout)
+	assert.Equal(t, "common/docker-image-ls.md", second.Evidence[0].SourceID)
+
+	first, r = askSession(t, env, ws, "--session", "new", "How do I stash my changes in git?")
+	require.Equal(t, 0, r.code, r.stderr)
+	second, r = askSession(t, env, ws, "--session", first.SessionID, "How do I see the list of them?")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, second.SearchedFor, "stash")
+	require.NotEmpty(t, second.Evidence, r.stdout)
+	assert.Equal(t, "common/git-stash.md", second.Evidence[0].SourceID)
+}

@@ -7,8 +7,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin, ws, tmp = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
-H.version()
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 -- -u NONE skips plugin/ scripts: load ours as a plugin manager would.
 vim.cmd('runtime plugin/mrpvm.lua')
 -- no endpoint from the test machine's environment.
@@ -21,13 +20,6 @@ local mrpvm = require('mrpvm')
 local health = require('mrpvm.health')
 local server_cmd = { bin, 'lsp', '--db', tmp .. '/kb.db', '--log', tmp .. '/server.log' }
 local client, buf
-
-local function request_sync(c, method, params)
-  if vim.fn.has('nvim-0.11') == 1 then
-    return c:request_sync(method, params, 10000)
-  end
-  return c.request_sync(method, params, 10000)
-end
 
 H.test('plugin/mrpvm.lua loads and creates no command before a client attaches', function()
   H.eq(vim.g.loaded_mrpvm, 1, 'loaded flag')
@@ -75,7 +67,7 @@ H.test('a client started from lsp/mrpvm.lua without setup{} gets the commands on
     H.eq(#mrpvm.clients(), 1, 'setup{autostart=false} starts no second client')
   end
   H.wait(15000, function()
-    local res = request_sync(client, 'workspace/executeCommand', { command = 'mrpvm.stats', arguments = { vim.empty_dict() } })
+    local res = H.request_sync(client, 'workspace/executeCommand', { command = 'mrpvm.stats', arguments = { vim.empty_dict() } }, 10000)
     return res and res.result and res.result.kus > 0
   end, 'the first ingest')
 end)
@@ -129,7 +121,7 @@ end)
 
 H.test('gs in the answer buffer opens the picker', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
-  local win = H.win_showing(abuf)
+  local win = H.win_of(abuf)
   H.truthy(win, 'the answer window')
   vim.api.nvim_set_current_win(win)
   local orig = vim.ui.select

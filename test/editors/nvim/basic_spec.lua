@@ -8,8 +8,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin, ws, tmp = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
-H.version()
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 
 local mrpvm = require('mrpvm')
 local progress_seen, status_seen = {}, {}
@@ -61,12 +60,7 @@ local function hover_text(line, col, bufnr)
     textDocument = { uri = vim.uri_from_bufnr(bufnr or buf) },
     position = { line = line, character = col },
   }
-  local res
-  if vim.fn.has('nvim-0.11') == 1 then
-    res = client:request_sync('textDocument/hover', params, 5000, bufnr or buf)
-  else
-    res = client.request_sync('textDocument/hover', params, 5000, bufnr or buf)
-  end
+  local res = H.request_sync(client, 'textDocument/hover', params, 5000, bufnr or buf)
   H.truthy(res, 'hover answered')
   H.truthy(not res.err, 'hover error: ' .. vim.inspect(res.err))
   local r = res.result
@@ -162,7 +156,7 @@ H.test(':MrpAsk shows the answer and fills the quickfix list', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
   H.eq(vim.bo[abuf].filetype, 'markdown', 'answer filetype')
   H.eq(vim.bo[abuf].modifiable, false, 'answer buffer is read-only')
-  H.truthy(H.win_showing(abuf), 'the answer is shown in a window')
+  H.truthy(H.win_of(abuf), 'the answer is shown in a window')
   -- the quickfix list holds the same sources, in the same order.
   local qf = vim.fn.getqflist()
   local got = {}
@@ -183,7 +177,7 @@ end)
 
 H.test('<CR> on a source line of the answer opens it', function()
   local abuf = vim.fn.bufnr('mrpvm://answer')
-  local win = H.win_showing(abuf)
+  local win = H.win_of(abuf)
   vim.api.nvim_set_current_win(win)
   local lines = vim.api.nvim_buf_get_lines(abuf, 0, -1, false)
   local resp = mrpvm._state.last_answer.response
@@ -230,15 +224,11 @@ H.test(':MrpAsk without an argument prompts, follow-ups keep the session', funct
 end)
 
 H.test(':MrpTrace shows the stage table of the last request', function()
-  local got
-  mrpvm.trace(nil, function(err, t)
-    got = { err = err, t = t }
+  local err, t = H.await(10000, 'the trace', function(cb)
+    mrpvm.trace(nil, cb)
   end)
-  H.wait(10000, function()
-    return got ~= nil
-  end, 'the trace')
-  H.truthy(not got.err, vim.inspect(got.err))
-  H.eq(got.t.requestId, mrpvm._state.last_request, 'trace of the last request')
+  H.truthy(not err, vim.inspect(err))
+  H.eq(t.requestId, mrpvm._state.last_request, 'trace of the last request')
   local lines = H.buf_lines('mrpvm://trace')
   H.contains(lines[1], 'request ' .. mrpvm._state.last_request, 'header')
   H.contains(lines, 'STAGE', 'table header')
@@ -259,29 +249,19 @@ H.test(':MrpPlugins lists the plugins', function()
 end)
 
 H.test(':MrpStats and :MrpIngest report the knowledge base', function()
-  local st
-  mrpvm.stats(function(err, s)
-    st = { err = err, s = s }
-  end)
-  H.wait(10000, function()
-    return st ~= nil
-  end, 'stats')
-  H.truthy(not st.err, vim.inspect(st.err))
-  H.truthy(st.s.kus > 0 and st.s.sources >= 3, 'KUs and sources: ' .. vim.inspect(st.s))
-  H.eq(st.s.dbPath, tmp .. '/kb.db', 'db path from setup{db=}')
+  local err, st = H.await(10000, 'stats', mrpvm.stats)
+  H.truthy(not err, vim.inspect(err))
+  H.truthy(st.kus > 0 and st.sources >= 3, 'KUs and sources: ' .. vim.inspect(st))
+  H.eq(st.dbPath, tmp .. '/kb.db', 'db path from setup{db=}')
   -- a new file is picked up by :MrpIngest.
   local f = io.open(ws .. '/notes/new.md', 'w')
   f:write('# Zorbification\n\nZorbification is the nightly compaction of sidecars.\n')
   f:close()
-  local rep
-  mrpvm.ingest(nil, function(err, r)
-    rep = { err = err, r = r }
+  local ierr, rep = H.await(20000, 'ingest', function(cb)
+    mrpvm.ingest(nil, cb)
   end)
-  H.wait(20000, function()
-    return rep ~= nil
-  end, 'ingest')
-  H.truthy(not rep.err, vim.inspect(rep.err))
-  H.truthy(rep.r.files >= 1, 'the new file was ingested: ' .. vim.inspect(rep.r))
+  H.truthy(not ierr, vim.inspect(ierr))
+  H.truthy(rep.files >= 1, 'the new file was ingested: ' .. vim.inspect(rep))
   local r = ask('What is zorbification?')
   local found = false
   for _, ev in ipairs(r.evidence or {}) do
@@ -294,14 +274,10 @@ end)
 
 H.test(':MrpKb save, fork and load snapshots; bad names fail cleanly', function()
   local function kb(action, name)
-    local got
-    mrpvm.kb(action, name, function(err, res)
-      got = { err = err, res = res }
+    local err, res = H.await(15000, 'kb ' .. action, function(cb)
+      mrpvm.kb(action, name, cb)
     end)
-    H.wait(15000, function()
-      return got ~= nil
-    end, 'kb ' .. action)
-    return got
+    return { err = err, res = res }
   end
   local r = kb('save', 'editors-snap')
   H.truthy(not r.err, vim.inspect(r.err))

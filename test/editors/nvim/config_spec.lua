@@ -4,7 +4,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin, ws, tmp = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 local render = require('mrpvm.render')
 local mrpvm = require('mrpvm')
 
@@ -151,10 +151,7 @@ H.test('extra filetypes attach and answers can open in a float', function()
   vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/notes/todo.txt'))
   local buf = vim.api.nvim_get_current_buf()
   H.eq(vim.bo[buf].filetype, 'text', 'filetype')
-  H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
-    return #cs > 0 and cs[1].initialized
-  end, 'a client on the text buffer')
+  H.attached(mrpvm, buf, 'a client on the text buffer')
   H.wait(15000, function()
     return (mrpvm._state.ingests_done or 0) > 0
   end, 'the ingest')

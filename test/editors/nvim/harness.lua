@@ -9,40 +9,60 @@ local function out(s)
 end
 H.out = out
 
---- Returns the values of the environment variables test/editors/run.sh
---- sets (each must be set), and sizes the screen and turns filetype
---- detection on, as every spec needs.
-function H.setup(...)
+--- Starts a spec the way every spec starts: reads the environment
+--- variables run.sh sets (each named one is required), sizes the screen,
+--- turns filetype detection on and prints the Neovim version. Returns the
+--- variables' values in the order named.
+function H.start(...)
   local vals = {}
-  for i, name in ipairs({ ... }) do
-    vals[i] = assert(os.getenv(name), name)
+  for i, k in ipairs({ ... }) do
+    vals[i] = assert(os.getenv(k), k)
   end
   vim.o.columns, vim.o.lines = 160, 50
   vim.cmd('filetype on')
-  return (table.unpack or unpack)(vals)
-end
-
---- Prints the version of Neovim the specs run on.
-function H.version()
   local v = vim.version()
   out('# Neovim ' .. tostring(v.major) .. '.' .. v.minor .. '.' .. v.patch)
+  return unpack(vals)
 end
 
---- Waits up to 10 s for an initialized mrpvm client on buf (what names
---- the wait in the failure) and returns it; mrpvm is require('mrpvm').
-function H.attached(mrpvm, buf, what)
+--- Sends a request through client c and waits up to ms for the response
+--- ({ err, result } or nil on time-out). Client methods take a colon from
+--- Neovim 0.11 on (fields called with a dot before).
+function H.request_sync(c, method, params, ms, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return c:request_sync(method, params, ms, bufnr)
+  end
+  return c.request_sync(method, params, ms, bufnr)
+end
+
+--- Calls start with a callback and waits up to ms for it to be called;
+--- returns the callback's two arguments (error, result).
+function H.await(ms, what, start)
+  local got
+  start(function(err, res)
+    got = { err = err, res = res }
+  end)
+  H.wait(ms, function()
+    return got ~= nil
+  end, what)
+  return got.err, got.res
+end
+
+--- Waits up to 10 s for a client of the mrpvm module to attach to buffer
+--- bufnr and initialize; returns the client.
+function H.attached(mrpvm, bufnr, what)
   H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
+    local cs = mrpvm.clients(bufnr)
     return #cs > 0 and cs[1].initialized
   end, what)
-  return mrpvm.clients(buf)[1]
+  return mrpvm.clients(bufnr)[1]
 end
 
---- Returns the last window showing buffer buf (nil when none does).
-function H.win_showing(buf)
+--- Returns the last window showing buffer bufnr, or nil.
+function H.win_of(bufnr)
   local win
   for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(w) == buf then
+    if vim.api.nvim_win_get_buf(w) == bufnr then
       win = w
     end
   end

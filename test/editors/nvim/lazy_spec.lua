@@ -7,7 +7,7 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin, ws, repo = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_REPO')
+local bin, ws, repo = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_REPO')
 
 local function read(path)
   local f = assert(io.open(path, 'r'))
@@ -77,11 +77,7 @@ H.test('the spec loads the plugin from the repository checkout', function()
   H.eq(vim.fn.exists(':MrpSources'), 2, ':MrpSources')
   local mrpvm = require('mrpvm')
   local buf = vim.api.nvim_get_current_buf()
-  H.wait(10000, function()
-    local cs = mrpvm.clients(buf)
-    return #cs > 0 and cs[1].initialized
-  end, 'the server from $PATH to attach to the open buffer')
-  H.eq(mrpvm.clients(buf)[1].config.root_dir, ws, 'workspace root')
+  H.eq(H.attached(mrpvm, buf, 'the server from $PATH to attach to the open buffer').config.root_dir, ws, 'workspace root')
 end)
 
 H.test(':checkhealth mrpvm is found and passes', function()

@@ -7,21 +7,14 @@
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local H = dofile(here .. 'harness.lua')
 
-local bin, ws, tmp = H.setup('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
+local bin, ws, tmp = H.start('MRPVM_BIN', 'MRPVM_TEST_WS', 'MRPVM_TEST_TMP')
 vim.o.hidden = true
 
 local mrpvm = require('mrpvm')
 local client, gbuf, lbuf
 
--- Client methods take a colon from Neovim 0.11 on (fields called with a
--- dot before).
 local function req(method, params, bufnr)
-  local res
-  if vim.fn.has('nvim-0.11') == 1 then
-    res = client:request_sync(method, params, 5000, bufnr)
-  else
-    res = client.request_sync(method, params, 5000, bufnr)
-  end
+  local res = H.request_sync(client, method, params, 5000, bufnr)
   H.truthy(res, method .. ' answered')
   H.truthy(not res.err, method .. ' error: ' .. vim.inspect(res.err))
   return res.result
@@ -95,12 +88,7 @@ H.test('rename of a heading updates the links in every buffer', function()
   H.eq(vim.api.nvim_buf_get_lines(gbuf, q, q + 1, false)[1], '## Quibbles', 'the heading')
   -- renaming onto another heading is refused with a clear message.
   local params = { textDocument = { uri = vim.uri_from_bufnr(gbuf) }, position = { line = q, character = 4 }, newName = 'Sidecar' }
-  local res
-  if vim.fn.has('nvim-0.11') == 1 then
-    res = client:request_sync('textDocument/rename', params, 5000, gbuf)
-  else
-    res = client.request_sync('textDocument/rename', params, 5000, gbuf)
-  end
+  local res = H.request_sync(client, 'textDocument/rename', params, 5000, gbuf)
   local err = res and res.err
   H.truthy(err, 'a refusal')
   H.contains(err.message, 'rename_refused', 'stable code')

@@ -18,7 +18,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
@@ -113,24 +112,6 @@ func New(p Params) *Index {
 
 // Params returns the index's parameters.
 func (x *Index) Params() Params { return x.p }
-
-// Default is the Index used by the package-level functions.
-var Default = New(DefaultParams())
-
-// IndexSource indexes one source's units with the Default index.
-func IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
-	return Default.IndexSource(kv, sourceID, units, oldUnitIDs)
-}
-
-// RemoveSource removes one source with the Default index.
-func RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) error {
-	return Default.RemoveSource(kv, sourceID, oldUnitIDs)
-}
-
-// Search runs a query with the Default index.
-func Search(kv sdk.KV, query string, k int, filter func(id string) bool) ([]Hit, error) {
-	return Default.Search(kv, query, k, filter)
-}
 
 // Hit is one retrieved unit.
 type Hit struct {

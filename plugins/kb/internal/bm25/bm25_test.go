@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -621,7 +622,7 @@ func TestDecodePostingsMatchesDecoder(t *testing.T) {
 			}
 			enc = appendEntry(enc, gap, &tf)
 			doc += int64(gap) + 1
-			d := decoder{b: enc[len(enc)-len(appendEntry(nil, gap, &tf)):]}
+			d := decoder{bindec.Decoder{B: enc[len(enc)-len(appendEntry(nil, gap, &tf)):]}}
 			_, want := d.entry(&wf)
 			if want > 0 {
 				wantDocs = append(wantDocs, 7+uint32(doc))

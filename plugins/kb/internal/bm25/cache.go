@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -188,8 +189,8 @@ func (c *cache) addDelta(src string, rec *record, w *[NumFields]float32) error {
 	base := uint32(len(c.docID))
 	c.addDocs(src, rec.units, true, w)
 	for i, t := range rec.terms {
-		d := decoder{b: rec.entries[i]}
-		for len(d.b) > 0 && !d.err {
+		d := decoder{bindec.Decoder{B: rec.entries[i]}}
+		for len(d.B) > 0 && !d.Bad {
 			local, tf := d.entry(w)
 			if local >= uint64(len(rec.units)) {
 				return fmt.Errorf("%w: record of %s", ErrCorrupt, src)
@@ -199,7 +200,7 @@ func (c *cache) addDelta(src string, rec *record, w *[NumFields]float32) error {
 				c.deltaEntries++
 			}
 		}
-		if d.err {
+		if d.Bad {
 			return fmt.Errorf("%w: record of %s", ErrCorrupt, src)
 		}
 	}

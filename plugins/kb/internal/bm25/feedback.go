@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -81,14 +82,14 @@ func (x *Index) Feedback(kv sdk.KV, hits []Hit, have []string, weight float64) (
 		used++
 		rel := h.Score / top
 		for i, t := range rec.terms {
-			d := decoder{b: rec.entries[i]}
-			for len(d.b) > 0 && !d.err {
-				num := d.uvarint()
-				mask := d.uvarint()
+			d := decoder{bindec.Decoder{B: rec.entries[i]}}
+			for len(d.B) > 0 && !d.Bad {
+				num := d.Uvarint()
+				mask := d.Uvarint()
 				var tf float64
 				for f := 0; mask != 0 && f < int(NumFields); f++ {
 					if mask&(1<<f) != 0 {
-						v := d.uvarint()
+						v := d.Uvarint()
 						if feedbackFields[f] {
 							tf += float64(v)
 						}
@@ -106,7 +107,7 @@ func (x *Index) Feedback(kv sdk.KV, hits []Hit, have []string, weight float64) (
 				c.w += rel * tf / ulen
 				c.docs++
 			}
-			if d.err {
+			if d.Bad {
 				return nil, nil, fmt.Errorf("%w: record of %s", ErrCorrupt, h.SourceID)
 			}
 		}

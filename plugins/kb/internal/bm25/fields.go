@@ -249,8 +249,8 @@ func roleCode(role string) uint8 {
 	return 0
 }
 
-// actRoles says which KU roles suit an act (DS024: x1.3 when the role suits
-// the act).
+// actRoles says which KU roles suit an act (a unit whose role suits the
+// query's act has its score multiplied by Params.RoleBoost).
 var actRoles = map[string][]string{
 	"compare":   {"Comparison"},
 	"explain":   {"Explanation"},

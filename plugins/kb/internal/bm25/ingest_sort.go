@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/mrpvm/mrpvm/internal/bindec"
 )
 
 // sortTermOrder sets order[k] to the index of the k-th smallest of the
@@ -76,7 +78,7 @@ func nextEntry(b []byte) (num uint64, rest, tail []byte, ok bool) {
 			}
 		}
 	}
-	d := decoder{b: b}
+	d := decoder{bindec.Decoder{B: b}}
 	num, rest = d.rawEntry()
-	return num, rest, d.b, !d.err
+	return num, rest, d.B, !d.Bad
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/internal/bindec"
 )
 
 // TestSortTermOrder sorts terms that share long prefixes, hold zero and
@@ -60,14 +62,14 @@ func TestNextEntry(t *testing.T) {
 		if cut := r.IntN(4); cut == 0 {
 			b = b[:r.IntN(len(b))]
 		}
-		d := decoder{b: b}
+		d := decoder{bindec.Decoder{B: b}}
 		wantNum, wantRest := d.rawEntry()
 		num, rest, tail, ok := nextEntry(b)
-		if ok != !d.err {
-			t.Fatalf("%x: ok %v, decoder error %v", b, ok, d.err)
+		if ok != !d.Bad {
+			t.Fatalf("%x: ok %v, decoder error %v", b, ok, d.Bad)
 		}
-		if ok && (num != wantNum || !slices.Equal(rest, wantRest) || !slices.Equal(tail, d.b)) {
-			t.Fatalf("%x: got %d %x %x, want %d %x %x", b, num, rest, tail, wantNum, wantRest, d.b)
+		if ok && (num != wantNum || !slices.Equal(rest, wantRest) || !slices.Equal(tail, d.B)) {
+			t.Fatalf("%x: got %d %x %x, want %d %x %x", b, num, rest, tail, wantNum, wantRest, d.B)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -71,28 +72,28 @@ func appendUnits(b []byte, units []unitInfo) []byte {
 func (d *decoder) units() []unitInfo { return d.unitsIn("") }
 
 // unitsIn decodes a unit table like units. When whole is the string form of
-// the bytes d started from (d.b a suffix of them), the unit ids are cut
+// the bytes d started from (d.B a suffix of them), the unit ids are cut
 // from it instead of copied one by one: a table's ids then share one
 // allocation, which keeps them together in memory and gives the garbage
 // collector one object to mark instead of one per unit.
 func (d *decoder) unitsIn(whole string) []unitInfo {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.err = true
+	n := d.Uvarint()
+	if n > uint64(len(d.B)) {
+		d.Bad = true
 		return nil
 	}
 	units := make([]unitInfo, n)
 	for i := range units {
 		if whole != "" {
-			k := d.uvarint()
-			at := len(whole) - len(d.b)
-			units[i].id = whole[at : at+len(d.bytes(k))]
+			k := d.Uvarint()
+			at := len(whole) - len(d.B)
+			units[i].id = whole[at : at+len(d.Bytes(k))]
 		} else {
-			units[i].id = string(d.bytes(d.uvarint()))
+			units[i].id = string(d.Bytes(d.Uvarint()))
 		}
-		units[i].role = d.byte()
+		units[i].role = d.Byte()
 		for f := range units[i].lens {
-			units[i].lens[f] = uint32(d.uvarint())
+			units[i].lens[f] = uint32(d.Uvarint())
 		}
 	}
 	return units
@@ -125,19 +126,19 @@ func (r *record) encode() []byte {
 
 // decodeRecord decodes a forward record; entries alias v.
 func decodeRecord(v []byte) (*record, error) {
-	d := decoder{b: v}
+	d := decoder{bindec.Decoder{B: v}}
 	r := &record{units: d.units()}
-	n := d.uvarint()
+	n := d.Uvarint()
 	if n > uint64(len(v)) {
 		return nil, fmt.Errorf("%w: source record", ErrCorrupt)
 	}
 	r.terms = make([]string, n)
 	r.entries = make([][]byte, n)
 	for i := range r.terms {
-		r.terms[i] = string(d.bytes(d.uvarint()))
-		r.entries[i] = d.bytes(d.uvarint())
+		r.terms[i] = string(d.Bytes(d.Uvarint()))
+		r.entries[i] = d.Bytes(d.Uvarint())
 	}
-	if d.err || len(d.b) != 0 {
+	if d.Bad || len(d.B) != 0 {
 		return nil, fmt.Errorf("%w: source record", ErrCorrupt)
 	}
 	return r, nil
@@ -220,25 +221,25 @@ func readMeta(kv sdk.KV, id uint32) ([]segSource, []string, error) {
 	}
 	// The ids are cut from one copy of the table (decoder.unitsIn).
 	whole := string(v)
-	d := decoder{b: v}
-	n := d.uvarint()
+	d := decoder{bindec.Decoder{B: v}}
+	n := d.Uvarint()
 	if n > uint64(len(v)) {
 		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
 	}
 	srcs := make([]segSource, n)
 	for i := range srcs {
-		srcs[i].id = string(d.bytes(d.uvarint()))
+		srcs[i].id = string(d.Bytes(d.Uvarint()))
 		srcs[i].units = d.unitsIn(whole)
 	}
-	nb := d.uvarint()
+	nb := d.Uvarint()
 	if nb > uint64(len(v)) {
 		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
 	}
 	blocks := make([]string, nb)
 	for i := range blocks {
-		blocks[i] = string(d.bytes(d.uvarint()))
+		blocks[i] = string(d.Bytes(d.Uvarint()))
 	}
-	if d.err || len(d.b) != 0 {
+	if d.Bad || len(d.B) != 0 {
 		return nil, nil, fmt.Errorf("%w: segment %d meta", ErrCorrupt, id)
 	}
 	return srcs, blocks, nil
@@ -296,21 +297,21 @@ type blockReader struct {
 }
 
 func newBlockReader(v []byte) blockReader {
-	r := blockReader{d: decoder{b: v}}
-	r.left = r.d.uvarint()
+	r := blockReader{d: decoder{bindec.Decoder{B: v}}}
+	r.left = r.d.Uvarint()
 	return r
 }
 
 // next returns the next term and its postings; ok is false at the end or
-// on a decoding error (r.d.err).
+// on a decoding error (r.d.Bad).
 func (r *blockReader) next() (term, post []byte, ok bool) {
-	if r.left == 0 || r.d.err {
+	if r.left == 0 || r.d.Bad {
 		return nil, nil, false
 	}
 	r.left--
-	term = r.d.bytes(r.d.uvarint())
-	post = r.d.bytes(r.d.uvarint())
-	return term, post, !r.d.err
+	term = r.d.Bytes(r.d.Uvarint())
+	post = r.d.Bytes(r.d.Uvarint())
+	return term, post, !r.d.Bad
 }
 
 // findBlock returns the index of the block that would hold term, or -1.
@@ -335,19 +336,6 @@ func segPostings(kv sdk.KV, id uint32, first []string, term string) ([]byte, err
 	return post, nil
 }
 
-// appendEntry appends one unit's entry: its number (local index in a record,
-// gap to the previous document in a segment), the field mask and the
-// frequency in each field of the mask.
-func appendEntry(b []byte, num uint64, tf *[NumFields]uint32) []byte {
-	var mask uint16
-	for f, c := range tf {
-		if c > 0 {
-			mask |= 1 << f
-		}
-	}
-	return appendEntryMask(b, num, mask, tf)
-}
-
 // appendEntryMask is appendEntry for a mask already known: bit f is set
 // exactly when tf[f] is not 0.
 func appendEntryMask(b []byte, num uint64, mask uint16, tf *[NumFields]uint32) []byte {
@@ -370,76 +358,37 @@ func appendEntryMask(b []byte, num uint64, mask uint16, tf *[NumFields]uint32) [
 
 // entry reads one entry; weights turn the frequencies into one weighted tf.
 func (d *decoder) entry(w *[NumFields]float32) (num uint64, tf float32) {
-	num = d.uvarint()
-	mask := d.uvarint()
+	num = d.Uvarint()
+	mask := d.Uvarint()
 	for f := 0; mask != 0 && f < int(NumFields); f++ {
 		if mask&(1<<f) != 0 {
-			tf += w[f] * float32(d.uvarint())
+			tf += w[f] * float32(d.Uvarint())
 			mask &^= 1 << f
 		}
 	}
 	if mask != 0 {
-		d.err = true
+		d.Bad = true
 	}
 	return num, tf
 }
 
 // rawEntry reads one entry and returns its number and the bytes after it.
 func (d *decoder) rawEntry() (num uint64, rest []byte) {
-	num = d.uvarint()
-	start := d.b
-	mask := d.uvarint()
+	num = d.Uvarint()
+	start := d.B
+	mask := d.Uvarint()
 	for f := 0; mask != 0 && f < int(NumFields); f++ {
 		if mask&(1<<f) != 0 {
-			d.uvarint()
+			d.Uvarint()
 			mask &^= 1 << f
 		}
 	}
 	if mask != 0 {
-		d.err = true
+		d.Bad = true
 	}
-	return num, start[:len(start)-len(d.b)]
+	return num, start[:len(start)-len(d.B)]
 }
 
-// decoder reads uvarints and byte strings, remembering the first error.
-type decoder struct {
-	b   []byte
-	err bool
-}
-
-func (d *decoder) uvarint() uint64 {
-	if len(d.b) > 0 && d.b[0] < 0x80 {
-		v := d.b[0]
-		d.b = d.b[1:]
-		return uint64(v)
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = true
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() uint8 {
-	if len(d.b) == 0 {
-		d.err = true
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.b)) {
-		d.err = true
-		d.b = nil
-		return nil
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
+// decoder reads the index records: bindec's numbers and strings, and the
+// entries and unit tables of this package.
+type decoder struct{ bindec.Decoder }

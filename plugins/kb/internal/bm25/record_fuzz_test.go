@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 )
 
@@ -30,13 +31,13 @@ func FuzzDecoders(f *testing.F) {
 				break
 			}
 		}
-		d := decoder{b: v}
+		d := decoder{bindec.Decoder{B: v}}
 		w := [NumFields]float32{1, 1, 1}
-		for !d.err && len(d.b) > 0 {
+		for !d.Bad && len(d.B) > 0 {
 			d.entry(&w)
 		}
-		d = decoder{b: v}
-		for !d.err && len(d.b) > 0 {
+		d = decoder{bindec.Decoder{B: v}}
+		for !d.Bad && len(d.B) > 0 {
 			d.rawEntry()
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
 )
 
@@ -53,7 +54,7 @@ func TestAppendEntryFormat(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("appendEntry(%d, %v) = %x, want %x", num, tf, got, want)
 		}
-		d := decoder{b: got[1:]}
+		d := decoder{bindec.Decoder{B: got[1:]}}
 		var w [NumFields]float32
 		for f := range w {
 			w[f] = float32(int(1) << f)
@@ -63,8 +64,8 @@ func TestAppendEntryFormat(t *testing.T) {
 		for f, c := range tf {
 			wantTF += w[f] * float32(c)
 		}
-		if d.err || len(d.b) != 0 || n != num || wtf != wantTF {
-			t.Fatalf("decode %x: num %d tf %v err %v rest %d; want %d %v", got, n, wtf, d.err, len(d.b), num, wantTF)
+		if d.Bad || len(d.B) != 0 || n != num || wtf != wantTF {
+			t.Fatalf("decode %x: num %d tf %v err %v rest %d; want %d %v", got, n, wtf, d.Bad, len(d.B), num, wantTF)
 		}
 	}
 }
@@ -90,4 +91,17 @@ func TestBuildRecordKeyCollision(t *testing.T) {
 	assert.Same(t, pb, x.buildRecord(b))
 	// A unit more or less is another source.
 	assert.NotSame(t, pb, x.buildRecord(append(b, b[1])))
+}
+
+// appendEntry appends one unit's entry: its number (local index in a record,
+// gap to the previous document in a segment), the field mask and the
+// frequency in each field of the mask.
+func appendEntry(b []byte, num uint64, tf *[NumFields]uint32) []byte {
+	var mask uint16
+	for f, c := range tf {
+		if c > 0 {
+			mask |= 1 << f
+		}
+	}
+	return appendEntryMask(b, num, mask, tf)
 }

@@ -22,7 +22,7 @@ func readerTerm(v []byte, term string) ([]byte, bool) {
 			return nil, true
 		}
 	}
-	return nil, !r.d.err
+	return nil, !r.d.Bad
 }
 
 func TestBlockTerm(t *testing.T) {

@@ -3,6 +3,7 @@ package bm25
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,6 +27,40 @@ type spellVocab struct {
 type vocabPart struct {
 	freq  map[string]uint32
 	byLen [][]string // terms by rune count (capped), for the distance-2 scan
+	// joined maps the term of a hyphenated compound written as one word
+	// ("upper-case" as "uppercase", analysed) to the compounds; built on
+	// first use by joinedTerms.
+	joined map[string][]string
+}
+
+// joinedTerms returns the hyphenated compounds of the vocabulary that,
+// written as one word, analyse to t (t "uppercas": "upper-case").
+// x.vmu is held.
+func (v *spellVocab) joinedTerms(a *text.Analyzer, t string) []string {
+	var out []string
+	for _, p := range v.parts {
+		if p.joined == nil {
+			p.joined = map[string][]string{}
+			for w := range p.freq {
+				if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+					continue
+				}
+				one := strings.ReplaceAll(w, "-", "")
+				if !isLetters(one) {
+					continue
+				}
+				if ts := a.Append(nil, one); len(ts) == 1 {
+					p.joined[ts[0]] = append(p.joined[ts[0]], w)
+				}
+			}
+		}
+		for _, w := range p.joined[t] {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 func (v *spellVocab) freq(t string) uint32 {
@@ -88,7 +123,7 @@ func segVocab(kv sdk.KV, id uint32) (*vocabPart, error) {
 			}
 			p.add(string(term), entries(post))
 		}
-		if r.d.err {
+		if r.d.Bad {
 			return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
 		}
 	}

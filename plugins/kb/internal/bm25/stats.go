@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -67,44 +68,44 @@ func readStats(kv sdk.KV) (s stats, ok bool, err error) {
 	}
 	s.nonce = binary.LittleEndian.Uint64(v[1:])
 	s.gen = binary.LittleEndian.Uint64(v[9:])
-	d := decoder{b: v[17:]}
-	s.units = d.uvarint()
-	s.sources = d.uvarint()
+	d := decoder{bindec.Decoder{B: v[17:]}}
+	s.units = d.Uvarint()
+	s.sources = d.Uvarint()
 	for f := range s.fieldLen {
-		s.fieldLen[f] = d.uvarint()
+		s.fieldLen[f] = d.Uvarint()
 	}
-	s.nextSeg = uint32(d.uvarint())
-	nd := d.uvarint()
+	s.nextSeg = uint32(d.Uvarint())
+	nd := d.Uvarint()
 	if nd > uint64(len(v)) {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
 	// The delta's names share one string: one allocation instead of one
 	// per source (the stats are read by every write).
 	s.delta = make([]string, nd)
-	base := len(v) - len(d.b)
+	base := len(v) - len(d.B)
 	spans := make([]int, 2*nd)
 	for i := range s.delta {
-		n := d.uvarint()
-		spans[2*i] = len(v) - len(d.b)
-		spans[2*i+1] = len(d.bytes(n))
+		n := d.Uvarint()
+		spans[2*i] = len(v) - len(d.B)
+		spans[2*i+1] = len(d.Bytes(n))
 	}
-	if d.err {
+	if d.Bad {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
-	all := string(v[base : len(v)-len(d.b)])
+	all := string(v[base : len(v)-len(d.B)])
 	for i := range s.delta {
 		off := spans[2*i] - base
 		s.delta[i] = all[off : off+spans[2*i+1]]
 	}
-	n := d.uvarint()
+	n := d.Uvarint()
 	if n > uint64(len(v)) {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
 	s.segs = make([]segInfo, n)
 	for i := range s.segs {
-		s.segs[i] = segInfo{id: uint32(d.uvarint()), total: uint32(d.uvarint()), live: uint32(d.uvarint())}
+		s.segs[i] = segInfo{id: uint32(d.Uvarint()), total: uint32(d.Uvarint()), live: uint32(d.Uvarint())}
 	}
-	if d.err || len(d.b) != 0 {
+	if d.Bad || len(d.B) != 0 {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
 	return s, true, nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -12,7 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvns"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
@@ -24,11 +25,7 @@ import (
 // base held before) is accepted for the hook contract and not needed.
 func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
 	_ = oldUnitIDs
-	if err := x.indexSource(kv, sourceID, units); err != nil {
-		x.dropCache()
-		return fmt.Errorf("bm25: index source %s: %w", sourceID, err)
-	}
-	return nil
+	return kvns.WriteSource(kv, "bm25", sourceID, func() error { return x.indexSource(kv, sourceID, units) }, x.dropCache)
 }
 
 // RemoveSource deletes the source from the index.
@@ -37,9 +34,6 @@ func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) er
 }
 
 func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
-	if !kv.Writable() {
-		return errors.New("read-only transaction")
-	}
 	if src == "" || strings.IndexByte(src, 0) >= 0 {
 		return fmt.Errorf("invalid source id %q", src)
 	}
@@ -373,21 +367,21 @@ func aliasEntries(rec *record) bool {
 	if size > len(rec.enc) {
 		return false
 	}
-	d := decoder{b: rec.enc[len(rec.enc)-size:]}
-	if d.uvarint() != uint64(len(rec.terms)) {
+	d := decoder{bindec.Decoder{B: rec.enc[len(rec.enc)-size:]}}
+	if d.Uvarint() != uint64(len(rec.terms)) {
 		return false
 	}
 	for i, t := range rec.terms {
-		if string(d.bytes(d.uvarint())) != t {
+		if string(d.Bytes(d.Uvarint())) != t {
 			return false
 		}
-		e := d.bytes(d.uvarint())
-		if d.err || !bytes.Equal(e, rec.entries[i]) {
+		e := d.Bytes(d.Uvarint())
+		if d.Bad || !bytes.Equal(e, rec.entries[i]) {
 			return false
 		}
 		rec.entries[i] = e[:len(e):len(e)]
 	}
-	return !d.err && len(d.b) == 0
+	return !d.Bad && len(d.B) == 0
 }
 
 // uvarintLen is the length of v's uvarint encoding.
@@ -576,7 +570,7 @@ func (it *segIter) advance() error {
 				it.term, it.post = string(t), post
 				return nil
 			}
-			if it.r.d.err {
+			if it.r.d.Bad {
 				return fmt.Errorf("%w: segment %d block %d", ErrCorrupt, it.id, it.next-1)
 			}
 		}
@@ -596,41 +590,15 @@ func (it *segIter) advance() error {
 
 // deleteSegment removes a segment's keys and its entry in the stats.
 func deleteSegment(kv sdk.KV, st *stats, id uint32) error {
-	if err := deletePrefix(kv, segPrefix(id)); err != nil {
+	if err := kvns.DeletePrefix(kv, segPrefix(id)); err != nil {
 		return err
 	}
 	st.segs = slices.DeleteFunc(st.segs, func(g segInfo) bool { return g.id == id })
 	return nil
 }
 
-// deletePrefix deletes every key with the prefix. It deletes in descending
-// key order: bbolt removes an element from an in-memory node by shifting the
-// ones after it, so ascending deletes from a large node written in the same
-// transaction would be quadratic.
-func deletePrefix(kv sdk.KV, prefix []byte) error {
-	var keys [][]byte
-	err := kv.Scan(prefix, nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if err := kv.Delete(keys[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Clear deletes every key of the index (for a rebuild after corruption).
-func Clear(kv sdk.KV) error {
-	if err := deletePrefix(kv, prefixAll); err != nil {
-		return fmt.Errorf("bm25: clear: %w", err)
-	}
-	return nil
-}
+func Clear(kv sdk.KV) error { return kvns.Clear(kv, "bm25", prefixAll) }
 
 // Compact flushes the delta and merges every segment into one, dropping all
 // replaced versions. Ingest never needs it; it makes the layout canonical.

@@ -39,13 +39,6 @@ func (e *Encoder) analyzer() *text.Analyzer {
 	return text.English()
 }
 
-// TermVector returns the symbol vector of a term: Symbol("t:" + term).
-func TermVector(term string) Vector {
-	var v Vector
-	Random(termSeed(term), &v)
-	return v
-}
-
 // termSeedBase is the FNV-1a state after "t:", the prefix of term symbols.
 var termSeedBase = fnv1a(fnvOffset, "t:")
 

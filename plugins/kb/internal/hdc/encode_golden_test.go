@@ -1,15 +1,11 @@
 package hdc
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -25,24 +21,10 @@ import (
 // depends on the encoding, so a change needs a new index version.
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current encoder")
 
-// goldenDocs parses the fixed input texts of testdata/encode (Markdown
-// saved as .md.txt, so that the repository walkers do not read them):
-// technical text with context units that have claims and procedures.
+// goldenDocs parses the fixed input texts of testdata/encode: technical
+// text with context units that have claims and procedures.
 func goldenDocs(t *testing.T) []*kus.Document {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "encode", "*.md.txt"))
-	require.NoError(t, err)
-	require.NotEmpty(t, paths)
-	sort.Strings(paths)
-	docs := make([]*kus.Document, 0, len(paths))
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		require.NoError(t, err)
-		doc, err := kus.Parse(src, kus.SourceInfo{SourceID: strings.TrimSuffix(filepath.Base(p), ".txt")})
-		require.NoError(t, err, p)
-		docs = append(docs, doc)
-	}
-	return docs
+	return kvtest.GoldenDocs(t, filepath.Join("testdata", "encode"))
 }
 
 // encodingLines renders the encoding of one source: a line with the
@@ -101,17 +83,7 @@ func TestEncodeUnitsGolden(t *testing.T) {
 	t.Logf("%d units (%d with several content parts)", units, multi)
 	require.Positive(t, multi, "the texts exercise joined content")
 
-	path := filepath.Join("testdata", "encode.golden")
-	out := []byte(strings.Join(lines, "\n") + "\n")
-	if *update {
-		require.NoError(t, os.WriteFile(path, out, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	wantLines := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
-	require.Equal(t, wantLines, lines)
-	require.True(t, bytes.Equal(want, out))
+	kvtest.RequireGolden(t, filepath.Join("testdata", "encode.golden"), lines, *update)
 }
 
 // refTerms returns the terms of s, without the parts of compound words.
@@ -175,25 +147,5 @@ func TestTermsOfJoinedParts(t *testing.T) {
 func TestRecordConcurrent(t *testing.T) {
 	e := DefaultParams().Encoder
 	docs := repoDocs(t)
-	want := make([][]byte, len(docs))
-	for i, d := range docs {
-		want[i] = e.record(d.Units)
-	}
-	var wg sync.WaitGroup
-	got := make([][][]byte, 4)
-	for g := range got {
-		got[g] = make([][]byte, len(docs))
-		wg.Go(func() {
-			for i := range docs {
-				// Each goroutine starts at another quarter and walks all docs
-				// (a stride would skip some when it shares a factor with n).
-				k := (i + g*len(docs)/4) % len(docs)
-				got[g][k] = e.record(docs[k].Units)
-			}
-		})
-	}
-	wg.Wait()
-	for g := range got {
-		require.Equal(t, want, got[g], "goroutine %d", g)
-	}
+	kvtest.RequireSameConcurrently(t, len(docs), func(i int) []byte { return e.record(docs[i].Units) })
 }

@@ -451,3 +451,16 @@ func TestHammingBytesMatchesHamming(t *testing.T) {
 		assert.Equal(t, Hamming(&a, &b), HammingBytes(&a, enc[1:]))
 	}
 }
+
+// Rotate returns v cyclically rotated by k words: the permutation AddXor
+// applies to its second operand, written out for the tests.
+func Rotate(v *Vector, k int) Vector {
+	var r Vector
+	k %= Words
+	if k < 0 {
+		k += Words
+	}
+	copy(r[k:], v[:Words-k])
+	copy(r[:k], v[Words-k:])
+	return r
+}

@@ -16,11 +16,11 @@ import (
 type Params struct {
 	// Encoder encodes KUs and queries.
 	Encoder Encoder
-	// Field weights of the HDC score (the design's 0.20/0.35/0.35/0.10):
-	// each field contributes weight * max(0, (sim-0.5)*2).
+	// Field weights of the HDC score: each field contributes
+	// weight * max(0, (sim-0.5)*2).
 	RoleWeight, TopicWeight, ContentWeight, ActsWeight float64
-	// Fusion weights (the design's strategy weights: bm25 1.0, hdc 0.7) and
-	// the bonus when both strategies rank a unit in their top AgreeTop.
+	// Fusion weights of the two strategies' normalised scores, and the
+	// bonus when both rank a unit in their top AgreeTop.
 	BM25Weight, HDCWeight, AgreeBonus float64
 	AgreeTop                          int
 	// MMRLambda trades relevance against novelty in the first MMRTop
@@ -32,12 +32,11 @@ type Params struct {
 	IDFScale float64
 }
 
-// DefaultParams returns the design's field weights (role 0.20, topic 0.35,
-// content 0.35, acts 0.10) and BM25 weight 1.0, with the HDC weight, the
-// agreement bonus and the MMR trade-off tuned on the SciFact training
-// queries: the design's HDC weight 0.7 and bonus 0.15 measured 0.698-0.701
-// nDCG@10 there against 0.708 for 0.35 and 0.05, as the HDC score of a
-// matching unit is small (0.05-0.15) next to the normalised BM25 score.
+// DefaultParams returns the field weights (role 0.20, topic 0.35, content
+// 0.35, acts 0.10) and BM25 weight 1.0, with the HDC weight, the agreement
+// bonus and the MMR trade-off tuned on the SciFact training queries: the
+// HDC score of a matching unit is small next to the normalised BM25 score,
+// so a large HDC weight lets it displace better BM25 hits.
 func DefaultParams() Params {
 	return Params{
 		Encoder:    Encoder{Positions: true, Pairs: true},

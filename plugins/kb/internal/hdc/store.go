@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvns"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -135,22 +136,7 @@ func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) er
 }
 
 // Clear deletes every key of the HDC index.
-func Clear(kv sdk.KV) error {
-	var keys [][]byte
-	err := kv.Scan(prefixAll, nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("hdc: clear: %w", err)
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if err := kv.Delete(keys[i]); err != nil {
-			return fmt.Errorf("hdc: clear: %w", err)
-		}
-	}
-	return nil
-}
+func Clear(kv sdk.KV) error { return kvns.Clear(kv, "hdc", prefixAll) }
 
 // encodeUnits writes: version, table size m, m vectors, unit count, then
 // per unit: id, role, acts, topic index, content index (index 0 is the

@@ -5,8 +5,9 @@
 // seeded hash expanded by splitmix64).
 //
 // KUs are encoded at ingest into field hypervectors that are persisted in
-// the plugin's KV namespace, and BM25 candidates are reranked with the fused
-// score of the design plus MMR diversity.
+// the plugin's KV namespace, and BM25 candidates are reranked by the BM25
+// score fused with the weighted field similarities (see Params), plus MMR
+// diversity.
 package hdc
 
 import (
@@ -85,19 +86,6 @@ func Bind(a, b *Vector) Vector {
 	return v
 }
 
-// Rotate returns v cyclically rotated by k words (a permutation that makes
-// the order of bound operands matter).
-func Rotate(v *Vector, k int) Vector {
-	var r Vector
-	k %= Words
-	if k < 0 {
-		k += Words
-	}
-	copy(r[k:], v[:Words-k])
-	copy(r[:k], v[Words-k:])
-	return r
-}
-
 // Hamming returns the number of differing bits.
 func Hamming(a, b *Vector) int {
 	// Four independent sums: the popcounts pipeline instead of waiting on
@@ -132,7 +120,8 @@ func Similarity(a, b *Vector) float64 {
 	return 1 - float64(Hamming(a, b))/Bits
 }
 
-// Score maps a similarity to the design's field score max(0, (sim-0.5)*2).
+// Score maps a similarity to a field score, max(0, (sim-0.5)*2): unrelated
+// vectors (similarity about 0.5) score 0, identical ones 1.
 func Score(sim float64) float64 {
 	return max(0, (sim-0.5)*2)
 }

@@ -106,11 +106,7 @@ func TestSciFact(t *testing.T) {
 		t0 := time.Now()
 		srcs := ex.Search(q.Text, 100)
 		exLat = append(exLat, time.Since(t0))
-		ids := make([]string, len(srcs))
-		for i, s := range srcs {
-			ids[i] = DocID(s)
-		}
-		exRun[q.ID] = ids
+		exRun[q.ID] = mapStrings(srcs, DocID)
 	}
 	slices.Sort(exLat)
 	t.Logf("%-14s %s | in-memory build %v | 809 queries %v (p50 %v p95 %v) | kb-fast (cold, from bbolt) is %.1fx faster",

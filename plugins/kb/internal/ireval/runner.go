@@ -103,11 +103,7 @@ func Run(db *DB, m Method, queries []Query, k int) (map[string][]string, []time.
 			return nil, nil, fmt.Errorf("ireval: query %s with %s: %w", q.ID, m.Name(), err)
 		}
 		lat = append(lat, time.Since(t0))
-		ids := make([]string, len(srcs))
-		for i, s := range srcs {
-			ids[i] = DocID(s)
-		}
-		run[q.ID] = ids
+		run[q.ID] = mapStrings(srcs, DocID)
 	}
 	slices.Sort(lat)
 	return run, lat, nil
@@ -120,12 +116,7 @@ type BM25 struct {
 }
 
 // Name returns the method's name.
-func (b *BM25) Name() string {
-	if b.Tag != "" {
-		return b.Tag
-	}
-	return "bm25"
-}
+func (b *BM25) Name() string { return tagOr(b.Tag, "bm25") }
 
 // Index indexes one source.
 func (b *BM25) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
@@ -138,11 +129,7 @@ func (b *BM25) Search(kv sdk.KV, query string, k int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(r.Hits))
-	for i, h := range r.Hits {
-		out[i] = h.SourceID
-	}
-	return out, nil
+	return mapStrings(r.Hits, func(h bm25.Hit) string { return h.SourceID }), nil
 }
 
 // Balanced evaluates BM25 candidates reranked by an hdc.Index.
@@ -154,28 +141,16 @@ type Balanced struct {
 }
 
 // Name returns the method's name.
-func (b *Balanced) Name() string {
-	if b.Tag != "" {
-		return b.Tag
-	}
-	return "balanced"
-}
+func (b *Balanced) Name() string { return tagOr(b.Tag, "balanced") }
 
 // Index indexes one source in both indexes.
 func (b *Balanced) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
-	if err := b.B.IndexSource(kv, sourceID, units, nil); err != nil {
-		return err
-	}
-	return b.H.IndexSource(kv, sourceID, units, nil)
+	return indexWithBM25(kv, sourceID, units, b.B, b.H.IndexSource)
 }
 
 // Search returns the best sources.
 func (b *Balanced) Search(kv sdk.KV, query string, k int) ([]string, error) {
-	depth := b.Depth
-	if depth <= 0 {
-		depth = 300
-	}
-	r, err := b.B.SearchQuery(kv, bm25.Query{Text: query, K: max(depth, k)})
+	r, err := bm25Candidates(kv, b.B, query, b.Depth, k)
 	if err != nil {
 		return nil, err
 	}
@@ -187,11 +162,7 @@ func (b *Balanced) Search(kv sdk.KV, query string, k int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(ranked))
-	for i, h := range ranked {
-		out[i] = h.SourceID
-	}
-	return out, nil
+	return mapStrings(ranked, func(h hdc.Ranked) string { return h.SourceID }), nil
 }
 
 // ThinkingDB evaluates BM25 fused with the proofs of a thinkingdb.Index.
@@ -203,28 +174,16 @@ type ThinkingDB struct {
 }
 
 // Name returns the method's name.
-func (m *ThinkingDB) Name() string {
-	if m.Tag != "" {
-		return m.Tag
-	}
-	return "thinkingdb"
-}
+func (m *ThinkingDB) Name() string { return tagOr(m.Tag, "thinkingdb") }
 
 // Index indexes one source in both indexes.
 func (m *ThinkingDB) Index(kv sdk.KV, sourceID string, units []*kus.KU) error {
-	if err := m.B.IndexSource(kv, sourceID, units, nil); err != nil {
-		return err
-	}
-	return m.T.IndexSource(kv, sourceID, units, nil)
+	return indexWithBM25(kv, sourceID, units, m.B, m.T.IndexSource)
 }
 
 // Search returns the best sources.
 func (m *ThinkingDB) Search(kv sdk.KV, query string, k int) ([]string, error) {
-	depth := m.Depth
-	if depth <= 0 {
-		depth = 300
-	}
-	r, err := m.B.SearchQuery(kv, bm25.Query{Text: query, K: max(depth, k)})
+	r, err := bm25Candidates(kv, m.B, query, m.Depth, k)
 	if err != nil {
 		return nil, err
 	}
@@ -237,34 +196,20 @@ func (m *ThinkingDB) Search(kv sdk.KV, query string, k int) ([]string, error) {
 		cands[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
 	}
 	ranked := m.T.Fuse(cands, reasoning, k, true)
-	out := make([]string, len(ranked))
-	for i, h := range ranked {
-		out[i] = h.SourceID
-	}
-	return out, nil
+	return mapStrings(ranked, func(h thinkingdb.Ranked) string { return h.SourceID }), nil
 }
 
 // BuildAll indexes every document with all methods, one write transaction
 // per source covering every method's namespace (as the engine calls all
 // kb-plugin hooks in the source's transaction), fsync deferred to the end.
 func BuildAll(db *DB, ms []Method, p *Prepared) (time.Duration, error) {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name()
-	}
+	names := methodNames(ms)
 	if err := db.SetNoSync(true); err != nil {
 		return 0, err
 	}
 	t0 := time.Now()
 	for i, d := range p.DS.Docs {
-		err := db.UpdateAll(names, func(kvs []sdk.KV) error {
-			for j, m := range ms {
-				if err := m.Index(kvs[j], SourceID(d.ID), p.Units[i]); err != nil {
-					return fmt.Errorf("%s: %w", m.Name(), err)
-				}
-			}
-			return nil
-		})
+		err := db.UpdateAll(names, indexAll(ms, SourceID(d.ID), p.Units[i]))
 		if err != nil {
 			return 0, fmt.Errorf("ireval: index %s: %w", d.ID, err)
 		}
@@ -279,10 +224,7 @@ func BuildAll(db *DB, ms []Method, p *Prepared) (time.Duration, error) {
 // in its own durable (fsynced) transaction, and returns the latencies,
 // sorted: the cost of saving one file.
 func Reindex(db *DB, ms []Method, docs []Doc) ([]time.Duration, error) {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name()
-	}
+	names := methodNames(ms)
 	lat := make([]time.Duration, 0, len(docs))
 	for _, d := range docs {
 		t0 := time.Now()
@@ -290,14 +232,7 @@ func Reindex(db *DB, ms []Method, docs []Doc) ([]time.Duration, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = db.UpdateAll(names, func(kvs []sdk.KV) error {
-			for j, m := range ms {
-				if err := m.Index(kvs[j], SourceID(d.ID), units); err != nil {
-					return fmt.Errorf("%s: %w", m.Name(), err)
-				}
-			}
-			return nil
-		})
+		err = db.UpdateAll(names, indexAll(ms, SourceID(d.ID), units))
 		if err != nil {
 			return nil, fmt.Errorf("ireval: reindex %s: %w", d.ID, err)
 		}
@@ -347,10 +282,7 @@ func (m *ThinkingDB) Prepare(sourceID string, units []*kus.KU) {
 // goroutines up to 256 documents ahead of the transactions, as an ingest
 // could do in its parse workers: the transactions then only write.
 func BuildAllPrepared(db *DB, ms []Method, p *Prepared, workers int) (time.Duration, error) {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name()
-	}
+	names := methodNames(ms)
 	if err := db.SetNoSync(true); err != nil {
 		return 0, err
 	}
@@ -386,14 +318,7 @@ func BuildAllPrepared(db *DB, ms []Method, p *Prepared, workers int) (time.Durat
 	for i, d := range p.DS.Docs {
 		dispatch(i + lookahead)
 		<-done[i]
-		err = db.UpdateAll(names, func(kvs []sdk.KV) error {
-			for j, m := range ms {
-				if err := m.Index(kvs[j], SourceID(d.ID), p.Units[i]); err != nil {
-					return fmt.Errorf("%s: %w", m.Name(), err)
-				}
-			}
-			return nil
-		})
+		err = db.UpdateAll(names, indexAll(ms, SourceID(d.ID), p.Units[i]))
 		if err != nil {
 			err = fmt.Errorf("ireval: index %s: %w", d.ID, err)
 			break
@@ -408,4 +333,62 @@ func BuildAllPrepared(db *DB, ms []Method, p *Prepared, workers int) (time.Durat
 		return 0, err
 	}
 	return time.Since(t0), nil
+}
+
+// tagOr returns tag, or name when tag is empty.
+func tagOr(tag, name string) string {
+	if tag != "" {
+		return tag
+	}
+	return name
+}
+
+// indexWithBM25 indexes a source in a BM25 index, then with also (the
+// index reranking or fusing its candidates).
+func indexWithBM25(kv sdk.KV, sourceID string, units []*kus.KU, b *bm25.Index,
+	also func(sdk.KV, string, []*kus.KU, []string) error) error {
+	if err := b.IndexSource(kv, sourceID, units, nil); err != nil {
+		return err
+	}
+	return also(kv, sourceID, units, nil)
+}
+
+// bm25Candidates returns the best depth units by BM25 (300 when depth is
+// not positive, at least k) for a method to rerank or fuse.
+func bm25Candidates(kv sdk.KV, b *bm25.Index, query string, depth, k int) (*bm25.Result, error) {
+	if depth <= 0 {
+		depth = 300
+	}
+	return b.SearchQuery(kv, bm25.Query{Text: query, K: max(depth, k)})
+}
+
+// mapStrings returns f of each element of xs, in order.
+func mapStrings[T any](xs []T, f func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// methodNames returns the methods' names (their namespaces).
+func methodNames(ms []Method) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name()
+	}
+	return names
+}
+
+// indexAll returns the transaction body indexing one source with every
+// method, kvs[j] being method j's namespace.
+func indexAll(ms []Method, sourceID string, units []*kus.KU) func(kvs []sdk.KV) error {
+	return func(kvs []sdk.KV) error {
+		for j, m := range ms {
+			if err := m.Index(kvs[j], sourceID, units); err != nil {
+				return fmt.Errorf("%s: %w", m.Name(), err)
+			}
+		}
+		return nil
+	}
 }

@@ -29,3 +29,24 @@ func TestCoverSources(t *testing.T) {
 	assert.Equal(t, 1.0, cands[2].score, "a source with one candidate unit gains nothing")
 	assert.Equal(t, 1.0, cands[3].score, "a unit covering all its source covers gains nothing")
 }
+
+// A page is named by the question only when the question writes its
+// title's words as they are: "two sorted files" shares the stem of sort
+// without naming the tool; "sort the lines", "a tar.gz file" and "with
+// Jq" name sort, tar and jq.
+func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
+	e := &Engine{an: text.English()}
+	boosted := func(query, title string) bool {
+		terms := e.an.Append(nil, query)
+		cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
+		e.boostNamedTitles(cands, terms, query)
+		return cands[0].score > 1
+	}
+	assert.False(t, boosted("print the lines two sorted files share", "sort"))
+	assert.False(t, boosted("splitting a file into pieces", "split"))
+	assert.True(t, boosted("How do I sort the lines of a file?", "sort"))
+	assert.True(t, boosted("pack a folder into a tar.gz file", "tar"))
+	assert.True(t, boosted("pretty-print JSON with Jq", "jq"))
+	assert.True(t, boosted("how do I stash changes in git?", "git stash"))
+	assert.True(t, boosted("What logging levels does logrus have?", "Level logging"))
+}

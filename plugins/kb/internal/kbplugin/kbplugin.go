@@ -331,7 +331,11 @@ func (e *Engine) Retrieve(ctx context.Context, in *sdk.RetrieveInput) (*sdk.Retr
 	}
 	cands = append(cands, e.sessionCandidates(in.SessionID, terms, cands)...)
 	e.weighLevels(cands, act, in.KUs)
-	e.boostNamedTitles(cands, terms)
+	searched := query
+	if rk.searched != "" {
+		searched = rk.searched
+	}
+	e.boostNamedTitles(cands, terms, searched)
 	e.coverSources(cands, terms, rk.idf)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
@@ -439,6 +443,19 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 	} else if len(fixes) > 0 {
 		query, bq.Text, rk.searched = fixed, fixed, fixed
 	}
+	// kb-balanced also searches the question's words as the knowledge
+	// base's own words for the same things (synonyms and derived forms
+	// from a general English lexicon, kept only where the index holds
+	// them), each weighing less than the word it stands for.
+	var lexExtra []string
+	var lexWeights []float64
+	if e.hd != nil {
+		terms, qtf := e.bm.QueryTerms(query)
+		if lexExtra, lexWeights, err = e.bm.Expand(bkv, terms, qtf, related); err != nil {
+			return rk, err
+		}
+		bq.Extra, bq.ExtraWeights = lexExtra, lexWeights
+	}
 	r, err := e.bm.SearchQuery(bkv, bq)
 	if err != nil {
 		return rk, fmt.Errorf("bm25: %w", err)
@@ -462,7 +479,8 @@ func (e *Engine) rank(kv sdk.KV, query, act string, depth, k int, perSource bool
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
 		if len(extra) > 0 {
-			bq.Extra, bq.ExtraWeights = extra, ws
+			bq.Extra = append(slices.Clip(lexExtra), extra...)
+			bq.ExtraWeights = append(slices.Clip(lexWeights), ws...)
 			if r, err = e.bm.SearchQuery(bkv, bq); err != nil {
 				return rk, fmt.Errorf("bm25: %w", err)
 			}
@@ -701,16 +719,38 @@ func (e *Engine) weighLevels(cands []scored, act string, r sdk.KUReader) {
 // titleBoost multiplies the score of a KU whose short title is named in
 // full by the query ("with jq", "my crontab"): users name the tool or the
 // entity they ask about, and an exact name beats a page that merely shares
-// a part of it (jq over python-m-json.tool, sed over git-sed).
+// a part of it (jq over python-m-json.tool, sed over git-sed). A name is
+// named as it is written: the question must hold each word of the title
+// verbatim (letter case and number aside), not merely a word of the same
+// stem ("two sorted files" does not name sort, nor "splitting" split).
 const titleBoost = 1.6
 
-func (e *Engine) boostNamedTitles(cands []scored, terms []string) {
+// writes reports whether the question's words hold title word w as
+// written, in the singular or the plural ("logging levels" names "Level
+// logging"; "sorted" does not name "sort").
+func writes(words map[string]bool, w string) bool {
+	return words[w] || words[w+"s"] || words[w+"es"] || (strings.HasSuffix(w, "s") && words[strings.TrimSuffix(w, "s")])
+}
+
+// nameTrim is the punctuation around a word that is not part of a name.
+const nameTrim = "?!,;:.()[]{}\"'`“”‘’<>"
+
+func (e *Engine) boostNamedTitles(cands []scored, terms []string, query string) {
 	if len(terms) == 0 {
 		return
 	}
 	q := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		q[t] = true
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		w = strings.Trim(w, nameTrim)
+		words[w] = true
+		// and the parts of a compound ("tar.gz" names tar, "git-stash" git)
+		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_+=:@", r) }) {
+			words[p] = true
+		}
 	}
 	for i := range cands {
 		u := cands[i].ku
@@ -731,6 +771,11 @@ func (e *Engine) boostNamedTitles(cands []scored, terms []string) {
 			if !q[t] {
 				named = false
 				break
+			}
+		}
+		for _, w := range strings.Fields(strings.ToLower(u.Title)) {
+			if w = strings.Trim(w, nameTrim); named && !writes(words, w) && len(e.an.Append(nil, w)) > 0 {
+				named = false
 			}
 		}
 		if named {

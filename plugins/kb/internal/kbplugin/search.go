@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/lexicon"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -27,11 +28,16 @@ var (
 )
 
 // Warm loads what the plugin's searches keep in memory (kb.Warmer): the
-// BM25 unit table, and the ThinkingDB fact graph for a profile that
-// reasons.
+// BM25 unit table, the lexicon for a profile that expands questions, and
+// the ThinkingDB fact graph for a profile that reasons.
 func (e *Engine) Warm(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if e.hd != nil {
+		// A table that cannot be read leaves questions unexpanded; the
+		// embedded table is checked by the lexicon's tests.
+		_ = lexicon.Err()
 	}
 	if e.store == nil {
 		return nil

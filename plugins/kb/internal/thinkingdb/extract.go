@@ -1,9 +1,9 @@
 // Package thinkingdb is the symbolic layer of kb-thinkingdb: a persisted
 // store of (subject, relation, object) facts taken from KUs' symbolic fields
-// and extracted from fact-bearing sentences, and the bounded closure of the
-// design (seed facts matched to the query, a depth-3 neighbourhood,
-// two-premise Horn rules for at most 3 rounds, 64 derived facts, 32 proofs,
-// 12 kept) whose proofs are fused with the BM25 ranking.
+// and extracted from fact-bearing sentences, and a bounded closure (seed
+// facts matched to the query, a depth-3 neighbourhood, two-premise Horn
+// rules for at most 3 rounds, 64 derived facts, 32 proofs, 12 kept) whose
+// proofs are fused with the BM25 ranking.
 package thinkingdb
 
 import (
@@ -16,7 +16,8 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
-// Relation is one of the relation atoms of DS030.
+// Relation is one of the relation atoms a fact may state (kus.Relations
+// names them).
 type Relation uint8
 
 // The relation atoms.
@@ -467,7 +468,7 @@ func (m *textMemo) facts(e *Extractor, s string) []Fact {
 			if len(t.s) < headLen || t.s[:headLen] != s[:headLen] {
 				continue
 			}
-			n := commonPrefix(t.s, s)
+			n := text.CommonPrefix(t.s, s)
 			// A sentence end of t is one of s when s has the same bytes up
 			// to it and as far as the scanner looks past it (the rune after
 			// a '.' decides whether it ends a word such as "1.5").
@@ -489,19 +490,6 @@ func (m *textMemo) facts(e *Extractor, s string) []Fact {
 	out = e.extract(s, from, out, &m.ends)
 	m.texts = append(m.texts, textFacts{s: s, facts: out, start: start, end: len(m.ends)})
 	return out
-}
-
-// commonPrefix returns the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // sentence appends the facts of one sentence to out: at every cue, the
@@ -624,20 +612,6 @@ func joinRaw(ws []word) string {
 		b.WriteString(w.raw)
 	}
 	return b.String()
-}
-
-// splitWords splits text into words (letters, digits and inner - _ ' .)
-// and punctuation marks; newlines count as sentence ends.
-func splitWords(s string) []word {
-	var out []word
-	for i := 0; i < len(s); {
-		w, next, ok := nextWord(s, i)
-		if ok {
-			out = append(out, w)
-		}
-		i = next
-	}
-	return out
 }
 
 // nextWord reads the word or mark starting at s[i] (ok is false when s[i]

@@ -1,7 +1,6 @@
 package thinkingdb
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/rand"
 	"encoding/binary"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvns"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/memo"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -266,11 +266,7 @@ func unitsHash(src string, units []*kus.KU) uint64 {
 // source's record is all there is to replace.
 func (x *Index) IndexSource(kv sdk.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error {
 	_ = oldUnitIDs
-	if err := x.indexSource(kv, sourceID, units); err != nil {
-		x.drop()
-		return fmt.Errorf("thinkingdb: index source %s: %w", sourceID, err)
-	}
-	return nil
+	return kvns.WriteSource(kv, "thinkingdb", sourceID, func() error { return x.indexSource(kv, sourceID, units) }, x.drop)
 }
 
 // RemoveSource deletes the facts of one source.
@@ -279,9 +275,6 @@ func (x *Index) RemoveSource(kv sdk.KV, sourceID string, oldUnitIDs []string) er
 }
 
 func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
-	if !kv.Writable() {
-		return errors.New("read-only transaction")
-	}
 	if src == "" {
 		return errors.New("empty source id")
 	}
@@ -345,22 +338,7 @@ func (x *Index) indexSource(kv sdk.KV, src string, units []*kus.KU) error {
 }
 
 // Clear deletes every key of the fact store.
-func Clear(kv sdk.KV) error {
-	var keys [][]byte
-	err := kv.Scan(prefixAll, nil, func(k, _ []byte) error {
-		keys = append(keys, bytes.Clone(k))
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("thinkingdb: clear: %w", err)
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if err := kv.Delete(keys[i]); err != nil {
-			return fmt.Errorf("thinkingdb: clear: %w", err)
-		}
-	}
-	return nil
-}
+func Clear(kv sdk.KV) error { return kvns.Clear(kv, "thinkingdb", prefixAll) }
 
 func (x *Index) drop() {
 	x.mu.Lock()

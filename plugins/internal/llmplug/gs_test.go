@@ -1,4 +1,4 @@
-package gsllmfast
+package llmplug_test
 
 import (
 	"encoding/json"
@@ -13,21 +13,25 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug/llmplugtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+
+	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-llm-deep"
+	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-llm-fast"
 )
 
-// ID is the plugin under test; New builds it the way the catalog does.
-const ID = "gs-llm-fast"
+// The goal solvers under test; their factories build them the way the
+// catalog does.
+const gsFast, gsDeep = "gs-llm-fast", "gs-llm-deep"
 
-var New = llmplugtest.Factory(ID)
+var newGSFast, newGSDeep = llmplugtest.Factory(gsFast), llmplugtest.Factory(gsDeep)
 
-func newPlugin(t *testing.T) *llmplug.GoalSolverPlugin {
+func fastSolver(t *testing.T) *llmplug.GoalSolverPlugin {
 	t.Helper()
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := newGSFast(nil, sdk.Env{PluginID: gsFast})
 	require.NoError(t, err)
 	return p.(*llmplug.GoalSolverPlugin)
 }
 
-func input() *sdk.SolveInput {
+func fastSolveInput() *sdk.SolveInput {
 	ev := llmplugtest.Evidence(
 		[3]string{"notes/facts.md::0::0", "Capital of France", "Paris is the capital of France."},
 		[3]string{"notes/facts.md::0::1", "Seine", "The Seine flows through Paris."},
@@ -76,12 +80,12 @@ func TestSolve(t *testing.T) {
 			if tc.name == "budget spent" {
 				// A request whose budget is already spent: the meter refuses
 				// before any HTTP call and the plugin steps aside.
-				env := llmplugtest.Connect(t, srv, ID, llmplugtest.Setup{Budget: 1})
+				env := llmplugtest.Connect(t, srv, gsFast, llmplugtest.Setup{Budget: 1})
 				srv.Script(llmtest.Text(cited))
 				_, err := env.Meter.Complete(llmplugtest.Context(t), sdk.LLMRequest{PluginID: "other", Role: sdk.RoleGoalFast,
 					Messages: []sdk.Message{{Role: "user", Content: "x"}}})
 				require.NoError(t, err)
-				res, err := newPlugin(t).Solve(llmplugtest.Context(t), env.RC, input())
+				res, err := fastSolver(t).Solve(llmplugtest.Context(t), env.RC, fastSolveInput())
 				require.NoError(t, err)
 				assert.Equal(t, sdk.StatusUnsupported, res.Status)
 				require.NotNil(t, res.Error)
@@ -90,8 +94,8 @@ func TestSolve(t *testing.T) {
 				assert.Equal(t, 1, srv.Hits(), "the refused call never reached the server")
 				return
 			}
-			env := llmplugtest.Connect(t, srv, ID, tc.setup)
-			res, err := newPlugin(t).Solve(llmplugtest.Context(t), env.RC, input())
+			env := llmplugtest.Connect(t, srv, gsFast, tc.setup)
+			res, err := fastSolver(t).Solve(llmplugtest.Context(t), env.RC, fastSolveInput())
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, res.Status, "error: %+v", res.Error)
 			if tc.code != "" {
@@ -121,8 +125,8 @@ func TestSolve(t *testing.T) {
 
 func TestSolvePrompt(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Text("Paris [2]."))
-	env := llmplugtest.Connect(t, srv, ID, llmplugtest.Setup{MaxCalls: 1})
-	res, err := newPlugin(t).Solve(llmplugtest.Context(t), env.RC, input())
+	env := llmplugtest.Connect(t, srv, gsFast, llmplugtest.Setup{MaxCalls: 1})
+	res, err := fastSolver(t).Solve(llmplugtest.Context(t), env.RC, fastSolveInput())
 	require.NoError(t, err)
 	require.Equal(t, sdk.StatusSuccess, res.Status)
 	// The second source is renumbered [1] and maps back to its KU.
@@ -141,9 +145,9 @@ func TestSolvePrompt(t *testing.T) {
 }
 
 func TestSolveWithoutEvidenceOrModel(t *testing.T) {
-	p := newPlugin(t)
+	p := fastSolver(t)
 	// Offline: no LLM in the run context.
-	res, err := p.Solve(llmplugtest.Context(t), llmplugtest.Offline(), input())
+	res, err := p.Solve(llmplugtest.Context(t), llmplugtest.Offline(), fastSolveInput())
 	require.NoError(t, err)
 	assert.Equal(t, sdk.StatusUnsupported, res.Status)
 	assert.Equal(t, sdk.CodeLLMUnavailable, res.Error.Code)
@@ -151,8 +155,8 @@ func TestSolveWithoutEvidenceOrModel(t *testing.T) {
 
 	// No evidence: no-context without a call.
 	srv := llmtest.New(t)
-	env := llmplugtest.Connect(t, srv, ID, llmplugtest.Setup{MaxCalls: 1})
-	in := input()
+	env := llmplugtest.Connect(t, srv, gsFast, llmplugtest.Setup{MaxCalls: 1})
+	in := fastSolveInput()
 	in.Evidence, in.Payload.Context = nil, nil
 	res, err = p.Solve(llmplugtest.Context(t), env.RC, in)
 	require.NoError(t, err)
@@ -161,8 +165,8 @@ func TestSolveWithoutEvidenceOrModel(t *testing.T) {
 
 	// At the depth limit the decomposition marker is a no-context answer.
 	srv = llmtest.New(t, llmtest.Text("NEEDS_DECOMPOSITION: too much"))
-	env = llmplugtest.Connect(t, srv, ID, llmplugtest.Setup{MaxCalls: 1})
-	in = input()
+	env = llmplugtest.Connect(t, srv, gsFast, llmplugtest.Setup{MaxCalls: 1})
+	in = fastSolveInput()
 	in.FrameDepth = 3
 	res, err = p.Solve(llmplugtest.Context(t), env.RC, in)
 	require.NoError(t, err)
@@ -170,13 +174,67 @@ func TestSolveWithoutEvidenceOrModel(t *testing.T) {
 	assert.NotContains(t, srv.Requests()[0].System(), "NEEDS_DECOMPOSITION")
 }
 
-func TestOptions(t *testing.T) {
-	_, err := New(json.RawMessage(`{"maxEvidence": 0}`), sdk.Env{})
+func TestGoalSolverOptions(t *testing.T) {
+	_, err := newGSFast(json.RawMessage(`{"maxEvidence": 0}`), sdk.Env{})
 	assert.ErrorContains(t, err, "maxEvidence")
-	_, err = New(json.RawMessage(`{"bogus": 1}`), sdk.Env{})
+	_, err = newGSFast(json.RawMessage(`{"bogus": 1}`), sdk.Env{})
 	assert.Error(t, err)
-	p, err := New(json.RawMessage(`{"maxEvidence": 2, "maxEvidenceChars": 900}`), sdk.Env{})
+	p, err := newGSFast(json.RawMessage(`{"maxEvidence": 2, "maxEvidenceChars": 900}`), sdk.Env{})
 	require.NoError(t, err)
 	assert.Equal(t, 2, p.(*llmplug.GoalSolverPlugin).Options.MaxEvidence)
 	assert.True(t, strings.HasPrefix(p.Descriptor().ID, "gs-llm"))
+}
+
+func deepSolveInput() *sdk.SolveInput {
+	ev := llmplugtest.Evidence(
+		[3]string{"a.md::0::0", "AchillesIDE", "AchillesIDE uses Ploinky."},
+		[3]string{"a.md::0::1", "Ploinky", "Ploinky provides secure execution."},
+	)
+	ev[1].Why = "[a.md::0::0] AchillesIDE uses Ploinky => AchillesIDE has_capability secure_execution"
+	return &sdk.SolveInput{Payload: sdk.Payload{Prompt: "Why is AchillesIDE secure?"},
+		Intents:  []sdk.Intent{{ID: "i1", Act: "explain", Target: "why AchillesIDE is secure", Output: "explanation", Criterion: "a causal chain"}},
+		Evidence: ev}
+}
+
+func TestSolveDeep(t *testing.T) {
+	p, err := newGSDeep(nil, sdk.Env{PluginID: gsDeep})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name    string
+		replies []llmtest.Reply
+		status  sdk.Status
+		code    string
+		calls   int
+		want    string
+	}{
+		{name: "chain cited", replies: []llmtest.Reply{llmtest.Text("AchillesIDE uses Ploinky [1], which provides secure execution [2].\n\nSources:\n[1] whatever")},
+			status: sdk.StatusSuccess, calls: 1,
+			want: "AchillesIDE uses Ploinky [1], which provides secure execution [2].\n\nSources:\n[1] AchillesIDE — notes/facts.md:10\n[2] Ploinky — notes/facts.md:20\n"},
+		{name: "uncited then corrected", replies: []llmtest.Reply{llmtest.Text("It is secure because of Ploinky."), llmtest.Text("Ploinky provides secure execution [2].")},
+			status: sdk.StatusSuccess, calls: 2, want: "Ploinky provides secure execution [1].\n\nSources:\n[1] Ploinky — notes/facts.md:20\n"},
+		{name: "cites unknown numbers twice", replies: []llmtest.Reply{llmtest.Text("Secure [7]."), llmtest.Text("Secure [9].")},
+			status: sdk.StatusError, code: llmplug.CodeUncited, calls: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, tc.replies...)
+			env := llmplugtest.Connect(t, srv, gsDeep, llmplugtest.Setup{MaxCalls: 2})
+			res, err := p.(sdk.GSPlugin).Solve(llmplugtest.Context(t), env.RC, deepSolveInput())
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, res.Status, "%+v", res.Error)
+			assert.Equal(t, tc.calls, res.Metadata.LLMCalls)
+			assert.Equal(t, sdk.RoleGoalDeep, env.Stage.Stats().Role)
+			if tc.code != "" {
+				require.NotNil(t, res.Error)
+				assert.Equal(t, tc.code, res.Error.Code)
+				return
+			}
+			assert.Equal(t, tc.want, res.ResponseMarkdown)
+			user := srv.Requests()[0].LastUser()
+			assert.Contains(t, user, "criterion: a causal chain")
+			assert.Contains(t, user, "(retrieved because: [a.md::0::0] AchillesIDE uses Ploinky")
+			if tc.calls == 2 {
+				assert.Contains(t, srv.Requests()[1].LastUser(), "cites none of the 2 numbered sources")
+			}
+		})
+	}
 }

@@ -1,4 +1,4 @@
-package valllm
+package llmplug_test
 
 import (
 	"testing"
@@ -10,21 +10,24 @@ import (
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug/llmplugtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
+
+	_ "github.com/mrpvm/mrpvm/plugins/val/val-llm"
 )
 
-// ID is the plugin under test; New builds it the way the catalog does.
-const ID = "val-llm"
+// valLLM is the validator under test; newValLLM builds it the way the
+// catalog does.
+const valLLM = "val-llm"
 
-var New = llmplugtest.Factory(ID)
+var newValLLM = llmplugtest.Factory(valLLM)
 
-func input(answer string) *sdk.ValidateInput {
+func validateInput(answer string) *sdk.ValidateInput {
 	return &sdk.ValidateInput{Payload: sdk.Payload{Prompt: "What is the capital of France?"}, Answer: answer, SolverID: "gs-llm-fast",
 		Evidence: llmplugtest.Evidence([3]string{"f.md::0::0", "Capital of France", "Paris is the capital of France."}),
 		Guidance: llmplugtest.Evidence([3]string{"session::t::unit-001", "rule", "Answers must name a city."})}
 }
 
 func TestValidate(t *testing.T) {
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := newValLLM(nil, sdk.Env{PluginID: valLLM})
 	require.NoError(t, err)
 	v := p.(sdk.ValPlugin)
 	for _, tc := range []struct {
@@ -50,8 +53,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Handle(func(llmtest.Request) llmtest.Reply { return tc.reply })
-			env := llmplugtest.Connect(t, srv, ID, llmplugtest.Setup{MaxCalls: 1})
-			res, err := v.Validate(llmplugtest.Context(t), env.RC, input(tc.answer))
+			env := llmplugtest.Connect(t, srv, valLLM, llmplugtest.Setup{MaxCalls: 1})
+			res, err := v.Validate(llmplugtest.Context(t), env.RC, validateInput(tc.answer))
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, res.Status, "%+v", res.Error)
 			assert.Equal(t, tc.calls, res.Metadata.LLMCalls)
@@ -75,9 +78,9 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateOffline(t *testing.T) {
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := newValLLM(nil, sdk.Env{PluginID: valLLM})
 	require.NoError(t, err)
-	res, err := p.(sdk.ValPlugin).Validate(llmplugtest.Context(t), llmplugtest.Offline(), input("Paris [1]."))
+	res, err := p.(sdk.ValPlugin).Validate(llmplugtest.Context(t), llmplugtest.Offline(), validateInput("Paris [1]."))
 	require.NoError(t, err)
 	assert.Equal(t, sdk.StatusUnsupported, res.Status)
 	assert.Empty(t, res.Verdict, "an unsupported validator neither accepts nor rejects")

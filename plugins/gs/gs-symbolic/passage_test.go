@@ -1,0 +1,395 @@
+package gssymbolic
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// mdSource is one Markdown file read into KUs as ingest reads it.
+type mdSource struct {
+	id, md string
+	units  []*kus.KU
+}
+
+func parseMD(t *testing.T, id, md string) mdSource {
+	t.Helper()
+	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mdSource{id: id, md: md, units: doc.Units}
+}
+
+// leaf is the first leaf unit of the source whose title is title.
+func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
+	t.Helper()
+	for _, k := range s.units {
+		if k.Level == kus.LevelLeaf && k.Title == title {
+			return k
+		}
+	}
+	t.Fatalf("%s has no leaf titled %q", s.id, title)
+	return nil
+}
+
+// solveMD asks gs-symbolic one task over the given units of the sources.
+func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
+	t.Helper()
+	p, err := New(nil, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := srcCorpus{}
+	for _, s := range srcs {
+		c[s.id] = s.md
+	}
+	var scoredEv []sdk.ScoredKU
+	for i, k := range ev {
+		scoredEv = append(scoredEv, sdk.ScoredKU{KU: k, Score: 1 - 0.1*float64(i)})
+	}
+	res, err := p.(sdk.GSPlugin).Solve(context.Background(), sdk.RunContext{Corpus: c},
+		&sdk.SolveInput{Payload: sdk.Payload{Prompt: prompt}, Intents: []sdk.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != sdk.StatusSuccess {
+		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
+	}
+	return res.ResponseMarkdown
+}
+
+func checkMD(t *testing.T, md string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(md, w) {
+			t.Errorf("answer lacks %q:\n%s", w, md)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(md, w) {
+			t.Errorf("answer holds %q:\n%s", w, md)
+		}
+	}
+}
+
+const loggingMD = `# Logging
+
+## Level logging
+
+Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.
+
+` + "```go" + `
+log.Trace("Something very low level.")
+if err != nil {
+	log.Fatal("Bye.")
+}
+` + "```" + `
+
+You can set the logging level on a Logger, then it will only log entries with that severity or anything above it.
+`
+
+// TestCodeStaysFenced: a code block of the passage that answers stays a
+// fenced block with its indentation, never one inline span per line, and
+// the prose stays one paragraph.
+func TestCodeStaysFenced(t *testing.T) {
+	src := parseMD(t, "logrus/README.md", loggingMD)
+	md := solveMD(t, "describe", "Show me trace and fatal level logging in logrus", "trace and fatal level logging in logrus", []mdSource{src}, src.leaf(t, "Level logging"))
+	checkMD(t, md, []string{"```go\n", "\n\tlog.Fatal(\"Bye.\")\n", "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic."},
+		[]string{"`log.Trace(\"Something very low level.\")`", "1. "})
+}
+
+const viperMD2 = `# Viper
+
+## What is Viper?
+
+Viper is a complete configuration solution for Go applications. It is designed to work within an application. It supports:
+
+* setting defaults
+* reading from environment variables
+* reading from remote config systems (etcd or Consul)
+* reading from command line flags
+
+Viper can be thought of as a registry for all of your applications configuration needs.
+
+## Reading Config Files
+
+Viper requires minimal configuration so it knows where to look for config files. Viper can search multiple paths.
+`
+
+// TestListQuestionGetsTheList: a list question is answered by the
+// statement that introduces a list, with the list as a list under it.
+func TestListQuestionGetsTheList(t *testing.T) {
+	src := parseMD(t, "viper/README.md", viperMD2)
+	md := solveMD(t, "identify", "Which sources can viper read configuration from?", "sources can viper read configuration from", []mdSource{src},
+		src.leaf(t, "Reading Config Files"), src.leaf(t, "What is Viper?"))
+	checkMD(t, md, []string{"It supports", "\n  * reading from remote config systems (etcd or Consul)\n", "\n  * reading from command line flags\n"}, nil)
+	if strings.Count(md, "reading from environment variables") != 1 {
+		t.Errorf("a list item is repeated:\n%s", md)
+	}
+}
+
+const unitsMD = `# gs-demo
+
+## Context Unit plugin::gs-demo::unit-000
+
+Role: Comparison
+Topic: gs-demo versus gs-other
+Claim: gs-demo answers from the evidence alone, with no model.
+`
+
+// TestContextUnitStatesItsClaim: a Context Unit is quoted by its Claim;
+// its Topic and field names are labels that never reach the answer.
+func TestContextUnitStatesItsClaim(t *testing.T) {
+	src := parseMD(t, "plugin::gs-demo", unitsMD)
+	var unit *kus.KU
+	for _, k := range src.units {
+		if k.Claim == "gs-demo answers from the evidence alone, with no model." {
+			unit = k
+		}
+	}
+	if unit == nil {
+		t.Fatal("no Context Unit read")
+	}
+	md := solveMD(t, "describe", "How does gs-demo answer?", "gs-demo answer", []mdSource{src}, unit)
+	body, _, _ := strings.Cut(md, "Sources:")
+	checkMD(t, body, []string{"gs-demo answers from the evidence alone, with no model. [1]"}, []string{"Topic:", "Role:", "Claim:", "versus gs-other"})
+}
+
+const proxiesMD = `# Gin
+
+## Don't trust all proxies
+
+Gin lets you specify which headers to hold the real client IP, as well as which proxies you trust. Use the function SetTrustedProxies() on your gin.Engine to list the proxies to trust. Gin trusts all proxies by default, and this is not safe because any client can then forge its IP address.
+
+## SecureJSON
+
+SecureJSON is a JSON renderer of gin that prepends a prefix to the response body to prevent JSON hijacking.
+
+` + "```go" + `
+r.GET("/someJSON", func(c *gin.Context) {
+	c.SecureJSON(http.StatusOK, names)
+})
+` + "```" + `
+`
+
+// TestWhyIsAnsweredByTheReason: a "why" question is answered by the
+// sentence that gives the reason first.
+func TestWhyIsAnsweredByTheReason(t *testing.T) {
+	src := parseMD(t, "gin/doc.md", proxiesMD)
+	md := solveMD(t, "explain", "Why should I not trust all proxies in gin?", "should I not trust all proxies in gin", []mdSource{src}, src.leaf(t, "Don't trust all proxies"))
+	checkMD(t, md, []string{"this is not safe because any client can then forge its IP address"}, nil)
+}
+
+// TestDefinitionIsTheDefiningSentence: "what is X" is answered by the
+// sentence saying what X is, not by the code that uses it.
+func TestDefinitionIsTheDefiningSentence(t *testing.T) {
+	src := parseMD(t, "gin/doc.md", proxiesMD)
+	md := solveMD(t, "define", "What is SecureJSON in gin?", "SecureJSON in gin", []mdSource{src}, src.leaf(t, "SecureJSON"))
+	checkMD(t, md, []string{"SecureJSON is a JSON renderer of gin"}, []string{"c.SecureJSON(http.StatusOK"})
+}
+
+const stashMD = `# git stash
+
+> Stash local Git changes in a temporary area.
+> More information: <https://git-scm.com/docs/git-stash>.
+
+- Stash current changes, including new untracked files:
+
+` + "`git stash {{[-u|--include-untracked]}}`" + `
+
+- List all stashes:
+
+` + "`git stash list`" + `
+
+- Apply a stash and remove it from the stash list:
+
+` + "`git stash pop`" + `
+
+- Delete all stashes:
+
+` + "`git stash clear`" + `
+`
+
+const nohupMD = `# gnunohup
+
+> This command is an alias of GNU ` + "`nohup`" + `.
+
+- View documentation for the original command:
+
+` + "`tldr nohup`" + `
+`
+
+// TestPageOverview: a question that names only what a page is about gets
+// the page's summary and its examples, each description with its command.
+func TestPageOverview(t *testing.T) {
+	src := parseMD(t, "common/git-stash.md", stashMD)
+	var leaf *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			leaf = k
+		}
+	}
+	md := solveMD(t, "verify", "What can I do with git stash?", "can I do with git stash", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}, nil)
+	// A list question that names more than the page gets the page too.
+	md = solveMD(t, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}, nil)
+}
+
+// TestAliasPageGivesWay: a page that only says it is another name of a
+// page the evidence holds is left out; the page it names speaks.
+func TestAliasPageGivesWay(t *testing.T) {
+	alias := parseMD(t, "linux/gnunohup.md", nohupMD)
+	real := parseMD(t, "common/nohup.md", "# nohup\n\n> Allows for a process to live when the terminal gets killed.\n\n- Run a process that can live beyond the terminal:\n\n`nohup {{command}} &`\n")
+	leafOf := func(s mdSource) *kus.KU {
+		for _, k := range s.units {
+			if k.Level == kus.LevelLeaf {
+				return k
+			}
+		}
+		t.Fatal("no leaf")
+		return nil
+	}
+	md := solveMD(t, "describe", "Tell me about nohup and the terminal", "nohup and the terminal", []mdSource{alias, real}, leafOf(alias), leafOf(real))
+	checkMD(t, md, []string{"Allows for a process to live when the terminal gets killed."}, []string{"alias of GNU", "tldr nohup"})
+}
+
+const tableMD = `# Tool
+
+## Commands
+
+Every command takes --workspace DIR.
+
+| command | what it does |
+| --- | --- |
+| ` + "`tool ask QUESTION`" + ` | answers a question |
+| ` + "`tool search QUERY`" + ` | ranks the knowledge base |
+| ` + "`tool lsp`" + ` | the language server |
+| ` + "`tool mcp`" + ` | a Model Context Protocol server |
+| ` + "`tool version`" + ` | the version of this build |
+| ` + "`tool trace [ID]`" + ` | prints the trace of a past request |
+| ` + "`tool ingest`" + ` | brings the knowledge base up to date |
+| ` + "`tool stats`" + ` | prints statistics |
+`
+
+// TestTableStaysATable: rows that answer are shown as a table under their
+// header, each row cited, not flattened to "a | b" text.
+func TestTableStaysATable(t *testing.T) {
+	src := parseMD(t, "README.md", tableMD)
+	md := solveMD(t, "describe", "How do I see the trace of a past request?", "see the trace of a past request", []mdSource{src}, src.leaf(t, "Commands"))
+	checkMD(t, md, []string{"| command | what it does |\n| --- | --- |\n", "| `tool trace [ID]` | prints the trace of a past request [1] |"}, []string{"\ncommand | what it does"})
+}
+
+const bindMD = `# Gin
+
+## Model binding and validation
+
+To bind a request body into a type, use model binding.
+
+Also, Gin provides two sets of methods for binding:
+
+- **Type** - Must bind
+  - **Methods** - ` + "`Bind`, `BindJSON`, `BindXML`" + `
+  - **Behavior** - These methods use ` + "`MustBindWith`" + ` under the hood. If there is a binding error, the request is aborted with a 400 status.
+- **Type** - Should bind
+  - **Methods** - ` + "`ShouldBind`, `ShouldBindJSON`, `ShouldBindXML`" + `
+  - **Behavior** - These methods use ` + "`ShouldBindWith`" + ` under the hood. If there is a binding error, the error is returned.
+
+## Formatters
+
+The built-in logging formatters are:
+
+* [` + "`logrus.TextFormatter`" + `](https://pkg.go.dev/github.com/sirupsen/logrus#TextFormatter)
+  logs the event in colors if the logger output is a TTY, otherwise without colors.
+* [` + "`logrus.JSONFormatter`" + `](https://pkg.go.dev/github.com/sirupsen/logrus#JSONFormatter)
+  logs fields as JSON.
+`
+
+// TestComparisonRowsFromNestedLists: each compared item's row is built
+// from the list item that names it as an identifier, with the sibling
+// items that describe it, even when the list sits under an introduction.
+func TestComparisonRowsFromNestedLists(t *testing.T) {
+	src := parseMD(t, "gin/doc.md", bindMD)
+	md := solveMD(t, "compare", "What is the difference between ShouldBind and Bind in gin?", "the difference between ShouldBind and Bind in gin", []mdSource{src}, src.leaf(t, "Model binding and validation"))
+	checkMD(t, md, []string{"| ShouldBind | **Type** - Should bind; ", "the error is returned", "| Bind | **Type** - Must bind; ", "the request is aborted"},
+		[]string{"To bind a request body"})
+	md = solveMD(t, "compare", "TextFormatter or JSONFormatter in logrus: how do they differ?", "TextFormatter or JSONFormatter in logrus: how do they differ", []mdSource{src}, src.leaf(t, "Formatters"))
+	checkMD(t, md, []string{"| TextFormatter | `logrus.TextFormatter` logs the event in colors", "| JSONFormatter | `logrus.JSONFormatter` logs fields as JSON. [1] |"}, []string{"pkg.go.dev"})
+}
+
+const gzipMD = `# gzip
+
+> Compress/uncompress files with gzip compression (LZ77).
+> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
+
+- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
+
+` + "`gzip {{path/to/file}}`" + `
+
+- Compress a file, keeping the original file:
+
+` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
+
+- Specify the compression level. 1 is the fastest, 9 compresses the most:
+
+` + "`gzip -{{1..9}} {{path/to/file}}`" + `
+
+- Decompress a file, replacing it with the original uncompressed version:
+
+` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
+`
+
+// TestHowToOfSeveralActions: a how-to that asks for two actions gets the
+// example that does each, both cited.
+func TestHowToOfSeveralActions(t *testing.T) {
+	src := parseMD(t, "common/gzip.md", gzipMD)
+	var leaf *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			leaf = k
+		}
+	}
+	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
+}
+
+// TestHowToRowOfATable: a how-to answered from a section whose passage is
+// a table shows the row that does it under the header, and a wrapped line
+// that happens to end in ":" opens no example.
+func TestHowToRowOfATable(t *testing.T) {
+	md := strings.Replace(tableMD, "Every command takes --workspace DIR.", "Every command takes `--workspace DIR` and `--db PATH` (default:\n`<cache>/kb.db`) and `--json`.", 1)
+	src := parseMD(t, "README.md", md)
+	got := solveMD(t, "implement", "How do I see the trace of a past request?", "see the trace of a past request", []mdSource{src}, src.leaf(t, "Commands"))
+	checkMD(t, got, []string{"| command | what it does |\n| --- | --- |\n| `tool trace [ID]` | prints the trace of a past request |"},
+		[]string{"- Every command", "`tool lsp`", "`tool ask QUESTION`"})
+}
+
+// TestListQuestionGetsTheWholeList: a list no sentence introduces is still
+// shown whole to a list question, each item once.
+func TestListQuestionGetsTheWholeList(t *testing.T) {
+	src := parseMD(t, "logrus/README.md", "# Logrus\n\n## Logging levels\n\n- Trace, the finest\n- Debug\n- Info\n- Warning\n- Error\n- Fatal, which exits\n- Panic, which panics\n\n## Hooks\n\nHooks run on every entry.\n")
+	md := solveMD(t, "identify", "Which logging levels does logrus have?", "logging levels does logrus have", []mdSource{src}, src.leaf(t, "Logging levels"))
+	for _, lv := range []string{"Trace, the finest", "Debug", "Info", "Warning", "Error", "Fatal, which exits", "Panic, which panics"} {
+		if strings.Count(md, "- "+lv+" [1]") != 1 {
+			t.Errorf("%q not shown once:\n%s", lv, md)
+		}
+	}
+}
+
+// TestTableWhoseHeaderLostItsPipe: a unit's text that starts inside a
+// table's header row still reads as one table with that header, not as a
+// sentence followed by a headless table.
+func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
+	blocks := readBlocks("key | meaning |\n| --- | --- |\n| mrx.theme | the colour theme |\n")
+	if len(blocks) != 1 {
+		t.Fatalf("got %d blocks, want one table: %+v", len(blocks), blocks)
+	}
+	b := blocks[0]
+	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {
+		t.Fatalf("got %+v, want a table of three rows led by its header", b)
+	}
+}

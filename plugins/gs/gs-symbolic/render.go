@@ -1,0 +1,455 @@
+package gssymbolic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+)
+
+// cue is what the question's form asks of the statement that answers it:
+// a definition is answered by the sentence that says what the subject is,
+// a "why" by the sentence that gives the reason, a list question by a
+// statement that introduces a list.
+type cue struct {
+	define, why, list bool
+	want              []string
+}
+
+// cueOf reads the cue of a task from its act and the question as asked.
+func cueOf(act, prompt, target string) cue {
+	low := strings.ToLower(strings.TrimSpace(prompt))
+	return cue{
+		define: act == "define",
+		why:    strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
+		list:   act == "identify",
+		want:   symbolic.ContentTerms(target),
+	}
+}
+
+var (
+	// definingRE is a sentence that says what its subject is.
+	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
+	// reasonRE is a sentence that gives a reason or a purpose.
+	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets)\b`)
+)
+
+// cueWeight is what a statement of the form the question asks for adds.
+const cueWeight = 0.4
+
+// bonus is what a statement gains for having the form the question asks.
+func (c cue) bonus(s statement) float64 {
+	if s.kind == kindCode || s.kind == kindRow {
+		return 0
+	}
+	t := s.text
+	if c.list && len(s.block) > 0 && isItem(strings.TrimSpace(s.block[0])) {
+		return cueWeight // a list question is answered by a list
+	}
+	switch {
+	case c.define:
+		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(m[1])) > 0 {
+			return cueWeight
+		}
+	case c.why:
+		if reasonRE.MatchString(t) {
+			return cueWeight
+		}
+	}
+	return 0
+}
+
+// render writes the picked statements as Markdown: grouped by source in
+// the order the sources were first picked and, within one source, in the
+// page's order; sentences of one paragraph stay one paragraph, list items
+// a list, table rows a table under their header, code a fenced block.
+// Every paragraph, item and row carries its citation. With bullets every
+// sentence is a list item; with keep the given order is kept (a proof
+// chain).
+func render(b *strings.Builder, picked []scored, want []string, bullets, keep bool, num func(*kus.KU) int) {
+	ordered := append([]scored(nil), picked...)
+	if !keep {
+		first := map[string]int{}
+		for i, s := range ordered {
+			if _, ok := first[s.ku.ID]; !ok {
+				first[s.ku.ID] = i
+			}
+		}
+		sort.SliceStable(ordered, func(i, j int) bool {
+			fi, fj := first[ordered[i].ku.ID], first[ordered[j].ku.ID]
+			if fi != fj {
+				return fi < fj
+			}
+			return ordered[i].order < ordered[j].order
+		})
+	}
+	var para []string // sentences of the paragraph being written
+	var paraKU *kus.KU
+	paraID := -1
+	last := -1 // the kind of the last element written, for spacing
+	sep := func(kind int) {
+		if b.Len() > 0 && !(kind == kindItem && last == kindItem) {
+			b.WriteString("\n")
+		}
+		last = kind
+	}
+	lists := map[string]bool{} // lists already shown whole
+	named := map[string]bool{} // sources whose bullets already said what they are about
+	// lead names what a bullet is about when it does not say, once per
+	// source: a list question is answered by the names.
+	lead := func(k *kus.KU, text string) string {
+		t := strings.TrimSpace(k.Title)
+		if t == "" || named[k.ID] || strings.Contains(strings.ToLower(plainMD(text)), strings.ToLower(t)) {
+			named[k.ID] = true
+			return ""
+		}
+		named[k.ID] = true
+		return "**" + t + "**: "
+	}
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		text := strings.Join(para, " ")
+		if bullets {
+			sep(kindItem)
+			b.WriteString("- " + lead(paraKU, text) + cited(text, num(paraKU)) + "\n")
+		} else {
+			sep(kindSentence)
+			b.WriteString(cited(text, num(paraKU)) + "\n")
+		}
+		para, paraKU = nil, nil
+	}
+	for i := 0; i < len(ordered); i++ {
+		s := ordered[i]
+		n := num(s.ku)
+		switch {
+		case s.kind == kindRow:
+			flush()
+			sep(kindRow)
+			head := s.head
+			if len(head) == 0 {
+				cols := strings.Count(strings.Trim(s.md[0], "|"), "|") + 1
+				head = []string{"|" + strings.Repeat(" |", cols), "|" + strings.Repeat(" --- |", cols)}
+			}
+			for _, h := range head {
+				b.WriteString(h + "\n")
+			}
+			var rows []string
+			for ; i < len(ordered) && ordered[i].kind == kindRow && ordered[i].ku == s.ku && ordered[i].table == s.table; i++ {
+				rows = append(rows, ordered[i].md[0])
+			}
+			i--
+			if bullets {
+				// A list question is answered by the table's rows, cut
+				// to those that bear on it.
+				rows = cutTable(s.rows, want)
+			}
+			for _, r := range rows {
+				b.WriteString(citeRow(shortRow(r, want), n) + "\n")
+			}
+			last = kindRow
+		case s.kind == kindCode:
+			flush()
+			sep(kindCode)
+			fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, n)
+			for _, l := range cutBlock(trimBlock(s.md), want) {
+				b.WriteString(l + "\n")
+			}
+		case s.kind == kindItem && bullets && len(s.list) > 0 && !s.sub && len(s.block) == 0:
+			// A list question is answered by the whole list the item is
+			// part of, once.
+			flush()
+			key := fmt.Sprintf("%s\x00%p", s.ku.ID, &s.list[0])
+			if lists[key] {
+				continue
+			}
+			lists[key] = true
+			sep(kindItem)
+			for _, it := range splitItems(cutList(s.list, nil)) {
+				b.WriteString("- " + cited(itemMarkdown(it), n) + "\n")
+			}
+		case s.kind == kindItem:
+			flush()
+			sep(kindItem)
+			b.WriteString("- " + cited(itemMarkdown(s.md), n) + "\n")
+			writeBlock(b, s.block, want, "  ", bullets)
+			if len(s.block) > 0 {
+				last = kindCode
+			}
+		default:
+			if paraKU != nil && (paraKU != s.ku || paraID != s.para) {
+				flush()
+			}
+			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
+			if len(s.block) > 0 {
+				flush()
+				indent := ""
+				if bullets {
+					indent = "  "
+				}
+				writeBlock(b, s.block, want, indent, bullets)
+				last = kindCode
+			}
+		}
+	}
+	flush()
+}
+
+// cited is text with its citation, before a colon that ends it ("Run
+// this [1]:").
+func cited(text string, n int) string {
+	if t := strings.TrimRight(text, " "); strings.HasSuffix(t, ":") {
+		return fmt.Sprintf("%s [%d]:", strings.TrimSuffix(t, ":"), n)
+	}
+	return fmt.Sprintf("%s [%d]", text, n)
+}
+
+// itemMarkdown is a list item's Markdown without its marker, its wrapped
+// lines joined.
+func itemMarkdown(lines []string) string {
+	var parts []string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if i == 0 {
+			t = strings.TrimSpace(t[markerLen(t):])
+		}
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// citeRow puts a citation in a table row's last cell.
+func citeRow(row string, n int) string {
+	r := strings.TrimRight(row, " ")
+	if strings.HasSuffix(r, "|") && len(r) > 1 {
+		return strings.TrimRight(r[:len(r)-1], " ") + fmt.Sprintf(" [%d] |", n)
+	}
+	return r + fmt.Sprintf(" [%d]", n)
+}
+
+// writeBlock writes the block a statement introduces, after a blank line,
+// indented by indent; a long block is cut to the lines that bear on the
+// task, a long table to its header and the rows that do. A list question
+// (all) asks for every item of a list and every row of a table, up to
+// maxAll.
+func writeBlock(b *strings.Builder, block []string, want []string, indent string, all bool) {
+	if len(block) == 0 {
+		return
+	}
+	lines := trimBlock(block)
+	switch t := strings.TrimSpace(lines[0]); {
+	case strings.HasPrefix(t, "|"):
+		if all {
+			lines = lines[:min(len(lines), maxAll+2)]
+		} else {
+			lines = cutTable(lines, want)
+		}
+		for i, l := range lines {
+			lines[i] = shortRow(l, want)
+		}
+	case isItem(t):
+		if all {
+			lines = cutList(lines, nil)
+		} else {
+			lines = cutList(lines, want)
+		}
+	default:
+		lines = cutBlock(lines, want)
+	}
+	b.WriteString("\n")
+	for _, l := range lines {
+		if l == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(indent + l + "\n")
+	}
+}
+
+// maxCell bounds a table cell in an answer: a longer cell is cut to its
+// first sentence.
+const maxCell = 240
+
+// shortRow cuts a row's long cells to the sentences that hold a task
+// term (at most two), else to their first sentence.
+func shortRow(row string, want []string) string {
+	if len(row) <= maxCell {
+		return row
+	}
+	cells := strings.Split(row, "|")
+	for i, c := range cells {
+		if len(c) <= maxCell {
+			continue
+		}
+		ss := sentences(strings.TrimSpace(c))
+		if len(ss) < 2 {
+			continue
+		}
+		var kept []string
+		for _, s := range ss {
+			if len(kept) < 2 && symbolic.Overlap(want, symbolic.TermSet(plainMD(s))) > 0 {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			kept = ss[:1]
+		}
+		cells[i] = " " + strings.Join(kept, " … ") + " … "
+	}
+	return strings.Join(cells, "|")
+}
+
+// maxListItems bounds the items of a list an answer shows, maxItemLines
+// the lines of one item, and maxAll the items or rows a list question is
+// shown.
+const (
+	maxListItems = 8
+	maxItemLines = 6
+	maxAll       = 20
+)
+
+// cutList keeps a long list's items that hold a task term (the first
+// items when none does), each cut to maxItemLines lines. A list of at
+// most maxListItems short items is kept whole. With no task terms every
+// item is kept, up to maxAll.
+func cutList(lines []string, want []string) []string {
+	var items [][]string
+	for _, l := range lines {
+		if len(items) == 0 || (isItem(strings.TrimSpace(l)) && !(strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t"))) {
+			items = append(items, nil)
+		}
+		items[len(items)-1] = append(items[len(items)-1], l)
+	}
+	long := len(items) > maxListItems
+	for _, it := range items {
+		long = long || len(it) > maxItemLines
+	}
+	if !long {
+		return lines
+	}
+	var kept [][]string
+	if want == nil {
+		kept = items[:min(len(items), maxAll)]
+	}
+	for _, it := range items {
+		if want != nil && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == 0 {
+		kept = items[:min(len(items), maxListItems)]
+	}
+	var out []string
+	for _, it := range kept {
+		if len(it) > maxItemLines {
+			it = append(it[:maxItemLines:maxItemLines], strings.Repeat(" ", 2)+"…")
+		}
+		out = append(out, it...)
+	}
+	return out
+}
+
+// maxTableRows bounds the rows of a table an answer shows.
+const maxTableRows = 6
+
+// splitItems groups a list's lines into its top-level items.
+func splitItems(lines []string) [][]string {
+	var items [][]string
+	for _, l := range lines {
+		if len(items) == 0 || (isItem(strings.TrimSpace(l)) && !(strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t"))) {
+			items = append(items, nil)
+		}
+		items[len(items)-1] = append(items[len(items)-1], l)
+	}
+	return items
+}
+
+// cutTable keeps a table's header and, when it has more than maxTableRows
+// rows, the rows that hold a task term (the first rows when none does).
+func cutTable(lines []string, want []string) []string {
+	var head, rows []string
+	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
+		head, rows = lines[:2], lines[2:]
+	} else {
+		rows = lines
+	}
+	if len(rows) <= maxTableRows {
+		return lines
+	}
+	var kept []string
+	for _, r := range rows {
+		if len(kept) < maxTableRows && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " ")))) > 0 {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		kept = rows[:maxTableRows]
+	}
+	return append(append([]string(nil), head...), kept...)
+}
+
+// bestRows keeps a table's header and the rows that hold the most task
+// terms: a how-to is answered by the row that does it, not its
+// neighbours. A table no row of which holds a task term is cut as
+// cutTable cuts it.
+func bestRows(lines []string, want []string) []string {
+	var head, rows []string
+	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
+		head, rows = lines[:2], lines[2:]
+	} else {
+		rows = lines
+	}
+	best := 0.0
+	score := make([]float64, len(rows))
+	for i, r := range rows {
+		score[i] = symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " "))))
+		best = max(best, score[i])
+	}
+	if best == 0 {
+		return cutTable(lines, want)
+	}
+	out := append([]string(nil), head...)
+	for i, r := range rows {
+		if score[i] == best && len(out) < len(head)+maxTableRows {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cutHow is cutBlock for what an example shows, with its tables cut to
+// their header and the rows that bear on the task, long cells shortened.
+func cutHow(how []string, want []string) []string {
+	var out, rest, table []string
+	flushTable := func() {
+		if len(table) == 0 {
+			return
+		}
+		for _, r := range bestRows(table, want) {
+			out = append(out, shortRow(r, want))
+		}
+		table = nil
+	}
+	fence := false
+	for _, l := range how {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence && strings.HasPrefix(t, "|") {
+			table = append(table, t)
+			continue
+		}
+		flushTable()
+		out = append(out, l)
+	}
+	flushTable()
+	rest = out
+	return cutBlock(rest, want)
+}
