@@ -172,6 +172,11 @@ type Engine struct {
 	// only lower it, so a cloned repository cannot make an editor walk
 	// without bound.
 	MaxWorkspaceFiles int `json:"maxWorkspaceFiles"`
+	// HoverPlugin is the kb-plugin that ranks for the editors' hover and
+	// workspace symbols. When it is not loaded (disabled, or not a
+	// kb-plugin of this catalog) the first loaded kb-plugin of the kb
+	// stage's default order ranks instead.
+	HoverPlugin string `json:"hoverPlugin"`
 }
 
 // Duration turns a millisecond setting into a duration.

@@ -149,6 +149,11 @@ var engineRules = []rule{
 	r("wrapperMaxOutputBytes", intMin(1)),
 	r("exclude", excludeRule),
 	r("maxWorkspaceFiles", intMin(1)),
+	r("hoverPlugin", func(c *checker, n jsonpos.Node, toks []string) {
+		if id, ok := c.str(n); ok {
+			c.knownPlugin(n, id, sdk.TypeKB, false)
+		}
+	}),
 }
 
 // excludeRule checks exclude: an array of gitignore-style patterns; one

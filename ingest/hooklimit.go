@@ -193,6 +193,11 @@ type guardedKV struct {
 	kv sdk.KV
 }
 
+var (
+	_ sdk.KV               = guardedKV{}
+	_ sdk.SharedNamespacer = guardedKV{}
+)
+
 func (k guardedKV) Get(key []byte) []byte {
 	k.g.mu.Lock()
 	defer k.g.mu.Unlock()
@@ -271,9 +276,7 @@ func (k guardedKV) Scan(prefix, start []byte, fn func(key, value []byte) error) 
 
 // Shared guards the shared namespace the built-in kb-plugins write.
 func (k guardedKV) Shared(name string) (sdk.KV, error) {
-	s, ok := k.kv.(interface {
-		Shared(name string) (sdk.KV, error)
-	})
+	s, ok := k.kv.(sdk.SharedNamespacer)
 	if !ok {
 		return nil, errors.New("shared namespaces are not available here")
 	}

@@ -30,15 +30,6 @@ type HookVersioner interface {
 	HookVersion() string
 }
 
-// SourcePreparer is implemented by hooks that can do the CPU-bound part of
-// indexing a parsed source (analysis, encoding) outside its transaction.
-// PrepareSource runs on the parse workers, concurrently for different
-// sources, before OnSource for the same document; it must not write
-// anything, and OnSource must give the same result whether it ran or not.
-type SourcePreparer interface {
-	PrepareSource(sourceID string, doc *kus.Document)
-}
-
 func hookVersion(h SourceHook) string {
 	if v, ok := h.(HookVersioner); ok {
 		return v.HookVersion()
@@ -80,10 +71,11 @@ func (kb *KB) runHooks(ctx context.Context, tx *store.Tx, ev *sdk.SourceText) er
 	return nil
 }
 
-// prepare lets every SourcePreparer hook work on a parsed document.
+// prepare lets every hook that implements sdk.SourcePreparer work on a
+// parsed document, before its OnSource.
 func (kb *KB) prepare(sourceID string, doc *kus.Document) {
 	for _, h := range kb.hooks {
-		if sp, ok := h.(SourcePreparer); ok {
+		if sp, ok := h.(sdk.SourcePreparer); ok {
 			func() {
 				defer func() { _ = recover() }() // OnSource reports the problem in its transaction
 				sp.PrepareSource(sourceID, doc)

@@ -20,7 +20,6 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/markdown/links"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -437,11 +436,11 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 }
 
 // warmFolder loads the in-memory search state of the folder's kb-plugins
-// (kb.Warmer). A failure is only logged: the first search reports it.
+// (sdk.Warmer). A failure is only logged: the first search reports it.
 func (s *Server) warmFolder(ctx context.Context, f *folder) {
 	err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 		for _, p := range ws.Catalog.Registry.KBPlugins() {
-			w, ok := p.(kb.Warmer)
+			w, ok := p.(sdk.Warmer)
 			if !ok {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/markdown/links"
@@ -154,29 +155,28 @@ func renderDescription(f *folder, ku *kus.KU, title, text string) string {
 	return b.String()
 }
 
-// retriever returns the kb-plugin used for hover and symbols: kb-fast when
-// loaded, else the first loaded kb-plugin.
-func retriever(ws *workspace.Workspace) sdk.KBPlugin {
-	if p, ok := ws.Catalog.Registry.KB("kb-fast"); ok {
-		return p
-	}
-	for _, id := range ws.Catalog.Order(sdk.LoopKB) {
-		if p, ok := ws.Catalog.Registry.KB(id); ok {
-			return p
-		}
-	}
-	return nil
-}
+// retriever returns the kb-plugin used for hover and symbols, as
+// configured (kbsearch.HoverPlugin).
+func retriever(ws *workspace.Workspace) sdk.KBPlugin { return kbsearch.HoverPlugin(ws.Catalog) }
 
 // search ranks KUs for a query (BM25 through the kb-plugin), evidence and
-// guidance together, best first.
+// guidance together, best first. A corrupt index is rebuilt and the query
+// asked again, as every search does (kbsearch.Repair).
 func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []sdk.ScoredKU {
 	p := retriever(ws)
 	if p == nil || strings.TrimSpace(query) == "" {
 		return nil
 	}
-	res, err := p.Retrieve(ctx, sdk.RunContext{}, &sdk.RetrieveInput{
-		Payload: sdk.Payload{Prompt: query}, MaxResults: max, Purpose: sdk.PurposeMixed, KUs: ws.KB.Store(),
+	var res *sdk.RetrieveResult
+	rep := kbsearch.Repair{Index: ws.KB, Plugin: p.Descriptor().ID}
+	err := rep.Do(ctx, func() (err error) {
+		res, err = p.Retrieve(ctx, sdk.RunContext{}, &sdk.RetrieveInput{
+			Payload: sdk.Payload{Prompt: query}, MaxResults: max, Purpose: sdk.PurposeMixed, KUs: ws.KB.Store(),
+		})
+		if err == nil && res != nil {
+			err = kbsearch.Reported(res.Status, res.Error)
+		}
+		return err
 	})
 	if err != nil || res == nil {
 		return nil

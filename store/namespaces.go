@@ -15,7 +15,10 @@ type boltKV struct {
 	b *bolt.Bucket
 }
 
-var _ sdk.KV = boltKV{}
+var (
+	_ sdk.KV               = boltKV{}
+	_ sdk.SharedNamespacer = boltKV{}
+)
 
 func (k boltKV) Get(key []byte) []byte { return k.b.Get(key) }
 
@@ -37,9 +40,9 @@ func (k boltKV) Writable() bool { return k.b.Writable() }
 
 // Shared returns the shared namespace name inside the same transaction as
 // k: the built-in kb-plugins keep one BM25 index there that each of them
-// writes idempotently and all of them read. It is
-// not part of sdk.KV, so third-party plugins only ever see their private
-// namespace. In a read-only transaction a namespace nobody wrote yet reads
+// writes idempotently and all of them read. It is the optional
+// sdk.SharedNamespacer, not part of sdk.KV. In a read-only transaction a
+// namespace nobody wrote yet reads
 // as empty.
 func (k boltKV) Shared(name string) (sdk.KV, error) {
 	return sharedKV(k.b.Tx(), name)
@@ -115,7 +118,10 @@ func (p pluginStore) SharedState(name string, mk func() any) any {
 	return p.s.sharedState(name, mk)
 }
 
-var _ sdk.Store = pluginStore{}
+var (
+	_ sdk.Store        = pluginStore{}
+	_ sdk.SharedStater = pluginStore{}
+)
 
 func (p pluginStore) View(fn func(sdk.KV) error) error {
 	return p.s.view(func(tx *bolt.Tx) error { return p.with(tx, fn) })

@@ -165,8 +165,8 @@ func TestSharedNamespace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"p1", "p2"}, st.Plugins, "shared namespaces are not plugin indexes")
 
-	a := s.PluginStore("p1").(interface{ SharedState(string, func() any) any }).SharedState("idx", func() any { return new(int) })
-	b := s.PluginStore("p2").(interface{ SharedState(string, func() any) any }).SharedState("idx", func() any { return new(int) })
+	a := s.PluginStore("p1").(sdk.SharedStater).SharedState("idx", func() any { return new(int) })
+	b := s.PluginStore("p2").(sdk.SharedStater).SharedState("idx", func() any { return new(int) })
 	assert.Same(t, a, b, "one in-memory state per namespace and open store")
 }
 

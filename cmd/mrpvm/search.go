@@ -15,6 +15,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // Error codes of mrpvm search (printed as "code: message"); the codes of
@@ -114,7 +115,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 	if kbsearch.CheckK(o.k) != nil {
-		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, kb.MaxK)
+		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, sdk.MaxK)
 	}
 	// Read the inputs before opening anything: bad files fail fast.
 	var queries []kb.Query
@@ -159,7 +160,7 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 
 func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
 	t0 := time.Now()
-	res, err := s.Search(ctx, kb.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
+	res, err := s.Search(ctx, sdk.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}

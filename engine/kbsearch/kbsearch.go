@@ -2,6 +2,7 @@ package kbsearch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -43,7 +44,7 @@ func refuse(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// CheckQuery refuses an empty query and a hit count outside [1, kb.MaxK].
+// CheckQuery refuses an empty query and a hit count outside [1, sdk.MaxK].
 func CheckQuery(query string, k int) error {
 	if strings.TrimSpace(query) == "" {
 		return refuse(CodeEmptyQuery, "the query is empty")
@@ -51,10 +52,10 @@ func CheckQuery(query string, k int) error {
 	return CheckK(k)
 }
 
-// CheckK refuses a hit count outside [1, kb.MaxK].
+// CheckK refuses a hit count outside [1, sdk.MaxK].
 func CheckK(k int) error {
-	if k < 1 || k > kb.MaxK {
-		return refuse(CodeBadK, "k %d is outside [1, %d]", k, kb.MaxK)
+	if k < 1 || k > sdk.MaxK {
+		return refuse(CodeBadK, "k %d is outside [1, %d]", k, sdk.MaxK)
 	}
 	return nil
 }
@@ -64,13 +65,19 @@ func CheckK(k int) error {
 // serves one command or one request; it is not for concurrent use while
 // a rebuild may run.
 type Searcher struct {
-	s  kb.Searcher
-	id string
-	kb *ingest.KB
+	s      sdk.Searcher
+	id     string
+	kb     *ingest.KB
+	repair *Repair
 	// Warn, when set, is told of a rebuild as it starts and ends.
-	Warn     func(format string, args ...any)
-	repaired bool
+	Warn func(format string, args ...any)
 }
+
+var (
+	_ sdk.Searcher = (*Searcher)(nil)
+	_ sdk.Warmer   = (*Searcher)(nil)
+	_ Repairer     = (*ingest.KB)(nil)
+)
 
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
 // returns a Searcher over k with it; an unknown plugin or one that
@@ -87,11 +94,22 @@ func New(reg *plugins.Registry, k *ingest.KB, id string) (*Searcher, error) {
 		}
 		return nil, refuse(CodeUnknownPlugin, "no enabled kb-plugin %q (have: %s)", id, strings.Join(ids, ", "))
 	}
-	s, ok := p.(kb.Searcher)
+	s, ok := p.(sdk.Searcher)
 	if !ok {
 		return nil, refuse(CodeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); ask with the kb stage pinned to it instead", id)
 	}
-	return &Searcher{s: s, id: id, kb: k}, nil
+	sr := &Searcher{s: s, id: id, kb: k}
+	sr.repair = &Repair{Index: k, Plugin: id,
+		Started: func(cause error) {
+			sr.warn("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", id, cause)
+		},
+		Ended: func(took time.Duration, err error) {
+			if err == nil {
+				sr.warn("search: rebuilt the index of %s in %.2fs", id, took.Seconds())
+			}
+		},
+	}
+	return sr, nil
 }
 
 // Plugin is the id of the kb-plugin that ranks.
@@ -99,7 +117,7 @@ func (s *Searcher) Plugin() string { return s.id }
 
 // Search answers one query. The request's KUs default to the knowledge
 // base's store, so that hits carry their KU.
-func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.SearchResult, err error) {
+func (s *Searcher) Search(ctx context.Context, req sdk.SearchRequest) (res *sdk.SearchResult, err error) {
 	if req.KUs == nil {
 		req.KUs = s.kb.Store()
 	}
@@ -110,17 +128,14 @@ func (s *Searcher) Search(ctx context.Context, req kb.SearchRequest) (res *kb.Se
 	return res, err
 }
 
-// repairing runs fn and, when it reports the plugin's index corrupt (the
-// first time in this Searcher), rebuilds the index and runs fn again.
+// repairing runs fn through the Searcher's Repair: a corrupt index is
+// rebuilt once in the Searcher's life and fn run again.
 func (s *Searcher) repairing(ctx context.Context, fn func() error) error {
-	err := fn()
-	if err == nil || !kb.IsIndexCorrupt(err) || s.repaired {
-		return err
+	err := s.repair.Do(ctx, fn)
+	if re := (*RepairError)(nil); errors.As(err, &re) {
+		return fmt.Errorf("search: %w", err)
 	}
-	if err := s.repair(ctx, err); err != nil {
-		return err
-	}
-	return fn()
+	return err
 }
 
 func (s *Searcher) warn(format string, args ...any) {
@@ -129,23 +144,10 @@ func (s *Searcher) warn(format string, args ...any) {
 	}
 }
 
-// repair rebuilds the plugin's index from the stored KUs after it reported
-// the index corrupt.
-func (s *Searcher) repair(ctx context.Context, cause error) error {
-	s.repaired = true
-	s.warn("search: the index of %s is corrupt (%v); rebuilding it from the stored KUs", s.id, cause)
-	t0 := time.Now()
-	if err := s.kb.RepairHook(ctx, s.id); err != nil {
-		return fmt.Errorf("search: %s: %s: rebuilding the index failed: %w", s.id, sdk.CodeIndexCorrupt, err)
-	}
-	s.warn("search: rebuilt the index of %s in %.2fs", s.id, time.Since(t0).Seconds())
-	return nil
-}
-
 // Warm loads the index state the plugin's searches keep in memory, when
-// it has any (kb.Warmer), repairing a corrupt index as Search does.
+// it has any (sdk.Warmer), repairing a corrupt index as Search does.
 func (s *Searcher) Warm(ctx context.Context) error {
-	w, ok := s.s.(kb.Warmer)
+	w, ok := s.s.(sdk.Warmer)
 	if !ok {
 		return nil
 	}
@@ -168,7 +170,7 @@ type Hit struct {
 }
 
 // Hits flattens the hits of res, best first.
-func Hits(res *kb.SearchResult) []Hit {
+func Hits(res *sdk.SearchResult) []Hit {
 	out := make([]Hit, len(res.Hits))
 	for i, h := range res.Hits {
 		x := Hit{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why}
@@ -211,7 +213,7 @@ func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers
 				if i >= len(queries) || ctx.Err() != nil {
 					return
 				}
-				res, err := s.s.Search(ctx, kb.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
+				res, err := s.s.Search(ctx, sdk.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
 				if err != nil {
 					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
 					return
@@ -240,4 +242,22 @@ func SourceURI(workspace, sourceID string) string {
 	}
 	abs := filepath.Join(workspace, filepath.FromSlash(sourceID))
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// HoverPlugin is the kb-plugin that ranks for the editors' hover and
+// workspace symbols: the one engine.json's hoverPlugin names when it is
+// loaded, else the first loaded kb-plugin of the kb stage's order; nil
+// when no kb-plugin is loaded.
+func HoverPlugin(cat *plugins.Catalog) sdk.KBPlugin {
+	if id := cat.Config.Engine.HoverPlugin; id != "" {
+		if p, ok := cat.Registry.KB(id); ok {
+			return p
+		}
+	}
+	for _, id := range cat.Order(sdk.LoopKB) {
+		if p, ok := cat.Registry.KB(id); ok {
+			return p
+		}
+	}
+	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 func TestCheckQuery(t *testing.T) {
@@ -14,11 +14,11 @@ func TestCheckQuery(t *testing.T) {
 		code  string
 	}{
 		{"tides", 1, ""},
-		{"tides", kb.MaxK, ""},
+		{"tides", sdk.MaxK, ""},
 		{"", 10, CodeEmptyQuery},
 		{" \t\n", 10, CodeEmptyQuery},
 		{"tides", 0, CodeBadK},
-		{"tides", kb.MaxK + 1, CodeBadK},
+		{"tides", sdk.MaxK + 1, CodeBadK},
 	} {
 		err := CheckQuery(tc.query, tc.k)
 		var e *Error

@@ -5,18 +5,17 @@ import (
 	"sync"
 
 	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // corpus is the sdk.Corpus of one request: term statistics come from the
-// first kb-plugin in the loop's order that counts terms (kb.TermCounter),
+// first kb-plugin in the loop's order that counts terms (sdk.TermCounter),
 // the index its ranking already keeps; answers are remembered for the
 // request's life.
 type corpus struct {
 	kb  *ingest.KB
 	ctx context.Context
-	tc  kb.TermCounter // nil: no statistics
+	tc  sdk.TermCounter // nil: no statistics
 
 	mu      sync.Mutex
 	sources int
@@ -32,7 +31,7 @@ func (m *Machine) newCorpus(ctx context.Context) *corpus {
 	c := &corpus{kb: m.kb, ctx: ctx, sources: -1, freq: map[string]int{}, texts: map[string][]byte{}}
 	for _, id := range m.cat.Order(sdk.LoopKB) {
 		if p, ok := m.cat.Registry.KB(id); ok {
-			if tc, ok := p.(kb.TermCounter); ok {
+			if tc, ok := p.(sdk.TermCounter); ok {
 				c.tc = tc
 				break
 			}

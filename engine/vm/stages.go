@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/engine/llm"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
@@ -680,18 +681,26 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 	}
 	var res *sdk.RetrieveResult
 	var o outcome
-	for attempt := 0; attempt < 2; attempt++ {
-		o = r.retrieveOnce(ctx, ft, p, intents, prompt, &res)
-		if o.status != sdk.StatusError || o.err == nil || o.err.Code != sdk.CodeIndexCorrupt || r.m.kb == nil || attempt > 0 {
-			break
-		}
-		r.m.log.Warn("kb-plugin index corrupt; rebuilding from stored KUs", "plugin", id, "err", o.err.Message)
-		r.trace.note("%s reported its index corrupt; it was rebuilt from the stored KUs and asked again", id)
-		if err := r.m.kb.RepairHook(ctx, id); err != nil {
-			r.trace.fail(ft, sdk.CodeIndexCorrupt, "rebuilding the index of %s failed: %v", id, err)
-			break
-		}
+	rep := kbsearch.Repair{Plugin: id,
+		Started: func(error) {
+			r.m.log.Warn("kb-plugin index corrupt; rebuilding from stored KUs", "plugin", id, "err", o.err.Message)
+			r.trace.note("%s reported its index corrupt; it was rebuilt from the stored KUs and asked again", id)
+		},
+		Ended: func(_ time.Duration, err error) {
+			if err != nil {
+				r.trace.fail(ft, sdk.CodeIndexCorrupt, "rebuilding the index of %s failed: %v", id, err)
+			}
+		},
 	}
+	if r.m.kb != nil {
+		rep.Index = r.m.kb
+	}
+	// The outcome o, not Do's error, says how the call went: a failed
+	// rebuild leaves the corrupt report in o.
+	_ = rep.Do(ctx, func() error {
+		o = r.retrieveOnce(ctx, ft, p, intents, prompt, &res)
+		return kbsearch.Reported(o.status, o.err)
+	})
 	if o.status != sdk.StatusSuccess && o.status != sdk.StatusInsufficient {
 		return nil, nil, false, false
 	}

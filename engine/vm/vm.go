@@ -97,6 +97,12 @@ type kbHook struct {
 	id string
 }
 
+var (
+	_ ingest.SourceHook    = (*kbHook)(nil)
+	_ ingest.HookVersioner = (*kbHook)(nil)
+	_ sdk.SourcePreparer   = (*kbHook)(nil)
+)
+
 func (h *kbHook) HookID() string { return h.id }
 
 // HookVersion ties the stored index to the plugin's version, so upgrading a
@@ -131,11 +137,9 @@ func (h *kbHook) OnSource(ctx context.Context, st *sdk.SourceText) (err error) {
 
 // PrepareSource lets a kb-plugin that can analyse a parsed source ahead of
 // its transaction do so on the ingest's parse workers
-// (ingest.SourcePreparer).
+// (sdk.SourcePreparer).
 func (h *kbHook) PrepareSource(sourceID string, doc *kus.Document) {
-	if p, ok := h.p.(interface {
-		PrepareSource(sourceID string, doc *kus.Document)
-	}); ok {
+	if p, ok := h.p.(sdk.SourcePreparer); ok {
 		p.PrepareSource(sourceID, doc)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -71,7 +72,7 @@ func BenchmarkSearchBatch(b *testing.B) {
 	if !ok {
 		b.Fatalf("no kb-plugin %s", plugin)
 	}
-	s, ok := p.(kb.Searcher)
+	s, ok := p.(sdk.Searcher)
 	if !ok {
 		b.Fatalf("%s cannot search", plugin)
 	}
@@ -79,7 +80,7 @@ func BenchmarkSearchBatch(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, q := range queries {
-			if _, err := s.Search(ctx, kb.SearchRequest{Query: q.Text, K: 100, BySource: true}); err != nil {
+			if _, err := s.Search(ctx, sdk.SearchRequest{Query: q.Text, K: 100, BySource: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -226,17 +226,3 @@ type Env struct {
 	ModelSettings ModelSettings
 	Logger        *slog.Logger // nil: discard
 }
-
-// Closer is implemented by plugins holding resources; the catalog calls it
-// on shutdown.
-type Closer interface {
-	Close() error
-}
-
-// IndexVersioner is implemented by kb-plugins whose private index format can
-// change: when the version differs from the one the index was built with,
-// the core drops the plugin's namespace and replays OnSourceText for every
-// stored source.
-type IndexVersioner interface {
-	IndexVersion() string
-}

@@ -61,7 +61,7 @@ const (
 // (a catalog listed without a knowledge base) retrieve answers unsupported.
 func New(prof Profile, store sdk.Store) *Engine {
 	e := &Engine{prof: prof, store: store, an: text.English(), sessions: map[string][]*kus.KU{}}
-	if ss, ok := store.(sharedState); ok {
+	if ss, ok := store.(sdk.SharedStater); ok {
 		// One in-memory BM25 index (and postings cache) per open knowledge
 		// base, whichever kb-plugins read it.
 		e.bm = ss.SharedState(SharedBM25, func() any { return bm25.New(bm25.DefaultParams()) }).(*bm25.Index)
@@ -135,21 +135,11 @@ func checkShared(kv, bkv sdk.KV) error {
 	return nil
 }
 
-// sharedKV is implemented by the engine's transaction-bound namespaces.
-type sharedKV interface {
-	Shared(name string) (sdk.KV, error)
-}
-
-// sharedState is implemented by the engine's plugin stores.
-type sharedState interface {
-	SharedState(name string, mk func() any) any
-}
-
 // bm25KV returns the namespace of the BM25 index for kv's transaction: the
 // shared one when the engine offers it (its marker in kv checked,
 // checkShared), else kv itself.
 func bm25KV(kv sdk.KV) (sdk.KV, error) {
-	s, ok := kv.(sharedKV)
+	s, ok := kv.(sdk.SharedNamespacer)
 	if !ok {
 		return kv, nil
 	}

@@ -3,7 +3,7 @@ package kbplugin
 import "github.com/mrpvm/mrpvm/kus"
 
 // PrepareSource analyses and encodes a parsed source ahead of its
-// transaction (ingest.SourcePreparer): BM25 analysis, HDC vectors and
+// transaction (sdk.SourcePreparer): BM25 analysis, HDC vectors and
 // ThinkingDB facts land in the cores' content-hash caches, so OnSourceText
 // then only writes. Safe on any goroutine; nothing is stored.
 func (e *Engine) PrepareSource(sourceID string, doc *kus.Document) {

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/kvtest"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -53,7 +52,7 @@ func TestBalancedReachesPagesInOtherWords(t *testing.T) {
 		require.NoError(t, balanced.index(st.kv, src, []*kus.KU{u}, nil))
 	}
 	first := func(e *Engine, q string) string {
-		r, err := e.Search(context.Background(), kb.SearchRequest{Query: q, K: 3, BySource: true})
+		r, err := e.Search(context.Background(), sdk.SearchRequest{Query: q, K: 3, BySource: true})
 		require.NoError(t, err)
 		if len(r.Hits) == 0 {
 			return ""

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/kb/internal/lexicon"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
@@ -23,11 +22,11 @@ const MaxQueryBytes = 4096
 func searchDepth(k int) int { return max(300, 3*k) }
 
 var (
-	_ kb.Searcher = (*Engine)(nil)
-	_ kb.Warmer   = (*Engine)(nil)
+	_ sdk.Searcher = (*Engine)(nil)
+	_ sdk.Warmer   = (*Engine)(nil)
 )
 
-// Warm loads what the plugin's searches keep in memory (kb.Warmer): the
+// Warm loads what the plugin's searches keep in memory (sdk.Warmer): the
 // BM25 unit table, the lexicon for a profile that expands questions, and
 // the ThinkingDB fact graph for a profile that reasons.
 func (e *Engine) Warm(ctx context.Context) error {
@@ -62,13 +61,13 @@ func (e *Engine) Warm(ctx context.Context) error {
 }
 
 // Search ranks the persistent index for a free-text query with the
-// profile's strategies (kb.Searcher). Unlike Retrieve it neither splits
+// profile's strategies (sdk.Searcher). Unlike Retrieve it neither splits
 // guidance from evidence nor weighs levels by a task's act: the ranking is
 // the plugin's retrieval ranking itself. A source-level search scores each
 // source as its best KU.
-func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
-	if req.K < 1 || req.K > kb.MaxK {
-		return nil, fmt.Errorf("%s: %w: k %d is outside [1, %d]", e.prof.ID, kb.ErrBadRequest, req.K, kb.MaxK)
+func (e *Engine) Search(ctx context.Context, req sdk.SearchRequest) (*sdk.SearchResult, error) {
+	if req.K < 1 || req.K > sdk.MaxK {
+		return nil, fmt.Errorf("%s: %w: k %d is outside [1, %d]", e.prof.ID, sdk.ErrBadRequest, req.K, sdk.MaxK)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -76,7 +75,7 @@ func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 	if e.store == nil {
 		return nil, fmt.Errorf("%s: %w", e.prof.ID, sdk.Errorf("no_knowledge_base", "%s was built without a knowledge base store", e.prof.ID))
 	}
-	res := &kb.SearchResult{Hits: []kb.Hit{}, Terms: []string{}}
+	res := &sdk.SearchResult{Hits: []sdk.Hit{}, Terms: []string{}}
 	query, cut := clip(strings.TrimSpace(req.Query), MaxQueryBytes)
 	res.Truncated = cut
 	if query == "" {
@@ -149,7 +148,7 @@ func (e *Engine) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchRe
 			ancestors(u, req.KUs, covered)
 			chosen[u.ID] = true
 		}
-		res.Hits = append(res.Hits, kb.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why, KU: u})
+		res.Hits = append(res.Hits, sdk.Hit{KUID: c.id, SourceID: c.source, Score: c.score, Strategy: e.strategy(c), Why: c.why, KU: u})
 	}
 	return res, nil
 }

@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-var _ kb.TermCounter = (*Engine)(nil)
+var _ sdk.TermCounter = (*Engine)(nil)
 
 // TermFreq reports how many sources of the knowledge base hold an
-// analysed term, out of how many sources (kb.TermCounter), from the
+// analysed term, out of how many sources (sdk.TermCounter), from the
 // plugin's BM25 index: the postings its own ranking reads, so nothing more
 // is kept for them at ingest.
 func (e *Engine) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/kb"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -92,9 +91,10 @@ type Plugin struct {
 var (
 	_ sdk.KBPlugin       = (*Plugin)(nil)
 	_ sdk.IndexVersioner = (*Plugin)(nil)
-	_ kb.Searcher        = (*Plugin)(nil)
-	_ kb.Warmer          = (*Plugin)(nil)
-	_ kb.TermCounter     = (*Plugin)(nil)
+	_ sdk.Searcher       = (*Plugin)(nil)
+	_ sdk.Warmer         = (*Plugin)(nil)
+	_ sdk.TermCounter    = (*Plugin)(nil)
+	_ sdk.SourcePreparer = (*Plugin)(nil)
 )
 
 // IndexVersion names the index layout; a change rebuilds the index.
@@ -115,18 +115,18 @@ func (p *Plugin) OnSessionEvent(ctx context.Context, _ sdk.RunContext, ev *sdk.S
 	return p.engine.OnSessionEvent(ctx, ev)
 }
 
-// Search ranks the knowledge base for a free-text query (kb.Searcher; used by mrpvm search).
-func (p *Plugin) Search(ctx context.Context, req kb.SearchRequest) (*kb.SearchResult, error) {
+// Search ranks the knowledge base for a free-text query (sdk.Searcher; used by mrpvm search).
+func (p *Plugin) Search(ctx context.Context, req sdk.SearchRequest) (*sdk.SearchResult, error) {
 	return p.engine.Search(ctx, req)
 }
 
 // TermFreq reports how many sources hold an analysed term, out of how
-// many (kb.TermCounter; the VM's term statistics for rarity).
+// many (sdk.TermCounter; the VM's term statistics for rarity).
 func (p *Plugin) TermFreq(ctx context.Context, term string) (holding, sources int, err error) {
 	return p.engine.TermFreq(ctx, term)
 }
 
-// Warm loads the index state searches keep in memory (kb.Warmer; used by mrpvm search and the language server).
+// Warm loads the index state searches keep in memory (sdk.Warmer; used by mrpvm search and the language server).
 func (p *Plugin) Warm(ctx context.Context) error {
 	return p.engine.Warm(ctx)
 }
