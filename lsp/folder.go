@@ -19,8 +19,8 @@ import (
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/markdown/links"
+	"github.com/mrpvm/mrpvm/plugin"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -32,7 +32,7 @@ type folder struct {
 	name    string
 	userDir config.UserFolder
 	noLLM   bool
-	llm     *sdk.RoleSetting // the llm setting, nil: the files alone
+	llm     *plugin.RoleSetting // the llm setting, nil: the files alone
 
 	swMu     sync.Mutex
 	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
@@ -436,11 +436,11 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 }
 
 // warmFolder loads the in-memory search state of the folder's kb-plugins
-// (sdk.Warmer). A failure is only logged: the first search reports it.
+// (plugin.Warmer). A failure is only logged: the first search reports it.
 func (s *Server) warmFolder(ctx context.Context, f *folder) {
 	err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 		for _, p := range ws.Catalog.Registry.KBPlugins() {
-			w, ok := p.(sdk.Warmer)
+			w, ok := p.(plugin.Warmer)
 			if !ok {
 				continue
 			}

@@ -13,8 +13,8 @@ import (
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/markdown/links"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -157,21 +157,21 @@ func renderDescription(f *folder, ku *kus.KU, title, text string) string {
 
 // retriever returns the kb-plugin used for hover and symbols, as
 // configured (kbsearch.HoverPlugin).
-func retriever(ws *workspace.Workspace) sdk.KBPlugin { return kbsearch.HoverPlugin(ws.Catalog) }
+func retriever(ws *workspace.Workspace) plugin.KBPlugin { return kbsearch.HoverPlugin(ws.Catalog) }
 
 // search ranks KUs for a query (BM25 through the kb-plugin), evidence and
 // guidance together, best first. A corrupt index is rebuilt and the query
 // asked again, as every search does (kbsearch.Repair).
-func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []sdk.ScoredKU {
+func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []plugin.ScoredKU {
 	p := retriever(ws)
 	if p == nil || strings.TrimSpace(query) == "" {
 		return nil
 	}
-	var res *sdk.RetrieveResult
+	var res *plugin.RetrieveResult
 	rep := kbsearch.Repair{Index: ws.KB, Plugin: p.Descriptor().ID}
 	err := rep.Do(ctx, func() (err error) {
-		res, err = p.Retrieve(ctx, sdk.RunContext{}, &sdk.RetrieveInput{
-			Payload: sdk.Payload{Prompt: query}, MaxResults: max, Purpose: sdk.PurposeMixed, KUs: ws.KB.Store(),
+		res, err = p.Retrieve(ctx, plugin.RunContext{}, &plugin.RetrieveInput{
+			Payload: plugin.Payload{Prompt: query}, MaxResults: max, Purpose: plugin.PurposeMixed, KUs: ws.KB.Store(),
 		})
 		if err == nil && res != nil {
 			err = kbsearch.Reported(res.Status, res.Error)
@@ -181,7 +181,7 @@ func search(ctx context.Context, ws *workspace.Workspace, query string, max int)
 	if err != nil || res == nil {
 		return nil
 	}
-	var out []sdk.ScoredKU
+	var out []plugin.ScoredKU
 	for _, ri := range res.ResolvedIntents {
 		out = append(out, ri.Evidence...)
 		out = append(out, ri.Guidance...)
@@ -190,7 +190,7 @@ func search(ctx context.Context, ws *workspace.Workspace, query string, max int)
 	return out
 }
 
-func sortScored(out []sdk.ScoredKU) {
+func sortScored(out []plugin.ScoredKU) {
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].Score > out[j-1].Score; j-- {
 			out[j], out[j-1] = out[j-1], out[j]

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -97,7 +97,7 @@ func TestHoverRepairsCorruptIndex(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			ws := openHoverWorkspace(t, map[string]string{"engine.json": `{"hoverPlugin": "` + id + `"}`})
 			n := 0
-			err := ws.KB.Store().PluginStore(id).Update(func(kv sdk.KV) error {
+			err := ws.KB.Store().PluginStore(id).Update(func(kv plugin.KV) error {
 				var keys [][]byte
 				if err := kv.Scan(nil, nil, func(k, _ []byte) error {
 					keys = append(keys, append([]byte(nil), k...))

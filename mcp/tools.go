@@ -9,9 +9,9 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrpvm/mrpvm/engine/kbsearch"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 // AskInput is the input of the ask tool.
@@ -124,7 +124,7 @@ func (s *Server) search(ctx context.Context, _ *mcpsdk.CallToolRequest, in Searc
 	if err := s.refresh(ctx); err != nil {
 		return nil, SearchOutput{}, err
 	}
-	res, err := sr.Search(ctx, sdk.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource})
+	res, err := sr.Search(ctx, plugin.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource})
 	if err != nil {
 		return nil, SearchOutput{}, fmt.Errorf("search: %w", err)
 	}

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/kb"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // Defaults of a search request that leaves them out.
@@ -44,7 +44,7 @@ func refuse(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// CheckQuery refuses an empty query and a hit count outside [1, sdk.MaxK].
+// CheckQuery refuses an empty query and a hit count outside [1, plugin.MaxK].
 func CheckQuery(query string, k int) error {
 	if strings.TrimSpace(query) == "" {
 		return refuse(CodeEmptyQuery, "the query is empty")
@@ -52,10 +52,10 @@ func CheckQuery(query string, k int) error {
 	return CheckK(k)
 }
 
-// CheckK refuses a hit count outside [1, sdk.MaxK].
+// CheckK refuses a hit count outside [1, plugin.MaxK].
 func CheckK(k int) error {
-	if k < 1 || k > sdk.MaxK {
-		return refuse(CodeBadK, "k %d is outside [1, %d]", k, sdk.MaxK)
+	if k < 1 || k > plugin.MaxK {
+		return refuse(CodeBadK, "k %d is outside [1, %d]", k, plugin.MaxK)
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func CheckK(k int) error {
 // serves one command or one request; it is not for concurrent use while
 // a rebuild may run.
 type Searcher struct {
-	s      sdk.Searcher
+	s      plugin.Searcher
 	id     string
 	kb     *ingest.KB
 	repair *Repair
@@ -74,9 +74,9 @@ type Searcher struct {
 }
 
 var (
-	_ sdk.Searcher = (*Searcher)(nil)
-	_ sdk.Warmer   = (*Searcher)(nil)
-	_ Repairer     = (*ingest.KB)(nil)
+	_ plugin.Searcher = (*Searcher)(nil)
+	_ plugin.Warmer   = (*Searcher)(nil)
+	_ Repairer        = (*ingest.KB)(nil)
 )
 
 // New finds the enabled kb-plugin id ("" : DefaultPlugin) in reg and
@@ -94,7 +94,7 @@ func New(reg *plugins.Registry, k *ingest.KB, id string) (*Searcher, error) {
 		}
 		return nil, refuse(CodeUnknownPlugin, "no enabled kb-plugin %q (have: %s)", id, strings.Join(ids, ", "))
 	}
-	s, ok := p.(sdk.Searcher)
+	s, ok := p.(plugin.Searcher)
 	if !ok {
 		return nil, refuse(CodeNotSearchable, "%s cannot rank outside the VM loop (it does not implement search); ask with the kb stage pinned to it instead", id)
 	}
@@ -117,7 +117,7 @@ func (s *Searcher) Plugin() string { return s.id }
 
 // Search answers one query. The request's KUs default to the knowledge
 // base's store, so that hits carry their KU.
-func (s *Searcher) Search(ctx context.Context, req sdk.SearchRequest) (res *sdk.SearchResult, err error) {
+func (s *Searcher) Search(ctx context.Context, req plugin.SearchRequest) (res *plugin.SearchResult, err error) {
 	if req.KUs == nil {
 		req.KUs = s.kb.Store()
 	}
@@ -145,9 +145,9 @@ func (s *Searcher) warn(format string, args ...any) {
 }
 
 // Warm loads the index state the plugin's searches keep in memory, when
-// it has any (sdk.Warmer), repairing a corrupt index as Search does.
+// it has any (plugin.Warmer), repairing a corrupt index as Search does.
 func (s *Searcher) Warm(ctx context.Context) error {
-	w, ok := s.s.(sdk.Warmer)
+	w, ok := s.s.(plugin.Warmer)
 	if !ok {
 		return nil
 	}
@@ -170,7 +170,7 @@ type Hit struct {
 }
 
 // Hits flattens the hits of res, best first.
-func Hits(res *sdk.SearchResult) []Hit {
+func Hits(res *plugin.SearchResult) []Hit {
 	out := make([]Hit, len(res.Hits))
 	for i, h := range res.Hits {
 		x := Hit{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why}
@@ -191,7 +191,7 @@ type Ranked struct {
 
 // Batch answers every query (sources, best first) on workers goroutines;
 // a corrupt index is rebuilt once and the batch run again.
-func (s *Searcher) Batch(ctx context.Context, queries []kb.Query, k, workers int) (out []Ranked, err error) {
+func (s *Searcher) Batch(ctx context.Context, queries []retrieval.Query, k, workers int) (out []Ranked, err error) {
 	err = s.repairing(ctx, func() error {
 		out, err = s.batchOnce(ctx, queries, k, workers)
 		return err
@@ -199,7 +199,7 @@ func (s *Searcher) Batch(ctx context.Context, queries []kb.Query, k, workers int
 	return out, err
 }
 
-func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers int) ([]Ranked, error) {
+func (s *Searcher) batchOnce(ctx context.Context, queries []retrieval.Query, k, workers int) ([]Ranked, error) {
 	out := make([]Ranked, len(queries))
 	workers = max(1, min(workers, len(queries)))
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -213,14 +213,14 @@ func (s *Searcher) batchOnce(ctx context.Context, queries []kb.Query, k, workers
 				if i >= len(queries) || ctx.Err() != nil {
 					return
 				}
-				res, err := s.s.Search(ctx, sdk.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
+				res, err := s.s.Search(ctx, plugin.SearchRequest{Query: queries[i].Text, K: k, BySource: true})
 				if err != nil {
 					cancel(fmt.Errorf("query %s: %w", queries[i].ID, err))
 					return
 				}
 				r := Ranked{Docs: make([]string, len(res.Hits)), Scores: make([]float64, len(res.Hits))}
 				for j, h := range res.Hits {
-					r.Docs[j], r.Scores[j] = kb.DocID(h.SourceID), h.Score
+					r.Docs[j], r.Scores[j] = retrieval.DocID(h.SourceID), h.Score
 				}
 				out[i] = r
 			}
@@ -248,13 +248,13 @@ func SourceURI(workspace, sourceID string) string {
 // workspace symbols: the one engine.json's hoverPlugin names when it is
 // loaded, else the first loaded kb-plugin of the kb stage's order; nil
 // when no kb-plugin is loaded.
-func HoverPlugin(cat *plugins.Catalog) sdk.KBPlugin {
+func HoverPlugin(cat *plugins.Catalog) plugin.KBPlugin {
 	if id := cat.Config.Engine.HoverPlugin; id != "" {
 		if p, ok := cat.Registry.KB(id); ok {
 			return p
 		}
 	}
-	for _, id := range cat.Order(sdk.LoopKB) {
+	for _, id := range cat.Order(plugin.LoopKB) {
 		if p, ok := cat.Registry.KB(id); ok {
 			return p
 		}

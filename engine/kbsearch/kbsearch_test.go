@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 func TestCheckQuery(t *testing.T) {
@@ -14,11 +14,11 @@ func TestCheckQuery(t *testing.T) {
 		code  string
 	}{
 		{"tides", 1, ""},
-		{"tides", sdk.MaxK, ""},
+		{"tides", plugin.MaxK, ""},
 		{"", 10, CodeEmptyQuery},
 		{" \t\n", 10, CodeEmptyQuery},
 		{"tides", 0, CodeBadK},
-		{"tides", sdk.MaxK + 1, CodeBadK},
+		{"tides", plugin.MaxK + 1, CodeBadK},
 	} {
 		err := CheckQuery(tc.query, tc.k)
 		var e *Error

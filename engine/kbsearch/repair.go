@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Repairer rebuilds one kb-plugin's private index from the stored KUs
@@ -37,12 +37,12 @@ type Repair struct {
 }
 
 // Do runs fn and, when fn's error says the plugin's index is corrupt
-// (sdk.IsIndexCorrupt) and r has not repaired yet, rebuilds the index and
+// (plugin.IsIndexCorrupt) and r has not repaired yet, rebuilds the index and
 // runs fn again, returning what the second run returns. A failed rebuild
 // is returned as a *RepairError.
 func (r *Repair) Do(ctx context.Context, fn func() error) error {
 	err := fn()
-	if err == nil || !sdk.IsIndexCorrupt(err) || r.repaired || r.Index == nil {
+	if err == nil || !plugin.IsIndexCorrupt(err) || r.repaired || r.Index == nil {
 		return err
 	}
 	r.repaired = true
@@ -67,16 +67,16 @@ type RepairError struct {
 }
 
 func (e *RepairError) Error() string {
-	return fmt.Sprintf("%s: %s: rebuilding the index failed: %v", e.Plugin, sdk.CodeIndexCorrupt, e.Err)
+	return fmt.Sprintf("%s: %s: rebuilding the index failed: %v", e.Plugin, plugin.CodeIndexCorrupt, e.Err)
 }
 
 func (e *RepairError) Unwrap() error { return e.Err }
 
 // Reported is the error a plugin call reported in its result rather than
-// returned: e when status is sdk.StatusError and e is set, else nil. It
+// returned: e when status is plugin.StatusError and e is set, else nil. It
 // lets Do see a Retrieve result's index_corrupt report.
-func Reported(status sdk.Status, e *sdk.Error) error {
-	if status != sdk.StatusError || e == nil {
+func Reported(status plugin.Status, e *plugin.Error) error {
+	if status != plugin.StatusError || e == nil {
 		return nil
 	}
 	return e

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // rebuilds counts the rebuilds asked of it and fails them with err.
@@ -20,7 +20,7 @@ func (r *rebuilds) RepairHook(_ context.Context, id string) error {
 	return r.err
 }
 
-var errCorrupt = &sdk.Error{Code: sdk.CodeIndexCorrupt, Message: "bad posting"}
+var errCorrupt = &plugin.Error{Code: plugin.CodeIndexCorrupt, Message: "bad posting"}
 
 // TestRepairDo checks the one repair-and-retry rule: only a corrupt index
 // is rebuilt, at most once in a Repair's life, and a failed rebuild is
@@ -34,7 +34,7 @@ func TestRepairDo(t *testing.T) {
 		var started, ended int
 		r := Repair{Index: idx, Plugin: "kb-x",
 			Started: func(cause error) {
-				if !sdk.IsIndexCorrupt(cause) {
+				if !plugin.IsIndexCorrupt(cause) {
 					t.Errorf("cause %v", cause)
 				}
 				started++
@@ -58,7 +58,7 @@ func TestRepairDo(t *testing.T) {
 			t.Fatalf("err %v, %d calls, rebuilds %v, started %d, ended %d", err, calls, idx.ids, started, ended)
 		}
 		// Spent: a second corrupt report is returned, not repaired.
-		if err := r.Do(ctx, func() error { return errCorrupt }); !sdk.IsIndexCorrupt(err) || len(idx.ids) != 1 {
+		if err := r.Do(ctx, func() error { return errCorrupt }); !plugin.IsIndexCorrupt(err) || len(idx.ids) != 1 {
 			t.Fatalf("second corrupt report: %v, rebuilds %v", err, idx.ids)
 		}
 	})
@@ -68,7 +68,7 @@ func TestRepairDo(t *testing.T) {
 		r := Repair{Index: idx, Plugin: "kb-x"}
 		calls := 0
 		err := r.Do(ctx, func() error { calls++; return errCorrupt })
-		if !sdk.IsIndexCorrupt(err) || calls != 2 || len(idx.ids) != 1 {
+		if !plugin.IsIndexCorrupt(err) || calls != 2 || len(idx.ids) != 1 {
 			t.Fatalf("err %v, %d calls, rebuilds %v", err, calls, idx.ids)
 		}
 	})
@@ -84,7 +84,7 @@ func TestRepairDo(t *testing.T) {
 	t.Run("no index", func(t *testing.T) {
 		r := Repair{Plugin: "kb-x"}
 		calls := 0
-		if err := r.Do(ctx, func() error { calls++; return errCorrupt }); !sdk.IsIndexCorrupt(err) || calls != 1 {
+		if err := r.Do(ctx, func() error { calls++; return errCorrupt }); !plugin.IsIndexCorrupt(err) || calls != 1 {
 			t.Fatalf("err %v, %d calls", err, calls)
 		}
 	})
@@ -106,16 +106,16 @@ func TestRepairDo(t *testing.T) {
 }
 
 func TestReported(t *testing.T) {
-	if err := Reported(sdk.StatusSuccess, nil); err != nil {
+	if err := Reported(plugin.StatusSuccess, nil); err != nil {
 		t.Errorf("success: %v", err)
 	}
-	if err := Reported(sdk.StatusError, nil); err != nil {
+	if err := Reported(plugin.StatusError, nil); err != nil {
 		t.Errorf("error without report: %v", err)
 	}
-	if err := Reported(sdk.StatusInsufficient, errCorrupt); err != nil {
+	if err := Reported(plugin.StatusInsufficient, errCorrupt); err != nil {
 		t.Errorf("insufficient with report: %v", err)
 	}
-	if err := Reported(sdk.StatusError, errCorrupt); !sdk.IsIndexCorrupt(err) {
+	if err := Reported(plugin.StatusError, errCorrupt); !plugin.IsIndexCorrupt(err) {
 		t.Errorf("error with report: %v", err)
 	}
 }

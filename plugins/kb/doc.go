@@ -1,8 +1,0 @@
-// Package kb holds the evaluation helpers of the built-in kb-plugins that
-// `mrpvm search` and the benchmarks use: BEIR queries, TREC runs, qrels and
-// the metrics nDCG@10, Recall@100 and MRR@10. The ranked search the
-// kb-plugins offer outside the VM loop is the contract's sdk.Searcher.
-//
-// The retrieval cores themselves live in plugins/kb/internal and are not
-// importable outside plugins/kb.
-package kb
