@@ -9,4 +9,8 @@
 // workspace the way the command line does, so a workspace can neither
 // widen the wrapper allowlist nor redirect the model endpoint. It uses
 // the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// server.go builds the server and keeps the knowledge base up to date;
+// tools.go holds the four tools, their inputs and structured outputs;
+// resources.go the resource URIs, the listed sources and the readers.
 package mcp

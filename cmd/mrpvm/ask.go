@@ -66,20 +66,15 @@ questions, which the command line cannot carry).`,
 			if err != nil {
 				return &usageError{err: err}
 			}
-			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true})
+			a, err := openApp(cmd.Context(), kbOptions{quiet: flags.json, llmCache: llmCache, reads: true, ingest: !noIngest})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if !noIngest {
-				if err := a.ingest(cmd.Context()); err != nil {
-					return err
-				}
-			}
 			if session == "new" {
 				session = "" // a new session with a fresh id, printed after the answer
 			}
-			resp, err := a.vm.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
+			resp, err := a.VM.Ask(cmd.Context(), vm.Request{Question: question, SessionID: session, Pins: pinMap, Preferences: prefMap})
 			if errors.Is(err, store.ErrCorrupt) {
 				return err
 			}
@@ -93,12 +88,8 @@ questions, which the command line cannot carry).`,
 				}
 				return &exitError{code: exitInvalid, err: err, shown: shown}
 			}
-			if flags.json {
-				if err := printJSON(os.Stdout, resp); err != nil {
-					return err
-				}
-			} else {
-				printAnswer(os.Stdout, resp)
+			err = printResult(resp, func(w io.Writer) error {
+				printAnswer(w, resp)
 				hint := resp.Hint
 				if hint == "" && a.LLM == nil && firstOfflineAsk() {
 					hint = llm.Hint
@@ -106,9 +97,13 @@ questions, which the command line cannot carry).`,
 				if hint != "" {
 					notef("%s", text(hint))
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			if resp.Status == vm.StatusFailure {
-				return &exitError{code: exitFailure, err: errors.New("no answer"), shown: flags.json}
+				return failedAfterOutput(errors.New("no answer"))
 			}
 			return nil
 		},
@@ -144,27 +139,26 @@ func firstOfflineAsk() bool {
 
 // parsePins reads --pin stage=plugin-id values.
 func parsePins(pins []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, p := range pins {
-		stage, id, ok := strings.Cut(p, "=")
-		if !ok || strings.TrimSpace(stage) == "" || strings.TrimSpace(id) == "" {
-			return nil, fmt.Errorf("--pin %q: want stage=plugin-id, for example --pin gs=gs-symbolic", p)
-		}
-		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
-	}
-	return out, nil
+	return parseStageMap("--pin", pins, false, "gs=gs-symbolic")
 }
 
 // parsePrefers reads --prefer stage=plugin-id values; an empty id clears
 // the stage's preference.
 func parsePrefers(prefers []string) (map[string]string, error) {
+	return parseStageMap("--prefer", prefers, true, "kb=kb-thinkingdb")
+}
+
+// parseStageMap reads the stage=plugin-id values of flag, trimmed; an
+// empty id is refused unless emptyID.
+func parseStageMap(flag string, values []string, emptyID bool, example string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, p := range prefers {
-		stage, id, ok := strings.Cut(p, "=")
-		if !ok || strings.TrimSpace(stage) == "" {
-			return nil, fmt.Errorf("--prefer %q: want stage=plugin-id, for example --prefer kb=kb-thinkingdb", p)
+	for _, v := range values {
+		stage, id, ok := strings.Cut(v, "=")
+		stage, id = strings.TrimSpace(stage), strings.TrimSpace(id)
+		if !ok || stage == "" || id == "" && !emptyID {
+			return nil, fmt.Errorf("%s %q: want stage=plugin-id, for example %s %s", flag, v, flag, example)
 		}
-		out[strings.TrimSpace(stage)] = strings.TrimSpace(id)
+		out[stage] = id
 	}
 	return out, nil
 }

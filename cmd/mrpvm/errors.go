@@ -46,6 +46,13 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// failedAfterOutput is the error of a command that printed its result and
+// still fails (exit status 1): with --json that result describes the
+// failure, so no error object is added to it.
+func failedAfterOutput(err error) error {
+	return &exitError{code: exitFailure, err: err, shown: flags.json}
+}
+
 // usageError is a command line that cannot be run as given: an unknown
 // command or flag, a missing or extra argument, a bad flag value.
 type usageError struct{ err error }
@@ -218,13 +225,4 @@ func exitWith(cmd *cobra.Command, err error) {
 	}
 	reportError(os.Stdout, os.Stderr, err, asJSON)
 	os.Exit(exitStatus(err))
-}
-
-// notef prints an informational line on standard error unless --quiet;
-// its arguments are made safe for a terminal as termf does.
-func notef(format string, args ...any) {
-	if flags.quiet {
-		return
-	}
-	termf(os.Stderr, "mrpvm: note: "+format+"\n", args...)
 }

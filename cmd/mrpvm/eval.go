@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,25 +31,26 @@ context F1 per suite. Matching is case-insensitive substring. With --json:
 				}
 				out.Suites = append(out.Suites, res)
 			}
-			if flags.json {
-				return printJSON(os.Stdout, out)
-			}
-			tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "suite\tquestions\tanswer pass\tcontext pass\tcontext F1")
-			for _, s := range out.Suites {
-				termf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\n", s.SuiteID, len(s.Questions), s.AnswerPassRate, s.ContextPassRate, s.ContextF1)
-			}
-			tw.Flush()
-			for _, s := range out.Suites {
-				for _, q := range s.Questions {
-					mark := "ok  "
-					if !q.AnswerPass || !q.ContextPass {
-						mark = "FAIL"
-					}
-					termf(os.Stdout, "%s %s/%s [%s] answer=%v context=%v missing=%v unwanted=%v\n", mark, s.SuiteID, q.ID, q.Status, q.AnswerPass, q.ContextPass, q.Missing, q.Unwanted)
+			return printResult(out, func(w io.Writer) error {
+				tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "suite\tquestions\tanswer pass\tcontext pass\tcontext F1")
+				for _, s := range out.Suites {
+					termf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\n", s.SuiteID, len(s.Questions), s.AnswerPassRate, s.ContextPassRate, s.ContextF1)
 				}
-			}
-			return nil
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+				for _, s := range out.Suites {
+					for _, q := range s.Questions {
+						mark := "ok  "
+						if !q.AnswerPass || !q.ContextPass {
+							mark = "FAIL"
+						}
+						termf(w, "%s %s/%s [%s] answer=%v context=%v missing=%v unwanted=%v\n", mark, s.SuiteID, q.ID, q.Status, q.AnswerPass, q.ContextPass, q.Missing, q.Unwanted)
+					}
+				}
+				return nil
+			})
 		},
 	}
 	rootCmd.AddCommand(cmd)

@@ -8,29 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 )
-
-// runCLIWithin is runCLI failing the test when the command does not end
-// within a generous bound (the failure guarded against is hanging).
-func runCLIWithin(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	type res struct {
-		out string
-		err error
-	}
-	ch := make(chan res, 1)
-	go func() { out, err := runCLI(t, args...); ch <- res{out, err} }()
-	select {
-	case r := <-ch:
-		return r.out, r.err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("mrpvm %s hangs", strings.Join(args, " "))
-		return "", nil
-	}
-}
 
 // TestPluginsCheckSpecialFiles checks plugin and wrapper folders whose
 // files are a FIFO, a symlink to /dev/zero and a symlink out of the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,31 +32,26 @@ block with an unknown role, say); those files are ingested as well as they
 could be read, and the command succeeds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openKB(cmd.Context(), o)
+			a, err := openApp(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			kb := a.kb
-			if s := kb.Store(); s.MovedAside != "" {
+			if s := a.KB.Store(); s.MovedAside != "" {
 				warnf("moved the old knowledge base aside to %s", s.MovedAside)
 			}
-			rep, err := kb.Ingest(cmd.Context(), ingest.RunOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
+			rep, err := a.KB.Ingest(cmd.Context(), ingest.RunOptions{Progress: newProgress(os.Stderr, flags.json || flags.quiet), Compact: compact})
 			if err != nil {
 				return err
 			}
 			if err := a.Close(); err != nil {
 				return err
 			}
-			if flags.json {
-				if err := printJSON(os.Stdout, rep); err != nil {
-					return err
-				}
-			} else {
-				printIngestSummary(os.Stdout, rep)
+			if err := printResult(rep, func(w io.Writer) error { printIngestSummary(w, rep); return nil }); err != nil {
+				return err
 			}
 			if rep.Failed() {
-				return &exitError{code: exitFailure, err: fmt.Errorf("ingest finished with errors"), shown: flags.json}
+				return failedAfterOutput(errors.New("ingest finished with errors"))
 			}
 			return nil
 		},

@@ -1,123 +1,170 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
-	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/ingest"
-	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/spf13/cobra"
+
+	"github.com/mrpvm/mrpvm/lsp"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/vm"
-	"github.com/mrpvm/mrpvm/workspace"
 )
 
-// kbOptions are the flags of commands that open the knowledge base.
-type kbOptions struct {
-	rebuild     bool
-	maxFileSize int64
-	readOnly    bool
-	quiet       bool // do not print plugin problems
-	llmCache    bool // cache LLM replies in the knowledge base file (--llm-cache)
-	// reads marks a command that can answer from a knowledge base file it
-	// cannot write: such a file is opened read-only, as it is.
-	reads bool
+// kbCmdResult is what `mrpvm kb` prints with --json.
+type kbCmdResult struct {
+	Action string `json:"action"`
+	Name   string `json:"name"`
+	// Snapshot is the snapshot file saved, loaded or forked to.
+	Snapshot string `json:"snapshot"`
+	// KB is the knowledge base file the workspace uses afterwards (the
+	// fork's file for fork).
+	KB string `json:"kb"`
+	// Previous is where the knowledge base a load replaced was kept.
+	Previous string `json:"previous,omitempty"`
+	// HookProblems are the kb-plugins' session hook timeouts and failures.
+	HookProblems []vm.StageError `json:"hookProblems"`
 }
 
-// app is an open workspace (knowledge base, catalog, VM).
-type app struct {
-	*workspace.Workspace
-	kb *ingest.KB
-	vm *vm.Machine
-	// readOnly is set when the file could only be opened for reading
-	// (kbOptions.reads): nothing can be ingested into it.
-	readOnly bool
+func init() {
+	var dir string
+	group := &cobra.Command{
+		Use:   "kb",
+		Short: "Save, load or fork knowledge base snapshots, as the editor's mrpvm.kb command does",
+		Long: `kb manages snapshots of the workspace's knowledge base, in the same
+folder as the editor's mrpvm.kb command ($XDG_DATA_HOME/mrpvm/snapshots or
+~/.local/share/mrpvm/snapshots unless --snapshot-dir says otherwise). Every
+enabled kb-plugin is told (kb-saved, kb-loaded, kb-forked), once per stored
+session with its committed KUs.
+
+  save NAME   copy the knowledge base to the snapshot NAME
+  load NAME   make the workspace's knowledge base a copy of the snapshot NAME;
+              the snapshot itself never changes, and the file it replaces is
+              kept next to it as <file>.before-load
+  fork NAME   copy the knowledge base to the snapshot NAME and continue on it:
+              later commands use it when given --db with the printed path`,
+	}
+	group.PersistentFlags().StringVar(&dir, "snapshot-dir", "", "the snapshot folder (default: the editor's)")
+	for _, action := range []string{"save", "load", "fork"} {
+		group.AddCommand(&cobra.Command{
+			Use: action + " NAME",
+			Short: map[string]string{"save": "Copy the knowledge base to a snapshot", "load": "Replace the knowledge base with a copy of a snapshot",
+				"fork": "Copy the knowledge base to a snapshot and continue on the copy"}[action],
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				res, err := runKB(cmd.Context(), action, args[0], dir)
+				if err != nil {
+					return err
+				}
+				for _, p := range res.HookProblems {
+					warnf("%s: %s", p.Code, p.Message)
+				}
+				return printResult(res, func(w io.Writer) error {
+					switch action {
+					case "save":
+						termf(w, "saved %s: %s\n", res.Name, res.Snapshot)
+					case "load":
+						termf(w, "loaded %s into %s (the previous knowledge base is %s)\n", res.Name, res.KB, res.Previous)
+					case "fork":
+						termf(w, "forked to %s: %s\ncontinue on it with --db %s\n", res.Name, res.KB, res.KB)
+					}
+					return nil
+				})
+			},
+		})
+	}
+	rootCmd.AddCommand(group)
 }
 
-// workspaceOptions are the options every command opens the workspace of
-// the global flags with: the user configuration folder is the default one
-// ($MRPVM_CONFIG_DIR, else the platform's).
-func workspaceOptions() workspace.Options {
-	return workspace.Options{Root: flags.workspace, UserDir: config.DefaultUserFolder()}
-}
-
-// openApp opens the workspace named by the global flags with the plugins
-// attached; plugin problems are printed on standard error unless quiet.
-func openApp(ctx context.Context, o kbOptions) (*app, error) {
-	// Ingesting $HOME or / would read every Markdown file of the machine
-	// into one knowledge base: only on purpose.
-	if err := ingest.CheckWorkspace(flags.workspace); err != nil && !flags.force {
-		return nil, fmt.Errorf("%w (or pass --force)", err)
+// runKB saves, loads or forks the snapshot name in dir ("" : the editor's
+// snapshot folder) and tells the kb-plugins of the knowledge base in use
+// afterwards.
+func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) {
+	if !lsp.ValidSnapshotName(name) {
+		return nil, fmt.Errorf("snapshot name %q: use letters, digits, '.', '_' and '-'", name)
 	}
-	open := func(readOnly bool) (*workspace.Workspace, error) {
-		wo := workspaceOptions()
-		wo.DBPath = flags.db
-		wo.Store = store.Options{Rebuild: o.rebuild, ReadOnly: readOnly}
-		wo.MaxFileSize = o.maxFileSize
-		wo.CacheLLM = o.llmCache
-		return workspace.Open(wo)
+	if dir == "" {
+		var err error
+		if dir, err = lsp.DefaultSnapshotDir(); err != nil {
+			return nil, err
+		}
 	}
-	readOnly := o.readOnly
-	w, err := open(readOnly)
-	if err != nil && o.reads && !readOnly && errors.Is(err, store.ErrReadOnly) {
-		readOnly = true
-		w, err = open(true)
-	}
+	snap := filepath.Join(dir, name+".db")
+	res := &kbCmdResult{Action: action, Name: name, Snapshot: snap, HookProblems: []vm.StageError{}}
+	a, err := openApp(ctx, kbOptions{quiet: true})
 	if err != nil {
 		return nil, err
 	}
-	if !o.quiet {
-		reportProblems(w.Catalog.Problems)
+	defer func() {
+		if a != nil {
+			a.Close()
+		}
+	}()
+	cur, ws := a.KB.Store().Path(), a.KB.Workspace()
+	change := vm.KBChange{SnapshotName: name, SnapshotPath: snap, Reason: "mrpvm kb " + action}
+	switch action {
+	case "save", "fork":
+		if _, err := os.Stat(snap); err == nil {
+			return nil, fmt.Errorf("snapshot %q already exists (%s)", name, snap)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("snapshot folder: %w", err)
+		}
+		if err := a.KB.Store().Snapshot(snap); err != nil {
+			return nil, err
+		}
+		res.KB = cur
+		change.EventType = plugin.EventKBSaved
+		if action == "fork" {
+			res.KB = snap
+			change.EventType, change.PreviousKBID, change.PreviousKBName = plugin.EventKBForked, cur, ws
+		}
+	case "load":
+		if _, err := os.Stat(snap); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no snapshot %q in %s", name, dir)
+		}
+		// The copy is made and checked before the knowledge base is
+		// touched; the file it replaces is kept.
+		tmp := cur + ".loading"
+		os.Remove(tmp)
+		if err := store.CopySnapshot(snap, tmp); err != nil {
+			os.Remove(tmp)
+			return nil, fmt.Errorf("load snapshot %q: %w", name, err)
+		}
+		if err := a.Close(); err != nil {
+			os.Remove(tmp)
+			return nil, err
+		}
+		a = nil
+		prev := cur + ".before-load"
+		if err := os.Rename(cur, prev); err != nil {
+			os.Remove(tmp)
+			return nil, fmt.Errorf("keep the previous knowledge base: %w", err)
+		}
+		if err := os.Rename(tmp, cur); err != nil {
+			return nil, errors.Join(fmt.Errorf("load snapshot %q: %w", name, err), os.Rename(prev, cur))
+		}
+		res.KB, res.Previous = cur, prev
+		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = plugin.EventKBLoaded, snap, prev, ws
+	default:
+		return nil, fmt.Errorf("kb %s: want save, load or fork", action)
 	}
-	return &app{Workspace: w, kb: w.KB, vm: w.VM, readOnly: readOnly}, nil
-}
-
-// ingest brings the knowledge base up to date before a command reads it,
-// printing the files that failed; a file opened read-only is read as it
-// is, with a warning.
-func (a *app) ingest(ctx context.Context) error {
-	if a.readOnly {
-		warnf("%s cannot be written; answering from it as it is, without the workspace's changes", a.kb.Store().Path())
-		return nil
-	}
-	rep, err := a.kb.Ingest(ctx, ingest.RunOptions{})
-	if err != nil {
-		return err
-	}
-	for _, e := range rep.Errors {
-		if !e.Warning {
-			warnf("ingest: %s: %s: %s", e.Path, e.Code, e.Message)
+	if res.KB != cur || a == nil {
+		// The kb-plugins of the knowledge base now in use hear of it.
+		if a != nil {
+			a.Close()
+		}
+		a, err = openApp(ctx, kbOptions{quiet: true, db: res.KB})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return nil
-}
-
-// openKB opens the knowledge base with the plugins attached; closing the
-// returned app closes both.
-func openKB(ctx context.Context, o kbOptions) (*app, error) { return openApp(ctx, o) }
-
-// printJSON writes v as indented JSON followed by a newline.
-// Control characters stay escaped, including those encoding/json leaves
-// raw (escapeJSONControls).
-func printJSON(w io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(escapeJSONControls(b.Bytes()))
-	return err
-}
-
-// warnf prints a warning line on standard error; its arguments are made
-// safe for a terminal as termf does.
-func warnf(format string, args ...any) {
-	termf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
+	res.HookProblems = append(res.HookProblems, a.VM.NotifyKB(ctx, change)...)
+	return res, nil
 }

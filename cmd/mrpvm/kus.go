@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,14 +39,13 @@ It does not touch the knowledge base. With --json it prints the document:
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			if flags.json {
-				return printJSON(os.Stdout, doc)
-			}
-			printKUTree(doc)
-			for _, d := range doc.Diagnostics {
-				termf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, text(d.Message))
-			}
-			return nil
+			return printResult(doc, func(w io.Writer) error {
+				printKUTree(w, doc)
+				for _, d := range doc.Diagnostics {
+					termf(os.Stderr, "%s:%d:%d: %s: %s\n", path, d.Line, d.Col, d.Code, text(d.Message))
+				}
+				return nil
+			})
 		},
 	}
 	rootCmd.AddCommand(cmd)
@@ -55,30 +55,41 @@ It does not touch the knowledge base. With --json it prints the document:
 // when the file lies in it (a symlink out of a cloned repository is not
 // followed), else the file's own folder.
 func kusRoot(path string) string {
-	ws, err1 := filepath.Abs(flags.workspace)
-	abs, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(ws, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return ws
-		}
+	if ws, _, ok := inWorkspace(path); ok {
+		return ws
 	}
+	abs, _ := filepath.Abs(path)
 	return filepath.Dir(abs)
 }
 
 // sourceIDOf is the workspace-relative id of path, or its cleaned path when
 // it lies outside the workspace.
 func sourceIDOf(path string) string {
-	ws, err1 := filepath.Abs(flags.workspace)
-	abs, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
+	if _, rel, ok := inWorkspace(path); ok {
+		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(filepath.Clean(path))
 }
 
-func printKUTree(doc *kus.Document) {
+// inWorkspace reports whether path lies inside the workspace folder of
+// the global flags, with that folder made absolute and path relative to
+// it.
+func inWorkspace(path string) (ws, rel string, ok bool) {
+	ws, err1 := filepath.Abs(flags.workspace)
+	abs, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	rel, err := filepath.Rel(ws, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", false
+	}
+	return ws, rel, true
+}
+
+// printKUTree writes doc's units as a tree, children indented under
+// their parent; a unit no root reaches is printed as a root.
+func printKUTree(w io.Writer, doc *kus.Document) {
 	byID := make(map[string]*kus.KU, len(doc.Units))
 	for _, u := range doc.Units {
 		byID[u.ID] = u
@@ -90,7 +101,7 @@ func printKUTree(doc *kus.Document) {
 			return
 		}
 		printed[u.ID] = true
-		termf(os.Stdout, "%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
+		termf(w, "%s%s  [%s %s %s] L%d-%d  %s\n", strings.Repeat("  ", depth), u.ID, u.Level, u.KUType, u.Role,
 			u.Range.StartLine, u.Range.EndLine, oneLine(u.Title, 60))
 		for _, c := range u.ChildUnitIDs {
 			if child := byID[c]; child != nil {

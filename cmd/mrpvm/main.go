@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	_ "github.com/mrpvm/mrpvm/plugins/all" // every built-in plugin is in the binary
 	"github.com/mrpvm/mrpvm/version"
 )
 
@@ -58,9 +60,11 @@ func init() {
 	_ = pf.MarkHidden("trace")
 }
 
-// startProfile starts the CPU profile --cpuprofile asks for; the returned
-// function stops it and writes the heap profile --memprofile asks for. It
-// is safe to call when neither was asked for.
+// startProfile starts the execution trace (--trace) and CPU profile
+// (--cpuprofile) asked for; the returned function stops them and writes
+// the allocation profile --memprofile asks for. It is safe to call when
+// none was asked for; on an error, what had started is already stopped
+// and stop does nothing.
 func startProfile() (stop func(), err error) {
 	stop = func() {
 		if flags.memProfile == "" {
@@ -75,31 +79,31 @@ func startProfile() (stop func(), err error) {
 			fmt.Fprintln(os.Stderr, "mrpvm: --memprofile:", err)
 		}
 	}
-	if flags.traceFile != "" {
-		f, err := os.Create(flags.traceFile)
+	for _, r := range []struct {
+		flag, path  string
+		start       func(io.Writer) error
+		stopWriting func()
+	}{
+		{"--trace", flags.traceFile, trace.Start, trace.Stop},
+		{"--cpuprofile", flags.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+	} {
+		if r.path == "" {
+			continue
+		}
+		f, err := os.Create(r.path)
+		if err == nil {
+			if err = r.start(f); err != nil {
+				f.Close()
+			}
+		}
 		if err != nil {
-			return nil, fmt.Errorf("--trace: %w", err)
+			stop()
+			return func() {}, fmt.Errorf("%s: %w", r.flag, err)
 		}
-		if err := trace.Start(f); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("--trace: %w", err)
-		}
-		heap := stop
-		stop = func() { trace.Stop(); f.Close(); heap() }
+		next := stop
+		stop = func() { r.stopWriting(); f.Close(); next() }
 	}
-	if flags.cpuProfile == "" {
-		return stop, nil
-	}
-	f, err := os.Create(flags.cpuProfile)
-	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	heap := stop
-	return func() { pprof.StopCPUProfile(); f.Close(); heap() }, nil
+	return stop, nil
 }
 
 func main() {

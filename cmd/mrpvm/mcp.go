@@ -28,13 +28,10 @@ the knowledge base up to date first (changed files only) unless --no-ingest.
 Logs and plugin problems go to standard error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{})
-			if err != nil {
-				return err
-			}
-			defer a.Close()
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			return mcp.New(a.Workspace, mcp.Options{NoIngest: noIngest, Logger: log}).Run(cmd.Context(), &mcpsdk.StdioTransport{})
+			return withApp(cmd.Context(), kbOptions{}, func(a *app) error {
+				return mcp.New(a.Workspace, mcp.Options{NoIngest: noIngest, Logger: log}).Run(cmd.Context(), &mcpsdk.StdioTransport{})
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&noIngest, "no-ingest", false, "answer from the knowledge base as it is, without checking the workspace for changes")

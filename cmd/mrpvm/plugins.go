@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -33,17 +33,11 @@ func init() {
 			wo.Root = root
 			c := workspace.LoadCatalog(wo)
 			defer c.Close()
-			if flags.json {
-				err = printJSON(os.Stdout, c.JSON())
-			} else {
-				err = printCatalog(c)
-			}
-			if err != nil {
+			if err := printResult(c.JSON(), func(w io.Writer) error { return printCatalog(w, c) }); err != nil {
 				return err
 			}
-			errs := reportProblems(c.Problems)
-			if errs > 0 {
-				return &exitError{code: exitFailure, err: fmt.Errorf("%d plugin problem(s)", errs), shown: flags.json}
+			if errs := reportProblems(c.Problems); errs > 0 {
+				return failedAfterOutput(fmt.Errorf("%d plugin problem(s)", errs))
 			}
 			return nil
 		},
@@ -73,19 +67,21 @@ func init() {
 					p.File = displayPath(p.File)
 					p.Ref = displayPath(p.Ref)
 				}
-				if err := printJSON(os.Stdout, all); err != nil {
-					return err
-				}
-			} else {
+			}
+			err := printResult(all, func(w io.Writer) error {
 				for _, p := range all {
-					termf(os.Stdout, "%s\n", text(problemLine(p)))
+					termf(w, "%s\n", text(problemLine(p)))
 				}
 				if len(all) == 0 {
-					termf(os.Stdout, "ok: %s\n", text(strings.Join(dirs, ", ")))
+					termf(w, "ok: %s\n", text(strings.Join(dirs, ", ")))
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			if errs > 0 {
-				return &exitError{code: exitFailure, err: fmt.Errorf("%d error(s) in %s", errs, strings.Join(dirs, ", ")), shown: flags.json}
+				return failedAfterOutput(fmt.Errorf("%d error(s) in %s", errs, strings.Join(dirs, ", ")))
 			}
 			return nil
 		},
@@ -155,8 +151,10 @@ func displayPath(p string) string {
 	return p
 }
 
-func printCatalog(c *plugins.Catalog) error {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+// printCatalog writes one row per plugin: id, type, whether it is
+// enabled and loaded, cost, LLM calls and description.
+func printCatalog(w io.Writer, c *plugins.Catalog) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tENABLED\tCOST\tLLM\tDESCRIPTION")
 	for _, e := range c.SortedEntries() {
 		d := e.Descriptor

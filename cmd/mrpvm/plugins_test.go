@@ -11,40 +11,6 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 )
 
-// runCLI runs the root command in-process and returns what it printed on
-// standard output.
-func runCLI(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	out, err := os.CreateTemp(t.TempDir(), "stdout")
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stdout
-	os.Stdout = out
-	flags = globalFlags{workspace: "."}
-	rootCmd.SetArgs(args)
-	runErr := rootCmd.Execute()
-	os.Stdout = old
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(out.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b), runErr
-}
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestPluginsCheckCommand(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")

@@ -132,45 +132,30 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 
-	a, err := openApp(ctx, kbOptions{quiet: flags.json, reads: true})
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	sr, err := kbsearch.New(a.Catalog.Registry, a.kb, o.plugin)
-	var refused *kbsearch.Error
-	if errors.As(err, &refused) {
-		msg := refused.Message
-		if refused.Code == kbsearch.CodeNotSearchable {
-			msg += fmt.Sprintf(": mrpvm ask --pin kb=%s", o.plugin)
+	return withApp(ctx, kbOptions{quiet: flags.json, reads: true}, func(a *app) error {
+		sr, err := kbsearch.New(a.Catalog.Registry, a.KB, o.plugin)
+		var refused *kbsearch.Error
+		if errors.As(err, &refused) {
+			msg := refused.Message
+			if refused.Code == kbsearch.CodeNotSearchable {
+				msg += fmt.Sprintf(": mrpvm ask --pin kb=%s", o.plugin)
+			}
+			return usageErr(refused.Code, "%s", msg)
 		}
-		return usageErr(refused.Code, "%s", msg)
-	}
-	if err != nil {
-		return err
-	}
-	sr.Warn = warnf
-	if !o.noIngest {
-		if err := a.ingest(ctx); err != nil {
+		if err != nil {
 			return err
 		}
-	}
-	if batch {
-		return searchBatch(ctx, sr, queries, qrels, o)
-	}
-	return searchOne(ctx, sr, query, o)
-}
-
-// hitJSON is one hit of a single-query search in --json output.
-type hitJSON struct {
-	Rank     int     `json:"rank"`
-	KUID     string  `json:"kuId"`
-	SourceID string  `json:"sourceId"`
-	Line     int     `json:"line"`
-	Title    string  `json:"title"`
-	Score    float64 `json:"score"`
-	Strategy string  `json:"strategy"`
-	Why      string  `json:"why,omitempty"`
+		sr.Warn = warnf
+		if !o.noIngest {
+			if err := a.ingest(ctx); err != nil {
+				return err
+			}
+		}
+		if batch {
+			return searchBatch(ctx, sr, queries, qrels, o)
+		}
+		return searchOne(ctx, sr, query, o)
+	})
 }
 
 func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
@@ -180,32 +165,25 @@ func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o search
 		return fmt.Errorf("search: %w", err)
 	}
 	secs := time.Since(t0).Seconds()
-	hits := make([]hitJSON, len(res.Hits))
-	for i, h := range res.Hits {
-		x := hitJSON{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why}
-		if h.KU != nil {
-			x.Line, x.Title = h.KU.Range.StartLine, h.KU.Title
+	hits := kbsearch.Hits(res)
+	out := map[string]any{
+		"plugin": s.Plugin(), "query": query, "terms": res.Terms, "truncated": res.Truncated,
+		"seconds": secs, "hits": hits,
+	}
+	return printResult(out, func(w io.Writer) error {
+		if res.Truncated {
+			warnf("search: the query is longer than %d bytes; only its beginning was searched", 4096)
 		}
-		hits[i] = x
-	}
-	if flags.json {
-		return printJSON(os.Stdout, map[string]any{
-			"plugin": s.Plugin(), "query": query, "terms": res.Terms, "truncated": res.Truncated,
-			"seconds": secs, "hits": hits,
-		})
-	}
-	if res.Truncated {
-		warnf("search: the query is longer than %d bytes; only its beginning was searched", 4096)
-	}
-	if len(res.Terms) == 0 {
-		notef("the query has no searchable terms (only stop words or punctuation)")
-	}
-	printHits(os.Stdout, hits)
-	termf(os.Stdout, "%d hits · %s · %.1f ms\n", len(hits), s.Plugin(), secs*1000)
-	return nil
+		if len(res.Terms) == 0 {
+			notef("the query has no searchable terms (only stop words or punctuation)")
+		}
+		printHits(w, hits)
+		termf(w, "%d hits · %s · %.1f ms\n", len(hits), s.Plugin(), secs*1000)
+		return nil
+	})
 }
 
-func printHits(w io.Writer, hits []hitJSON) {
+func printHits(w io.Writer, hits []kbsearch.Hit) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, h := range hits {
 		termf(tw, "%2d\t%.4f\t%s:%d\t%s\n", h.Rank, h.Score, h.SourceID, h.Line, oneLine(h.Title, 72))

@@ -48,21 +48,10 @@ func runSearchCLI(t *testing.T, args ...string) (stdout, stderr string, err erro
 
 // searchJSON is the --json answer to one query.
 type searchJSON struct {
-	Plugin    string    `json:"plugin"`
-	Terms     []string  `json:"terms"`
-	Truncated bool      `json:"truncated"`
-	Hits      []hitJSON `json:"hits"`
-}
-
-func exitCode(err error) int {
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	}
-	return 1
+	Plugin    string         `json:"plugin"`
+	Terms     []string       `json:"terms"`
+	Truncated bool           `json:"truncated"`
+	Hits      []kbsearch.Hit `json:"hits"`
 }
 
 func TestSearchOneQuery(t *testing.T) {
@@ -101,7 +90,7 @@ func TestSearchOneQuery(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"-w", ws, "--db", db, "--json", "search"}, tc.args...)
 			out, _, err := runSearchCLI(t, args...)
-			if got := exitCode(err); got != tc.code {
+			if got := exitStatus(err); got != tc.code {
 				t.Fatalf("exit %d, want %d (err %v)", got, tc.code, err)
 			}
 			if tc.code != 0 {
@@ -242,8 +231,8 @@ func TestSearchBatchBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runSearchCLI(t, append([]string{"-w", ws, "--db", db, "search"}, tc.args...)...)
-			if exitCode(err) != 2 || !strings.Contains(err.Error(), tc.errHas) {
-				t.Errorf("err %v (exit %d), want exit 2 mentioning %q", err, exitCode(err), tc.errHas)
+			if exitStatus(err) != 2 || !strings.Contains(err.Error(), tc.errHas) {
+				t.Errorf("err %v (exit %d), want exit 2 mentioning %q", err, exitStatus(err), tc.errHas)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -34,27 +33,21 @@ With --json it prints the whole trace: {"requestId", "sessionId",
 "framePurpose", "question", "searchedFor", "frames", "errors", "notes"}.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openApp(cmd.Context(), kbOptions{quiet: true, reads: true})
-			if err != nil {
-				return err
-			}
-			defer a.Close()
 			id := ""
 			if len(args) == 1 {
 				id = args[0]
 			}
-			t, err := a.vm.Trace(id)
-			if err != nil {
-				var se *store.Error
-				if !errors.As(err, &se) {
-					err = &codedError{code: codeTraceNotFound, err: err}
+			return withApp(cmd.Context(), kbOptions{quiet: true, reads: true}, func(a *app) error {
+				t, err := a.VM.Trace(id)
+				if err != nil {
+					var se *store.Error
+					if !errors.As(err, &se) {
+						err = &codedError{code: codeTraceNotFound, err: err}
+					}
+					return &exitError{code: exitFailure, err: err}
 				}
-				return &exitError{code: exitFailure, err: err}
-			}
-			if flags.json {
-				return printJSON(os.Stdout, t)
-			}
-			return printTrace(os.Stdout, t)
+				return printResult(t, func(w io.Writer) error { return printTrace(w, t) })
+			})
 		},
 	}
 	rootCmd.AddCommand(cmd)

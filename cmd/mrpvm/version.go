@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -20,11 +20,10 @@ tree was modified; the same line as mrpvm --version. With --json it prints
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			in := version.Get()
-			if flags.json {
-				return printJSON(os.Stdout, in)
-			}
-			_, err := fmt.Fprintln(os.Stdout, "mrpvm", in.String())
-			return err
+			return printResult(in, func(w io.Writer) error {
+				_, err := fmt.Fprintln(w, "mrpvm", in.String())
+				return err
+			})
 		},
 	})
 }

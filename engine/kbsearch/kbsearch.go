@@ -154,6 +154,34 @@ func (s *Searcher) Warm(ctx context.Context) error {
 	return s.repairing(ctx, func() error { return w.Warm(ctx) })
 }
 
+// Hit is one KU of a single query's answer as the command line and the
+// MCP server show it: its rank (from 1), where it starts and its title
+// (zero when the store no longer holds the KU), the score and the
+// strategy that found it.
+type Hit struct {
+	Rank     int     `json:"rank"`
+	KUID     string  `json:"kuId"`
+	SourceID string  `json:"sourceId"`
+	Line     int     `json:"line"`
+	Title    string  `json:"title"`
+	Score    float64 `json:"score"`
+	Strategy string  `json:"strategy"`
+	Why      string  `json:"why,omitempty"`
+}
+
+// Hits flattens the hits of res, best first.
+func Hits(res *plugin.SearchResult) []Hit {
+	out := make([]Hit, len(res.Hits))
+	for i, h := range res.Hits {
+		x := Hit{Rank: i + 1, KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, Strategy: h.Strategy, Why: h.Why}
+		if h.KU != nil {
+			x.Line, x.Title = h.KU.Range.StartLine, h.KU.Title
+		}
+		out[i] = x
+	}
+	return out
+}
+
 // Ranked is the source-level answer to one query of a batch: document ids
 // (kb.DocID) best first, with their scores.
 type Ranked struct {

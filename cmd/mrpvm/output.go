@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Everything the command line prints for a person (not --json) goes
+// Everything a command prints goes through this file: its result through
+// printResult (JSON with --json, else text for a person), warnings and
+// notes through warnf and notef. What is printed for a person goes
 // through termf, warnf or safeText: file names, headings, answers and
 // messages come from the workspace, and a terminal obeys the control
 // characters in them (an OSC 52 sequence in a heading writes the user's
@@ -148,4 +152,43 @@ func escapeJSONControls(b []byte) []byte {
 		return b
 	}
 	return out.Bytes()
+}
+
+// printResult prints a command's result on standard output: v as JSON
+// with --json, else what human writes for a person.
+func printResult(v any, human func(w io.Writer) error) error {
+	if flags.json {
+		return printJSON(os.Stdout, v)
+	}
+	return human(os.Stdout)
+}
+
+// printJSON writes v as indented JSON followed by a newline.
+// Control characters stay escaped, including those encoding/json leaves
+// raw (escapeJSONControls).
+func printJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSONControls(b.Bytes()))
+	return err
+}
+
+// warnf prints a warning line on standard error; its arguments are made
+// safe for a terminal as termf does.
+func warnf(format string, args ...any) {
+	termf(os.Stderr, "mrpvm: warning: "+format+"\n", args...)
+}
+
+// notef prints an informational line on standard error unless --quiet;
+// its arguments are made safe for a terminal as termf does.
+func notef(format string, args ...any) {
+	if flags.quiet {
+		return
+	}
+	termf(os.Stderr, "mrpvm: note: "+format+"\n", args...)
 }
