@@ -9,8 +9,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugin"

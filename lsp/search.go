@@ -8,7 +8,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/workspace"

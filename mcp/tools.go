@@ -8,8 +8,8 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/vm"
 )

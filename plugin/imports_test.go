@@ -9,7 +9,7 @@ import (
 // forbidden lists the import path prefixes nothing under plugin may
 // depend on, directly or transitively.
 var forbidden = []string{
-	"github.com/mrpvm/mrpvm/engine",
+	"github.com/mrpvm/mrpvm/kbsearch",
 	"github.com/mrpvm/mrpvm/vm",
 	"github.com/mrpvm/mrpvm/llm",
 	"github.com/mrpvm/mrpvm/evalsuite",

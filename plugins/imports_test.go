@@ -17,7 +17,7 @@ var engineSide = []string{
 	"github.com/mrpvm/mrpvm/ingest",
 	"github.com/mrpvm/mrpvm/workspace",
 	"github.com/mrpvm/mrpvm/evalsuite",
-	"github.com/mrpvm/mrpvm/engine",
+	"github.com/mrpvm/mrpvm/kbsearch",
 	"github.com/mrpvm/mrpvm/lsp",
 	"github.com/mrpvm/mrpvm/mcp",
 	"github.com/mrpvm/mrpvm/cmd",

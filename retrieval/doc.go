@@ -1,8 +1,8 @@
-// Package kb holds the evaluation helpers of the built-in kb-plugins that
-// `mrpvm search` and the benchmarks use: BEIR queries, TREC runs, qrels and
-// the metrics nDCG@10, Recall@100 and MRR@10. The ranked search the
-// kb-plugins offer outside the VM loop is the contract's plugin.Searcher.
-//
-// The retrieval cores themselves live in retrieval and are not
-// importable outside plugins/kb.
+// Package retrieval is the retrieval engine's face to the programs that
+// measure it: BEIR queries, TREC runs, qrels and the metrics nDCG@10,
+// Recall@100 and MRR@10, which `mrpvm search` and the benchmarks use. The
+// cores are its subpackages (bm25, hdc, thinkingdb, analysis, lexicon,
+// ...); the kb-plugins built on them are plugins/internal/kbplugin, and the
+// ranked search they offer outside the VM loop is the contract's
+// plugin.Searcher.
 package retrieval

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/llm"

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/retrieval"
 )
 
