@@ -1,6 +1,3 @@
-// Package sdk is the generic glue shared by mrpvm plugins: payload and status
-// types, errors, the LLM and store interfaces, and text utilities. It holds no
-// retrieval algorithm and imports nothing from engine/, lsp/, config/ or bbolt.
 package plugin
 
 // KV is a plugin-private key/value namespace inside one store transaction.

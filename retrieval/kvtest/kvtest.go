@@ -1,5 +1,3 @@
-// Package kvtest provides an in-memory plugin.KV for the tests of the retrieval
-// cores.
 package kvtest
 
 import (

@@ -1,8 +1,3 @@
-// Package kbfast is the built-in kb-plugin kb-fast: lexical-first BM25 retrieval with a small result budget.
-//
-// It is the variant kbplugin.Fast of the shared kb-plugin engine
-// (plugins/internal/kbplugin); this folder holds its descriptor
-// (plugin.json) and the KUs describing it (plugin.kus.md).
 package kbfast
 
 import (

@@ -1,0 +1,14 @@
+// Package valsymbolic is the built-in val-plugin val-symbolic: a
+// deterministic grounding check of a goal solver's answer, with no model.
+//
+// An answer is read as statements (prose segments ending in a citation
+// group, list items, table rows), each with the sources it cites. A
+// statement is supported when enough of its content terms occur in the
+// evidence it cites (or, uncited, in the answer's cited evidence, else in
+// all the evidence); numbers must occur verbatim. The answer must also
+// carry the key terms of its intents, cover them weighed by their rarity in
+// the knowledge base, and lead with a source that has them together in one
+// sentence (or names one of them in its title) and, for "what is X", is
+// about X. Any failure rejects the answer with a reason that names the
+// statement or source, which drives the VM's backtracking.
+package valsymbolic

@@ -1,0 +1,20 @@
+// Command gen derives the lexicon's relation table from the WordNet 3.0
+// database files.
+//
+// Re-run it whenever the analyzer (plugin/text) changes its terms, since
+// the table is keyed by analysed terms:
+//
+//	apt-get download wordnet-base && dpkg-deb -x wordnet-base_*.deb /tmp/wn
+//	go run ./retrieval/lexicon/gen -dict /tmp/wn/usr/share/wordnet \
+//	    -out retrieval/lexicon/wordnet.tsv.gz
+//
+// For every single-word lemma it reads the lemma's most frequent senses
+// (those seen in WordNet's tagged corpus, at most maxSenses, at least one)
+// and collects, per sense, the synset's other single-word lemmas
+// (synonyms), the lemma's derivationally related forms, pertainyms and
+// participles (derivations), and the lemmas of the sense's direct
+// hypernyms and similar adjectives (broader terms). Lemmas and relatives are
+// stored as the analyzer's terms, so lemmas sharing a stem (execute,
+// execution, executable) share one row; a relative that analyses to the
+// row's own term or to several terms is left out.
+package main
