@@ -1,0 +1,131 @@
+package symbolic
+
+import (
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// howOpenings open a how-to question before its action ("how do I
+// extract ...", "is there a way to extract ..."), longest first.
+var howOpenings = []string{
+	"is there a way to ", "what is the way to ", "what's the way to ", "what command do i use to ",
+	"how would i ", "how could i ", "how should i ", "how can i ", "how do i ",
+	"how would you ", "how can you ", "how do you ", "how can we ", "how do we ", "how does one ",
+	"i want to ", "i need to ", "i'd like to ", "how to ",
+}
+
+// leadWords come before a how-to's action without being it ("and how do
+// I ...", "how do I quickly ...").
+var leadWords = map[string]bool{"and": true, "so": true, "ok": true, "okay": true, "then": true, "also": true, "now": true,
+	"quickly": true, "easily": true, "just": true, "actually": true, "safely": true, "properly": true, "automatically": true}
+
+// weakActions are verbs that name no action of their own ("use X",
+// "make it executable", "get the file name"): their object says what to
+// do.
+var weakActions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("use make get do have go let try put") {
+		weakActions[w] = true
+	}
+}
+
+// Action is the analysed verb a how-to task asks to carry out ("follow"
+// for "How do I follow a log file as it grows?", "find" for "find where
+// the executable lives"), with the content terms of its object up to the
+// first preposition ("log", "file"). task may be the question or its
+// target (the question without "how do I"). action is "" when the task
+// names no action of its own: it opens with no verb the general lexicon
+// knows (a typing mistake, a name) or with a verb that only says "do"
+// ("use", "make", "get").
+func Action(task string) (action string, object []string) {
+	low := strings.ToLower(strings.TrimSpace(task))
+	words := strings.Fields(low)
+	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
+		words = words[1:]
+	}
+	low = strings.Join(words, " ") + " "
+	for _, o := range howOpenings {
+		if strings.HasPrefix(low, o) {
+			low = low[len(o):]
+			break
+		}
+	}
+	words = strings.Fields(low)
+	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return "", nil
+	}
+	verb := text.Terms(strings.Trim(words[0], ",.;:?!"))
+	if len(verb) != 1 || weakActions[verb[0]] {
+		return "", nil
+	}
+	if c, b := kb.Relatives(verb[0]); len(c)+len(b) == 0 {
+		return "", nil // not an English word the lexicon knows
+	}
+	for _, w := range words[1:] {
+		if objectEnds[strings.Trim(w, ",.;:?!")] {
+			break
+		}
+		object = append(object, TaskTerms(w)...)
+		if strings.ContainsAny(w, ",;:?!") {
+			break // the clause ends
+		}
+	}
+	return verb[0], object
+}
+
+// objectEnds end the object of an action: prepositions and the words that
+// open a clause.
+var objectEnds = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("in on into onto from to with without for by as at if when while so that which where who using via over under through across after before until than") {
+		objectEnds[w] = true
+	}
+}
+
+// ActionMatch is how closely terms carry action: 1 when they hold it,
+// relativeMatch when they hold a synonym or derived form of it (or it is
+// one of theirs: "halt" and "stop"), broaderMatch when they hold a
+// broader term of it ("end" for "kill"), 0 otherwise. A relative counts
+// for much less than the word itself: the lexicon's relatives span every
+// sense of a word ("get" is a synonym of "find").
+func ActionMatch(action string, terms map[string]bool) float64 {
+	if action == "" {
+		return 0
+	}
+	if terms[action] {
+		return 1
+	}
+	close, broader := kb.Relatives(action)
+	for _, r := range close {
+		if terms[r] {
+			return relativeMatch
+		}
+	}
+	for t := range terms {
+		c, _ := kb.Relatives(t)
+		for _, r := range c {
+			if r == action {
+				return relativeMatch
+			}
+		}
+	}
+	for _, r := range broader {
+		if terms[r] {
+			return broaderMatch
+		}
+	}
+	return 0
+}
+
+// What a relative of an action counts for in ActionMatch.
+const (
+	relativeMatch = 0.35
+	broaderMatch  = 0.15
+)
