@@ -347,7 +347,7 @@ func descAction(action, desc string) float64 {
 	if len(d) == 0 {
 		return 0
 	}
-	return symbolic.ActionMatch(action, map[string]bool{d[0]: true})
+	return symbolic.ActionMatch(action, map[string]bool{d[0]: true}, true)
 }
 
 // plainTop is the example of ex with the highest plain score (the first

@@ -35,8 +35,24 @@ func TestActionMatch(t *testing.T) {
 		{"break", "Split a file into pieces", relativeMatch}, // "break" is among the synonyms of "split"
 		{"find", "Start a program and show a live view", 0},
 	} {
-		if got := ActionMatch(tc.action, TermSet(tc.text)); got != tc.want {
+		if got := ActionMatch(tc.action, TermSet(tc.text), true); got != tc.want {
 			t.Errorf("ActionMatch(%q, %q) = %v, want %v", tc.action, tc.text, got, tc.want)
 		}
+	}
+}
+
+func TestActionCompoundAndIdentTerms(t *testing.T) {
+	if got := ActionCompound("How do I shut down a server gracefully?"); got != "shutdown" {
+		t.Errorf("ActionCompound = %q, want shutdown", got)
+	}
+	if got := ActionCompound("How do I stop a server?"); got != "" {
+		t.Errorf("ActionCompound of a plain verb = %q", got)
+	}
+	if a, o := Action("shut down a server gracefully"); a != "shut" || !reflect.DeepEqual(o, []string{"server", "grace"}) {
+		t.Errorf("Action = %q %q", a, o)
+	}
+	id := IdentTerms("viper.SetDefault(\"key\", 1)")
+	if !id["set"] || !id["default"] {
+		t.Errorf("IdentTerms = %v", id)
 	}
 }

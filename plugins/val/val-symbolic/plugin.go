@@ -8,8 +8,10 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents, cover them weighed by their rarity in
 // the knowledge base, and lead with a source that has them together in one
-// sentence (or names one of them in its title) and, for "what is X", is
-// about X. Any failure rejects the answer with a reason that names the
+// sentence (or names one of them in its title), for "what is X", is
+// about X, and, for a how-to, carries the action it asks for (the verb, a
+// synonym or kind of it, or its first broader terms, from the general
+// lexicon plugins/kb exposes). Any failure rejects the answer with a reason that names the
 // statement or source, which drives the VM's backtracking.
 package valsymbolic
 
@@ -349,6 +351,32 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 	}
+	// A how-to is answered by a passage that does what it asks: the source
+	// the answer leads with must carry the task's action, or a word the
+	// lexicon relates to it, in what the answer says from it or in its
+	// title ("find where a program lives" is not answered by "Start a
+	// program and show a live view", however many nouns they share).
+	if single && howTo(in) {
+		if action, _ := symbolic.Action(targets[0]); action != "" && !lightActions[action] {
+			if n, k := leadUnit(stmts, cited); k != nil {
+				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
+				have := labelTerms(k)
+				for _, set := range []map[string]bool{symbolic.TermSet(said), symbolic.IdentTerms(said)} {
+					for t := range set {
+						have[t] = true
+					}
+				}
+				if c := symbolic.ActionCompound(targets[0]); c != "" && have[c] {
+					have[action] = true // "Shutdown" for "shut down"
+				}
+				if symbolic.ActionMatch(action, have, true) == 0 {
+					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: nothing the answer says from it carries %q, a synonym of it or a kind of it",
+						n, k.Title, clip(targets[0]), action)
+					return v
+				}
+			}
+		}
+	}
 	// "What is X" is answered by a unit about X: the rarest key word of the
 	// target names the unit (its title or path) or stands in the first
 	// sentence of what the answer says from it or of the unit itself, not
@@ -656,6 +684,18 @@ func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
 		"inside within without between into onto upon about across along after before during via per again just only really actually") {
 		filler[w] = true
+	}
+}
+
+// lightActions are verbs that ask to show or to make something ("see the
+// list", "print the time", "create a key"): pages say so with any of many
+// verbs ("display", "generate") the general lexicon does not relate, so a
+// passage is not judged on them.
+var lightActions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("see view look show display print list create check") {
+		lightActions[w] = true
 	}
 }
 
