@@ -351,12 +351,15 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 			return v
 		}
 	}
-	// A how-to is answered by a passage that does what it asks: the source
-	// the answer leads with must carry the task's action, or a word the
-	// lexicon relates to it, in what the answer says from it or in its
-	// title ("find where a program lives" is not answered by "Start a
-	// program and show a live view", however many nouns they share).
-	if single && howTo(in) {
+	// A how-to answered with examples ("- Delete the latest stash:" and
+	// its command) is answered by a source that does what it asks: the
+	// source the answer leads with must carry the task's action, or a word
+	// the lexicon relates to it, in what the answer says from it, its
+	// text or its title ("bring the stash back" is not answered by "Show
+	// the changes of a stash", however many nouns they share). Examples
+	// name their action with a verb; prose and code say it in too many
+	// ways for the lexicon to judge.
+	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !lightActions[action] {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -686,6 +689,10 @@ func init() {
 		filler[w] = true
 	}
 }
+
+// exampleRE finds an example's description in an answer: a list item
+// ending in a colon, what it shows following.
+var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
 
 // lightActions are verbs that ask to show or to make something ("see the
 // list", "print the time", "create a key"): pages say so with any of many
