@@ -413,6 +413,10 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	var cands []cand
 	action, object := symbolic.Action(task)
+	if symbolic.LightAction(action) {
+		// "list files sorted by size": what to list says what to do.
+		action = ""
+	}
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -639,8 +643,12 @@ const (
 	// ("SetDefault" for "set a default value").
 	identBonus = 0.5
 	// actionWeight is what an example description carrying the task's
-	// action and all of its object adds (half of it for the action alone).
-	actionWeight = 0.5
+	// action and all of its object adds (half of it for the action alone):
+	// little enough to decide only between examples that hold the task's
+	// terms equally, which page order decided before. The general lexicon
+	// relates words across all their senses, and an example that holds
+	// more of what the task names is the better answer whatever its verb.
+	actionWeight = 0.02
 )
 
 // wholeSection reads a KU that shows code without description lines as

@@ -197,3 +197,19 @@ const maxBroader = 3
 // RelativeMatch is the least ActionMatch of terms that carry an action
 // itself or a close relative of it (not only a broader term).
 const RelativeMatch = relativeMatch
+
+// lightActions are verbs that ask to show or to make something ("see the
+// list", "print the time", "create a key"): pages say so with any of many
+// verbs ("display", "generate") the general lexicon does not relate, and
+// what is shown or made says more than the verb.
+var lightActions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("see view look show display print list create check") {
+		lightActions[w] = true
+	}
+}
+
+// LightAction reports whether action only asks to show or make something
+// (see lightActions): a passage is not judged on carrying it.
+func LightAction(action string) bool { return lightActions[action] }

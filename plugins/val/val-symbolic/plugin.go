@@ -360,7 +360,7 @@ func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Ra
 	// name their action with a verb; prose and code say it in too many
 	// ways for the lexicon to judge.
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action, _ := symbolic.Action(targets[0]); action != "" && !lightActions[action] {
+		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
 				have := labelTerms(k)
@@ -693,18 +693,6 @@ func init() {
 // exampleRE finds an example's description in an answer: a list item
 // ending in a colon, what it shows following.
 var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
-
-// lightActions are verbs that ask to show or to make something ("see the
-// list", "print the time", "create a key"): pages say so with any of many
-// verbs ("display", "generate") the general lexicon does not relate, so a
-// passage is not judged on them.
-var lightActions = map[string]bool{}
-
-func init() {
-	for _, w := range text.Terms("see view look show display print list create check") {
-		lightActions[w] = true
-	}
-}
 
 // covered reports whether term k is in have, or a near spelling of it is
 // (a typing mistake: "fils" for "files").
