@@ -1,8 +1,13 @@
 package gssymbolic
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // dockerMD is tldr-pages' docker page as published.
@@ -32,4 +37,33 @@ func TestHowToLeadsWithTheExampleThatDoesTheAction(t *testing.T) {
 			t.Errorf("%q: answer does not lead with %q:\n%s", tc.question, tc.lead, md)
 		}
 	}
+}
+
+// TestHowToEntersASectionAtItsStart: a section read in several units
+// (the project README's Neovim section) answers "how do I use X" from its
+// first unit, the setup, when a later unit of it (details of session
+// preferences) scores only a little higher.
+func TestHowToEntersASectionAtItsStart(t *testing.T) {
+	b, err := os.ReadFile("testdata/neovim.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := parseMD(t, "README.md", string(b))
+	var leaves []*kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf && strings.HasPrefix(k.Title, "Neovim") {
+			leaves = append(leaves, k)
+		}
+	}
+	if len(leaves) < 3 {
+		t.Fatalf("want the section in at least 3 units, got %d", len(leaves))
+	}
+	first, last := leaves[0], leaves[len(leaves)-1]
+	task := "use mrpvm from Neovim"
+	ev := []sdk.ScoredKU{{KU: last, Score: 0.81}, {KU: first, Score: 0.74}}
+	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"README.md": string(b)})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	checkMD(t, res.ResponseMarkdown, []string{"editors/nvim", "setup"}, []string{"Session preferences"})
 }

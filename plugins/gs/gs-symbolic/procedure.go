@@ -462,6 +462,17 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	best := cands[0]
+	// A section read in several units is entered at its start: when an
+	// earlier unit of the same section holds the task as well and scores
+	// nearly as high, it answers ("The plugin is the editors/nvim folder"
+	// and its setup, before the details further down).
+	for _, c := range cands[1:] {
+		if c.p.ku.SourceID == best.p.ku.SourceID && c.p.ku.Title == best.p.ku.Title &&
+			c.p.ku.Range.StartLine < best.p.ku.Range.StartLine &&
+			bestPlain(c.ex) >= bestPlain(best.ex) && c.score >= best.score-sectionMargin {
+			best = c
+		}
+	}
 	// A page that only says it is another name of a second page ("This
 	// command is an alias of docker container rm") is answered by that
 	// page when the evidence holds it.
@@ -649,6 +660,9 @@ const (
 	// relates words across all their senses, and an example that holds
 	// more of what the task names is the better answer whatever its verb.
 	actionWeight = 0.02
+	// sectionMargin is how much lower an earlier unit of the best unit's
+	// section may score and still answer instead.
+	sectionMargin = 0.1
 )
 
 // wholeSection reads a KU that shows code without description lines as
