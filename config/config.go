@@ -33,8 +33,8 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/jsonpos"
 )
 
 //go:embed plugins.json engine.json llm-role-settings.json
@@ -259,14 +259,14 @@ func (l Allowlist) For(id string) []AllowEntry {
 
 // LLMRoles is llm-role-settings.json.
 type LLMRoles struct {
-	Default         sdk.RoleSetting            `json:"default"`
-	Roles           map[string]sdk.RoleSetting `json:"roles"`
-	PluginOverrides map[string]sdk.RoleSetting `json:"pluginOverrides"`
+	Default         plugin.RoleSetting            `json:"default"`
+	Roles           map[string]plugin.RoleSetting `json:"roles"`
+	PluginOverrides map[string]plugin.RoleSetting `json:"pluginOverrides"`
 }
 
 // ModelSettings returns the settings in the form plugins receive.
-func (c *Config) ModelSettings() sdk.ModelSettings {
-	return sdk.ModelSettings{Default: c.LLM.Default, Roles: c.LLM.Roles, PluginOverrides: c.LLM.PluginOverrides}
+func (c *Config) ModelSettings() plugin.ModelSettings {
+	return plugin.ModelSettings{Default: c.LLM.Default, Roles: c.LLM.Roles, PluginOverrides: c.LLM.PluginOverrides}
 }
 
 // PluginEnabled reports whether plugins.json enables id.
@@ -294,7 +294,7 @@ type Options struct {
 	// Known maps every plugin id that exists (built-ins and discovered
 	// wrappers) to its type. Ids in the files are checked against it;
 	// nil skips those checks.
-	Known map[string]sdk.PluginType
+	Known map[string]plugin.PluginType
 	// PluginSwitches enables (true) or disables (false) plugins by id over
 	// every file: an editor's settings (the mrpvm.plugins setting). Like the
 	// user's configuration folder it is trusted; a plugin's options stay
@@ -403,7 +403,7 @@ func switchesLayer(sw map[string]bool) *layer {
 
 // CheckFile validates one file's text as a layer of the given kind without
 // merging it, for `mrpvm plugins check` and editors.
-func CheckFile(name, kind, file string, src []byte, known map[string]sdk.PluginType) []*Error {
+func CheckFile(name, kind, file string, src []byte, known map[string]plugin.PluginType) []*Error {
 	l := &layer{name: name, kind: kind, file: file, src: src}
 	return l.validate(known)
 }
@@ -456,7 +456,7 @@ func (l *layer) parse() *Error {
 
 // validate parses the layer and checks every value against the file's
 // rules, removing bad values from the tree.
-func (l *layer) validate(known map[string]sdk.PluginType) []*Error {
+func (l *layer) validate(known map[string]plugin.PluginType) []*Error {
 	if err := l.parse(); err != nil {
 		return []*Error{err}
 	}
@@ -467,7 +467,7 @@ func (l *layer) validate(known map[string]sdk.PluginType) []*Error {
 
 // merge validates the layers, lays them over each other and decodes the
 // result into the configuration.
-func (c *Config) merge(name string, layers []*layer, known map[string]sdk.PluginType, userDir string) []*Error {
+func (c *Config) merge(name string, layers []*layer, known map[string]plugin.PluginType, userDir string) []*Error {
 	var errs []*Error
 	merged := map[string]any{}
 	pos := map[string]Pos{}

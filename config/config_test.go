@@ -9,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // known mirrors the built-in plugin catalog; plugins/all checks the real registry
 // against the embedded defaults.
-var known = map[string]sdk.PluginType{
-	"sd-symbolic": sdk.TypeSD, "sd-llm-fast": sdk.TypeSD, "sd-llm-deep": sdk.TypeSD,
-	"planner-default": sdk.TypePlan, "planner-depth": sdk.TypePlan,
-	"kb-fast": sdk.TypeKB, "kb-balanced": sdk.TypeKB, "kb-thinkingdb": sdk.TypeKB,
-	"gs-symbolic": sdk.TypeGS, "gs-llm-fast": sdk.TypeGS, "gs-llm-deep": sdk.TypeGS,
-	"val-llm": sdk.TypeVal, "val-symbolic": sdk.TypeVal,
+var known = map[string]plugin.PluginType{
+	"sd-symbolic": plugin.TypeSD, "sd-llm-fast": plugin.TypeSD, "sd-llm-deep": plugin.TypeSD,
+	"planner-default": plugin.TypePlan, "planner-depth": plugin.TypePlan,
+	"kb-fast": plugin.TypeKB, "kb-balanced": plugin.TypeKB, "kb-thinkingdb": plugin.TypeKB,
+	"gs-symbolic": plugin.TypeGS, "gs-llm-fast": plugin.TypeGS, "gs-llm-deep": plugin.TypeGS,
+	"val-llm": plugin.TypeVal, "val-symbolic": plugin.TypeVal,
 }
 
 func load(t *testing.T, dir string) (*Config, []*Error) {
@@ -44,13 +44,13 @@ func TestDefaultsAreValid(t *testing.T) {
 			t.Errorf("%s is not enabled by default", id)
 		}
 	}
-	for _, stage := range sdk.LoopStages {
+	for _, stage := range plugin.LoopStages {
 		if len(cfg.Order(stage)) == 0 {
 			t.Errorf("no default order for stage %s", stage)
 		}
 	}
-	if len(cfg.LLM.Roles) != len(sdk.ModelRoles) {
-		t.Errorf("roles %v, want all of %v", cfg.LLM.Roles, sdk.ModelRoles)
+	if len(cfg.LLM.Roles) != len(plugin.ModelRoles) {
+		t.Errorf("roles %v, want all of %v", cfg.LLM.Roles, plugin.ModelRoles)
 	}
 	if p, ok := cfg.Pos(PluginsFile, "/plugins/kb-fast"); !ok || p.Line < 2 || !strings.HasSuffix(p.File, "config/plugins.json") {
 		t.Errorf("position of /plugins/kb-fast: %+v %v", p, ok)
@@ -87,10 +87,10 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("narrowed allowlist %v", cfg.Engine.PluginAllowlist)
 	}
 	ms := cfg.ModelSettings()
-	if s := ms.Resolve("gs-llm-deep", sdk.RoleGoalDeep); s.Model != "qwen2.5:14b" || s.BaseURL != "http://localhost:11434/v1" || s.MaxTokens != 2000 {
+	if s := ms.Resolve("gs-llm-deep", plugin.RoleGoalDeep); s.Model != "qwen2.5:14b" || s.BaseURL != "http://localhost:11434/v1" || s.MaxTokens != 2000 {
 		t.Errorf("goal-deep resolves to %+v", s)
 	}
-	if s := ms.Resolve("gs-llm-fast", sdk.RoleGoalFast); s.Model != "phi3" || s.Temperature == nil || *s.Temperature != 0 {
+	if s := ms.Resolve("gs-llm-fast", plugin.RoleGoalFast); s.Model != "phi3" || s.Temperature == nil || *s.Temperature != 0 {
 		t.Errorf("plugin override resolves to %+v", s)
 	}
 	if p, _ := cfg.Pos(PluginsFile, "/plugins/kb-fast/options"); !strings.HasSuffix(p.File, filepath.Join(".mrpvm", "plugins.json")) || p.Line != 3 {

@@ -23,9 +23,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/llm"
+	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/lsp"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 const repo = ".."
@@ -62,7 +62,7 @@ func set(lists ...[]string) []string {
 
 // codeKeys are the keys each file accepts, from the structs it decodes into.
 func codeKeys() map[string][]string {
-	role := jsonKeys(sdk.RoleSetting{})
+	role := jsonKeys(plugin.RoleSetting{})
 	return map[string][]string{
 		config.PluginsFile:  set(meta, jsonKeys(config.Plugins{}), jsonKeys(config.PluginSettings{}), jsonKeys(config.IngestRule{})),
 		config.EngineFile:   set(meta, jsonKeys(config.Engine{}), jsonKeys(config.AllowEntry{})),
@@ -145,13 +145,13 @@ func TestReferenceDocumentsEveryFileKey(t *testing.T) {
 		}
 	}
 	plugins := section(t, doc, config.PluginsFile)
-	for _, stage := range sdk.LoopStages {
+	for _, stage := range plugin.LoopStages {
 		if !strings.Contains(plugins, "`"+stage+"`") {
 			t.Errorf("docs/configuration.md does not name the loop stage %s", stage)
 		}
 	}
 	roles := section(t, doc, config.LLMRolesFile)
-	for _, role := range sdk.ModelRoles {
+	for _, role := range plugin.ModelRoles {
 		if !strings.Contains(roles, "`"+role+"`") {
 			t.Errorf("docs/configuration.md does not name the model role %s", role)
 		}
@@ -182,7 +182,7 @@ func TestReferenceEngineDefaults(t *testing.T) {
 
 func TestReferenceDocumentsTheLanguageServerSettings(t *testing.T) {
 	got := leaves(rows(section(t, readDoc(t), "Language server settings")))
-	want := set(jsonKeys(lsp.Settings{}), jsonKeys(sdk.RoleSetting{}))
+	want := set(jsonKeys(lsp.Settings{}), jsonKeys(plugin.RoleSetting{}))
 	if !slices.Equal(got, want) {
 		t.Errorf("docs/configuration.md documents the server settings %v, the code has %v", got, want)
 	}
@@ -358,9 +358,9 @@ func TestSchemasDeclareExactlyTheCodeKeys(t *testing.T) {
 		var enum []string
 		switch name {
 		case config.PluginsFile:
-			enum = sdk.LoopStages
+			enum = plugin.LoopStages
 		case config.LLMRolesFile:
-			enum = sdk.ModelRoles
+			enum = plugin.ModelRoles
 		}
 		if len(enum) > 0 {
 			q, _ := json.Marshal(enum)

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/jsonpos"
 )
 
 // rule validates the values whose pointer tokens match pattern ("*" matches
@@ -43,9 +43,9 @@ var pluginsRules = []rule{
 	{pattern: []string{"plugins", "*", "options"}, free: true, check: object},
 	r("defaultOrder", object),
 	r("defaultOrder/*", func(c *checker, n jsonpos.Node, toks []string) {
-		t := sdk.TypeOfLoopStage(toks[1])
+		t := plugin.TypeOfLoopStage(toks[1])
 		if t == "" {
-			c.errKey(n, CodeUnknownStage, "unknown loop stage %q (expected one of %s)", toks[1], strings.Join(sdk.LoopStages, ", "))
+			c.errKey(n, CodeUnknownStage, "unknown loop stage %q (expected one of %s)", toks[1], strings.Join(plugin.LoopStages, ", "))
 			return
 		}
 		c.idList(n, t, "")
@@ -117,8 +117,8 @@ func ingestRule(c *checker, n jsonpos.Node, toks []string) {
 			k := at("seedDetector")
 			if t, ok := c.known[det]; c.known != nil && !ok {
 				c.add(elem, k.Offset, CodeUnknownPlugin, false, "unknown plugin id %q (known: %s)", det, knownList(c.known))
-			} else if ok && t != sdk.TypeSD {
-				c.add(elem, k.Offset, CodeWrongStage, false, "plugin %q is a %s, not a %s", det, t, sdk.TypeSD)
+			} else if ok && t != plugin.TypeSD {
+				c.add(elem, k.Offset, CodeWrongStage, false, "plugin %q is a %s, not a %s", det, t, plugin.TypeSD)
 			}
 		}
 	}
@@ -142,7 +142,7 @@ var engineRules = []rule{
 	r("maxFrameDepth", intMin(0)),
 	r("pluginTimeoutMs", intMin(1)),
 	r("hookTimeoutMs", intMin(1)),
-	r("plannerFallbackOrder", func(c *checker, n jsonpos.Node, toks []string) { c.idList(n, sdk.TypePlan, "") }),
+	r("plannerFallbackOrder", func(c *checker, n jsonpos.Node, toks []string) { c.idList(n, plugin.TypePlan, "") }),
 	{pattern: []string{"pluginAllowlist"}, free: true, check: allowlistRule}, // its elements are checked whole
 	r("wrapperTimeoutMs", intMin(1)),
 	r("wrapperMaxInputBytes", intMin(1)),
@@ -184,8 +184,8 @@ var llmRules = []rule{
 		if object(c, n, toks); c.failed(n) {
 			return
 		}
-		if !slices.Contains(sdk.ModelRoles, toks[1]) {
-			c.errKey(n, CodeUnknownRole, "unknown model role %q (expected one of %s)", toks[1], strings.Join(sdk.ModelRoles, ", "))
+		if !slices.Contains(plugin.ModelRoles, toks[1]) {
+			c.errKey(n, CodeUnknownRole, "unknown model role %q (expected one of %s)", toks[1], strings.Join(plugin.ModelRoles, ", "))
 		}
 	}),
 	r("roles/*/*", roleField),
@@ -325,7 +325,7 @@ func rulesFor(name string) []rule {
 // checker validates one layer.
 type checker struct {
 	l     *layer
-	known map[string]sdk.PluginType
+	known map[string]plugin.PluginType
 	errs  []*Error
 	bad   map[string]bool
 	drop  []string // pointers to remove from the tree
@@ -502,7 +502,7 @@ func (c *checker) strings(n jsonpos.Node) []string {
 }
 
 // knownPlugin checks that id exists (and has type want, when given).
-func (c *checker) knownPlugin(n jsonpos.Node, id string, want sdk.PluginType, atKey bool) bool {
+func (c *checker) knownPlugin(n jsonpos.Node, id string, want plugin.PluginType, atKey bool) bool {
 	if c.known == nil {
 		return true
 	}
@@ -524,7 +524,7 @@ func (c *checker) knownPlugin(n jsonpos.Node, id string, want sdk.PluginType, at
 
 // idList checks an array of plugin ids of type t (any type when t is "");
 // self, when set, may not appear in it.
-func (c *checker) idList(n jsonpos.Node, t sdk.PluginType, self string) {
+func (c *checker) idList(n jsonpos.Node, t plugin.PluginType, self string) {
 	ids := c.strings(n)
 	seen := map[string]bool{}
 	for i, id := range ids {
@@ -547,7 +547,7 @@ func (c *checker) idList(n jsonpos.Node, t sdk.PluginType, self string) {
 	}
 }
 
-func knownList(known map[string]sdk.PluginType) string {
+func knownList(known map[string]plugin.PluginType) string {
 	ids := make([]string, 0, len(known))
 	for id := range known {
 		ids = append(ids, id)

@@ -3,7 +3,7 @@ package ingest
 import (
 	"context"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 )
 
@@ -30,7 +30,7 @@ func (kb *KB) removeSource(ctx context.Context, rec *store.SourceRecord) error {
 		if err := tx.RemoveSource(rec); err != nil {
 			return err
 		}
-		return kb.runHooks(ctx, tx, &sdk.SourceText{HookType: sdk.HookSourceText, SourceID: rec.SourceID, Path: rec.Path,
+		return kb.runHooks(ctx, tx, &plugin.SourceText{HookType: plugin.HookSourceText, SourceID: rec.SourceID, Path: rec.Path,
 			OldUnitIDs: rec.UnitIDs, Removed: true})
 	})
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // TestGroupCommitFailureKeepsOtherSources ingests enough files for them to
@@ -37,7 +37,7 @@ func TestGroupCommitFailureKeepsOtherSources(t *testing.T) {
 	recs, err := kb.Store().Sources()
 	require.NoError(t, err)
 	assert.Len(t, recs, n-1)
-	err = kb.Store().PluginStore("rec").View(func(kv sdk.KV) error {
+	err = kb.Store().PluginStore("rec").View(func(kv plugin.KV) error {
 		for _, r := range recs {
 			assert.NotNil(t, kv.Get([]byte("src/"+r.SourceID)), "hook entry of %s", r.SourceID)
 		}
@@ -57,7 +57,7 @@ func (h *preparingHook) PrepareSource(sourceID string, doc *kus.Document) {
 	h.prepared.Store(sourceID, len(doc.Units))
 }
 
-func (h *preparingHook) OnSource(ctx context.Context, ev *sdk.SourceText) error {
+func (h *preparingHook) OnSource(ctx context.Context, ev *plugin.SourceText) error {
 	if !ev.Removed && ev.Path != "" {
 		if n, ok := h.prepared.Load(ev.SourceID); !ok || n != len(ev.Doc.Units) {
 			return fmt.Errorf("%s was not prepared before its transaction", ev.SourceID)
@@ -93,8 +93,8 @@ func TestCompactKeepsContentAndStoreUsable(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist, "no temporary file left")
 
 	// The store and the namespaces handed out before keep working.
-	require.NoError(t, ps.Update(func(kv sdk.KV) error { return kv.Put([]byte("k"), []byte("v")) }))
-	require.NoError(t, ps.View(func(kv sdk.KV) error {
+	require.NoError(t, ps.Update(func(kv plugin.KV) error { return kv.Put([]byte("k"), []byte("v")) }))
+	require.NoError(t, ps.View(func(kv plugin.KV) error {
 		assert.Equal(t, []byte("v"), kv.Get([]byte("k")))
 		return nil
 	}))

@@ -17,7 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"golang.org/x/tools/txtar"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/store/storetest"
 )
@@ -44,7 +44,7 @@ type recordingHook struct {
 
 func (h *recordingHook) HookID() string { return h.id }
 
-func (h *recordingHook) OnSource(_ context.Context, ev *sdk.SourceText) error {
+func (h *recordingHook) OnSource(_ context.Context, ev *plugin.SourceText) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if ev.SourceID == h.failFor {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 )
 
@@ -114,7 +114,7 @@ func (kb *KB) endHookRun(hr *hookRun, rep *Report) {
 // abandoned. An abandoned hook keeps running in its goroutine, but its
 // store handles are closed first, so the transaction can end at once and
 // the hook can no longer touch it.
-func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *sdk.SourceText) error {
+func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *plugin.SourceText) error {
 	hr := kb.hooksRun
 	if hr == nil || hr.timeout <= 0 {
 		return kb.callHookDirect(ctx, h, ev)
@@ -154,7 +154,7 @@ func (kb *KB) callHook(ctx context.Context, h SourceHook, ev *sdk.SourceText) er
 // callHookDirect isolates a hook's panic into an error: a panic raised by
 // bbolt is the damaged knowledge base file, any other the hook's own
 // (store.Store.PanicError).
-func (kb *KB) callHookDirect(ctx context.Context, h SourceHook, ev *sdk.SourceText) (err error) {
+func (kb *KB) callHookDirect(ctx context.Context, h SourceHook, ev *plugin.SourceText) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = kb.store.PanicError(h.HookID(), r)
@@ -186,11 +186,11 @@ func (g *txGuard) close() {
 	g.mu.Unlock()
 }
 
-// guardedKV is sdk.KV through a txGuard. Values are copied, because the
+// guardedKV is plugin.KV through a txGuard. Values are copied, because the
 // transaction's memory may be unmapped once the hook is abandoned.
 type guardedKV struct {
 	g  *txGuard
-	kv sdk.KV
+	kv plugin.KV
 }
 
 func (k guardedKV) Get(key []byte) []byte {
@@ -246,7 +246,7 @@ func (k guardedKV) Scan(prefix, start []byte, fn func(key, value []byte) error) 
 			}
 			items = append(items, kvp{append([]byte(nil), key...), append([]byte(nil), value...)})
 			if len(items) >= batch {
-				return sdk.ErrStopScan
+				return plugin.ErrStopScan
 			}
 			return nil
 		})
@@ -256,7 +256,7 @@ func (k guardedKV) Scan(prefix, start []byte, fn func(key, value []byte) error) 
 		}
 		for _, it := range items {
 			if err := fn(it.k, it.v); err != nil {
-				if errors.Is(err, sdk.ErrStopScan) {
+				if errors.Is(err, plugin.ErrStopScan) {
 					return nil
 				}
 				return err
@@ -270,9 +270,9 @@ func (k guardedKV) Scan(prefix, start []byte, fn func(key, value []byte) error) 
 }
 
 // Shared guards the shared namespace the built-in kb-plugins write.
-func (k guardedKV) Shared(name string) (sdk.KV, error) {
+func (k guardedKV) Shared(name string) (plugin.KV, error) {
 	s, ok := k.kv.(interface {
-		Shared(name string) (sdk.KV, error)
+		Shared(name string) (plugin.KV, error)
 	})
 	if !ok {
 		return nil, errors.New("shared namespaces are not available here")
@@ -289,10 +289,10 @@ func (k guardedKV) Shared(name string) (sdk.KV, error) {
 	return guardedKV{g: k.g, kv: kv}, nil
 }
 
-// guardedKUs is an sdk.KUReader through a txGuard.
+// guardedKUs is an plugin.KUReader through a txGuard.
 type guardedKUs struct {
 	g *txGuard
-	r sdk.KUReader
+	r plugin.KUReader
 }
 
 func (r guardedKUs) KU(id string) (*kus.KU, error) {

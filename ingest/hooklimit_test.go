@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // stuckHook blocks on the sources named in stuck, ignoring its context the
@@ -30,7 +30,7 @@ type stuckHook struct {
 
 func (h *stuckHook) HookID() string { return h.id }
 
-func (h *stuckHook) OnSource(_ context.Context, ev *sdk.SourceText) error {
+func (h *stuckHook) OnSource(_ context.Context, ev *plugin.SourceText) error {
 	h.mu.Lock()
 	h.calls = append(h.calls, ev.SourceID)
 	stuck := h.stuck[ev.SourceID]
@@ -118,7 +118,7 @@ Epsilon five.
 	}
 	assert.Len(t, rec.take(), 5-timedOut, "the healthy hook indexed every committed source")
 	// The store is free while the abandoned hook is still blocked.
-	require.NoError(t, kb.Store().PluginStore("probe").Update(func(kv sdk.KV) error { return kv.Put([]byte("k"), []byte("v")) }))
+	require.NoError(t, kb.Store().PluginStore("probe").Update(func(kv plugin.KV) error { return kv.Put([]byte("k"), []byte("v")) }))
 
 	// Released, the abandoned calls find their transaction closed.
 	close(slow.release)
@@ -144,7 +144,7 @@ Epsilon five.
 	assert.Subset(t, slow.calls, all)
 	slow.mu.Unlock()
 	var indexed []string
-	require.NoError(t, kb.Store().PluginStore("slow").View(func(kv sdk.KV) error {
+	require.NoError(t, kb.Store().PluginStore("slow").View(func(kv plugin.KV) error {
 		return kv.Scan([]byte("src/"), nil, func(k, _ []byte) error {
 			indexed = append(indexed, strings.TrimPrefix(string(k), "src/"))
 			return nil
@@ -158,7 +158,7 @@ Epsilon five.
 func TestGuardedScanPagesThroughManyKeys(t *testing.T) {
 	kb := openTestKB(t, t.TempDir())
 	st := kb.Store().PluginStore("p")
-	require.NoError(t, st.Update(func(kv sdk.KV) error {
+	require.NoError(t, st.Update(func(kv plugin.KV) error {
 		for i := 0; i < 700; i++ {
 			if err := kv.Put([]byte("k/"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strconv.Itoa(i)), []byte(strconv.Itoa(i))); err != nil {
 				return err
@@ -166,7 +166,7 @@ func TestGuardedScanPagesThroughManyKeys(t *testing.T) {
 		}
 		return kv.Put([]byte("other"), []byte("no"))
 	}))
-	require.NoError(t, st.View(func(kv sdk.KV) error {
+	require.NoError(t, st.View(func(kv plugin.KV) error {
 		var plain, guarded []string
 		require.NoError(t, kv.Scan([]byte("k/"), []byte("k/c"), func(k, v []byte) error { plain = append(plain, string(k)+"="+string(v)); return nil }))
 		g := guardedKV{g: &txGuard{}, kv: kv}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 )
 
@@ -21,7 +21,7 @@ type SourceHook interface {
 	// transaction, so the hook's index changes land with the source's KUs
 	// or not at all. An error aborts that source's transaction; the source
 	// is reported as failed and retried on the next ingest.
-	OnSource(ctx context.Context, ev *sdk.SourceText) error
+	OnSource(ctx context.Context, ev *plugin.SourceText) error
 }
 
 // HookVersioner is implemented by hooks whose index format can change; a
@@ -56,12 +56,12 @@ func (e *hookError) Error() string { return fmt.Sprintf("index %s: %v", e.hook, 
 func (e *hookError) Unwrap() error { return e.err }
 
 // upserted is the event of a source committed with doc.
-func upserted(sourceID, path string, text []byte, doc *kus.Document, oldIDs []string) *sdk.SourceText {
-	return &sdk.SourceText{HookType: sdk.HookSourceText, SourceID: sourceID, Path: path, Text: text, Doc: doc, OldUnitIDs: oldIDs}
+func upserted(sourceID, path string, text []byte, doc *kus.Document, oldIDs []string) *plugin.SourceText {
+	return &plugin.SourceText{HookType: plugin.HookSourceText, SourceID: sourceID, Path: path, Text: text, Doc: doc, OldUnitIDs: oldIDs}
 }
 
 // runHooks tells every hook about ev inside tx, the source's transaction.
-func (kb *KB) runHooks(ctx context.Context, tx *store.Tx, ev *sdk.SourceText) error {
+func (kb *KB) runHooks(ctx context.Context, tx *store.Tx, ev *plugin.SourceText) error {
 	ev.KUs = tx
 	for _, h := range kb.hooks {
 		if kb.hooksRun.isDisabled(h.HookID()) {

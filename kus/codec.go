@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/internal/bindec"
-	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // The binary form of a KU is how the knowledge base stores it: a version

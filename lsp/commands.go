@@ -8,8 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 

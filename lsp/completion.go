@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 )
 
@@ -34,12 +34,12 @@ var cuFields = []struct {
 
 // descriptorFields are plugin.json's keys with closed value sets.
 func descriptorFields() map[string][]string {
-	types := make([]string, 0, len(sdk.PluginTypes))
-	for _, t := range sdk.PluginTypes {
+	types := make([]string, 0, len(plugin.PluginTypes))
+	for _, t := range plugin.PluginTypes {
 		types = append(types, string(t))
 	}
 	return map[string][]string{
-		"id": nil, "type": types, "name": nil, "version": nil, "description": nil, "costClass": sdk.CostClasses,
+		"id": nil, "type": types, "name": nil, "version": nil, "description": nil, "costClass": plugin.CostClasses,
 		"usesLLM": {"true", "false"}, "modelRoles": nil, "maxLLMCalls": nil, "tags": nil, "timeoutMs": nil,
 		"plannerHints": nil, "provides": nil, "accepts": nil,
 	}

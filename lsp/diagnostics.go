@@ -18,9 +18,9 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/markdown/links"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/plugins/sdk/jsonpos"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -134,7 +134,7 @@ func sameDir(a, b string) bool {
 // exist and, for configuration files, the layer and the user's allowlist.
 type diagEnv struct {
 	// known maps plugin ids to types (nil: ids are not checked).
-	known map[string]sdk.PluginType
+	known map[string]plugin.PluginType
 	// userDir is the user configuration folder ("" : none).
 	userDir string
 	// config marks a configuration file found in a folder's own user
@@ -195,7 +195,7 @@ func (s *Server) diagEnv(path string) diagEnv {
 		user = f.userDir
 		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 		_ = f.withWS(ctx, func(ws *workspace.Workspace) error {
-			env.known = map[string]sdk.PluginType{}
+			env.known = map[string]plugin.PluginType{}
 			for _, e := range ws.Catalog.Entries {
 				env.known[e.Descriptor.ID] = e.Descriptor.Type
 			}
@@ -218,7 +218,7 @@ func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 		return append(out, diagnostic{Range: lineRange(text, 1, 1), Severity: 4, Code: "doc_too_large", Source: "mrpvm",
 			Message: fmt.Sprintf("the document has %d bytes; documents over %d bytes are not checked", len(text), MaxDiagnosedBytes)})
 	}
-	fromPluginErrors := func(errs []*sdk.PluginError) {
+	fromPluginErrors := func(errs []*plugin.PluginError) {
 		for _, e := range errs {
 			sev := 1
 			if e.Warning {
@@ -234,7 +234,7 @@ func computeDiagnostics(path, text string, env diagEnv) []diagnostic {
 	base := filepath.Base(path)
 	switch {
 	case base == "plugin.json":
-		_, errs := sdk.ParseDescriptor([]byte(text), path)
+		_, errs := plugin.ParseDescriptor([]byte(text), path)
 		fromPluginErrors(errs)
 	case isWrapperManifest(path):
 		// The editor's text, checked as if saved at path (the command and

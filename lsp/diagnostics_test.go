@@ -10,8 +10,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -24,7 +24,7 @@ func TestComputeDiagnostics(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata: %v", err)
 	}
-	known := map[string]sdk.PluginType{}
+	known := map[string]plugin.PluginType{}
 	for _, b := range plugins.Builtins() {
 		known[b.Descriptor.ID] = b.Descriptor.Type
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/markdown/links"
+	"github.com/mrpvm/mrpvm/plugin"
 	_ "github.com/mrpvm/mrpvm/plugins/all" // built-in plugins
-	"github.com/mrpvm/mrpvm/plugins/kb"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -33,7 +33,7 @@ type folder struct {
 	name    string
 	userDir config.UserFolder
 	noLLM   bool
-	llm     *sdk.RoleSetting // the llm setting, nil: the files alone
+	llm     *plugin.RoleSetting // the llm setting, nil: the files alone
 
 	swMu     sync.Mutex
 	switches map[string]bool // the plugins setting (config.Options.PluginSwitches)
@@ -441,7 +441,7 @@ func (s *Server) ingestFolder(ctx context.Context, f *folder, paths []string) (*
 func (s *Server) warmFolder(ctx context.Context, f *folder) {
 	err := f.withWS(ctx, func(ws *workspace.Workspace) error {
 		for _, p := range ws.Catalog.Registry.KBPlugins() {
-			w, ok := p.(kb.Warmer)
+			w, ok := p.(retrieval.Warmer)
 			if !ok {
 				continue
 			}

@@ -12,8 +12,8 @@ import (
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/markdown/links"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -156,11 +156,11 @@ func renderDescription(f *folder, ku *kus.KU, title, text string) string {
 
 // retriever returns the kb-plugin used for hover and symbols: kb-fast when
 // loaded, else the first loaded kb-plugin.
-func retriever(ws *workspace.Workspace) sdk.KBPlugin {
+func retriever(ws *workspace.Workspace) plugin.KBPlugin {
 	if p, ok := ws.Catalog.Registry.KB("kb-fast"); ok {
 		return p
 	}
-	for _, id := range ws.Catalog.Order(sdk.LoopKB) {
+	for _, id := range ws.Catalog.Order(plugin.LoopKB) {
 		if p, ok := ws.Catalog.Registry.KB(id); ok {
 			return p
 		}
@@ -170,18 +170,18 @@ func retriever(ws *workspace.Workspace) sdk.KBPlugin {
 
 // search ranks KUs for a query (BM25 through the kb-plugin), evidence and
 // guidance together, best first.
-func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []sdk.ScoredKU {
+func search(ctx context.Context, ws *workspace.Workspace, query string, max int) []plugin.ScoredKU {
 	p := retriever(ws)
 	if p == nil || strings.TrimSpace(query) == "" {
 		return nil
 	}
-	res, err := p.Retrieve(ctx, sdk.RunContext{}, &sdk.RetrieveInput{
-		Payload: sdk.Payload{Prompt: query}, MaxResults: max, Purpose: sdk.PurposeMixed, KUs: ws.KB.Store(),
+	res, err := p.Retrieve(ctx, plugin.RunContext{}, &plugin.RetrieveInput{
+		Payload: plugin.Payload{Prompt: query}, MaxResults: max, Purpose: plugin.PurposeMixed, KUs: ws.KB.Store(),
 	})
 	if err != nil || res == nil {
 		return nil
 	}
-	var out []sdk.ScoredKU
+	var out []plugin.ScoredKU
 	for _, ri := range res.ResolvedIntents {
 		out = append(out, ri.Evidence...)
 		out = append(out, ri.Guidance...)
@@ -190,7 +190,7 @@ func search(ctx context.Context, ws *workspace.Workspace, query string, max int)
 	return out
 }
 
-func sortScored(out []sdk.ScoredKU) {
+func sortScored(out []plugin.ScoredKU) {
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].Score > out[j-1].Score; j-- {
 			out[j], out[j-1] = out[j-1], out[j]

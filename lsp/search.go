@@ -8,9 +8,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -59,7 +59,7 @@ func (s *Server) cmdSearch(ctx context.Context, arg, _ json.RawMessage) (any, er
 			return searchError(err)
 		}
 		sr.Warn = func(format string, args ...any) { s.log.Warn(fmt.Sprintf(format, args...), "folder", f.root) }
-		res, err := sr.Search(ctx, kb.SearchRequest{Query: a.Query, K: a.K, BySource: a.BySource})
+		res, err := sr.Search(ctx, retrieval.SearchRequest{Query: a.Query, K: a.K, BySource: a.BySource})
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Settings are the client's settings, from initializationOptions or
@@ -27,7 +27,7 @@ type Settings struct {
 	// win; unset fields fall back to the files, then MRPVM_LLM_*). Like the
 	// user's configuration folder it is trusted: editors should pass
 	// user-scope values only, never a workspace's.
-	LLM *sdk.RoleSetting `json:"llm,omitempty"`
+	LLM *plugin.RoleSetting `json:"llm,omitempty"`
 	// Plugins enables (true) or disables (false) plugins by id over the
 	// configuration files (the mrpvm.plugins setting); plugins it does not
 	// name keep the files' state. A change reloads every folder. Like llm

@@ -12,9 +12,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -104,12 +104,12 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 		if err != nil {
 			return nil, rpcError(jsonrpc2.InternalError, "kb_snapshot_failed", "%v", err)
 		}
-		change.EventType = sdk.EventKBSaved
+		change.EventType = plugin.EventKBSaved
 		if a.Action == "fork" {
 			if err := f.switchTo(ctx, path); err != nil {
 				return nil, err
 			}
-			change.EventType, change.PreviousKBID, change.PreviousKBName = sdk.EventKBForked, prevID, prevName
+			change.EventType, change.PreviousKBID, change.PreviousKBName = plugin.EventKBForked, prevID, prevName
 		}
 	case "load":
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -132,7 +132,7 @@ func (s *Server) cmdKB(ctx context.Context, arg, _ json.RawMessage) (any, error)
 			os.Remove(copyPath)
 			return nil, err
 		}
-		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = sdk.EventKBLoaded, path, prevID, prevName
+		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = plugin.EventKBLoaded, path, prevID, prevName
 	default:
 		return nil, badArg("action %q: want save, load or fork", a.Action)
 	}

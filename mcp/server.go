@@ -16,12 +16,12 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/retrieval"
 	"github.com/mrpvm/mrpvm/version"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -297,7 +297,7 @@ func (s *Server) search(ctx context.Context, _ *mcpsdk.CallToolRequest, in Searc
 			return nil, SearchOutput{}, err
 		}
 	}
-	res, err := sr.Search(ctx, kb.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource})
+	res, err := sr.Search(ctx, retrieval.SearchRequest{Query: in.Query, K: in.K, BySource: in.BySource})
 	if err != nil {
 		return nil, SearchOutput{}, fmt.Errorf("search: %w", err)
 	}

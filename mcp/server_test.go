@@ -15,11 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
-	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/llm"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/mcp"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/vm"
 	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Builtin is what a built-in plugin package registers at init: its
@@ -20,8 +20,8 @@ type Builtin struct {
 	KUs        []byte // plugin.kus.md
 	// New builds the plugin from its options object in plugins.json (nil
 	// when there is none) and the services the core injects. It should
-	// reject unknown options (sdk.DecodeOptions does).
-	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
+	// reject unknown options (plugin.DecodeOptions does).
+	New func(opts json.RawMessage, env plugin.Env) (plugin.Plugin, error)
 }
 
 // ReadFolder returns the descriptor (plugin.json) and the KUs
@@ -50,11 +50,11 @@ func ReadFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte) {
 // is an error), checks the result with check (nil: no check) and hands the
 // descriptor's base, the options and the injected services to build. Every
 // built-in is registered through it, so options are decoded one way.
-func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O) error, build func(base sdk.Base, opts O, env sdk.Env) sdk.Plugin) Builtin {
+func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O) error, build func(base plugin.Base, opts O, env plugin.Env) plugin.Plugin) Builtin {
 	return Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown,
-		New: func(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
+		New: func(raw json.RawMessage, env plugin.Env) (plugin.Plugin, error) {
 			opts := defaults
-			base, err := sdk.Setup(descriptorJSON, raw, &opts, check)
+			base, err := plugin.Setup(descriptorJSON, raw, &opts, check)
 			if err != nil {
 				return nil, err
 			}
@@ -64,13 +64,13 @@ func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O
 
 // BuiltinInfo is a registered built-in.
 type BuiltinInfo struct {
-	Descriptor sdk.Descriptor
+	Descriptor plugin.Descriptor
 	KUs        []byte
 	// Ref is the plugin.json path relative to the module root
 	// ("plugins/kb/kb-fast/plugin.json"), or the absolute source path when
 	// the module root is unknown.
 	Ref string
-	New func(opts json.RawMessage, env sdk.Env) (sdk.Plugin, error)
+	New func(opts json.RawMessage, env plugin.Env) (plugin.Plugin, error)
 }
 
 // KUSourceID is the knowledge base source id of a plugin's plugin.kus.md.
@@ -80,7 +80,7 @@ func KUSourceID(id string) string { return "plugin::" + id }
 type builtinTable struct {
 	sync.Mutex
 	byID     map[string]*BuiltinInfo
-	problems []*sdk.PluginError
+	problems []*plugin.PluginError
 }
 
 var builtins builtinTable
@@ -117,14 +117,14 @@ func (builtins *builtinTable) register(b Builtin, ref string) {
 	if builtins.byID == nil {
 		builtins.byID = map[string]*BuiltinInfo{}
 	}
-	d, errs := sdk.ParseDescriptor(b.Descriptor, ref)
+	d, errs := plugin.ParseDescriptor(b.Descriptor, ref)
 	if b.New == nil {
-		errs = append(errs, &sdk.PluginError{Code: sdk.CodePluginFactory, Message: "Builtin.New is nil", File: ref})
+		errs = append(errs, &plugin.PluginError{Code: plugin.CodePluginFactory, Message: "Builtin.New is nil", File: ref})
 	}
 	for _, e := range errs {
 		e.Ref = ref
 		if e.Stage == "" {
-			e.Stage = sdk.StageLoad
+			e.Stage = plugin.StageLoad
 		}
 	}
 	if len(errs) > 0 {
@@ -132,9 +132,9 @@ func (builtins *builtinTable) register(b Builtin, ref string) {
 		return
 	}
 	if old, ok := builtins.byID[d.ID]; ok {
-		line, col := sdk.NewLocator(b.Descriptor, ref).Pos("id")
-		builtins.problems = append(builtins.problems, &sdk.PluginError{Ref: ref, ID: d.ID, Stage: sdk.StageRegister,
-			Code: sdk.CodeDuplicatePluginID, File: ref, Line: line, Col: col,
+		line, col := plugin.NewLocator(b.Descriptor, ref).Pos("id")
+		builtins.problems = append(builtins.problems, &plugin.PluginError{Ref: ref, ID: d.ID, Stage: plugin.StageRegister,
+			Code: plugin.CodeDuplicatePluginID, File: ref, Line: line, Col: col,
 			Message: fmt.Sprintf("id %q is already registered by %s", d.ID, old.Ref)})
 		return
 	}
@@ -176,17 +176,17 @@ func LookupBuiltin(id string) (BuiltinInfo, bool) {
 }
 
 // BuiltinProblems returns what went wrong while built-ins registered.
-func BuiltinProblems() []*sdk.PluginError { return builtins.problemList() }
+func BuiltinProblems() []*plugin.PluginError { return builtins.problemList() }
 
-func (builtins *builtinTable) problemList() []*sdk.PluginError {
+func (builtins *builtinTable) problemList() []*plugin.PluginError {
 	builtins.Lock()
 	defer builtins.Unlock()
 	return slices.Clone(builtins.problems)
 }
 
-func typeIndex(t sdk.PluginType) int {
-	if i := slices.Index(sdk.PluginTypes, t); i >= 0 {
+func typeIndex(t plugin.PluginType) int {
+	if i := slices.Index(plugin.PluginTypes, t); i >= 0 {
 		return i
 	}
-	return len(sdk.PluginTypes)
+	return len(plugin.PluginTypes)
 }

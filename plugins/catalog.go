@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 )
 
@@ -27,7 +27,7 @@ type Wrappers struct {
 	user, workspace []*wrapper.Manifest
 	userIDs         map[string]bool // ids of the user's folder, manifests that failed too
 	userDir         string
-	problems        []*sdk.PluginError
+	problems        []*plugin.PluginError
 }
 
 // DiscoverWrappers finds the wrappers in the user folder's wrappers/ and
@@ -36,7 +36,7 @@ type Wrappers struct {
 func DiscoverWrappers(workspace string, user config.UserFolder) *Wrappers {
 	w := &Wrappers{userIDs: map[string]bool{}, userDir: user.Dir()}
 	if w.userDir != "" {
-		var problems []*sdk.PluginError
+		var problems []*plugin.PluginError
 		w.user, problems = wrapper.Discover(filepath.Join(w.userDir, "wrappers"))
 		w.problems = append(w.problems, problems...)
 		for _, p := range problems {
@@ -46,7 +46,7 @@ func DiscoverWrappers(workspace string, user config.UserFolder) *Wrappers {
 		}
 	}
 	if workspace != "" {
-		var problems []*sdk.PluginError
+		var problems []*plugin.PluginError
 		w.workspace, problems = wrapper.Discover(filepath.Join(workspace, "wrappers"))
 		w.problems = append(w.problems, problems...)
 	}
@@ -59,8 +59,8 @@ func DiscoverWrappers(workspace string, user config.UserFolder) *Wrappers {
 // Known maps every plugin id that exists, the registered built-ins and the
 // discovered wrappers (w may be nil: none), to its type; it is what
 // config.Options.Known wants.
-func (w *Wrappers) Known() map[string]sdk.PluginType {
-	known := map[string]sdk.PluginType{}
+func (w *Wrappers) Known() map[string]plugin.PluginType {
+	known := map[string]plugin.PluginType{}
 	for _, b := range Builtins() {
 		known[b.Descriptor.ID] = b.Descriptor.Type
 	}
@@ -83,7 +83,7 @@ func (w *Wrappers) all() []*wrapper.Manifest {
 // CatalogOptions are what a catalog is built from: a loaded configuration
 // and the services to inject.
 type CatalogOptions struct {
-	// Workspace is the workspace folder (sdk.Env.Workspace when Env is
+	// Workspace is the workspace folder (plugin.Env.Workspace when Env is
 	// nil). May be empty.
 	Workspace string
 	// Config is the loaded configuration (config.Load, with Known from
@@ -98,7 +98,7 @@ type CatalogOptions struct {
 	// Env returns the services for one plugin (its store namespace, the LLM
 	// bridge, ...). Fields it leaves zero are filled: PluginID, the model
 	// settings from llm-role-settings.json, and Logger.
-	Env func(d sdk.Descriptor) sdk.Env
+	Env func(d plugin.Descriptor) plugin.Env
 	// Logger receives one line per problem; nil discards.
 	Logger *slog.Logger
 }
@@ -106,13 +106,13 @@ type CatalogOptions struct {
 // Entry is one plugin the catalog knows: every registered built-in and
 // every discovered wrapper, loaded or not.
 type Entry struct {
-	Descriptor sdk.Descriptor
+	Descriptor plugin.Descriptor
 	Origin     string // OriginBuiltin or OriginWrapper
 	Ref        string // plugin.json (module-relative) or manifest path
 	Enabled    bool   // plugins.json enables it (wrappers: allowlisted and not disabled)
 	Loaded     bool   // instantiated and registered
 	KUs        []byte // plugin.kus.md of a built-in
-	Problems   []*sdk.PluginError
+	Problems   []*plugin.PluginError
 }
 
 // Catalog is the result of booting the plugin system: a registry holding
@@ -127,9 +127,9 @@ type Catalog struct {
 	// wrapper manifest problems, allowlist refusals and factory failures.
 	// Those marked Warning are skips by design (not allowlisted,
 	// unsupported protocol version, ignored workspace settings).
-	Problems []*sdk.PluginError
+	Problems []*plugin.PluginError
 	helpers  *wrapper.HelperSet
-	closers  []sdk.Closer
+	closers  []plugin.Closer
 }
 
 // NewCatalog instantiates each enabled built-in with its options and each
@@ -153,12 +153,12 @@ func NewCatalog(opt CatalogOptions) *Catalog {
 	}
 	c.Problems = append(c.Problems, wrappers.problems...)
 	for _, e := range opt.ConfigErrors {
-		c.Problems = append(c.Problems, &sdk.PluginError{Ref: e.File, File: e.File, Line: e.Line, Col: e.Col,
-			Stage: sdk.StageLoad, Code: e.Code, Message: e.Message, Warning: e.Warning})
+		c.Problems = append(c.Problems, &plugin.PluginError{Ref: e.File, File: e.File, Line: e.Line, Col: e.Col,
+			Stage: plugin.StageLoad, Code: e.Code, Message: e.Message, Warning: e.Warning})
 	}
 	ms := cfg.ModelSettings()
-	env := func(d sdk.Descriptor) sdk.Env {
-		e := sdk.Env{PluginID: d.ID, Workspace: opt.Workspace}
+	env := func(d plugin.Descriptor) plugin.Env {
+		e := plugin.Env{PluginID: d.ID, Workspace: opt.Workspace}
 		if opt.Env != nil {
 			e = opt.Env(d)
 		}
@@ -192,7 +192,7 @@ func NewCatalog(opt CatalogOptions) *Catalog {
 			continue
 		}
 		e.Loaded = true
-		if cl, ok := p.(sdk.Closer); ok {
+		if cl, ok := p.(plugin.Closer); ok {
 			c.closers = append(c.closers, cl)
 		}
 	}
@@ -205,16 +205,16 @@ func NewCatalog(opt CatalogOptions) *Catalog {
 		e := &Entry{Descriptor: m.Descriptor, Origin: OriginWrapper, Ref: m.File}
 		c.Entries = append(c.Entries, e)
 		if !inUserDir && wrappers.userIDs[id] {
-			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, File: m.File, ID: id, Stage: sdk.StageLoad,
-				Code: sdk.CodeWrapperIDTaken, Warning: true,
+			e.Problems = append(e.Problems, &plugin.PluginError{Ref: m.File, File: m.File, ID: id, Stage: plugin.StageLoad,
+				Code: plugin.CodeWrapperIDTaken, Warning: true,
 				Message: fmt.Sprintf("wrapper %q of the workspace has the id of a wrapper in the user's folder (%s); it never runs, the user's wrapper keeps the id",
 					id, filepath.Join(wrappers.userDir, "wrappers"))})
 			continue
 		}
 		pin, ok, why := admit(cfg.Engine.PluginAllowlist, m, inUserDir)
 		if !ok {
-			e.Problems = append(e.Problems, &sdk.PluginError{Ref: m.File, ID: id, Stage: sdk.StageLoad,
-				Code: sdk.CodeNotAllowlisted, Warning: true, Message: why(userEngineFile(wrappers.userDir))})
+			e.Problems = append(e.Problems, &plugin.PluginError{Ref: m.File, ID: id, Stage: plugin.StageLoad,
+				Code: plugin.CodeNotAllowlisted, Warning: true, Message: why(userEngineFile(wrappers.userDir))})
 			continue
 		}
 		if s, listed := cfg.Plugins.Plugins[id]; listed && !s.Enabled {
@@ -311,10 +311,10 @@ func kusRef(descriptorRef string) string {
 
 // instantiate calls a built-in's factory, turning errors and panics into
 // load problems that point at the plugin's options in plugins.json.
-func (c *Catalog) instantiate(b BuiltinInfo, cfg *config.Config, env sdk.Env) (p sdk.Plugin, perr *sdk.PluginError) {
+func (c *Catalog) instantiate(b BuiltinInfo, cfg *config.Config, env plugin.Env) (p plugin.Plugin, perr *plugin.PluginError) {
 	id := b.Descriptor.ID
-	fail := func(code, msg string) *sdk.PluginError {
-		pe := &sdk.PluginError{Ref: b.Ref, ID: id, Stage: sdk.StageLoad, Code: code, Message: msg}
+	fail := func(code, msg string) *plugin.PluginError {
+		pe := &plugin.PluginError{Ref: b.Ref, ID: id, Stage: plugin.StageLoad, Code: code, Message: msg}
 		ptr := "/plugins/" + id + "/options"
 		pos, ok := cfg.Pos(config.PluginsFile, ptr)
 		if !ok {
@@ -327,7 +327,7 @@ func (c *Catalog) instantiate(b BuiltinInfo, cfg *config.Config, env sdk.Env) (p
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			p, perr = nil, fail(sdk.CodePluginFactory, fmt.Sprintf("factory panicked: %v", r))
+			p, perr = nil, fail(plugin.CodePluginFactory, fmt.Sprintf("factory panicked: %v", r))
 		}
 	}()
 	opts := cfg.PluginOptions(id)
@@ -336,28 +336,28 @@ func (c *Catalog) instantiate(b BuiltinInfo, cfg *config.Config, env sdk.Env) (p
 	}
 	p, err := b.New(opts, env)
 	if err != nil {
-		code := sdk.CodePluginFactory
-		var se *sdk.Error
+		code := plugin.CodePluginFactory
+		var se *plugin.Error
 		if errors.As(err, &se) {
 			code = se.Code
 		}
 		return nil, fail(code, err.Error())
 	}
 	if p == nil {
-		return nil, fail(sdk.CodePluginFactory, "factory returned no plugin")
+		return nil, fail(plugin.CodePluginFactory, "factory returned no plugin")
 	}
 	if d := p.Descriptor(); d.ID != id || d.Type != b.Descriptor.Type {
-		return nil, fail(sdk.CodePluginTypeMismatch, fmt.Sprintf("factory made %s %q, but plugin.json declares %s %q", d.Type, d.ID, b.Descriptor.Type, id))
+		return nil, fail(plugin.CodePluginTypeMismatch, fmt.Sprintf("factory made %s %q, but plugin.json declares %s %q", d.Type, d.ID, b.Descriptor.Type, id))
 	}
 	return p, nil
 }
 
-func asPluginError(err error, ref, id string) *sdk.PluginError {
-	var pe *sdk.PluginError
+func asPluginError(err error, ref, id string) *plugin.PluginError {
+	var pe *plugin.PluginError
 	if errors.As(err, &pe) {
 		return pe
 	}
-	return &sdk.PluginError{Ref: ref, ID: id, Stage: sdk.StageRegister, Code: sdk.CodePluginFailed, Message: err.Error()}
+	return &plugin.PluginError{Ref: ref, ID: id, Stage: plugin.StageRegister, Code: plugin.CodePluginFailed, Message: err.Error()}
 }
 
 // Entry returns the entry of a plugin id.
@@ -370,12 +370,12 @@ func (c *Catalog) Entry(id string) (*Entry, bool) {
 	return nil, false
 }
 
-// Order returns the plugins to try at a loop stage (sdk.LoopKB, ...): the
+// Order returns the plugins to try at a loop stage (plugin.LoopKB, ...): the
 // configured default order restricted to loaded plugins of the stage's
 // family, followed by the other loaded plugins of that family (wrappers,
 // plugins left out of the order) in registration order.
 func (c *Catalog) Order(stage string) []string {
-	t := sdk.TypeOfLoopStage(stage)
+	t := plugin.TypeOfLoopStage(stage)
 	if t == "" {
 		return nil
 	}
@@ -398,11 +398,11 @@ func (c *Catalog) Order(stage string) []string {
 func (c *Catalog) PlannerOrder() []string {
 	var out []string
 	for _, id := range c.Config.Engine.PlannerFallbackOrder {
-		if c.Registry.Get(sdk.TypePlan, id) != nil && !slices.Contains(out, id) {
+		if c.Registry.Get(plugin.TypePlan, id) != nil && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
-	for _, id := range c.Order(sdk.LoopPlanner) {
+	for _, id := range c.Order(plugin.LoopPlanner) {
 		if !slices.Contains(out, id) {
 			out = append(out, id)
 		}
@@ -428,10 +428,10 @@ func (c *Catalog) Fallbacks(id string) []string {
 
 // Candidates returns the descriptors of the loaded plugins of every family
 // in stage order, as a planner's PlanInput.Candidates.
-func (c *Catalog) Candidates() map[sdk.PluginType][]sdk.Descriptor {
-	out := map[sdk.PluginType][]sdk.Descriptor{}
-	for _, stage := range sdk.LoopStages {
-		t := sdk.TypeOfLoopStage(stage)
+func (c *Catalog) Candidates() map[plugin.PluginType][]plugin.Descriptor {
+	out := map[plugin.PluginType][]plugin.Descriptor{}
+	for _, stage := range plugin.LoopStages {
+		t := plugin.TypeOfLoopStage(stage)
 		for _, id := range c.Order(stage) {
 			if p, ok := c.Registry.Lookup(id); ok {
 				out[t] = append(out[t], p.Descriptor())
@@ -442,7 +442,7 @@ func (c *Catalog) Candidates() map[sdk.PluginType][]sdk.Descriptor {
 }
 
 // Helpers returns the loaded wrappers as externalHelpers.
-func (c *Catalog) Helpers() sdk.Helpers { return c.helpers }
+func (c *Catalog) Helpers() plugin.Helpers { return c.helpers }
 
 // KUSource is one plugin.kus.md to ingest as source plugin::<id>.
 type KUSource struct {
@@ -464,8 +464,8 @@ func (c *Catalog) KUSources() []KUSource {
 }
 
 // Errors returns the problems that are not warnings.
-func (c *Catalog) Errors() []*sdk.PluginError {
-	var out []*sdk.PluginError
+func (c *Catalog) Errors() []*plugin.PluginError {
+	var out []*plugin.PluginError
 	for _, p := range c.Problems {
 		if !p.Warning {
 			out = append(out, p)

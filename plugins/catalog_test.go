@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -32,7 +32,7 @@ func init() {
 			"plannerHints": {"relativeCost": 0.1, "confidenceWhenMatched": 0.5, "supportedActs": [], "topicTags": []}}`),
 		KUs: []byte("## Context Unit plugin::gs-panic::unit-000\nSourceId: plugin::gs-panic\nChunkId: plugin::gs-panic::chunk-000\n" +
 			"Role: Definition\nTopic: gs-panic\nClaim: gs-panic panics.\nUtilityActs: define\nPhaseScopes: gs-plugin\n"),
-		New: func(json.RawMessage, sdk.Env) (sdk.Plugin, error) { panic("boom") },
+		New: func(json.RawMessage, plugin.Env) (plugin.Plugin, error) { panic("boom") },
 	})
 }
 
@@ -83,13 +83,13 @@ func TestCatalogWithWrappers(t *testing.T) {
 	want := []problem{
 		{"", "config_unknown_plugin", false},
 		{"", "config_workspace_cannot_widen", true},
-		{"kb-fast", sdk.CodeDuplicatePluginID, false},
-		{"repo-evil", sdk.CodeNotAllowlisted, true},
-		{"user-helper", sdk.CodeNotAllowlisted, true},
-		{"dotdot-helper", sdk.CodePathSandboxViolation, false},
-		{"gs-panic", sdk.CodePluginFactory, false},
-		{"kb-balanced", sdk.CodeOptionsInvalid, false},
-		{"proto2-helper", sdk.CodeUnsupportedProtocolVersion, true},
+		{"kb-fast", plugin.CodeDuplicatePluginID, false},
+		{"repo-evil", plugin.CodeNotAllowlisted, true},
+		{"user-helper", plugin.CodeNotAllowlisted, true},
+		{"dotdot-helper", plugin.CodePathSandboxViolation, false},
+		{"gs-panic", plugin.CodePluginFactory, false},
+		{"kb-balanced", plugin.CodeOptionsInvalid, false},
+		{"proto2-helper", plugin.CodeUnsupportedProtocolVersion, true},
 	}
 	slices.SortFunc(want, func(a, b problem) int { return strings.Compare(a.code+a.id, b.code+b.id) })
 	if got := problems(c); !slices.Equal(got, want) {
@@ -103,7 +103,7 @@ func TestCatalogWithWrappers(t *testing.T) {
 			t.Errorf("problem without stage or reference: %+v", p)
 		}
 		switch p.Code {
-		case sdk.CodeOptionsInvalid:
+		case plugin.CodeOptionsInvalid:
 			// Points at the options that broke the factory.
 			if !strings.HasSuffix(p.File, filepath.Join(".mrpvm", "plugins.json")) || p.Line != 3 {
 				t.Errorf("options problem at %s:%d", p.File, p.Line)
@@ -112,7 +112,7 @@ func TestCatalogWithWrappers(t *testing.T) {
 			if !strings.HasSuffix(p.File, filepath.Join(".mrpvm", "plugins.json")) || p.Line != 4 || !strings.Contains(p.Message, "no-such-plugin") {
 				t.Errorf("unknown plugin problem: %v", p)
 			}
-		case sdk.CodeNotAllowlisted:
+		case plugin.CodeNotAllowlisted:
 			if !strings.Contains(p.Message, filepath.Join(user, "engine.json")) {
 				t.Errorf("not_allowlisted should name the user's engine.json: %v", p)
 			}
@@ -141,7 +141,7 @@ func TestCatalogWithWrappers(t *testing.T) {
 	if e, ok := c.Entry("off-helper"); !ok || e.Enabled || e.Loaded || len(e.Problems) > 0 {
 		t.Errorf("off-helper entry %+v", e)
 	}
-	if got := c.Order(sdk.LoopGoalSolver); !slices.Equal(got, []string{"echo-helper", "gs-symbolic", "gs-llm-deep", "gs-llm-fast"}) {
+	if got := c.Order(plugin.LoopGoalSolver); !slices.Equal(got, []string{"echo-helper", "gs-symbolic", "gs-llm-deep", "gs-llm-fast"}) {
 		t.Errorf("goal-solver order %v", got)
 	}
 	if got := c.Helpers().IDs(); !slices.Equal(got, []string{"echo-helper"}) {
@@ -153,11 +153,11 @@ func TestCatalogWithWrappers(t *testing.T) {
 	if !ok {
 		t.Fatal("echo-helper is not a gs-plugin")
 	}
-	res, err := gs.Solve(context.Background(), sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: "ping"}})
-	if err != nil || res.Status != sdk.StatusSuccess || !strings.HasPrefix(res.ResponseMarkdown, "echo: ping") {
+	res, err := gs.Solve(context.Background(), plugin.RunContext{}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "ping"}})
+	if err != nil || res.Status != plugin.StatusSuccess || !strings.HasPrefix(res.ResponseMarkdown, "echo: ping") {
 		t.Errorf("solve: %+v %v", res, err)
 	}
-	hr, err := c.Helpers().Call(context.Background(), "echo-helper", sdk.Payload{Prompt: "pong"})
+	hr, err := c.Helpers().Call(context.Background(), "echo-helper", plugin.Payload{Prompt: "pong"})
 	if err != nil || !strings.HasPrefix(hr.Result, "echo: pong") {
 		t.Errorf("helper call: %+v %v", hr, err)
 	}
@@ -168,10 +168,10 @@ func TestCatalogWithWrappers(t *testing.T) {
 func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 	ws, user := fixture(t, "selfallow")
 	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
-	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
+	if c.Registry.Get(plugin.TypeGS, "repo-helper") != nil {
 		t.Fatal("the workspace's own allowlist admitted its wrapper")
 	}
-	want := []problem{{"", "config_workspace_cannot_widen", true}, {"repo-helper", sdk.CodeNotAllowlisted, true}}
+	want := []problem{{"", "config_workspace_cannot_widen", true}, {"repo-helper", plugin.CodeNotAllowlisted, true}}
 	if got := problems(c); !slices.Equal(got, want) {
 		t.Errorf("problems %v, want %v", got, want)
 	}
@@ -196,14 +196,14 @@ func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 	}
 	writeAllow(`"repo-helper"`)
 	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
-	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
+	if c.Registry.Get(plugin.TypeGS, "repo-helper") != nil {
 		t.Fatal("an id alone admitted a workspace wrapper")
 	}
 	// Bound to its folder, it loads.
 	dir, _ := json.Marshal(filepath.Join(ws, "wrappers", "mine"))
 	writeAllow(`{"id": "repo-helper", "dir": ` + string(dir) + `}`)
 	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
-	if c.Registry.Get(sdk.TypeGS, "repo-helper") == nil {
+	if c.Registry.Get(plugin.TypeGS, "repo-helper") == nil {
 		t.Errorf("user-allowlisted wrapper did not load: %v", c.Problems)
 	}
 }
@@ -236,9 +236,9 @@ func TestCheckDir(t *testing.T) {
 	}{
 		{"good", nil, 0},
 		{"nokus", []string{plugins.CodeKUsMissing}, 0},
-		{"badkus", []string{sdk.CodeKUsInvalid, sdk.CodeKUsInvalid}, 3},
-		{"baddesc", []string{sdk.CodeDescriptorBadType, sdk.CodeDescriptorMissingDesc, sdk.CodeDescriptorMissingCost}, 3},
-		{"wrapper", []string{sdk.CodePathSandboxViolation, plugins.CodeNoReadme}, 5},
+		{"badkus", []string{plugin.CodeKUsInvalid, plugin.CodeKUsInvalid}, 3},
+		{"baddesc", []string{plugin.CodeDescriptorBadType, plugin.CodeDescriptorMissingDesc, plugin.CodeDescriptorMissingCost}, 3},
+		{"wrapper", []string{plugin.CodePathSandboxViolation, plugins.CodeNoReadme}, 5},
 		{"empty", []string{plugins.CodeNoDescriptor}, 0},
 	}
 	for _, tc := range cases {
@@ -283,7 +283,7 @@ func solve(t *testing.T, c *plugins.Catalog, id string) (string, error) {
 	if !ok {
 		t.Fatalf("%s is not loaded: %v", id, c.Problems)
 	}
-	res, err := gs.Solve(context.Background(), sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: "q"}})
+	res, err := gs.Solve(context.Background(), plugin.RunContext{}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "q"}})
 	if err != nil {
 		return "", err
 	}
@@ -313,18 +313,18 @@ func TestWorkspaceWrapperCannotTakeAnAllowlistedID(t *testing.T) {
 	if err != nil || got != "from the user" {
 		t.Errorf("my-helper answered %q, %v; want the user's wrapper", got, err)
 	}
-	if _, err := c.Helpers().Call(context.Background(), "my-helper", sdk.Payload{Prompt: "q"}); err != nil {
+	if _, err := c.Helpers().Call(context.Background(), "my-helper", plugin.Payload{Prompt: "q"}); err != nil {
 		t.Errorf("helper call: %v", err)
 	}
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("the repository's wrapper ran")
 	}
-	want := []problem{{"my-helper", sdk.CodeWrapperIDTaken, true}}
+	want := []problem{{"my-helper", plugin.CodeWrapperIDTaken, true}}
 	if got := problems(c); !slices.Equal(got, want) {
 		t.Errorf("problems %v, want %v", got, want)
 	}
 	for _, p := range c.Problems {
-		if p.Code == sdk.CodeWrapperIDTaken && !strings.Contains(p.File, filepath.Join("repo", "wrappers", "aaa")) {
+		if p.Code == plugin.CodeWrapperIDTaken && !strings.Contains(p.File, filepath.Join("repo", "wrappers", "aaa")) {
 			t.Errorf("the warning should point at the repository's manifest: %v", p)
 		}
 	}
@@ -379,7 +379,7 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\ntouch "+pwned+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := solve(t, c, "repo-helper"); err == nil || !strings.Contains(err.Error(), sdk.CodeNotAllowlisted) {
+	if _, err := solve(t, c, "repo-helper"); err == nil || !strings.Contains(err.Error(), plugin.CodeNotAllowlisted) {
 		t.Errorf("a changed wrapper was called: %v", err)
 	}
 	if _, err := os.Stat(pwned); err == nil {
@@ -387,10 +387,10 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 	}
 	// And a new catalog does not load it.
 	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
-	if c.Registry.Get(sdk.TypeGS, "repo-helper") != nil {
+	if c.Registry.Get(plugin.TypeGS, "repo-helper") != nil {
 		t.Error("a wrapper whose fingerprint changed was loaded")
 	}
-	if got := problems(c); !slices.Equal(got, []problem{{"repo-helper", sdk.CodeNotAllowlisted, true}}) {
+	if got := problems(c); !slices.Equal(got, []problem{{"repo-helper", plugin.CodeNotAllowlisted, true}}) {
 		t.Errorf("problems %v", got)
 	}
 }

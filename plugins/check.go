@@ -10,7 +10,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 )
 
@@ -25,17 +25,17 @@ const (
 // `## Context Unit plugin::<id>::...` block, and have no error diagnostics.
 // Error diagnostics are returned as plugin_kus_invalid problems; warnings
 // as warnings. file names the text in the problems.
-func CheckKUs(id string, data []byte, file string) []*sdk.PluginError {
+func CheckKUs(id string, data []byte, file string) []*plugin.PluginError {
 	src := KUSourceID(id)
-	mk := func(line, col int, warning bool, format string, args ...any) *sdk.PluginError {
-		return &sdk.PluginError{Ref: file, ID: id, Stage: sdk.StageValidate, Code: sdk.CodeKUsInvalid, File: file,
+	mk := func(line, col int, warning bool, format string, args ...any) *plugin.PluginError {
+		return &plugin.PluginError{Ref: file, ID: id, Stage: plugin.StageValidate, Code: plugin.CodeKUsInvalid, File: file,
 			Line: line, Col: col, Warning: warning, Message: fmt.Sprintf(format, args...)}
 	}
 	doc, err := kus.Parse(data, kus.SourceInfo{SourceID: src, SourceName: id + "/plugin.kus.md"})
 	if err != nil {
-		return []*sdk.PluginError{mk(1, 1, false, "%v", err)}
+		return []*plugin.PluginError{mk(1, 1, false, "%v", err)}
 	}
-	var out []*sdk.PluginError
+	var out []*plugin.PluginError
 	for _, d := range doc.Diagnostics {
 		pe := mk(d.Line, d.Col, d.Severity != kus.SeverityError, "%s: %s", d.Code, d.Message)
 		out = append(out, pe)
@@ -57,30 +57,30 @@ func CheckKUs(id string, data []byte, file string) []*sdk.PluginError {
 // confined to dir: a FIFO, device, oversized file or symlink out of the
 // folder is reported with the fsafe code, unread. Problems carry file, line and code;
 // warnings are marked. A wrapper's allowlisting is not checked here.
-func CheckDir(dir string) []*sdk.PluginError {
+func CheckDir(dir string) []*plugin.PluginError {
 	descPath := filepath.Join(dir, "plugin.json")
 	data, err := fsafe.ReadFile(dir, descPath, fsafe.MaxConfigBytes)
 	switch {
 	case err == nil:
 		return checkPluginDir(dir, descPath, data)
 	case !errors.Is(err, fs.ErrNotExist):
-		return []*sdk.PluginError{{Ref: descPath, File: descPath, Stage: sdk.StageLoad, Code: fsafe.CodeOr(err, sdk.CodePluginFailed), Message: err.Error()}}
+		return []*plugin.PluginError{{Ref: descPath, File: descPath, Stage: plugin.StageLoad, Code: fsafe.CodeOr(err, plugin.CodePluginFailed), Message: err.Error()}}
 	}
 	manPath := filepath.Join(dir, wrapper.ManifestFile)
 	if _, err := os.Lstat(manPath); err == nil {
 		_, errs := wrapper.LoadManifestIn(dir, manPath)
 		if readmes, _ := filepath.Glob(filepath.Join(dir, "[Rr][Ee][Aa][Dd][Mm][Ee]*")); len(readmes) == 0 {
-			errs = append(errs, &sdk.PluginError{Ref: manPath, File: dir, Stage: sdk.StageValidate, Code: CodeNoReadme, Warning: true,
+			errs = append(errs, &plugin.PluginError{Ref: manPath, File: dir, Stage: plugin.StageValidate, Code: CodeNoReadme, Warning: true,
 				Message: "no README: say what the wrapper does, what it needs installed and what it sends where"})
 		}
 		return errs
 	}
-	return []*sdk.PluginError{{Ref: dir, File: dir, Stage: sdk.StageLoad, Code: CodeNoDescriptor,
+	return []*plugin.PluginError{{Ref: dir, File: dir, Stage: plugin.StageLoad, Code: CodeNoDescriptor,
 		Message: "neither plugin.json (built-in plugin) nor manifest.json (wrapper) found"}}
 }
 
-func checkPluginDir(dir, descPath string, data []byte) []*sdk.PluginError {
-	d, errs := sdk.ParseDescriptor(data, descPath)
+func checkPluginDir(dir, descPath string, data []byte) []*plugin.PluginError {
+	d, errs := plugin.ParseDescriptor(data, descPath)
 	for _, e := range errs {
 		e.Ref = descPath
 	}
@@ -91,11 +91,11 @@ func checkPluginDir(dir, descPath string, data []byte) []*sdk.PluginError {
 	kuPath := filepath.Join(dir, "plugin.kus.md")
 	kuData, err := fsafe.ReadFile(dir, kuPath, fsafe.MaxSourceBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return append(errs, &sdk.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: sdk.StageLoad,
-			Code: fsafe.CodeOr(err, sdk.CodePluginFailed), Message: err.Error()})
+		return append(errs, &plugin.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: plugin.StageLoad,
+			Code: fsafe.CodeOr(err, plugin.CodePluginFailed), Message: err.Error()})
 	}
 	if err != nil {
-		return append(errs, &sdk.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: sdk.StageLoad, Code: CodeKUsMissing,
+		return append(errs, &plugin.PluginError{Ref: kuPath, ID: id, File: kuPath, Stage: plugin.StageLoad, Code: CodeKUsMissing,
 			Message: "plugin.kus.md is missing: every plugin ships KUs describing what it does and when to use it"})
 	}
 	if id == "" {

@@ -3,14 +3,14 @@ package plugins
 import (
 	"encoding/json"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// SortedEntries lists the catalog's entries by family (in sdk.PluginTypes
+// SortedEntries lists the catalog's entries by family (in plugin.PluginTypes
 // order, catalog order within a family), entries of unknown type last.
 func (c *Catalog) SortedEntries() []*Entry {
 	var out []*Entry
-	for _, t := range sdk.PluginTypes {
+	for _, t := range plugin.PluginTypes {
 		for _, e := range c.Entries {
 			if e.Descriptor.Type == t {
 				out = append(out, e)

@@ -9,69 +9,69 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // fake plugins of each family, with a settable descriptor.
 type fakeGS struct {
-	sdk.UnimplementedGS
-	d sdk.Descriptor
+	plugin.UnimplementedGS
+	d plugin.Descriptor
 }
 
-func (f *fakeGS) Descriptor() sdk.Descriptor { return f.d }
+func (f *fakeGS) Descriptor() plugin.Descriptor { return f.d }
 
 type fakeKB struct {
-	sdk.UnimplementedKB
-	d sdk.Descriptor
+	plugin.UnimplementedKB
+	d plugin.Descriptor
 }
 
-func (f *fakeKB) Descriptor() sdk.Descriptor { return f.d }
+func (f *fakeKB) Descriptor() plugin.Descriptor { return f.d }
 
 // bare implements no family.
-type bare struct{ d sdk.Descriptor }
+type bare struct{ d plugin.Descriptor }
 
-func (b *bare) Descriptor() sdk.Descriptor { return b.d }
+func (b *bare) Descriptor() plugin.Descriptor { return b.d }
 
-func desc(id string, t sdk.PluginType) sdk.Descriptor {
-	return sdk.Descriptor{ID: id, Type: t, Name: id, Version: "1.0.0", Description: "A test plugin.", CostClass: sdk.CostCheap,
-		PlannerHints: &sdk.PlannerHints{RelativeCost: 0.1, ConfidenceWhenMatched: 0.5}}
+func desc(id string, t plugin.PluginType) plugin.Descriptor {
+	return plugin.Descriptor{ID: id, Type: t, Name: id, Version: "1.0.0", Description: "A test plugin.", CostClass: plugin.CostCheap,
+		PlannerHints: &plugin.PlannerHints{RelativeCost: 0.1, ConfidenceWhenMatched: 0.5}}
 }
 
 func TestRegister(t *testing.T) {
 	r := NewRegistry()
-	gs := &fakeGS{d: desc("gs-a", sdk.TypeGS)}
-	kb := &fakeKB{d: desc("kb-a", sdk.TypeKB)}
-	kb2 := &fakeKB{d: desc("kb-b", sdk.TypeKB)}
-	for _, p := range []sdk.Plugin{kb2, gs, kb} {
+	gs := &fakeGS{d: desc("gs-a", plugin.TypeGS)}
+	kb := &fakeKB{d: desc("kb-a", plugin.TypeKB)}
+	kb2 := &fakeKB{d: desc("kb-b", plugin.TypeKB)}
+	for _, p := range []plugin.Plugin{kb2, gs, kb} {
 		if err := r.RegisterRef(p, "ref:"+p.Descriptor().ID); err != nil {
 			t.Fatalf("register %s: %v", p.Descriptor().ID, err)
 		}
 	}
-	noHints := desc("gs-b", sdk.TypeGS)
+	noHints := desc("gs-b", plugin.TypeGS)
 	noHints.PlannerHints = nil
 
 	cases := []struct {
 		name string
-		p    sdk.Plugin
+		p    plugin.Plugin
 		code string
 	}{
-		{"unknown type", &bare{d: desc("x", "helper-plugin")}, sdk.CodeUnknownPluginType},
-		{"empty type", &bare{d: desc("x", "")}, sdk.CodeUnknownPluginType},
-		{"type mismatch", &fakeKB{d: desc("x", sdk.TypeGS)}, sdk.CodePluginTypeMismatch},
-		{"duplicate id same type", &fakeGS{d: desc("gs-a", sdk.TypeGS)}, sdk.CodeDuplicatePluginID},
-		{"duplicate id other type", &fakeKB{d: desc("gs-a", sdk.TypeKB)}, sdk.CodeDuplicatePluginID},
-		{"invalid descriptor", &fakeGS{d: noHints}, sdk.CodeDescriptorMissingHints},
-		{"missing id", &fakeGS{d: desc("", sdk.TypeGS)}, sdk.CodeDescriptorMissingID},
-		{"nil", nil, sdk.CodePluginTypeMismatch},
+		{"unknown type", &bare{d: desc("x", "helper-plugin")}, plugin.CodeUnknownPluginType},
+		{"empty type", &bare{d: desc("x", "")}, plugin.CodeUnknownPluginType},
+		{"type mismatch", &fakeKB{d: desc("x", plugin.TypeGS)}, plugin.CodePluginTypeMismatch},
+		{"duplicate id same type", &fakeGS{d: desc("gs-a", plugin.TypeGS)}, plugin.CodeDuplicatePluginID},
+		{"duplicate id other type", &fakeKB{d: desc("gs-a", plugin.TypeKB)}, plugin.CodeDuplicatePluginID},
+		{"invalid descriptor", &fakeGS{d: noHints}, plugin.CodeDescriptorMissingHints},
+		{"missing id", &fakeGS{d: desc("", plugin.TypeGS)}, plugin.CodeDescriptorMissingID},
+		{"nil", nil, plugin.CodePluginTypeMismatch},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := r.RegisterRef(tc.p, "ref:new")
-			var pe *sdk.PluginError
+			var pe *plugin.PluginError
 			if !errors.As(err, &pe) {
 				t.Fatalf("got %v, want a PluginError", err)
 			}
-			if pe.Code != tc.code || pe.Stage != sdk.StageRegister || pe.Ref != "ref:new" {
+			if pe.Code != tc.code || pe.Stage != plugin.StageRegister || pe.Ref != "ref:new" {
 				t.Errorf("got %+v, want code %s, stage register, ref", pe, tc.code)
 			}
 		})
@@ -80,7 +80,7 @@ func TestRegister(t *testing.T) {
 		t.Errorf("%d plugins after rejected registrations, want 3", r.Len())
 	}
 
-	if r.Get(sdk.TypeGS, "gs-a") != gs || r.Get(sdk.TypeKB, "gs-a") != nil || r.Get(sdk.TypeGS, "nope") != nil {
+	if r.Get(plugin.TypeGS, "gs-a") != gs || r.Get(plugin.TypeKB, "gs-a") != nil || r.Get(plugin.TypeGS, "nope") != nil {
 		t.Error("Get by type and id")
 	}
 	if p, ok := r.KB("kb-a"); !ok || p != kb {
@@ -89,7 +89,7 @@ func TestRegister(t *testing.T) {
 	if _, ok := r.GS("kb-a"); ok {
 		t.Error("GS accessor returned a kb-plugin")
 	}
-	ids := func(ds []sdk.Descriptor) []string {
+	ids := func(ds []plugin.Descriptor) []string {
 		var out []string
 		for _, d := range ds {
 			out = append(out, d.ID)
@@ -99,7 +99,7 @@ func TestRegister(t *testing.T) {
 	if got := ids(r.List("")); !slices.Equal(got, []string{"kb-b", "kb-a", "gs-a"}) {
 		t.Errorf("List() = %v (family order, then registration order)", got)
 	}
-	if got := ids(r.ListByType(sdk.TypeKB)); !slices.Equal(got, []string{"kb-b", "kb-a"}) {
+	if got := ids(r.ListByType(plugin.TypeKB)); !slices.Equal(got, []string{"kb-b", "kb-a"}) {
 		t.Errorf("ListByType(kb) = %v", got)
 	}
 	if got := r.ListByType("nope"); got != nil {
@@ -109,9 +109,9 @@ func TestRegister(t *testing.T) {
 		t.Errorf("KBPlugins: %d", got)
 	}
 	// Descriptors handed out are copies.
-	l := r.List(sdk.TypeGS)
+	l := r.List(plugin.TypeGS)
 	l[0].PlannerHints.RelativeCost = 0.9
-	if r.List(sdk.TypeGS)[0].PlannerHints.RelativeCost != 0.1 {
+	if r.List(plugin.TypeGS)[0].PlannerHints.RelativeCost != 0.1 {
 		t.Error("List shares descriptor memory with the registry")
 	}
 	if r.Ref("gs-a") != "ref:gs-a" {
@@ -128,8 +128,8 @@ func TestBuiltinRegistrationProblems(t *testing.T) {
 		return b
 	}
 	mk := func(file string) Builtin {
-		return Builtin{Descriptor: read(file), KUs: []byte("# x\n"), New: func(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
-			return &fakeGS{d: desc("gs-good", sdk.TypeGS)}, nil
+		return Builtin{Descriptor: read(file), KUs: []byte("# x\n"), New: func(raw json.RawMessage, env plugin.Env) (plugin.Plugin, error) {
+			return &fakeGS{d: desc("gs-good", plugin.TypeGS)}, nil
 		}}
 	}
 	var tb builtinTable
@@ -156,10 +156,10 @@ func TestBuiltinRegistrationProblems(t *testing.T) {
 		}
 	}
 	want := []prob{
-		{"plugins/gs/gs-copy/plugin.json", sdk.CodeDuplicatePluginID, 2},
-		{"plugins/kb/kb-trunc/plugin.json", sdk.CodeDescriptorSyntax, 5},
-		{"plugins/kb/kb-wrong/plugin.json", sdk.CodeDescriptorBadType, 3},
-		{"plugins/gs/gs-nil/plugin.json", sdk.CodePluginFactory, 0},
+		{"plugins/gs/gs-copy/plugin.json", plugin.CodeDuplicatePluginID, 2},
+		{"plugins/kb/kb-trunc/plugin.json", plugin.CodeDescriptorSyntax, 5},
+		{"plugins/kb/kb-wrong/plugin.json", plugin.CodeDescriptorBadType, 3},
+		{"plugins/gs/gs-nil/plugin.json", plugin.CodePluginFactory, 0},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems\n got %v\nwant %v", got, want)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Stable error codes of the store.
@@ -46,9 +46,9 @@ var (
 	ErrReadOnly = errors.New("knowledge base read-only")
 )
 
-// Is matches ErrLocked and ErrCorrupt (and sdk.ErrKBCorrupt, which the
+// Is matches ErrLocked and ErrCorrupt (and plugin.ErrKBCorrupt, which the
 // plugins see) by code.
 func (e *Error) Is(target error) bool {
 	return (target == ErrLocked && e.Code == CodeLocked) || (target == ErrReadOnly && e.Code == CodeReadOnly) ||
-		((target == ErrCorrupt || target == sdk.ErrKBCorrupt) && e.Code == CodeCorrupt)
+		((target == ErrCorrupt || target == plugin.ErrKBCorrupt) && e.Code == CodeCorrupt)
 }

@@ -7,15 +7,15 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// boltKV adapts one bbolt bucket to sdk.KV.
+// boltKV adapts one bbolt bucket to plugin.KV.
 type boltKV struct {
 	b *bolt.Bucket
 }
 
-var _ sdk.KV = boltKV{}
+var _ plugin.KV = boltKV{}
 
 func (k boltKV) Get(key []byte) []byte { return k.b.Get(key) }
 
@@ -38,14 +38,14 @@ func (k boltKV) Writable() bool { return k.b.Writable() }
 // Shared returns the shared namespace name inside the same transaction as
 // k: the built-in kb-plugins keep one BM25 index there that each of them
 // writes idempotently and all of them read. It is
-// not part of sdk.KV, so third-party plugins only ever see their private
+// not part of plugin.KV, so third-party plugins only ever see their private
 // namespace. In a read-only transaction a namespace nobody wrote yet reads
 // as empty.
-func (k boltKV) Shared(name string) (sdk.KV, error) {
+func (k boltKV) Shared(name string) (plugin.KV, error) {
 	return sharedKV(k.b.Tx(), name)
 }
 
-func sharedKV(tx *bolt.Tx, name string) (sdk.KV, error) {
+func sharedKV(tx *bolt.Tx, name string) (plugin.KV, error) {
 	if name == "" {
 		return nil, errors.New("shared namespace: empty name")
 	}
@@ -53,9 +53,9 @@ func sharedKV(tx *bolt.Tx, name string) (sdk.KV, error) {
 }
 
 // namespace returns the bucket name nested in the top-level bucket root as
-// an sdk.KV: created (append-filled) in a write transaction, read as empty
+// an plugin.KV: created (append-filled) in a write transaction, read as empty
 // in a read transaction when nobody wrote it yet.
-func namespace(tx *bolt.Tx, root []byte, name string) (sdk.KV, error) {
+func namespace(tx *bolt.Tx, root []byte, name string) (plugin.KV, error) {
 	if !tx.Writable() {
 		if r := tx.Bucket(root); r != nil {
 			if b := r.Bucket([]byte(name)); b != nil {
@@ -87,7 +87,7 @@ func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) err
 			continue // nested bucket, not a value
 		}
 		if err := fn(key, v); err != nil {
-			if errors.Is(err, sdk.ErrStopScan) {
+			if errors.Is(err, plugin.ErrStopScan) {
 				return nil
 			}
 			return err
@@ -97,11 +97,11 @@ func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) err
 }
 
 // PluginStore returns the private namespace of plugin id.
-func (s *Store) PluginStore(id string) sdk.Store {
+func (s *Store) PluginStore(id string) plugin.Store {
 	return pluginStore{s: s, id: id}
 }
 
-// pluginStore implements sdk.Store over one plugin's private bucket.
+// pluginStore implements plugin.Store over one plugin's private bucket.
 type pluginStore struct {
 	s  *Store
 	id string
@@ -115,17 +115,17 @@ func (p pluginStore) SharedState(name string, mk func() any) any {
 	return p.s.sharedState(name, mk)
 }
 
-var _ sdk.Store = pluginStore{}
+var _ plugin.Store = pluginStore{}
 
-func (p pluginStore) View(fn func(sdk.KV) error) error {
+func (p pluginStore) View(fn func(plugin.KV) error) error {
 	return p.s.view(func(tx *bolt.Tx) error { return p.with(tx, fn) })
 }
 
-func (p pluginStore) Update(fn func(sdk.KV) error) error {
+func (p pluginStore) Update(fn func(plugin.KV) error) error {
 	return p.s.update(func(tx *bolt.Tx) error { return p.with(tx, fn) })
 }
 
-func (p pluginStore) with(tx *bolt.Tx, fn func(sdk.KV) error) error {
+func (p pluginStore) with(tx *bolt.Tx, fn func(plugin.KV) error) error {
 	kv, err := namespace(tx, bucketPlugins, p.id)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // A panic in the code a transaction runs (a decoder meeting a damaged
@@ -21,10 +21,10 @@ func TestTransactionPanicIsKBCorrupt(t *testing.T) {
 	defer s.Close()
 	var b []byte
 	err = s.view(func(*bolt.Tx) error { _ = b[3]; return nil })
-	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, sdk.ErrKBCorrupt) {
+	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, plugin.ErrKBCorrupt) {
 		t.Fatalf("view panic: %v, want kb_corrupt", err)
 	}
-	err = s.PluginStore("p").Update(func(sdk.KV) error { panic("bad record") })
+	err = s.PluginStore("p").Update(func(plugin.KV) error { panic("bad record") })
 	if !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("update panic: %v, want kb_corrupt", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 func TestStoreLockedByAnotherHandleFailsFast(t *testing.T) {
@@ -132,30 +132,42 @@ func TestSharedNamespace(t *testing.T) {
 	defer s.Close()
 
 	ro := s.PluginStore("p1")
-	require.NoError(t, ro.View(func(kv sdk.KV) error {
+	require.NoError(t, ro.View(func(kv plugin.KV) error {
 		// Nothing written yet: the plugin's own namespace is empty too.
-		_, ok := kv.(interface{ Shared(string) (sdk.KV, error) })
+		_, ok := kv.(interface {
+			Shared(string) (plugin.KV, error)
+		})
 		assert.False(t, ok, "an unwritten namespace offers no shared view")
 		return nil
 	}))
-	require.NoError(t, s.PluginStore("p1").Update(func(kv sdk.KV) error {
-		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("idx")
+	require.NoError(t, s.PluginStore("p1").Update(func(kv plugin.KV) error {
+		sh, err := kv.(interface {
+			Shared(string) (plugin.KV, error)
+		}).Shared("idx")
 		require.NoError(t, err)
 		return sh.Put([]byte("k"), []byte("v1"))
 	}))
-	require.NoError(t, s.PluginStore("p2").Update(func(kv sdk.KV) error {
-		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("idx")
+	require.NoError(t, s.PluginStore("p2").Update(func(kv plugin.KV) error {
+		sh, err := kv.(interface {
+			Shared(string) (plugin.KV, error)
+		}).Shared("idx")
 		require.NoError(t, err)
 		assert.Equal(t, "v1", string(sh.Get([]byte("k"))), "another plugin sees the same namespace")
-		empty, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("other")
+		empty, err := kv.(interface {
+			Shared(string) (plugin.KV, error)
+		}).Shared("other")
 		require.NoError(t, err)
 		assert.Nil(t, empty.Get([]byte("k")))
-		_, err = kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("")
+		_, err = kv.(interface {
+			Shared(string) (plugin.KV, error)
+		}).Shared("")
 		assert.Error(t, err)
 		return nil
 	}))
-	require.NoError(t, s.PluginStore("p2").View(func(kv sdk.KV) error {
-		sh, err := kv.(interface{ Shared(string) (sdk.KV, error) }).Shared("missing")
+	require.NoError(t, s.PluginStore("p2").View(func(kv plugin.KV) error {
+		sh, err := kv.(interface {
+			Shared(string) (plugin.KV, error)
+		}).Shared("missing")
 		require.NoError(t, err)
 		assert.False(t, sh.Writable())
 		assert.Nil(t, sh.Get([]byte("k")))

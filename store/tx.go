@@ -6,7 +6,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Tx is one transaction of the store, read-only (View) or read-write
@@ -14,7 +14,7 @@ import (
 // function it was handed to returns.
 type Tx struct{ tx *bolt.Tx }
 
-var _ sdk.KUReader = (*Tx)(nil)
+var _ plugin.KUReader = (*Tx)(nil)
 
 // View runs fn in a read transaction. A damaged page is reported as
 // CodeCorrupt, never as a panic.
@@ -38,7 +38,7 @@ func (t *Tx) Source(id string) (*SourceRecord, error) { return getSource(t.tx, i
 // PluginKV returns the private namespace of plugin id inside t, creating it
 // in a write transaction; in a read transaction a namespace nobody wrote
 // yet reads as empty.
-func (t *Tx) PluginKV(id string) (sdk.KV, error) { return namespace(t.tx, bucketPlugins, id) }
+func (t *Tx) PluginKV(id string) (plugin.KV, error) { return namespace(t.tx, bucketPlugins, id) }
 
 // DropPluginKV deletes the private namespace of plugin id with every key
 // in it.

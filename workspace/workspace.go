@@ -6,12 +6,12 @@ import (
 	"slices"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/llm"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 // Workspace is an open workspace: its knowledge base, the plugin catalog
@@ -23,7 +23,7 @@ type Workspace struct {
 	// LLM is the model the machine and the plugins use: Options.LLM, or
 	// the bridge built from the configuration; nil when no endpoint is
 	// configured or with Options.NoLLM.
-	LLM sdk.LLM
+	LLM plugin.LLM
 }
 
 // Options say how to open a workspace.
@@ -41,10 +41,10 @@ type Options struct {
 	NoWrappers bool
 	// LLM is a model the caller built (tests); nil: the bridge is built
 	// from the configuration when some endpoint is configured.
-	LLM sdk.LLM
+	LLM plugin.LLM
 	// LLMSetting is laid over the default role of llm-role-settings.json
 	// (an editor's llm setting); nil: the files alone decide.
-	LLMSetting *sdk.RoleSetting
+	LLMSetting *plugin.RoleSetting
 	// NoLLM keeps the LLM bridge out even when an endpoint is configured.
 	NoLLM bool
 	// LLMCache, when set, caches model replies.
@@ -145,7 +145,7 @@ func loadConfig(root string, o Options) loaded {
 }
 
 // catalog builds the plugin catalog of the loaded configuration.
-func (l loaded) catalog(root string, env func(sdk.Descriptor) sdk.Env, log *slog.Logger) *plugins.Catalog {
+func (l loaded) catalog(root string, env func(plugin.Descriptor) plugin.Env, log *slog.Logger) *plugins.Catalog {
 	return plugins.NewCatalog(plugins.CatalogOptions{Workspace: root, Config: l.Config, ConfigErrors: l.errs,
 		Wrappers: l.wrappers, Env: env, Logger: log})
 }
@@ -153,7 +153,7 @@ func (l loaded) catalog(root string, env func(sdk.Descriptor) sdk.Env, log *slog
 // bridge is the LLM bridge of the configuration's model settings, with
 // o.LLMSetting over the default role; nil when no endpoint is configured,
 // so the LLM plugins step aside and the symbolic path answers.
-func bridge(cfg *config.Config, root string, o Options, log *slog.Logger) sdk.LLM {
+func bridge(cfg *config.Config, root string, o Options, log *slog.Logger) plugin.LLM {
 	ms := cfg.ModelSettings()
 	if o.LLMSetting != nil {
 		ms.Default = ms.Default.Over(*o.LLMSetting)
@@ -187,7 +187,7 @@ func openStore(root string, o Options) (*store.Store, error) {
 // the walk (engine.json's exclude and file cap, then o.Exclude), the hook
 // timeout and the source reader (the seed detectors of plugins.json's
 // ingest rules).
-func kbOptions(root string, st *store.Store, cat *plugins.Catalog, model sdk.LLM, o Options, log *slog.Logger) ingest.Options {
+func kbOptions(root string, st *store.Store, cat *plugins.Catalog, model plugin.LLM, o Options, log *slog.Logger) ingest.Options {
 	virtual := append(virtualSources(cat), o.Virtual...)
 	if o.SourcesFrom != nil {
 		virtual = append(virtual, o.SourcesFrom(cat)...)
@@ -219,9 +219,9 @@ func virtualSources(cat *plugins.Catalog) []ingest.VirtualSource {
 
 // pluginEnv returns the services for one plugin: its private namespace in
 // the knowledge base file, the LLM bridge and the logger.
-func pluginEnv(root string, st *store.Store, model sdk.LLM, log *slog.Logger) func(d sdk.Descriptor) sdk.Env {
-	return func(d sdk.Descriptor) sdk.Env {
-		return sdk.Env{PluginID: d.ID, LLM: model, Logger: log, Workspace: root, Store: st.PluginStore(d.ID)}
+func pluginEnv(root string, st *store.Store, model plugin.LLM, log *slog.Logger) func(d plugin.Descriptor) plugin.Env {
+	return func(d plugin.Descriptor) plugin.Env {
+		return plugin.Env{PluginID: d.ID, LLM: model, Logger: log, Workspace: root, Store: st.PluginStore(d.ID)}
 	}
 }
 

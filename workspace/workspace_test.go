@@ -11,15 +11,15 @@ import (
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // problemFiles lists the files of the catalog's configuration problems
 // with the given code.
-func problemFiles(problems []*sdk.PluginError, code string) []string {
+func problemFiles(problems []*plugin.PluginError, code string) []string {
 	var out []string
 	for _, p := range problems {
 		if p.Code == code {
@@ -112,8 +112,8 @@ func TestSourcesFromAreIngested(t *testing.T) {
 	}
 	// The kb-plugins stay the ingest hooks: the added source is searchable.
 	for _, p := range w.Catalog.Registry.KBPlugins() {
-		res, err := p.Retrieve(context.Background(), sdk.RunContext{}, &sdk.RetrieveInput{
-			Payload: sdk.Payload{Prompt: "numbats termites"}, MaxResults: 5, Purpose: sdk.PurposeMixed, KUs: w.KB.Store()})
+		res, err := p.Retrieve(context.Background(), plugin.RunContext{}, &plugin.RetrieveInput{
+			Payload: plugin.Payload{Prompt: "numbats termites"}, MaxResults: 5, Purpose: plugin.PurposeMixed, KUs: w.KB.Store()})
 		if err != nil {
 			t.Fatalf("%s: %v", p.Descriptor().ID, err)
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/vm"
+	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 func init() {

@@ -10,12 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/plugins/wrapper"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 // Shell completion (mrpvm completion bash|zsh|fish|powershell) completes
@@ -37,9 +37,9 @@ const completionLimit = 50
 // plugins each runs.
 var stageTypes = []struct {
 	stage string
-	typ   sdk.PluginType
+	typ   plugin.PluginType
 }{
-	{"sd", sdk.TypeSD}, {"plan", sdk.TypePlan}, {"kb", sdk.TypeKB}, {"gs", sdk.TypeGS}, {"val", sdk.TypeVal},
+	{"sd", plugin.TypeSD}, {"plan", plugin.TypePlan}, {"kb", plugin.TypeKB}, {"gs", plugin.TypeGS}, {"val", plugin.TypeVal},
 }
 
 func registerCompletions(root *cobra.Command) {
@@ -52,7 +52,7 @@ func registerCompletions(root *cobra.Command) {
 			c.ValidArgsFunction = cobra.NoFileCompletions
 		case "search":
 			_ = c.RegisterFlagCompletionFunc("plugin", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				return pluginCompletions(sdk.TypeKB, ""), cobra.ShellCompDirectiveNoFileComp
+				return pluginCompletions(plugin.TypeKB, ""), cobra.ShellCompDirectiveNoFileComp
 			})
 			c.ValidArgsFunction = cobra.NoFileCompletions
 		case "trace":
@@ -82,10 +82,10 @@ func completeStagePlugin(_ *cobra.Command, _ []string, toComplete string) ([]cob
 
 // pluginCompletions lists the ids of the plugins of one family, each
 // after prefix, with its description.
-func pluginCompletions(t sdk.PluginType, prefix string) []cobra.Completion {
+func pluginCompletions(t plugin.PluginType, prefix string) []cobra.Completion {
 	var out []cobra.Completion
 	seen := map[string]bool{}
-	add := func(d sdk.Descriptor) {
+	add := func(d plugin.Descriptor) {
 		if d.Type != t || seen[d.ID] {
 			return
 		}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 // Exit statuses: 0 success, 1 failure, 2 a command line or input that
@@ -87,7 +87,7 @@ func errorCode(err error) string {
 	var ue *usageError
 	var ce *codedError
 	var se *store.Error
-	var pe *sdk.PluginError
+	var pe *plugin.PluginError
 	switch {
 	case errors.As(err, &ue):
 		return codeUsage

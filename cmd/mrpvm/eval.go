@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine/evalsuite"
+	"github.com/mrpvm/mrpvm/evalsuite"
 )
 
 func init() {

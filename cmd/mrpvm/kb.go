@@ -10,10 +10,10 @@ import (
 	"os"
 
 	"github.com/mrpvm/mrpvm/config"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/lsp"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/vm"
 )
 
 // kbCmdResult is what `mrpvm kb` prints with --json.
@@ -120,10 +120,10 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 			return nil, err
 		}
 		res.KB = cur
-		change.EventType = sdk.EventKBSaved
+		change.EventType = plugin.EventKBSaved
 		if action == "fork" {
 			res.KB = snap
-			change.EventType, change.PreviousKBID, change.PreviousKBName = sdk.EventKBForked, cur, ws
+			change.EventType, change.PreviousKBID, change.PreviousKBName = plugin.EventKBForked, cur, ws
 		}
 	case "load":
 		if _, err := os.Stat(snap); errors.Is(err, fs.ErrNotExist) {
@@ -151,7 +151,7 @@ func runKB(ctx context.Context, action, name, dir string) (*kbCmdResult, error) 
 			return nil, errors.Join(fmt.Errorf("load snapshot %q: %w", name, err), os.Rename(prev, cur))
 		}
 		res.KB, res.Previous = cur, prev
-		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = sdk.EventKBLoaded, snap, prev, ws
+		change.EventType, change.RequestedKBID, change.PreviousKBID, change.PreviousKBName = plugin.EventKBLoaded, snap, prev, ws
 	default:
 		return nil, fmt.Errorf("kb %s: want save, load or fork", action)
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -55,7 +55,7 @@ func init() {
 			"status is 1 when any problem is an error. Whether a wrapper is allowlisted is not checked.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, dirs []string) error {
-			var all []*sdk.PluginError
+			var all []*plugin.PluginError
 			for _, d := range dirs {
 				all = append(all, plugins.CheckDir(d)...)
 			}
@@ -67,7 +67,7 @@ func init() {
 			}
 			if flags.json {
 				if all == nil {
-					all = []*sdk.PluginError{}
+					all = []*plugin.PluginError{}
 				}
 				for _, p := range all {
 					p.File = displayPath(p.File)
@@ -96,7 +96,7 @@ func init() {
 
 // reportProblems prints each problem on standard error and returns the
 // number of errors (problems that are not warnings).
-func reportProblems(problems []*sdk.PluginError) int {
+func reportProblems(problems []*plugin.PluginError) int {
 	errs := 0
 	for _, p := range problems {
 		if p.Warning {
@@ -110,7 +110,7 @@ func reportProblems(problems []*sdk.PluginError) int {
 }
 
 // problemLine renders "file:line: code: message (plugin id, stage s)".
-func problemLine(p *sdk.PluginError) string {
+func problemLine(p *plugin.PluginError) string {
 	loc := displayPath(p.File)
 	if loc == "" {
 		loc = displayPath(p.Ref)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
-	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/kbsearch"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // Error codes of mrpvm search (printed as "code: message"); the codes of
@@ -114,18 +114,18 @@ func runSearch(cmd *cobra.Command, args []string, o searchOptions) error {
 		}
 	}
 	if kbsearch.CheckK(o.k) != nil {
-		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, kb.MaxK)
+		return usageErr(codeBadK, "--k %d is outside [1, %d]", o.k, retrieval.MaxK)
 	}
 	// Read the inputs before opening anything: bad files fail fast.
-	var queries []kb.Query
-	var qrels kb.Qrels
+	var queries []retrieval.Query
+	var qrels retrieval.Qrels
 	if batch {
 		var err error
-		if queries, err = kb.LoadQueries(o.queries); err != nil {
+		if queries, err = retrieval.LoadQueries(o.queries); err != nil {
 			return usageErr(codeBadQueries, "%v", err)
 		}
 		if o.qrels != "" {
-			if qrels, err = kb.LoadQrels(o.qrels); err != nil {
+			if qrels, err = retrieval.LoadQrels(o.qrels); err != nil {
 				return usageErr(codeBadQrels, "%v", err)
 			}
 		}
@@ -174,7 +174,7 @@ type hitJSON struct {
 
 func searchOne(ctx context.Context, s *kbsearch.Searcher, query string, o searchOptions) error {
 	t0 := time.Now()
-	res, err := s.Search(ctx, kb.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
+	res, err := s.Search(ctx, retrieval.SearchRequest{Query: query, K: o.k, BySource: o.bySource})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -212,7 +212,7 @@ func printHits(w io.Writer, hits []hitJSON) {
 	tw.Flush()
 }
 
-func searchBatch(ctx context.Context, s *kbsearch.Searcher, queries []kb.Query, qrels kb.Qrels, o searchOptions) error {
+func searchBatch(ctx context.Context, s *kbsearch.Searcher, queries []retrieval.Query, qrels retrieval.Qrels, o searchOptions) error {
 	var out io.Writer
 	var file *os.File
 	runPath := o.run
@@ -235,11 +235,11 @@ func searchBatch(ctx context.Context, s *kbsearch.Searcher, queries []kb.Query, 
 	if tag == "" {
 		tag = s.Plugin()
 	}
-	var tw *kb.TRECWriter
+	var tw *retrieval.TRECWriter
 	if out != nil {
-		tw = kb.NewTRECWriter(out, tag)
+		tw = retrieval.NewTRECWriter(out, tag)
 	}
-	run := make(kb.Run, len(queries))
+	run := make(retrieval.Run, len(queries))
 	// Open the index first (its unit table, fact graph): the batch then
 	// times its queries, as a running server answers them.
 	tw0 := time.Now()
@@ -278,9 +278,9 @@ func searchBatch(ctx context.Context, s *kbsearch.Searcher, queries []kb.Query, 
 	if secs > 0 {
 		qps = float64(len(queries)) / secs
 	}
-	var m *kb.Metrics
+	var m *retrieval.Metrics
 	if qrels != nil {
-		x := kb.Evaluate(run, qrels)
+		x := retrieval.Evaluate(run, qrels)
 		m = &x
 	}
 	msg := os.Stdout

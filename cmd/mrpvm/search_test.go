@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/mrpvm/mrpvm/engine/kbsearch"
-	"github.com/mrpvm/mrpvm/plugins/kb"
+	"github.com/mrpvm/mrpvm/kbsearch"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 const searchData = "testdata/search"
@@ -216,7 +216,7 @@ func TestSearchBatch(t *testing.T) {
 			if _, ok := first["q4"]; ok {
 				t.Errorf("q4 (stop words) has hits")
 			}
-			r, err := kb.ReadTREC(strings.NewReader(string(b)))
+			r, err := retrieval.ReadTREC(strings.NewReader(string(b)))
 			if err != nil || len(r["q1"]) > 3 {
 				t.Errorf("run: %v, q1 has %d docs with --k 3", err, len(r["q1"]))
 			}

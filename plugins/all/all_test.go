@@ -11,36 +11,36 @@ import (
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // seedCatalog is the built-in plugin catalog every build must hold:
 // id -> type, usesLLM, costClass.
 var seedCatalog = map[string]struct {
-	t       sdk.PluginType
+	t       plugin.PluginType
 	usesLLM bool
 	cost    string
 }{
-	"sd-symbolic":     {sdk.TypeSD, false, "cheap"},
-	"sd-llm-fast":     {sdk.TypeSD, true, "moderate"},
-	"sd-llm-deep":     {sdk.TypeSD, true, "expensive"},
-	"kb-fast":         {sdk.TypeKB, false, "cheap"},
-	"kb-balanced":     {sdk.TypeKB, false, "moderate"},
-	"kb-thinkingdb":   {sdk.TypeKB, false, "expensive"},
-	"gs-symbolic":     {sdk.TypeGS, false, "cheap"},
-	"gs-llm-fast":     {sdk.TypeGS, true, "moderate"},
-	"gs-llm-deep":     {sdk.TypeGS, true, "expensive"},
-	"planner-default": {sdk.TypePlan, false, "cheap"},
-	"planner-depth":   {sdk.TypePlan, false, "cheap"},
-	"val-llm":         {sdk.TypeVal, true, "moderate"},
-	"val-symbolic":    {sdk.TypeVal, false, "cheap"},
+	"sd-symbolic":     {plugin.TypeSD, false, "cheap"},
+	"sd-llm-fast":     {plugin.TypeSD, true, "moderate"},
+	"sd-llm-deep":     {plugin.TypeSD, true, "expensive"},
+	"kb-fast":         {plugin.TypeKB, false, "cheap"},
+	"kb-balanced":     {plugin.TypeKB, false, "moderate"},
+	"kb-thinkingdb":   {plugin.TypeKB, false, "expensive"},
+	"gs-symbolic":     {plugin.TypeGS, false, "cheap"},
+	"gs-llm-fast":     {plugin.TypeGS, true, "moderate"},
+	"gs-llm-deep":     {plugin.TypeGS, true, "expensive"},
+	"planner-default": {plugin.TypePlan, false, "cheap"},
+	"planner-depth":   {plugin.TypePlan, false, "cheap"},
+	"val-llm":         {plugin.TypeVal, true, "moderate"},
+	"val-symbolic":    {plugin.TypeVal, false, "cheap"},
 }
 
 // folderOf maps a family to its folder under plugins/.
-var folderOf = map[sdk.PluginType]string{sdk.TypeSD: "sd", sdk.TypePlan: "mrp-plan", sdk.TypeKB: "kb", sdk.TypeGS: "gs", sdk.TypeVal: "val"}
+var folderOf = map[plugin.PluginType]string{plugin.TypeSD: "sd", plugin.TypePlan: "mrp-plan", plugin.TypeKB: "kb", plugin.TypeGS: "gs", plugin.TypeVal: "val"}
 
 func TestBuiltinsMatchTheSeedCatalog(t *testing.T) {
 	if p := plugins.BuiltinProblems(); len(p) > 0 {
@@ -102,8 +102,8 @@ func TestPluginFoldersCheckClean(t *testing.T) {
 	}
 }
 
-func known() map[string]sdk.PluginType {
-	m := map[string]sdk.PluginType{}
+func known() map[string]plugin.PluginType {
+	m := map[string]plugin.PluginType{}
 	for _, b := range plugins.Builtins() {
 		m[b.Descriptor.ID] = b.Descriptor.Type
 	}
@@ -121,8 +121,8 @@ func TestDefaultConfigCoversEveryBuiltin(t *testing.T) {
 			t.Errorf("config/plugins.json has no entry for %s", id)
 		}
 		found := false
-		for _, stage := range sdk.LoopStages {
-			if sdk.TypeOfLoopStage(stage) == b.Descriptor.Type && slices.Contains(cfg.Order(stage), id) {
+		for _, stage := range plugin.LoopStages {
+			if plugin.TypeOfLoopStage(stage) == b.Descriptor.Type && slices.Contains(cfg.Order(stage), id) {
 				found = true
 			}
 		}
@@ -142,11 +142,11 @@ func TestDefaultCatalog(t *testing.T) {
 		t.Errorf("%d plugins loaded", c.Registry.Len())
 	}
 	for stage, want := range map[string][]string{
-		sdk.LoopSeedDetector: {"sd-symbolic", "sd-llm-fast", "sd-llm-deep"},
-		sdk.LoopPlanner:      {"planner-default", "planner-depth"},
-		sdk.LoopKB:           {"kb-balanced", "kb-fast", "kb-thinkingdb"},
-		sdk.LoopGoalSolver:   {"gs-symbolic", "gs-llm-fast", "gs-llm-deep"},
-		sdk.LoopValidation:   {"val-symbolic", "val-llm"},
+		plugin.LoopSeedDetector: {"sd-symbolic", "sd-llm-fast", "sd-llm-deep"},
+		plugin.LoopPlanner:      {"planner-default", "planner-depth"},
+		plugin.LoopKB:           {"kb-balanced", "kb-fast", "kb-thinkingdb"},
+		plugin.LoopGoalSolver:   {"gs-symbolic", "gs-llm-fast", "gs-llm-deep"},
+		plugin.LoopValidation:   {"val-symbolic", "val-llm"},
 	} {
 		if got := c.Order(stage); !slices.Equal(got, want) {
 			t.Errorf("Order(%s) = %v, want %v", stage, got, want)
@@ -162,7 +162,7 @@ func TestDefaultCatalog(t *testing.T) {
 	if len(srcs) != len(seedCatalog) || srcs[0].ID != "plugin::"+srcs[0].Name[:strings.Index(srcs[0].Name, "/")] {
 		t.Errorf("KU sources %d, first %+v", len(srcs), srcs[0].ID)
 	}
-	if len(c.Candidates()[sdk.TypeKB]) != 3 {
+	if len(c.Candidates()[plugin.TypeKB]) != 3 {
 		t.Errorf("candidates %v", c.Candidates())
 	}
 }
@@ -174,15 +174,15 @@ func TestDefaultCatalog(t *testing.T) {
 func TestEveryMethodAnswersHonestly(t *testing.T) {
 	c := workspace.LoadCatalog(workspace.Options{NoWrappers: true})
 	ctx := context.Background()
-	rc := sdk.RunContext{RequestID: "test"}
-	p := sdk.Payload{Prompt: "What is kb-fast?"}
-	unsupported := func(t *testing.T, method string, status sdk.Status, allowed []sdk.Status, e *sdk.Error, err error) {
+	rc := plugin.RunContext{RequestID: "test"}
+	p := plugin.Payload{Prompt: "What is kb-fast?"}
+	unsupported := func(t *testing.T, method string, status plugin.Status, allowed []plugin.Status, e *plugin.Error, err error) {
 		t.Helper()
 		if err != nil {
 			t.Errorf("%s: error %v", method, err)
 			return
 		}
-		if (status == sdk.StatusUnsupported || status == sdk.StatusError) && e == nil {
+		if (status == plugin.StatusUnsupported || status == plugin.StatusError) && e == nil {
 			t.Errorf("%s: status %s without an error", method, status)
 		}
 		if !status.In(allowed) {
@@ -192,60 +192,60 @@ func TestEveryMethodAnswersHonestly(t *testing.T) {
 	for _, d := range c.Registry.List("") {
 		t.Run(d.ID, func(t *testing.T) {
 			switch d.Type {
-			case sdk.TypeSD:
+			case plugin.TypeSD:
 				sd, _ := c.Registry.SD(d.ID)
-				r, err := sd.DetectSeeds(ctx, rc, &sdk.SeedInput{Payload: p})
-				unsupported(t, "detectSeeds", r.Status, sdk.SeedStatuses, r.Error, err)
-				n, err := sd.NormalizePersistentContext(ctx, rc, &sdk.NormalizeInput{Text: "x"})
-				unsupported(t, "normalizePersistentContext", n.Status, sdk.NormalizeStatuses, n.Error, err)
-			case sdk.TypePlan:
+				r, err := sd.DetectSeeds(ctx, rc, &plugin.SeedInput{Payload: p})
+				unsupported(t, "detectSeeds", r.Status, plugin.SeedStatuses, r.Error, err)
+				n, err := sd.NormalizePersistentContext(ctx, rc, &plugin.NormalizeInput{Text: "x"})
+				unsupported(t, "normalizePersistentContext", n.Status, plugin.NormalizeStatuses, n.Error, err)
+			case plugin.TypePlan:
 				pl, _ := c.Registry.Planner(d.ID)
-				r, err := pl.BuildPlan(ctx, rc, &sdk.PlanInput{Payload: p})
-				unsupported(t, "buildPlan", r.Status, sdk.PlanStatuses, r.Error, err)
+				r, err := pl.BuildPlan(ctx, rc, &plugin.PlanInput{Payload: p})
+				unsupported(t, "buildPlan", r.Status, plugin.PlanStatuses, r.Error, err)
 				if r.PlannerPluginID != d.ID {
 					t.Errorf("plannerPluginId %q", r.PlannerPluginID)
 				}
-				if err := pl.RecordOutcome(ctx, rc, &sdk.Outcome{}); err != nil {
+				if err := pl.RecordOutcome(ctx, rc, &plugin.Outcome{}); err != nil {
 					t.Errorf("recordOutcome: %v", err)
 				}
-			case sdk.TypeKB:
+			case plugin.TypeKB:
 				kb, _ := c.Registry.KB(d.ID)
 				// Built without a knowledge base store, a kb-plugin cannot
 				// retrieve: it must say so, whatever its error code.
-				r, err := kb.Retrieve(ctx, rc, &sdk.RetrieveInput{Payload: p})
-				if err != nil || r.Status != sdk.StatusUnsupported || r.Error == nil {
+				r, err := kb.Retrieve(ctx, rc, &plugin.RetrieveInput{Payload: p})
+				if err != nil || r.Status != plugin.StatusUnsupported || r.Error == nil {
 					t.Errorf("retrieve without a store: %+v %v", r, err)
 				}
 				if r.Sufficient {
 					t.Error("retrieve claims sufficiency")
 				}
-				st, err := kb.OnSourceText(ctx, rc, &sdk.SourceText{HookType: sdk.HookSourceText, SourceID: "a.md"})
-				if err != nil || st.Status != sdk.StatusSkipped {
+				st, err := kb.OnSourceText(ctx, rc, &plugin.SourceText{HookType: plugin.HookSourceText, SourceID: "a.md"})
+				if err != nil || st.Status != plugin.StatusSkipped {
 					t.Errorf("onSourceText: %+v %v", st, err)
 				}
-				se, err := kb.OnSessionEvent(ctx, rc, &sdk.SessionEvent{EventType: sdk.EventSessionCreated})
-				if err != nil || !se.Status.In(sdk.HookStatuses) || se.Status == sdk.StatusError {
+				se, err := kb.OnSessionEvent(ctx, rc, &plugin.SessionEvent{EventType: plugin.EventSessionCreated})
+				if err != nil || !se.Status.In(plugin.HookStatuses) || se.Status == plugin.StatusError {
 					t.Errorf("onSessionEvent: %+v %v", se, err)
 				}
-			case sdk.TypeGS:
+			case plugin.TypeGS:
 				gs, _ := c.Registry.GS(d.ID)
-				r, err := gs.Solve(ctx, rc, &sdk.SolveInput{Payload: p})
-				unsupported(t, "solve", r.Status, sdk.SolveStatuses, r.Error, err)
-				if r.Status == sdk.StatusSuccess {
+				r, err := gs.Solve(ctx, rc, &plugin.SolveInput{Payload: p})
+				unsupported(t, "solve", r.Status, plugin.SolveStatuses, r.Error, err)
+				if r.Status == plugin.StatusSuccess {
 					t.Error("solve answered without evidence")
 				}
-			case sdk.TypeVal:
+			case plugin.TypeVal:
 				v, _ := c.Registry.Val(d.ID)
-				r, err := v.Validate(ctx, rc, &sdk.ValidateInput{Payload: p, Answer: "a"})
+				r, err := v.Validate(ctx, rc, &plugin.ValidateInput{Payload: p, Answer: "a"})
 				if !d.UsesLLM {
 					// A symbolic validator can decide without a model: an
 					// answer with no evidence behind it is not grounded.
-					if err != nil || r.Status != sdk.StatusRejected || r.Reason == "" {
+					if err != nil || r.Status != plugin.StatusRejected || r.Reason == "" {
 						t.Errorf("validate of an ungrounded answer: %+v %v", r, err)
 					}
 					break
 				}
-				unsupported(t, "validate", r.Status, sdk.ValidateStatuses, r.Error, err)
+				unsupported(t, "validate", r.Status, plugin.ValidateStatuses, r.Error, err)
 				if r.Verdict != "" {
 					t.Errorf("validate gave verdict %q", r.Verdict)
 				}
@@ -279,16 +279,16 @@ func TestOptionsAreStrict(t *testing.T) {
 		if !ok {
 			t.Fatalf("no built-in %s", tc.id)
 		}
-		p, err := b.New(json.RawMessage(tc.opts), sdk.Env{PluginID: tc.id})
+		p, err := b.New(json.RawMessage(tc.opts), plugin.Env{PluginID: tc.id})
 		if tc.ok {
 			if err != nil || p == nil || p.Descriptor().ID != tc.id {
 				t.Errorf("%s %s: %v", tc.id, tc.opts, err)
 			}
 			continue
 		}
-		var se *sdk.Error
-		if !errors.As(err, &se) || se.Code != sdk.CodeOptionsInvalid {
-			t.Errorf("%s %s: got %v, want %s", tc.id, tc.opts, err, sdk.CodeOptionsInvalid)
+		var se *plugin.Error
+		if !errors.As(err, &se) || se.Code != plugin.CodeOptionsInvalid {
+			t.Errorf("%s %s: got %v, want %s", tc.id, tc.opts, err, plugin.CodeOptionsInvalid)
 		}
 	}
 }

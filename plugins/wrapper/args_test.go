@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 func TestArgLeaves(t *testing.T) {
@@ -62,10 +62,10 @@ func TestEqualsJoinedPathIsRefused(t *testing.T) {
 		"cat >/dev/null\nprintf '## Plugin Result\\nStatus: success\\nResult: '\nhead -c 40 \"${1#--file=}\"\n")
 	m, errs := LoadManifest(filepath.Join(dir, ManifestFile))
 	if m != nil {
-		res, err := NewRunner(m, Limits{}).Call(context.Background(), sdk.Payload{Prompt: "q"})
+		res, err := NewRunner(m, Limits{}).Call(context.Background(), plugin.Payload{Prompt: "q"})
 		t.Fatalf("the manifest loaded and the wrapper ran: %+v %v", res, err)
 	}
-	if len(errs) != 1 || errs[0].Code != sdk.CodePathSandboxViolation || errs[0].Field != "args.0" {
+	if len(errs) != 1 || errs[0].Code != plugin.CodePathSandboxViolation || errs[0].Field != "args.0" {
 		t.Errorf("problems %v", errs)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"slices"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // HelperSet offers loaded wrappers to plugins as externalHelpers
-// (sdk.Helpers): a plugin may call any of them on a payload.
+// (plugin.Helpers): a plugin may call any of them on a payload.
 type HelperSet struct {
 	byID map[string]*Runner
 	ids  []string
@@ -32,16 +32,16 @@ func (h *HelperSet) Add(r *Runner) {
 func (h *HelperSet) IDs() []string { return slices.Clone(h.ids) }
 
 // Call runs helper id once.
-func (h *HelperSet) Call(ctx context.Context, id string, p sdk.Payload) (*sdk.WrapperResult, error) {
+func (h *HelperSet) Call(ctx context.Context, id string, p plugin.Payload) (*plugin.WrapperResult, error) {
 	r, ok := h.byID[id]
 	if !ok {
-		return nil, &sdk.PluginError{ID: id, Stage: sdk.StageRun, Code: sdk.CodeUnknownPlugin, Message: "no loaded wrapper has this id"}
+		return nil, &plugin.PluginError{ID: id, Stage: plugin.StageRun, Code: plugin.CodeUnknownPlugin, Message: "no loaded wrapper has this id"}
 	}
 	return r.Call(ctx, p)
 }
 
 // RunnerOf returns the runner behind a plugin made by New, if any.
-func RunnerOf(p sdk.Plugin) (*Runner, bool) {
+func RunnerOf(p plugin.Plugin) (*Runner, bool) {
 	if b, ok := p.(interface{ Runner() *Runner }); ok {
 		return b.Runner(), true
 	}

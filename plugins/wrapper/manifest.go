@@ -22,7 +22,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // ManifestFile is the name of a wrapper's manifest.
@@ -40,7 +40,7 @@ type Manifest struct {
 	// Descriptor is the plugin descriptor after normalization: legacy name
 	// as id, gs-plugin as default type, implied plannerHints. Its Extra
 	// keeps the wrapper keys (command, args, ...) and any unknown key.
-	Descriptor        sdk.Descriptor
+	Descriptor        plugin.Descriptor
 	Dir               string // absolute wrapper folder
 	File              string // manifest path
 	ProtocolVersion   int
@@ -72,9 +72,9 @@ type wrapperFields struct {
 // Discover loads every <root>/*/manifest.json, in root order then folder
 // name order. Missing roots are skipped. Each manifest that fails is
 // reported and left out; the others still load.
-func Discover(roots ...string) ([]*Manifest, []*sdk.PluginError) {
+func Discover(roots ...string) ([]*Manifest, []*plugin.PluginError) {
 	var out []*Manifest
-	var problems []*sdk.PluginError
+	var problems []*plugin.PluginError
 	for _, root := range roots {
 		if root == "" {
 			continue
@@ -82,8 +82,8 @@ func Discover(roots ...string) ([]*Manifest, []*sdk.PluginError) {
 		entries, err := os.ReadDir(root)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, &sdk.PluginError{Ref: root, File: root, Stage: sdk.StageLoad,
-					Code: sdk.CodeManifestInvalid, Message: err.Error()})
+				problems = append(problems, &plugin.PluginError{Ref: root, File: root, Stage: plugin.StageLoad,
+					Code: plugin.CodeManifestInvalid, Message: err.Error()})
 			}
 			continue
 		}
@@ -108,7 +108,7 @@ func Discover(roots ...string) ([]*Manifest, []*sdk.PluginError) {
 // LoadManifest reads and validates one manifest. It returns nil and the
 // problems when the wrapper cannot be used; warnings (an unsupported
 // protocol version) also return nil, marked Warning.
-func LoadManifest(path string) (*Manifest, []*sdk.PluginError) {
+func LoadManifest(path string) (*Manifest, []*plugin.PluginError) {
 	return LoadManifestIn("", path)
 }
 
@@ -116,67 +116,67 @@ func LoadManifest(path string) (*Manifest, []*sdk.PluginError) {
 // the folder root ("" : anywhere). A manifest that is not a regular file,
 // resolves outside root or is over fsafe.MaxConfigBytes is refused with
 // the fsafe code, unread.
-func LoadManifestIn(root, path string) (*Manifest, []*sdk.PluginError) {
+func LoadManifestIn(root, path string) (*Manifest, []*plugin.PluginError) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		path = abs
 	}
 	data, err := fsafe.ReadFile(root, path, fsafe.MaxConfigBytes)
 	if err != nil {
-		return nil, []*sdk.PluginError{{Ref: path, File: path, Stage: sdk.StageLoad, Code: fsafe.CodeOr(err, sdk.CodeManifestInvalid), Message: err.Error()}}
+		return nil, []*plugin.PluginError{{Ref: path, File: path, Stage: plugin.StageLoad, Code: fsafe.CodeOr(err, plugin.CodeManifestInvalid), Message: err.Error()}}
 	}
 	return ParseManifest(data, path)
 }
 
 // ParseManifest validates manifest text read from path (its folder is the
 // wrapper folder).
-func ParseManifest(data []byte, path string) (*Manifest, []*sdk.PluginError) {
-	loc := sdk.NewLocator(data, path)
-	fail := func(errs []*sdk.PluginError) (*Manifest, []*sdk.PluginError) {
+func ParseManifest(data []byte, path string) (*Manifest, []*plugin.PluginError) {
+	loc := plugin.NewLocator(data, path)
+	fail := func(errs []*plugin.PluginError) (*Manifest, []*plugin.PluginError) {
 		for _, e := range errs {
 			e.Ref = path
 			loc.Place(e)
 		}
 		return nil, errs
 	}
-	if pe := loc.Syntax(sdk.CodeManifestInvalid); pe != nil {
-		return fail([]*sdk.PluginError{pe})
+	if pe := loc.Syntax(plugin.CodeManifestInvalid); pe != nil {
+		return fail([]*plugin.PluginError{pe})
 	}
 	if t := strings.TrimSpace(string(data)); !strings.HasPrefix(t, "{") {
-		return fail([]*sdk.PluginError{{Stage: sdk.StageLoad, Code: sdk.CodeManifestInvalid, Message: "a manifest must be a JSON object"}})
+		return fail([]*plugin.PluginError{{Stage: plugin.StageLoad, Code: plugin.CodeManifestInvalid, Message: "a manifest must be a JSON object"}})
 	}
-	var d sdk.Descriptor
+	var d plugin.Descriptor
 	var w wrapperFields
-	var errs []*sdk.PluginError
+	var errs []*plugin.PluginError
 	collect := func(err error) {
-		var fe sdk.FieldErrors
+		var fe plugin.FieldErrors
 		if errors.As(err, &fe) {
 			for _, e := range fe {
-				e.Code = sdk.CodeManifestInvalid
+				e.Code = plugin.CodeManifestInvalid
 				errs = append(errs, e)
 			}
 		} else if err != nil {
-			errs = append(errs, &sdk.PluginError{Stage: sdk.StageLoad, Code: sdk.CodeManifestInvalid, Message: err.Error()})
+			errs = append(errs, &plugin.PluginError{Stage: plugin.StageLoad, Code: plugin.CodeManifestInvalid, Message: err.Error()})
 		}
 	}
 	collect(d.UnmarshalJSON(data))
-	_, err := sdk.DecodeObject(data, &w, sdk.CodeManifestInvalid)
+	_, err := plugin.DecodeObject(data, &w, plugin.CodeManifestInvalid)
 	collect(err)
 	if len(errs) > 0 {
 		return fail(errs)
 	}
-	id := func(e *sdk.PluginError) *sdk.PluginError { e.ID = d.ID; return e }
+	id := func(e *plugin.PluginError) *plugin.PluginError { e.ID = d.ID; return e }
 
 	// Protocol version first: a wrapper for another protocol is skipped
 	// with a warning, whatever else it says.
 	switch {
 	case w.ProtocolVersion == nil:
 		normalizeID(&d)
-		return fail([]*sdk.PluginError{id(&sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "protocolVersion",
+		return fail([]*plugin.PluginError{id(&plugin.PluginError{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "protocolVersion",
 			Message: fmt.Sprintf("protocolVersion is required (this build speaks %d)", ProtocolVersion)})})
 	case *w.ProtocolVersion != ProtocolVersion:
 		normalizeID(&d)
-		return fail([]*sdk.PluginError{id(&sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodeUnsupportedProtocolVersion,
+		return fail([]*plugin.PluginError{id(&plugin.PluginError{Stage: plugin.StageValidate, Code: plugin.CodeUnsupportedProtocolVersion,
 			Field: "protocolVersion", Warning: true,
 			Message: fmt.Sprintf("protocolVersion %d is not supported (this build speaks %d); wrapper skipped", *w.ProtocolVersion, ProtocolVersion)})})
 	}
@@ -191,27 +191,27 @@ func ParseManifest(data []byte, path string) (*Manifest, []*sdk.PluginError) {
 	m.Descriptor = d
 
 	if w.Timeout < 0 {
-		errs = append(errs, id(&sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "timeout", Message: "timeout must not be negative"}))
+		errs = append(errs, id(&plugin.PluginError{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "timeout", Message: "timeout must not be negative"}))
 	}
 	if w.MaxInputSizeBytes < 0 {
-		errs = append(errs, id(&sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "maxInputSizeBytes", Message: "maxInputSizeBytes must not be negative"}))
+		errs = append(errs, id(&plugin.PluginError{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "maxInputSizeBytes", Message: "maxInputSizeBytes must not be negative"}))
 	}
 	problems := d.Validate()
 	for _, de := range problems {
-		if de.Code == sdk.CodeDescriptorBadType {
+		if de.Code == plugin.CodeDescriptorBadType {
 			// A type this build does not know (a newer protocol's family):
 			// the wrapper is skipped with a structured warning, whatever
 			// else its manifest says, never reported as broken.
-			de.Code, de.Warning, de.ID = sdk.CodeUnknownPluginType, true, d.ID
+			de.Code, de.Warning, de.ID = plugin.CodeUnknownPluginType, true, d.ID
 			de.Message += "; wrapper skipped"
-			return fail([]*sdk.PluginError{de})
+			return fail([]*plugin.PluginError{de})
 		}
 	}
 	for _, de := range problems {
 		switch de.Code {
 		default:
 			de.Message = de.Code + ": " + de.Message
-			de.Code = sdk.CodeManifestInvalid
+			de.Code = plugin.CodeManifestInvalid
 		}
 		errs = append(errs, de)
 	}
@@ -225,23 +225,23 @@ func ParseManifest(data []byte, path string) (*Manifest, []*sdk.PluginError) {
 	return m, nil
 }
 
-func normalizeID(d *sdk.Descriptor) {
+func normalizeID(d *plugin.Descriptor) {
 	if d.ID == "" && d.Name != "" {
 		d.ID = d.Name
 	}
 }
 
 // normalize fills what legacy manifests leave out (stage normalize).
-func normalize(d *sdk.Descriptor, w *wrapperFields, m *Manifest) {
+func normalize(d *plugin.Descriptor, w *wrapperFields, m *Manifest) {
 	normalizeID(d)
 	if d.Name == "" {
 		d.Name = d.ID
 	}
 	if d.Type == "" {
-		d.Type = sdk.TypeGS // the legacy implicit helper-plugin type
+		d.Type = plugin.TypeGS // the legacy implicit helper-plugin type
 	}
 	if d.CostClass == "" {
-		d.CostClass = sdk.CostModerate
+		d.CostClass = plugin.CostModerate
 	}
 	if d.TimeoutMs == 0 {
 		d.TimeoutMs = w.Timeout
@@ -252,7 +252,7 @@ func normalize(d *sdk.Descriptor, w *wrapperFields, m *Manifest) {
 	if d.PlannerHints == nil && d.Type.NeedsPlannerHints() {
 		// Priors implied by the legacy keys: acts among the capabilities,
 		// keywords as topics, priority (0-100) as confidence.
-		h := &sdk.PlannerHints{ExpectedLatencyMs: 1000, RelativeCost: 0.5, ConfidenceWhenMatched: 0.5,
+		h := &plugin.PlannerHints{ExpectedLatencyMs: 1000, RelativeCost: 0.5, ConfidenceWhenMatched: 0.5,
 			PreferredDepth: "medium", SupportedActs: []string{}, TopicTags: slices.Clone(w.Keywords)}
 		if h.TopicTags == nil {
 			h.TopicTags = []string{}
@@ -276,14 +276,14 @@ func normalize(d *sdk.Descriptor, w *wrapperFields, m *Manifest) {
 // path-like part of the arguments (see argLeaves) may not be absolute or
 // contain "..", and a command naming a file is
 // resolved (symlinks too) inside the wrapper folder.
-func (m *Manifest) resolveCommand() []*sdk.PluginError {
-	var errs []*sdk.PluginError
+func (m *Manifest) resolveCommand() []*plugin.PluginError {
+	var errs []*plugin.PluginError
 	sandbox := func(field, format string, args ...any) {
-		errs = append(errs, &sdk.PluginError{Stage: sdk.StageValidate, Code: sdk.CodePathSandboxViolation,
+		errs = append(errs, &plugin.PluginError{Stage: plugin.StageValidate, Code: plugin.CodePathSandboxViolation,
 			Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	if strings.TrimSpace(m.Command) == "" {
-		return []*sdk.PluginError{{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "command", Message: "command is required"}}
+		return []*plugin.PluginError{{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "command", Message: "command is required"}}
 	}
 	for i, a := range m.Args {
 		if part, bad := argLeaves(a); bad {
@@ -307,7 +307,7 @@ func (m *Manifest) resolveCommand() []*sdk.PluginError {
 	if strings.ContainsAny(m.Command, `/\`) || exists(local) {
 		real, err := filepath.EvalSymlinks(local)
 		if err != nil {
-			return []*sdk.PluginError{{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "command",
+			return []*plugin.PluginError{{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "command",
 				Message: fmt.Sprintf("command %q not found in %s", m.Command, m.Dir)}}
 		}
 		if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -315,7 +315,7 @@ func (m *Manifest) resolveCommand() []*sdk.PluginError {
 			return errs
 		}
 		if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-			return []*sdk.PluginError{{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "command",
+			return []*plugin.PluginError{{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "command",
 				Message: fmt.Sprintf("command %q is not an executable file", m.Command)}}
 		}
 		m.Path = real
@@ -323,7 +323,7 @@ func (m *Manifest) resolveCommand() []*sdk.PluginError {
 	}
 	p, err := exec.LookPath(m.Command)
 	if err != nil {
-		return []*sdk.PluginError{{Stage: sdk.StageValidate, Code: sdk.CodeManifestInvalid, Field: "command",
+		return []*plugin.PluginError{{Stage: plugin.StageValidate, Code: plugin.CodeManifestInvalid, Field: "command",
 			Message: fmt.Sprintf("command %q is neither in the wrapper folder nor on PATH", m.Command)}}
 	}
 	m.Path = p

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Limits bound one wrapper call. Zero fields take the defaults.
@@ -85,32 +85,32 @@ func (r *Runner) MaxInput() int {
 	return r.limits.MaxInputBytes
 }
 
-func (r *Runner) fail(code, format string, args ...any) *sdk.PluginError {
-	return &sdk.PluginError{Ref: r.m.File, ID: r.m.Descriptor.ID, Stage: sdk.StageRun, Code: code,
+func (r *Runner) fail(code, format string, args ...any) *plugin.PluginError {
+	return &plugin.PluginError{Ref: r.m.File, ID: r.m.Descriptor.ID, Stage: plugin.StageRun, Code: code,
 		Message: fmt.Sprintf(format, args...)}
 }
 
 // Call runs the wrapper once on a payload. Every failure is a
-// *sdk.PluginError with stage run: wrapper_input_too_large,
+// *plugin.PluginError with stage run: wrapper_input_too_large,
 // wrapper_start_failed, wrapper_timeout (killed at the timeout, or exit
 // 3), wrapper_exit (exit 1, 2 or another status), wrapper_bad_output
 // (no valid `## Plugin Result` block, or stdout over its cap), canceled.
-func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, error) {
+func (r *Runner) Call(ctx context.Context, p plugin.Payload) (*plugin.WrapperResult, error) {
 	input, err := json.Marshal(p)
 	if err != nil {
-		return nil, r.fail(sdk.CodeManifestInvalid, "encode payload: %v", err)
+		return nil, r.fail(plugin.CodeManifestInvalid, "encode payload: %v", err)
 	}
 	if max := r.MaxInput(); len(input) > max {
-		return nil, r.fail(sdk.CodeWrapperInputTooLarge, "payload is %d bytes; the limit is %d", len(input), max)
+		return nil, r.fail(plugin.CodeWrapperInputTooLarge, "payload is %d bytes; the limit is %d", len(input), max)
 	}
 
 	if r.pin != "" {
 		got, err := Fingerprint(r.m)
 		if err != nil {
-			return nil, r.fail(sdk.CodeNotAllowlisted, "%v", err)
+			return nil, r.fail(plugin.CodeNotAllowlisted, "%v", err)
 		}
 		if got != r.pin {
-			return nil, r.fail(sdk.CodeNotAllowlisted, "the wrapper's files changed since they were allowlisted (sha256 %s, allowlisted %s); not started", got, r.pin)
+			return nil, r.fail(plugin.CodeNotAllowlisted, "the wrapper's files changed since they were allowlisted (sha256 %s, allowlisted %s); not started", got, r.pin)
 		}
 	}
 
@@ -136,7 +136,7 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 	start := time.Now()
 	cmd, contained, err := startContained(build, tag)
 	if err != nil {
-		return nil, r.fail(sdk.CodeWrapperStart, "start %s: %v", r.m.Path, err)
+		return nil, r.fail(plugin.CodeWrapperStart, "start %s: %v", r.m.Path, err)
 	}
 	waitErr := cmd.Wait()
 	if errors.Is(waitErr, exec.ErrWaitDelay) {
@@ -153,32 +153,32 @@ func (r *Runner) Call(ctx context.Context, p sdk.Payload) (*sdk.WrapperResult, e
 
 	switch {
 	case stdout.truncated():
-		return nil, r.fail(sdk.CodeWrapperBadOutput, "stdout exceeded %d bytes; the process group was killed%s", r.limits.MaxOutputBytes, stderrNote(stderr))
+		return nil, r.fail(plugin.CodeWrapperBadOutput, "stdout exceeded %d bytes; the process group was killed%s", r.limits.MaxOutputBytes, stderrNote(stderr))
 	case ctx.Err() != nil:
-		return nil, r.fail(sdk.CodeCanceled, "call canceled after %s: %v", elapsed, ctx.Err())
+		return nil, r.fail(plugin.CodeCanceled, "call canceled after %s: %v", elapsed, ctx.Err())
 	case runCtx.Err() == context.DeadlineExceeded:
-		return nil, r.fail(sdk.CodeWrapperTimeout, "no answer within %s; the process group was killed%s", r.Timeout(), stderrNote(stderr))
+		return nil, r.fail(plugin.CodeWrapperTimeout, "no answer within %s; the process group was killed%s", r.Timeout(), stderrNote(stderr))
 	}
 	if waitErr != nil {
 		var ee *exec.ExitError
 		if !errors.As(waitErr, &ee) {
-			return nil, r.fail(sdk.CodeWrapperExit, "%v%s", waitErr, stderrNote(stderr))
+			return nil, r.fail(plugin.CodeWrapperExit, "%v%s", waitErr, stderrNote(stderr))
 		}
 		code := ee.ExitCode()
 		reason := stderrError(stderr)
 		switch code {
 		case 1:
-			return nil, r.fail(sdk.CodeWrapperExit, "exit status 1 (processing error)%s", reason)
+			return nil, r.fail(plugin.CodeWrapperExit, "exit status 1 (processing error)%s", reason)
 		case 2:
-			return nil, r.fail(sdk.CodeWrapperExit, "exit status 2 (invalid input)%s", reason)
+			return nil, r.fail(plugin.CodeWrapperExit, "exit status 2 (invalid input)%s", reason)
 		case 3:
-			return nil, r.fail(sdk.CodeWrapperTimeout, "exit status 3 (the wrapper timed out)%s", reason)
+			return nil, r.fail(plugin.CodeWrapperTimeout, "exit status 3 (the wrapper timed out)%s", reason)
 		}
-		return nil, r.fail(sdk.CodeWrapperExit, "%v%s", waitErr, reason)
+		return nil, r.fail(plugin.CodeWrapperExit, "%v%s", waitErr, reason)
 	}
 	res, err := ParseResult(stdout.Bytes())
 	if err != nil {
-		return nil, r.fail(sdk.CodeWrapperBadOutput, "%v; stdout began %q%s", err, excerpt(stdout.Bytes(), 120), stderrNote(stderr))
+		return nil, r.fail(plugin.CodeWrapperBadOutput, "%v; stdout began %q%s", err, excerpt(stdout.Bytes(), 120), stderrNote(stderr))
 	}
 	return res, nil
 }
@@ -297,7 +297,7 @@ func stderrError(c *capBuffer) string {
 // medium (0.6) and low (0.3); any other value is dropped and named in
 // Warnings, so an odd confidence never loses the answer. Text before the
 // heading is ignored.
-func ParseResult(out []byte) (*sdk.WrapperResult, error) {
+func ParseResult(out []byte) (*plugin.WrapperResult, error) {
 	lines := strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n")
 	start := -1
 	for i, l := range lines {
@@ -309,7 +309,7 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 	if start < 0 {
 		return nil, errors.New("no `## Plugin Result` block")
 	}
-	res := &sdk.WrapperResult{Evidence: []string{}}
+	res := &plugin.WrapperResult{Evidence: []string{}}
 	var result []string
 	field := ""
 	seenStatus := false
@@ -322,7 +322,7 @@ func ParseResult(out []byte) (*sdk.WrapperResult, error) {
 			switch key {
 			case "status":
 				seenStatus = true
-				res.Status = sdk.Status(strings.ToLower(val))
+				res.Status = plugin.Status(strings.ToLower(val))
 			case "plugin":
 				res.Plugin = val
 			case "confidence":
@@ -389,8 +389,8 @@ func parseConfidence(val string) (float64, bool) {
 	return f, true
 }
 
-var wrapperStatuses = []sdk.Status{sdk.StatusSuccess, sdk.StatusError, sdk.StatusUnsupported, sdk.StatusInsufficient,
-	sdk.StatusNoContext, sdk.StatusNeedsDecomposition, sdk.StatusAccepted, sdk.StatusRejected, sdk.StatusSkipped}
+var wrapperStatuses = []plugin.Status{plugin.StatusSuccess, plugin.StatusError, plugin.StatusUnsupported, plugin.StatusInsufficient,
+	plugin.StatusNoContext, plugin.StatusNeedsDecomposition, plugin.StatusAccepted, plugin.StatusRejected, plugin.StatusSkipped}
 
 func resultField(l string) (key, val string, ok bool) {
 	k, v, found := strings.Cut(l, ":")

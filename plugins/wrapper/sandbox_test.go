@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // marker returns a sleep duration no other process uses, to find the
@@ -84,9 +84,9 @@ func TestSetsidGrandchildDoesNotOutliveTheCall(t *testing.T) {
 				if m == nil {
 					t.Fatal(errs)
 				}
-				_, err := NewRunner(m, Limits{}).Call(context.Background(), sdk.Payload{Prompt: "q"})
-				var pe *sdk.PluginError
-				if tc.name == "hangs" && (!errors.As(err, &pe) || pe.Code != sdk.CodeWrapperTimeout) {
+				_, err := NewRunner(m, Limits{}).Call(context.Background(), plugin.Payload{Prompt: "q"})
+				var pe *plugin.PluginError
+				if tc.name == "hangs" && (!errors.As(err, &pe) || pe.Code != plugin.CodeWrapperTimeout) {
 					t.Fatalf("err %v", err)
 				}
 				if tc.name == "answers" && err != nil {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
 )
 
@@ -78,16 +78,16 @@ func TestDiscover(t *testing.T) {
 		got = append(got, prob{filepath.Base(filepath.Dir(p.File)), p.Code, p.Field, p.Line, p.Warning})
 	}
 	want := []prob{
-		{"absolute", sdk.CodePathSandboxViolation, "command", 5, false},
-		{"badargs", sdk.CodePathSandboxViolation, "args.0", 6, false},
-		{"broken", sdk.CodeManifestInvalid, "", 3, false},
-		{"dotdot", sdk.CodePathSandboxViolation, "command", 5, false},
-		{"invalid", sdk.CodeManifestInvalid, "description", 1, false},
-		{"invalid", sdk.CodeManifestInvalid, "maxLLMCalls", 1, false},
-		{"futuretype", sdk.CodeUnknownPluginType, "type", 3, true},
-		{"noprotocol", sdk.CodeManifestInvalid, "protocolVersion", 1, false},
-		{"protocol2", sdk.CodeUnsupportedProtocolVersion, "protocolVersion", 4, true},
-		{"symlink", sdk.CodePathSandboxViolation, "command", 5, false},
+		{"absolute", plugin.CodePathSandboxViolation, "command", 5, false},
+		{"badargs", plugin.CodePathSandboxViolation, "args.0", 6, false},
+		{"broken", plugin.CodeManifestInvalid, "", 3, false},
+		{"dotdot", plugin.CodePathSandboxViolation, "command", 5, false},
+		{"invalid", plugin.CodeManifestInvalid, "description", 1, false},
+		{"invalid", plugin.CodeManifestInvalid, "maxLLMCalls", 1, false},
+		{"futuretype", plugin.CodeUnknownPluginType, "type", 3, true},
+		{"noprotocol", plugin.CodeManifestInvalid, "protocolVersion", 1, false},
+		{"protocol2", plugin.CodeUnsupportedProtocolVersion, "protocolVersion", 4, true},
+		{"symlink", plugin.CodePathSandboxViolation, "command", 5, false},
 	}
 	sortProbs := func(p []prob) {
 		slices.SortFunc(p, func(a, b prob) int { return strings.Compare(a.folder+a.code+a.field, b.folder+b.code+b.field) })
@@ -111,14 +111,14 @@ func load(t *testing.T, dir, name string) *Manifest {
 	return m
 }
 
-func solve(t *testing.T, p sdk.Plugin, prompt string) (*sdk.SolveResult, error) {
+func solve(t *testing.T, p plugin.Plugin, prompt string) (*plugin.SolveResult, error) {
 	t.Helper()
-	gs, ok := p.(sdk.GSPlugin)
+	gs, ok := p.(plugin.GSPlugin)
 	if !ok {
 		t.Fatalf("%T is not a gs-plugin", p)
 	}
-	return gs.Solve(context.Background(), sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: prompt,
-		Context: []sdk.ContextItem{{Title: "KU one", SourceLink: "a.md", Text: "one"}}}})
+	return gs.Solve(context.Background(), plugin.RunContext{}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt,
+		Context: []plugin.ContextItem{{Title: "KU one", SourceLink: "a.md", Text: "one"}}}})
 }
 
 func TestWorkingWrapper(t *testing.T) {
@@ -126,7 +126,7 @@ func TestWorkingWrapper(t *testing.T) {
 	m := load(t, dir, "works")
 	p := New(m, Limits{})
 	d := p.Descriptor()
-	if d.ID != "echo-helper" || d.Type != sdk.TypeGS || !slices.Contains(d.Tags, "wrapper") {
+	if d.ID != "echo-helper" || d.Type != plugin.TypeGS || !slices.Contains(d.Tags, "wrapper") {
 		t.Errorf("descriptor %+v", d)
 	}
 	if h := d.PlannerHints; h == nil || !slices.Equal(h.SupportedActs, []string{"explain"}) ||
@@ -141,7 +141,7 @@ func TestWorkingWrapper(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDir, _ := filepath.EvalSymlinks(filepath.Join(dir, "works"))
-	if res.Status != sdk.StatusSuccess || res.ResponseMarkdown != "echo: hello\ncwd: "+wantDir {
+	if res.Status != plugin.StatusSuccess || res.ResponseMarkdown != "echo: hello\ncwd: "+wantDir {
 		t.Errorf("result %+v", res)
 	}
 	if !strings.Contains(string(res.ResponseDocument), `"evidence":["KU one"]`) || !strings.Contains(string(res.ResponseDocument), `"plugin":"echo-helper"`) {
@@ -160,14 +160,14 @@ func TestWrapperFailures(t *testing.T) {
 		message string
 		maxTime time.Duration
 	}{
-		{"input too large", "works", Limits{}, strings.Repeat("x", 5000), sdk.CodeWrapperInputTooLarge, "limit is 4096", time.Second},
-		{"engine input cap below manifest", "works", Limits{MaxInputBytes: 100}, strings.Repeat("x", 200), sdk.CodeWrapperInputTooLarge, "limit is 100", time.Second},
-		{"hang", "hang", Limits{}, "q", sdk.CodeWrapperTimeout, "within 700ms", 5 * time.Second},
-		{"garbage", "garbage", Limits{}, "q", sdk.CodeWrapperBadOutput, "no `## Plugin Result` block", 10 * time.Second},
-		{"exit 2", "exit2", Limits{}, "q", sdk.CodeWrapperExit, "exit status 2 (invalid input); wrapper error bad_input: prompt is missing", 10 * time.Second},
-		{"flood", "flood", Limits{MaxOutputBytes: 64 << 10}, "q", sdk.CodeWrapperBadOutput, "stdout exceeded 65536 bytes", 10 * time.Second},
-		{"exit 3", "legacy", Limits{}, "q", sdk.CodeWrapperTimeout, "exit status 3", 10 * time.Second},
-		{"status not for family", "wrongstatus", Limits{}, "q", sdk.CodeWrapperBadOutput, `Status "accepted" is not valid for a gs-plugin`, 10 * time.Second},
+		{"input too large", "works", Limits{}, strings.Repeat("x", 5000), plugin.CodeWrapperInputTooLarge, "limit is 4096", time.Second},
+		{"engine input cap below manifest", "works", Limits{MaxInputBytes: 100}, strings.Repeat("x", 200), plugin.CodeWrapperInputTooLarge, "limit is 100", time.Second},
+		{"hang", "hang", Limits{}, "q", plugin.CodeWrapperTimeout, "within 700ms", 5 * time.Second},
+		{"garbage", "garbage", Limits{}, "q", plugin.CodeWrapperBadOutput, "no `## Plugin Result` block", 10 * time.Second},
+		{"exit 2", "exit2", Limits{}, "q", plugin.CodeWrapperExit, "exit status 2 (invalid input); wrapper error bad_input: prompt is missing", 10 * time.Second},
+		{"flood", "flood", Limits{MaxOutputBytes: 64 << 10}, "q", plugin.CodeWrapperBadOutput, "stdout exceeded 65536 bytes", 10 * time.Second},
+		{"exit 3", "legacy", Limits{}, "q", plugin.CodeWrapperTimeout, "exit status 3", 10 * time.Second},
+		{"status not for family", "wrongstatus", Limits{}, "q", plugin.CodeWrapperBadOutput, `Status "accepted" is not valid for a gs-plugin`, 10 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,20 +175,20 @@ func TestWrapperFailures(t *testing.T) {
 			start := time.Now()
 			res, err := solve(t, New(m, tc.limits), tc.prompt)
 			elapsed := time.Since(start)
-			var pe *sdk.PluginError
+			var pe *plugin.PluginError
 			if !errors.As(err, &pe) {
 				t.Fatalf("got result %+v, err %v; want a PluginError", res, err)
 			}
 			if pe.Code != tc.code || !strings.Contains(pe.Message, tc.message) {
 				t.Errorf("got %v\nwant code %s with %q", pe, tc.code, tc.message)
 			}
-			if pe.Stage != sdk.StageRun || pe.ID != m.Descriptor.ID || pe.Ref != m.File {
+			if pe.Stage != plugin.StageRun || pe.ID != m.Descriptor.ID || pe.Ref != m.File {
 				t.Errorf("error lacks stage/id/ref: %+v", pe)
 			}
 			if elapsed > tc.maxTime {
 				t.Errorf("took %s, more than %s", elapsed, tc.maxTime)
 			}
-			if got := sdk.ErrorOf(err); got.Code != tc.code {
+			if got := plugin.ErrorOf(err); got.Code != tc.code {
 				t.Errorf("ErrorOf code %s", got.Code)
 			}
 		})
@@ -202,8 +202,8 @@ func TestHangKillsProcessGroup(t *testing.T) {
 	dir := setup(t)
 	m := load(t, dir, "hang")
 	_, err := solve(t, New(m, Limits{}), "q")
-	var pe *sdk.PluginError
-	if !errors.As(err, &pe) || pe.Code != sdk.CodeWrapperTimeout {
+	var pe *plugin.PluginError
+	if !errors.As(err, &pe) || pe.Code != plugin.CodeWrapperTimeout {
 		t.Fatalf("err %v", err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "hang", "child.pid"))
@@ -239,10 +239,10 @@ func TestCanceledCall(t *testing.T) {
 	m := load(t, dir, "hang")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	p := New(m, Limits{}).(sdk.GSPlugin)
-	_, err := p.Solve(ctx, sdk.RunContext{}, &sdk.SolveInput{Payload: sdk.Payload{Prompt: "q"}})
-	var pe *sdk.PluginError
-	if !errors.As(err, &pe) || pe.Code != sdk.CodeCanceled {
+	p := New(m, Limits{}).(plugin.GSPlugin)
+	_, err := p.Solve(ctx, plugin.RunContext{}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "q"}})
+	var pe *plugin.PluginError
+	if !errors.As(err, &pe) || pe.Code != plugin.CodeCanceled {
 		t.Fatalf("err %v, want canceled", err)
 	}
 }
@@ -250,15 +250,15 @@ func TestCanceledCall(t *testing.T) {
 func TestValidatorWrapper(t *testing.T) {
 	dir := setup(t)
 	m := load(t, dir, "validator")
-	v, ok := New(m, Limits{}).(sdk.ValPlugin)
+	v, ok := New(m, Limits{}).(plugin.ValPlugin)
 	if !ok {
 		t.Fatal("a val-plugin manifest did not give a ValPlugin")
 	}
-	res, err := v.Validate(context.Background(), sdk.RunContext{}, &sdk.ValidateInput{Payload: sdk.Payload{Prompt: "q"}, Answer: "a", SolverID: "gs-symbolic"})
+	res, err := v.Validate(context.Background(), plugin.RunContext{}, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: "q"}, Answer: "a", SolverID: "gs-symbolic"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != sdk.StatusRejected || res.Verdict != sdk.StatusRejected || !strings.HasPrefix(res.Reason, "echo: q") {
+	if res.Status != plugin.StatusRejected || res.Verdict != plugin.StatusRejected || !strings.HasPrefix(res.Reason, "echo: q") {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -267,21 +267,21 @@ func TestParseResult(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	cases := []struct {
 		name, out string
-		want      *sdk.WrapperResult
+		want      *plugin.WrapperResult
 		warnings  int
 		err       string
 	}{
-		{"full", "noise\n## Plugin Result\nStatus: Success\nPlugin: p\nConfidence: 0.5\nResult: line one\nline two\nEvidence:\n- a\n* b\n", &sdk.WrapperResult{Status: "success", Plugin: "p", Confidence: f(0.5), Result: "line one\nline two", Evidence: []string{"a", "b"}}, 0, ""},
-		{"inline evidence", "## Plugin Result\nStatus: no-context\nEvidence: only\n## Next\nResult: ignored", &sdk.WrapperResult{Status: "no-context", Evidence: []string{"only"}}, 0, ""},
+		{"full", "noise\n## Plugin Result\nStatus: Success\nPlugin: p\nConfidence: 0.5\nResult: line one\nline two\nEvidence:\n- a\n* b\n", &plugin.WrapperResult{Status: "success", Plugin: "p", Confidence: f(0.5), Result: "line one\nline two", Evidence: []string{"a", "b"}}, 0, ""},
+		{"inline evidence", "## Plugin Result\nStatus: no-context\nEvidence: only\n## Next\nResult: ignored", &plugin.WrapperResult{Status: "no-context", Evidence: []string{"only"}}, 0, ""},
 		{"no block", "Status: success\n", nil, 0, "no `## Plugin Result` block"},
 		{"no status", "## Plugin Result\nResult: x\n", nil, 0, "no Status line"},
 		{"bad status", "## Plugin Result\nStatus: great\n", nil, 0, `unknown Status "great"`},
-		{"label high", "## Plugin Result\nStatus: success\nConfidence: high\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.9), Result: "kept"}, 0, ""},
-		{"label Medium", "## Plugin Result\nStatus: success\nConfidence: Medium\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.6), Result: "kept"}, 0, ""},
-		{"label LOW", "## Plugin Result\nStatus: success\nConfidence: LOW\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.3), Result: "kept"}, 0, ""},
-		{"percent", "## Plugin Result\nStatus: success\nConfidence: 80%\nResult: kept\n", &sdk.WrapperResult{Status: "success", Confidence: f(0.8), Result: "kept"}, 0, ""},
-		{"unreadable confidence", "## Plugin Result\nStatus: success\nConfidence: very sure\nResult: kept\n", &sdk.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
-		{"confidence out of range", "## Plugin Result\nStatus: success\nConfidence: 7\nResult: kept\n", &sdk.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
+		{"label high", "## Plugin Result\nStatus: success\nConfidence: high\nResult: kept\n", &plugin.WrapperResult{Status: "success", Confidence: f(0.9), Result: "kept"}, 0, ""},
+		{"label Medium", "## Plugin Result\nStatus: success\nConfidence: Medium\nResult: kept\n", &plugin.WrapperResult{Status: "success", Confidence: f(0.6), Result: "kept"}, 0, ""},
+		{"label LOW", "## Plugin Result\nStatus: success\nConfidence: LOW\nResult: kept\n", &plugin.WrapperResult{Status: "success", Confidence: f(0.3), Result: "kept"}, 0, ""},
+		{"percent", "## Plugin Result\nStatus: success\nConfidence: 80%\nResult: kept\n", &plugin.WrapperResult{Status: "success", Confidence: f(0.8), Result: "kept"}, 0, ""},
+		{"unreadable confidence", "## Plugin Result\nStatus: success\nConfidence: very sure\nResult: kept\n", &plugin.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
+		{"confidence out of range", "## Plugin Result\nStatus: success\nConfidence: 7\nResult: kept\n", &plugin.WrapperResult{Status: "success", Result: "kept"}, 1, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

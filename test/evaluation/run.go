@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -169,7 +169,7 @@ func ask(ctx context.Context, m *vm.Machine, it Item, session string) asked {
 	}
 	if resp.Status == vm.StatusAnswered && resp.Trace != nil {
 		for _, s := range resp.Trace.Outcome.Stages {
-			if s.Stage == sdk.LoopValidation && s.PluginID == "val-symbolic" && s.Status == sdk.StatusAccepted {
+			if s.Stage == plugin.LoopValidation && s.PluginID == "val-symbolic" && s.Status == plugin.StatusAccepted {
 				r.ValAccepted = true
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // dockerMD is tldr-pages' docker page as published.
@@ -60,7 +60,7 @@ func TestHowToEntersASectionAtItsStart(t *testing.T) {
 	}
 	first, last := leaves[0], leaves[len(leaves)-1]
 	task := "use mrpvm from Neovim"
-	ev := []sdk.ScoredKU{{KU: last, Score: 0.81}, {KU: first, Score: 0.74}}
+	ev := []plugin.ScoredKU{{KU: last, Score: 0.81}, {KU: first, Score: 0.74}}
 	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"README.md": string(b)})
 	if res == nil {
 		t.Fatal("no answer")

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 var (
@@ -81,7 +81,7 @@ const maxCellSentences = 2
 // ..."). A row says so when the evidence has nothing on its item. It also
 // adds a statement that says which to pick when one does. ok is false
 // when the target names no items.
-func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.KU) int, c sdk.Corpus) (string, bool) {
+func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*kus.KU) int, c plugin.Corpus) (string, bool) {
 	items := comparedItems(target)
 	if items == nil {
 		return "", false
@@ -259,7 +259,7 @@ var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|i
 
 // whichToPick is the first evidence statement that names an item and says
 // when to choose it; nil when none does.
-func whichToPick(ev []sdk.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
+func whichToPick(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
 	for _, e := range ev {
 		if e.KU == nil {
 			continue

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 func TestComparedItems(t *testing.T) {
@@ -41,22 +41,22 @@ func TestComparisonTable(t *testing.T) {
 		Claim: "Transfer files either to or from a remote host. Prefer rsync over scp when a transfer may be interrupted."}
 	cases := []struct {
 		name, target string
-		ev           []sdk.ScoredKU
+		ev           []plugin.ScoredKU
 		want, not    []string
 	}{
-		{"both items", "difference between scp and rsync", []sdk.ScoredKU{{KU: rsync, Score: 1}, {KU: scp, Score: 0.5}},
+		{"both items", "difference between scp and rsync", []plugin.ScoredKU{{KU: rsync, Score: 1}, {KU: scp, Score: 0.5}},
 			[]string{"| scp | Secure copy. [", "| rsync | Transfer files either to or from a remote host. [", "Prefer rsync over scp when"}, []string{"{{path"}},
-		{"an item the evidence lacks", "difference between sftp and rsync for file transfers", []sdk.ScoredKU{{KU: rsync, Score: 1}},
+		{"an item the evidence lacks", "difference between sftp and rsync for file transfers", []plugin.ScoredKU{{KU: rsync, Score: 1}},
 			[]string{"| sftp | the evidence says nothing about sftp |", "| rsync | Transfer files"}, nil},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.GSPlugin).Solve(context.Background(), sdk.RunContext{},
-				&sdk.SolveInput{Intents: []sdk.Intent{{ID: "i1", Act: "compare", Target: tc.target}}, Evidence: tc.ev})
+			res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{},
+				&plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: "compare", Target: tc.target}}, Evidence: tc.ev})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // TestLabelsAreNotStatements: the "Covers: a; b." list of a section's
@@ -30,15 +30,15 @@ func TestLabelsAreNotStatements(t *testing.T) {
 		{"description", "kb-fast versus kb-thinkingdb", "describe",
 			[]string{"cheapest kb-plugin"}, []string{"Covers", "kb-fast versus kb-thinkingdb [", "kb-fast versus kb-thinkingdb. ["}},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.GSPlugin).Solve(context.Background(), sdk.RunContext{},
-				&sdk.SolveInput{Intents: []sdk.Intent{{ID: "i1", Act: tc.act, Target: tc.target}},
-					Evidence: []sdk.ScoredKU{{KU: page, Score: 1}, {KU: unit, Score: 0.9}, {KU: other, Score: 0.8}}})
+			res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{},
+				&plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}},
+					Evidence: []plugin.ScoredKU{{KU: page, Score: 1}, {KU: unit, Score: 0.9}, {KU: other, Score: 0.8}}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // Statement kinds: what a statement is in its page, which decides how the
@@ -215,7 +215,7 @@ func plainMD(s string) string {
 // statementsOf reads a KU's statements from its Markdown as written when
 // the corpus has it, else from its stored text (where code blocks and
 // tables are already flattened to lines).
-func statementsOf(k *kus.KU, c sdk.Corpus) []statement {
+func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 	md := rawOf(k, c)
 	if cuFieldRE.MatchString(md) {
 		// A Context Unit: its Claim (or Procedure) is what it states;

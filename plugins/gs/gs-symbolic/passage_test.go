@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // mdSource is one Markdown file read into KUs as ingest reads it.
@@ -39,7 +39,7 @@ func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
 // solveMD asks gs-symbolic one task over the given units of the sources.
 func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
 	t.Helper()
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,16 +47,16 @@ func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*k
 	for _, s := range srcs {
 		c[s.id] = s.md
 	}
-	var scoredEv []sdk.ScoredKU
+	var scoredEv []plugin.ScoredKU
 	for i, k := range ev {
-		scoredEv = append(scoredEv, sdk.ScoredKU{KU: k, Score: 1 - 0.1*float64(i)})
+		scoredEv = append(scoredEv, plugin.ScoredKU{KU: k, Score: 1 - 0.1*float64(i)})
 	}
-	res, err := p.(sdk.GSPlugin).Solve(context.Background(), sdk.RunContext{Corpus: c},
-		&sdk.SolveInput{Payload: sdk.Payload{Prompt: prompt}, Intents: []sdk.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
+	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c},
+		&plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != sdk.StatusSuccess {
+	if res.Status != plugin.StatusSuccess {
 		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
 	}
 	return res.ResponseMarkdown

@@ -18,8 +18,8 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // ID is the plugin id.
@@ -34,12 +34,12 @@ var kusMarkdown []byte
 func init() { plugins.RegisterBuiltin(builtin) }
 
 // Plugin is gs-symbolic; it takes no options, and any key is an error.
-type Plugin struct{ sdk.Base }
+type Plugin struct{ plugin.Base }
 
-var _ sdk.GSPlugin = (*Plugin)(nil)
+var _ plugin.GSPlugin = (*Plugin)(nil)
 
 var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
-	func(base sdk.Base, _ struct{}, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base} })
+	func(base plugin.Base, _ struct{}, _ plugin.Env) plugin.Plugin { return &Plugin{Base: base} })
 
 // New builds the plugin from its options and injected services, as the catalog does.
 var New = builtin.New
@@ -50,19 +50,19 @@ const minOverlap = 0.5
 
 // Solve answers one task from its evidence (solve), searched for and
 // labelled as the kb-plugin's spelling-corrected query when there is one.
-func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+func (p *Plugin) Solve(ctx context.Context, rc plugin.RunContext, in *plugin.SolveInput) (*plugin.SolveResult, error) {
 	if in.SearchedFor == "" || len(in.Intents) > 1 {
 		return p.solve(ctx, rc, in)
 	}
 	fixed := *in
 	if len(in.Intents) == 1 {
-		fixed.Intents = []sdk.Intent{in.Intents[0]}
+		fixed.Intents = []plugin.Intent{in.Intents[0]}
 		fixed.Intents[0].Target = in.SearchedFor
 	} else {
 		fixed.Payload.Prompt = in.SearchedFor
 	}
 	res, err := p.solve(ctx, rc, &fixed)
-	if err == nil && res != nil && res.Status == sdk.StatusSuccess {
+	if err == nil && res != nil && res.Status == plugin.StatusSuccess {
 		// After the Sources list, which validators and readers take as
 		// the end of the answer's statements.
 		res.ResponseMarkdown = strings.TrimRight(res.ResponseMarkdown, "\n") + "\n\n_Searched for: " + in.SearchedFor + "_\n"
@@ -71,9 +71,9 @@ func (p *Plugin) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 }
 
 // solve answers one task from its evidence.
-func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.SolveInput) (*plugin.SolveResult, error) {
 	if len(in.Intents) > 1 && in.FrameDepth < rc.Budgets.MaxFrameDepth {
-		return &sdk.SolveResult{Status: sdk.StatusNeedsDecomposition,
+		return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition,
 			ResponseMarkdown: fmt.Sprintf("The question holds %d separate tasks; each is answered on its own.", len(in.Intents))}, nil
 	}
 	act, target := "describe", in.Payload.Prompt
@@ -207,7 +207,7 @@ func (p *Plugin) solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInpu
 // aliased reports whether k is a page that only says it is another name
 // of a page the evidence also holds ("This command is an alias of GNU
 // nohup" beside nohup): that page speaks for it.
-func aliased(k *kus.KU, ev []sdk.ScoredKU) bool {
+func aliased(k *kus.KU, ev []plugin.ScoredKU) bool {
 	m := aliasRE.FindStringSubmatch(k.Text())
 	if m == nil {
 		m = aliasRE.FindStringSubmatch(k.TextBody)
@@ -360,7 +360,7 @@ func pick(stmts []scored, limit int) []scored {
 // followProof orders the picked statements along the proof chain and adds
 // every stated link between two entities of the chain ("X uses Y" next to
 // "X depends on Y").
-func followProof(picked []scored, proofOrder map[string]int, ev []sdk.ScoredKU) []scored {
+func followProof(picked []scored, proofOrder map[string]int, ev []plugin.ScoredKU) []scored {
 	sort.SliceStable(picked, func(i, j int) bool {
 		ri, iok := proofOrder[picked[i].ku.ID]
 		rj, jok := proofOrder[picked[j].ku.ID]
@@ -395,14 +395,14 @@ func followProof(picked []scored, proofOrder map[string]int, ev []sdk.ScoredKU) 
 }
 
 // finish appends the Sources list of the cited KUs, numbered in order.
-func finish(b *strings.Builder, cited []*kus.KU) *sdk.SolveResult {
+func finish(b *strings.Builder, cited []*kus.KU) *plugin.SolveResult {
 	b.WriteString("\nSources:\n")
 	ids := make([]string, len(cited))
 	for i, k := range cited {
 		ids[i] = k.ID
 		fmt.Fprintf(b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
 	}
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
+	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
 }
 
 // withoutCovers is a section's body without the "Covers: a; b." list of
@@ -427,14 +427,14 @@ func label(s string) string {
 	return strings.Trim(s, " \t.;:,*#`")
 }
 
-func noContext(msg string) *sdk.SolveResult {
-	return &sdk.SolveResult{Status: sdk.StatusNoContext, ResponseMarkdown: msg}
+func noContext(msg string) *plugin.SolveResult {
+	return &plugin.SolveResult{Status: plugin.StatusNoContext, ResponseMarkdown: msg}
 }
 
 // guidance is what gs-plugin guidance KUs ask of the answer's shape.
 type guidance struct{ oneWord, bullets, brief, table bool }
 
-func readGuidance(in []sdk.ScoredKU) guidance {
+func readGuidance(in []plugin.ScoredKU) guidance {
 	var g guidance
 	for _, s := range in {
 		if s.KU == nil {
@@ -454,7 +454,7 @@ var kuRef = regexp.MustCompile(`\[([^\[\]]+)\]`)
 
 // proofLines picks the retriever's proof lines that bear most on the task:
 // those holding the most task terms, derivations first; at most three.
-func proofLines(ev []sdk.ScoredKU, want []string) []string {
+func proofLines(ev []plugin.ScoredKU, want []string) []string {
 	type cand struct {
 		line  string
 		score float64
@@ -486,7 +486,7 @@ func proofLines(ev []sdk.ScoredKU, want []string) []string {
 }
 
 // proofKUs orders the KUs the chosen proofs cite, in chain order.
-func proofKUs(ev []sdk.ScoredKU, want []string) map[string]int {
+func proofKUs(ev []plugin.ScoredKU, want []string) map[string]int {
 	out := map[string]int{}
 	for _, line := range proofLines(ev, want) {
 		for _, m := range kuRef.FindAllStringSubmatch(line, -1) {
@@ -499,7 +499,7 @@ func proofKUs(ev []sdk.ScoredKU, want []string) map[string]int {
 }
 
 // conclusion reads the derived fact of the best proof that has one.
-func conclusion(ev []sdk.ScoredKU, want []string) string {
+func conclusion(ev []plugin.ScoredKU, want []string) string {
 	for _, line := range proofLines(ev, want) {
 		if i := strings.Index(line, " => "); i >= 0 {
 			c := line[i+4:]

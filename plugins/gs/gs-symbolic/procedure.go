@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // example is one "what it does: how" pair of a procedure KU, as in
@@ -73,7 +73,7 @@ func readProcedure(k *kus.KU) (procedure, bool) {
 
 // rawOf is the Markdown a KU was read from, as written, or "" when the
 // source text is not available (changed since ingest, no corpus).
-func rawOf(k *kus.KU, c sdk.Corpus) string {
+func rawOf(k *kus.KU, c plugin.Corpus) string {
 	if c == nil || k == nil || k.CharEnd <= k.CharStart || k.CharStart < 0 {
 		return ""
 	}
@@ -405,7 +405,7 @@ func (p procedure) rankFor(want []string, action string, object []string) []scor
 // solveProcedure answers a how-to task from the best example among the
 // procedure KUs of the evidence; nil when no evidence KU is a procedure
 // or none holds enough of the task.
-func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c sdk.Corpus) *sdk.SolveResult {
+func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance, c plugin.Corpus) *plugin.SolveResult {
 	type cand struct {
 		p     procedure
 		ex    []scoredExample
@@ -535,7 +535,7 @@ func solveProcedure(ev []sdk.ScoredKU, task string, want []string, g guidance, c
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
 }
 
 // clauseRE separates the actions of one how-to task: "pack a folder
@@ -562,7 +562,7 @@ func clauses(task string) []string {
 // best does each, from the best page when it has one (the page the whole
 // task is about), else from the page that does it best; every example is
 // cited. nil when fewer than two actions find an example.
-func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveResult {
+func solveClauses(pages []procedure, best procedure, parts []string) *plugin.SolveResult {
 	type found struct {
 		p  procedure
 		ex example
@@ -642,7 +642,7 @@ func solveClauses(pages []procedure, best procedure, parts []string) *sdk.SolveR
 		ids[i] = k.ID
 		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
 	}
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
+	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
 }
 
 const (

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
-func page(id, title, body string, score float64) sdk.ScoredKU {
-	return sdk.ScoredKU{KU: &kus.KU{ID: id + "::0::0", Title: title, SourceID: id, TextBody: body, Range: kus.Range{StartLine: 3}}, Score: score}
+func page(id, title, body string, score float64) plugin.ScoredKU {
+	return plugin.ScoredKU{KU: &kus.KU{ID: id + "::0::0", Title: title, SourceID: id, TextBody: body, Range: kus.Range{StartLine: 3}}, Score: score}
 }
 
 var (
@@ -56,19 +56,19 @@ func TestNames(t *testing.T) {
 func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
 	cases := []struct {
 		task   string
-		ev     []sdk.ScoredKU
+		ev     []plugin.ScoredKU
 		source string
 		says   string
 	}{
 		// The retriever ranked melt a little higher; the example that generates an
 		// ed25519 key is ssh-keygen's.
-		{"generate an ed25519 SSH key", []sdk.ScoredKU{melt, sshKeygen}, "ssh-keygen.md", "-t ed25519"},
+		{"generate an ed25519 SSH key", []plugin.ScoredKU{melt, sshKeygen}, "ssh-keygen.md", "-t ed25519"},
 		// The user named the tool.
-		{"replace all occurrences of a word in a file with sed", []sdk.ScoredKU{tr, sed}, "sed.md", "s/regex/replace/g"},
+		{"replace all occurrences of a word in a file with sed", []plugin.ScoredKU{tr, sed}, "sed.md", "s/regex/replace/g"},
 	}
 	for _, tc := range cases {
 		res := solveProcedure(tc.ev, tc.task, symbolic.ContentTerms(tc.task), guidance{}, nil)
-		if res == nil || res.Status != sdk.StatusSuccess {
+		if res == nil || res.Status != plugin.StatusSuccess {
 			t.Fatalf("%s: %+v", tc.task, res)
 		}
 		if res.EvidenceIDs[0] != tc.source+"::0::0" || !strings.Contains(res.ResponseMarkdown, tc.says) {
@@ -78,7 +78,7 @@ func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
 			t.Errorf("no sources: %s", res.ResponseMarkdown)
 		}
 	}
-	if res := solveProcedure([]sdk.ScoredKU{melt}, "bake bread", symbolic.ContentTerms("bake bread"), guidance{}, nil); res != nil {
+	if res := solveProcedure([]plugin.ScoredKU{melt}, "bake bread", symbolic.ContentTerms("bake bread"), guidance{}, nil); res != nil {
 		t.Errorf("answered an unrelated task: %s", res.ResponseMarkdown)
 	}
 }

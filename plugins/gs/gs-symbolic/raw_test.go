@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // srcCorpus serves one source's text.
@@ -27,7 +27,7 @@ func TestAnswerKeepsMarkdown(t *testing.T) {
 	k.TextBody = viperMD[start:]
 	k.Procedure = k.TextBody
 	task := "watch a config file for changes with viper"
-	res := solveProcedure([]sdk.ScoredKU{{KU: k, Score: 1}}, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": viperMD})
+	res := solveProcedure([]plugin.ScoredKU{{KU: k, Score: 1}}, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": viperMD})
 	if res == nil {
 		t.Fatal("no answer")
 	}
@@ -97,7 +97,7 @@ func TestHowToPrefersSectionShowingCode(t *testing.T) {
 	watch := &kus.KU{ID: "v::2", Title: "Watching and re-reading config files", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
 	watch.TextBody = md[split:]
 	task := "watch a config file for changes with viper"
-	ev := []sdk.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
+	ev := []plugin.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
 	res := solveProcedure(ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
 	if res == nil {
 		t.Fatal("no answer")
@@ -143,11 +143,11 @@ func TestHowToActionAndAlias(t *testing.T) {
 		Procedure: "Remove containers.\n- Remove containers:\n`docker container rm {{container}}`"}
 	cases := []struct {
 		name, task string
-		ev         []sdk.ScoredKU
+		ev         []plugin.ScoredKU
 		want       string
 	}{
-		{"action word", "see the list of them (stash git)", []sdk.ScoredKU{{KU: stash, Score: 1}}, "`git stash list`"},
-		{"alias followed", "remove one (docker container)", []sdk.ScoredKU{{KU: alias, Score: 1}, {KU: rm, Score: 0.5}}, "[1] docker container rm — common/docker-container-rm.md:3"},
+		{"action word", "see the list of them (stash git)", []plugin.ScoredKU{{KU: stash, Score: 1}}, "`git stash list`"},
+		{"alias followed", "remove one (docker container)", []plugin.ScoredKU{{KU: alias, Score: 1}, {KU: rm, Score: 0.5}}, "[1] docker container rm — common/docker-container-rm.md:3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,7 +220,7 @@ func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
 	defaults := &kus.KU{ID: "v::2", Title: "Establishing Defaults", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
 	defaults.TextBody = md[split:]
 	task := "set a default value for a key in viper"
-	ev := []sdk.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
+	ev := []plugin.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
 	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
 	if res == nil {
 		t.Fatal("no answer")
@@ -246,7 +246,7 @@ func TestSubheadingsAreExamples(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.task, func(t *testing.T) {
-			res := solveProcedure([]sdk.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
+			res := solveProcedure([]plugin.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
 			if res == nil {
 				t.Fatal("no answer")
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Source is one numbered piece of evidence shown to the model as [N].
@@ -16,7 +16,7 @@ type Source struct {
 	N     int
 	KU    *kus.KU // nil for a context item with no KU behind it
 	Title string
-	Link  string // source:line#ku-id, as in sdk.ContextItem
+	Link  string // source:line#ku-id, as in plugin.ContextItem
 	Text  string // what the prompt shows, possibly shortened
 	Why   string // the retriever's reason (a proof chain), if any
 }
@@ -56,7 +56,7 @@ func (l Limits) withDefaults() Limits {
 // retriever's, most relevant first), skipping empty ones. With no KUs it
 // numbers the payload's context items instead. Each text is shortened so
 // that all of them fit in the limits.
-func NumberEvidence(evidence []sdk.ScoredKU, context []sdk.ContextItem, lim Limits) []Source {
+func NumberEvidence(evidence []plugin.ScoredKU, context []plugin.ContextItem, lim Limits) []Source {
 	lim = lim.withDefaults()
 	var out []Source
 	for _, e := range evidence {
@@ -70,7 +70,7 @@ func NumberEvidence(evidence []sdk.ScoredKU, context []sdk.ContextItem, lim Limi
 		if strings.TrimSpace(body) == "" {
 			continue
 		}
-		ci := sdk.ContextItemOf(e.KU)
+		ci := plugin.ContextItemOf(e.KU)
 		out = append(out, Source{KU: e.KU, Title: ci.Title, Link: ci.SourceLink, Text: body, Why: e.Why})
 		if len(out) == lim.MaxItems {
 			break
@@ -100,7 +100,7 @@ func NumberEvidence(evidence []sdk.ScoredKU, context []sdk.ContextItem, lim Limi
 
 // Guidance returns the text of guidance KUs (answer shape, procedure,
 // validation rules), one line each, at most n.
-func Guidance(g []sdk.ScoredKU, n int) []string {
+func Guidance(g []plugin.ScoredKU, n int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range g {

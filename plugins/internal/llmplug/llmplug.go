@@ -1,6 +1,6 @@
 // Package llmplug holds what the LLM-backed built-ins (sd-llm-*, gs-llm-*,
 // val-llm) share: a Caller that makes a plugin's chat calls through the
-// run context's metered sdk.LLM and reports them as sdk.Metadata, the
+// run context's metered plugin.LLM and reports them as plugin.Metadata, the
 // mapping of bridge errors to plugin statuses (no endpoint: unsupported;
 // budget spent: unsupported with llm_budget, which the core records as
 // skipped-budget; anything else: error), prompt templates embedded in each
@@ -9,7 +9,7 @@
 // from a model's reply.
 //
 // The package depends on the SDK only: the bridge's error codes are read
-// through sdk.ErrorOf, never by importing the engine.
+// through plugin.ErrorOf, never by importing the engine.
 package llmplug
 
 import (
@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Caller makes the LLM calls of one plugin method call. It is not safe for
@@ -25,7 +25,7 @@ import (
 type Caller struct {
 	pluginID string
 	role     string
-	llm      sdk.LLM
+	llm      plugin.LLM
 	calls    int
 	model    string
 	prompt   int
@@ -34,8 +34,8 @@ type Caller struct {
 
 // NewCaller returns the caller of a plugin for one model role. It uses the
 // run context's LLM, which the core meters against the request's budget;
-// the sdk.Env's LLM is never used for calls, so no call escapes the budget.
-func NewCaller(rc sdk.RunContext, pluginID, role string) *Caller {
+// the plugin.Env's LLM is never used for calls, so no call escapes the budget.
+func NewCaller(rc plugin.RunContext, pluginID, role string) *Caller {
 	return &Caller{pluginID: pluginID, role: role, llm: rc.LLM}
 }
 
@@ -51,22 +51,22 @@ type Options struct {
 }
 
 // Complete sends msgs and returns the reply text. Errors keep the bridge's
-// stable code (read it with sdk.ErrorOf).
-func (c *Caller) Complete(ctx context.Context, msgs []sdk.Message, o Options) (string, error) {
+// stable code (read it with plugin.ErrorOf).
+func (c *Caller) Complete(ctx context.Context, msgs []plugin.Message, o Options) (string, error) {
 	if c.llm == nil {
 		return "", NotConfiguredError(c.pluginID, c.role)
 	}
-	r, err := c.llm.Complete(ctx, sdk.LLMRequest{PluginID: c.pluginID, Role: c.role, Messages: msgs,
+	r, err := c.llm.Complete(ctx, plugin.LLMRequest{PluginID: c.pluginID, Role: c.role, Messages: msgs,
 		MaxTokens: o.MaxTokens, Temperature: o.Temperature, JSON: o.JSON})
 	if err != nil {
-		if code := sdk.ErrorOf(err).Code; code != sdk.CodeLLMUnavailable && code != sdk.CodeLLMBudget {
+		if code := plugin.ErrorOf(err).Code; code != plugin.CodeLLMUnavailable && code != plugin.CodeLLMBudget {
 			c.calls++ // it reached the model (or its cache) and failed
 		}
 		return "", err
 	}
 	if r == nil {
 		c.calls++
-		return "", &sdk.Error{Code: CodeBadReply, Message: "the model bridge returned no reply"}
+		return "", &plugin.Error{Code: CodeBadReply, Message: "the model bridge returned no reply"}
 	}
 	c.calls++
 	if r.Model != "" {
@@ -82,8 +82,8 @@ func (c *Caller) Calls() int { return c.calls }
 
 // Metadata reports the calls for a plugin result: llmCalls, the model as
 // the server named it, and the role and token counts in Extra.
-func (c *Caller) Metadata() sdk.Metadata {
-	m := sdk.Metadata{LLMCalls: c.calls, Model: c.model}
+func (c *Caller) Metadata() plugin.Metadata {
+	m := plugin.Metadata{LLMCalls: c.calls, Model: c.model}
 	if c.calls > 0 {
 		m.Extra = map[string]any{"modelRole": c.role, "promptTokens": c.prompt, "completionTokens": c.complete}
 	}
@@ -103,8 +103,8 @@ const (
 )
 
 // NotConfiguredError is the error of a plugin with no model to ask.
-func NotConfiguredError(pluginID, role string) *sdk.Error {
-	return &sdk.Error{Code: sdk.CodeLLMUnavailable, Message: fmt.Sprintf(
+func NotConfiguredError(pluginID, role string) *plugin.Error {
+	return &plugin.Error{Code: plugin.CodeLLMUnavailable, Message: fmt.Sprintf(
 		"%s needs a model for role %s and none is configured; set MRPVM_LLM_BASE_URL and MRPVM_LLM_MODEL "+
 			"(e.g. http://localhost:11434/v1 and llama3.2) or the role in llm-role-settings.json", pluginID, role)}
 }
@@ -113,16 +113,16 @@ func NotConfiguredError(pluginID, role string) *sdk.Error {
 // configured and a spent budget are `unsupported` (the planner routes
 // around the plugin; the core records a budget refusal as skipped-budget),
 // everything else is `error`. The error keeps the bridge's code.
-func StatusOf(err error) (sdk.Status, *sdk.Error) {
-	e := sdk.ErrorOf(err)
+func StatusOf(err error) (plugin.Status, *plugin.Error) {
+	e := plugin.ErrorOf(err)
 	if e == nil {
-		return sdk.StatusSuccess, nil
+		return plugin.StatusSuccess, nil
 	}
 	switch e.Code {
-	case sdk.CodeLLMUnavailable, sdk.CodeLLMBudget:
-		return sdk.StatusUnsupported, e
+	case plugin.CodeLLMUnavailable, plugin.CodeLLMBudget:
+		return plugin.StatusUnsupported, e
 	}
-	return sdk.StatusError, e
+	return plugin.StatusError, e
 }
 
 // Truncate shortens s to at most n bytes at a rune boundary, marking the

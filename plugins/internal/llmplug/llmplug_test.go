@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 func sources(n int) []Source {
@@ -75,15 +75,15 @@ func TestReadMarker(t *testing.T) {
 func TestReadVerdict(t *testing.T) {
 	for _, tc := range []struct {
 		in      string
-		verdict sdk.Status
+		verdict plugin.Status
 		reason  string
 		ok      bool
 	}{
-		{"ACCEPT: grounded", sdk.StatusAccepted, "grounded", true},
-		{"Verdict: rejected - cites nothing", sdk.StatusRejected, "cites nothing", true},
-		{"REJECT\nREASON: wrong city", sdk.StatusRejected, "wrong city", true},
-		{"accepted", sdk.StatusAccepted, "", true},
-		{`{"verdict":"accept","reason":"ok"}`, sdk.StatusAccepted, "ok", true},
+		{"ACCEPT: grounded", plugin.StatusAccepted, "grounded", true},
+		{"Verdict: rejected - cites nothing", plugin.StatusRejected, "cites nothing", true},
+		{"REJECT\nREASON: wrong city", plugin.StatusRejected, "wrong city", true},
+		{"accepted", plugin.StatusAccepted, "", true},
+		{`{"verdict":"accept","reason":"ok"}`, plugin.StatusAccepted, "ok", true},
 		{`{"verdict":"maybe"}`, "", "", false},
 		{"Looks fine to me. ACCEPT", "", "", false},
 		{"", "", "", false},
@@ -134,14 +134,14 @@ func TestExtractSeedDocs(t *testing.T) {
 
 func TestNumberEvidence(t *testing.T) {
 	long := strings.Repeat("word ", 400)
-	ev := []sdk.ScoredKU{{KU: &kus.KU{ID: "a", Title: "A", Claim: long}}, {KU: nil}, {KU: &kus.KU{ID: "b", Title: "B"}},
+	ev := []plugin.ScoredKU{{KU: &kus.KU{ID: "a", Title: "A", Claim: long}}, {KU: nil}, {KU: &kus.KU{ID: "b", Title: "B"}},
 		{KU: &kus.KU{ID: "c", Title: "C", Claim: "short"}}}
 	got := NumberEvidence(ev, nil, Limits{MaxItems: 5, MaxChars: 600})
 	require.Len(t, got, 2, "nil and empty KUs are skipped")
 	assert.Equal(t, 1, got[0].N)
 	assert.Equal(t, "c", got[1].KU.ID)
 	assert.LessOrEqual(t, len(got[0].Text), 300+len(" …"))
-	ctx := NumberEvidence(nil, []sdk.ContextItem{{Title: "X", Text: "x", SourceLink: "x.md"}}, Limits{})
+	ctx := NumberEvidence(nil, []plugin.ContextItem{{Title: "X", Text: "x", SourceLink: "x.md"}}, Limits{})
 	require.Len(t, ctx, 1)
 	assert.Equal(t, "X — x.md", ctx[0].Ref())
 }
@@ -154,7 +154,7 @@ func TestPrompts(t *testing.T) {
 	assert.False(t, p.Has("b"))
 	msgs, err := p.Messages("a", map[string]any{"Q": "hello", "L": []string{"x", "y"}})
 	require.NoError(t, err)
-	assert.Equal(t, []sdk.Message{{Role: "system", Content: "sys\n"}, {Role: "user", Content: "Q: hello x, y hel …\n"}}, msgs)
+	assert.Equal(t, []plugin.Message{{Role: "system", Content: "sys\n"}, {Role: "user", Content: "Q: hello x, y hel …\n"}}, msgs)
 	_, err = p.Messages("a", map[string]any{"L": []string{}})
 	assert.ErrorContains(t, err, "Q", "missing keys are errors")
 	_, err = p.Messages("b", nil)
@@ -164,13 +164,13 @@ func TestPrompts(t *testing.T) {
 }
 
 func TestStatusOf(t *testing.T) {
-	for code, want := range map[string]sdk.Status{sdk.CodeLLMUnavailable: sdk.StatusUnsupported, sdk.CodeLLMBudget: sdk.StatusUnsupported,
-		"llm_timeout": sdk.StatusError, "llm_auth": sdk.StatusError} {
-		st, e := StatusOf(&sdk.Error{Code: code, Message: "m"})
+	for code, want := range map[string]plugin.Status{plugin.CodeLLMUnavailable: plugin.StatusUnsupported, plugin.CodeLLMBudget: plugin.StatusUnsupported,
+		"llm_timeout": plugin.StatusError, "llm_auth": plugin.StatusError} {
+		st, e := StatusOf(&plugin.Error{Code: code, Message: "m"})
 		assert.Equal(t, want, st, code)
 		assert.Equal(t, code, e.Code)
 	}
 	st, e := StatusOf(nil)
-	assert.Equal(t, sdk.StatusSuccess, st)
+	assert.Equal(t, plugin.StatusSuccess, st)
 	assert.Nil(t, e)
 }

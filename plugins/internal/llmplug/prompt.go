@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Prompts are a plugin's prompt templates, embedded from its folder. A
@@ -51,7 +51,7 @@ func (p *Prompts) Has(name string) bool {
 }
 
 // Messages renders prompt name into a system and a user message.
-func (p *Prompts) Messages(name string, data any) ([]sdk.Message, error) {
+func (p *Prompts) Messages(name string, data any) ([]plugin.Message, error) {
 	sys, err := p.render(name+".system", data)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (p *Prompts) Messages(name string, data any) ([]sdk.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []sdk.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, nil
+	return []plugin.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, nil
 }
 
 // Render renders one template (e.g. "seed.correct") to text.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Marker is what a goal solver's reply says about itself on its first line.
@@ -68,7 +68,7 @@ func Unfence(s string) string {
 // (also ACCEPTED/REJECTED, "VERDICT: ...", any case), with the reason after
 // a colon or on a "REASON:" line, or a JSON object {"verdict", "reason"}.
 // ok is false when no verdict can be found.
-func ReadVerdict(reply string) (verdict sdk.Status, reason string, ok bool) {
+func ReadVerdict(reply string) (verdict plugin.Status, reason string, ok bool) {
 	body := Unfence(reply)
 	var js struct {
 		Verdict string `json:"verdict"`
@@ -114,12 +114,12 @@ func ReadVerdict(reply string) (verdict sdk.Status, reason string, ok bool) {
 	return "", "", false
 }
 
-func verdictWord(w string) (sdk.Status, bool) {
+func verdictWord(w string) (plugin.Status, bool) {
 	switch strings.ToUpper(strings.TrimSpace(w)) {
 	case "ACCEPT", "ACCEPTED", "PASS", "PASSED", "VALID":
-		return sdk.StatusAccepted, true
+		return plugin.StatusAccepted, true
 	case "REJECT", "REJECTED", "FAIL", "FAILED", "INVALID":
-		return sdk.StatusRejected, true
+		return plugin.StatusRejected, true
 	}
 	return "", false
 }

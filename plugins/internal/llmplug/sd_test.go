@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug/llmplugtest"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 
 	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-llm-deep"
 	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-llm-fast"
@@ -50,13 +50,13 @@ const invalidSeeds = "### intentCNL\n@i1 intent compare \"BM25 and dense retriev
 
 func fastDetector(t *testing.T) *llmplug.SeedDetectorPlugin {
 	t.Helper()
-	p, err := newSDFast(nil, sdk.Env{PluginID: sdFast})
+	p, err := newSDFast(nil, plugin.Env{PluginID: sdFast})
 	require.NoError(t, err)
 	return p.(*llmplug.SeedDetectorPlugin)
 }
 
-func seedInput() *sdk.SeedInput {
-	return &sdk.SeedInput{Payload: sdk.Payload{Prompt: "Compare BM25 and dense retrieval. Answer with a table."}, SessionID: "s1", TurnID: "t1"}
+func seedInput() *plugin.SeedInput {
+	return &plugin.SeedInput{Payload: plugin.Payload{Prompt: "Compare BM25 and dense retrieval. Answer with a table."}, SessionID: "s1", TurnID: "t1"}
 }
 
 func TestDetectSeeds(t *testing.T) {
@@ -64,21 +64,21 @@ func TestDetectSeeds(t *testing.T) {
 		name    string
 		replies []llmtest.Reply
 		setup   llmplugtest.Setup
-		status  sdk.Status
+		status  plugin.Status
 		code    string
 		calls   int
 	}{
-		{name: "valid at once", replies: []llmtest.Reply{llmtest.Text(validSeeds)}, status: sdk.StatusSuccess, calls: 1},
-		{name: "streamed", replies: []llmtest.Reply{llmtest.Stream(validSeeds)}, setup: llmplugtest.Setup{Stream: true}, status: sdk.StatusSuccess, calls: 1},
-		{name: "invalid then corrected", replies: []llmtest.Reply{llmtest.Text(invalidSeeds), llmtest.Text(validSeeds)}, status: sdk.StatusSuccess, calls: 2},
-		{name: "invalid twice", replies: []llmtest.Reply{llmtest.Text(invalidSeeds), llmtest.Text(invalidSeeds)}, status: sdk.StatusError, code: llmplug.CodeSOPInvalid, calls: 2},
-		{name: "prose only, then corrected", replies: []llmtest.Reply{llmtest.Text("Sure! The user wants a comparison."), llmtest.Text(validSeeds)}, status: sdk.StatusSuccess, calls: 2},
+		{name: "valid at once", replies: []llmtest.Reply{llmtest.Text(validSeeds)}, status: plugin.StatusSuccess, calls: 1},
+		{name: "streamed", replies: []llmtest.Reply{llmtest.Stream(validSeeds)}, setup: llmplugtest.Setup{Stream: true}, status: plugin.StatusSuccess, calls: 1},
+		{name: "invalid then corrected", replies: []llmtest.Reply{llmtest.Text(invalidSeeds), llmtest.Text(validSeeds)}, status: plugin.StatusSuccess, calls: 2},
+		{name: "invalid twice", replies: []llmtest.Reply{llmtest.Text(invalidSeeds), llmtest.Text(invalidSeeds)}, status: plugin.StatusError, code: llmplug.CodeSOPInvalid, calls: 2},
+		{name: "prose only, then corrected", replies: []llmtest.Reply{llmtest.Text("Sure! The user wants a comparison."), llmtest.Text(validSeeds)}, status: plugin.StatusSuccess, calls: 2},
 		{name: "correction refused by the stage cap", replies: []llmtest.Reply{llmtest.Text(invalidSeeds)}, setup: llmplugtest.Setup{MaxCalls: 1},
-			status: sdk.StatusUnsupported, code: sdk.CodeLLMBudget, calls: 1},
+			status: plugin.StatusUnsupported, code: plugin.CodeLLMBudget, calls: 1},
 		{name: "correction refused by the request budget", replies: []llmtest.Reply{llmtest.Text(invalidSeeds)}, setup: llmplugtest.Setup{Budget: 1, MaxCalls: 2},
-			status: sdk.StatusUnsupported, code: sdk.CodeLLMBudget, calls: 1},
-		{name: "401", replies: []llmtest.Reply{llmtest.Status(401, "bad key")}, status: sdk.StatusError, code: "llm_auth", calls: 1},
-		{name: "404 model", replies: []llmtest.Reply{llmtest.Status(404, "model not found")}, status: sdk.StatusError, code: "llm_not_found", calls: 1},
+			status: plugin.StatusUnsupported, code: plugin.CodeLLMBudget, calls: 1},
+		{name: "401", replies: []llmtest.Reply{llmtest.Status(401, "bad key")}, status: plugin.StatusError, code: "llm_auth", calls: 1},
+		{name: "404 model", replies: []llmtest.Reply{llmtest.Status(404, "model not found")}, status: plugin.StatusError, code: "llm_not_found", calls: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(t, tc.replies...)
@@ -116,11 +116,11 @@ func TestCorrectionQuotesTheErrors(t *testing.T) {
 	env := llmplugtest.Connect(t, srv, sdFast, llmplugtest.Setup{MaxCalls: 2})
 	res, err := fastDetector(t).DetectSeeds(llmplugtest.Context(t), env.RC, seedInput())
 	require.NoError(t, err)
-	require.Equal(t, sdk.StatusSuccess, res.Status)
+	require.Equal(t, plugin.StatusSuccess, res.Status)
 	reqs := srv.Requests()
 	require.Len(t, reqs, 2)
 	first, second := reqs[0], reqs[1]
-	assert.Equal(t, sdk.RoleSeedFast, env.Stage.Stats().Role)
+	assert.Equal(t, plugin.RoleSeedFast, env.Stage.Stats().Role)
 	assert.Contains(t, first.LastUser(), "session::t1::unit-000", "the prompt names the turn's unit ids")
 	assert.Contains(t, first.LastUser(), "Compare BM25 and dense retrieval. Answer with a table.")
 	// The correction replays the conversation and quotes every problem.
@@ -150,12 +150,12 @@ func TestSeedDetectorOffline(t *testing.T) {
 	p := fastDetector(t)
 	res, err := p.DetectSeeds(llmplugtest.Context(t), llmplugtest.Offline(), seedInput())
 	require.NoError(t, err)
-	assert.Equal(t, sdk.StatusUnsupported, res.Status)
-	assert.Equal(t, sdk.CodeLLMUnavailable, res.Error.Code)
-	nres, err := p.NormalizePersistentContext(llmplugtest.Context(t), llmplugtest.Offline(), &sdk.NormalizeInput{Text: "Paris is in France."})
+	assert.Equal(t, plugin.StatusUnsupported, res.Status)
+	assert.Equal(t, plugin.CodeLLMUnavailable, res.Error.Code)
+	nres, err := p.NormalizePersistentContext(llmplugtest.Context(t), llmplugtest.Offline(), &plugin.NormalizeInput{Text: "Paris is in France."})
 	require.NoError(t, err)
-	assert.Equal(t, sdk.StatusUnsupported, nres.Status)
-	assert.Equal(t, sdk.CodeLLMUnavailable, nres.Error.Code)
+	assert.Equal(t, plugin.StatusUnsupported, nres.Status)
+	assert.Equal(t, plugin.CodeLLMUnavailable, nres.Error.Code)
 }
 
 func TestNormalizePersistentContext(t *testing.T) {
@@ -165,9 +165,9 @@ func TestNormalizePersistentContext(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Text("@k1 ku atomic"), llmtest.Text("```\n"+doc+"```"))
 	env := llmplugtest.Connect(t, srv, sdFast, llmplugtest.Setup{MaxCalls: 2})
 	res, err := fastDetector(t).NormalizePersistentContext(llmplugtest.Context(t), env.RC,
-		&sdk.NormalizeInput{Text: "Paris is part of France.", Source: kusSource("notes/a.md")})
+		&plugin.NormalizeInput{Text: "Paris is part of France.", Source: kusSource("notes/a.md")})
 	require.NoError(t, err)
-	require.Equal(t, sdk.StatusSuccess, res.Status, "%+v", res.Error)
+	require.Equal(t, plugin.StatusSuccess, res.Status, "%+v", res.Error)
 	r, err := sop.Interpret(res.ContextCNL)
 	require.NoError(t, err)
 	require.Len(t, r.ActiveKUs(), 1)
@@ -186,18 +186,18 @@ const deepReply = "@i1 intent compare \"BM25 and dense retrieval\"\n@i2 set $i1 
 	"@k4 set $k1 role Description\n@k5 set $k1 topic \"platform\"\n@k6 set $k1 claim \"Our service runs on ARM.\"\n"
 
 func TestDetectSeedsDeep(t *testing.T) {
-	p, err := newSDDeep(nil, sdk.Env{PluginID: sdDeep})
+	p, err := newSDDeep(nil, plugin.Env{PluginID: sdDeep})
 	require.NoError(t, err)
 	srv := llmtest.New(t, llmtest.Text(deepReply))
 	env := llmplugtest.Connect(t, srv, sdDeep, llmplugtest.Setup{MaxCalls: 2})
-	env.RC.Conversation = []sdk.Turn{
+	env.RC.Conversation = []plugin.Turn{
 		{ID: "t1", Role: "user", Text: "What retrieval methods are there?", At: time.Unix(0, 0)},
 		{ID: "t1-a", Role: "assistant", Text: "BM25 and dense retrieval.", At: time.Unix(1, 0)},
 	}
-	res, err := p.(sdk.SDPlugin).DetectSeeds(llmplugtest.Context(t), env.RC, &sdk.SeedInput{
-		Payload: sdk.Payload{Prompt: "Our service runs on ARM. Compare them, then recommend one for offline laptops."}, TurnID: "t2"})
+	res, err := p.(plugin.SDPlugin).DetectSeeds(llmplugtest.Context(t), env.RC, &plugin.SeedInput{
+		Payload: plugin.Payload{Prompt: "Our service runs on ARM. Compare them, then recommend one for offline laptops."}, TurnID: "t2"})
 	require.NoError(t, err)
-	require.Equal(t, sdk.StatusSuccess, res.Status, "%+v", res.Error)
+	require.Equal(t, plugin.StatusSuccess, res.Status, "%+v", res.Error)
 	assert.Equal(t, 1, res.Metadata.LLMCalls)
 	ir, err := sop.Interpret(res.IntentCNL)
 	require.NoError(t, err)
@@ -208,7 +208,7 @@ func TestDetectSeedsDeep(t *testing.T) {
 	assert.Len(t, cr.ActiveKUs(), 1)
 
 	req := srv.Requests()[0]
-	assert.Equal(t, sdk.RoleSeedDeep, env.Stage.Stats().Role)
+	assert.Equal(t, plugin.RoleSeedDeep, env.Stage.Stats().Role)
 	assert.Contains(t, req.LastUser(), "user: What retrieval methods are there?\nassistant: BM25 and dense retrieval.")
 	assert.Contains(t, req.System(), "Resolve pronouns")
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // SeedDetector is the behaviour shared by sd-llm-fast and sd-llm-deep: one
@@ -36,7 +36,7 @@ type SeedData struct {
 	Turn          string
 	SourceID      string // the current turn's source id, session::<turnId>
 	ChunkID       string
-	Conversation  []sdk.Turn
+	Conversation  []plugin.Turn
 	Context       []Source
 	Acts          []string
 	Roles         []string
@@ -62,15 +62,15 @@ type NormalizeData struct {
 	Acts      []string
 }
 
-// DetectSeeds implements sdk.SDPlugin.DetectSeeds.
-func (s *SeedDetector) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.SeedInput) (*sdk.SeedResult, error) {
+// DetectSeeds implements plugin.SDPlugin.DetectSeeds.
+func (s *SeedDetector) DetectSeeds(ctx context.Context, rc plugin.RunContext, in *plugin.SeedInput) (*plugin.SeedResult, error) {
 	c := NewCaller(rc, s.ID, s.Role)
 	if !c.Available() {
-		return &sdk.SeedResult{Status: sdk.StatusUnsupported, Error: NotConfiguredError(s.ID, s.Role)}, nil
+		return &plugin.SeedResult{Status: plugin.StatusUnsupported, Error: NotConfiguredError(s.ID, s.Role)}, nil
 	}
 	turn := strings.TrimSpace(strings.ToValidUTF8(in.Payload.Prompt, ""))
 	if turn == "" {
-		return &sdk.SeedResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: "the turn is empty"}}, nil
+		return &plugin.SeedResult{Status: plugin.StatusError, Error: &plugin.Error{Code: plugin.CodePluginFailed, Message: "the turn is empty"}}, nil
 	}
 	src := "turn"
 	if in.TurnID != "" {
@@ -100,31 +100,31 @@ func (s *SeedDetector) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *s
 		}
 		return d, CheckSeedDocs(d)
 	})
-	res := &sdk.SeedResult{Metadata: c.Metadata()}
+	res := &plugin.SeedResult{Metadata: c.Metadata()}
 	switch {
 	case err != nil:
 		res.Status, res.Error = StatusOf(err)
 	case len(problems) > 0:
-		res.Status = sdk.StatusError
-		res.Error = &sdk.Error{Code: CodeSOPInvalid, Message: fmt.Sprintf("the model's SOP documents failed validation after %d calls: %s",
+		res.Status = plugin.StatusError
+		res.Error = &plugin.Error{Code: CodeSOPInvalid, Message: fmt.Sprintf("the model's SOP documents failed validation after %d calls: %s",
 			c.Calls(), strings.Join(problems[:min(len(problems), 8)], "; "))}
 	default:
-		res.Status, res.IntentCNL, res.CurrentTurnContextCNL = sdk.StatusSuccess, docs.IntentCNL, docs.ContextCNL
+		res.Status, res.IntentCNL, res.CurrentTurnContextCNL = plugin.StatusSuccess, docs.IntentCNL, docs.ContextCNL
 	}
 	return res, nil
 }
 
-// NormalizePersistentContext implements sdk.SDPlugin: the source text
+// NormalizePersistentContext implements plugin.SDPlugin: the source text
 // becomes one contextCNL document of grouped KUs with symbolic facts, by
 // the same one-call-plus-correction scheme. Plugins without a "normalize"
 // prompt answer unsupported.
-func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
+func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc plugin.RunContext, in *plugin.NormalizeInput) (*plugin.NormalizeResult, error) {
 	if !s.Prompts.Has("normalize") {
-		return &sdk.NormalizeResult{Status: sdk.StatusUnsupported, Error: sdk.NotImplemented(s.ID, "normalizePersistentContext")}, nil
+		return &plugin.NormalizeResult{Status: plugin.StatusUnsupported, Error: plugin.NotImplemented(s.ID, "normalizePersistentContext")}, nil
 	}
 	c := NewCaller(rc, s.ID, s.Role)
 	if !c.Available() {
-		return &sdk.NormalizeResult{Status: sdk.StatusUnsupported, Error: NotConfiguredError(s.ID, s.Role)}, nil
+		return &plugin.NormalizeResult{Status: plugin.StatusUnsupported, Error: NotConfiguredError(s.ID, s.Role)}, nil
 	}
 	src := in.Source.SourceID
 	if src == "" {
@@ -136,7 +136,7 @@ func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc sdk.Ru
 	}
 	text := strings.TrimSpace(strings.ToValidUTF8(in.Text, ""))
 	if text == "" {
-		return &sdk.NormalizeResult{Status: sdk.StatusSuccess}, nil
+		return &plugin.NormalizeResult{Status: plugin.StatusSuccess}, nil
 	}
 	data := NormalizeData{SourceID: src, Text: Truncate(text, limit), Truncated: len(text) > limit,
 		Roles: kus.Roles, Relations: kus.Relations, Acts: kus.Acts}
@@ -151,16 +151,16 @@ func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc sdk.Ru
 		}
 		return d, CheckDoc("contextCNL", d)
 	})
-	res := &sdk.NormalizeResult{Metadata: c.Metadata()}
+	res := &plugin.NormalizeResult{Metadata: c.Metadata()}
 	switch {
 	case err != nil:
 		res.Status, res.Error = StatusOf(err)
 	case len(problems) > 0:
-		res.Status = sdk.StatusError
-		res.Error = &sdk.Error{Code: CodeSOPInvalid, Message: "the model's contextCNL failed validation: " +
+		res.Status = plugin.StatusError
+		res.Error = &plugin.Error{Code: CodeSOPInvalid, Message: "the model's contextCNL failed validation: " +
 			strings.Join(problems[:min(len(problems), 8)], "; ")}
 	default:
-		res.Status, res.ContextCNL = sdk.StatusSuccess, doc
+		res.Status, res.ContextCNL = plugin.StatusSuccess, doc
 	}
 	return res, nil
 }
@@ -169,7 +169,7 @@ func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc sdk.Ru
 // makes one corrective call that quotes them. It returns the last
 // candidate and its remaining problems; err is set only when a call
 // failed (the first, or the correction).
-func generate[T any](ctx context.Context, c *Caller, p *Prompts, msgs []sdk.Message, correct string,
+func generate[T any](ctx context.Context, c *Caller, p *Prompts, msgs []plugin.Message, correct string,
 	check func(reply string) (T, []string)) (T, []string, error) {
 	var zero T
 	reply, err := c.Complete(ctx, msgs, Options{})
@@ -184,9 +184,9 @@ func generate[T any](ctx context.Context, c *Caller, p *Prompts, msgs []sdk.Mess
 	if err != nil {
 		return zero, nil, err
 	}
-	msgs = append(append([]sdk.Message(nil), msgs...),
-		sdk.Message{Role: "assistant", Content: reply},
-		sdk.Message{Role: "user", Content: fix})
+	msgs = append(append([]plugin.Message(nil), msgs...),
+		plugin.Message{Role: "assistant", Content: reply},
+		plugin.Message{Role: "user", Content: fix})
 	reply, err = c.Complete(ctx, msgs, Options{})
 	if err != nil {
 		return zero, nil, err

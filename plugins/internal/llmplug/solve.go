@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // GoalSolver is the behaviour shared by gs-llm-fast and gs-llm-deep:
@@ -31,7 +31,7 @@ type GoalSolver struct {
 // SolveData is what the "solve" prompt sees.
 type SolveData struct {
 	Question     string
-	Intents      []sdk.Intent
+	Intents      []plugin.Intent
 	Sources      []Source
 	Guidance     []string
 	Rejection    string // why a validator rejected the previous answer
@@ -56,15 +56,15 @@ type ResponseDocument struct {
 	DroppedCitations []int `json:"droppedCitations,omitempty"`
 }
 
-// Solve implements sdk.GSPlugin.Solve.
-func (g *GoalSolver) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.SolveInput) (*sdk.SolveResult, error) {
+// Solve implements plugin.GSPlugin.Solve.
+func (g *GoalSolver) Solve(ctx context.Context, rc plugin.RunContext, in *plugin.SolveInput) (*plugin.SolveResult, error) {
 	c := NewCaller(rc, g.ID, g.Role)
 	if !c.Available() {
-		return &sdk.SolveResult{Status: sdk.StatusUnsupported, Error: NotConfiguredError(g.ID, g.Role)}, nil
+		return &plugin.SolveResult{Status: plugin.StatusUnsupported, Error: NotConfiguredError(g.ID, g.Role)}, nil
 	}
 	sources := NumberEvidence(in.Evidence, in.Payload.Context, g.Limits)
 	if len(sources) == 0 {
-		return &sdk.SolveResult{Status: sdk.StatusNoContext,
+		return &plugin.SolveResult{Status: plugin.StatusNoContext,
 			ResponseMarkdown: "The knowledge base holds no evidence for this task, and " + g.ID + " answers only from evidence."}, nil
 	}
 	question := strings.TrimSpace(in.Payload.Prompt)
@@ -88,7 +88,7 @@ func (g *GoalSolver) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.Solve
 		if rerr != nil {
 			return nil, rerr
 		}
-		msgs = append(msgs, sdk.Message{Role: "assistant", Content: reply}, sdk.Message{Role: "user", Content: fix})
+		msgs = append(msgs, plugin.Message{Role: "assistant", Content: reply}, plugin.Message{Role: "user", Content: fix})
 		reply, err = c.Complete(ctx, msgs, Options{})
 		if err != nil {
 			return failed(c, err), nil
@@ -100,34 +100,34 @@ func (g *GoalSolver) Solve(ctx context.Context, rc sdk.RunContext, in *sdk.Solve
 		if strings.HasPrefix(problem, "the reply is empty") {
 			code = CodeBadReply
 		}
-		res = &sdk.SolveResult{Status: sdk.StatusError, Error: &sdk.Error{Code: code, Message: g.ID + ": " + problem}}
+		res = &plugin.SolveResult{Status: plugin.StatusError, Error: &plugin.Error{Code: code, Message: g.ID + ": " + problem}}
 	}
 	res.Metadata = c.Metadata()
 	return res, nil
 }
 
-func failed(c *Caller, err error) *sdk.SolveResult {
+func failed(c *Caller, err error) *plugin.SolveResult {
 	st, e := StatusOf(err)
-	return &sdk.SolveResult{Status: st, Error: e, Metadata: c.Metadata()}
+	return &plugin.SolveResult{Status: st, Error: e, Metadata: c.Metadata()}
 }
 
 // read turns a reply into a result, or says what is wrong with it.
-func (g *GoalSolver) read(reply string, sources []Source, canDecompose bool) (*sdk.SolveResult, string) {
+func (g *GoalSolver) read(reply string, sources []Source, canDecompose bool) (*plugin.SolveResult, string) {
 	marker, reason, body := ReadMarker(reply)
 	switch marker {
 	case MarkerNoContext:
 		if reason == "" {
 			reason = "the evidence does not answer this."
 		}
-		return &sdk.SolveResult{Status: sdk.StatusNoContext, ResponseMarkdown: "The knowledge base does not answer this: " + reason}, ""
+		return &plugin.SolveResult{Status: plugin.StatusNoContext, ResponseMarkdown: "The knowledge base does not answer this: " + reason}, ""
 	case MarkerNeedsDecomposition:
 		if reason == "" {
 			reason = "the task is too broad to answer in one step."
 		}
 		if canDecompose {
-			return &sdk.SolveResult{Status: sdk.StatusNeedsDecomposition, ResponseMarkdown: reason}, ""
+			return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition, ResponseMarkdown: reason}, ""
 		}
-		return &sdk.SolveResult{Status: sdk.StatusNoContext,
+		return &plugin.SolveResult{Status: plugin.StatusNoContext,
 			ResponseMarkdown: "The task is too broad to answer in one step (" + reason + "), and it cannot be split further."}, ""
 	}
 	if strings.TrimSpace(body) == "" {
@@ -150,6 +150,6 @@ func (g *GoalSolver) read(reply string, sources []Source, canDecompose bool) (*s
 		doc.Citations = append(doc.Citations, ct)
 	}
 	raw, _ := json.Marshal(doc) // plain data: cannot fail
-	return &sdk.SolveResult{Status: sdk.StatusSuccess, ResponseMarkdown: cited.Markdown, ResponseDocument: raw,
+	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: cited.Markdown, ResponseDocument: raw,
 		EvidenceIDs: cited.EvidenceIDs()}, ""
 }

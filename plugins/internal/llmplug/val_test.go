@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug"
 	"github.com/mrpvm/mrpvm/plugins/internal/llmplug/llmplugtest"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 
 	_ "github.com/mrpvm/mrpvm/plugins/val/val-llm"
 )
@@ -20,35 +20,35 @@ const valLLM = "val-llm"
 
 var newValLLM = llmplugtest.Factory(valLLM)
 
-func validateInput(answer string) *sdk.ValidateInput {
-	return &sdk.ValidateInput{Payload: sdk.Payload{Prompt: "What is the capital of France?"}, Answer: answer, SolverID: "gs-llm-fast",
+func validateInput(answer string) *plugin.ValidateInput {
+	return &plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is the capital of France?"}, Answer: answer, SolverID: "gs-llm-fast",
 		Evidence: llmplugtest.Evidence([3]string{"f.md::0::0", "Capital of France", "Paris is the capital of France."}),
 		Guidance: llmplugtest.Evidence([3]string{"session::t::unit-001", "rule", "Answers must name a city."})}
 }
 
 func TestValidate(t *testing.T) {
-	p, err := newValLLM(nil, sdk.Env{PluginID: valLLM})
+	p, err := newValLLM(nil, plugin.Env{PluginID: valLLM})
 	require.NoError(t, err)
-	v := p.(sdk.ValPlugin)
+	v := p.(plugin.ValPlugin)
 	for _, tc := range []struct {
 		name   string
 		reply  llmtest.Reply
 		answer string
-		status sdk.Status
+		status plugin.Status
 		reason string
 		code   string
 		calls  int
 	}{
 		{name: "accept", reply: llmtest.Text("ACCEPT: every statement is supported by E1"), answer: "Paris [1].",
-			status: sdk.StatusAccepted, reason: "every statement is supported by E1", calls: 1},
+			status: plugin.StatusAccepted, reason: "every statement is supported by E1", calls: 1},
 		{name: "reject with reason line", reply: llmtest.Text("**REJECT**\nReason: the answer names Lyon, which E1 contradicts."), answer: "Lyon [1].",
-			status: sdk.StatusRejected, reason: "the answer names Lyon, which E1 contradicts.", calls: 1},
+			status: plugin.StatusRejected, reason: "the answer names Lyon, which E1 contradicts.", calls: 1},
 		{name: "json verdict", reply: llmtest.Text(`{"verdict": "rejected", "reason": "off topic"}`), answer: "Bananas are yellow [1].",
-			status: sdk.StatusRejected, reason: "off topic", calls: 1},
+			status: plugin.StatusRejected, reason: "off topic", calls: 1},
 		{name: "no verdict", reply: llmtest.Text("I think it is mostly fine."), answer: "Paris [1].",
-			status: sdk.StatusError, code: llmplug.CodeBadReply, calls: 1},
-		{name: "server error", reply: llmtest.Status(503, "overloaded"), answer: "Paris [1].", status: sdk.StatusError, code: "llm_server_error", calls: 1},
-		{name: "empty answer", answer: "  ", status: sdk.StatusRejected, reason: "the answer is empty", calls: 0},
+			status: plugin.StatusError, code: llmplug.CodeBadReply, calls: 1},
+		{name: "server error", reply: llmtest.Status(503, "overloaded"), answer: "Paris [1].", status: plugin.StatusError, code: "llm_server_error", calls: 1},
+		{name: "empty answer", answer: "  ", status: plugin.StatusRejected, reason: "the answer is empty", calls: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(t)
@@ -71,18 +71,18 @@ func TestValidate(t *testing.T) {
 				assert.Contains(t, user, "E1. Capital of France\nParis is the capital of France.")
 				assert.Contains(t, user, "- Answers must name a city.")
 				assert.Contains(t, user, tc.answer)
-				assert.Equal(t, sdk.RoleValidation, env.Stage.Stats().Role)
+				assert.Equal(t, plugin.RoleValidation, env.Stage.Stats().Role)
 			}
 		})
 	}
 }
 
 func TestValidateOffline(t *testing.T) {
-	p, err := newValLLM(nil, sdk.Env{PluginID: valLLM})
+	p, err := newValLLM(nil, plugin.Env{PluginID: valLLM})
 	require.NoError(t, err)
-	res, err := p.(sdk.ValPlugin).Validate(llmplugtest.Context(t), llmplugtest.Offline(), validateInput("Paris [1]."))
+	res, err := p.(plugin.ValPlugin).Validate(llmplugtest.Context(t), llmplugtest.Offline(), validateInput("Paris [1]."))
 	require.NoError(t, err)
-	assert.Equal(t, sdk.StatusUnsupported, res.Status)
+	assert.Equal(t, plugin.StatusUnsupported, res.Status)
 	assert.Empty(t, res.Verdict, "an unsupported validator neither accepts nor rejects")
-	assert.Equal(t, sdk.CodeLLMUnavailable, res.Error.Code)
+	assert.Equal(t, plugin.CodeLLMUnavailable, res.Error.Code)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Validator is the behaviour of val-llm: one call to the validation model
@@ -27,21 +27,21 @@ type Validator struct {
 // ValidateData is what the "validate" prompt sees.
 type ValidateData struct {
 	Question string
-	Intents  []sdk.Intent
+	Intents  []plugin.Intent
 	Rules    []string
 	Sources  []Source
 	Answer   string
 }
 
 // Validate accepts or rejects a goal solver's answer.
-func (v *Validator) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
+func (v *Validator) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
 	c := NewCaller(rc, v.ID, v.Role)
 	if !c.Available() {
-		return &sdk.ValidateResult{Status: sdk.StatusUnsupported, Error: NotConfiguredError(v.ID, v.Role)}, nil
+		return &plugin.ValidateResult{Status: plugin.StatusUnsupported, Error: NotConfiguredError(v.ID, v.Role)}, nil
 	}
 	answer := strings.TrimSpace(in.Answer)
 	if answer == "" {
-		return &sdk.ValidateResult{Status: sdk.StatusRejected, Verdict: sdk.StatusRejected, Reason: "the answer is empty"}, nil
+		return &plugin.ValidateResult{Status: plugin.StatusRejected, Verdict: plugin.StatusRejected, Reason: "the answer is empty"}, nil
 	}
 	question := strings.TrimSpace(in.Payload.Prompt)
 	if question == "" && len(in.Intents) > 0 {
@@ -57,15 +57,15 @@ func (v *Validator) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.Val
 	reply, err := c.Complete(ctx, msgs, Options{})
 	if err != nil {
 		st, e := StatusOf(err)
-		return &sdk.ValidateResult{Status: st, Error: e, Metadata: c.Metadata()}, nil
+		return &plugin.ValidateResult{Status: st, Error: e, Metadata: c.Metadata()}, nil
 	}
 	verdict, reason, ok := ReadVerdict(reply)
 	if !ok {
-		return &sdk.ValidateResult{Status: sdk.StatusError, Metadata: c.Metadata(), Error: &sdk.Error{Code: CodeBadReply,
+		return &plugin.ValidateResult{Status: plugin.StatusError, Metadata: c.Metadata(), Error: &plugin.Error{Code: CodeBadReply,
 			Message: v.ID + ": the model's reply has no ACCEPT or REJECT verdict: " + Truncate(strings.Join(strings.Fields(reply), " "), 200)}}, nil
 	}
 	if reason == "" {
 		reason = "no reason given"
 	}
-	return &sdk.ValidateResult{Status: verdict, Verdict: verdict, Reason: reason, Metadata: c.Metadata()}, nil
+	return &plugin.ValidateResult{Status: verdict, Verdict: verdict, Reason: reason, Metadata: c.Metadata()}, nil
 }

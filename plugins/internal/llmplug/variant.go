@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // The built-in LLM plugins are variants of three implementations: a goal
@@ -15,21 +15,21 @@ import (
 // registers its variant with one call to plugins.RegisterBuiltin.
 var (
 	// FastGoalSolver is gs-llm-fast: one call to the goal-fast role.
-	FastGoalSolver = GSVariant{ID: "gs-llm-fast", Role: sdk.RoleGoalFast,
+	FastGoalSolver = GSVariant{ID: "gs-llm-fast", Role: plugin.RoleGoalFast,
 		Defaults: GSOptions{MaxEvidence: 6, MaxEvidenceChars: 8000}}
 	// DeepGoalSolver is gs-llm-deep: the goal-deep role, more evidence,
 	// and one corrective call for an uncited answer.
-	DeepGoalSolver = GSVariant{ID: "gs-llm-deep", Role: sdk.RoleGoalDeep, CorrectUncited: true,
+	DeepGoalSolver = GSVariant{ID: "gs-llm-deep", Role: plugin.RoleGoalDeep, CorrectUncited: true,
 		Defaults: GSOptions{MaxEvidence: 10, MaxEvidenceChars: 16000}}
 	// FastSeedDetector is sd-llm-fast: the seed-fast role.
-	FastSeedDetector = SDVariant{ID: "sd-llm-fast", Role: sdk.RoleSeedFast,
+	FastSeedDetector = SDVariant{ID: "sd-llm-fast", Role: plugin.RoleSeedFast,
 		Defaults: SDOptions{MaxTurnBytes: 8192, MaxSourceBytes: 12000}}
 	// DeepSeedDetector is sd-llm-deep: the seed-deep role, shown the last
 	// six conversation turns to resolve references.
-	DeepSeedDetector = SDVariant{ID: "sd-llm-deep", Role: sdk.RoleSeedDeep, Turns: 6,
+	DeepSeedDetector = SDVariant{ID: "sd-llm-deep", Role: plugin.RoleSeedDeep, Turns: 6,
 		Defaults: SDOptions{MaxTurnBytes: 8192, MaxSourceBytes: 12000}}
 	// LLMValidator is val-llm: one call to the validation role.
-	LLMValidator = ValVariant{ID: "val-llm", Role: sdk.RoleValidation,
+	LLMValidator = ValVariant{ID: "val-llm", Role: plugin.RoleValidation,
 		Defaults: ValOptions{MaxEvidence: 8, MaxEvidenceChars: 10000, MaxAnswerBytes: 8000}}
 )
 
@@ -50,9 +50,9 @@ func readFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte, prompts *Prom
 // builtin is the registration of a variant from its folder's files (see
 // readFolder), its options' defaults and check, and build, which makes the
 // plugin from its base, options and prompts.
-func builtin[O any](folder fs.FS, defaults O, check func(*O) error, build func(sdk.Base, O, *Prompts) sdk.Plugin) plugins.Builtin {
+func builtin[O any](folder fs.FS, defaults O, check func(*O) error, build func(plugin.Base, O, *Prompts) plugin.Plugin) plugins.Builtin {
 	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, defaults, check, func(base sdk.Base, opts O, _ sdk.Env) sdk.Plugin {
+	return plugins.Define(descriptorJSON, kusMarkdown, defaults, check, func(base plugin.Base, opts O, _ plugin.Env) plugin.Plugin {
 		return build(base, opts, prompts)
 	})
 }
@@ -86,7 +86,7 @@ func (o *GSOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v GSVariant) Builtin(folder fs.FS) plugins.Builtin {
-	return builtin(folder, v.Defaults, (*GSOptions).validate, func(base sdk.Base, opts GSOptions, prompts *Prompts) sdk.Plugin {
+	return builtin(folder, v.Defaults, (*GSOptions).validate, func(base plugin.Base, opts GSOptions, prompts *Prompts) plugin.Plugin {
 		return &GoalSolverPlugin{Base: base, Options: opts, GoalSolver: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
 			CorrectUncited: v.CorrectUncited, Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}}}
 	})
@@ -95,12 +95,12 @@ func (v GSVariant) Builtin(folder fs.FS) plugins.Builtin {
 // GoalSolverPlugin is a built-in LLM gs-plugin: its GoalSolver with the
 // plugin's descriptor and options.
 type GoalSolverPlugin struct {
-	sdk.Base
+	plugin.Base
 	Options GSOptions
 	*GoalSolver
 }
 
-var _ sdk.GSPlugin = (*GoalSolverPlugin)(nil)
+var _ plugin.GSPlugin = (*GoalSolverPlugin)(nil)
 
 // SDVariant is one built-in LLM seed detector.
 type SDVariant struct {
@@ -128,7 +128,7 @@ func (o *SDOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v SDVariant) Builtin(folder fs.FS) plugins.Builtin {
-	return builtin(folder, v.Defaults, (*SDOptions).validate, func(base sdk.Base, opts SDOptions, prompts *Prompts) sdk.Plugin {
+	return builtin(folder, v.Defaults, (*SDOptions).validate, func(base plugin.Base, opts SDOptions, prompts *Prompts) plugin.Plugin {
 		return &SeedDetectorPlugin{Base: base, Options: opts, SeedDetector: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Turns: v.Turns, MaxTurnBytes: opts.MaxTurnBytes, MaxSourceBytes: opts.MaxSourceBytes}}
 	})
@@ -137,12 +137,12 @@ func (v SDVariant) Builtin(folder fs.FS) plugins.Builtin {
 // SeedDetectorPlugin is a built-in LLM sd-plugin: its SeedDetector with
 // the plugin's descriptor and options.
 type SeedDetectorPlugin struct {
-	sdk.Base
+	plugin.Base
 	Options SDOptions
 	*SeedDetector
 }
 
-var _ sdk.SDPlugin = (*SeedDetectorPlugin)(nil)
+var _ plugin.SDPlugin = (*SeedDetectorPlugin)(nil)
 
 // ValVariant is one built-in LLM validator.
 type ValVariant struct {
@@ -174,7 +174,7 @@ func (o *ValOptions) validate() error {
 // Builtin is the registration of the variant v from its folder's files
 // (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v ValVariant) Builtin(folder fs.FS) plugins.Builtin {
-	return builtin(folder, v.Defaults, (*ValOptions).validate, func(base sdk.Base, opts ValOptions, prompts *Prompts) sdk.Plugin {
+	return builtin(folder, v.Defaults, (*ValOptions).validate, func(base plugin.Base, opts ValOptions, prompts *Prompts) plugin.Plugin {
 		return &ValidatorPlugin{Base: base, Options: opts, Validator: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,
 			Limits: Limits{MaxItems: opts.MaxEvidence, MaxChars: opts.MaxEvidenceChars}, MaxAnswerBytes: opts.MaxAnswerBytes}}
 	})
@@ -183,9 +183,9 @@ func (v ValVariant) Builtin(folder fs.FS) plugins.Builtin {
 // ValidatorPlugin is a built-in LLM val-plugin: its Validator with the
 // plugin's descriptor and options.
 type ValidatorPlugin struct {
-	sdk.Base
+	plugin.Base
 	Options ValOptions
 	*Validator
 }
 
-var _ sdk.ValPlugin = (*ValidatorPlugin)(nil)
+var _ plugin.ValPlugin = (*ValidatorPlugin)(nil)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // PluginStats are one plugin's learned statistics.
@@ -53,7 +53,7 @@ func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 // (key "stat/<plugin id>" and "planner").
 type Learner struct {
 	alpha   float64
-	store   sdk.Store
+	store   plugin.Store
 	mu      sync.Mutex
 	plugins map[string]*PluginStats
 	planner PlannerStats
@@ -61,7 +61,7 @@ type Learner struct {
 }
 
 // NewLearner builds a learner over a planner's store (nil: memory only).
-func NewLearner(alpha float64, store sdk.Store) *Learner {
+func NewLearner(alpha float64, store plugin.Store) *Learner {
 	return &Learner{alpha: alpha, store: store, plugins: map[string]*PluginStats{},
 		planner: PlannerStats{SuccessEWMA: 0.7, NoContextEWMA: 0.1, LatencyMsEWMA: 400}}
 }
@@ -74,7 +74,7 @@ func (l *Learner) load() {
 	if l.store == nil {
 		return
 	}
-	_ = l.store.View(func(kv sdk.KV) error {
+	_ = l.store.View(func(kv plugin.KV) error {
 		_ = kv.Scan([]byte("stat/"), nil, func(k, v []byte) error {
 			s := newPluginStats()
 			if json.Unmarshal(v, s) == nil {
@@ -113,14 +113,14 @@ func (l *Learner) ewma(old, x float64) float64 { return old + l.alpha*(x-old) }
 
 // Record folds one request's outcome into the statistics and persists them.
 // skipped-budget stages teach nothing and are ignored.
-func (l *Learner) Record(_ context.Context, o *sdk.Outcome) error {
+func (l *Learner) Record(_ context.Context, o *plugin.Outcome) error {
 	l.mu.Lock()
 	l.load()
 	touched := map[string]bool{}
 	var total int64
 	for _, st := range o.Stages {
 		total += st.DurationMs
-		if st.Status == sdk.StatusSkippedBudget || st.PluginID == "" {
+		if st.Status == plugin.StatusSkippedBudget || st.PluginID == "" {
 			continue
 		}
 		s := l.plugins[st.PluginID]
@@ -131,10 +131,10 @@ func (l *Learner) Record(_ context.Context, o *sdk.Outcome) error {
 		s.Attempts++
 		ok := 0.0
 		switch st.Status {
-		case sdk.StatusSuccess, sdk.StatusAccepted:
+		case plugin.StatusSuccess, plugin.StatusAccepted:
 			s.Successes++
 			ok = 1
-		case sdk.StatusInsufficient, sdk.StatusNoContext:
+		case plugin.StatusInsufficient, plugin.StatusNoContext:
 			s.Insufficient++
 			ok = 0.5
 		default:
@@ -169,7 +169,7 @@ func (l *Learner) Record(_ context.Context, o *sdk.Outcome) error {
 	if l.store == nil {
 		return nil
 	}
-	err := l.store.Update(func(kv sdk.KV) error {
+	err := l.store.Update(func(kv plugin.KV) error {
 		for k, v := range snapshot {
 			if err := kv.Put([]byte(k), v); err != nil {
 				return err
@@ -204,7 +204,7 @@ type Signals struct {
 var deepCues = []string{"why", "because", "chain", "cause", "relationship", "relevant", "depends", "lead to", "leads to", "how does", "trace", "multi-hop", "benefit", "implication"}
 
 // Read extracts the task signals from a plan input and run context.
-func Read(in *sdk.PlanInput, rc sdk.RunContext) Signals {
+func Read(in *plugin.PlanInput, rc plugin.RunContext) Signals {
 	s := Signals{Words: map[string]bool{}, Intents: len(in.Intents), HasLLM: rc.LLM != nil, Remaining: rc.Budgets.RemainingLLMCalls}
 	var all strings.Builder
 	all.WriteString(in.Payload.Prompt)
@@ -245,7 +245,7 @@ type Scored struct {
 // Score rates one candidate: learned utility (0.6 without history) plus
 // descriptor hints matched to the task, with cost weighed by heaviness
 // (-1: cheap first, +1: heavy first).
-func Score(d sdk.Descriptor, l *Learner, sig Signals, heaviness float64) Scored {
+func Score(d plugin.Descriptor, l *Learner, sig Signals, heaviness float64) Scored {
 	st, seen := l.Stats(d.ID)
 	u := 0.6
 	if seen {
@@ -253,7 +253,7 @@ func Score(d sdk.Descriptor, l *Learner, sig Signals, heaviness float64) Scored 
 	}
 	h := d.PlannerHints
 	if h == nil {
-		h = &sdk.PlannerHints{}
+		h = &plugin.PlannerHints{}
 	}
 	score := u
 	var why []string
@@ -312,7 +312,7 @@ func Score(d sdk.Descriptor, l *Learner, sig Signals, heaviness float64) Scored 
 
 // Order ranks a family's candidates; a pin returns the pinned plugin alone
 // and a session preference goes first, keeping the others as fallbacks.
-func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, pin, pref string) ([]string, []string) {
+func Order(cands []plugin.Descriptor, l *Learner, sig Signals, heaviness float64, pin, pref string) ([]string, []string) {
 	if pin != "" {
 		return []string{pin}, []string{"pinned " + pin}
 	}
@@ -344,7 +344,7 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 	}
 	sort.SliceStable(scored, func(i, j int) bool { return scored[i].Score > scored[j].Score })
 	var ids, notes []string
-	if pref != "" && slices.ContainsFunc(cands, func(d sdk.Descriptor) bool { return d.ID == pref }) {
+	if pref != "" && slices.ContainsFunc(cands, func(d plugin.Descriptor) bool { return d.ID == pref }) {
 		ids = append(ids, pref)
 		notes = append(notes, "session prefers "+pref)
 	}
@@ -370,7 +370,7 @@ func Order(cands []sdk.Descriptor, l *Learner, sig Signals, heaviness float64, p
 // it declares topic tags, all specific (no "general"), none in the task,
 // no significant word of its description occurs in the task, and it is
 // not a deep plugin asked for a deep task.
-func Fits(d sdk.Descriptor, sig Signals) bool {
+func Fits(d plugin.Descriptor, sig Signals) bool {
 	h := d.PlannerHints
 	if h == nil || len(h.SupportedActs) == 0 || len(h.TopicTags) == 0 || len(sig.Acts) == 0 {
 		return true
@@ -393,11 +393,11 @@ func Fits(d sdk.Descriptor, sig Signals) bool {
 	return h.PreferredDepth == "deep" && sig.Deep
 }
 
-func descriptorOf(cands []sdk.Descriptor, id string) sdk.Descriptor {
+func descriptorOf(cands []plugin.Descriptor, id string) plugin.Descriptor {
 	for _, d := range cands {
 		if d.ID == id {
 			return d
 		}
 	}
-	return sdk.Descriptor{}
+	return plugin.Descriptor{}
 }

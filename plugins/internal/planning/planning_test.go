@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// memStore is a map-backed sdk.Store for tests.
+// memStore is a map-backed plugin.Store for tests.
 type memStore struct{ m map[string][]byte }
 
 type memKV struct{ s *memStore }
@@ -35,7 +35,7 @@ func (k memKV) Scan(prefix, start []byte, fn func(k, v []byte) error) error {
 	sort.Strings(keys)
 	for _, key := range keys {
 		if err := fn([]byte(key), k.s.m[key]); err != nil {
-			if err == sdk.ErrStopScan {
+			if err == plugin.ErrStopScan {
 				return nil
 			}
 			return err
@@ -43,16 +43,16 @@ func (k memKV) Scan(prefix, start []byte, fn func(k, v []byte) error) error {
 	}
 	return nil
 }
-func (s *memStore) View(fn func(sdk.KV) error) error   { return fn(memKV{s}) }
-func (s *memStore) Update(fn func(sdk.KV) error) error { return fn(memKV{s}) }
+func (s *memStore) View(fn func(plugin.KV) error) error   { return fn(memKV{s}) }
+func (s *memStore) Update(fn func(plugin.KV) error) error { return fn(memKV{s}) }
 
-func desc(id string, cost float64, depth string, acts ...string) sdk.Descriptor {
-	return sdk.Descriptor{ID: id, Type: sdk.TypeKB, Description: "A retriever.",
-		PlannerHints: &sdk.PlannerHints{RelativeCost: cost, PreferredDepth: depth, SupportedActs: acts, ConfidenceWhenMatched: 0.6}}
+func desc(id string, cost float64, depth string, acts ...string) plugin.Descriptor {
+	return plugin.Descriptor{ID: id, Type: plugin.TypeKB, Description: "A retriever.",
+		PlannerHints: &plugin.PlannerHints{RelativeCost: cost, PreferredDepth: depth, SupportedActs: acts, ConfidenceWhenMatched: 0.6}}
 }
 
 func TestOrderCheapFirstHeavyFirstPinsAndPreferences(t *testing.T) {
-	cands := []sdk.Descriptor{desc("heavy", 0.9, "deep", "explain"), desc("cheap", 0.05, "shallow", "define")}
+	cands := []plugin.Descriptor{desc("heavy", 0.9, "deep", "explain"), desc("cheap", 0.05, "shallow", "define")}
 	l := NewLearner(0.25, nil)
 	simple := Signals{Acts: []string{"define"}, Words: map[string]bool{}, Remaining: 5}
 	ids, _ := Order(cands, l, simple, -1, "", "")
@@ -68,17 +68,17 @@ func TestOrderCheapFirstHeavyFirstPinsAndPreferences(t *testing.T) {
 
 func TestLearningShiftsOrderAndPersists(t *testing.T) {
 	store := &memStore{m: map[string][]byte{}}
-	cands := []sdk.Descriptor{desc("a", 0.1, "", "define"), desc("b", 0.1, "", "define")}
+	cands := []plugin.Descriptor{desc("a", 0.1, "", "define"), desc("b", 0.1, "", "define")}
 	sig := Signals{Acts: []string{"define"}, Words: map[string]bool{}, Remaining: 5}
 	l := NewLearner(0.25, store)
 	ids, _ := Order(cands, l, sig, -1, "", "")
 	require.Equal(t, "a", ids[0])
 	no := false
 	for i := 0; i < 6; i++ {
-		require.NoError(t, l.Record(context.Background(), &sdk.Outcome{FinalStatus: "failure", Stages: []sdk.StageOutcome{
-			{Stage: sdk.LoopKB, PluginID: "a", Status: sdk.StatusError, DurationMs: 900, Sufficient: &no},
-			{Stage: sdk.LoopKB, PluginID: "b", Status: sdk.StatusSuccess, DurationMs: 5},
-			{Stage: sdk.LoopGoalSolver, PluginID: "gs-x", Status: sdk.StatusSkippedBudget},
+		require.NoError(t, l.Record(context.Background(), &plugin.Outcome{FinalStatus: "failure", Stages: []plugin.StageOutcome{
+			{Stage: plugin.LoopKB, PluginID: "a", Status: plugin.StatusError, DurationMs: 900, Sufficient: &no},
+			{Stage: plugin.LoopKB, PluginID: "b", Status: plugin.StatusSuccess, DurationMs: 5},
+			{Stage: plugin.LoopGoalSolver, PluginID: "gs-x", Status: plugin.StatusSkippedBudget},
 		}}))
 	}
 	ids, _ = Order(cands, l, sig, -1, "", "")
@@ -98,7 +98,7 @@ func TestLearningShiftsOrderAndPersists(t *testing.T) {
 func TestBudgetAndMissingModelRouteAround(t *testing.T) {
 	llmDesc := desc("llm", 0.1, "", "define")
 	llmDesc.UsesLLM, llmDesc.MaxLLMCalls = true, 3
-	cands := []sdk.Descriptor{llmDesc, desc("sym", 0.5, "", "define")}
+	cands := []plugin.Descriptor{llmDesc, desc("sym", 0.5, "", "define")}
 	ids, notes := Order(cands, NewLearner(0.25, nil), Signals{Acts: []string{"define"}, Words: map[string]bool{}, HasLLM: false, Remaining: 5}, -1, "", "")
 	assert.Equal(t, []string{"sym"}, ids, "no model: the LLM plugin is left out")
 	assert.Contains(t, notes, "no model configured, left out: llm")
@@ -114,12 +114,12 @@ func TestBudgetAndMissingModelRouteAround(t *testing.T) {
 // topic tags and description all miss the task is dropped (and noted),
 // unless it is preferred, deep for a deep task, or the last one left.
 func TestOrderDropsClearlyIrrelevantPlugins(t *testing.T) {
-	legal := sdk.Descriptor{ID: "kb-legal", Description: "Statute and case-law retrieval.",
-		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"evaluate"}, TopicTags: []string{"legal"}}}
-	general := sdk.Descriptor{ID: "kb-general", Description: "A retriever.",
-		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"define"}, TopicTags: []string{"general"}}}
-	deep := sdk.Descriptor{ID: "kb-deep", Description: "Multi-hop closure.",
-		PlannerHints: &sdk.PlannerHints{SupportedActs: []string{"diagnose"}, TopicTags: []string{"relations"}, PreferredDepth: "deep"}}
+	legal := plugin.Descriptor{ID: "kb-legal", Description: "Statute and case-law retrieval.",
+		PlannerHints: &plugin.PlannerHints{SupportedActs: []string{"evaluate"}, TopicTags: []string{"legal"}}}
+	general := plugin.Descriptor{ID: "kb-general", Description: "A retriever.",
+		PlannerHints: &plugin.PlannerHints{SupportedActs: []string{"define"}, TopicTags: []string{"general"}}}
+	deep := plugin.Descriptor{ID: "kb-deep", Description: "Multi-hop closure.",
+		PlannerHints: &plugin.PlannerHints{SupportedActs: []string{"diagnose"}, TopicTags: []string{"relations"}, PreferredDepth: "deep"}}
 	l := NewLearner(0.25, nil)
 	sig := func(act string, deepTask bool, words ...string) Signals {
 		s := Signals{Acts: []string{act}, Words: map[string]bool{}, Deep: deepTask, Remaining: 5}
@@ -130,20 +130,20 @@ func TestOrderDropsClearlyIrrelevantPlugins(t *testing.T) {
 	}
 	cases := []struct {
 		name    string
-		cands   []sdk.Descriptor
+		cands   []plugin.Descriptor
 		sig     Signals
 		pref    string
 		want    []string
 		dropped bool
 	}{
-		{"act, tags and description miss", []sdk.Descriptor{legal, general}, sig("define", false, "alpha"), "", []string{"kb-general"}, true},
-		{"a topic tag in the task keeps it", []sdk.Descriptor{legal, general}, sig("define", false, "legal"), "", []string{"kb-general", "kb-legal"}, false},
-		{"a description word keeps it", []sdk.Descriptor{legal, general}, sig("define", false, "statute"), "", []string{"kb-general", "kb-legal"}, false},
-		{"a supported act keeps it", []sdk.Descriptor{legal, general}, sig("evaluate", false), "", []string{"kb-general", "kb-legal"}, false},
-		{"the preference is kept", []sdk.Descriptor{legal, general}, sig("define", false), "kb-legal", []string{"kb-legal", "kb-general"}, false},
-		{"deep plugin for a deep task", []sdk.Descriptor{deep, general}, sig("define", true), "", []string{"kb-deep", "kb-general"}, false},
-		{"deep plugin for a shallow task", []sdk.Descriptor{deep, general}, sig("define", false), "", []string{"kb-general"}, true},
-		{"never the last one", []sdk.Descriptor{legal}, sig("define", false), "", []string{"kb-legal"}, false},
+		{"act, tags and description miss", []plugin.Descriptor{legal, general}, sig("define", false, "alpha"), "", []string{"kb-general"}, true},
+		{"a topic tag in the task keeps it", []plugin.Descriptor{legal, general}, sig("define", false, "legal"), "", []string{"kb-general", "kb-legal"}, false},
+		{"a description word keeps it", []plugin.Descriptor{legal, general}, sig("define", false, "statute"), "", []string{"kb-general", "kb-legal"}, false},
+		{"a supported act keeps it", []plugin.Descriptor{legal, general}, sig("evaluate", false), "", []string{"kb-general", "kb-legal"}, false},
+		{"the preference is kept", []plugin.Descriptor{legal, general}, sig("define", false), "kb-legal", []string{"kb-legal", "kb-general"}, false},
+		{"deep plugin for a deep task", []plugin.Descriptor{deep, general}, sig("define", true), "", []string{"kb-deep", "kb-general"}, false},
+		{"deep plugin for a shallow task", []plugin.Descriptor{deep, general}, sig("define", false), "", []string{"kb-general"}, true},
+		{"never the last one", []plugin.Descriptor{legal}, sig("define", false), "", []string{"kb-legal"}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // Variant is one built-in planner: the shared planner with the direction
@@ -33,7 +33,7 @@ var (
 // registry records that folder's plugin.json as the plugin's source.
 func (v Variant) Builtin(folder fs.FS) plugins.Builtin {
 	descriptorJSON, kusMarkdown := plugins.ReadFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, Options{Alpha: 0.25}, (*Options).validate, func(base sdk.Base, opts Options, env sdk.Env) sdk.Plugin {
+	return plugins.Define(descriptorJSON, kusMarkdown, Options{Alpha: 0.25}, (*Options).validate, func(base plugin.Base, opts Options, env plugin.Env) plugin.Plugin {
 		return &Planner{Base: base, Options: opts, variant: v, learner: NewLearner(opts.Alpha, env.Store)}
 	})
 }
@@ -45,42 +45,42 @@ type Options struct {
 
 func (o *Options) validate() error {
 	if o.Alpha <= 0 || o.Alpha > 1 {
-		return sdk.Errorf(sdk.CodeOptionsInvalid, "alpha %g is outside (0, 1]", o.Alpha)
+		return plugin.Errorf(plugin.CodeOptionsInvalid, "alpha %g is outside (0, 1]", o.Alpha)
 	}
 	return nil
 }
 
 // Planner is a built-in mrp-plan-plugin.
 type Planner struct {
-	sdk.Base
+	plugin.Base
 	Options Options
 	variant Variant
 	learner *Learner
 }
 
-var _ sdk.PlanPlugin = (*Planner)(nil)
+var _ plugin.PlanPlugin = (*Planner)(nil)
 
 // stageFamilies are the stages a plan orders.
 var stageFamilies = []struct {
 	stage string
-	typ   sdk.PluginType
-}{{sdk.LoopSeedDetector, sdk.TypeSD}, {sdk.LoopKB, sdk.TypeKB}, {sdk.LoopGoalSolver, sdk.TypeGS}, {sdk.LoopValidation, sdk.TypeVal}}
+	typ   plugin.PluginType
+}{{plugin.LoopSeedDetector, plugin.TypeSD}, {plugin.LoopKB, plugin.TypeKB}, {plugin.LoopGoalSolver, plugin.TypeGS}, {plugin.LoopValidation, plugin.TypeVal}}
 
 // BuildPlan orders the seed detectors, kb-plugins, goal solvers and validators for a task
 // and decides whether to decompose it.
-func (p *Planner) BuildPlan(ctx context.Context, rc sdk.RunContext, in *sdk.PlanInput) (*sdk.Plan, error) {
+func (p *Planner) BuildPlan(ctx context.Context, rc plugin.RunContext, in *plugin.PlanInput) (*plugin.Plan, error) {
 	sig := Read(in, rc)
-	plan := &sdk.Plan{Status: sdk.StatusSuccess, PlannerPluginID: p.variant.ID}
+	plan := &plugin.Plan{Status: plugin.StatusSuccess, PlannerPluginID: p.variant.ID}
 	for _, sf := range stageFamilies {
 		ids, notes := Order(in.Candidates[sf.typ], p.learner, sig, p.variant.Heaviness, in.Pins[sf.stage], in.Preferences[sf.stage])
 		switch sf.typ {
-		case sdk.TypeSD:
+		case plugin.TypeSD:
 			plan.SeedDetectorOrder = ids
-		case sdk.TypeKB:
+		case plugin.TypeKB:
 			plan.KBPluginOrder = ids
-		case sdk.TypeGS:
+		case plugin.TypeGS:
 			plan.GoalSolverOrder = ids
-		case sdk.TypeVal:
+		case plugin.TypeVal:
 			plan.ValidatorOrder = ids
 		}
 		for _, n := range notes {
@@ -89,15 +89,15 @@ func (p *Planner) BuildPlan(ctx context.Context, rc sdk.RunContext, in *sdk.Plan
 	}
 	if len(in.Intents) > 1 && in.FrameDepth < rc.Budgets.MaxFrameDepth {
 		plan.Decompose = true
-		plan.FramePurpose = sdk.FrameSubtaskDecomposition
+		plan.FramePurpose = plugin.FrameSubtaskDecomposition
 		plan.Notes = append(plan.Notes, "several independent tasks: one child frame each")
-	} else if len(in.Guidance["frame"]) > 0 || len(in.Guidance[sdk.FrameStrategyGuidance]) > 0 {
-		plan.FramePurpose = sdk.FrameStrategyGuidance
+	} else if len(in.Guidance["frame"]) > 0 || len(in.Guidance[plugin.FrameStrategyGuidance]) > 0 {
+		plan.FramePurpose = plugin.FrameStrategyGuidance
 	}
 	return plan, nil
 }
 
 // RecordOutcome learns from one request.
-func (p *Planner) RecordOutcome(ctx context.Context, rc sdk.RunContext, o *sdk.Outcome) error {
+func (p *Planner) RecordOutcome(ctx context.Context, rc plugin.RunContext, o *plugin.Outcome) error {
 	return p.learner.Record(ctx, o)
 }

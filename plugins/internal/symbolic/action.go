@@ -3,8 +3,8 @@ package symbolic
 import (
 	"strings"
 
-	"github.com/mrpvm/mrpvm/plugins/kb"
-	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // howOpenings open a how-to question before its action ("how do I
@@ -50,7 +50,7 @@ func Action(task string) (action string, object []string) {
 	if len(verb) != 1 || weakActions[verb[0]] {
 		return "", nil
 	}
-	if c, b := kb.Relatives(verb[0]); len(c)+len(b) == 0 {
+	if c, b := retrieval.Relatives(verb[0]); len(c)+len(b) == 0 {
 		return "", nil // not an English word the lexicon knows
 	}
 	rest := words[1:]
@@ -151,7 +151,7 @@ func ActionMatch(action string, terms map[string]bool, reverse bool) float64 {
 	if terms[action] {
 		return 1
 	}
-	close, broader := kb.Relatives(action)
+	close, broader := retrieval.Relatives(action)
 	for _, r := range close {
 		if terms[r] {
 			return relativeMatch
@@ -159,7 +159,7 @@ func ActionMatch(action string, terms map[string]bool, reverse bool) float64 {
 	}
 	if reverse {
 		for t := range terms {
-			c, b := kb.Relatives(t)
+			c, b := retrieval.Relatives(t)
 			for _, r := range c {
 				if r == action {
 					return relativeMatch

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // Phase scopes of instruction KUs.

@@ -19,8 +19,8 @@ import (
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // ID is the plugin id.
@@ -35,12 +35,12 @@ var kusMarkdown []byte
 func init() { plugins.RegisterBuiltin(builtin) }
 
 // Plugin is sd-symbolic; it takes no options, and any key is an error.
-type Plugin struct{ sdk.Base }
+type Plugin struct{ plugin.Base }
 
-var _ sdk.SDPlugin = (*Plugin)(nil)
+var _ plugin.SDPlugin = (*Plugin)(nil)
 
 var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
-	func(base sdk.Base, _ struct{}, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base} })
+	func(base plugin.Base, _ struct{}, _ plugin.Env) plugin.Plugin { return &Plugin{Base: base} })
 
 // New builds the plugin from its options and injected services, as the catalog does.
 var New = builtin.New
@@ -49,7 +49,7 @@ var New = builtin.New
 const maxTurnBytes = 16 << 10
 
 // DetectSeeds emits intentCNL and currentTurnContextCNL for one turn.
-func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.SeedInput) (*sdk.SeedResult, error) {
+func (p *Plugin) DetectSeeds(ctx context.Context, rc plugin.RunContext, in *plugin.SeedInput) (*plugin.SeedResult, error) {
 	turn := in.Payload.Prompt
 	if len(turn) > maxTurnBytes {
 		turn = turn[:maxTurnBytes]
@@ -129,9 +129,9 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 		intents.Intent(&sop.Intent{Act: act, Target: symbolic.TargetOf(firstWords(turn, 40)), Output: symbolic.OutputOf(act)})
 	}
 	if err := errors.Join(intents.Err(), units.Err()); err != nil {
-		return &sdk.SeedResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+		return &plugin.SeedResult{Status: plugin.StatusError, Error: &plugin.Error{Code: plugin.CodePluginFailed, Message: err.Error()}}, nil
 	}
-	return &sdk.SeedResult{Status: sdk.StatusSuccess, IntentCNL: intents.String(), CurrentTurnContextCNL: units.String()}, nil
+	return &plugin.SeedResult{Status: plugin.StatusSuccess, IntentCNL: intents.String(), CurrentTurnContextCNL: units.String()}, nil
 }
 
 // NormalizePersistentContext turns source text into KUs. A Markdown source
@@ -140,7 +140,7 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc sdk.RunContext, in *sdk.See
 // Unit blocks comes back in the result's Doc. Other text becomes one KU per
 // paragraph (grouped, never one per sentence) plus an atomic KU carrying
 // the fact of each fact-bearing sentence, as contextCNL.
-func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunContext, in *sdk.NormalizeInput) (*sdk.NormalizeResult, error) {
+func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc plugin.RunContext, in *plugin.NormalizeInput) (*plugin.NormalizeResult, error) {
 	if t := in.Source.SourceType; t == "" || t == kus.SourceMarkdown {
 		// The reader never writes to its input: it reads Text in place
 		// rather than copying every file of an ingest once more.
@@ -149,9 +149,9 @@ func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunConte
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			return &sdk.NormalizeResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+			return &plugin.NormalizeResult{Status: plugin.StatusError, Error: &plugin.Error{Code: plugin.CodePluginFailed, Message: err.Error()}}, nil
 		}
-		return &sdk.NormalizeResult{Status: sdk.StatusSuccess, Doc: doc}, nil
+		return &plugin.NormalizeResult{Status: plugin.StatusSuccess, Doc: doc}, nil
 	}
 	src := in.Source.SourceID
 	if src == "" {
@@ -194,9 +194,9 @@ func (p *Plugin) NormalizePersistentContext(ctx context.Context, rc sdk.RunConte
 		}
 	}
 	if err := w.Err(); err != nil {
-		return &sdk.NormalizeResult{Status: sdk.StatusError, Error: &sdk.Error{Code: sdk.CodePluginFailed, Message: err.Error()}}, nil
+		return &plugin.NormalizeResult{Status: plugin.StatusError, Error: &plugin.Error{Code: plugin.CodePluginFailed, Message: err.Error()}}, nil
 	}
-	return &sdk.NormalizeResult{Status: sdk.StatusSuccess, ContextCNL: w.String()}, nil
+	return &plugin.NormalizeResult{Status: plugin.StatusSuccess, ContextCNL: w.String()}, nil
 }
 
 func withID(k *kus.KU, id string) *kus.KU {

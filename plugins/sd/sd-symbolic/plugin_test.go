@@ -9,7 +9,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // TestTurnContextIsGrouped: a mixed turn's instructions and facts become
@@ -17,7 +17,7 @@ import (
 // subject together), each with the PhaseScopes of the phase it serves,
 // while every task stays its own intent.
 func TestTurnContextIsGrouped(t *testing.T) {
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := New(nil, plugin.Env{PluginID: ID})
 	require.NoError(t, err)
 	type unit struct {
 		scope, kuType, claim string
@@ -42,9 +42,9 @@ func TestTurnContextIsGrouped(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.SDPlugin).DetectSeeds(context.Background(), sdk.RunContext{}, &sdk.SeedInput{Payload: sdk.Payload{Prompt: tc.turn}, TurnID: "t1"})
+			res, err := p.(plugin.SDPlugin).DetectSeeds(context.Background(), plugin.RunContext{}, &plugin.SeedInput{Payload: plugin.Payload{Prompt: tc.turn}, TurnID: "t1"})
 			require.NoError(t, err)
-			require.Equal(t, sdk.StatusSuccess, res.Status)
+			require.Equal(t, plugin.StatusSuccess, res.Status)
 			ir, err := sop.Interpret(res.IntentCNL)
 			require.NoError(t, err)
 			assert.Len(t, ir.Intents, tc.intents)
@@ -64,9 +64,9 @@ func TestTurnContextIsGrouped(t *testing.T) {
 // the Markdown reader's hierarchy (sections, Context Unit blocks and all),
 // other text as grouped paragraph KUs in contextCNL.
 func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := New(nil, plugin.Env{PluginID: ID})
 	require.NoError(t, err)
-	sd := p.(sdk.SDPlugin)
+	sd := p.(plugin.SDPlugin)
 	src := "# Guide\n\n## Install\n\nRun the installer. Paris is part of France.\n\n## Use\n\nOpen the app.\n"
 	cases := []struct {
 		name, sourceType string
@@ -79,10 +79,10 @@ func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			info := kus.SourceInfo{SourceID: "guide.md", SourceName: "guide.md", SourceType: tc.sourceType}
-			res, err := sd.NormalizePersistentContext(context.Background(), sdk.RunContext{HookType: sdk.HookSourceText},
-				&sdk.NormalizeInput{Source: info, Text: src})
+			res, err := sd.NormalizePersistentContext(context.Background(), plugin.RunContext{HookType: plugin.HookSourceText},
+				&plugin.NormalizeInput{Source: info, Text: src})
 			require.NoError(t, err)
-			require.Equal(t, sdk.StatusSuccess, res.Status)
+			require.Equal(t, plugin.StatusSuccess, res.Status)
 			if !tc.doc {
 				assert.Nil(t, res.Doc)
 				r, err := sop.Interpret(res.ContextCNL)
@@ -99,6 +99,6 @@ func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = sd.NormalizePersistentContext(ctx, sdk.RunContext{}, &sdk.NormalizeInput{Source: kus.SourceInfo{SourceID: "a.md"}, Text: src})
+	_, err = sd.NormalizePersistentContext(ctx, plugin.RunContext{}, &plugin.NormalizeInput{Source: kus.SourceInfo{SourceID: "a.md"}, Text: src})
 	assert.ErrorIs(t, err, context.Canceled, "a cancelled read stops")
 }

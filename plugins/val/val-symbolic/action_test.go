@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // stashPage and dockerPage are tldr-pages' git-stash and docker pages
@@ -36,36 +36,36 @@ func TestHowToMustDoTheAction(t *testing.T) {
 	cases := []struct {
 		name, target, answer string
 		ev                   *kus.KU
-		want                 sdk.Status
+		want                 plugin.Status
 	}{
 		{"another action on the object", "bring the latest stash back", "git stash [1]: Stash local Git changes in a temporary area.\n\n" +
 			"- Show the changes as a patch between the stash and the commit back when stash entry was first created:\n\n  `git stash show {{[-p|--patch]}}`\n\n" +
 			"- Delete the latest stash:\n\n  `git stash drop`\n\nSources:\n[1] git stash — common/git-stash.md:3\n",
-			stash, sdk.StatusRejected},
+			stash, plugin.StatusRejected},
 		{"the action itself", "delete the latest stash", "git stash [1]: Stash local Git changes in a temporary area.\n\n" +
 			"- Delete the latest stash:\n\n  `git stash drop`\n\nSources:\n[1] git stash — common/git-stash.md:3\n",
-			stash, sdk.StatusAccepted},
+			stash, plugin.StatusAccepted},
 		{"a broader word for the action", "delete a stopped container", "docker [1]: Manage Docker containers and images.\n\n" +
 			"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n",
-			docker, sdk.StatusAccepted},
+			docker, plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
-				Payload: sdk.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Status != tc.want {
 				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
 			}
-			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, `"bring"`) {
+			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, `"bring"`) {
 				t.Errorf("the reason should name the action: %s", res.Reason)
 			}
 		})

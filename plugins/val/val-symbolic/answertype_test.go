@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // srcCorpus serves source texts and counts every term once.
@@ -34,42 +34,42 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 	cases := []struct {
 		name, target, searched, answer string
 		ev                             []*kus.KU
-		want                           sdk.Status
+		want                           plugin.Status
 	}{
 		{"quoted code found in the source", "save an uploaded file", "",
 			"Save an uploaded file [1]:\n\n```go\nfor _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
-			[]*kus.KU{upload}, sdk.StatusAccepted},
+			[]*kus.KU{upload}, plugin.StatusAccepted},
 		{"quoted code not in the source", "save an uploaded file", "",
 			"Save an uploaded file [1]:\n\n```go\nos.RemoveAll(dst)\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
-			[]*kus.KU{upload}, sdk.StatusRejected},
+			[]*kus.KU{upload}, plugin.StatusRejected},
 		{"how-to without anything to do", "watch config files with viper", "",
 			"Viper supports live watching and re-reading of config files. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:1\n",
-			[]*kus.KU{about, watch}, sdk.StatusRejected},
+			[]*kus.KU{about, watch}, plugin.StatusRejected},
 		{"how-to with code", "watch config files with viper", "",
 			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
-			[]*kus.KU{about, watch}, sdk.StatusAccepted},
+			[]*kus.KU{about, watch}, plugin.StatusAccepted},
 		{"a section quoted from under the cited summary", "install frobnicator", "",
 			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs libjpeg 9 and 2 GB of disk space.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
-			[]*kus.KU{install}, sdk.StatusAccepted},
+			[]*kus.KU{install}, plugin.StatusAccepted},
 		{"a statement found nowhere under the cited KU", "install frobnicator", "",
 			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs a licence server and a dongle.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
-			[]*kus.KU{install}, sdk.StatusRejected},
+			[]*kus.KU{install}, plugin.StatusRejected},
 		{"misspelt question, corrected query covered", "wach config fils vipre", "watch config files viper",
 			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
-			[]*kus.KU{watch}, sdk.StatusAccepted},
+			[]*kus.KU{watch}, plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var ev []sdk.ScoredKU
+			var ev []plugin.ScoredKU
 			for _, k := range tc.ev {
-				ev = append(ev, sdk.ScoredKU{KU: k, Score: 1})
+				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
 			}
-			in := &sdk.ValidateInput{Intents: []sdk.Intent{{Act: "implement", Target: tc.target}}, Answer: tc.answer, Evidence: ev, SearchedFor: tc.searched}
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, in)
+			in := &plugin.ValidateInput{Intents: []plugin.Intent{{Act: "implement", Target: tc.target}}, Answer: tc.answer, Evidence: ev, SearchedFor: tc.searched}
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
 			if err != nil {
 				t.Fatal(err)
 			}

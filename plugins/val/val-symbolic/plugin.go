@@ -24,10 +24,10 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
-	"github.com/mrpvm/mrpvm/plugins/sdk/text"
 )
 
 // ID is the plugin id.
@@ -73,20 +73,22 @@ func (o *Options) validate() error {
 
 // Plugin is val-symbolic.
 type Plugin struct {
-	sdk.Base
+	plugin.Base
 	Options Options
 }
 
-var _ sdk.ValPlugin = (*Plugin)(nil)
+var _ plugin.ValPlugin = (*Plugin)(nil)
 
 var builtin = plugins.Define(descriptorJSON, kusMarkdown, defaults(), (*Options).validate,
-	func(base sdk.Base, opts Options, _ sdk.Env) sdk.Plugin { return &Plugin{Base: base, Options: opts} })
+	func(base plugin.Base, opts Options, _ plugin.Env) plugin.Plugin {
+		return &Plugin{Base: base, Options: opts}
+	})
 
 // New builds the plugin from its options and injected services, as the catalog does.
 var New = builtin.New
 
 // Validate accepts or rejects the answer; it never calls a model.
-func (p *Plugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.ValidateInput) (*sdk.ValidateResult, error) {
+func (p *Plugin) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -95,15 +97,15 @@ func (p *Plugin) Validate(ctx context.Context, rc sdk.RunContext, in *sdk.Valida
 		rar = symbolic.NewRarity(rc.Corpus)
 	}
 	v := p.check(in, rc, rar)
-	res := &sdk.ValidateResult{Metadata: sdk.Metadata{Extra: map[string]any{
+	res := &plugin.ValidateResult{Metadata: plugin.Metadata{Extra: map[string]any{
 		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
 		"keyCoverage": v.coverage,
 	}}}
 	if v.reason != "" {
-		res.Status, res.Verdict, res.Reason = sdk.StatusRejected, sdk.StatusRejected, v.reason
+		res.Status, res.Verdict, res.Reason = plugin.StatusRejected, plugin.StatusRejected, v.reason
 		return res, nil
 	}
-	res.Status, res.Verdict = sdk.StatusAccepted, sdk.StatusAccepted
+	res.Status, res.Verdict = plugin.StatusAccepted, plugin.StatusAccepted
 	res.Reason = fmt.Sprintf("%d of %d statements supported by their evidence; %d of %d key terms addressed",
 		v.supported, v.statements, v.keyFound, v.keyTerms)
 	return res, nil
@@ -137,7 +139,7 @@ var (
 	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
 )
 
-func (p *Plugin) check(in *sdk.ValidateInput, rc sdk.RunContext, rar symbolic.Rarity) verdict {
+func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbolic.Rarity) verdict {
 	var v verdict
 	body, sources := splitSources(in.Answer)
 	if strings.TrimSpace(body) == "" {
@@ -506,7 +508,7 @@ func keyTokens(target string) []keyToken {
 // "long command", "short name") in one sentence, or one in k's title or
 // path (k is about it) and another anywhere in its text. A target of fewer
 // than two key words passes.
-func together(target string, k *kus.KU, said []string, rc sdk.RunContext) bool {
+func together(target string, k *kus.KU, said []string, rc plugin.RunContext) bool {
 	key := keyTokens(target)
 	words := map[int]bool{}
 	for _, t := range key {
@@ -569,7 +571,7 @@ func several(target string) bool {
 }
 
 // defines reports whether the task asks what something is.
-func defines(in *sdk.ValidateInput) bool {
+func defines(in *plugin.ValidateInput) bool {
 	for _, it := range in.Intents {
 		if it.Act != "define" {
 			return false
@@ -635,7 +637,7 @@ func leadUnit(stmts []statement, cited map[int]*kus.KU) (int, *kus.KU) {
 }
 
 // comparison reports whether the task compares things.
-func comparison(in *sdk.ValidateInput) bool {
+func comparison(in *plugin.ValidateInput) bool {
 	for _, it := range in.Intents {
 		if it.Act == "compare" {
 			return true
@@ -646,7 +648,7 @@ func comparison(in *sdk.ValidateInput) bool {
 
 // spanText is the Markdown of k's span in its source, or "" when the
 // corpus does not hold it.
-func spanText(k *kus.KU, rc sdk.RunContext) string {
+func spanText(k *kus.KU, rc plugin.RunContext) string {
 	if k == nil || rc.Corpus == nil {
 		return ""
 	}
@@ -712,7 +714,7 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 }
 
 // howTo reports whether the task asks how to do something.
-func howTo(in *sdk.ValidateInput) bool {
+func howTo(in *plugin.ValidateInput) bool {
 	if len(in.Intents) > 0 {
 		for _, it := range in.Intents {
 			if it.Act != "implement" {
@@ -728,7 +730,7 @@ func howTo(in *sdk.ValidateInput) bool {
 // knowledge base still holds the source as ingested, the Markdown of each
 // KU's span (a summary or section KU cites the text under it, which
 // answer composition quotes as written).
-func citedText(ks []*kus.KU, rc sdk.RunContext) string {
+func citedText(ks []*kus.KU, rc plugin.RunContext) string {
 	text := joinKUs(ks)
 	if rc.Corpus == nil {
 		return text
@@ -746,7 +748,7 @@ func citedText(ks []*kus.KU, rc sdk.RunContext) string {
 
 // quoted reports whether a line of code occurs, white space collapsed, in
 // the text of one of ks or in the Markdown of its source.
-func quoted(line string, ks []*kus.KU, rc sdk.RunContext) bool {
+func quoted(line string, ks []*kus.KU, rc plugin.RunContext) bool {
 	want := strings.Join(strings.Fields(line), " ")
 	for _, k := range ks {
 		if strings.Contains(strings.Join(strings.Fields(joinKUs([]*kus.KU{k})), " "), want) {
@@ -770,7 +772,7 @@ func quoted(line string, ks []*kus.KU, rc sdk.RunContext) bool {
 // Validation guidance retrieved from the knowledge base describes rules
 // (this plugin's own documentation says what "cite sources" does); only the
 // user's turns impose them.
-func userRules(guidance []sdk.ScoredKU) []*kus.KU {
+func userRules(guidance []plugin.ScoredKU) []*kus.KU {
 	var out []*kus.KU
 	for _, g := range guidance {
 		if g.KU != nil && (g.KU.SourceType == kus.SourceChatTurn || g.Strategy == "turn") {
@@ -834,7 +836,7 @@ func splitSources(answer string) (string, map[int]sourceRef) {
 
 // findKU finds the evidence KU a Sources line names: same source, title
 // and line, else same source and title, else same title, else same source.
-func findKU(ev []sdk.ScoredKU, ref sourceRef) *kus.KU {
+func findKU(ev []plugin.ScoredKU, ref sourceRef) *kus.KU {
 	var bySourceTitle, byTitle, bySource *kus.KU
 	for _, e := range ev {
 		k := e.KU
@@ -963,7 +965,7 @@ func joinKUs(ks []*kus.KU) string {
 	return b.String()
 }
 
-func evidenceKUs(ev []sdk.ScoredKU) []*kus.KU {
+func evidenceKUs(ev []plugin.ScoredKU) []*kus.KU {
 	var out []*kus.KU
 	for _, e := range ev {
 		if e.KU != nil {
@@ -973,7 +975,7 @@ func evidenceKUs(ev []sdk.ScoredKU) []*kus.KU {
 	return out
 }
 
-func intentTargets(in *sdk.ValidateInput) []string {
+func intentTargets(in *plugin.ValidateInput) []string {
 	var out []string
 	for _, it := range in.Intents {
 		if strings.TrimSpace(it.Target) != "" {

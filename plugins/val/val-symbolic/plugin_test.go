@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
-func ku(id, title, src string, line int, claim string) sdk.ScoredKU {
-	return sdk.ScoredKU{KU: &kus.KU{ID: id, Title: title, SourceID: src, Claim: claim, Range: kus.Range{StartLine: line}}, Score: 1}
+func ku(id, title, src string, line int, claim string) plugin.ScoredKU {
+	return plugin.ScoredKU{KU: &kus.KU{ID: id, Title: title, SourceID: src, Claim: claim, Range: kus.Range{StartLine: line}}, Score: 1}
 }
 
-var evidence = []sdk.ScoredKU{
+var evidence = []plugin.ScoredKU{
 	ku("a::1", "kb-thinkingdb", "plugins/kb.md", 3, "kb-thinkingdb derives facts with two-premise Horn rules and keeps at most 12 proofs."),
 	ku("a::2", "kb-fast", "plugins/kb.md", 9, "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt."),
 	ku("a::4", "kb-fast", "plugins/kb.md", 12, "kb-fast keeps a small result budget of three KUs."),
@@ -21,8 +21,8 @@ var evidence = []sdk.ScoredKU{
 		Procedure: "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz"}},
 }
 
-func intent(target string) []sdk.Intent {
-	return []sdk.Intent{{ID: "i1", Act: "describe", Target: target}}
+func intent(target string) []plugin.Intent {
+	return []plugin.Intent{{ID: "i1", Act: "describe", Target: target}}
 }
 
 func TestValidate(t *testing.T) {
@@ -31,110 +31,110 @@ func TestValidate(t *testing.T) {
 		answer   string
 		target   string
 		guidance string
-		want     sdk.Status
+		want     plugin.Status
 		reason   string // substring of the rejection reason
 	}{
 		{
 			name: "grounded prose with sources",
 			answer: "kb-thinkingdb derives facts with two-premise Horn rules and keeps at most 12 proofs. [1]\n\n" +
 				"Sources:\n[1] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-thinkingdb", want: sdk.StatusAccepted,
+			target: "kb-thinkingdb", want: plugin.StatusAccepted,
 		},
 		{
 			name: "two cited statements on one line",
 			answer: "kb-fast ranks KUs with BM25. [1] kb-thinkingdb keeps at most 12 proofs. [2]\n\n" +
 				"Sources:\n[1] kb-fast — plugins/kb.md:9\n[2] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-fast and kb-thinkingdb", want: sdk.StatusAccepted,
+			target: "kb-fast and kb-thinkingdb", want: plugin.StatusAccepted,
 		},
 		{
 			name: "invented statement",
 			answer: "kb-thinkingdb trains a neural network on GPUs every night. [1]\n\n" +
 				"Sources:\n[1] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-thinkingdb", want: sdk.StatusRejected, reason: "line 1",
+			target: "kb-thinkingdb", want: plugin.StatusRejected, reason: "line 1",
 		},
 		{
 			name: "statement cites the wrong source",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt. [1]\n\n" +
 				"Sources:\n[1] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-fast", want: sdk.StatusRejected, reason: "not supported by its citation [1]",
+			target: "kb-fast", want: plugin.StatusRejected, reason: "not supported by its citation [1]",
 		},
 		{
 			name:   "citation without a source",
 			answer: "kb-fast ranks KUs with BM25. [3]\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n",
-			target: "kb-fast", want: sdk.StatusRejected, reason: "cites [3]",
+			target: "kb-fast", want: plugin.StatusRejected, reason: "cites [3]",
 		},
 		{
 			name:   "source that was never retrieved",
 			answer: "kb-fast ranks KUs with BM25. [1]\n\nSources:\n[1] Something else — nowhere.md:4\n",
-			target: "kb-fast", want: sdk.StatusRejected, reason: "not among the retrieved evidence",
+			target: "kb-fast", want: plugin.StatusRejected, reason: "not among the retrieved evidence",
 		},
 		{
 			name:   "invented number",
 			answer: "kb-thinkingdb keeps at most 40 proofs. [1]\n\nSources:\n[1] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-thinkingdb proofs", want: sdk.StatusRejected, reason: "number 40",
+			target: "kb-thinkingdb proofs", want: plugin.StatusRejected, reason: "number 40",
 		},
 		{
 			name:   "off-topic answer",
 			answer: "kb-fast ranks KUs with BM25. [1]\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n",
-			target: "extract a tar archive", want: sdk.StatusRejected, reason: "does not address",
+			target: "extract a tar archive", want: plugin.StatusRejected, reason: "does not address",
 		},
 		{
 			name: "comparison table",
 			answer: "| source | statement |\n| --- | --- |\n| kb-fast [1] | kb-fast ranks KUs with BM25 over an inverted index. |\n" +
 				"| kb-thinkingdb [2] | kb-thinkingdb derives facts with Horn rules. |\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n[2] kb-thinkingdb — plugins/kb.md:3\n",
-			target: "kb-fast and kb-thinkingdb", want: sdk.StatusAccepted,
+			target: "kb-fast and kb-thinkingdb", want: plugin.StatusAccepted,
 		},
 		{
 			name: "procedure steps under a cited heading",
 			answer: "Steps from Extract an archive [1]:\n\n1. Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz\n\n" +
 				"Sources:\n[1] Extract an archive — pages/tar.md:1\n",
-			target: "extract a gzipped archive", want: sdk.StatusAccepted,
+			target: "extract a gzipped archive", want: plugin.StatusAccepted,
 		},
 		{
 			name:   "no sources list: numbers are evidence positions",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index [2].",
-			target: "kb-fast", want: sdk.StatusAccepted,
+			target: "kb-fast", want: plugin.StatusAccepted,
 		},
 		{
 			name:   "uncited grounded answer",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt.",
-			target: "kb-fast", want: sdk.StatusAccepted,
+			target: "kb-fast", want: plugin.StatusAccepted,
 		},
 		{
 			name:   "user asked for citations",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt.",
-			target: "kb-fast", guidance: "Cite your sources.", want: sdk.StatusRejected, reason: "without a citation",
+			target: "kb-fast", guidance: "Cite your sources.", want: plugin.StatusRejected, reason: "without a citation",
 		},
 		{
 			name:   "must mention rule broken",
 			answer: "kb-fast ranks KUs with BM25. [1]\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n",
-			target: "kb-fast", guidance: "The answer must mention bbolt.", want: sdk.StatusRejected, reason: `"bbolt"`,
+			target: "kb-fast", guidance: "The answer must mention bbolt.", want: plugin.StatusRejected, reason: `"bbolt"`,
 		},
 		{
 			name:   "must mention rule kept",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt. [1]\n\nSources:\n[1] kb-fast — plugins/kb.md:9\n",
-			target: "kb-fast", guidance: "The answer must mention bbolt.", want: sdk.StatusAccepted,
+			target: "kb-fast", guidance: "The answer must mention bbolt.", want: plugin.StatusAccepted,
 		},
 		{
 			name: "two KUs of one source with one title are told apart by line",
 			answer: "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt. [1] kb-fast keeps a small result budget of three. [2]\n\n" +
 				"Sources:\n[1] kb-fast — plugins/kb.md:9\n[2] kb-fast — plugins/kb.md:12\n",
-			target: "kb-fast", want: sdk.StatusAccepted,
+			target: "kb-fast", want: plugin.StatusAccepted,
 		},
-		{name: "empty answer", answer: "  \n", target: "kb-fast", want: sdk.StatusRejected, reason: "empty"},
-		{name: "only connectives", answer: "Therefore:", target: "kb-fast", want: sdk.StatusRejected, reason: "no checkable statement"},
+		{name: "empty answer", answer: "  \n", target: "kb-fast", want: plugin.StatusRejected, reason: "empty"},
+		{name: "only connectives", answer: "Therefore:", target: "kb-fast", want: plugin.StatusRejected, reason: "no checkable statement"},
 	}
-	p, err := New(nil, sdk.Env{PluginID: ID})
+	p, err := New(nil, plugin.Env{PluginID: ID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := &sdk.ValidateInput{Payload: sdk.Payload{Prompt: tc.target}, Intents: intent(tc.target), Answer: tc.answer, Evidence: evidence}
+			in := &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.target}, Intents: intent(tc.target), Answer: tc.answer, Evidence: evidence}
 			if tc.guidance != "" {
-				in.Guidance = []sdk.ScoredKU{{KU: &kus.KU{ID: "turn::1", Claim: tc.guidance, SourceType: kus.SourceChatTurn, PhaseScopes: []string{"val-plugin"}}}}
+				in.Guidance = []plugin.ScoredKU{{KU: &kus.KU{ID: "turn::1", Claim: tc.guidance, SourceType: kus.SourceChatTurn, PhaseScopes: []string{"val-plugin"}}}}
 			}
-			res, err := p.(*Plugin).Validate(context.Background(), sdk.RunContext{}, in)
+			res, err := p.(*Plugin).Validate(context.Background(), plugin.RunContext{}, in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,13 +149,13 @@ func TestValidate(t *testing.T) {
 }
 
 func TestRulesComeFromTheUserOnly(t *testing.T) {
-	p, _ := New(nil, sdk.Env{PluginID: ID})
-	doc := sdk.ScoredKU{KU: &kus.KU{ID: "plugin::val-symbolic::unit-003", SourceType: kus.SourceMarkdown,
+	p, _ := New(nil, plugin.Env{PluginID: ID})
+	doc := plugin.ScoredKU{KU: &kus.KU{ID: "plugin::val-symbolic::unit-003", SourceType: kus.SourceMarkdown,
 		Claim: `"cite sources" requires every statement to carry a citation; the answer must mention bbolt.`}}
-	res, err := p.(*Plugin).Validate(context.Background(), sdk.RunContext{}, &sdk.ValidateInput{
-		Intents: intent("kb-fast"), Evidence: evidence, Guidance: []sdk.ScoredKU{doc},
+	res, err := p.(*Plugin).Validate(context.Background(), plugin.RunContext{}, &plugin.ValidateInput{
+		Intents: intent("kb-fast"), Evidence: evidence, Guidance: []plugin.ScoredKU{doc},
 		Answer: "kb-fast ranks KUs with BM25 over an inverted index."})
-	if err != nil || res.Status != sdk.StatusAccepted {
+	if err != nil || res.Status != plugin.StatusAccepted {
 		t.Errorf("documentation about rules was applied as a rule: %+v %v", res, err)
 	}
 }
@@ -167,7 +167,7 @@ func TestOptions(t *testing.T) {
 	}{
 		{`{}`, true}, {`{"minSupport": 0.8}`, true}, {`{"minSupport": 2}`, false}, {`{"minKeyTerms": -1}`, false}, {`{"strict": true}`, false},
 	} {
-		_, err := New([]byte(tc.raw), sdk.Env{PluginID: ID})
+		_, err := New([]byte(tc.raw), plugin.Env{PluginID: ID})
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: err %v", tc.raw, err)
 		}
@@ -175,10 +175,10 @@ func TestOptions(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	p, _ := New(nil, sdk.Env{PluginID: ID})
+	p, _ := New(nil, plugin.Env{PluginID: ID})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := p.(*Plugin).Validate(ctx, sdk.RunContext{}, &sdk.ValidateInput{Answer: "x"}); err == nil {
+	if _, err := p.(*Plugin).Validate(ctx, plugin.RunContext{}, &plugin.ValidateInput{Answer: "x"}); err == nil {
 		t.Error("a cancelled request was validated")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // page parses a tldr-style page as ingest does and returns its summary
@@ -87,37 +87,37 @@ func TestKeyWordsMustStandTogether(t *testing.T) {
 	cases := []struct {
 		name, target, answer string
 		ev                   *kus.KU
-		want                 sdk.Status
+		want                 plugin.Status
 	}{
 		{"the words only apart", "give a long command a short name", "lpr [1]: Print files.\n\n- Print double-sided either in portrait (long) or in landscape (short):\n\n" +
 			"  `lpr -o sides={{two-sided-long-edge|two-sided-short-edge}} {{path/to/file}}`\n\nSources:\n[1] lpr — common/lpr.md:1\n",
-			lpr, sdk.StatusRejected},
+			lpr, plugin.StatusRejected},
 		{"the words together", "give a long command a short name", "alias [1]: Create aliases: words that the shell replaces by a command string.\n\n- Create a short name for a long command:\n\n" +
 			"  `alias {{name}}=\"{{command}}\"`\n\nSources:\n[1] alias — common/alias.md:1\n",
-			alias, sdk.StatusAccepted},
+			alias, plugin.StatusAccepted},
 		{"the page is named by one word and says another", "scp files to another machine", "scp [1]: Secure copy.\n\n- Copy a local file to a remote host:\n\n" +
 			"  `scp {{local}} {{host}}:{{dir}}`\n\nSources:\n[1] scp — common/scp.md:1\n",
-			scp, sdk.StatusAccepted},
+			scp, plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
-				Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Status != tc.want {
 				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
 			}
-			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "together") {
+			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "together") {
 				t.Errorf("the reason should say the words are never together: %s", res.Reason)
 			}
-			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == sdk.StatusRejected && cov < 0.6 {
+			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == plugin.StatusRejected && cov < 0.6 {
 				t.Errorf("key coverage %.2f: the case should pass the coverage check and fail only on togetherness", cov)
 			}
 		})
@@ -161,29 +161,29 @@ func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
 	sslPart := "openssl speed [%d]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n  `openssl speed -multi $(nproc)`\n\n"
 	cases := []struct {
 		name, answer string
-		want         sdk.Status
+		want         plugin.Status
 	}{
 		{"led by the page that has them apart", fmt.Sprintf(cpuPart, 1) + fmt.Sprintf(sslPart, 2) +
-			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", sdk.StatusRejected},
+			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", plugin.StatusRejected},
 		{"led by the page that has them together", fmt.Sprintf(sslPart, 1) + fmt.Sprintf(cpuPart, 2) +
-			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", sdk.StatusAccepted},
+			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
-				Intents: []sdk.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
-				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Status != tc.want {
 				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
 			}
-			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "leads with, [1] cpupower") {
+			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "leads with, [1] cpupower") {
 				t.Errorf("the reason should name the lead source: %s", res.Reason)
 			}
 		})
@@ -225,29 +225,29 @@ func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
 	cases := []struct {
 		name, answer string
 		ev           *kus.KU
-		want         sdk.Status
+		want         plugin.Status
 	}{
 		{"a page that mentions it in passing", "pueue [1]: A task management tool for long-running tasks.\n\n- Stash a task so that it waits until it is enqueued again:\n\n" +
-			"  `pueue stash {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:1\n", pueue, sdk.StatusRejected},
+			"  `pueue stash {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:1\n", pueue, plugin.StatusRejected},
 		{"the page about it", "git stash [1]: Stash local Git changes in a temporary area.\n\n- Stash current changes, except new (untracked) files:\n\n" +
-			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, sdk.StatusAccepted},
+			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c}, &sdk.ValidateInput{
-				Intents: []sdk.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
-				Answer:  tc.answer, Evidence: []sdk.ScoredKU{{KU: tc.ev, Score: 1}}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Status != tc.want {
 				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
 			}
-			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "not about") {
+			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "not about") {
 				t.Errorf("the reason should say the source is not about it: %s", res.Reason)
 			}
 		})

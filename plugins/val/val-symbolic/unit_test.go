@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // sourced is a corpus that also holds the Markdown of its sources.
@@ -27,49 +27,49 @@ func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 		df[k] = v
 	}
 	c := corpus{n: 1000, df: df}
-	life := sdk.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "pbmlife", SourceID: "common/pbmlife.md", Range: kus.Range{StartLine: 3},
+	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "pbmlife", SourceID: "common/pbmlife.md", Range: kus.Range{StartLine: 3},
 		Claim: "Apply Conway's rules of Life to a PBM image."}}
-	stats := sdk.ScoredKU{KU: &kus.KU{ID: "d::1", Title: "datamash", SourceID: "linux/datamash.md", Range: kus.Range{StartLine: 3},
+	stats := plugin.ScoredKU{KU: &kus.KU{ID: "d::1", Title: "datamash", SourceID: "linux/datamash.md", Range: kus.Range{StartLine: 3},
 		Claim: "Get the mean of a column of numbers."}}
-	both := sdk.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "mean life", SourceID: "common/meanlife.md", Range: kus.Range{StartLine: 3},
+	both := plugin.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "mean life", SourceID: "common/meanlife.md", Range: kus.Range{StartLine: 3},
 		Claim: "Print the mean life of a file."}}
-	scp := sdk.ScoredKU{KU: &kus.KU{ID: "s::1", Title: "scp", SourceID: "common/scp.md", Range: kus.Range{StartLine: 3},
+	scp := plugin.ScoredKU{KU: &kus.KU{ID: "s::1", Title: "scp", SourceID: "common/scp.md", Range: kus.Range{StartLine: 3},
 		Claim: "Copy files between hosts over SSH."}}
-	rsync := sdk.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "rsync", SourceID: "common/rsync.md", Range: kus.Range{StartLine: 3},
+	rsync := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "rsync", SourceID: "common/rsync.md", Range: kus.Range{StartLine: 3},
 		Claim: "Transfer files to or from a remote host."}}
 	cases := []struct {
 		name, act, target, answer string
-		ev                        []sdk.ScoredKU
-		want                      sdk.Status
+		ev                        []plugin.ScoredKU
+		want                      plugin.Status
 	}{
 		{"scattered over two sources", "define", "meaning of life",
 			"Apply Conway's rules of Life to a PBM image. [1]\n- Get the mean of a column of numbers:\n\n`datamash mean` [2]\n\nSources:\n[1] pbmlife — common/pbmlife.md:3\n[2] datamash — linux/datamash.md:3\n",
-			[]sdk.ScoredKU{life, stats}, sdk.StatusRejected},
+			[]plugin.ScoredKU{life, stats}, plugin.StatusRejected},
 		{"lead-in citation owns what follows", "define", "meaning of life",
 			"pbmlife [1]: Apply Conway's rules of Life to a PBM image.\n\ndatamash [2]: Get the mean of a column of numbers.\n\nSources:\n[1] pbmlife — common/pbmlife.md:3\n[2] datamash — linux/datamash.md:3\n",
-			[]sdk.ScoredKU{life, stats}, sdk.StatusRejected},
+			[]plugin.ScoredKU{life, stats}, plugin.StatusRejected},
 		{"one source covers all", "define", "meaning of life",
 			"Print the mean life of a file. [1] Get the mean of a column of numbers. [2]\n\nSources:\n[1] mean life — common/meanlife.md:3\n[2] datamash — linux/datamash.md:3\n",
-			[]sdk.ScoredKU{both, stats}, sdk.StatusAccepted},
+			[]plugin.ScoredKU{both, stats}, plugin.StatusAccepted},
 		{"a comparison draws on one source per item", "compare", "scp and rsync",
 			"| item | what it does |\n| --- | --- |\n| scp | Copy files between hosts over SSH. [1] |\n| rsync | Transfer files to or from a remote host. [2] |\n\nSources:\n[1] scp — common/scp.md:3\n[2] rsync — common/rsync.md:3\n",
-			[]sdk.ScoredKU{scp, rsync}, sdk.StatusAccepted},
+			[]plugin.ScoredKU{scp, rsync}, plugin.StatusAccepted},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c},
-				&sdk.ValidateInput{Intents: []sdk.Intent{{ID: "i1", Act: tc.act, Target: tc.target}}, Answer: tc.answer, Evidence: tc.ev})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
+				&plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}}, Answer: tc.answer, Evidence: tc.ev})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Status != tc.want {
 				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
 			}
-			if tc.want == sdk.StatusRejected && !strings.Contains(res.Reason, "no single source") {
+			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "no single source") {
 				t.Errorf("the reason should say no single source covers the question: %s", res.Reason)
 			}
 		})
@@ -82,16 +82,16 @@ func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Querystring parameters\n\nHow to `curl`:\n\n```go\nc.Query(\"name\")\n```\n"
 	c := sourced{corpus: corpus{n: 10, df: freq("querystring parameters query", 1)}, src: map[string]string{"gin/doc.md": md}}
-	k := sdk.ScoredKU{KU: &kus.KU{ID: "g::1", Title: "Querystring parameters", SourceID: "gin/doc.md",
+	k := plugin.ScoredKU{KU: &kus.KU{ID: "g::1", Title: "Querystring parameters", SourceID: "gin/doc.md",
 		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: "Querystring parameters are read with Query."}}
 	cases := []struct {
 		name, line string
-		want       sdk.Status
+		want       plugin.Status
 	}{
-		{"quoted label line", "How to `curl`:", sdk.StatusAccepted},
-		{"line the source lacks", "How to `wget`:", sdk.StatusRejected},
+		{"quoted label line", "How to `curl`:", plugin.StatusAccepted},
+		{"line the source lacks", "How to `wget`:", plugin.StatusRejected},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +99,9 @@ func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			answer := "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + tc.line +
 				"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c},
-				&sdk.ValidateInput{Intents: []sdk.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
-					Answer: answer, Evidence: []sdk.ScoredKU{k}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
+				&plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
+					Answer: answer, Evidence: []plugin.ScoredKU{k}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,24 +143,24 @@ func TestCitationGroupsStandAsWords(t *testing.T) {
 func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Ollama\n\nmrpvm asks `localhost:11434` when the probe is on.\n"
 	c := sourced{corpus: corpus{n: 10, df: freq("ollama probe localhost", 1)}, src: map[string]string{"docs/llm.md": md}}
-	k := sdk.ScoredKU{KU: &kus.KU{ID: "o::1", Title: "Ollama", SourceID: "docs/llm.md",
+	k := plugin.ScoredKU{KU: &kus.KU{ID: "o::1", Title: "Ollama", SourceID: "docs/llm.md",
 		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: "mrpvm asks a local Ollama when the probe is on."}}
 	cases := []struct {
 		name, port string
-		want       sdk.Status
+		want       plugin.Status
 	}{
-		{"number in the cited Markdown", "11434", sdk.StatusAccepted},
-		{"number nowhere", "11435", sdk.StatusRejected},
+		{"number in the cited Markdown", "11434", plugin.StatusAccepted},
+		{"number nowhere", "11435", plugin.StatusRejected},
 	}
-	p, err := New(nil, sdk.Env{})
+	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			answer := "mrpvm asks `localhost:" + tc.port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
-			res, err := p.(sdk.ValPlugin).Validate(context.Background(), sdk.RunContext{Corpus: c},
-				&sdk.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []sdk.ScoredKU{k}})
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
+				&plugin.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []plugin.ScoredKU{k}})
 			if err != nil {
 				t.Fatal(err)
 			}

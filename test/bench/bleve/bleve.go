@@ -15,7 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	mrkb "github.com/mrpvm/mrpvm/plugins/kb"
+	mrkb "github.com/mrpvm/mrpvm/retrieval"
 )
 
 // batchSize is the number of documents per bleve batch.

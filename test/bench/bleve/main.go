@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	mrkb "github.com/mrpvm/mrpvm/plugins/kb"
+	mrkb "github.com/mrpvm/mrpvm/retrieval"
 )
 
 var plugins = []string{"kb-fast", "kb-balanced", "kb-thinkingdb"}

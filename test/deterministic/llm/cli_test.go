@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
 )
 
 var (

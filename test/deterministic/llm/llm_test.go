@@ -1,5 +1,5 @@
 // Package llm runs the VM end to end with the LLM-backed plugins against a
-// local OpenAI-compatible test server (engine/llm/llmtest): real workspace
+// local OpenAI-compatible test server (llm/llmtest): real workspace
 // files, a real bbolt knowledge base, the real bridge, meter and plugins.
 // No test talks to a hosted model.
 package llm
@@ -17,12 +17,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
-	"github.com/mrpvm/mrpvm/engine/vm"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/llm"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
+	"github.com/mrpvm/mrpvm/plugin"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
+	"github.com/mrpvm/mrpvm/vm"
 	wspace "github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -118,8 +118,8 @@ func model(r llmtest.Request) llmtest.Reply {
 }
 
 // stage returns the trace entries of one plugin.
-func stage(resp *vm.Response, pluginID string) []sdk.StageOutcome {
-	var out []sdk.StageOutcome
+func stage(resp *vm.Response, pluginID string) []plugin.StageOutcome {
+	var out []plugin.StageOutcome
 	for _, s := range resp.Trace.Outcome.Stages {
 		if s.PluginID == pluginID {
 			out = append(out, s)
@@ -141,15 +141,15 @@ func TestAskPinnedLLMSolverCites(t *testing.T) {
 
 	gs := stage(resp, "gs-llm-fast")
 	require.Len(t, gs, 1)
-	assert.Equal(t, sdk.StatusSuccess, gs[0].Status)
+	assert.Equal(t, plugin.StatusSuccess, gs[0].Status)
 	assert.Equal(t, 1, gs[0].LLMCalls)
 	assert.Equal(t, llmtest.DefaultModel, gs[0].Model)
-	assert.Equal(t, sdk.RoleGoalFast, gs[0].ModelRole)
+	assert.Equal(t, plugin.RoleGoalFast, gs[0].ModelRole)
 	val := stage(resp, "val-llm")
 	require.Len(t, val, 1)
-	assert.Equal(t, sdk.StatusAccepted, val[0].Status)
+	assert.Equal(t, plugin.StatusAccepted, val[0].Status)
 	assert.Equal(t, 1, val[0].LLMCalls)
-	assert.Equal(t, sdk.RoleValidation, val[0].ModelRole)
+	assert.Equal(t, plugin.RoleValidation, val[0].ModelRole)
 	assert.Equal(t, 2, srv.Hits(), "one solver call and one validation call")
 
 	// The persisted trace says the same.
@@ -169,7 +169,7 @@ func TestAskPinOnlyTheSolver(t *testing.T) {
 	gs := stage(resp, "gs-llm-fast")
 	require.Len(t, gs, 1)
 	assert.Equal(t, 1, gs[0].LLMCalls)
-	assert.Equal(t, sdk.RoleGoalFast, gs[0].ModelRole)
+	assert.Equal(t, plugin.RoleGoalFast, gs[0].ModelRole)
 	assert.Equal(t, llmtest.DefaultModel, gs[0].Model)
 	for _, s := range resp.Trace.Outcome.Stages {
 		if s.PluginID != "gs-llm-fast" && s.PluginID != "val-llm" {
@@ -191,8 +191,8 @@ func TestAskPinnedLLMSeedDetector(t *testing.T) {
 	assert.Equal(t, "identify", resp.Intents[0].Act)
 	sd := stage(resp, "sd-llm-deep")
 	require.Len(t, sd, 1)
-	assert.Equal(t, sdk.StatusSuccess, sd[0].Status)
-	assert.Equal(t, sdk.RoleSeedDeep, sd[0].ModelRole)
+	assert.Equal(t, plugin.StatusSuccess, sd[0].Status)
+	assert.Equal(t, plugin.RoleSeedDeep, sd[0].ModelRole)
 	assert.Contains(t, resp.AnswerMarkdown, "[1]")
 }
 
@@ -203,7 +203,7 @@ func TestBudgetExhaustedMidRequest(t *testing.T) {
 		require.Equal(t, vm.StatusAnswered, resp.Status, "the answer stands, unvalidated")
 		val := stage(resp, "val-llm")
 		require.Len(t, val, 1)
-		assert.Equal(t, sdk.StatusSkippedBudget, val[0].Status)
+		assert.Equal(t, plugin.StatusSkippedBudget, val[0].Status)
 		assert.Equal(t, 0, val[0].LLMCalls)
 		assert.Equal(t, 1, srv.Hits())
 	})
@@ -219,11 +219,11 @@ func TestBudgetExhaustedMidRequest(t *testing.T) {
 		resp := ask(t, w, map[string]string{"sd": "sd-llm-fast", "gs": "gs-symbolic", "val": "val-llm"})
 		sd := stage(resp, "sd-llm-fast")
 		require.Len(t, sd, 1)
-		assert.Equal(t, sdk.StatusSuccess, sd[0].Status, "the correction fits the budget")
+		assert.Equal(t, plugin.StatusSuccess, sd[0].Status, "the correction fits the budget")
 		assert.Equal(t, 2, sd[0].LLMCalls)
 		val := stage(resp, "val-llm")
 		require.Len(t, val, 1)
-		assert.Equal(t, sdk.StatusSkippedBudget, val[0].Status)
+		assert.Equal(t, plugin.StatusSkippedBudget, val[0].Status)
 	})
 }
 
@@ -253,13 +253,13 @@ func TestServerErrorsReachTheTrace(t *testing.T) {
 	assert.Equal(t, vm.StatusFailure, resp.Status, "the only pinned solver failed")
 	gs := stage(resp, "gs-llm-fast")
 	require.NotEmpty(t, gs)
-	assert.Equal(t, sdk.StatusError, gs[0].Status)
+	assert.Equal(t, plugin.StatusError, gs[0].Status)
 	assert.Equal(t, 1, gs[0].LLMCalls, "a 401 is not retried")
 	calls := 0
 	for _, s := range gs {
 		// Each evidence view and planner retries the pinned solver until
 		// the request's budget (5 calls) is spent.
-		assert.Contains(t, []sdk.Status{sdk.StatusError, sdk.StatusSkippedBudget}, s.Status)
+		assert.Contains(t, []plugin.Status{plugin.StatusError, plugin.StatusSkippedBudget}, s.Status)
 		calls += s.LLMCalls
 	}
 	assert.LessOrEqual(t, calls, 5)
@@ -292,6 +292,6 @@ func TestOffline(t *testing.T) {
 	assert.Equal(t, vm.StatusFailure, resp.Status)
 	gs := stage(resp, "gs-llm-fast")
 	require.NotEmpty(t, gs)
-	assert.Equal(t, sdk.StatusUnsupported, gs[0].Status)
+	assert.Equal(t, plugin.StatusUnsupported, gs[0].Status)
 	assert.Equal(t, llm.Hint, resp.Hint)
 }

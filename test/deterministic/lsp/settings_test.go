@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
 )
 
 var sourceLine = regexp.MustCompile(`(?m)^\[(\d+)\][^\n]*?\n?([^\[]*)`)

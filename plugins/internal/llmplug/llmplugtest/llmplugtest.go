@@ -1,6 +1,6 @@
 // Package llmplugtest wires the LLM plugins' tests to a local llmtest
 // server through the real bridge and meter: the run context a plugin gets
-// is the one the VM would build, with the stage's metered sdk.LLM.
+// is the one the VM would build, with the stage's metered plugin.LLM.
 package llmplugtest
 
 import (
@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrpvm/mrpvm/engine/llm"
-	"github.com/mrpvm/mrpvm/engine/llm/llmtest"
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/llm"
+	"github.com/mrpvm/mrpvm/llm/llmtest"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
-	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
 // Setup says how to reach the server.
@@ -33,7 +33,7 @@ type Setup struct {
 
 // Env is a plugin's run context wired to a server.
 type Env struct {
-	RC    sdk.RunContext
+	RC    plugin.RunContext
 	Meter *llm.Meter
 	Stage *llm.StageMeter
 }
@@ -52,7 +52,7 @@ func Connect(t testing.TB, srv *llmtest.Server, pluginID string, s Setup) Env {
 	if timeout == 0 {
 		timeout = 5000
 	}
-	res := llm.NewResolver(sdk.ModelSettings{Default: sdk.RoleSetting{TimeoutMs: timeout}})
+	res := llm.NewResolver(plugin.ModelSettings{Default: plugin.RoleSetting{TimeoutMs: timeout}})
 	res.Getenv = func(k string) string { return env[k] }
 	res.ReadFile = func(string) ([]byte, error) { t.Fatal("no key file expected"); return nil, nil }
 	b := llm.NewBridgeWith(res, llm.Options{Stream: s.Stream,
@@ -63,14 +63,14 @@ func Connect(t testing.TB, srv *llmtest.Server, pluginID string, s Setup) Env {
 	}
 	m := llm.NewMeter(b, budget)
 	st := m.Stage(pluginID, s.MaxCalls)
-	rc := sdk.RunContext{RequestID: "r-test", LLM: st, Budgets: m.Budgets(sdk.Budgets{MaxFrameDepth: 3})}
+	rc := plugin.RunContext{RequestID: "r-test", LLM: st, Budgets: m.Budgets(plugin.Budgets{MaxFrameDepth: 3})}
 	return Env{RC: rc, Meter: m, Stage: st}
 }
 
 // Offline is the run context of a process with no model configured: the
 // VM hands plugins no LLM at all.
-func Offline() sdk.RunContext {
-	return sdk.RunContext{RequestID: "r-test", Budgets: sdk.Budgets{MaxLLMCalls: 5, RemainingLLMCalls: 5, MaxFrameDepth: 3}}
+func Offline() plugin.RunContext {
+	return plugin.RunContext{RequestID: "r-test", Budgets: plugin.Budgets{MaxLLMCalls: 5, RemainingLLMCalls: 5, MaxFrameDepth: 3}}
 }
 
 // Context is a context with a generous test deadline.
@@ -81,12 +81,12 @@ func Context(t testing.TB) context.Context {
 }
 
 // Evidence builds evidence KUs from (id, title, claim) triples.
-func Evidence(triples ...[3]string) []sdk.ScoredKU {
-	var out []sdk.ScoredKU
+func Evidence(triples ...[3]string) []plugin.ScoredKU {
+	var out []plugin.ScoredKU
 	for i, tr := range triples {
 		k := &kus.KU{ID: tr[0], KUType: kus.TypeAtomic, SourceID: "notes/facts.md", ChunkID: "notes/facts.md::chunk-000",
 			Role: "Definition", Title: tr[1], Topic: tr[1], Claim: tr[2], Range: kus.Range{StartLine: 10 * (i + 1)}}
-		out = append(out, sdk.ScoredKU{KU: k, Score: 1 - float64(i)*0.1, Level: kus.LevelLeaf, Strategy: "bm25"})
+		out = append(out, plugin.ScoredKU{KU: k, Score: 1 - float64(i)*0.1, Level: kus.LevelLeaf, Strategy: "bm25"})
 	}
 	return out
 }
@@ -94,8 +94,8 @@ func Evidence(triples ...[3]string) []sdk.ScoredKU {
 // Factory returns the factory of the registered built-in id, the one the
 // catalog calls, looked up when it is called (after the package's init has
 // registered it); a missing registration is an error.
-func Factory(id string) func(json.RawMessage, sdk.Env) (sdk.Plugin, error) {
-	return func(raw json.RawMessage, env sdk.Env) (sdk.Plugin, error) {
+func Factory(id string) func(json.RawMessage, plugin.Env) (plugin.Plugin, error) {
+	return func(raw json.RawMessage, env plugin.Env) (plugin.Plugin, error) {
 		b, ok := plugins.LookupBuiltin(id)
 		if !ok {
 			return nil, fmt.Errorf("built-in %s is not registered: %v", id, plugins.BuiltinProblems())

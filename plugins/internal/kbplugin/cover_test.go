@@ -1,0 +1,52 @@
+package kbplugin
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// Two sections of one guide match different words of the question; a
+// one-leaf page matches one of them. The guide's units gain from what the
+// other section covers, the one-leaf page gains nothing, and a unit that
+// already covers everything its source does gains nothing either.
+func TestCoverSources(t *testing.T) {
+	e := &Engine{an: text.English()}
+	terms := []string{"upload", "file", "gin"}
+	idf := []float64{2, 1, 3}
+	cands := []scored{
+		{id: "g::1", source: "gin.md", score: 1, ku: &kus.KU{Title: "Upload a file", TextBody: "Single file upload."}},
+		{id: "g::2", source: "gin.md", score: 1, ku: &kus.KU{Title: "Gin", TextBody: "Gin is a web framework."}},
+		{id: "t::1", source: "tool.md", score: 1, ku: &kus.KU{Title: "Upload", TextBody: "Upload a file."}},
+		{id: "g::3", source: "gin.md", score: 1, ku: &kus.KU{Title: "Gin upload", TextBody: "Upload a file with gin."}},
+	}
+	e.coverSources(cands, terms, idf)
+	assert.InDelta(t, 1+coverBonus*3.0/6, cands[0].score, 1e-9, "the guide covers gin besides the unit's upload file")
+	assert.InDelta(t, 1+coverBonus*3.0/6, cands[1].score, 1e-9, "and upload file besides the unit's gin")
+	assert.Equal(t, 1.0, cands[2].score, "a source with one candidate unit gains nothing")
+	assert.Equal(t, 1.0, cands[3].score, "a unit covering all its source covers gains nothing")
+}
+
+// A page is named by the question only when the question writes its
+// title's words as they are: "two sorted files" shares the stem of sort
+// without naming the tool; "sort the lines", "a tar.gz file" and "with
+// Jq" name sort, tar and jq.
+func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
+	e := &Engine{an: text.English()}
+	boosted := func(query, title string) bool {
+		terms := e.an.Append(nil, query)
+		cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
+		e.boostNamedTitles(cands, terms, query)
+		return cands[0].score > 1
+	}
+	assert.False(t, boosted("print the lines two sorted files share", "sort"))
+	assert.False(t, boosted("splitting a file into pieces", "split"))
+	assert.True(t, boosted("How do I sort the lines of a file?", "sort"))
+	assert.True(t, boosted("pack a folder into a tar.gz file", "tar"))
+	assert.True(t, boosted("pretty-print JSON with Jq", "jq"))
+	assert.True(t, boosted("how do I stash changes in git?", "git stash"))
+	assert.True(t, boosted("What logging levels does logrus have?", "Level logging"))
+}

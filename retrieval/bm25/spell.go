@@ -1,0 +1,383 @@
+package bm25
+
+import (
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// spellVocab is the index's own vocabulary: every indexed term with a
+// frequency (the postings it has, counting the units of dead source
+// versions still held by segments, which is close enough to rank
+// spellings). It answers spelling corrections. A segment never changes
+// once written, so its part is built once and kept until the segment is
+// merged away; only the delta's part is rebuilt after a write.
+type spellVocab struct {
+	nonce, gen uint64
+	parts      []*vocabPart
+}
+
+// vocabPart is the vocabulary of one segment or of the delta.
+type vocabPart struct {
+	freq  map[string]uint32
+	byLen [][]string // terms by rune count (capped), for the distance-2 scan
+	// joined maps the term of a hyphenated compound written as one word
+	// ("upper-case" as "uppercase", analysed) to the compounds; built on
+	// first use by joinedTerms.
+	joined map[string][]string
+}
+
+// joinedTerms returns the hyphenated compounds of the vocabulary that,
+// written as one word, analyse to t (t "uppercas": "upper-case").
+// x.vmu is held.
+func (v *spellVocab) joinedTerms(a *text.Analyzer, t string) []string {
+	var out []string
+	for _, p := range v.parts {
+		if p.joined == nil {
+			p.joined = map[string][]string{}
+			for w := range p.freq {
+				if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+					continue
+				}
+				one := strings.ReplaceAll(w, "-", "")
+				if !isLetters(one) {
+					continue
+				}
+				if ts := a.Append(nil, one); len(ts) == 1 {
+					p.joined[ts[0]] = append(p.joined[ts[0]], w)
+				}
+			}
+		}
+		for _, w := range p.joined[t] {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func (v *spellVocab) freq(t string) uint32 {
+	var n uint32
+	for _, p := range v.parts {
+		n += p.freq[t]
+	}
+	return n
+}
+
+var vocabSeed = maphash.MakeSeed()
+
+// maxVocabLen caps the term lengths kept in byLen.
+const maxVocabLen = 32
+
+func newVocabPart() *vocabPart { return &vocabPart{freq: make(map[string]uint32, 256)} }
+
+// add counts n postings of term t.
+func (p *vocabPart) add(t string, n uint32) {
+	if _, ok := p.freq[t]; !ok {
+		if l := utf8.RuneCountInString(t); l <= maxVocabLen {
+			if p.byLen == nil {
+				p.byLen = make([][]string, maxVocabLen+1)
+			}
+			p.byLen[l] = append(p.byLen[l], t)
+		}
+	}
+	p.freq[t] += n
+}
+
+// entries counts the entries of a posting list.
+func entries(post []byte) uint32 {
+	n := uint32(0)
+	for rest := post; len(rest) > 0; n++ {
+		var ok bool
+		if _, _, rest, ok = nextEntry(rest); !ok {
+			break
+		}
+	}
+	return n
+}
+
+// segVocab builds the vocabulary of segment id.
+func segVocab(kv plugin.KV, id uint32) (*vocabPart, error) {
+	_, blocks, err := readMeta(kv, id)
+	if err != nil {
+		return nil, err
+	}
+	p := newVocabPart()
+	for i := range blocks {
+		b := kv.Get(segBlockKey(id, uint32(i)))
+		if b == nil {
+			return nil, fmt.Errorf("%w: segment %d lacks block %d", ErrCorrupt, id, i)
+		}
+		r := newBlockReader(b)
+		for {
+			term, post, ok := r.next()
+			if !ok {
+				break
+			}
+			p.add(string(term), entries(post))
+		}
+		if r.d.Bad {
+			return nil, fmt.Errorf("%w: segment %d block %d", ErrCorrupt, id, i)
+		}
+	}
+	return p, nil
+}
+
+// vocabFor returns the vocabulary of index state st. x.vmu is held.
+func (x *Index) vocabFor(kv plugin.KV, st stats) (*spellVocab, error) {
+	if v := x.voc; v != nil && v.nonce == st.nonce && v.gen == st.gen {
+		return v, nil
+	}
+	if x.vocNonce != st.nonce || x.vocSegs == nil {
+		x.vocNonce, x.vocSegs = st.nonce, map[uint32]*vocabPart{}
+	}
+	v := &spellVocab{nonce: st.nonce, gen: st.gen}
+	live := make(map[uint32]bool, len(st.segs))
+	for _, g := range st.segs {
+		live[g.id] = true
+		p := x.vocSegs[g.id]
+		if p == nil {
+			var err error
+			if p, err = segVocab(kv, g.id); err != nil {
+				return nil, err
+			}
+			x.vocSegs[g.id] = p
+		}
+		v.parts = append(v.parts, p)
+	}
+	for id := range x.vocSegs {
+		if !live[id] {
+			delete(x.vocSegs, id)
+		}
+	}
+	// The delta's part is rebuilt only when one of its records changed
+	// (a write elsewhere, a session's units, bumps the generation too).
+	h := maphash.Hash{}
+	h.SetSeed(vocabSeed)
+	recs := make([][]byte, len(st.delta))
+	for i, src := range st.delta {
+		recs[i] = kv.Get(recordKey(src))
+		h.WriteString(src)
+		h.WriteByte(0)
+		h.Write(recs[i])
+	}
+	delta := x.vocDelta
+	if sum := h.Sum64(); delta == nil || x.vocDeltaSum != sum {
+		delta = newVocabPart()
+		for _, b := range recs {
+			if b == nil {
+				continue
+			}
+			rec, err := decodeRecord(b)
+			if err != nil {
+				return nil, err
+			}
+			for i, t := range rec.terms {
+				delta.add(t, max(entries(rec.entries[i]), 1))
+			}
+		}
+		x.vocDelta, x.vocDeltaSum = delta, sum
+	}
+	v.parts = append(v.parts, delta)
+	x.voc = v
+	return v, nil
+}
+
+// Correction is one query word replaced by a spelling the index knows.
+type Correction struct {
+	Word, As string // the word as typed, and what was searched instead
+}
+
+// Correct returns query with each word the index does not know replaced by
+// the closest spelling it does know, and the replacements made. A word is
+// replaced only when it is plain letters, at least four of them, and none of
+// its terms is indexed; the replacement is the most frequent indexed term
+// within one edit (a deletion, insertion, substitution or swap of adjacent
+// letters) of the word, else within two edits for words of seven letters
+// or more that share its first letter. The replacement keeps the typed word's surface form when one
+// edit of the word analyses to the indexed term ("fiel" -> "file"), and is
+// the indexed term itself otherwise.
+func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error) {
+	st, ok, err := readStats(kv)
+	if err != nil {
+		return query, nil, fmt.Errorf("bm25: correct: %w", err)
+	}
+	if !ok || st.units == 0 {
+		return query, nil, nil
+	}
+	words := strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	var todo []string
+	for _, w := range words {
+		if len(w) >= 4 && isLetters(w) && len(x.p.Analyzer.Append(nil, w)) > 0 {
+			todo = append(todo, w)
+		}
+	}
+	if len(todo) == 0 {
+		return query, nil, nil
+	}
+	x.vmu.Lock()
+	defer x.vmu.Unlock()
+	v, err := x.vocabFor(kv, st)
+	if err != nil {
+		return query, nil, fmt.Errorf("bm25: correct: %w", err)
+	}
+	var fixes []Correction
+	for _, w := range todo {
+		known := false
+		for _, t := range x.p.Analyzer.Append(nil, w) {
+			if v.freq(t) > 0 {
+				known = true
+			}
+		}
+		if known {
+			continue
+		}
+		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
+			fixes = append(fixes, Correction{Word: w, As: as})
+		}
+	}
+	if len(fixes) == 0 {
+		return query, nil, nil
+	}
+	out := query
+	for _, f := range fixes {
+		out = replaceWord(out, f.Word, f.As)
+	}
+	return out, fixes, nil
+}
+
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceWord replaces the first whole-word occurrence of w in s.
+func replaceWord(s, w, by string) string {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			break
+		}
+		i += from
+		j := i + len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[j:])
+		if (i == 0 || !unicode.IsLetter(before)) && (j == len(s) || !unicode.IsLetter(after)) {
+			return s[:i] + by + s[j:]
+		}
+		from = i + 1
+	}
+	return s
+}
+
+const alphabet = "abcdefghijklmnopqrstuvwxyz"
+
+// correct returns the best known spelling of the lower-case word w, or "".
+func (v *spellVocab) correct(a *text.Analyzer, w string) string {
+	best, bestF := "", uint32(0)
+	try := func(c string) {
+		terms := a.Append(nil, c)
+		if len(terms) != 1 {
+			return
+		}
+		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && c < best {
+			best, bestF = c, f
+		}
+	}
+	// One edit of the surface word, each analysed as the index would; the
+	// first letter stays (see below), except that it may swap with the
+	// second.
+	if len(w) > 1 {
+		try(string(w[1]) + string(w[0]) + w[2:])
+	}
+	for i := 1; i <= len(w); i++ {
+		if i < len(w) {
+			try(w[:i] + w[i+1:]) // deletion
+		}
+		if i+1 < len(w) {
+			try(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]) // swap
+		}
+		for _, c := range alphabet {
+			if i < len(w) && byte(c) != w[i] {
+				try(w[:i] + string(c) + w[i+1:]) // substitution
+			}
+			try(w[:i] + string(c) + w[i:]) // insertion
+		}
+	}
+	if best != "" || utf8.RuneCountInString(w) < 7 {
+		return best
+	}
+	// Two edits: scan the indexed terms of about the word's length (the
+	// stemmed form of the word, so that suffixes do not count).
+	stem := w
+	if ts := a.Append(nil, w); len(ts) == 1 {
+		stem = ts[0]
+	}
+	n := utf8.RuneCountInString(stem)
+	for _, p := range v.parts {
+		if p.byLen == nil {
+			continue
+		}
+		for l := max(n-2, 1); l <= min(n+2, maxVocabLen); l++ {
+			for _, t := range p.byLen[l] {
+				// Typing rarely gets the first letter wrong; a word that
+				// differs there is more likely a word the knowledge base
+				// does not hold than a misspelling of one it does.
+				if t[0] != stem[0] || osa(stem, t, 2) > 2 {
+					continue
+				}
+				if f := v.freq(t); f > bestF {
+					best, bestF = t, f
+				}
+			}
+		}
+	}
+	return best
+}
+
+// osa is the optimal string alignment distance of a and b (edits:
+// deletion, insertion, substitution, swap of adjacent bytes), or limit+1
+// once it exceeds limit.
+func osa(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, prev2[j-2]+1)
+			}
+			cur[j] = d
+			rowMin = min(rowMin, d)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,52 @@
+package bm25
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/retrieval/kvtest"
+)
+
+func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	units := []*kus.KU{
+		{ID: "unzip::1", Title: "unzip", Topic: "unzip", TextBody: "Extract files from a ZIP archive into a specific folder. Extract a file."},
+		{ID: "file::1", Title: "file", Topic: "file", TextBody: "Determine the type of a file. Files and folders."},
+		{ID: "fuel::1", Title: "fuel", Topic: "fuel", TextBody: "fuel"},
+	}
+	for _, u := range units {
+		require.NoError(t, x.IndexSource(kv, u.ID[:len(u.ID)-3], []*kus.KU{u}, nil))
+	}
+	got, fixes, err := x.Correct(kv, "how do i unzpi a fiel to a specfic folder")
+	require.NoError(t, err)
+	require.Equal(t, "how do i unzip a file to a specific folder", got)
+	require.Len(t, fixes, 3)
+	require.Equal(t, Correction{Word: "unzpi", As: "unzip"}, fixes[0])
+
+	// Known words, short words and a word far from every indexed one stay.
+	got, fixes, err = x.Correct(kv, "extract the zip archive of a football club")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	require.Equal(t, "extract the zip archive of a football club", got)
+
+	// The vocabulary follows the index: once "fuel" is gone, "feul" has
+	// nothing to become but stays as typed.
+	got, _, err = x.Correct(kv, "feul")
+	require.NoError(t, err)
+	require.Equal(t, "fuel", got)
+	require.NoError(t, x.RemoveSource(kv, "fuel", nil))
+	got, fixes, err = x.Correct(kv, "feul")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	require.Equal(t, "feul", got)
+}
+
+func TestOSA(t *testing.T) {
+	require.Equal(t, 1, osa("unzpi", "unzip", 2))
+	require.Equal(t, 1, osa("specf", "specif", 2))
+	require.Equal(t, 3, osa("football", "bootable", 2))
+	require.Equal(t, 0, osa("same", "same", 2))
+}

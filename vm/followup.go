@@ -1,0 +1,663 @@
+package vm
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// TurnContext is what a later follow-up may draw on from one turn of a
+// session: the question as it was searched, its topic and, for an
+// answered turn, the sources its answer cited (first cited first).
+type TurnContext struct {
+	TurnID  string   `json:"turnId"`
+	Query   string   `json:"query"`
+	Topic   string   `json:"topic,omitempty"` // the words a follow-up carries
+	Sources []string `json:"sources,omitempty"`
+	Titles  []string `json:"titles,omitempty"`
+	// Anchors are the cited sources the conversation is about as a whole
+	// (the turn that set the topic named them, not only an action done to
+	// them), and AnchorKUs the units of them that turn cited: a follow-up
+	// prefers them over other sources that match its own words as well.
+	Anchors   []string `json:"anchors,omitempty"`
+	AnchorKUs []string `json:"anchorKus,omitempty"`
+	// Action is the how-to's action when the topic keeps it because the
+	// answering page is named after it ("stash" of git-stash): it is
+	// carried only while that page holds the follow-up's own words.
+	Action string `json:"action,omitempty"`
+}
+
+// maxTopicWords bounds the words a follow-up carries from an earlier turn.
+const maxTopicWords = 12
+
+// anaphors are words that point back at something named earlier.
+var anaphors = map[string]bool{
+	"it": true, "its": true, "it's": true, "them": true, "they": true, "their": true, "theirs": true,
+	"this": true, "that": true, "these": true, "those": true, "one": true, "ones": true, "there": true,
+	"he": true, "she": true, "him": true, "her": true, "same": true,
+}
+
+// ellipsisStarts open a question that continues the previous one.
+var ellipsisStarts = []string{"and ", "also ", "but ", "or ", "what about ", "how about ", "then ", "so "}
+
+// lightWords carry no topic of their own in a follow-up ("how do I see
+// them", "where are its settings").
+var lightWords = map[string]bool{}
+
+func init() {
+	for _, t := range text.Terms("see show get make use find want need way ways thing things work do does") {
+		lightWords[t] = true
+	}
+}
+
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'./_+-]*[\p{L}\p{N}]|[\p{L}\p{N}]`)
+
+// howLeadRE finds the action word of a how-to question ("how do I *run* ...").
+var howLeadRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?`)
+
+// contentTerms are the analysed terms of s that carry a topic: no stop
+// words, no anaphors, no light verbs.
+func contentTerms(s string) []string {
+	var out []string
+	for _, t := range text.Terms(s) {
+		if !anaphors[t] && !lightWords[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxFollowUpTerms is the most content words a follow-up names on its own
+// ("How do I make it listen on another port number?"); a longer question
+// that points back at something names it itself.
+const maxFollowUpTerms = 5
+
+// followUp reports whether q depends on an earlier turn: it points back
+// ("them", "its") or continues ("and ...", "what about ...") and names too
+// little on its own to be searched alone.
+func followUp(q string) (bool, string) {
+	low := strings.ToLower(strings.TrimSpace(q))
+	content := contentTerms(q)
+	for _, e := range ellipsisStarts {
+		if strings.HasPrefix(low, e) && len(content) <= maxFollowUpTerms {
+			return true, strings.TrimSpace(e)
+		}
+	}
+	if len(content) > maxFollowUpTerms {
+		return false, ""
+	}
+	locs := wordRE.FindAllStringIndex(low, -1)
+	words := make([]string, len(locs))
+	for i, loc := range locs {
+		words[i] = low[loc[0]:loc[1]]
+	}
+	if n := len(words); n > 1 {
+		// "Can I also see the sizes?"; "Does it work on Windows too?",
+		// "instead?", "as well?" closing the question ("too long" is
+		// not one).
+		last := words[n-1]
+		if slices.Contains(words[1:], "also") {
+			return true, "also"
+		}
+		if last == "too" || last == "instead" || last == "well" && words[n-2] == "as" {
+			return true, last
+		}
+	}
+	for i, w := range words {
+		if anaphors[w] && pointsBack(words, i) && !antecedentBefore(low, locs[i][0]) {
+			return true, w
+		}
+	}
+	return false, ""
+}
+
+// pointsBack tells an anaphor from the same word used otherwise: the
+// existential "is there", a relative or conjunctive "that" ("a command
+// that counts words", "so that"), "any one", "one of" and a "which one"
+// followed by its choices ("which one, scp or rsync?"), and the
+// placeholder "it" of "is it possible".
+func pointsBack(words []string, i int) bool {
+	prev, next := "", ""
+	if i > 0 {
+		prev = words[i-1]
+	}
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	switch words[i] {
+	case "there":
+		return !beForms[prev] && !beForms[next] && next != "'s"
+	case "that", "which":
+		return prev == "" || !(len(contentTerms(prev)) > 0 || prev == "so" || prev == "such") && !subjects[next]
+	case "one", "ones":
+		if prev == "which" || prev == "what" {
+			// "Which one should I use?" chooses among what was named
+			// before, unless the question names the choices itself.
+			return !slices.ContainsFunc(words[i+1:], func(w string) bool { return choiceWords[w] })
+		}
+		return !choosers[prev] && next != "of"
+	case "it", "it's":
+		return !placeholderIt[next]
+	}
+	return true
+}
+
+var (
+	beForms       = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "isn't": true, "aren't": true}
+	subjects      = map[string]bool{"i": true, "you": true, "we": true}
+	choosers      = map[string]bool{"every": true, "any": true, "no": true, "only": true, "some": true}
+	choiceWords   = map[string]bool{"or": true, "vs": true, "versus": true, "between": true}
+	placeholderIt = map[string]bool{"possible": true, "impossible": true, "safe": true, "better": true, "worth": true, "necessary": true, "ok": true, "okay": true, "true": true}
+)
+
+// clauseBreakRE separates the clauses of one question.
+var clauseBreakRE = regexp.MustCompile(`(?i)\s+(?:and|then|but|so|or|if|when|whenever|while|because|after|before|until|unless|once)\s+|[,;:]\s*`)
+
+// howActionRE is a how-to lead with its action ("how do I use").
+var howActionRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|to)\s+(?:i\s+|we\s+|you\s+)?[\p{L}\p{N}'-]+`)
+
+// antecedentBefore reports whether the anaphor at pos of q has something
+// to refer to in an earlier clause of q itself: a content word that is
+// not a how-to's action ("viper" in "What is viper and how do I use
+// it?"). Such a question stands alone, in a session or not.
+func antecedentBefore(q string, pos int) bool {
+	locs := clauseBreakRE.FindAllStringIndex(q[:pos], -1)
+	if len(locs) == 0 {
+		return false
+	}
+	earlier := howActionRE.ReplaceAllString(q[:locs[len(locs)-1][0]], " ")
+	return len(contentTerms(earlier)) > 0
+}
+
+// topicOf picks the words of a turn that a follow-up carries:
+// the question's words that also name its first cited source (its path or
+// title: "docker container" of "How do I run a docker container ...",
+// answered from docker-container-run), and the words that look like names
+// (urfave/cli, kb-thinkingdb); when none do, every content word but the
+// how-to's action. The action is kept only when the source is named after
+// it and few sources hold it: "stash" of git-stash names a thing, "run"
+// of docker-container-run is what one does to it.
+func topicOf(query string, sourceID, title string, rare func(term string) bool) (topic, keptAction string) {
+	action := ""
+	if loc := howLeadRE.FindStringIndex(query); loc != nil {
+		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 {
+			action = ws[0]
+		}
+	}
+	named := map[string]bool{}
+	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
+		named[t] = true
+	}
+	var picked, rest []string
+	anyHit := false
+	seen := map[string]bool{}
+	for _, w := range wordRE.FindAllString(query, -1) {
+		ts := contentTerms(w)
+		if len(ts) == 0 || seen[strings.ToLower(w)] {
+			continue
+		}
+		seen[strings.ToLower(w)] = true
+		isAction := action != "" && strings.EqualFold(w, action)
+		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
+		hit := false
+		for _, t := range ts {
+			hit = hit || named[t]
+		}
+		switch {
+		case isAction && !(hit && rare != nil && rare(ts[0])):
+		case isAction:
+			keptAction = w
+			anyHit = true
+			picked = append(picked, w)
+			rest = append(rest, w)
+		case hit || nameLike:
+			anyHit = anyHit || hit
+			picked = append(picked, w)
+			rest = append(rest, w)
+		default:
+			rest = append(rest, w)
+		}
+	}
+	if !anyHit {
+		// Nothing but the action names the page (or nothing at all): the
+		// question's other words are what it was about.
+		picked = rest
+	}
+	if len(picked) > maxTopicWords {
+		picked = picked[:maxTopicWords]
+	}
+	if !slices.Contains(picked, keptAction) {
+		keptAction = ""
+	}
+	return strings.Join(picked, " "), keptAction
+}
+
+// resolveFollowUp rewrites a follow-up question with the topic of the
+// session's last turn that has one. It returns the question to search for,
+// the turn it drew on (nil when q stands alone or nothing precedes it)
+// and whether q is a follow-up at all.
+func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
+	var prev *TurnContext
+	for i := len(r.session.Context) - 1; i >= 0; i-- {
+		if r.session.Context[i].Topic != "" {
+			prev = &r.session.Context[i]
+			break
+		}
+	}
+	is, _ := followUp(q)
+	if !is && prev != nil && len(contentTerms(q)) > 0 {
+		// Only an action ("How do I uninstall?") or one word that names
+		// no page ("What is the default?"): it is about what the
+		// conversation is about.
+		if rest := contentTerms(howActionRE.ReplaceAllString(q, " ")); len(rest) == 0 || len(rest) == 1 && !r.namesSource(rest) {
+			is = true
+		}
+	}
+	if !is {
+		return q, nil, false
+	}
+	if prev == nil {
+		return q, nil, true
+	}
+	for _, src := range prev.Sources {
+		if r.m.kb == nil {
+			break
+		}
+		if rec, err := r.m.kb.Store().Source(src); err == nil && rec == nil {
+			r.trace.fail(nil, CodeSessionSourceGone, "source %s, cited by an earlier turn of this session, is no longer in the knowledge base; only that turn's words are carried", src)
+		}
+	}
+	topic := prev.Topic
+	if prev.Action != "" && !r.anchorsHold(prev, q) {
+		// The page named after the earlier action ("pull" of
+		// docker-image-pull) says nothing of this question's own words:
+		// the conversation is about the thing, not that action.
+		topic = strings.Join(slices.DeleteFunc(strings.Fields(topic), func(w string) bool { return w == prev.Action }), " ")
+		r.trace.note("follow-up: %q left out of the topic, its page does not hold this question's words", prev.Action)
+	}
+	body := strings.TrimSpace(q)
+	low := strings.ToLower(body)
+	for _, e := range ellipsisStarts {
+		if strings.HasPrefix(low, e) {
+			body = strings.TrimSpace(body[len(e):])
+			break
+		}
+	}
+	body = strings.TrimRight(body, "?.! ")
+	if body != "" {
+		body = strings.ToUpper(body[:1]) + body[1:]
+	}
+	return fmt.Sprintf("%s (%s)?", body, topic), prev, true
+}
+
+// turnContext records a turn for later follow-ups: an answered one with
+// its topic and cited sources, one the knowledge base had no answer for
+// with its topic only; nil for a question that could not be searched
+// (only common or unknown words, a follow-up with nothing to follow) or
+// that failed: its words would mislead the next question.
+func (r *run) turnContext(resp *Response, searched string, carried *TurnContext) *TurnContext {
+	if resp.Status == StatusNoContext && r.searched {
+		// The knowledge base did not answer, but the question was a real
+		// one: its words (not the pages it was shown) are still what the
+		// conversation is about.
+		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
+		if carried != nil {
+			tc.Topic = carried.Topic
+		} else {
+			tc.Topic, _ = topicOf(searched, "", "", nil)
+		}
+		return tc
+	}
+	if resp.Status != StatusAnswered {
+		return nil
+	}
+	tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
+	for _, e := range resp.Evidence {
+		if len(tc.Sources) == 5 {
+			break
+		}
+		tc.Sources = append(tc.Sources, e.SourceID)
+		tc.Titles = append(tc.Titles, e.Title)
+	}
+	rare := func(t string) bool {
+		c := r.corp
+		if c == nil || c.Documents() == 0 {
+			return true
+		}
+		df := c.DocFreq(t)
+		return df <= 1 || float64(df) < 0.02*float64(c.Documents())
+	}
+	switch {
+	case carried != nil:
+		tc.Topic, tc.Action = carried.Topic, carried.Action
+		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
+	case len(tc.Sources) > 0:
+		tc.Topic, tc.Action = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
+		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
+	default:
+		tc.Topic, _ = topicOf(searched, "", "", rare)
+	}
+	return tc
+}
+
+// anchorsOf picks the cited sources a conversation is about: all of them
+// but a page named (by its path or page title, as pageTitle gives it)
+// after the action a how-to question asked for, that action not being
+// the topic itself. docker-container-run for "How do I run a docker
+// container?" is about running, so a follow-up asking for another action
+// wants another page; git-stash for "How do I stash my changes?" is the
+// thing asked about ("stash" is its topic). A section's heading does not
+// count: a page's "Installing" section is part of the page about what is
+// installed.
+func anchorsOf(query, topic string, cited []Evidence, pageTitle func(sourceID string) string) (sources, units []string) {
+	action := ""
+	if loc := howLeadRE.FindStringIndex(query); loc != nil {
+		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 && !sharesTerm(ws[0], topic) {
+			action = ws[0]
+		}
+	}
+	for _, e := range cited {
+		if len(units) == 5 {
+			break
+		}
+		if action != "" && sharesTerm(action, sourceName(e.SourceID)+" "+pageTitle(e.SourceID)) {
+			continue
+		}
+		units = append(units, e.KUID)
+		if !slices.Contains(sources, e.SourceID) {
+			sources = append(sources, e.SourceID)
+		}
+	}
+	return sources, units
+}
+
+// sourceName is a source id as words ("common/git-stash.md": "common git
+// stash").
+func sourceName(id string) string {
+	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ", "::", " ").Replace(id)
+}
+
+func termSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		out[t] = true
+	}
+	return out
+}
+
+// preferEarlier puts first, in a follow-up's evidence, the best unit of
+// a source the conversation is about (TurnContext.Anchors) when it
+// matches the follow-up's own words as well as the first unit does: of
+// equally good matches, the page the user is reading about wins ("Where
+// are its settings?" after an answer from the README's editor section).
+// A unit retrieval did not return is taken from the earlier answer's
+// cited units. A source removed since is never brought back: its units
+// are gone from the store.
+func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || len(c.Anchors) == 0 || len(ev) == 0 || ev[0].KU == nil {
+		return ev
+	}
+	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return ev
+	}
+	cover := r.cover
+	need := cover(ev[0].KU)
+	if need == 0 && len(r.own) > 0 {
+		need = math.SmallestNonzeroFloat64 // the unit must hold one of them
+	}
+	at := -1
+	for i, e := range ev {
+		if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) && cover(e.KU) >= need {
+			at = i
+			break
+		}
+	}
+	var pick plugin.ScoredKU
+	if at >= 0 {
+		pick = ev[at]
+	} else if r.m.kb != nil {
+		for _, id := range c.AnchorKUs {
+			k, err := r.m.kb.Store().KU(id)
+			if err != nil || k == nil || !slices.Contains(c.Anchors, k.SourceID) || cover(k) < need {
+				continue
+			}
+			pick = plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
+			break
+		}
+	}
+	if pick.KU == nil {
+		return ev
+	}
+	pick.Score = max(pick.Score, ev[0].Score)
+	if pick.Why == "" {
+		pick.Why = "the source of the earlier answer this follow-up continues"
+	}
+	out := make([]plugin.ScoredKU, 0, len(ev)+1)
+	out = append(out, pick)
+	for i, e := range ev {
+		if i != at {
+			out = append(out, e)
+		}
+	}
+	r.trace.note("follow-up: %s, the source of turn %s, put first", pick.KU.SourceID, c.TurnID)
+	return out
+}
+
+// unitText is what a unit itself says: its title and the Markdown it was
+// read from up to its first subheading (a section unit's stored text is
+// only its first paragraph; its subsections are units of their own), or
+// its stored text when the source is not available.
+func (r *run) unitText(k *kus.KU) string {
+	if r.corp != nil && k.CharStart >= 0 && k.CharEnd > k.CharStart {
+		if src := r.corp.SourceText(k.SourceID); k.CharEnd <= len(src) {
+			return k.Title + "\n" + ownSection(string(src[k.CharStart:k.CharEnd]))
+		}
+	}
+	return k.Title + "\n" + k.Text()
+}
+
+// ownSection cuts Markdown at its first heading after the first line,
+// outside fenced code.
+func ownSection(md string) string {
+	fence := ""
+	off := 0
+	for i, line := range strings.SplitAfter(md, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case i > 0 && strings.HasPrefix(line, "#"):
+			return md[:off]
+		}
+		off += len(line)
+	}
+	return md
+}
+
+// focusedView is the evidence a follow-up is answered from first: the
+// units of the sources the conversation is about (when preferEarlier put
+// one of them first), and of those the ones that hold one of the
+// follow-up's own words. The carried topic found the right pages; the
+// follow-up's own words ("middleware" of "How do I add middleware to
+// it?") choose the passage, which the topic's words, matching every
+// passage of the page, would otherwise outweigh. nil when the view would
+// be all of ev.
+func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || len(ev) == 0 || ev[0].KU == nil {
+		return nil
+	}
+	view := ev
+	if len(c.Anchors) > 0 && slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		view = nil
+		for _, e := range ev {
+			if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
+				view = append(view, e)
+			}
+		}
+	}
+	if len(r.own) > 0 {
+		var focused []plugin.ScoredKU
+		for _, e := range view {
+			if e.KU != nil && r.cover(e.KU) > 0 {
+				focused = append(focused, e)
+			}
+		}
+		if len(focused) > 0 {
+			view = focused
+		}
+	}
+	if len(view) == len(ev) {
+		return nil
+	}
+	return view
+}
+
+// cover weighs the follow-up's own words a unit holds, each by how rare
+// it is in the knowledge base ("middleware" counts more than "add").
+func (r *run) cover(k *kus.KU) float64 {
+	terms := termSet(r.unitText(k))
+	n := 0.0
+	for _, t := range r.own {
+		if terms[t] {
+			n += r.weight(t)
+		}
+	}
+	return n
+}
+
+// weight is a term's inverse document frequency, 1 without statistics.
+func (r *run) weight(t string) float64 {
+	if r.corp == nil {
+		return 1
+	}
+	docs := r.corp.Documents()
+	if docs == 0 {
+		return 1
+	}
+	return math.Log(1 + float64(docs)/float64(1+r.corp.DocFreq(t)))
+}
+
+// namesSource reports whether one of terms is a word of the name or title
+// of a source of the knowledge base: the question names what it is about
+// even though it also points back at something.
+func (r *run) namesSource(terms []string) bool {
+	if len(terms) == 0 || r.m.kb == nil {
+		return false
+	}
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return false
+	}
+	for _, rec := range recs {
+		for _, t := range text.Terms(sourceName(rec.SourceID) + " " + rec.Title) {
+			if want[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unknownWords lists the words of a question none of whose terms occurs
+// in the knowledge base, as searched (after any spelling correction);
+// nil when one of them does or there are no statistics to tell.
+func (r *run) unknownWords() []string {
+	q := r.question
+	if r.trace.SearchedFor != "" {
+		q = r.trace.SearchedFor
+	}
+	return r.unknownIn(q)
+}
+
+// unknownIn lists the words of q none of whose terms occurs in the
+// knowledge base; nil when one of them does or without statistics.
+func (r *run) unknownIn(q string) []string {
+	if r.corp == nil || r.corp.Documents() == 0 {
+		return nil
+	}
+	var words []string
+	for _, w := range wordRE.FindAllString(q, -1) {
+		ts := contentTerms(w)
+		if len(ts) == 0 {
+			continue
+		}
+		for _, t := range ts {
+			if r.corp.DocFreq(t) > 0 {
+				return nil
+			}
+		}
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if !r.corp.reliable() {
+		return nil // an unreadable index says nothing about the words
+	}
+	return words
+}
+
+// pageTitle is the title of a source as ingested, "" when unknown.
+func (r *run) pageTitle(sourceID string) string {
+	if r.m.kb == nil {
+		return ""
+	}
+	rec, err := r.m.kb.Store().Source(sourceID)
+	if err != nil || rec == nil {
+		return ""
+	}
+	return rec.Title
+}
+
+// sharesTerm reports whether a and b have a term in common.
+func sharesTerm(a, b string) bool {
+	in := termSet(b)
+	for _, t := range text.Terms(a) {
+		if in[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorsHold reports whether a page the conversation is about holds one
+// of q's own words (those not in the earlier turn's topic).
+func (r *run) anchorsHold(prev *TurnContext, q string) bool {
+	if r.corp == nil {
+		return true
+	}
+	topic := termSet(prev.Topic)
+	var own []string
+	for _, t := range contentTerms(q) {
+		if !topic[t] {
+			own = append(own, t)
+		}
+	}
+	if len(own) == 0 {
+		return true
+	}
+	for _, src := range prev.Anchors {
+		terms := termSet(string(r.corp.SourceText(src)))
+		for _, t := range own {
+			if terms[t] {
+				return true
+			}
+		}
+	}
+	return false
+}

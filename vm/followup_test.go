@@ -1,0 +1,213 @@
+package vm
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+)
+
+func TestFollowUpDetection(t *testing.T) {
+	cases := []struct {
+		q    string
+		want bool
+	}{
+		{"How do I list them?", true},
+		{"and how do I remove one?", true},
+		{"How much does it cost?", true},
+		{"Where are its settings?", true},
+		{"And form fields from a POST?", true},
+		{"What about the log?", true},
+		{"How do I run a docker container in the background?", false},
+		{"How do I make a script executable so that I can run it from any folder?", false},
+		{"What is kb-thinkingdb?", false},
+		// The anaphor's antecedent is in an earlier clause of the question.
+		{"What is viper and how do I use it?", false},
+		{"How do I install cobra, and where do I put its config?", false},
+		// Only a how-to's action precedes it: nothing to refer to.
+		{"How do I list them and remove them?", true},
+		{"How do I see the list of them?", true},
+		{"How do I make it listen on another port number?", true},
+		{"Which one should I use for multi-hop questions?", true},
+		{"Can I also see the sizes?", true},
+		{"Can I do that for a folder as well?", true},
+		{"Should I use rsync instead?", true},
+		{"How do I fix an argument list too long error?", false},
+		{"Which one should I use, scp or rsync?", false},
+		{"Is there a command that counts words?", false},
+		{"How do I delete a file if it is locked by another process?", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.q, func(t *testing.T) {
+			got, _ := followUp(tc.q)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestTopicOf(t *testing.T) {
+	common := map[string]bool{"run": true, "creat": true} // analysed terms
+	rare := func(t string) bool { return !common[t] }
+	cases := []struct{ query, source, title, want string }{
+		{"How do I run a docker container in the background?", "common/docker-container-run.md", "docker container run", "docker container"},
+		{"How do I stash my changes in git?", "common/git-stash.md", "git stash", "stash git"},
+		{"How do I add a flag to a urfave/cli app?", "urfave-cli/docs/v2/examples/flags.md", "Flags", "flag urfave/cli"},
+		{"What is kb-thinkingdb?", "plugin::kb-thinkingdb", "kb-thinkingdb", "kb-thinkingdb"},
+		{"How do I install the VS Code extension?", "README.md", "Editors", "VS Code extension"},
+		// Only the action names the page that answered: the other words
+		// are the topic, not nothing.
+		{"How do I create a new user on linux?", "common/docker-buildx-create.md", "docker buildx create", "new user linux"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			got, _ := topicOf(tc.query, tc.source, tc.title, rare)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestAnchorsOf(t *testing.T) {
+	pages := map[string]string{"common/git-stash.md": "git stash", "README.md": "mrpvm", "editor.md": "Editor extension",
+		"common/docker-container-run.md": "docker container run"}
+	cases := []struct {
+		query, topic string
+		cited        []Evidence
+		want         []string
+	}{
+		// The page is named after the entity asked about: a follow-up
+		// continues on it.
+		{"How do I stash my changes in git?", "stash git", []Evidence{{KUID: "g", SourceID: "common/git-stash.md", Title: "git stash"}}, []string{"common/git-stash.md"}},
+		{"How do I install the VS Code extension?", "VS Code extension", []Evidence{{KUID: "r", SourceID: "README.md", Title: "Visual Studio Code"}}, []string{"README.md"}},
+		// A section named after the action is still part of the page.
+		{"How do I install the editor extension?", "editor", []Evidence{{KUID: "e", SourceID: "editor.md", Title: "Installing"}}, []string{"editor.md"}},
+		// The page is named after the action done to it: a follow-up
+		// asking for another action wants another page.
+		{"How do I run a docker container in the background?", "docker container", []Evidence{{KUID: "d", SourceID: "common/docker-container-run.md", Title: "docker container run"}}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			got, _ := anchorsOf(tc.query, tc.topic, tc.cited, func(id string) string { return pages[id] })
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// TestFollowUpsAndBadInput covers the session cases of bad input and the
+// completion of a follow-up: each gets a defined status and code, and no
+// turn that did not answer gives a later follow-up its topic.
+func TestFollowUpsAndBadInput(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
+		{ID: "docker.md::0::0", Title: "docker container run", Claim: "Run a docker container.", TextBody: "Run a docker container.", SourceID: "docker.md", Level: kus.LevelLeaf},
+	}}
+	var prompts []string
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		prompts = append(prompts, in.Payload.Prompt)
+		return answer("Run it [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+
+	t.Run("unknown session id", func(t *testing.T) {
+		_, err := m.Ask(ctx, Request{Question: "How do I run a docker container?", SessionID: "s-none"})
+		assert.ErrorIs(t, err, ErrSessionNotFound)
+		_, err = m.Session("s-none")
+		assert.ErrorIs(t, err, ErrSessionNotFound, "nothing was created")
+	})
+	t.Run("only stop words", func(t *testing.T) {
+		resp, err := m.Ask(ctx, Request{Question: "what is the of and?"})
+		require.NoError(t, err)
+		assert.Equal(t, StatusNoContext, resp.Status)
+		assert.Contains(t, errorCodes(resp), CodeNoContentTerms)
+	})
+	t.Run("follow-up opening a session", func(t *testing.T) {
+		resp, err := m.Ask(ctx, Request{Question: "How do I list them?"})
+		require.NoError(t, err)
+		assert.Equal(t, StatusNoContext, resp.Status)
+		assert.Contains(t, errorCodes(resp), CodeFollowUpNoContext)
+		s, err := m.Session(resp.SessionID)
+		require.NoError(t, err)
+		assert.Empty(t, s.Context, "a turn that did not answer leaves no topic")
+	})
+	t.Run("follow-up completed", func(t *testing.T) {
+		r1, err := m.Ask(ctx, Request{Question: "How do I run a docker container in the background?"})
+		require.NoError(t, err)
+		require.Equal(t, StatusAnswered, r1.Status)
+		prompts = nil
+		// A new machine over the same knowledge base is another process.
+		m2 := New(m.KB(), m.Catalog(), Options{})
+		r2, err := m2.Ask(ctx, Request{Question: "and how do I remove one?", SessionID: r1.SessionID})
+		require.NoError(t, err)
+		assert.Equal(t, "How do I remove one (docker container)?", r2.SearchedFor, "the page named after \"run\" does not say \"remove\"")
+		assert.Equal(t, r2.SearchedFor, r2.Trace.SearchedFor)
+		require.NotEmpty(t, prompts)
+		assert.Equal(t, r2.SearchedFor, prompts[0], "the solver works on the completed question")
+		s, err := m2.Session(r1.SessionID)
+		require.NoError(t, err)
+		assert.Equal(t, "and how do I remove one?", s.Turns[len(s.Turns)-2].Text, "the turn keeps what the user wrote")
+	})
+}
+
+// TestFollowUpIsAnsweredFromItsOwnWords: the carried topic brings back
+// the page's passages that only match the topic; the follow-up is first
+// solved from the passages holding its own words, over a real knowledge
+// base file and across machines (processes).
+func TestFollowUpIsAnsweredFromItsOwnWords(t *testing.T) {
+	intro := &kus.KU{ID: "tool.md::0::0", Title: "tool", Claim: "tool is a request router for tool apps.", TextBody: "tool is a request router for tool apps.",
+		SourceID: "tool.md", Level: kus.LevelLeaf}
+	mw := &kus.KU{ID: "tool.md::1::0", Title: "Middleware", Claim: "Add middleware to a router with Use.", TextBody: "Add middleware to a router with Use.",
+		SourceID: "tool.md", Level: kus.LevelLeaf}
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{intro, mw}}
+	var given [][]string
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		var ids []string
+		for _, e := range in.Evidence {
+			ids = append(ids, e.KU.ID)
+		}
+		given = append(given, ids)
+		return answer("It is [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: "How do I route requests with tool?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, r1.Status)
+
+	given = nil
+	m2 := New(m.KB(), m.Catalog(), Options{})
+	r2, err := m2.Ask(ctx, Request{Question: "How do I add middleware to it?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, r2.Status)
+	assert.Contains(t, r2.SearchedFor, "tool")
+	require.NotEmpty(t, given)
+	assert.Equal(t, []string{mw.ID}, given[0], "the first view holds only the passage with the follow-up's own words")
+	require.NotEmpty(t, r2.Evidence)
+	assert.Equal(t, mw.ID, r2.Evidence[0].KUID)
+}
+
+// TestFollowUpAfterAnUnansweredTurn: a question the knowledge base had
+// no answer for still sets what the conversation is about (the user's
+// words, never the pages it was shown), so the follow-up is searched
+// with them rather than refused as having nothing to follow.
+func TestFollowUpAfterAnUnansweredTurn(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("x")}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: "How do I rotate nginx access logs?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, r1.Status)
+
+	r2, err := m.Ask(ctx, Request{Question: "How do I compress them?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	assert.NotContains(t, errorCodes(r2), CodeFollowUpNoContext)
+	assert.Equal(t, "How do I compress them (nginx access logs)?", r2.SearchedFor)
+	s, err := m.Session(r1.SessionID)
+	require.NoError(t, err)
+	require.Len(t, s.Context, 2)
+	assert.Empty(t, s.Context[0].Sources, "an unanswered turn lends no pages")
+	assert.Empty(t, s.Context[0].Anchors)
+}
