@@ -325,7 +325,45 @@ func rawBlock(how []string) bool {
 type scoredExample struct {
 	example
 	score float64
+	// plain is the score without the action's weight: how well the
+	// example holds the task's terms, which decides between pages (an
+	// action is carried out on many pages; its object names the page).
+	plain float64
+	order int // the example's place in its page
 }
+
+// descAction is how closely an example's description carries action: the
+// action itself anywhere in it, or a relative of it as the verb it opens
+// with ("Terminate a program" for "stop a process"). A relative further
+// in is more often another sense of the word than the action ("hang up"
+// in a description is no "suspend").
+func descAction(action, desc string) float64 {
+	d := text.Terms(desc)
+	for _, t := range d {
+		if t == action {
+			return 1
+		}
+	}
+	if len(d) == 0 {
+		return 0
+	}
+	return symbolic.ActionMatch(action, map[string]bool{d[0]: true}, true)
+}
+
+// plainTop is the example of ex with the highest plain score (the first
+// of equals, in ex's order before the action weighed).
+func plainTop(ex []scoredExample) scoredExample {
+	top := ex[0]
+	for _, e := range ex[1:] {
+		if e.plain > top.plain || (e.plain == top.plain && e.order < top.order) {
+			top = e
+		}
+	}
+	return top
+}
+
+// bestPlain is the highest plain score of ex.
+func bestPlain(ex []scoredExample) float64 { return plainTop(ex).plain }
 
 // rankExamples scores each example by the task terms found in the KU's
 // title, its summary and the example itself: a task is answered by one
@@ -335,6 +373,15 @@ type scoredExample struct {
 // ed25519 key" answers "generate an ed25519 SSH key" better than "generate
 // a seed phrase from an ed25519 key").
 func (p procedure) rankExamples(want []string) []scoredExample {
+	return p.rankFor(want, "", nil)
+}
+
+// rankFor is rankExamples for a task whose action and its object are
+// known (symbolic.Action): a description that carries the action, or a
+// word the lexicon relates to it ("halt" for "stop"), and its object
+// answers the task better than one that only shares its nouns ("show the
+// changes of a stash" does not answer "bring the stash back").
+func (p procedure) rankFor(want []string, action string, object []string) []scoredExample {
 	base := p.ku.Title + " " + p.summary
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
@@ -345,7 +392,11 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
 			score += 0.25 // its code calls what the task asks for
 		}
-		out = append(out, scoredExample{example: e, score: score})
+		plain := score
+		if action != "" {
+			score += actionWeight * descAction(action, e.desc) * (1 + symbolic.Overlap(object, symbolic.TermSet(e.desc))) / 2
+		}
+		out = append(out, scoredExample{example: e, score: score, plain: plain, order: len(out)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
@@ -361,6 +412,11 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		score float64
 	}
 	var cands []cand
+	action, object := symbolic.Action(task)
+	if symbolic.LightAction(action) {
+		// "list files sorted by size": what to list says what to do.
+		action = ""
+	}
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -381,17 +437,18 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				continue
 			}
 		}
-		ex := p.rankExamples(want)
+		ex := p.rankFor(want, action, object)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
 		// answer it ("Watching and re-reading config files"), and a
 		// passage that shows what to do beats one that only names it.
-		score := ex[0].score + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
-		if symbolic.Actionable(strings.Join(ex[0].how, "\n")) {
+		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		top := plainTop(ex)
+		if symbolic.Actionable(strings.Join(top.how, "\n")) {
 			score += codeBonus
 		}
-		if symbolic.NamesTask(strings.Join(ex[0].how, "\n"), want) {
+		if symbolic.NamesTask(strings.Join(top.how, "\n"), want) {
 			score += identBonus // the code calls what the task asks for
 		}
 		if names(task, p.ku.Title) {
@@ -405,6 +462,17 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	best := cands[0]
+	// A section read in several units is entered at its start: when an
+	// earlier unit of the same section holds the task as well and scores
+	// nearly as high, it answers ("The plugin is the editors/nvim folder"
+	// and its setup, before the details further down).
+	for _, c := range cands[1:] {
+		if c.p.ku.SourceID == best.p.ku.SourceID && c.p.ku.Title == best.p.ku.Title &&
+			c.p.ku.Range.StartLine < best.p.ku.Range.StartLine &&
+			bestPlain(c.ex) >= bestPlain(best.ex) && c.score >= best.score-sectionMargin {
+			best = c
+		}
+	}
 	// A page that only says it is another name of a second page ("This
 	// command is an alias of docker container rm") is answered by that
 	// page when the evidence holds it.
@@ -416,7 +484,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 	}
-	if best.ex[0].score < minOverlap {
+	if bestPlain(best.ex) < minOverlap {
 		return nil
 	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
@@ -585,6 +653,16 @@ const (
 	// identBonus is what code naming the task in one identifier adds
 	// ("SetDefault" for "set a default value").
 	identBonus = 0.5
+	// actionWeight is what an example description carrying the task's
+	// action and all of its object adds (half of it for the action alone):
+	// little enough to decide only between examples that hold the task's
+	// terms equally, which page order decided before. The general lexicon
+	// relates words across all their senses, and an example that holds
+	// more of what the task names is the better answer whatever its verb.
+	actionWeight = 0.02
+	// sectionMargin is how much lower an earlier unit of the best unit's
+	// section may score and still answer instead.
+	sectionMargin = 0.1
 )
 
 // wholeSection reads a KU that shows code without description lines as

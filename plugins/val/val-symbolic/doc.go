@@ -8,7 +8,9 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents, cover them weighed by their rarity in
 // the knowledge base, and lead with a source that has them together in one
-// sentence (or names one of them in its title) and, for "what is X", is
-// about X. Any failure rejects the answer with a reason that names the
+// sentence (or names one of them in its title), for "what is X", is
+// about X, and, for a how-to, carries the action it asks for (the verb, a
+// synonym or kind of it, or its first broader terms, from the general
+// lexicon the retrieval package exposes). Any failure rejects the answer with a reason that names the
 // statement or source, which drives the VM's backtracking.
 package valsymbolic

@@ -338,6 +338,35 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			return v
 		}
 	}
+	// A how-to answered with examples ("- Delete the latest stash:" and
+	// its command) is answered by a source that does what it asks: the
+	// source the answer leads with must carry the task's action, or a word
+	// the lexicon relates to it, in what the answer says from it, its
+	// text or its title ("bring the stash back" is not answered by "Show
+	// the changes of a stash", however many nouns they share). Examples
+	// name their action with a verb; prose and code say it in too many
+	// ways for the lexicon to judge.
+	if single && howTo(in) && exampleRE.MatchString(body) {
+		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
+			if n, k := leadUnit(stmts, cited); k != nil {
+				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
+				have := labelTerms(k)
+				for _, set := range []map[string]bool{symbolic.TermSet(said), symbolic.IdentTerms(said)} {
+					for t := range set {
+						have[t] = true
+					}
+				}
+				if c := symbolic.ActionCompound(targets[0]); c != "" && have[c] {
+					have[action] = true // "Shutdown" for "shut down"
+				}
+				if symbolic.ActionMatch(action, have, true) == 0 {
+					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: nothing the answer says from it carries %q, a synonym of it or a kind of it",
+						n, k.Title, clip(targets[0]), action)
+					return v
+				}
+			}
+		}
+	}
 	// "What is X" is answered by a unit about X: the rarest key word of the
 	// target names the unit (its title or path) or stands in the first
 	// sentence of what the answer says from it or of the unit itself, not
@@ -647,6 +676,10 @@ func init() {
 		filler[w] = true
 	}
 }
+
+// exampleRE finds an example's description in an answer: a list item
+// ending in a colon, what it shows following.
+var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
 
 // covered reports whether term k is in have, or a near spelling of it is
 // (a typing mistake: "fils" for "files").
