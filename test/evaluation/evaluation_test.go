@@ -70,7 +70,7 @@ func TestQuestionFiles(t *testing.T) {
 		assert.Positive(t, kinds["heldout"][k], "kind %s in the held-out set", k)
 	}
 	share := float64(len(dev.Questions)) / float64(records)
-	assert.InDelta(t, 0.55, share, 0.05, "the development set holds about 55%% of the questions")
+	assert.InDelta(t, 0.55, share, 0.07, "the development set holds about 55%% of the questions (48-62%%)")
 
 	// Acceptable files and phrases, per workspace.
 	tmp := t.TempDir()
