@@ -750,9 +750,16 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 	var cited []string
 	answered, noContext := 0, 0
 	var rejections []string
-	for _, sub := range subs {
+	asParts := len(splitIntents(intents)) >= 2
+	prevSource := "" // the source the part before was answered from
+	for i, sub := range subs {
 		if ctx.Err() != nil {
 			break
+		}
+		heading := sub.Target
+		if asParts {
+			sub = r.withPartContext(subs, i, prevSource)
+			prevSource = ""
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]sdk.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
@@ -762,17 +769,22 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 		switch res.status {
 		case StatusAnswered:
 			answered++
-			parts = append(parts, "### "+sub.Target+"\n\n"+strings.TrimSpace(res.answer))
+			if len(res.cited) > 0 {
+				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
+					prevSource = k.SourceID
+				}
+			}
+			parts = append(parts, "### "+heading+"\n\n"+strings.TrimSpace(res.answer))
 			evidence = mergeEvidence(evidence, res.evidence)
 			cited = append(cited, res.cited...)
 		case StatusNoContext:
 			noContext++
-			parts = append(parts, "### "+sub.Target+"\n\n"+noContextAnswer(res.answer))
+			parts = append(parts, "### "+heading+"\n\n"+noContextAnswer(res.answer))
 		case "rejected":
-			rejections = append(rejections, sub.Target+": "+res.reason)
-			parts = append(parts, "### "+sub.Target+"\n\nNo answer: every answer was rejected by validation.")
+			rejections = append(rejections, heading+": "+res.reason)
+			parts = append(parts, "### "+heading+"\n\nNo answer: every answer was rejected by validation.")
 		default:
-			parts = append(parts, "### "+sub.Target+"\n\nNo answer: "+res.status+".")
+			parts = append(parts, "### "+heading+"\n\nNo answer: "+res.status+".")
 		}
 	}
 	switch {

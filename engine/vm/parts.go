@@ -1,0 +1,134 @@
+package vm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/sdk"
+)
+
+// The parts of one question share what it is about: "How do I see my cron
+// jobs, and how do I wipe all of them?" asks its second part of the first
+// part's cron jobs, and "How do I give a viper key a default, and how do I
+// reload the config when the file changes?" asks both of viper. A part is
+// searched on its own words plus what it leaves to its siblings, so that
+// each part is retrieved, answered and cited on its own without losing
+// the question's subject.
+
+// maxPartContextWords bounds the words a part borrows from its siblings.
+const maxPartContextWords = 8
+
+// partContext returns the words a part of a multi-part question borrows
+// from the part before it, "" when it needs none:
+//   - a part that points back ("them", "it", "that") or continues ("and
+//     also ...") with few words of its own takes the content words of the
+//     earlier part, its leading action left out;
+//   - any other part takes the earlier part's words that name the source
+//     that part was answered from (named: "viper" of viper/README.md)
+//     when it does not say them itself.
+//
+// named reports whether an analysed term names that source; nil when the
+// earlier part was not answered.
+func partContext(parts []string, i int, named func(term string) bool) string {
+	if i <= 0 || i >= len(parts) {
+		return ""
+	}
+	own := map[string]bool{}
+	for _, t := range contentTerms(parts[i]) {
+		own[t] = true
+	}
+	var words []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		key := strings.ToLower(w)
+		if seen[key] || len(words) >= maxPartContextWords {
+			return
+		}
+		ts := contentTerms(w)
+		if len(ts) == 0 || !slices.ContainsFunc(ts, func(t string) bool { return !own[t] }) {
+			return
+		}
+		seen[key] = true
+		words = append(words, strings.Trim(w, ".,;:?!\"'()"))
+	}
+	earlier := wordRE.FindAllString(parts[i-1], -1)
+	if pointsBackInPart(parts[i]) {
+		for j, w := range earlier {
+			if j == 0 && len(earlier) > 1 {
+				continue // the earlier part's action ("see", "delete")
+			}
+			add(w)
+		}
+		return strings.Join(words, " ")
+	}
+	if named == nil {
+		return ""
+	}
+	for _, w := range earlier {
+		if slices.ContainsFunc(contentTerms(w), named) {
+			add(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// pointsBackInPart reports whether a part of a question depends on the
+// part before it: it continues it ("and also ...") or has an anaphor
+// ("them", "that", "one") pointing back, and few words of its own. Unlike
+// a whole question's, an antecedent inside the part itself does not count
+// ("run cleanup code before that" points at the earlier part).
+func pointsBackInPart(part string) bool {
+	if is, _ := followUp(part); is {
+		return true
+	}
+	if len(contentTerms(part)) > maxFollowUpTerms {
+		return false
+	}
+	low := strings.ToLower(part)
+	words := wordRE.FindAllString(low, -1)
+	for i, w := range words {
+		if anaphors[w] && pointsBack(words, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// withPartContext returns the sub-task searched for part i of a multi-part
+// task: its target completed with what it borrows from the part before it
+// ("wipe all of them (my scheduled cron jobs)"), or the part as it is.
+// prevSource is the source the part before was answered from ("" when it
+// was not answered).
+func (r *run) withPartContext(subs []sdk.Intent, i int, prevSource string) sdk.Intent {
+	parts := make([]string, len(subs))
+	for j, s := range subs {
+		parts[j] = s.Target
+	}
+	var named func(string) bool
+	if prevSource != "" {
+		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource))
+		named = func(t string) bool { return names[t] }
+	}
+	ctx := partContext(parts, i, named)
+	if ctx == "" {
+		return subs[i]
+	}
+	sub := subs[i]
+	sub.Target = strings.TrimRight(strings.TrimSpace(sub.Target), "?.! ") + " (" + ctx + ")"
+	r.trace.note("part %d of the question searched with the words of the part before it: %q", i+1, sub.Target)
+	return sub
+}
+
+// kuByID finds a cited unit among the evidence, else in the store.
+func (r *run) kuByID(id string, evidence []sdk.ScoredKU) (*kus.KU, error) {
+	for _, e := range evidence {
+		if e.KU != nil && e.KU.ID == id {
+			return e.KU, nil
+		}
+	}
+	if r.m == nil || r.m.kb == nil {
+		return nil, nil
+	}
+	return r.m.kb.Store().KU(id)
+}

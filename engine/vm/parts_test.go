@@ -1,0 +1,44 @@
+package vm
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/plugins/sdk/text"
+)
+
+// TestPartContext: a part of a multi-part question that points back at
+// the part before it is searched with that part's words; one that does
+// not name the source the part before was answered from borrows its name;
+// a part that stands alone, or the first part, borrows nothing.
+func TestPartContext(t *testing.T) {
+	namedBy := func(s string) func(string) bool {
+		set := map[string]bool{}
+		for _, t := range text.Terms(s) {
+			set[t] = true
+		}
+		return func(t string) bool { return set[t] }
+	}
+	cases := []struct {
+		name  string
+		parts []string
+		i     int
+		named func(string) bool
+		want  string
+	}{
+		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "scheduled cron jobs"},
+		{"anaphor after its own clause break", []string{"does logrus do after logging a fatal message", "run cleanup code before that"}, 1, namedBy("logrus README"),
+			"logrus logging fatal message"},
+		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "git branch"},
+		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), "viper"},
+		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), ""},
+		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, ""},
+		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named))
+		})
+	}
+}
