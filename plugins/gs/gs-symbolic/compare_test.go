@@ -21,6 +21,10 @@ func TestComparedItems(t *testing.T) {
 		{"TextFormatter or JSONFormatter in logrus: how do they differ", []string{"TextFormatter", "JSONFormatter"}},
 		{"kb-fast vs kb-balanced vs kb-thinkingdb", []string{"kb-fast", "kb-balanced", "kb-thinkingdb"}},
 		{"how BM25 ranks documents", nil},
+		{"chmod versus chown, which does what", []string{"chmod", "chown"}},
+		{"In viper, how does Set differ from SetDefault", []string{"Set", "SetDefault"}},
+		{"How is md_too_complex different from md_too_deep", []string{"md_too_complex", "md_too_deep"}},
+		{"grep compared with ripgrep", []string{"grep", "ripgrep"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.target, func(t *testing.T) {
@@ -68,6 +72,44 @@ func TestComparisonTable(t *testing.T) {
 			for _, w := range tc.not {
 				if strings.Contains(res.ResponseMarkdown, w) {
 					t.Errorf("unwanted %q in:\n%s", w, res.ResponseMarkdown)
+				}
+			}
+		})
+	}
+}
+
+// TestComparisonRowForms: an item that no statement names as written is
+// looked for by its leading words ("Panic" of "Fatal and Panic logging"),
+// and an item's own page speaks for it by its description, not by one of
+// its examples.
+func TestComparisonRowForms(t *testing.T) {
+	levels := &kus.KU{ID: "l::1", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Fatal calls os.Exit(1) after logging the entry. Panic calls panic() after logging the entry."}
+	chmod := &kus.KU{ID: "c::1", Title: "chmod", SourceID: "common/chmod.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Change the access permissions of a file or directory.\n\n- Give the user who owns a file the right to execute it:\n\n`chmod u+x {{path/to/file}}`"}
+	chown := &kus.KU{ID: "o::1", Title: "chown", SourceID: "common/chown.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Change user and group ownership of files and directories."}
+	cases := []struct {
+		name, target string
+		ev           []sdk.ScoredKU
+		want         []string
+	}{
+		{"shared head noun", "difference between Fatal and Panic logging in logrus", []sdk.ScoredKU{{KU: levels, Score: 1}},
+			[]string{"| Fatal | Fatal calls os.Exit(1)", "| Panic logging | Panic calls panic()"}},
+		{"own page by its description", "chmod versus chown, which does what", []sdk.ScoredKU{{KU: chmod, Score: 1.5}, {KU: chown, Score: 0.5}},
+			[]string{"| chmod | Change the access permissions", "| chown | Change user and group ownership"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var cited []*kus.KU
+			num := func(k *kus.KU) int { cited = append(cited, k); return len(cited) }
+			got, ok := compareRows(tc.ev, tc.target, nil, num, nil)
+			if !ok {
+				t.Fatalf("compareRows: no table for %q", tc.target)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("table lacks %q:\n%s", w, got)
 				}
 			}
 		})
