@@ -162,9 +162,9 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 						// The item's own page speaks for it first, by its
 						// opening statement.
 						sc += 2 + symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.1*float64(si)
-					if s.kind == kindSentence && s.para == 1 {
-						sc++ // the page's own description says what it is
-					}
+						if s.kind == kindSentence && s.para == 1 {
+							sc++ // the page's own description says what it is
+						}
 					} else {
 						sc += symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.01*float64(si)
 						if leads(s.text, item) {
