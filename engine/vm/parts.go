@@ -132,3 +132,30 @@ func (r *run) kuByID(id string, evidence []sdk.ScoredKU) (*kus.KU, error) {
 	}
 	return r.m.kb.Store().KU(id)
 }
+
+// partAsFollowUp makes a part that borrowed words from the part before it
+// continue that part as a follow-up continues a turn: while its frame
+// runs, the source the part before was answered from (prevSource, its
+// cited units prevCited) is preferred when it holds the part's own words
+// as well as the best other unit does ("delete a local one" after "which
+// git branch am I on" is answered from git-branch, not git-delete-branch).
+// It returns the function that restores the run's own follow-up state; a
+// question that is itself a follow-up keeps that state throughout.
+func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited []string) func() {
+	if r.carried != nil || prevSource == "" || own == searched {
+		return func() {}
+	}
+	savedCarried, savedOwn := r.carried, r.own
+	topic := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(searched, strings.TrimRight(strings.TrimSpace(own), "?.! ")), " ("), ")")
+	inTopic := termSet(topic)
+	var mine []string
+	for _, t := range contentTerms(own) {
+		if !inTopic[t] && !slices.Contains(mine, t) {
+			mine = append(mine, t)
+		}
+	}
+	r.carried = &TurnContext{TurnID: "part", Query: searched, Topic: topic, Sources: []string{prevSource},
+		Anchors: []string{prevSource}, AnchorKUs: prevCited}
+	r.own = mine
+	return func() { r.carried, r.own = savedCarried, savedOwn }
+}

@@ -42,3 +42,30 @@ func TestPartContext(t *testing.T) {
 		})
 	}
 }
+
+// TestPartAsFollowUp: while a part that borrowed the words of the part
+// before it runs, the source that part was answered from is the anchor
+// the follow-up machinery prefers, and the part's own words (not the
+// borrowed ones) choose the passage; the run's state comes back after.
+// A part that borrowed nothing, or a question that is itself a follow-up,
+// leaves the state alone.
+func TestPartAsFollowUp(t *testing.T) {
+	r := &run{}
+	restore := r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", []string{"common/git-branch.md::0::1"})
+	if assert.NotNil(t, r.carried) {
+		assert.Equal(t, []string{"common/git-branch.md"}, r.carried.Anchors)
+		assert.Equal(t, []string{"common/git-branch.md::0::1"}, r.carried.AnchorKUs)
+		assert.Equal(t, "git branch", r.carried.Topic)
+	}
+	assert.Equal(t, text.Terms("delete local"), r.own)
+	restore()
+	assert.Nil(t, r.carried)
+	assert.Nil(t, r.own)
+
+	r.partAsFollowUp("delete a local one", "delete a local one", "common/git-branch.md", nil)()
+	assert.Nil(t, r.carried, "nothing borrowed: not a follow-up of the part before")
+	prev := &TurnContext{TurnID: "t1", Topic: "docker"}
+	r.carried = prev
+	r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", nil)
+	assert.Same(t, prev, r.carried, "a follow-up question keeps its own conversation")
+}

@@ -752,19 +752,23 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 	var rejections []string
 	asParts := len(splitIntents(intents)) >= 2
 	prevSource := "" // the source the part before was answered from
+	var prevCited []string
 	for i, sub := range subs {
 		if ctx.Err() != nil {
 			break
 		}
 		heading := sub.Target
+		restore := func() {}
 		if asParts {
 			sub = r.withPartContext(subs, i, prevSource)
-			prevSource = ""
+			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited)
+			prevSource, prevCited = "", nil
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]sdk.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
 		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
 		res := r.runFrame(ctx, cf, &child, []sdk.Intent{sub}, sub.Target, depth+1)
+		restore()
 		cf.Status = res.status
 		switch res.status {
 		case StatusAnswered:
@@ -773,6 +777,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, int
 				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
 					prevSource = k.SourceID
 				}
+				prevCited = res.cited
 			}
 			parts = append(parts, "### "+heading+"\n\n"+strings.TrimSpace(res.answer))
 			evidence = mergeEvidence(evidence, res.evidence)
