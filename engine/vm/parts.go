@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -95,9 +96,30 @@ func pointsBackInPart(part string) bool {
 	return false
 }
 
+// trailingScopeRE is the scope a question names after its last part ("...,
+// and how do I run the server in gin?"): the one word after "in", "with"
+// or "using" closing it.
+var trailingScopeRE = regexp.MustCompile(`(?i)\s(?:in|with|using)\s+([\p{L}\p{N}][\p{L}\p{N}./_+-]*)\s*[?.!]*$`)
+
+// trailingScope is the scope the last part of a question closes with,
+// which its earlier parts share ("gin" of "How do I group routes, and how
+// do I run the server in gin?"); "" when it names none.
+func trailingScope(parts []string) string {
+	if len(parts) < 2 {
+		return ""
+	}
+	m := trailingScopeRE.FindStringSubmatch(parts[len(parts)-1])
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
 // withPartContext returns the sub-task searched for part i of a multi-part
 // task: its target completed with what it borrows from the part before it
-// ("wipe all of them (my scheduled cron jobs)"), or the part as it is.
+// ("wipe all of them (my scheduled cron jobs)") and, for an earlier part,
+// the scope the last part closes with when it names a source, or the part
+// as it is.
 // prevSource is the source the part before was answered from ("" when it
 // was not answered).
 func (r *run) withPartContext(subs []sdk.Intent, i int, prevSource string) sdk.Intent {
@@ -111,6 +133,12 @@ func (r *run) withPartContext(subs []sdk.Intent, i int, prevSource string) sdk.I
 		named = func(t string) bool { return names[t] }
 	}
 	ctx := partContext(parts, i, named)
+	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
+		own := termSet(parts[i] + " " + ctx)
+		if !slices.ContainsFunc(contentTerms(scope), func(t string) bool { return own[t] }) {
+			ctx = strings.TrimSpace(ctx + " " + scope)
+		}
+	}
 	if ctx == "" {
 		return subs[i]
 	}

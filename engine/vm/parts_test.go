@@ -69,3 +69,12 @@ func TestPartAsFollowUp(t *testing.T) {
 	r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", nil)
 	assert.Same(t, prev, r.carried, "a follow-up question keeps its own conversation")
 }
+
+// TestTrailingScope: the scope a question closes with is read from its
+// last part; a part without one, or one part alone, has none.
+func TestTrailingScope(t *testing.T) {
+	assert.Equal(t, "gin", trailingScope([]string{"group routes", "run the server in gin?"}))
+	assert.Equal(t, "urfave/cli", trailingScope([]string{"add a flag", "make it required with urfave/cli"}))
+	assert.Equal(t, "", trailingScope([]string{"group routes", "run the server on port 8080?"}))
+	assert.Equal(t, "", trailingScope([]string{"run the server in gin"}))
+}
