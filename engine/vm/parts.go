@@ -187,3 +187,53 @@ func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited 
 	r.own = mine
 	return func() { r.carried, r.own = savedCarried, savedOwn }
 }
+
+// clauseJoinRE joins a task's clauses: ", and", ", then", ", and then",
+// ", and later".
+var clauseJoinRE = regexp.MustCompile(`(?i),\s*(?:and|then)\s+(?:(?:then|later|afterwards|also)\s+)?`)
+
+// continuedClauses splits a task at ", and ..." where the clause after it
+// goes on with what the one before it named ("pack a directory into a
+// tar.gz file, and later unpack it into another folder"): two tasks on one
+// thing. A clause that does not name it again ("copy files, and keep their
+// permissions") qualifies the task and stays part of it.
+func continuedClauses(task string) []string {
+	locs := clauseJoinRE.FindAllStringIndex(task, -1)
+	var out []string
+	start := 0
+	for _, l := range locs {
+		next := len(task)
+		for _, m := range locs {
+			if m[0] > l[0] {
+				next = m[0]
+				break
+			}
+		}
+		head, clause := task[start:l[0]], task[l[1]:next]
+		if len(contentTerms(head)) == 0 || !namesAgain(clause) {
+			continue
+		}
+		out = append(out, strings.TrimSpace(head))
+		start = l[1]
+	}
+	return append(out, strings.TrimSpace(task[start:]))
+}
+
+// objectPronouns stand for a thing named before as what a clause acts on.
+var objectPronouns = map[string]bool{"it": true, "them": true, "one": true, "ones": true, "this": true, "that": true, "these": true, "those": true}
+
+// namesAgain reports whether a clause acts on something named before it
+// by a pronoun ("unpack it", "remove them"), not a possessive ("keep
+// their permissions"), with few words of its own.
+func namesAgain(clause string) bool {
+	if len(contentTerms(clause)) > maxFollowUpTerms {
+		return false
+	}
+	words := wordRE.FindAllString(strings.ToLower(clause), -1)
+	for i, w := range words {
+		if objectPronouns[w] && pointsBack(words, i) {
+			return true
+		}
+	}
+	return false
+}

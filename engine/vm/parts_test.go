@@ -78,3 +78,16 @@ func TestTrailingScope(t *testing.T) {
 	assert.Equal(t, "", trailingScope([]string{"group routes", "run the server on port 8080?"}))
 	assert.Equal(t, "", trailingScope([]string{"run the server in gin"}))
 }
+
+// TestContinuedClauses: a clause after ", and" that points back at what
+// the clause before it named is a task of its own; one that does not
+// qualifies the task.
+func TestContinuedClauses(t *testing.T) {
+	assert.Equal(t, []string{"pack a directory into a tar.gz file", "unpack it into another folder"},
+		continuedClauses("pack a directory into a tar.gz file, and later unpack it into another folder"))
+	assert.Equal(t, []string{"create a branch", "push it to the remote"},
+		continuedClauses("create a branch, then push it to the remote"))
+	assert.Equal(t, []string{"copy files, and keep their permissions"},
+		continuedClauses("copy files, and keep their permissions"))
+	assert.Equal(t, []string{"list containers"}, continuedClauses("list containers"))
+}

@@ -540,7 +540,14 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *sdk.Plan, inte
 		ft.Branches = append(ft.Branches, fmt.Sprintf("evidence view %d from %s (%d KUs)", views, kbID, len(merged)))
 		res := r.solveView(ctx, ft, plan, intents, prompt, depth, merged, guidance, gsOrder)
 		switch res.status {
-		case StatusAnswered, "rejected":
+		case StatusAnswered:
+			return res
+		case "rejected":
+			// No one passage answers the whole task: its parts, each
+			// retrieved and answered on its own, may.
+			if split, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && split.status == StatusAnswered {
+				return split
+			}
 			return res
 		case StatusNoContext:
 			noContext = true
@@ -869,8 +876,9 @@ func narrowIntents(intents []sdk.Intent, evidence []sdk.ScoredKU) []sdk.Intent {
 }
 
 // splitIntents returns the sub-tasks of a task: its intents when there are
-// several, else the parts of a single intent's target joined by "and",
-// ";" or "?" — at most 6.
+// several, else the parts of a single intent's target joined by "and
+// also", ";" or "?", or a clause that goes on with what the one before it
+// named (continuedClauses) — at most 6.
 func splitIntents(intents []sdk.Intent) []sdk.Intent {
 	if len(intents) > 1 {
 		if len(intents) > 6 {
@@ -885,8 +893,10 @@ func splitIntents(intents []sdk.Intent) []sdk.Intent {
 	var parts []string
 	for _, p := range strings.FieldsFunc(in.Target, func(r rune) bool { return r == ';' || r == '?' }) {
 		for _, q := range strings.Split(p, " and also ") {
-			if q = strings.TrimSpace(q); len(q) > 3 {
-				parts = append(parts, q)
+			for _, c := range continuedClauses(q) {
+				if c = strings.TrimSpace(c); len(c) > 3 {
+					parts = append(parts, c)
+				}
 			}
 		}
 	}
