@@ -393,3 +393,39 @@ func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
 		t.Fatalf("got %+v, want a table of three rows led by its header", b)
 	}
 }
+
+const systemctlMD = `# systemctl
+
+> Control the systemd system and service manager.
+
+- Show all running services:
+
+` + "`systemctl status`" + `
+
+- Start/Stop/Restart the status of a service:
+
+` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
+
+- Enable/Disable a unit to be started on bootup:
+
+` + "`systemctl {{enable|disable}} {{unit}}`" + `
+
+- Reload systemd, scan for new or changed units:
+
+` + "`systemctl daemon-reload`" + `
+`
+
+// TestListOfWhatAPageDoes: "What can I do to a service with systemctl?"
+// asks for the page's examples; "service", which the page's description
+// says the whole page is about, does not narrow them to those that say it.
+func TestListOfWhatAPageDoes(t *testing.T) {
+	src := parseMD(t, "linux/systemctl.md", systemctlMD)
+	var leaf *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			leaf = k
+		}
+	}
+	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
+}

@@ -25,12 +25,16 @@ func cueOf(act, prompt, target string) cue {
 	return cue{
 		define: act == "define",
 		why:    strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
-		list:   act == "identify",
+		list:   act == "identify" || listAskRE.MatchString(low),
 		want:   symbolic.ContentTerms(target),
 	}
 }
 
 var (
+	// listAskRE is a question that asks for the things one can do or
+	// choose from ("What can I do with git stash?", "What else can
+	// ssh-keygen do?", "What kinds of ...?").
+	listAskRE = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:else\s+)?(?:can|could)\s+(?:i|you|we)\s+do\b|\bwhat\s+else\s+(?:can|could|does|do)\b|^(?:what|which)\s+(?:kinds?|types?|sorts?|ways?)\s+of\b`)
 	// definingRE is a sentence that says what its subject is.
 	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
 	// reasonRE is a sentence that gives a reason or a purpose.
