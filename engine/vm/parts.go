@@ -23,8 +23,8 @@ const maxPartContextWords = 8
 // partContext returns the words a part of a multi-part question borrows
 // from the part before it, "" when it needs none:
 //   - a part that points back ("them", "it", "that") or continues ("and
-//     also ...") with few words of its own takes the content words of the
-//     earlier part, its leading action left out;
+//     also ...") with few words of its own takes the words of the earlier
+//     part, its leading action left out;
 //   - any other part takes the earlier part's words that name the source
 //     that part was answered from (named: "viper" of viper/README.md)
 //     when it does not say them itself.
@@ -55,13 +55,19 @@ func partContext(parts []string, i int, named func(term string) bool) string {
 	}
 	earlier := wordRE.FindAllString(parts[i-1], -1)
 	if pointsBackInPart(parts[i]) {
-		for j, w := range earlier {
-			if j == 0 && len(earlier) > 1 {
-				continue // the earlier part's action ("see", "delete")
-			}
-			add(w)
+		// The earlier part as it reads, without its leading action
+		// ("see", "delete"): "zip or gzip" stays a choice a later "how do
+		// they differ" compares.
+		if len(earlier) > 1 {
+			earlier = earlier[1:]
 		}
-		return strings.Join(words, " ")
+		if len(earlier) > 2*maxPartContextWords {
+			earlier = earlier[:2*maxPartContextWords]
+		}
+		if len(contentTerms(strings.Join(earlier, " "))) == 0 {
+			return ""
+		}
+		return strings.Join(earlier, " ")
 	}
 	if named == nil {
 		return ""

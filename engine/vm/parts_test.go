@@ -27,10 +27,11 @@ func TestPartContext(t *testing.T) {
 		named func(string) bool
 		want  string
 	}{
-		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "scheduled cron jobs"},
+		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "my scheduled cron jobs"},
 		{"anaphor after its own clause break", []string{"does logrus do after logging a fatal message", "run cleanup code before that"}, 1, namedBy("logrus README"),
-			"logrus logging fatal message"},
-		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "git branch"},
+			"logrus do after logging a fatal message"},
+		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "which git branch I'm on"},
+		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, "I use zip or gzip to compress my files"},
 		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), "viper"},
 		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), ""},
 		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, ""},

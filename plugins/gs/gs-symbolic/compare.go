@@ -48,9 +48,24 @@ func comparedItems(target string) []string {
 		items = append(items, part)
 	}
 	if len(items) < 2 || len(items) > 5 {
-		return nil
+		return choiceItems(target)
 	}
 	return items
+}
+
+// choiceRE is a choice between two names inside a longer question: "zip or
+// gzip" of "Should I use zip or gzip to compress my files".
+var choiceRE = regexp.MustCompile(`(?i)([\p{L}\p{N}][\p{L}\p{N}._/+-]*)\s+(?:or|vs\.?|versus)\s+([\p{L}\p{N}][\p{L}\p{N}._/+-]*)`)
+
+// choiceItems reads the items of a comparison whose target does not lead
+// with them ("how do they differ (I use zip or gzip to compress my
+// files)") from the choice it holds; nil when it holds none.
+func choiceItems(target string) []string {
+	m := choiceRE.FindStringSubmatch(target)
+	if m == nil || len(symbolic.ContentTerms(m[1])) == 0 || len(symbolic.ContentTerms(m[2])) == 0 {
+		return nil
+	}
+	return []string{m[1], m[2]}
 }
 
 // about reports whether text names item as a word of its own, in any
