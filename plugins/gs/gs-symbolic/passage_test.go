@@ -429,3 +429,17 @@ func TestListOfWhatAPageDoes(t *testing.T) {
 	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
 }
+
+// TestLinkReferencesAreNotText: the link reference definitions a page
+// closes a section with are where its links lead, not statements an
+// answer quotes.
+func TestLinkReferencesAreNotText(t *testing.T) {
+	blocks := readBlocks("The legacy [RealIP] middleware is deprecated.\n\n[RealIP]: https://pkg.go.dev/chi/middleware#RealIP\n[Logger]: https://pkg.go.dev/chi/middleware#Logger\n\nAfter.")
+	var all []string
+	for _, b := range blocks {
+		all = append(all, b.lines...)
+	}
+	if got := strings.Join(all, "\n"); strings.Contains(got, "https://") || !strings.Contains(got, "deprecated") || !strings.Contains(got, "After.") {
+		t.Fatalf("blocks = %q", got)
+	}
+}
