@@ -53,9 +53,12 @@ func comparedItems(target string) []string {
 	return items
 }
 
+// saysNothing opens the row of an item the evidence has nothing on.
+const saysNothing = "the evidence says nothing about"
+
 // choiceRE is a choice between two names inside a longer question: "zip or
 // gzip" of "Should I use zip or gzip to compress my files".
-var choiceRE = regexp.MustCompile(`(?i)([\p{L}\p{N}][\p{L}\p{N}._/+-]*)\s+(?:or|vs\.?|versus)\s+([\p{L}\p{N}][\p{L}\p{N}._/+-]*)`)
+var choiceRE = regexp.MustCompile(`(?i)([\p{L}\p{N}][\p{L}\p{N}._/+-]*)\s+(?:or|vs\.?|versus|instead\s+of|rather\s+than)\s+([\p{L}\p{N}][\p{L}\p{N}._/+-]*)`)
 
 // choiceItems reads the items of a comparison whose target does not lead
 // with them ("how do they differ (I use zip or gzip to compress my
@@ -209,7 +212,7 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 			}
 		}
 		if best == nil {
-			fmt.Fprintf(&b, "| %s | the evidence says nothing about %s |\n", escapeCell(item), escapeCell(item))
+			fmt.Fprintf(&b, "| %s | %s %s |\n", escapeCell(item), saysNothing, escapeCell(item))
 			continue
 		}
 		found++
