@@ -1,6 +1,7 @@
 package gssymbolic
 
 import (
+	"fmt"
 	"context"
 	"strings"
 	"testing"
@@ -441,5 +442,22 @@ func TestLinkReferencesAreNotText(t *testing.T) {
 	}
 	if got := strings.Join(all, "\n"); strings.Contains(got, "https://") || !strings.Contains(got, "deprecated") || !strings.Contains(got, "After.") {
 		t.Fatalf("blocks = %q", got)
+	}
+}
+
+// TestListQuestionGetsTheWholeTable: a list question answered from a
+// table's rows gets every row, not the first few that share a word with it.
+func TestListQuestionGetsTheWholeTable(t *testing.T) {
+	var rows strings.Builder
+	names := []string{"MRPVM_CONFIG_DIR", "MRPVM_LLM_BASE_URL", "MRPVM_LLM_MODEL", "MRPVM_LLM_API_KEY", "MRPVM_LLM_API_KEY_FILE", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST", "XDG_DATA_HOME"}
+	for _, n := range names {
+		fmt.Fprintf(&rows, "| `%s` | a model endpoint setting |\n", n)
+	}
+	src := parseMD(t, "docs/configuration.md", "# Configuration\n\n## Environment variables\n\n| variable | meaning |\n| --- | --- |\n"+rows.String())
+	md := solveMD(t, "identify", "Which environment variables point at a model endpoint?", "environment variables point at a model endpoint", []mdSource{src}, src.leaf(t, "Environment variables"))
+	for _, n := range names {
+		if !strings.Contains(md, n) {
+			t.Errorf("%s not shown:\n%s", n, md)
+		}
 	}
 }

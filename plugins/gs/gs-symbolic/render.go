@@ -148,9 +148,10 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			}
 			i--
 			if bullets {
-				// A list question is answered by the table's rows, cut
-				// to those that bear on it.
-				rows = cutTable(s.rows, want)
+				// A list question is answered by the table's rows, every
+				// one up to maxAll, as a table a statement introduces is
+				// (writeBlock).
+				rows = s.rows[:min(len(s.rows), maxAll)]
 			}
 			for _, r := range rows {
 				b.WriteString(citeRow(shortRow(r, want), n) + "\n")
