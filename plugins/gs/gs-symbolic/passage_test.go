@@ -1,8 +1,8 @@
 package gssymbolic
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
