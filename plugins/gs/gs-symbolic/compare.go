@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -200,6 +201,15 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 					}
 					if pickRE.MatchString(s.text) {
 						sc -= 0.5 // which to pick is said under the table
+					}
+					if !own && !slices.ContainsFunc(items, func(it string) bool {
+						return !slices.ContainsFunc(itemForms(it), func(f string) bool { return namesItem(s.text, f) })
+					}) {
+						// A statement that names every item ("seven
+						// levels: ..., Fatal and Panic") tells none of
+						// them apart: anything said of this item alone,
+						// code included, comes first.
+						sc -= 2
 					}
 					if sc > bestScore {
 						best, bestScore = k, sc

@@ -91,11 +91,15 @@ func TestComparisonRowForms(t *testing.T) {
 		TextBody: "Change the access permissions of a file or directory.\n\n- Give the user who owns a file the right to execute it:\n\n`chmod u+x {{path/to/file}}`"}
 	chown := &kus.KU{ID: "o::1", Title: "chown", SourceID: "common/chown.md", Range: kus.Range{StartLine: 1},
 		TextBody: "Change user and group ownership of files and directories."}
+	allLevels := &kus.KU{ID: "l::2", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\n```go\n// Calls os.Exit(1) after logging\nlogrus.Fatal(\"Bye.\")\n// Calls panic() after logging\nlogrus.Panic(\"I'm bailing.\")\n```"}
 	cases := []struct {
 		name, target string
 		ev           []sdk.ScoredKU
 		want         []string
 	}{
+		{"a statement naming every item tells none apart", "difference between Fatal and Panic in logrus", []sdk.ScoredKU{{KU: allLevels, Score: 1}},
+			[]string{"| Fatal | `// Calls os.Exit(1) after logging", "| Panic | `// Calls panic() after logging"}},
 		{"shared head noun", "difference between Fatal and Panic logging in logrus", []sdk.ScoredKU{{KU: levels, Score: 1}},
 			[]string{"| Fatal | Fatal calls os.Exit(1)", "| Panic logging | Panic calls panic()"}},
 		{"own page by its description", "chmod versus chown, which does what", []sdk.ScoredKU{{KU: chmod, Score: 1.5}, {KU: chown, Score: 0.5}},
