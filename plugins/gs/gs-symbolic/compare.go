@@ -164,6 +164,15 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 					if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
 						continue
 					}
+					var lead *statement
+					if !own && !namesItem(s.text, item) && fenced(s.block) && namesItem(strings.Join(s.block, "\n"), item) {
+						// The code an introduction ("Examples:") shows
+						// uses the item: that code speaks for it, after
+						// what its section says that bears on the
+						// question.
+						lead = bearingSentence(ss[:si], want)
+						s = statement{kind: kindCode, text: strings.Join(s.block, " "), md: s.block}
+					}
 					if !own && !namesItem(s.text, item) {
 						continue
 					}
@@ -216,6 +225,9 @@ func compareRows(ev []sdk.ScoredKU, target string, want []string, num func(*kus.
 						bestSt = rowStatements(ss, si)
 						if s.kind == kindCode {
 							bestSt = []statement{s}
+							if lead != nil {
+								bestSt = []statement{*lead, s}
+							}
 						}
 					}
 				}
@@ -253,6 +265,32 @@ func itemForms(item string) []string {
 		}
 	}
 	return out
+}
+
+// bearingSentence is the prose sentence of ss that holds the most of the
+// question's terms, the first of equals; nil when none holds one.
+func bearingSentence(ss []statement, want []string) *statement {
+	var best *statement
+	bestOv := 0.0
+	for i := range ss {
+		st := &ss[i]
+		if st.kind != kindSentence || strings.HasSuffix(strings.TrimSpace(st.text), ":") {
+			continue
+		}
+		if ov := symbolic.Overlap(want, symbolic.TermSet(st.text)); ov > bestOv {
+			best, bestOv = st, ov
+		}
+	}
+	return best
+}
+
+// fenced reports whether block is a fenced code block.
+func fenced(block []string) bool {
+	if len(block) == 0 {
+		return false
+	}
+	t := strings.TrimSpace(block[0])
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // codeMention is the line of a code block that names item, with the

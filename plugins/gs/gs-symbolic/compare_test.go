@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/plugins/sdk"
 )
 
@@ -93,6 +94,24 @@ func TestComparisonRowForms(t *testing.T) {
 		TextBody: "Change user and group ownership of files and directories."}
 	allLevels := &kus.KU{ID: "l::2", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
 		TextBody: "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\n```go\n// Calls os.Exit(1) after logging\nlogrus.Fatal(\"Bye.\")\n// Calls panic() after logging\nlogrus.Panic(\"I'm bailing.\")\n```"}
+	viperMD := "# Viper\n\n## Establishing Defaults\n\nA good configuration system will support default values. A default value is not required for a key, but it is useful when a key has not been set.\n\nExamples:\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n\n## Setting Overrides\n\nThese could be from a command line flag, or from your own application logic.\n\n```go\nviper.Set(\"Verbose\", true)\n```\n"
+	doc, err := kus.Parse([]byte(viperMD), kus.SourceInfo{SourceID: "viper/README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defaults, overrides *kus.KU
+	for _, k := range doc.Units {
+		switch {
+		case k.Level == kus.LevelLeaf && k.Title == "Establishing Defaults":
+			defaults = k
+		case k.Level == kus.LevelLeaf && k.Title == "Setting Overrides":
+			overrides = k
+		}
+	}
+	if defaults == nil || overrides == nil {
+		t.Fatal("sections not read as leaf units")
+	}
+	corpus := srcCorpus{"viper/README.md": viperMD}
 	cases := []struct {
 		name, target string
 		ev           []sdk.ScoredKU
@@ -100,6 +119,8 @@ func TestComparisonRowForms(t *testing.T) {
 	}{
 		{"a statement naming every item tells none apart", "difference between Fatal and Panic in logrus", []sdk.ScoredKU{{KU: allLevels, Score: 1}},
 			[]string{"| Fatal | `// Calls os.Exit(1) after logging", "| Panic | `// Calls panic() after logging"}},
+		{"code an introduction shows, after what its section says", "In viper, how does Set differ from SetDefault", []sdk.ScoredKU{{KU: defaults, Score: 1}, {KU: overrides, Score: 0.9}},
+			[]string{"| SetDefault | A default value is not required for a key, but it is useful when a key has not been set.; `viper.SetDefault(\"ContentDir\", \"content\")` [", "| Set | "}},
 		{"shared head noun", "difference between Fatal and Panic logging in logrus", []sdk.ScoredKU{{KU: levels, Score: 1}},
 			[]string{"| Fatal | Fatal calls os.Exit(1)", "| Panic logging | Panic calls panic()"}},
 		{"own page by its description", "chmod versus chown, which does what", []sdk.ScoredKU{{KU: chmod, Score: 1.5}, {KU: chown, Score: 0.5}},
@@ -109,7 +130,7 @@ func TestComparisonRowForms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var cited []*kus.KU
 			num := func(k *kus.KU) int { cited = append(cited, k); return len(cited) }
-			got, ok := compareRows(tc.ev, tc.target, nil, num, nil)
+			got, ok := compareRows(tc.ev, tc.target, symbolic.ContentTerms(tc.target), num, corpus)
 			if !ok {
 				t.Fatalf("compareRows: no table for %q", tc.target)
 			}
