@@ -541,7 +541,14 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 		ft.Branches = append(ft.Branches, fmt.Sprintf("evidence view %d from %s (%d KUs)", views, kbID, len(merged)))
 		res := r.solveView(ctx, ft, plan, intents, prompt, depth, merged, guidance, gsOrder)
 		switch res.status {
-		case StatusAnswered, "rejected":
+		case StatusAnswered:
+			return res
+		case "rejected":
+			// No one passage answers the whole task: its parts, each
+			// retrieved and answered on its own, may.
+			if split, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && split.status == StatusAnswered {
+				return split
+			}
 			return res
 		case StatusNoContext:
 			noContext = true
@@ -759,29 +766,46 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	var cited []string
 	answered, noContext := 0, 0
 	var rejections []string
-	for _, sub := range subs {
+	asParts := len(splitIntents(intents)) >= 2
+	prevSource := "" // the source the part before was answered from
+	var prevCited []string
+	for i, sub := range subs {
 		if ctx.Err() != nil {
 			break
+		}
+		heading := sub.Target
+		restore := func() {}
+		if asParts {
+			sub = r.withPartContext(subs, i, prevSource)
+			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited)
+			prevSource, prevCited = "", nil
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
 		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
 		res := r.runFrame(ctx, cf, &child, []plugin.Intent{sub}, sub.Target, depth+1)
+		restore()
 		cf.Status = res.status
 		switch res.status {
 		case StatusAnswered:
 			answered++
-			parts = append(parts, "### "+sub.Target+"\n\n"+strings.TrimSpace(res.answer))
+			if len(res.cited) > 0 {
+				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
+					prevSource = k.SourceID
+				}
+				prevCited = res.cited
+			}
+			parts = append(parts, "### "+heading+"\n\n"+strings.TrimSpace(res.answer))
 			evidence = mergeEvidence(evidence, res.evidence)
 			cited = append(cited, res.cited...)
 		case StatusNoContext:
 			noContext++
-			parts = append(parts, "### "+sub.Target+"\n\n"+noContextAnswer(res.answer))
+			parts = append(parts, "### "+heading+"\n\n"+noContextAnswer(res.answer))
 		case "rejected":
-			rejections = append(rejections, sub.Target+": "+res.reason)
-			parts = append(parts, "### "+sub.Target+"\n\nNo answer: every answer was rejected by validation.")
+			rejections = append(rejections, heading+": "+res.reason)
+			parts = append(parts, "### "+heading+"\n\nNo answer: every answer was rejected by validation.")
 		default:
-			parts = append(parts, "### "+sub.Target+"\n\nNo answer: "+res.status+".")
+			parts = append(parts, "### "+heading+"\n\nNo answer: "+res.status+".")
 		}
 	}
 	switch {
@@ -861,8 +885,9 @@ func narrowIntents(intents []plugin.Intent, evidence []plugin.ScoredKU) []plugin
 }
 
 // splitIntents returns the sub-tasks of a task: its intents when there are
-// several, else the parts of a single intent's target joined by "and",
-// ";" or "?" — at most 6.
+// several, else the parts of a single intent's target joined by "and
+// also", ";" or "?", or a clause that goes on with what the one before it
+// named (continuedClauses) — at most 6.
 func splitIntents(intents []plugin.Intent) []plugin.Intent {
 	if len(intents) > 1 {
 		if len(intents) > 6 {
@@ -877,8 +902,10 @@ func splitIntents(intents []plugin.Intent) []plugin.Intent {
 	var parts []string
 	for _, p := range strings.FieldsFunc(in.Target, func(r rune) bool { return r == ';' || r == '?' }) {
 		for _, q := range strings.Split(p, " and also ") {
-			if q = strings.TrimSpace(q); len(q) > 3 {
-				parts = append(parts, q)
+			for _, c := range continuedClauses(q) {
+				if c = strings.TrimSpace(c); len(c) > 3 {
+					parts = append(parts, c)
+				}
 			}
 		}
 	}

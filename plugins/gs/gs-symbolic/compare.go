@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -14,8 +15,14 @@ var (
 	// compareLeadRE is the opening of a comparison's target that names no
 	// item ("the difference between", "differences of").
 	compareLeadRE = regexp.MustCompile(`(?i)^(?:what\s+(?:is|are)\s+)?(?:the\s+)?(?:main\s+)?(?:differences?|distinction|comparison)\s+(?:between|of)\s+`)
+	// compareAskRE is a comparison asked as a question about its first
+	// item ("how does Set differ from", "how is X different from"): the
+	// lead before the item.
+	compareAskRE = regexp.MustCompile(`(?i)^(?:how|in\s+what\s+ways?|what\s+ways?)\s+(?:does|do|is|are)\s+`)
+	// scopeLeadRE is a leading scope the items share ("In viper, ").
+	scopeLeadRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
 	// itemSepRE separates the compared items.
-	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b)\s*`)
+	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b|\bdiffers?\s+from\b|\bdifferent\s+(?:from|than)\b|\bcompared?\s+(?:to|with)\b)\s*`)
 	// itemScopeRE is a trailing scope of the last item ("Bind in gin").
 	itemScopeRE = regexp.MustCompile(`(?i)\s+(?:in|with|for|on|of|from)\s+\S.*$`)
 )
@@ -24,7 +31,9 @@ var (
 // rsync", "kill or killall: which one stops processes by name", "ShouldBind
 // and Bind in gin". Fewer than two items is not a comparison of items.
 func comparedItems(target string) []string {
-	t := compareLeadRE.ReplaceAllString(strings.TrimSpace(target), "")
+	t := scopeLeadRE.ReplaceAllString(strings.TrimSpace(target), "")
+	t = compareAskRE.ReplaceAllString(t, "")
+	t = compareLeadRE.ReplaceAllString(t, "")
 	if i := strings.IndexAny(t, ":?"); i >= 0 {
 		t = t[:i]
 	}
@@ -32,15 +41,35 @@ func comparedItems(target string) []string {
 	var items []string
 	for _, part := range itemSepRE.Split(t, -1) {
 		part = strings.Trim(itemScopeRE.ReplaceAllString(strings.TrimSpace(part), ""), " `\"'")
-		if part == "" || len(strings.Fields(part)) > 4 {
+		if part == "" || len(strings.Fields(part)) > 4 || len(symbolic.ContentTerms(part)) == 0 {
+			// Too long to be a name, or only question words ("which
+			// does what" of "chmod versus chown, which does what?").
 			continue
 		}
 		items = append(items, part)
 	}
 	if len(items) < 2 || len(items) > 5 {
-		return nil
+		return choiceItems(target)
 	}
 	return items
+}
+
+// saysNothing opens the row of an item the evidence has nothing on.
+const saysNothing = "the evidence says nothing about"
+
+// choiceRE is a choice between two names inside a longer question: "zip or
+// gzip" of "Should I use zip or gzip to compress my files".
+var choiceRE = regexp.MustCompile(`(?i)([\p{L}\p{N}][\p{L}\p{N}._/+-]*)\s+(?:or|vs\.?|versus|instead\s+of|rather\s+than)\s+([\p{L}\p{N}][\p{L}\p{N}._/+-]*)`)
+
+// choiceItems reads the items of a comparison whose target does not lead
+// with them ("how do they differ (I use zip or gzip to compress my
+// files)") from the choice it holds; nil when it holds none.
+func choiceItems(target string) []string {
+	m := choiceRE.FindStringSubmatch(target)
+	if m == nil || len(symbolic.ContentTerms(m[1])) == 0 || len(symbolic.ContentTerms(m[2])) == 0 {
+		return nil
+	}
+	return []string{m[1], m[2]}
 }
 
 // about reports whether text names item as a word of its own, in any
@@ -116,63 +145,96 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		var best *kus.KU
 		var bestSt []statement
 		bestScore := -1.0
-		for _, e := range ev {
-			k := e.KU
-			if k == nil || aliased(k, ev) {
-				continue
+		// The item as named, else its leading words: a head noun the items
+		// share is written once, after the last ("Panic" of "Fatal and
+		// Panic logging").
+		for _, name := range itemForms(item) {
+			if best != nil {
+				break
 			}
-			own := strings.EqualFold(strings.TrimSpace(k.Title), item)
-			ss := read[k.ID]
-			for si, s := range ss {
-				if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
+			item := name
+			for _, e := range ev {
+				k := e.KU
+				if k == nil || aliased(k, ev) {
 					continue
 				}
-				if !own && !namesItem(s.text, item) {
-					continue
-				}
-				if s.kind == kindCode {
-					if own {
+				own := strings.EqualFold(strings.TrimSpace(k.Title), item)
+				ss := read[k.ID]
+				for si, s := range ss {
+					if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
 						continue
 					}
-					// Code that uses the item, as a last resort: the
-					// line that names it with the comment above it.
-					s = codeMention(s, item)
-				}
-				words := float64(min(len(strings.Fields(s.text)), 12)) / 24
-				sc := e.Score + words
-				if own {
-					// The item's own page speaks for it first, by its
-					// opening statement.
-					sc += 2 + symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.1*float64(si)
-				} else {
-					sc += symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.01*float64(si)
-					if leads(s.text, item) {
-						sc += 0.5
+					var lead *statement
+					if !own && !namesItem(s.text, item) && fenced(s.block) && namesItem(strings.Join(s.block, "\n"), item) {
+						// The code an introduction ("Examples:") shows
+						// uses the item: that code speaks for it, after
+						// what its section says that bears on the
+						// question.
+						lead = bearingSentence(ss[:si], want)
+						s = statement{kind: kindCode, text: strings.Join(s.block, " "), md: s.block}
 					}
-					if strings.Contains(s.md[0], "`"+item+"`") || strings.Contains(s.text, item+"(") {
-						sc += 0.5 // names it as the identifier it is
+					if !own && !namesItem(s.text, item) {
+						continue
 					}
-				}
-				switch {
-				case s.kind == kindCode:
-					sc -= 1
-				case !symbolic.Actionable(s.text):
-					sc += 0.75 // prose says what it is; a command only names it
-				}
-				if pickRE.MatchString(s.text) {
-					sc -= 0.5 // which to pick is said under the table
-				}
-				if sc > bestScore {
-					best, bestScore = k, sc
-					bestSt = rowStatements(ss, si)
 					if s.kind == kindCode {
-						bestSt = []statement{s}
+						if own {
+							continue
+						}
+						// Code that uses the item, as a last resort: the
+						// line that names it with the comment above it.
+						s = codeMention(s, item)
+					}
+					words := float64(min(len(strings.Fields(s.text)), 12)) / 24
+					sc := e.Score + words
+					if own {
+						// The item's own page speaks for it first, by its
+						// opening statement.
+						sc += 2 + symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.1*float64(si)
+						if s.kind == kindSentence && s.para == 1 {
+							sc++ // the page's own description says what it is
+						}
+					} else {
+						sc += symbolic.Overlap(rest, symbolic.TermSet(s.text)) - 0.01*float64(si)
+						if leads(s.text, item) {
+							sc += 0.5
+						}
+						if strings.Contains(s.md[0], "`"+item+"`") || strings.Contains(s.text, item+"(") {
+							sc += 0.5 // names it as the identifier it is
+						}
+					}
+					switch {
+					case s.kind == kindCode:
+						sc -= 1
+					case !symbolic.Actionable(s.text):
+						sc += 0.75 // prose says what it is; a command only names it
+					}
+					if pickRE.MatchString(s.text) {
+						sc -= 0.5 // which to pick is said under the table
+					}
+					if !own && !slices.ContainsFunc(items, func(it string) bool {
+						return !slices.ContainsFunc(itemForms(it), func(f string) bool { return namesItem(s.text, f) })
+					}) {
+						// A statement that names every item ("seven
+						// levels: ..., Fatal and Panic") tells none of
+						// them apart: anything said of this item alone,
+						// code included, comes first.
+						sc -= 2
+					}
+					if sc > bestScore {
+						best, bestScore = k, sc
+						bestSt = rowStatements(ss, si)
+						if s.kind == kindCode {
+							bestSt = []statement{s}
+							if lead != nil {
+								bestSt = []statement{*lead, s}
+							}
+						}
 					}
 				}
 			}
 		}
 		if best == nil {
-			fmt.Fprintf(&b, "| %s | the evidence says nothing about %s |\n", escapeCell(item), escapeCell(item))
+			fmt.Fprintf(&b, "| %s | %s %s |\n", escapeCell(item), saysNothing, escapeCell(item))
 			continue
 		}
 		found++
@@ -190,6 +252,45 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
 	}
 	return b.String(), true
+}
+
+// itemForms are the names an item is looked for by, longest first: the
+// item, then it without its trailing words, down to its first word.
+func itemForms(item string) []string {
+	f := strings.Fields(item)
+	out := []string{item}
+	for n := len(f) - 1; n >= 1; n-- {
+		if form := strings.Join(f[:n], " "); len(symbolic.ContentTerms(form)) > 0 {
+			out = append(out, form)
+		}
+	}
+	return out
+}
+
+// bearingSentence is the prose sentence of ss that holds the most of the
+// question's terms, the first of equals; nil when none holds one.
+func bearingSentence(ss []statement, want []string) *statement {
+	var best *statement
+	bestOv := 0.0
+	for i := range ss {
+		st := &ss[i]
+		if st.kind != kindSentence || strings.HasSuffix(strings.TrimSpace(st.text), ":") {
+			continue
+		}
+		if ov := symbolic.Overlap(want, symbolic.TermSet(st.text)); ov > bestOv {
+			best, bestOv = st, ov
+		}
+	}
+	return best
+}
+
+// fenced reports whether block is a fenced code block.
+func fenced(block []string) bool {
+	if len(block) == 0 {
+		return false
+	}
+	t := strings.TrimSpace(block[0])
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // codeMention is the line of a code block that names item, with the

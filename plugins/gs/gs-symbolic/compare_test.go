@@ -8,6 +8,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 func TestComparedItems(t *testing.T) {
@@ -21,6 +22,12 @@ func TestComparedItems(t *testing.T) {
 		{"TextFormatter or JSONFormatter in logrus: how do they differ", []string{"TextFormatter", "JSONFormatter"}},
 		{"kb-fast vs kb-balanced vs kb-thinkingdb", []string{"kb-fast", "kb-balanced", "kb-thinkingdb"}},
 		{"how BM25 ranks documents", nil},
+		{"chmod versus chown, which does what", []string{"chmod", "chown"}},
+		{"In viper, how does Set differ from SetDefault", []string{"Set", "SetDefault"}},
+		{"How is md_too_complex different from md_too_deep", []string{"md_too_complex", "md_too_deep"}},
+		{"grep compared with ripgrep", []string{"grep", "ripgrep"}},
+		{"they differ (I use zip or gzip to compress my files)", []string{"zip", "gzip"}},
+		{"how they differ (use rsync instead of scp)", []string{"rsync", "scp"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.target, func(t *testing.T) {
@@ -68,6 +75,68 @@ func TestComparisonTable(t *testing.T) {
 			for _, w := range tc.not {
 				if strings.Contains(res.ResponseMarkdown, w) {
 					t.Errorf("unwanted %q in:\n%s", w, res.ResponseMarkdown)
+				}
+			}
+		})
+	}
+}
+
+// TestComparisonRowForms: an item that no statement names as written is
+// looked for by its leading words ("Panic" of "Fatal and Panic logging"),
+// and an item's own page speaks for it by its description, not by one of
+// its examples.
+func TestComparisonRowForms(t *testing.T) {
+	levels := &kus.KU{ID: "l::1", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Fatal calls os.Exit(1) after logging the entry. Panic calls panic() after logging the entry."}
+	chmod := &kus.KU{ID: "c::1", Title: "chmod", SourceID: "common/chmod.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Change the access permissions of a file or directory.\n\n- Give the user who owns a file the right to execute it:\n\n`chmod u+x {{path/to/file}}`"}
+	chown := &kus.KU{ID: "o::1", Title: "chown", SourceID: "common/chown.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Change user and group ownership of files and directories."}
+	allLevels := &kus.KU{ID: "l::2", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\n```go\n// Calls os.Exit(1) after logging\nlogrus.Fatal(\"Bye.\")\n// Calls panic() after logging\nlogrus.Panic(\"I'm bailing.\")\n```"}
+	viperMD := "# Viper\n\n## Establishing Defaults\n\nA good configuration system will support default values. A default value is not required for a key, but it is useful when a key has not been set.\n\nExamples:\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n\n## Setting Overrides\n\nThese could be from a command line flag, or from your own application logic.\n\n```go\nviper.Set(\"Verbose\", true)\n```\n"
+	doc, err := kus.Parse([]byte(viperMD), kus.SourceInfo{SourceID: "viper/README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defaults, overrides *kus.KU
+	for _, k := range doc.Units {
+		switch {
+		case k.Level == kus.LevelLeaf && k.Title == "Establishing Defaults":
+			defaults = k
+		case k.Level == kus.LevelLeaf && k.Title == "Setting Overrides":
+			overrides = k
+		}
+	}
+	if defaults == nil || overrides == nil {
+		t.Fatal("sections not read as leaf units")
+	}
+	corpus := srcCorpus{"viper/README.md": viperMD}
+	cases := []struct {
+		name, target string
+		ev           []plugin.ScoredKU
+		want         []string
+	}{
+		{"a statement naming every item tells none apart", "difference between Fatal and Panic in logrus", []plugin.ScoredKU{{KU: allLevels, Score: 1}},
+			[]string{"| Fatal | `// Calls os.Exit(1) after logging", "| Panic | `// Calls panic() after logging"}},
+		{"code an introduction shows, after what its section says", "In viper, how does Set differ from SetDefault", []plugin.ScoredKU{{KU: defaults, Score: 1}, {KU: overrides, Score: 0.9}},
+			[]string{"| SetDefault | A default value is not required for a key, but it is useful when a key has not been set.; `viper.SetDefault(\"ContentDir\", \"content\")` [", "| Set | "}},
+		{"shared head noun", "difference between Fatal and Panic logging in logrus", []plugin.ScoredKU{{KU: levels, Score: 1}},
+			[]string{"| Fatal | Fatal calls os.Exit(1)", "| Panic logging | Panic calls panic()"}},
+		{"own page by its description", "chmod versus chown, which does what", []plugin.ScoredKU{{KU: chmod, Score: 1.5}, {KU: chown, Score: 0.5}},
+			[]string{"| chmod | Change the access permissions", "| chown | Change user and group ownership"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var cited []*kus.KU
+			num := func(k *kus.KU) int { cited = append(cited, k); return len(cited) }
+			got, ok := compareRows(tc.ev, tc.target, symbolic.ContentTerms(tc.target), num, corpus)
+			if !ok {
+				t.Fatalf("compareRows: no table for %q", tc.target)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("table lacks %q:\n%s", w, got)
 				}
 			}
 		})

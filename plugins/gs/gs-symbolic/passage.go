@@ -60,6 +60,9 @@ type mdBlock struct {
 // readBlocks splits Markdown into paragraphs, list items, tables and code
 // blocks. Headings and HTML comments are labels and markup, not
 // statements, and are left out; link targets are dropped.
+// linkRefRE is a link reference definition ("[RealIP]: https://...").
+var linkRefRE = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
+
 func readBlocks(md string) []mdBlock {
 	var out []mdBlock
 	var cur *mdBlock
@@ -107,6 +110,11 @@ func readBlocks(md string) []mdBlock {
 		if strings.HasPrefix(t, "<!--") {
 			comment = !strings.Contains(t, "-->")
 			continue
+		}
+		if cur == nil || cur.kind != kindSentence || linkRefRE.MatchString(cur.lines[len(cur.lines)-1]) {
+			if linkRefRE.MatchString(t) {
+				continue // a link reference definition is where a link leads, not text
+			}
 		}
 		if line = unlink(line); strings.TrimSpace(line) == "" && t != "" {
 			continue // an image or badge alone on its line

@@ -2,6 +2,7 @@ package gssymbolic
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -391,5 +392,72 @@ func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
 	b := blocks[0]
 	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {
 		t.Fatalf("got %+v, want a table of three rows led by its header", b)
+	}
+}
+
+const systemctlMD = `# systemctl
+
+> Control the systemd system and service manager.
+
+- Show all running services:
+
+` + "`systemctl status`" + `
+
+- Start/Stop/Restart the status of a service:
+
+` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
+
+- Enable/Disable a unit to be started on bootup:
+
+` + "`systemctl {{enable|disable}} {{unit}}`" + `
+
+- Reload systemd, scan for new or changed units:
+
+` + "`systemctl daemon-reload`" + `
+`
+
+// TestListOfWhatAPageDoes: "What can I do to a service with systemctl?"
+// asks for the page's examples; "service", which the page's description
+// says the whole page is about, does not narrow them to those that say it.
+func TestListOfWhatAPageDoes(t *testing.T) {
+	src := parseMD(t, "linux/systemctl.md", systemctlMD)
+	var leaf *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			leaf = k
+		}
+	}
+	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
+	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
+}
+
+// TestLinkReferencesAreNotText: the link reference definitions a page
+// closes a section with are where its links lead, not statements an
+// answer quotes.
+func TestLinkReferencesAreNotText(t *testing.T) {
+	blocks := readBlocks("The legacy [RealIP] middleware is deprecated.\n\n[RealIP]: https://pkg.go.dev/chi/middleware#RealIP\n[Logger]: https://pkg.go.dev/chi/middleware#Logger\n\nAfter.")
+	var all []string
+	for _, b := range blocks {
+		all = append(all, b.lines...)
+	}
+	if got := strings.Join(all, "\n"); strings.Contains(got, "https://") || !strings.Contains(got, "deprecated") || !strings.Contains(got, "After.") {
+		t.Fatalf("blocks = %q", got)
+	}
+}
+
+// TestListQuestionGetsTheWholeTable: a list question answered from a
+// table's rows gets every row, not the first few that share a word with it.
+func TestListQuestionGetsTheWholeTable(t *testing.T) {
+	var rows strings.Builder
+	names := []string{"MRPVM_CONFIG_DIR", "MRPVM_LLM_BASE_URL", "MRPVM_LLM_MODEL", "MRPVM_LLM_API_KEY", "MRPVM_LLM_API_KEY_FILE", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST", "XDG_DATA_HOME"}
+	for _, n := range names {
+		fmt.Fprintf(&rows, "| `%s` | a model endpoint setting |\n", n)
+	}
+	src := parseMD(t, "docs/configuration.md", "# Configuration\n\n## Environment variables\n\n| variable | meaning |\n| --- | --- |\n"+rows.String())
+	md := solveMD(t, "identify", "Which environment variables point at a model endpoint?", "environment variables point at a model endpoint", []mdSource{src}, src.leaf(t, "Environment variables"))
+	for _, n := range names {
+		if !strings.Contains(md, n) {
+			t.Errorf("%s not shown:\n%s", n, md)
+		}
 	}
 }

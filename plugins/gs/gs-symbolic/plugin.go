@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -259,6 +260,23 @@ func overview(stmts []scored, want []string, act string, list bool) []scored {
 	// it names: first those that bear on it, else all of them.
 	if named == 0 || len(other) > 0 && !list {
 		return nil
+	}
+	if list {
+		// What the page's description says it is about ("service" of
+		// systemctl, a "service manager") is what every example is
+		// about: it does not choose among them.
+		var desc map[string]bool
+		for _, s := range stmts {
+			if s.ku == k && s.kind == kindSentence && s.para == 1 {
+				if desc == nil {
+					desc = map[string]bool{}
+				}
+				for t := range symbolic.TermSet(s.plain()) {
+					desc[t] = true
+				}
+			}
+		}
+		other = slices.DeleteFunc(other, func(w string) bool { return desc[w] })
 	}
 	pickFrom := func(filter []string) ([]scored, int) {
 		var out []scored

@@ -701,7 +701,26 @@ func wholeSection(k *kus.KU, raw string) (procedure, bool) {
 	if len(how) == 0 {
 		return procedure{}, false
 	}
-	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: how}}}, true
+	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: closeFence(how)}}}, true
+}
+
+// closeFence closes a code block that lines open and do not close (a unit
+// whose range ends before the block's closing fence).
+func closeFence(lines []string) []string {
+	open := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case open == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			open = t[:3]
+		case open != "" && strings.HasPrefix(t, open):
+			open = ""
+		}
+	}
+	if open != "" {
+		return append(lines, open)
+	}
+	return lines
 }
 
 // aliasRE finds the page a summary says it is an alias of.

@@ -82,3 +82,17 @@ func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
 		t.Errorf("answered an unrelated task: %s", res.ResponseMarkdown)
 	}
 }
+
+// TestWholeSectionClosesItsFence: a section whose unit ends before its
+// code block's closing fence still shows a closed block.
+func TestWholeSectionClosesItsFence(t *testing.T) {
+	k := &kus.KU{ID: "l::1", Title: "Fatal handlers", SourceID: "logrus/README.md"}
+	p, ok := wholeSection(k, "#### Fatal handlers\n\nLogrus can register handlers.\n\n```go\nlogrus.RegisterExitHandler(handler)\n// ...\n")
+	if !ok {
+		t.Fatal("no example read")
+	}
+	how := p.examples[0].how
+	if how[len(how)-1] != "```" || strings.Count(strings.Join(how, "\n"), "```") != 2 {
+		t.Fatalf("example not closed: %q", how)
+	}
+}

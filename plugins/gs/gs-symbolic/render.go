@@ -25,12 +25,16 @@ func cueOf(act, prompt, target string) cue {
 	return cue{
 		define: act == "define",
 		why:    strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
-		list:   act == "identify",
+		list:   act == "identify" || listAskRE.MatchString(low),
 		want:   symbolic.ContentTerms(target),
 	}
 }
 
 var (
+	// listAskRE is a question that asks for the things one can do or
+	// choose from ("What can I do with git stash?", "What else can
+	// ssh-keygen do?", "What kinds of ...?").
+	listAskRE = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:else\s+)?(?:can|could)\s+(?:i|you|we)\s+do\b|\bwhat\s+else\s+(?:can|could|does|do)\b|^(?:what|which)\s+(?:kinds?|types?|sorts?|ways?)\s+of\b`)
 	// definingRE is a sentence that says what its subject is.
 	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
 	// reasonRE is a sentence that gives a reason or a purpose.
@@ -144,9 +148,10 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			}
 			i--
 			if bullets {
-				// A list question is answered by the table's rows, cut
-				// to those that bear on it.
-				rows = cutTable(s.rows, want)
+				// A list question is answered by the table's rows, every
+				// one up to maxAll, as a table a statement introduces is
+				// (writeBlock).
+				rows = s.rows[:min(len(s.rows), maxAll)]
 			}
 			for _, r := range rows {
 				b.WriteString(citeRow(shortRow(r, want), n) + "\n")

@@ -1,0 +1,245 @@
+package vm
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+)
+
+// The parts of one question share what it is about: "How do I see my cron
+// jobs, and how do I wipe all of them?" asks its second part of the first
+// part's cron jobs, and "How do I give a viper key a default, and how do I
+// reload the config when the file changes?" asks both of viper. A part is
+// searched on its own words plus what it leaves to its siblings, so that
+// each part is retrieved, answered and cited on its own without losing
+// the question's subject.
+
+// maxPartContextWords bounds the words a part borrows from its siblings.
+const maxPartContextWords = 8
+
+// partContext returns the words a part of a multi-part question borrows
+// from the part before it, "" when it needs none:
+//   - a part that points back ("them", "it", "that") or continues ("and
+//     also ...") with few words of its own takes the words of the earlier
+//     part, its leading action left out;
+//   - any other part takes the earlier part's words that name the source
+//     that part was answered from (named: "viper" of viper/README.md)
+//     when it does not say them itself.
+//
+// named reports whether an analysed term names that source; nil when the
+// earlier part was not answered.
+func partContext(parts []string, i int, named func(term string) bool) string {
+	if i <= 0 || i >= len(parts) {
+		return ""
+	}
+	own := map[string]bool{}
+	for _, t := range contentTerms(parts[i]) {
+		own[t] = true
+	}
+	var words []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		key := strings.ToLower(w)
+		if seen[key] || len(words) >= maxPartContextWords {
+			return
+		}
+		ts := contentTerms(w)
+		if len(ts) == 0 || !slices.ContainsFunc(ts, func(t string) bool { return !own[t] }) {
+			return
+		}
+		seen[key] = true
+		words = append(words, strings.Trim(w, ".,;:?!\"'()"))
+	}
+	earlier := wordRE.FindAllString(parts[i-1], -1)
+	if pointsBackInPart(parts[i]) {
+		// The earlier part as it reads, without its leading action
+		// ("see", "delete"): "zip or gzip" stays a choice a later "how do
+		// they differ" compares.
+		if len(earlier) > 1 {
+			earlier = earlier[1:]
+		}
+		if len(earlier) > 2*maxPartContextWords {
+			earlier = earlier[:2*maxPartContextWords]
+		}
+		if len(contentTerms(strings.Join(earlier, " "))) == 0 {
+			return ""
+		}
+		return strings.Join(earlier, " ")
+	}
+	if named == nil {
+		return ""
+	}
+	for _, w := range earlier {
+		if slices.ContainsFunc(contentTerms(w), named) {
+			add(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// pointsBackInPart reports whether a part of a question depends on the
+// part before it: it continues it ("and also ...") or has an anaphor
+// ("them", "that", "one") pointing back, and few words of its own. Unlike
+// a whole question's, an antecedent inside the part itself does not count
+// ("run cleanup code before that" points at the earlier part).
+func pointsBackInPart(part string) bool {
+	if is, _ := followUp(part); is {
+		return true
+	}
+	if len(contentTerms(part)) > maxFollowUpTerms {
+		return false
+	}
+	low := strings.ToLower(part)
+	words := wordRE.FindAllString(low, -1)
+	for i, w := range words {
+		if anaphors[w] && pointsBack(words, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// trailingScopeRE is the scope a question names after its last part ("...,
+// and how do I run the server in gin?"): the one word after "in", "with"
+// or "using" closing it.
+var trailingScopeRE = regexp.MustCompile(`(?i)\s(?:in|with|using)\s+([\p{L}\p{N}][\p{L}\p{N}./_+-]*)\s*[?.!]*$`)
+
+// trailingScope is the scope the last part of a question closes with,
+// which its earlier parts share ("gin" of "How do I group routes, and how
+// do I run the server in gin?"); "" when it names none.
+func trailingScope(parts []string) string {
+	if len(parts) < 2 {
+		return ""
+	}
+	m := trailingScopeRE.FindStringSubmatch(parts[len(parts)-1])
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// withPartContext returns the sub-task searched for part i of a multi-part
+// task: its target completed with what it borrows from the part before it
+// ("wipe all of them (my scheduled cron jobs)") and, for an earlier part,
+// the scope the last part closes with when it names a source, or the part
+// as it is.
+// prevSource is the source the part before was answered from ("" when it
+// was not answered).
+func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource string) plugin.Intent {
+	parts := make([]string, len(subs))
+	for j, s := range subs {
+		parts[j] = s.Target
+	}
+	var named func(string) bool
+	if prevSource != "" {
+		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource))
+		named = func(t string) bool { return names[t] }
+	}
+	ctx := partContext(parts, i, named)
+	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
+		own := termSet(parts[i] + " " + ctx)
+		if !slices.ContainsFunc(contentTerms(scope), func(t string) bool { return own[t] }) {
+			ctx = strings.TrimSpace(ctx + " " + scope)
+		}
+	}
+	if ctx == "" {
+		return subs[i]
+	}
+	sub := subs[i]
+	sub.Target = strings.TrimRight(strings.TrimSpace(sub.Target), "?.! ") + " (" + ctx + ")"
+	r.trace.note("part %d of the question searched with the words of the part before it: %q", i+1, sub.Target)
+	return sub
+}
+
+// kuByID finds a cited unit among the evidence, else in the store.
+func (r *run) kuByID(id string, evidence []plugin.ScoredKU) (*kus.KU, error) {
+	for _, e := range evidence {
+		if e.KU != nil && e.KU.ID == id {
+			return e.KU, nil
+		}
+	}
+	if r.m == nil || r.m.kb == nil {
+		return nil, nil
+	}
+	return r.m.kb.Store().KU(id)
+}
+
+// partAsFollowUp makes a part that borrowed words from the part before it
+// continue that part as a follow-up continues a turn: while its frame
+// runs, the source the part before was answered from (prevSource, its
+// cited units prevCited) is preferred when it holds the part's own words
+// as well as the best other unit does ("delete a local one" after "which
+// git branch am I on" is answered from git-branch, not git-delete-branch).
+// It returns the function that restores the run's own follow-up state; a
+// question that is itself a follow-up keeps that state throughout.
+func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited []string) func() {
+	if r.carried != nil || prevSource == "" || own == searched {
+		return func() {}
+	}
+	savedCarried, savedOwn := r.carried, r.own
+	topic := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(searched, strings.TrimRight(strings.TrimSpace(own), "?.! ")), " ("), ")")
+	inTopic := termSet(topic)
+	var mine []string
+	for _, t := range contentTerms(own) {
+		if !inTopic[t] && !slices.Contains(mine, t) {
+			mine = append(mine, t)
+		}
+	}
+	r.carried = &TurnContext{TurnID: "part", Query: searched, Topic: topic, Sources: []string{prevSource},
+		Anchors: []string{prevSource}, AnchorKUs: prevCited}
+	r.own = mine
+	return func() { r.carried, r.own = savedCarried, savedOwn }
+}
+
+// clauseJoinRE joins a task's clauses: ", and", ", then", ", and then",
+// ", and later".
+var clauseJoinRE = regexp.MustCompile(`(?i),\s*(?:and|then)\s+(?:(?:then|later|afterwards|also)\s+)?`)
+
+// continuedClauses splits a task at ", and ..." where the clause after it
+// goes on with what the one before it named ("pack a directory into a
+// tar.gz file, and later unpack it into another folder"): two tasks on one
+// thing. A clause that does not name it again ("copy files, and keep their
+// permissions") qualifies the task and stays part of it.
+func continuedClauses(task string) []string {
+	locs := clauseJoinRE.FindAllStringIndex(task, -1)
+	var out []string
+	start := 0
+	for _, l := range locs {
+		next := len(task)
+		for _, m := range locs {
+			if m[0] > l[0] {
+				next = m[0]
+				break
+			}
+		}
+		head, clause := task[start:l[0]], task[l[1]:next]
+		if len(contentTerms(head)) == 0 || !namesAgain(clause) {
+			continue
+		}
+		out = append(out, strings.TrimSpace(head))
+		start = l[1]
+	}
+	return append(out, strings.TrimSpace(task[start:]))
+}
+
+// objectPronouns stand for a thing named before as what a clause acts on.
+var objectPronouns = map[string]bool{"it": true, "them": true, "one": true, "ones": true, "this": true, "that": true, "these": true, "those": true}
+
+// namesAgain reports whether a clause acts on something named before it
+// by a pronoun ("unpack it", "remove them"), not a possessive ("keep
+// their permissions"), with few words of its own.
+func namesAgain(clause string) bool {
+	if len(contentTerms(clause)) > maxFollowUpTerms {
+		return false
+	}
+	words := wordRE.FindAllString(strings.ToLower(clause), -1)
+	for i, w := range words {
+		if objectPronouns[w] && pointsBack(words, i) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package vm
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// TestPartContext: a part of a multi-part question that points back at
+// the part before it is searched with that part's words; one that does
+// not name the source the part before was answered from borrows its name;
+// a part that stands alone, or the first part, borrows nothing.
+func TestPartContext(t *testing.T) {
+	namedBy := func(s string) func(string) bool {
+		set := map[string]bool{}
+		for _, t := range text.Terms(s) {
+			set[t] = true
+		}
+		return func(t string) bool { return set[t] }
+	}
+	cases := []struct {
+		name  string
+		parts []string
+		i     int
+		named func(string) bool
+		want  string
+	}{
+		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "my scheduled cron jobs"},
+		{"anaphor after its own clause break", []string{"does logrus do after logging a fatal message", "run cleanup code before that"}, 1, namedBy("logrus README"),
+			"logrus do after logging a fatal message"},
+		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "which git branch I'm on"},
+		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, "I use zip or gzip to compress my files"},
+		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), "viper"},
+		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), ""},
+		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, ""},
+		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named))
+		})
+	}
+}
+
+// TestPartAsFollowUp: while a part that borrowed the words of the part
+// before it runs, the source that part was answered from is the anchor
+// the follow-up machinery prefers, and the part's own words (not the
+// borrowed ones) choose the passage; the run's state comes back after.
+// A part that borrowed nothing, or a question that is itself a follow-up,
+// leaves the state alone.
+func TestPartAsFollowUp(t *testing.T) {
+	r := &run{}
+	restore := r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", []string{"common/git-branch.md::0::1"})
+	if assert.NotNil(t, r.carried) {
+		assert.Equal(t, []string{"common/git-branch.md"}, r.carried.Anchors)
+		assert.Equal(t, []string{"common/git-branch.md::0::1"}, r.carried.AnchorKUs)
+		assert.Equal(t, "git branch", r.carried.Topic)
+	}
+	assert.Equal(t, text.Terms("delete local"), r.own)
+	restore()
+	assert.Nil(t, r.carried)
+	assert.Nil(t, r.own)
+
+	r.partAsFollowUp("delete a local one", "delete a local one", "common/git-branch.md", nil)()
+	assert.Nil(t, r.carried, "nothing borrowed: not a follow-up of the part before")
+	prev := &TurnContext{TurnID: "t1", Topic: "docker"}
+	r.carried = prev
+	r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", nil)
+	assert.Same(t, prev, r.carried, "a follow-up question keeps its own conversation")
+}
+
+// TestTrailingScope: the scope a question closes with is read from its
+// last part; a part without one, or one part alone, has none.
+func TestTrailingScope(t *testing.T) {
+	assert.Equal(t, "gin", trailingScope([]string{"group routes", "run the server in gin?"}))
+	assert.Equal(t, "urfave/cli", trailingScope([]string{"add a flag", "make it required with urfave/cli"}))
+	assert.Equal(t, "", trailingScope([]string{"group routes", "run the server on port 8080?"}))
+	assert.Equal(t, "", trailingScope([]string{"run the server in gin"}))
+}
+
+// TestContinuedClauses: a clause after ", and" that points back at what
+// the clause before it named is a task of its own; one that does not
+// qualifies the task.
+func TestContinuedClauses(t *testing.T) {
+	assert.Equal(t, []string{"pack a directory into a tar.gz file", "unpack it into another folder"},
+		continuedClauses("pack a directory into a tar.gz file, and later unpack it into another folder"))
+	assert.Equal(t, []string{"create a branch", "push it to the remote"},
+		continuedClauses("create a branch, then push it to the remote"))
+	assert.Equal(t, []string{"copy files, and keep their permissions"},
+		continuedClauses("copy files, and keep their permissions"))
+	assert.Equal(t, []string{"list containers"}, continuedClauses("list containers"))
+}
