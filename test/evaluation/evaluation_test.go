@@ -153,10 +153,10 @@ func TestGrepBaseline(t *testing.T) {
 // ratchet: whoever improves the answers raises them to just under the new
 // figures, so that a later change cannot quietly undo the gain.
 var floors = map[string]float64{
-	WorkspaceDocs:   0.76,
+	WorkspaceDocs:   0.79,
 	WorkspaceTLDR:   0.50,
 	WorkspaceGolibs: 0.83,
-	"overall":       0.66, // only checked when all three workspaces ran
+	"overall":       0.67, // only checked when all three workspaces ran
 }
 
 // kindFloors are floors of the right answers of one kind, over every set,
