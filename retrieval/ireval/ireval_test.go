@@ -203,3 +203,25 @@ func Methods() []Method {
 		&ThinkingDB{B: bm25.New(bm25.DefaultParams()), T: thinkingdb.New(thinkingdb.DefaultParams()), Tag: "kb-thinkingdb"},
 	}
 }
+
+func TestReadDocsAndWriteWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	require.NoError(t, os.WriteFile(corpus, []byte(`{"_id": "7", "title": "T", "text": "body"}`+"\n\n"+
+		`{"_id": "8", "title": "U", "text": "more"}`+"\n"), 0o644))
+	docs, err := ReadDocs(corpus)
+	require.NoError(t, err)
+	assert.Equal(t, []Doc{{ID: "7", Title: "T", Text: "body"}, {ID: "8", Title: "U", Text: "more"}}, docs)
+
+	ws := t.TempDir()
+	n, err := WriteWorkspace(ws, docs)
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(ws, "7.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "# T\n\nbody\n", string(got))
+	assert.Equal(t, int64(len("# T\n\nbody\n")+len("# U\n\nmore\n")), n)
+
+	require.NoError(t, os.WriteFile(corpus, []byte("{not json\n"), 0o644))
+	_, err = ReadDocs(corpus)
+	assert.ErrorContains(t, err, "corpus.jsonl:1")
+}
