@@ -15,24 +15,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
-	"golang.org/x/tools/txtar"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/store/storetest"
 )
 
 // writeWorkspace writes a txtar archive into a new temporary folder.
-func writeWorkspace(t *testing.T, archive string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, f.Data, 0o644))
-	}
-	return dir
-}
+func writeWorkspace(t *testing.T, archive string) string { return testtree.Write(t, archive) }
 
 // recordingHook remembers the events it sees and can be told to fail.
 type recordingHook struct {
