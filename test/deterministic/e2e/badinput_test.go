@@ -73,17 +73,25 @@ func askBad(t *testing.T, env []string, ws, question string, args ...string) (ba
 	return out, r
 }
 
+// answeredSession opens a session in a new workspace of the session pages
+// and git stash's page with question, which must be answered, and returns
+// the isolated environment, the workspace and the answer.
+func answeredSession(t *testing.T, question string) ([]string, string, badJSON) {
+	t.Helper()
+	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
+	env := isolatedEnv(t)
+	first, r := askBad(t, env, ws, question, "--session", "new")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "answered", first.Status, r.stdout)
+	return env, ws, first
+}
+
 // TestBadInputGetsADefinedStatus asks every kind of bad input through the
 // real binary, in the middle of a session: each gets its documented status,
 // exit code, trace code and message, and none leaves anything in the
 // knowledge base that misleads a later follow-up of the same session.
 func TestBadInputGetsADefinedStatus(t *testing.T) {
-	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
-	env := isolatedEnv(t)
-
-	first, r := askBad(t, env, ws, "How do I run a docker container in the background?", "--session", "new")
-	require.Equal(t, 0, r.code, r.stderr)
-	require.Equal(t, "answered", first.Status, r.stdout)
+	env, ws, first := answeredSession(t, "How do I run a docker container in the background?")
 	session := first.SessionID
 
 	// About git stash: had its turn been kept, a later "them" would mean
@@ -147,12 +155,7 @@ func TestBadInputGetsADefinedStatus(t *testing.T) {
 // cited: the next run of ask re-ingests the workspace, the follow-up says
 // the page is gone (SESSION_SOURCE_REMOVED) and never cites it.
 func TestFollowUpAfterItsSourceIsDeleted(t *testing.T) {
-	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
-	env := isolatedEnv(t)
-
-	first, r := askBad(t, env, ws, "How do I stash my changes in git?", "--session", "new")
-	require.Equal(t, 0, r.code, r.stderr)
-	require.Equal(t, "answered", first.Status, r.stdout)
+	env, ws, first := answeredSession(t, "How do I stash my changes in git?")
 	require.Equal(t, []string{"common/git-stash.md"}, first.sources())
 
 	require.NoError(t, os.Remove(filepath.Join(ws, "common", "git-stash.md")))
