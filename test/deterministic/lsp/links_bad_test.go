@@ -302,11 +302,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 		t.Errorf("the local links lost their targets: %s", dl)
 	}
 	// Renaming a local heading edits workspace files only.
-	p := e.pos("notes.md", "Local", 1)
-	p["newName"] = "Nearby"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", p, &we)
-	if got := e.edits(we); got != "notes.md@2:3=Nearby notes.md@5:38=nearby notes.md@5:53=Nearby" {
+	if got := e.rename("notes.md", "Local", 1, "Nearby"); got != "notes.md@2:3=Nearby notes.md@5:38=nearby notes.md@5:53=Nearby" {
 		t.Errorf("local rename: %s", got)
 	}
 	// Moving a file out of the workspace, or one in from outside, gets no
@@ -392,11 +388,7 @@ func TestHugeDocumentLinkFeatures(t *testing.T) {
 	if got := strings.Join(e.refs(locs), " "); got != "README.md:2:15" {
 		t.Errorf("references with the 20 MB document open: %.300s", got)
 	}
-	r := e.pos("guide.md", "Install Steps", 2)
-	r["newName"] = "Setup"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", r, &we)
-	if got := e.edits(we); got != "README.md@2:23=Setup guide.md@2:3=Setup" {
+	if got := e.rename("guide.md", "Install Steps", 2, "Setup"); got != "README.md@2:23=Setup guide.md@2:3=Setup" {
 		t.Errorf("rename with the 20 MB document open: %.300s", got)
 	}
 	var list json.RawMessage
@@ -428,13 +420,10 @@ func TestLinkCycles(t *testing.T) {
 	if got := strings.Join(e.refs(locs), " "); got != "a.md:4:0 a.md:4:18 b.md:4:0" {
 		t.Errorf("references in a cycle: %s", got)
 	}
-	p["newName"] = "Round"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", p, &we)
-	if got := e.edits(we); got != "a.md@2:3=Round a.md@4:12=round a.md@4:22=Round b.md@4:9=round" {
+	if got := e.rename("a.md", "Loop", 1, "Round"); got != "a.md@2:3=Round a.md@4:12=round a.md@4:22=Round b.md@4:9=round" {
 		t.Errorf("rename in a cycle: %s", got)
 	}
-	we = workspaceEdit{}
+	var we workspaceEdit
 	e.mustCall("workspace/willRenameFiles", map[string]any{"files": []any{
 		map[string]any{"oldUri": e.uri("a.md"), "newUri": e.uri("sub/c.md")},
 	}}, &we)
