@@ -243,6 +243,16 @@ func fileStats(s *store.Store) (map[string]store.FileStat, error) {
 // twoFiles is a workspace of two small files.
 const twoFiles = "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n"
 
+// ingestedTwoFiles writes twoFiles into a new workspace, opens its
+// knowledge base and ingests it once.
+func ingestedTwoFiles(t *testing.T) (string, *KB) {
+	t.Helper()
+	ws := writeWorkspace(t, twoFiles)
+	kb := openTestKB(t, ws)
+	ingest(t, kb)
+	return ws, kb
+}
+
 // requireOneError checks that a run reported exactly one issue, of code.
 func requireOneError(t *testing.T, rep *Report, code string) {
 	t.Helper()
