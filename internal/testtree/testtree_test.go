@@ -6,26 +6,33 @@ import (
 	"testing"
 )
 
-func TestWriteLaysOutNestedFiles(t *testing.T) {
-	root := Write(t, "-- a.md --\n# A\n-- docs/sub/b.md --\nbody\n")
-	for name, want := range map[string]string{"a.md": "# A\n", "docs/sub/b.md": "body\n"} {
+func readAll(t *testing.T, root string, want map[string]string) {
+	t.Helper()
+	for name, text := range want {
 		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != want {
-			t.Errorf("%s = %q, want %q", name, got, want)
+		if string(got) != text {
+			t.Errorf("%s = %q, want %q", name, got, text)
 		}
 	}
 }
 
-func TestWriteFileReadsTheArchive(t *testing.T) {
+func TestWriteLaysOutNestedFiles(t *testing.T) {
+	root := Write(t, "-- a.md --\n# A\n-- docs/sub/b.md --\nbody\n")
+	readAll(t, root, map[string]string{"a.md": "# A\n", "docs/sub/b.md": "body\n"})
+}
+
+func TestUnpackReadsTheArchive(t *testing.T) {
 	arch := filepath.Join(t.TempDir(), "ws.txtar")
-	if err := os.WriteFile(arch, []byte("-- x/y.md --\nY\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(filepath.Join(WriteFile(t, arch), "x", "y.md"))
-	if err != nil || string(got) != "Y\n" {
-		t.Fatalf("x/y.md = %q, %v", got, err)
-	}
+	WriteFile(t, arch, "-- x/y.md --\nY\n")
+	readAll(t, Unpack(t, arch), map[string]string{"x/y.md": "Y\n"})
+}
+
+func TestWriteFilesBelowAnExistingFolder(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{"top.md": "T", "deep/er/x.md": "X"}
+	WriteFiles(t, root, files)
+	readAll(t, root, files)
 }

@@ -43,7 +43,7 @@ func defaultCaps() map[string]any { return lspclient.Caps() }
 
 // unpack writes a txtar archive from testdata into a new folder.
 func unpack(t testing.TB, archive string) string {
-	return testtree.WriteFile(t, filepath.Join("testdata", archive))
+	return testtree.Unpack(t, filepath.Join("testdata", archive))
 }
 
 // start runs a server in-process over a pipe and initializes it.
