@@ -7,17 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
-func write(t *testing.T, p string, b []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func write(t *testing.T, p string, b []byte) { testtree.WriteFile(t, p, string(b)) }
 
 func symlink(t *testing.T, target, link string) {
 	t.Helper()

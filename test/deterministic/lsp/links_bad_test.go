@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/lsp"
 )
 
@@ -136,17 +137,12 @@ func (e *editor) applyEdits(we workspaceEdit) {
 // of the old.
 func TestRenameWhileTheFirstIngestRuns(t *testing.T) {
 	root := genArchivers(t)
-	for rel, text := range map[string]string{
+	testtree.WriteFiles(t, root, map[string]string{
 		"howto.md":    "# Howto\n\n## Unpack Everything\n\nUse tar or arc0 to unpack everything.\n",
 		"links/a.md":  "# Links A\n\nSee [[howto#Unpack Everything]] and [it](../howto.md#unpack-everything).\n",
 		"links/b.md":  "# Links B\n\nSee [[howto#unpack-everything|how to unpack]].\n",
 		"links/cr.md": "\uFEFF# Links CR\r\n\r\nSee [unpack](../howto.md#unpack-everything).\r\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	hook, held, release := holdFirstIngest(t)
 	e := start(t, "", editorOptions{root: root, noWait: true, firstIngestHook: hook, initOpts: map[string]any{"askWaitMs": 0}})
 	defer release() // before the server's shutdown on a failure
@@ -232,10 +228,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 			"[key](key.md#secret-heading) [local](#local) [[notes#Local]]\n",
 		filepath.Join(root, ".git", "HEAD"): "ref: refs/heads/main\n",
 	} {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, text)
 	}
 	if err := os.Symlink(filepath.Join(base, "outside", "secret.md"), filepath.Join(root, "key.md")); err != nil {
 		t.Skip("no symlinks:", err)
