@@ -202,11 +202,7 @@ func symlinkOrSkip(t *testing.T, target, link string) {
 	}
 }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-}
+func writeFile(t *testing.T, path, text string) { testtree.WriteFile(t, path, text) }
 
 // txID is the id of the file's last committed transaction.
 func txID(t *testing.T, path string) int {
