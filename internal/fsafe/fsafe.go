@@ -214,20 +214,25 @@ func tooLarge(path string, size, limit int64) *Error {
 
 // describe names a non-regular file type.
 func describe(mode fs.FileMode) string {
-	switch t := mode.Type(); {
-	case t&fs.ModeDir != 0:
-		return "a folder"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeCharDevice != 0:
-		return "a character device"
-	case t&fs.ModeDevice != 0:
-		return "a device"
-	case t&fs.ModeSymlink != 0:
-		return "a symlink"
-	default:
-		return "a special file"
+	t := mode.Type()
+	for _, ft := range fileTypes {
+		if t&ft.bit != 0 {
+			return ft.name
+		}
 	}
+	return "a special file"
+}
+
+// fileTypes names the file types describe tells apart, the first match
+// winning (a character device also has fs.ModeDevice).
+var fileTypes = []struct {
+	bit  fs.FileMode
+	name string
+}{
+	{fs.ModeDir, "a folder"},
+	{fs.ModeNamedPipe, "a FIFO"},
+	{fs.ModeSocket, "a socket"},
+	{fs.ModeCharDevice, "a character device"},
+	{fs.ModeDevice, "a device"},
+	{fs.ModeSymlink, "a symlink"},
 }

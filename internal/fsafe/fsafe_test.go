@@ -106,3 +106,19 @@ func TestReadRegular(t *testing.T) {
 		t.Fatalf("folder: %v", err)
 	}
 }
+
+func TestDescribeNamesEachFileType(t *testing.T) {
+	for mode, want := range map[fs.FileMode]string{
+		fs.ModeDir:                        "a folder",
+		fs.ModeNamedPipe:                  "a FIFO",
+		fs.ModeSocket:                     "a socket",
+		fs.ModeDevice | fs.ModeCharDevice: "a character device",
+		fs.ModeDevice:                     "a device",
+		fs.ModeSymlink:                    "a symlink",
+		fs.ModeIrregular:                  "a special file",
+	} {
+		if got := describe(mode | 0o644); got != want {
+			t.Errorf("describe(%v) = %q, want %q", mode, got, want)
+		}
+	}
+}
