@@ -17,6 +17,21 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/thinkingdb"
 )
 
+// trainSet loads and prepares SciFact's training split; the test is
+// skipped when the data is not found.
+func trainSet(t *testing.T) (*Dataset, *Prepared) {
+	t.Helper()
+	dir := DefaultDir()
+	if dir == "" {
+		t.Skip("SciFact data not found (set MRPVM_SCIFACT)")
+	}
+	ds, err := Load(dir, "train")
+	require.NoError(t, err)
+	p, err := Prepare(ds)
+	require.NoError(t, err)
+	return ds, p
+}
+
 func TestMetrics(t *testing.T) {
 	rel := map[string]int{"a": 1, "b": 2}
 	tests := []struct {
@@ -58,14 +73,7 @@ func TestSciFact(t *testing.T) {
 	if os.Getenv("MRPVM_IREVAL") == "" || testing.Short() {
 		t.Skip("set MRPVM_IREVAL=1 to run the SciFact evaluation")
 	}
-	dir := DefaultDir()
-	if dir == "" {
-		t.Skip("SciFact data not found (set MRPVM_SCIFACT)")
-	}
-	ds, err := Load(dir, "train")
-	require.NoError(t, err)
-	p, err := Prepare(ds)
-	require.NoError(t, err)
+	ds, p := trainSet(t)
 	mb := float64(p.Bytes) / 1e6
 	t.Logf("corpus: %d docs, %.1f MB Markdown, kus.Parse %v; %d train queries", len(ds.Docs), mb, p.Parse.Round(time.Millisecond), len(ds.Queries))
 
