@@ -14,7 +14,8 @@
 // never from the read loop.
 //
 // Where things are. server.go holds the Server type, Serve and the dispatch
-// (the table of request handlers: a new method is one row there and one
+// (the tables of request and notification handlers: a new method is one row
+// there and one
 // file); lifecycle.go initialize, initialized, shutdown and exit;
 // settings.go the client's settings; folders.go the workspace folders and
 // roots.go the roots found for loose files; client.go the calls to the
