@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
@@ -269,15 +270,7 @@ func TestAllowlistEntries(t *testing.T) {
 	root := t.TempDir()
 	user, ws := filepath.Join(root, "user"), filepath.Join(root, "ws")
 	sum := strings.Repeat("ab", 32)
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(path, text string) { testtree.WriteFile(t, path, text) }
 	write(filepath.Join(user, EngineFile), `{"pluginAllowlist": [
   "plain",
   {"id": "by-dir", "dir": "/opt/wrappers/by-dir"},
@@ -333,12 +326,7 @@ func TestExcludeAndFileCap(t *testing.T) {
 		filepath.Join(user, EngineFile):             `{"exclude": ["archive/"], "maxWorkspaceFiles": 5000}`,
 		filepath.Join(ws, WorkspaceDir, EngineFile): "{\"exclude\": [\n  \"drafts/*\",\n  \"[bad\",\n  \"!drafts/keep.md\"\n],\n \"maxWorkspaceFiles\": 9000000\n}",
 	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, path, text)
 	}
 	if d := Default(); d.Engine.MaxWorkspaceFiles != 100000 || len(d.Engine.Exclude) != 0 {
 		t.Errorf("defaults: %d %v", d.Engine.MaxWorkspaceFiles, d.Engine.Exclude)

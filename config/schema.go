@@ -33,12 +33,7 @@ var commonRules = []rule{
 
 var pluginsRules = []rule{
 	r("plugins", object),
-	r("plugins/*", func(c *checker, n jsonpos.Node, toks []string) {
-		if object(c, n, toks); c.failed(n) {
-			return
-		}
-		c.knownPlugin(n, toks[1], "", true)
-	}),
+	r("plugins/*", pluginObject),
 	r("plugins/*/enabled", boolean),
 	{pattern: []string{"plugins", "*", "options"}, free: true, check: object},
 	r("defaultOrder", object),
@@ -195,12 +190,7 @@ var llmRules = []rule{
 	}),
 	r("roles/*/*", roleField),
 	r("pluginOverrides", object),
-	r("pluginOverrides/*", func(c *checker, n jsonpos.Node, toks []string) {
-		if object(c, n, toks); c.failed(n) {
-			return
-		}
-		c.knownPlugin(n, toks[1], "", true)
-	}),
+	r("pluginOverrides/*", pluginObject),
 	r("pluginOverrides/*/*", roleField),
 }
 
@@ -576,6 +566,15 @@ func object(c *checker, n jsonpos.Node, toks []string) {
 	if len(n.Raw) == 0 || n.Raw[0] != '{' {
 		c.errKey(n, CodeBadValue, "%s must be an object", describe(n))
 	}
+}
+
+// pluginObject checks an object keyed by a plugin id (toks[1]) that must
+// name a known plugin.
+func pluginObject(c *checker, n jsonpos.Node, toks []string) {
+	if object(c, n, toks); c.failed(n) {
+		return
+	}
+	c.knownPlugin(n, toks[1], "", true)
 }
 
 func str(c *checker, n jsonpos.Node, toks []string) { c.str(n) }

@@ -1,15 +1,15 @@
 package ingest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/retrieval/ireval"
 )
 
 // sciFactCorpus is the shared SciFact corpus, relative to this package.
@@ -19,31 +19,17 @@ const sciFactCorpus = "../../shared/data/scifact/corpus.jsonl"
 // as ../shared/tools/mkworkspace does, and returns the folder and its size.
 func writeSciFact(tb testing.TB) (string, int64) {
 	tb.Helper()
-	f, err := os.Open(sciFactCorpus)
-	if err != nil {
+	if _, err := os.Stat(sciFactCorpus); err != nil {
 		tb.Skipf("SciFact corpus not available: %v", err)
 	}
-	defer f.Close()
+	docs, err := ireval.ReadDocs(sciFactCorpus)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	dir := tb.TempDir()
-	var total int64
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var d struct{ ID, Title, Text string }
-		var raw struct {
-			ID    string `json:"_id"`
-			Title string `json:"title"`
-			Text  string `json:"text"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
-			tb.Fatal(err)
-		}
-		d.ID, d.Title, d.Text = raw.ID, raw.Title, raw.Text
-		body := fmt.Sprintf("# %s\n\n%s\n", d.Title, d.Text)
-		total += int64(len(body))
-		if err := os.WriteFile(filepath.Join(dir, d.ID+".md"), []byte(body), 0o644); err != nil {
-			tb.Fatal(err)
-		}
+	total, err := ireval.WriteWorkspace(dir, docs)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return dir, total
 }

@@ -15,24 +15,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
-	"golang.org/x/tools/txtar"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/store/storetest"
 )
 
 // writeWorkspace writes a txtar archive into a new temporary folder.
-func writeWorkspace(t *testing.T, archive string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, f.Data, 0o644))
-	}
-	return dir
-}
+func writeWorkspace(t *testing.T, archive string) string { return testtree.Write(t, archive) }
 
 // recordingHook remembers the events it sees and can be told to fail.
 type recordingHook struct {
@@ -211,11 +202,7 @@ func symlinkOrSkip(t *testing.T, target, link string) {
 	}
 }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-}
+func writeFile(t *testing.T, path, text string) { testtree.WriteFile(t, path, text) }
 
 // txID is the id of the file's last committed transaction.
 func txID(t *testing.T, path string) int {
@@ -251,6 +238,16 @@ func fileStats(s *store.Store) (map[string]store.FileStat, error) {
 
 // twoFiles is a workspace of two small files.
 const twoFiles = "-- a.md --\n# A\n\nalpha\n-- b.md --\n# B\n\nbeta\n"
+
+// ingestedTwoFiles writes twoFiles into a new workspace, opens its
+// knowledge base and ingests it once.
+func ingestedTwoFiles(t *testing.T) (string, *KB) {
+	t.Helper()
+	ws := writeWorkspace(t, twoFiles)
+	kb := openTestKB(t, ws)
+	ingest(t, kb)
+	return ws, kb
+}
 
 // requireOneError checks that a run reported exactly one issue, of code.
 func requireOneError(t *testing.T, rep *Report, code string) {

@@ -76,9 +76,7 @@ func TestIngestSpecialFiles(t *testing.T) {
 // TestIngestFileTurnedFIFO replaces an ingested file by a FIFO between
 // runs: the read does not block, the file is reported and dropped.
 func TestIngestFileTurnedFIFO(t *testing.T) {
-	ws := writeWorkspace(t, twoFiles)
-	kb := openTestKB(t, ws)
-	ingest(t, kb)
+	ws, kb := ingestedTwoFiles(t)
 	b := filepath.Join(ws, "b.md")
 	kb.readFile = func(path string, limit int64) ([]byte, error) {
 		if path == b { // turned into a FIFO after the walk saw a file

@@ -83,9 +83,7 @@ PLACEHOLDER
 }
 
 func TestIngestReadFailureKeepsLastGoodKUs(t *testing.T) {
-	ws := writeWorkspace(t, twoFiles)
-	kb := openTestKB(t, ws)
-	ingest(t, kb)
+	ws, kb := ingestedTwoFiles(t)
 	before, err := kb.Store().SourceKUs("a.md")
 	require.NoError(t, err)
 
@@ -111,9 +109,7 @@ func TestIngestReadFailureKeepsLastGoodKUs(t *testing.T) {
 }
 
 func TestIngestFileVanishedBetweenWalkAndRead(t *testing.T) {
-	ws := writeWorkspace(t, twoFiles)
-	kb := openTestKB(t, ws)
-	ingest(t, kb)
+	ws, kb := ingestedTwoFiles(t)
 	b := filepath.Join(ws, "b.md")
 	require.NoError(t, os.WriteFile(b, []byte("# B\n\nnew\n"), 0o644))
 	bump(t, b)
@@ -159,9 +155,7 @@ func TestHookFailureAbortsOnlyThatSource(t *testing.T) {
 }
 
 func TestNewHookIsBackfilledFromStoredKUs(t *testing.T) {
-	ws := writeWorkspace(t, twoFiles)
-	kb := openTestKB(t, ws)
-	ingest(t, kb)
+	_, kb := ingestedTwoFiles(t)
 	hook := &recordingHook{id: "late"}
 	kb = reopen(t, kb, hook)
 	rep := ingest(t, kb)
@@ -193,9 +187,7 @@ func TestVirtualSources(t *testing.T) {
 }
 
 func TestIngestOnlyOneFile(t *testing.T) {
-	ws := writeWorkspace(t, twoFiles)
-	kb := openTestKB(t, ws)
-	ingest(t, kb)
+	ws, kb := ingestedTwoFiles(t)
 	a := filepath.Join(ws, "a.md")
 	require.NoError(t, os.WriteFile(a, []byte("# A\n\nnew alpha\n"), 0o644))
 	bump(t, a)

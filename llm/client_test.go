@@ -19,8 +19,7 @@ func TestChatSuccess(t *testing.T) {
 	f := newFake(t, step{})
 	ep := testEndpoint(f)
 	ep.Temperature, ep.MaxTokens = fptr(0), 800
-	c, err := NewClient(ep, testOpts(nil))
-	require.NoError(t, err)
+	c := newClient(t, ep, testOpts(nil))
 
 	r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
@@ -60,9 +59,8 @@ func TestChatSuccess(t *testing.T) {
 
 func TestChatNoKeyNoTemperature(t *testing.T) {
 	f := newFake(t, step{})
-	c, err := NewClient(Endpoint{BaseURL: f.base() + "/", Model: "m"}, testOpts(nil))
-	require.NoError(t, err)
-	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	c := newClient(t, Endpoint{BaseURL: f.base() + "/", Model: "m"}, testOpts(nil))
+	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	got := f.last()
 	assert.Empty(t, got.Auth, "no key, no Authorization header")
@@ -73,9 +71,8 @@ func TestChatNoKeyNoTemperature(t *testing.T) {
 
 func TestFullChatURLAccepted(t *testing.T) {
 	f := newFake(t, step{})
-	c, err := NewClient(Endpoint{BaseURL: f.base() + "/chat/completions", Model: "m"}, testOpts(nil))
-	require.NoError(t, err)
-	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	c := newClient(t, Endpoint{BaseURL: f.base() + "/chat/completions", Model: "m"}, testOpts(nil))
+	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	assert.Equal(t, "/v1/chat/completions", f.last().Path)
 }
@@ -102,8 +99,7 @@ func TestStreaming(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, tc.st)
-			c, err := NewClient(testEndpoint(f), testOpts(nil))
-			require.NoError(t, err)
+			c := newClient(t, testEndpoint(f), testOpts(nil))
 			var deltas []string
 			r, err := c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(s string) error {
 				deltas = append(deltas, s)
@@ -130,8 +126,7 @@ func TestStreamOption(t *testing.T) {
 	f := newFake(t, step{stream: []string{chunk("one ", ""), chunk("two", "stop"), "[DONE]"}})
 	o := testOpts(nil)
 	o.Stream = true
-	c, err := NewClient(testEndpoint(f), o)
-	require.NoError(t, err)
+	c := newClient(t, testEndpoint(f), o)
 	r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	assert.Equal(t, "one two", r.Text)
@@ -141,10 +136,9 @@ func TestStreamOption(t *testing.T) {
 
 func TestStreamConsumerError(t *testing.T) {
 	f := newFake(t, step{stream: []string{chunk("a", ""), chunk("b", "stop"), "[DONE]"}})
-	c, err := NewClient(testEndpoint(f), testOpts(nil))
-	require.NoError(t, err)
+	c := newClient(t, testEndpoint(f), testOpts(nil))
 	stop := errors.New("enough")
-	_, err = c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return stop })
+	_, err := c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return stop })
 	require.ErrorIs(t, err, stop)
 	assert.Equal(t, 1, f.hits())
 }
@@ -153,9 +147,8 @@ func TestStreamBrokenAfterDeltaNotRetried(t *testing.T) {
 	// The first reply breaks mid-stream after text was delivered: retrying
 	// would deliver the text twice.
 	f := newFake(t, step{raw: "data: " + chunk("partial", "") + "\n\n"}, step{stream: []string{chunk("whole", "stop"), "[DONE]"}})
-	c, err := NewClient(testEndpoint(f), testOpts(nil))
-	require.NoError(t, err)
-	_, err = c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return nil })
+	c := newClient(t, testEndpoint(f), testOpts(nil))
+	_, err := c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return nil })
 	require.Error(t, err)
 	assert.Equal(t, CodeBadReply, CodeOf(err))
 	assert.Equal(t, 1, f.hits())
@@ -226,8 +219,7 @@ func TestErrors(t *testing.T) {
 			sl := &sleeps{}
 			o := testOpts(sl)
 			o.Retry.MaxRetryAfter = 10 * time.Second
-			c, err := NewClient(testEndpoint(f), o)
-			require.NoError(t, err)
+			c := newClient(t, testEndpoint(f), o)
 			r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 			assert.Equal(t, tc.wantHits, f.hits(), "HTTP attempts")
 			if tc.wantText != "" {
@@ -291,9 +283,8 @@ func TestConnectionRefusedRetried(t *testing.T) {
 	base := f.base()
 	f.Close() // nothing listens there any more
 	sl := &sleeps{}
-	c, err := NewClient(Endpoint{BaseURL: base, Model: "m"}, testOpts(sl))
-	require.NoError(t, err)
-	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	c := newClient(t, Endpoint{BaseURL: base, Model: "m"}, testOpts(sl))
+	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.Error(t, err)
 	assert.Equal(t, CodeUnreachable, CodeOf(err), "%v", err)
 	assert.Contains(t, err.Error(), "is it running")
@@ -317,8 +308,7 @@ func TestTimeout(t *testing.T) {
 			f := newFake(t, tc.st)
 			ep := testEndpoint(f)
 			ep.Timeout = tc.timeout
-			c, err := NewClient(ep, testOpts(&sleeps{}))
-			require.NoError(t, err)
+			c := newClient(t, ep, testOpts(&sleeps{}))
 			ctx := context.Background()
 			if tc.ctxTO > 0 {
 				var cancel context.CancelFunc
@@ -326,7 +316,7 @@ func TestTimeout(t *testing.T) {
 				defer cancel()
 			}
 			start := time.Now()
-			_, err = c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
+			_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
 			require.Error(t, err)
 			assert.Less(t, time.Since(start), 2*time.Second)
 			assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
@@ -344,11 +334,10 @@ func TestNoTimeLeftForRetry(t *testing.T) {
 	// The server wants 2s; the caller has 200ms: fail now, with the
 	// server's error, rather than sleep into the deadline.
 	f := newFake(t, step{status: 503, header: map[string]string{"Retry-After": "2"}})
-	c, err := NewClient(testEndpoint(f), testOpts(&sleeps{}))
-	require.NoError(t, err)
+	c := newClient(t, testEndpoint(f), testOpts(&sleeps{}))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err = c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
+	_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
 	require.Error(t, err)
 	assert.Equal(t, CodeServer, CodeOf(err))
 	assert.Contains(t, err.Error(), "no time left")
@@ -357,8 +346,7 @@ func TestNoTimeLeftForRetry(t *testing.T) {
 
 func TestCancellation(t *testing.T) {
 	f := newFake(t, step{hang: true})
-	c, err := NewClient(testEndpoint(f), testOpts(nil))
-	require.NoError(t, err)
+	c := newClient(t, testEndpoint(f), testOpts(nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for f.hits() == 0 {
@@ -367,7 +355,7 @@ func TestCancellation(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	_, err = c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
+	_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 2*time.Second)
 	assert.Equal(t, CodeCanceled, CodeOf(err), "%v", err)
@@ -403,9 +391,8 @@ func TestCancelDuringBackoff(t *testing.T) {
 
 func TestNoMessages(t *testing.T) {
 	f := newFake(t)
-	c, err := NewClient(testEndpoint(f), testOpts(nil))
-	require.NoError(t, err)
-	_, err = c.Chat(context.Background(), ChatRequest{})
+	c := newClient(t, testEndpoint(f), testOpts(nil))
+	_, err := c.Chat(context.Background(), ChatRequest{})
 	assert.Equal(t, CodeBadRequest, CodeOf(err))
 	assert.Zero(t, f.hits())
 }
@@ -422,9 +409,8 @@ func TestReplyTooLarge(t *testing.T) {
 	f := newFake(t, step{body: okReply(strings.Repeat("x", 2000))})
 	o := testOpts(nil)
 	o.MaxReplyBytes = 1000
-	c, err := NewClient(testEndpoint(f), o)
-	require.NoError(t, err)
-	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
+	c := newClient(t, testEndpoint(f), o)
+	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	assert.Equal(t, CodeBadReply, CodeOf(err))
 	assert.Contains(t, err.Error(), "larger than 1000 bytes")
 }
@@ -433,8 +419,7 @@ func TestHTTPClientTimeoutRetried(t *testing.T) {
 	f := newFake(t, step{delay: time.Second}, step{})
 	o := testOpts(&sleeps{})
 	o.HTTPClient = &http.Client{Timeout: 50 * time.Millisecond}
-	c, err := NewClient(testEndpoint(f), o)
-	require.NoError(t, err)
+	c := newClient(t, testEndpoint(f), o)
 	r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	assert.Equal(t, 2, r.Attempts)

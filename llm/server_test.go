@@ -193,6 +193,16 @@ func testOpts(sl *sleeps) Options {
 	return o
 }
 
+// newClient is NewClient, which must succeed.
+func newClient(t *testing.T, ep Endpoint, o Options) *Client {
+	t.Helper()
+	c, err := NewClient(ep, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func testEndpoint(f *fake) Endpoint {
 	return Endpoint{BaseURL: f.base(), Model: "test-model", APIKey: NewSecret(testKey), Timeout: 5 * time.Second}
 }

@@ -50,22 +50,30 @@ func (s *Server) scheduleDiagnostics(u string) {
 	if path == "" || !diagnosable(path) && !s.configFile(path) {
 		return
 	}
+	s.debounce(&s.dtimers, u, func() { s.publishDiagnostics(u) })
+}
+
+// debounce runs fn in the background once the quiet period opt.Debounce
+// has passed without another call for key in timers (a map guarded by
+// dmu); a call meanwhile starts the period again. Nothing runs once the
+// server is shutting down.
+func (s *Server) debounce(timers *map[string]*time.Timer, key string, fn func()) {
 	s.dmu.Lock()
 	defer s.dmu.Unlock()
-	if s.dtimers == nil {
-		s.dtimers = map[string]*time.Timer{}
+	if *timers == nil {
+		*timers = map[string]*time.Timer{}
 	}
-	if t := s.dtimers[u]; t != nil {
+	if t := (*timers)[key]; t != nil {
 		t.Stop()
 	}
-	s.dtimers[u] = time.AfterFunc(s.opt.Debounce, func() {
+	(*timers)[key] = time.AfterFunc(s.opt.Debounce, func() {
 		s.dmu.Lock()
-		delete(s.dtimers, u)
+		delete(*timers, key)
 		s.dmu.Unlock()
 		if s.ctx.Err() != nil {
 			return
 		}
-		s.goBG(func() { s.publishDiagnostics(u) })
+		s.goBG(fn)
 	})
 }
 

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -44,12 +44,7 @@ func TestComputeDiagnostics(t *testing.T) {
 					continue
 				}
 				p := filepath.Join(root, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testtree.WriteFile(t, p, string(f.Data))
 				if docPath == "" {
 					docPath, docText = p, string(f.Data)
 				}

@@ -14,10 +14,10 @@
 // never from the read loop.
 //
 // Where things are. server.go holds the Server type, Serve and the dispatch
-// (the table of request handlers: a new method is one row there and one
-// file); lifecycle.go initialize, initialized, shutdown and exit;
-// settings.go the client's settings; folders.go the workspace folders and
-// roots.go the roots found for loose files; client.go the calls to the
+// (the tables of request and notification handlers: a new method is one row
+// there and one file); lifecycle.go initialize, initialized, shutdown and
+// exit; settings.go the client's settings; folders.go the workspace folders
+// and roots.go the roots found for loose files; client.go the calls to the
 // client; docs.go text synchronisation and reading documents. Each feature
 // is a file named for its method: hover.go (with hoverterm.go,
 // hovercache.go, hovercontent.go), symbols.go, completion.go and

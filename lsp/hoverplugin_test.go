@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/store/storetest"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
@@ -96,26 +96,7 @@ func TestHoverRepairsCorruptIndex(t *testing.T) {
 	for _, id := range []string{"kb-fast", "kb-thinkingdb"} {
 		t.Run(id, func(t *testing.T) {
 			ws := openHoverWorkspace(t, map[string]string{"engine.json": `{"hoverPlugin": "` + id + `"}`})
-			n := 0
-			err := ws.KB.Store().PluginStore(id).Update(func(kv plugin.KV) error {
-				var keys [][]byte
-				if err := kv.Scan(nil, nil, func(k, _ []byte) error {
-					keys = append(keys, append([]byte(nil), k...))
-					return nil
-				}); err != nil {
-					return err
-				}
-				for _, k := range keys {
-					if err := kv.Put(k, []byte{0xff, 0xfe, 0x00, 0x01}); err != nil {
-						return err
-					}
-					n++
-				}
-				return nil
-			})
-			if err != nil || n == 0 {
-				t.Fatalf("garble %s: %v (%d keys)", id, err, n)
-			}
+			storetest.Garble(t, ws.KB.Store().PluginStore(id))
 			got := search(context.Background(), ws, "gravitational pull of the Moon", 5)
 			if len(got) == 0 || got[0].KU == nil || got[0].KU.SourceID != "tides.md" {
 				t.Fatalf("hover after garbling %s: %+v", id, got)

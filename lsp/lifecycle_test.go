@@ -56,20 +56,7 @@ func TestShutdownExitDuringIngest(t *testing.T) {
 	rc.send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
 	time.Sleep(200 * time.Millisecond)
 	t0 := time.Now()
-	rc.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-	if m, err := rc.response("2", 10*time.Second); err != nil || m.Error != nil {
-		t.Fatalf("shutdown during ingest: %v %+v", err, m.Error)
-	}
-	rc.send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
-	select {
-	case err := <-rc.done:
-		rc.done <- err // for the cleanup
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve still running 10s after shutdown and exit during an ingest")
-	}
+	rc.shutdownAndExit(t, 2, "during an ingest")
 	t.Logf("shutdown+exit took %v", time.Since(t0).Round(time.Millisecond))
 }
 

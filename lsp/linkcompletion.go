@@ -101,7 +101,7 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 			if f.Rel == d.rel {
 				continue
 			}
-			label = linkPath(path.Dir(d.rel), f.Rel)
+			label = links.RelPath(path.Dir(d.rel), f.Rel)
 		}
 		rank := 0
 		if want != "" {
@@ -139,17 +139,4 @@ func (s *Server) linkCompletion(ctx context.Context, u, text string, pos protoco
 func stemOf(rel string) string {
 	b := path.Base(rel)
 	return strings.TrimSuffix(b, path.Ext(b))
-}
-
-// linkPath is the relative link from folder dir to rel.
-func linkPath(dir, rel string) string {
-	if dir == "." {
-		return rel
-	}
-	a, b := strings.Split(dir, "/"), strings.Split(rel, "/")
-	n := 0
-	for n < len(a) && n < len(b)-1 && a[n] == b[n] {
-		n++
-	}
-	return strings.Repeat("../", len(a)-n) + strings.Join(b[n:], "/")
 }

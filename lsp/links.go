@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
-	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -157,30 +156,13 @@ func (s *Server) scheduleLinkers(f *folder, rel string) {
 	if !f.linksBuilt() {
 		return
 	}
-	key := f.root + "\x00" + rel
-	s.dmu.Lock()
-	defer s.dmu.Unlock()
-	if s.ltimers == nil {
-		s.ltimers = map[string]*time.Timer{}
-	}
-	if t := s.ltimers[key]; t != nil {
-		t.Stop()
-	}
-	s.ltimers[key] = time.AfterFunc(s.opt.Debounce, func() {
-		s.dmu.Lock()
-		delete(s.ltimers, key)
-		s.dmu.Unlock()
-		if s.ctx.Err() != nil {
-			return
-		}
-		s.goBG(func() {
-			for _, r := range f.links.Linkers(rel) {
-				if s.ctx.Err() != nil {
-					return
-				}
-				s.publishDiagnostics(f.relURIString(r))
+	s.debounce(&s.ltimers, f.root+"\x00"+rel, func() {
+		for _, r := range f.links.Linkers(rel) {
+			if s.ctx.Err() != nil {
+				return
 			}
-		})
+			s.publishDiagnostics(f.relURIString(r))
+		}
 	})
 }
 

@@ -144,6 +144,27 @@ func (rc *rawClient) response(id string, timeout time.Duration) (message, error)
 	}
 }
 
+// shutdownAndExit sends shutdown (request id) and exit; the test fails
+// unless shutdown is answered without an error and Serve returns cleanly
+// within 10s. when says what the server was doing, for the messages.
+func (rc *rawClient) shutdownAndExit(t testing.TB, id int, when string) {
+	t.Helper()
+	rc.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "shutdown"})
+	if m, err := rc.response(strconv.Itoa(id), 10*time.Second); err != nil || m.Error != nil {
+		t.Fatalf("shutdown %s: %v %+v", when, err, m.Error)
+	}
+	rc.send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
+	select {
+	case err := <-rc.done:
+		rc.done <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Serve still running 10s after shutdown and exit %s", when)
+	}
+}
+
 func (rc *rawClient) initialize(params map[string]any) {
 	rc.t.Helper()
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})

@@ -3,11 +3,12 @@ package lsp
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 func TestMalformedFramesGetErrorRepliesAndServerStaysUp(t *testing.T) {
@@ -54,11 +55,7 @@ func TestCancelRequestAnswers32800(t *testing.T) {
 	root := t.TempDir()
 	for i := 0; i < 600; i++ {
 		p := filepath.Join(root, fmt.Sprintf("d%d", i%10), fmt.Sprintf("page%d.md", i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		body := fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80))
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80)))
 	}
 	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
 	// No "initialized": nothing is ingested until the command below.

@@ -323,32 +323,34 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	if !initialized {
 		return // notifications before initialize are dropped (LSP)
 	}
-	var err error
-	switch method {
-	case "initialized":
-		s.onInitialized()
-	case "textDocument/didOpen":
-		err = s.didOpen(params)
-	case "textDocument/didChange":
-		err = s.didChange(params)
-	case "textDocument/didClose":
-		err = s.didClose(params)
-	case "textDocument/didSave":
-		err = s.didSave(params)
-	case "workspace/didChangeWatchedFiles":
-		err = s.didChangeWatchedFiles(params)
-	case "workspace/didRenameFiles":
-		err = s.didRenameFiles(params)
-	case "workspace/didChangeWorkspaceFolders":
-		err = s.didChangeWorkspaceFolders(params)
-	case "workspace/didChangeConfiguration":
-		s.goBG(func() { s.pullConfiguration() })
-	default:
-		// $/setTrace, $/progress from the client and unknown notifications.
+	h := notificationHandlers[method]
+	if h == nil {
+		return // $/setTrace, $/progress from the client and unknown notifications
 	}
-	if err != nil {
+	if err := h(s, params); err != nil {
 		s.log.Warn("notification failed", "method", method, "err", err)
 	}
+}
+
+// notificationHandler handles one notification; an error is logged.
+type notificationHandler func(s *Server, params json.RawMessage) error
+
+var notificationHandlers = map[string]notificationHandler{
+	"initialized": func(s *Server, _ json.RawMessage) error {
+		s.onInitialized()
+		return nil
+	},
+	"textDocument/didOpen":                (*Server).didOpen,
+	"textDocument/didChange":              (*Server).didChange,
+	"textDocument/didClose":               (*Server).didClose,
+	"textDocument/didSave":                (*Server).didSave,
+	"workspace/didChangeWatchedFiles":     (*Server).didChangeWatchedFiles,
+	"workspace/didRenameFiles":            (*Server).didRenameFiles,
+	"workspace/didChangeWorkspaceFolders": (*Server).didChangeWorkspaceFolders,
+	"workspace/didChangeConfiguration": func(s *Server, _ json.RawMessage) error {
+		s.goBG(func() { s.pullConfiguration() })
+		return nil
+	},
 }
 
 // goBG runs fn on a goroutine tied to the server's lifetime.

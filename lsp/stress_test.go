@@ -177,18 +177,5 @@ func TestStressConcurrentRequestsCancellationsNotifications(t *testing.T) {
 	}
 
 	// Still serving, and a clean shutdown + exit.
-	rc.send(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "shutdown"})
-	if m, err := rc.response("7", 10*time.Second); err != nil || m.Error != nil {
-		t.Fatalf("shutdown after the stress: %v %+v", err, m.Error)
-	}
-	rc.send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
-	select {
-	case err := <-rc.done:
-		rc.done <- err
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server did not exit")
-	}
+	rc.shutdownAndExit(t, 7, "after the stress")
 }

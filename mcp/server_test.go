@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/mcp"
@@ -32,13 +33,8 @@ var files = map[string]string{
 func workspace(t *testing.T, extra map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	for name, text := range extra {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
+	testtree.WriteFiles(t, dir, files)
+	testtree.WriteFiles(t, dir, extra)
 	return dir
 }
 

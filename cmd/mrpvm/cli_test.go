@@ -35,16 +35,6 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return string(b), runErr
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // runCLIWithin is runCLI failing the test when the command does not end
 // within a generous bound (the failure guarded against is hanging).
 func runCLIWithin(t *testing.T, args ...string) (string, error) {

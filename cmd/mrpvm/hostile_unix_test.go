@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // TestPluginsCheckSpecialFiles checks plugin and wrapper folders whose
@@ -17,26 +18,26 @@ import (
 // folder: each is reported with its code, none is read.
 func TestPluginsCheckSpecialFiles(t *testing.T) {
 	base := t.TempDir()
-	write(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
+	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
 	fifo := filepath.Join(base, "fifo")
-	write(t, filepath.Join(fifo, "README.md"), "x")
+	testtree.WriteFile(t, filepath.Join(fifo, "README.md"), "x")
 	if err := syscall.Mkfifo(filepath.Join(fifo, "plugin.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	wrap := filepath.Join(base, "wrap")
-	write(t, filepath.Join(wrap, "README.md"), "x")
+	testtree.WriteFile(t, filepath.Join(wrap, "README.md"), "x")
 	if err := syscall.Mkfifo(filepath.Join(wrap, "manifest.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	kus := filepath.Join(base, "kus")
-	write(t, filepath.Join(kus, "plugin.json"), `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`)
+	testtree.WriteFile(t, filepath.Join(kus, "plugin.json"), `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`)
 	if err := os.Symlink(filepath.Join(base, "secret.md"), filepath.Join(kus, "plugin.kus.md")); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{fifo: fsafe.CodeNotRegular, wrap: fsafe.CodeNotRegular, kus: fsafe.CodeOutsideRoot}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		zero := filepath.Join(base, "zero")
-		write(t, filepath.Join(zero, "README.md"), "x")
+		testtree.WriteFile(t, filepath.Join(zero, "README.md"), "x")
 		if err := os.Symlink("/dev/zero", filepath.Join(zero, "manifest.json")); err != nil {
 			t.Fatal(err)
 		}
@@ -55,8 +56,8 @@ func TestPluginsCheckSpecialFiles(t *testing.T) {
 func TestKusSpecialFiles(t *testing.T) {
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
-	write(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
-	write(t, filepath.Join(ws, "a.md"), "# A\n")
+	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
+	testtree.WriteFile(t, filepath.Join(ws, "a.md"), "# A\n")
 	if err := syscall.Mkfifo(filepath.Join(ws, "fifo.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}

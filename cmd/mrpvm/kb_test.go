@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/store"
 	"github.com/mrpvm/mrpvm/vm"
 )
@@ -33,7 +34,7 @@ func TestKBCommands(t *testing.T) {
 	t.Setenv("MRPVM_CONFIG_DIR", t.TempDir())
 	ws, snaps := t.TempDir(), t.TempDir()
 	db := filepath.Join(t.TempDir(), "kb.db")
-	write(t, filepath.Join(ws, "a.md"), "# A\n\nAlpha uses beta.\n")
+	testtree.WriteFile(t, filepath.Join(ws, "a.md"), "# A\n\nAlpha uses beta.\n")
 	kb := func(args ...string) (kbCmdResult, error) {
 		out, err := runCLI(t, append([]string{"-w", ws, "--db", db, "--json", "kb"}, append(args, "--snapshot-dir", snaps)...)...)
 		var res kbCmdResult
@@ -55,7 +56,7 @@ func TestKBCommands(t *testing.T) {
 
 	// The workspace grows; loading the snapshot brings the knowledge base
 	// back to it.
-	write(t, filepath.Join(ws, "b.md"), "# B\n\nBeta uses gamma.\n")
+	testtree.WriteFile(t, filepath.Join(ws, "b.md"), "# B\n\nBeta uses gamma.\n")
 	_, err = runCLI(t, "-w", ws, "--db", db, "ingest")
 	require.NoError(t, err)
 	require.Equal(t, base+1, sourcesIn(t, db))

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugins"
 )
 
 func TestPluginsCheckCommand(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
-	write(t, filepath.Join(dir, "bad", "plugin.kus.md"), "## Context Unit plugin::kb-x::unit-000\nSourceId: plugin::kb-x\nChunkId: plugin::kb-x::chunk-000\nRole: Definition\nTopic: kb-x\nClaim: kb-x retrieves.\nUtilityActs: define\nPhaseScopes: kb-plugin, nowhere\n")
+	testtree.WriteFile(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
+	testtree.WriteFile(t, filepath.Join(dir, "bad", "plugin.kus.md"), "## Context Unit plugin::kb-x::unit-000\nSourceId: plugin::kb-x\nChunkId: plugin::kb-x::chunk-000\nRole: Definition\nTopic: kb-x\nClaim: kb-x retrieves.\nUtilityActs: define\nPhaseScopes: kb-plugin, nowhere\n")
 
 	out, err := runCLI(t, "plugins", "check", "../../plugins/kb/kb-fast", "../../plugins/val/val-llm")
 	if err != nil || !strings.HasPrefix(out, "ok: ") {
@@ -54,8 +55,8 @@ func TestPluginsCheckCommand(t *testing.T) {
 func TestPluginsListCommand(t *testing.T) {
 	t.Setenv("MRPVM_CONFIG_DIR", t.TempDir())
 	ws := t.TempDir()
-	write(t, filepath.Join(ws, ".mrpvm", "plugins.json"), `{"plugins": {"gs-llm-deep": {"enabled": false}}}`)
-	write(t, filepath.Join(ws, "wrappers", "mine", "manifest.json"),
+	testtree.WriteFile(t, filepath.Join(ws, ".mrpvm", "plugins.json"), `{"plugins": {"gs-llm-deep": {"enabled": false}}}`)
+	testtree.WriteFile(t, filepath.Join(ws, "wrappers", "mine", "manifest.json"),
 		`{"id": "mine", "description": "A wrapper nobody allowlisted.", "protocolVersion": 1, "command": "sh"}`)
 
 	out, err := runCLI(t, "plugins", "--json", "--workspace", ws)
@@ -120,8 +121,8 @@ func TestUnsafeWorkspaceRefused(t *testing.T) {
 func TestUnknownWrapperTypeIsSkippedWithAWarning(t *testing.T) {
 	t.Setenv("MRPVM_CONFIG_DIR", t.TempDir())
 	ws := t.TempDir()
-	write(t, filepath.Join(ws, ".mrpvm", "engine.json"), `{"pluginAllowlist": ["theme-helper"]}`)
-	write(t, filepath.Join(ws, "wrappers", "future", "manifest.json"),
+	testtree.WriteFile(t, filepath.Join(ws, ".mrpvm", "engine.json"), `{"pluginAllowlist": ["theme-helper"]}`)
+	testtree.WriteFile(t, filepath.Join(ws, "wrappers", "future", "manifest.json"),
 		"{\n  \"id\": \"theme-helper\",\n  \"type\": \"theme-plugin\",\n  \"description\": \"A family from a newer protocol.\",\n  \"protocolVersion\": 1,\n  \"command\": \"sh\"\n}\n")
 	out, stderr, err := runSearchCLI(t, "plugins", "--workspace", ws)
 	if err != nil {
@@ -146,7 +147,7 @@ func TestUnknownWrapperTypeIsSkippedWithAWarning(t *testing.T) {
 // ends with the stage where the problem was found.
 func TestProblemLinesNameTheStage(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
+	testtree.WriteFile(t, filepath.Join(dir, "bad", "plugin.json"), "{\n  \"id\": \"kb-x\",\n  \"type\": \"kb\",\n  \"description\": \"Retrieves.\",\n  \"costClass\": \"cheap\"\n}\n")
 	out, _ := runCLI(t, "plugins", "check", filepath.Join(dir, "bad"))
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.Contains(l, "stage ") {

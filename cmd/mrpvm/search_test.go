@@ -2,17 +2,17 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/mrpvm/mrpvm/kbsearch"
 	"github.com/mrpvm/mrpvm/retrieval"
+	"github.com/mrpvm/mrpvm/store"
+	"github.com/mrpvm/mrpvm/store/storetest"
 )
 
 const searchData = "testdata/search"
@@ -271,39 +271,14 @@ func TestSearchRepairsCorruptIndex(t *testing.T) {
 	}
 }
 
-// garble overwrites every value of plugin id's bucket with bytes no
-// decoder accepts.
+// garble overwrites every value of plugin id's namespace in the knowledge
+// base file path with bytes no decoder accepts.
 func garble(t *testing.T, path, id string) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o644, nil)
+	st, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	n := 0
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("plugins")).Bucket([]byte(id))
-		if b == nil {
-			return errors.New("no bucket " + id)
-		}
-		var keys [][]byte
-		if err := b.ForEach(func(k, v []byte) error {
-			if v != nil {
-				keys = append(keys, append([]byte(nil), k...))
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if err := b.Put(k, []byte{0xff, 0xfe, 0x00, 0x01}); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	if err != nil || n == 0 {
-		t.Fatalf("garble %s: %v (%d keys)", id, err, n)
-	}
+	defer st.Close()
+	storetest.Garble(t, st.PluginStore(id))
 }

@@ -140,16 +140,7 @@ func (r *Root) Resolve(path string) (string, error) {
 // file of at most limit bytes. A missing file fails with an error matching
 // fs.ErrNotExist.
 func (r *Root) ReadFile(path string, limit int64) ([]byte, error) {
-	// Most probes are for files that do not exist (.gitignore of every
-	// folder): one lstat answers them without resolving the whole path.
-	if _, err := os.Lstat(path); err != nil {
-		return nil, err
-	}
-	real, err := r.Resolve(path)
-	if err != nil {
-		return nil, err
-	}
-	return readResolved(path, real, limit)
+	return readVia(path, limit, r.Resolve)
 }
 
 // ReadFile reads path confined to the folder root (root "" : anywhere, for
@@ -157,20 +148,27 @@ func (r *Root) ReadFile(path string, limit int64) ([]byte, error) {
 // what is not a regular file of at most limit bytes.
 func ReadFile(root, path string, limit int64) ([]byte, error) {
 	if root == "" {
-		if _, err := os.Lstat(path); err != nil {
-			return nil, err
-		}
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return nil, err
-		}
-		return readResolved(path, real, limit)
+		return readVia(path, limit, filepath.EvalSymlinks)
 	}
 	r, err := NewRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	return r.ReadFile(path, limit)
+}
+
+// readVia reads path after resolve has resolved its symlinks (and refused
+// what it must). Most probes are for files that do not exist (.gitignore of
+// every folder): one lstat answers them without resolving the whole path.
+func readVia(path string, limit int64, resolve func(string) (string, error)) ([]byte, error) {
+	if _, err := os.Lstat(path); err != nil {
+		return nil, err
+	}
+	real, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	return readResolved(path, real, limit)
 }
 
 // readResolved reads real (path with its symlinks resolved) after an
@@ -216,20 +214,25 @@ func tooLarge(path string, size, limit int64) *Error {
 
 // describe names a non-regular file type.
 func describe(mode fs.FileMode) string {
-	switch t := mode.Type(); {
-	case t&fs.ModeDir != 0:
-		return "a folder"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeCharDevice != 0:
-		return "a character device"
-	case t&fs.ModeDevice != 0:
-		return "a device"
-	case t&fs.ModeSymlink != 0:
-		return "a symlink"
-	default:
-		return "a special file"
+	t := mode.Type()
+	for _, ft := range fileTypes {
+		if t&ft.bit != 0 {
+			return ft.name
+		}
 	}
+	return "a special file"
+}
+
+// fileTypes names the file types describe tells apart, the first match
+// winning (a character device also has fs.ModeDevice).
+var fileTypes = []struct {
+	bit  fs.FileMode
+	name string
+}{
+	{fs.ModeDir, "a folder"},
+	{fs.ModeNamedPipe, "a FIFO"},
+	{fs.ModeSocket, "a socket"},
+	{fs.ModeCharDevice, "a character device"},
+	{fs.ModeDevice, "a device"},
+	{fs.ModeSymlink, "a symlink"},
 }

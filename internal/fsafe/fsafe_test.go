@@ -7,17 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
-func write(t *testing.T, p string, b []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func write(t *testing.T, p string, b []byte) { testtree.WriteFile(t, p, string(b)) }
 
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
@@ -110,5 +104,21 @@ func TestReadRegular(t *testing.T) {
 	}
 	if _, err := ReadRegular(dir, 100); !errors.Is(err, ErrNotRegular) {
 		t.Fatalf("folder: %v", err)
+	}
+}
+
+func TestDescribeNamesEachFileType(t *testing.T) {
+	for mode, want := range map[fs.FileMode]string{
+		fs.ModeDir:                        "a folder",
+		fs.ModeNamedPipe:                  "a FIFO",
+		fs.ModeSocket:                     "a socket",
+		fs.ModeDevice | fs.ModeCharDevice: "a character device",
+		fs.ModeDevice:                     "a device",
+		fs.ModeSymlink:                    "a symlink",
+		fs.ModeIrregular:                  "a special file",
+	} {
+		if got := describe(mode | 0o644); got != want {
+			t.Errorf("describe(%v) = %q, want %q", mode, got, want)
+		}
 	}
 }

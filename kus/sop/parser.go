@@ -242,12 +242,16 @@ func isIDByte(c byte) bool {
 }
 
 // IsID reports whether s is a legal statement id ([A-Za-z0-9_:-]+).
-func IsID(s string) bool {
+func IsID(s string) bool { return allBytes(s, isIDByte) }
+
+// allBytes reports whether s is not empty and ok holds for each of its
+// bytes.
+func allBytes(s string, ok func(byte) bool) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isIDByte(s[i]) {
+		if !ok(s[i]) {
 			return false
 		}
 	}
@@ -262,17 +266,7 @@ func isAtomByte(c byte) bool {
 // IsAtom reports whether s can be written as a bare atom and read back
 // unchanged. It is deliberately narrower than what the parser accepts:
 // letters, digits and _ : - . / + = , only.
-func IsAtom(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isAtomByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+func IsAtom(s string) bool { return allBytes(s, isAtomByte) }
 
 type lexer struct {
 	line     string

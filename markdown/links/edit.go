@@ -123,7 +123,7 @@ func (ix *Index) RenameFiles(moves []FileMove) []Edit {
 			if !t.Exists && !moved {
 				continue // a broken link stays as it was
 			}
-			nt := relLink(path.Dir(fromNew), newPath(t.Rel))
+			nt := RelPath(path.Dir(fromNew), newPath(t.Rel))
 			if strings.HasSuffix(t.Rel, ".md") && !strings.HasSuffix(l.Target, ".md") && path.Ext(l.Target) == "" {
 				nt = strings.TrimSuffix(nt, ".md")
 			}
@@ -146,8 +146,9 @@ func wikiName(target, oldRel, newRel string) string {
 	return path.Base(name) + ext
 }
 
-// relLink is the relative link from folder dir to rel.
-func relLink(dir, rel string) string {
+// RelPath is the relative link from the slash-separated workspace folder
+// dir ("." for the root) to the workspace-relative file rel.
+func RelPath(dir, rel string) string {
 	if dir == "." {
 		return rel
 	}
@@ -156,12 +157,7 @@ func relLink(dir, rel string) string {
 	for n < len(a) && n < len(b)-1 && a[n] == b[n] {
 		n++
 	}
-	var parts []string
-	for range a[n:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, b[n:]...)
-	return strings.Join(parts, "/")
+	return strings.Repeat("../", len(a)-n) + strings.Join(b[n:], "/")
 }
 
 // escapeTarget percent-encodes what a bare link destination cannot hold.

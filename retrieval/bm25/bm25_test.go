@@ -37,13 +37,20 @@ func ku(src string, i int, body string) *kus.KU {
 //	B "banana cherry"            banana:1 cherri:1    dl 2
 //	C "cherry cherry cherry date" cherri:3 date:1      dl 4
 func handCorpus(t *testing.T, x *Index) *kvtest.Mem {
-	kv := kvtest.New()
-	for _, d := range []struct{ src, body string }{
+	return pagesKB(t, x, [][2]string{
 		{"a.md", "apple banana apple"},
 		{"b.md", "banana cherry"},
 		{"c.md", "cherry cherry cherry date"},
-	} {
-		require.NoError(t, x.IndexSource(kv, d.src, []*kus.KU{ku(d.src, 0, d.body)}, nil))
+	})
+}
+
+// pagesKB indexes each page {source, body} as one leaf unit, in order,
+// into a new store.
+func pagesKB(t *testing.T, x *Index, pages [][2]string) *kvtest.Mem {
+	t.Helper()
+	kv := kvtest.New()
+	for _, p := range pages {
+		require.NoError(t, x.IndexSource(kv, p[0], []*kus.KU{ku(p[0], 0, p[1])}, nil))
 	}
 	return kv
 }

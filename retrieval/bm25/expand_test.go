@@ -2,12 +2,13 @@ package bm25
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
@@ -15,16 +16,15 @@ import (
 // among pages on other subjects, as a knowledge base holds.
 func expandKB(t *testing.T, x *Index, docs map[string]string) *kvtest.Mem {
 	t.Helper()
-	kv := kvtest.New()
-	for src, body := range docs {
-		require.NoError(t, x.IndexSource(kv, src, []*kus.KU{ku(src, 0, body)}, nil))
+	var pages [][2]string
+	for _, src := range slices.Sorted(maps.Keys(docs)) {
+		pages = append(pages, [2]string{src, docs[src]})
 	}
 	for i, body := range []string{"Resize an image.", "Play an audio track.", "Cut a video.", "Back up a folder.",
 		"Start a web server.", "Query a database.", "Send an email.", "Mount a disk."} {
-		src := fmt.Sprintf("other%d.md", i)
-		require.NoError(t, x.IndexSource(kv, src, []*kus.KU{ku(src, 0, body)}, nil))
+		pages = append(pages, [2]string{fmt.Sprintf("other%d.md", i), body})
 	}
-	return kv
+	return pagesKB(t, x, pages)
 }
 
 func relatedOf(m map[string][]Relative) func(string) []Relative {

@@ -5,9 +5,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mrpvm/mrpvm/kus"
-	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
 // Two pages say "processor" and "CPU" together; a third says only "CPU".
@@ -16,16 +13,13 @@ import (
 // cannot.
 func TestFeedbackReachesPagesWithOtherWords(t *testing.T) {
 	x := New(DefaultParams())
-	kv := kvtest.New()
-	for _, d := range []struct{ src, body string }{
+	kv := pagesKB(t, x, [][2]string{
 		{"a.md", "Show the processor model and CPU flags."},
 		{"b.md", "Set the processor frequency of each CPU core."},
 		{"c.md", "Print the number of CPU units available."},
 		{"d.md", "Convert images between formats."},
 		{"e.md", "Format a disk partition."},
-	} {
-		require.NoError(t, x.IndexSource(kv, d.src, []*kus.KU{ku(d.src, 0, d.body)}, nil))
-	}
+	})
 	r, err := x.SearchQuery(kv, Query{Text: "processor", K: 10})
 	require.NoError(t, err)
 	require.Len(t, r.Hits, 2)
@@ -65,14 +59,11 @@ func slicesIndex(s []string, v string) int {
 // matches nothing has confidence 0.
 func TestConfidence(t *testing.T) {
 	x := New(DefaultParams())
-	kv := kvtest.New()
-	for _, d := range []struct{ src, body string }{
+	kv := pagesKB(t, x, [][2]string{
 		{"a.md", "Follow a log file as it grows."},
 		{"b.md", "Rotate log files daily."},
 		{"c.md", "Convert images between formats."},
-	} {
-		require.NoError(t, x.IndexSource(kv, d.src, []*kus.KU{ku(d.src, 0, d.body)}, nil))
-	}
+	})
 	k1 := x.Params().K1
 	strong, err := x.SearchQuery(kv, Query{Text: "follow log file grows", K: 3})
 	require.NoError(t, err)

@@ -313,6 +313,21 @@ type idSlot struct {
 	local int32
 }
 
+// slotOf returns the slot of analyzer term ID gid in the table *slots,
+// growing the table (at least doubling it) when gid lies beyond it.
+func slotOf(slots *[]idSlot, gid uint32) *idSlot {
+	if int(gid) >= len(*slots) {
+		growSlots(slots, gid)
+	}
+	return &(*slots)[gid]
+}
+
+func growSlots(slots *[]idSlot, gid uint32) {
+	grown := make([]idSlot, max(int(gid)+1, 2*len(*slots), 4096))
+	copy(grown, *slots)
+	*slots = grown
+}
+
 // entryRef locates the entry of one (unit, term) in analyse's buffer.
 type entryRef struct{ term, off, n int32 }
 
@@ -360,12 +375,7 @@ func (st *srcTerms) localID(t string, gid uint32) int32 {
 		}
 		return id
 	}
-	if int(gid) >= len(st.local) {
-		grown := make([]idSlot, max(int(gid)+1, 2*len(st.local), 4096))
-		copy(grown, st.local)
-		st.local = grown
-	}
-	e := &st.local[gid]
+	e := slotOf(&st.local, gid)
 	if e.epoch != st.epoch {
 		*e = idSlot{epoch: st.epoch, local: st.newTerm(t, gid)}
 	}

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +63,15 @@ func TestDescriptionOrLead(t *testing.T) {
 	assert.Equal(t, "Methods and results.", prose[FieldBody])
 	w := DefaultParams().Weights
 	assert.Greater(t, w[FieldDesc], w[FieldLead], "a page's description outweighs a prose opening")
+}
+
+// TestHasWords: hasWords counts words as strings.Fields splits them.
+func TestHasWords(t *testing.T) {
+	for _, s := range []string{"", "  ", "one", "a b c d e", "a b c d e f", " a\tb\nc  d e f g ", "ünï cödé wörds  in\u00a0text here and more", strings.Repeat("w ", 50)} {
+		for n := 1; n <= 8; n++ {
+			if got, want := hasWords(s, n), len(strings.Fields(s)) >= n; got != want {
+				t.Errorf("hasWords(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
+	}
 }

@@ -138,12 +138,7 @@ var flushPool = sync.Pool{New: func() any { return &flushScratch{byTerm: map[str
 // (0: use the term).
 func (fs *flushScratch) post(t string, gid uint32) int32 {
 	if gid != 0 {
-		if int(gid) >= len(fs.slots) {
-			grown := make([]idSlot, max(int(gid)+1, 2*len(fs.slots), 4096))
-			copy(grown, fs.slots)
-			fs.slots = grown
-		}
-		e := &fs.slots[gid]
+		e := slotOf(&fs.slots, gid)
 		if e.epoch != fs.epoch {
 			*e = idSlot{epoch: fs.epoch, local: fs.newPost(t)}
 		}

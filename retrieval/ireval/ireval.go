@@ -62,17 +62,11 @@ func DefaultDir() string {
 
 // Load reads corpus.jsonl, queries-<split>.jsonl and qrels-<split>.tsv from dir.
 func Load(dir, split string) (*Dataset, error) {
-	ds := &Dataset{}
-	if err := readJSONL(filepath.Join(dir, "corpus.jsonl"), func(b []byte) error {
-		var d Doc
-		if err := json.Unmarshal(b, &d); err != nil {
-			return err
-		}
-		ds.Docs = append(ds.Docs, d)
-		return nil
-	}); err != nil {
+	docs, err := ReadDocs(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
 		return nil, err
 	}
+	ds := &Dataset{Docs: docs}
 	qrels, err := LoadQrels(filepath.Join(dir, "qrels-"+split+".tsv"))
 	if err != nil {
 		return nil, err
@@ -91,6 +85,35 @@ func Load(dir, split string) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// ReadDocs reads a BEIR corpus file: one JSON Doc a line, blank lines
+// skipped.
+func ReadDocs(path string) ([]Doc, error) {
+	var docs []Doc
+	err := readJSONL(path, func(b []byte) error {
+		var d Doc
+		if err := json.Unmarshal(b, &d); err != nil {
+			return err
+		}
+		docs = append(docs, d)
+		return nil
+	})
+	return docs, err
+}
+
+// WriteWorkspace writes every document into the folder dir as its
+// workspace file (Markdown named SourceID) and returns the bytes written.
+func WriteWorkspace(dir string, docs []Doc) (int64, error) {
+	var total int64
+	for _, d := range docs {
+		body := Markdown(d)
+		if err := os.WriteFile(filepath.Join(dir, SourceID(d.ID)), body, 0o644); err != nil {
+			return total, fmt.Errorf("ireval: %w", err)
+		}
+		total += int64(len(body))
+	}
+	return total, nil
 }
 
 func readJSONL(path string, fn func([]byte) error) error {

@@ -17,6 +17,21 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/thinkingdb"
 )
 
+// trainSet loads and prepares SciFact's training split; the test is
+// skipped when the data is not found.
+func trainSet(t *testing.T) (*Dataset, *Prepared) {
+	t.Helper()
+	dir := DefaultDir()
+	if dir == "" {
+		t.Skip("SciFact data not found (set MRPVM_SCIFACT)")
+	}
+	ds, err := Load(dir, "train")
+	require.NoError(t, err)
+	p, err := Prepare(ds)
+	require.NoError(t, err)
+	return ds, p
+}
+
 func TestMetrics(t *testing.T) {
 	rel := map[string]int{"a": 1, "b": 2}
 	tests := []struct {
@@ -58,14 +73,7 @@ func TestSciFact(t *testing.T) {
 	if os.Getenv("MRPVM_IREVAL") == "" || testing.Short() {
 		t.Skip("set MRPVM_IREVAL=1 to run the SciFact evaluation")
 	}
-	dir := DefaultDir()
-	if dir == "" {
-		t.Skip("SciFact data not found (set MRPVM_SCIFACT)")
-	}
-	ds, err := Load(dir, "train")
-	require.NoError(t, err)
-	p, err := Prepare(ds)
-	require.NoError(t, err)
+	ds, p := trainSet(t)
 	mb := float64(p.Bytes) / 1e6
 	t.Logf("corpus: %d docs, %.1f MB Markdown, kus.Parse %v; %d train queries", len(ds.Docs), mb, p.Parse.Round(time.Millisecond), len(ds.Queries))
 
@@ -202,4 +210,26 @@ func Methods() []Method {
 		&Balanced{B: bm25.New(bm25.DefaultParams()), H: hdc.New(hdc.DefaultParams()), Tag: "kb-balanced"},
 		&ThinkingDB{B: bm25.New(bm25.DefaultParams()), T: thinkingdb.New(thinkingdb.DefaultParams()), Tag: "kb-thinkingdb"},
 	}
+}
+
+func TestReadDocsAndWriteWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	require.NoError(t, os.WriteFile(corpus, []byte(`{"_id": "7", "title": "T", "text": "body"}`+"\n\n"+
+		`{"_id": "8", "title": "U", "text": "more"}`+"\n"), 0o644))
+	docs, err := ReadDocs(corpus)
+	require.NoError(t, err)
+	assert.Equal(t, []Doc{{ID: "7", Title: "T", Text: "body"}, {ID: "8", Title: "U", Text: "more"}}, docs)
+
+	ws := t.TempDir()
+	n, err := WriteWorkspace(ws, docs)
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(ws, "7.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "# T\n\nbody\n", string(got))
+	assert.Equal(t, int64(len("# T\n\nbody\n")+len("# U\n\nmore\n")), n)
+
+	require.NoError(t, os.WriteFile(corpus, []byte("{not json\n"), 0o644))
+	_, err = ReadDocs(corpus)
+	assert.ErrorContains(t, err, "corpus.jsonl:1")
 }

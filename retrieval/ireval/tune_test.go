@@ -21,14 +21,7 @@ func TestTuneBM25(t *testing.T) {
 	if os.Getenv("MRPVM_TUNE") == "" {
 		t.Skip("set MRPVM_TUNE=1 to tune")
 	}
-	dir := DefaultDir()
-	if dir == "" {
-		t.Skip("SciFact data not found")
-	}
-	ds, err := Load(dir, "train")
-	require.NoError(t, err)
-	p, err := Prepare(ds)
-	require.NoError(t, err)
+	ds, p := trainSet(t)
 	db, err := OpenDB(filepath.Join(t.TempDir(), "tune.db"))
 	require.NoError(t, err)
 	defer db.Close()

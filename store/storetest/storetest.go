@@ -5,6 +5,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 // Dump returns every key and value of the bbolt file at path (a snapshot,
@@ -34,4 +36,31 @@ func Dump(tb testing.TB, path string) map[string]string {
 		tb.Fatalf("read %s: %v", path, err)
 	}
 	return out
+}
+
+// Garble overwrites every value of st, a plugin's private namespace, with
+// bytes no decoder accepts, for tests of the repair of a corrupt index. The
+// test fails when st holds no value.
+func Garble(tb testing.TB, st plugin.Store) {
+	tb.Helper()
+	n := 0
+	err := st.Update(func(kv plugin.KV) error {
+		var keys [][]byte
+		if err := kv.Scan(nil, nil, func(k, _ []byte) error {
+			keys = append(keys, append([]byte(nil), k...))
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := kv.Put(k, []byte{0xff, 0xfe, 0x00, 0x01}); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		tb.Fatalf("garble: %v (%d keys)", err, n)
+	}
 }

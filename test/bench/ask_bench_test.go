@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
+	"github.com/mrpvm/mrpvm/retrieval/ireval"
 	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -22,27 +22,16 @@ const scifact = "../../../shared/data/scifact/"
 // sciFactWorkspace writes the corpus as one Markdown file per abstract, as
 // the shared mkworkspace tool does.
 func sciFactWorkspace(b *testing.B) string {
-	f, err := os.Open(scifact + "corpus.jsonl")
-	if err != nil {
+	if _, err := os.Stat(scifact + "corpus.jsonl"); err != nil {
 		b.Skipf("SciFact corpus not available: %v", err)
 	}
-	defer f.Close()
+	docs, err := ireval.ReadDocs(scifact + "corpus.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
 	dir := b.TempDir()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var d struct {
-			ID    string `json:"_id"`
-			Title string `json:"title"`
-			Text  string `json:"text"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		body := fmt.Sprintf("# %s\n\n%s\n", d.Title, d.Text)
-		if err := os.WriteFile(filepath.Join(dir, d.ID+".md"), []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
+	if _, err := ireval.WriteWorkspace(dir, docs); err != nil {
+		b.Fatal(err)
 	}
 	return dir
 }

@@ -163,36 +163,42 @@ func (e *Engine) index(kv plugin.KV, sourceID string, units []*kus.KU, old []str
 			return err
 		}
 	}
-	if units == nil {
-		if err := e.bm.RemoveSource(bkv, sourceID, old); err != nil {
-			return fmt.Errorf("bm25: %w", err)
-		}
-	} else if err := e.bm.IndexSource(bkv, sourceID, units, old); err != nil {
+	if err := syncSource(e.bm, bkv, sourceID, units, old); err != nil {
 		return fmt.Errorf("bm25: %w", err)
 	}
 	if e.hd != nil {
-		var err error
-		if units == nil {
-			err = e.hd.RemoveSource(kv, sourceID, old)
-		} else {
-			err = e.hd.IndexSource(kv, sourceID, units, old)
-		}
-		if err != nil {
+		if err := syncSource(e.hd, kv, sourceID, units, old); err != nil {
 			return fmt.Errorf("hdc: %w", err)
 		}
 	}
 	if e.td != nil {
-		var err error
-		if units == nil {
-			err = e.td.RemoveSource(kv, sourceID, old)
-		} else {
-			err = e.td.IndexSource(kv, sourceID, units, old)
-		}
-		if err != nil {
+		if err := syncSource(e.td, kv, sourceID, units, old); err != nil {
 			return fmt.Errorf("thinkingdb: %w", err)
 		}
 	}
 	return nil
+}
+
+// sourceIndex is what the engine's indexes (bm25, hdc, thinkingdb) share:
+// a source's units are indexed in place of its old ones, or removed.
+type sourceIndex interface {
+	IndexSource(kv plugin.KV, sourceID string, units []*kus.KU, oldUnitIDs []string) error
+	RemoveSource(kv plugin.KV, sourceID string, oldUnitIDs []string) error
+}
+
+var (
+	_ sourceIndex = (*bm25.Index)(nil)
+	_ sourceIndex = (*hdc.Index)(nil)
+	_ sourceIndex = (*thinkingdb.Index)(nil)
+)
+
+// syncSource indexes units as source sourceID in ix, or removes the source
+// when units is nil.
+func syncSource(ix sourceIndex, kv plugin.KV, sourceID string, units []*kus.KU, old []string) error {
+	if units == nil {
+		return ix.RemoveSource(kv, sourceID, old)
+	}
+	return ix.IndexSource(kv, sourceID, units, old)
 }
 
 // errorOf maps index errors to plugin result errors; a damaged knowledge

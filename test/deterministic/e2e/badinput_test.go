@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -72,69 +73,72 @@ func askBad(t *testing.T, env []string, ws, question string, args ...string) (ba
 	return out, r
 }
 
+// answeredSession opens a session in a new workspace of the session pages
+// and git stash's page with question, which must be answered, and returns
+// the isolated environment, the workspace and the answer.
+func answeredSession(t *testing.T, question string) ([]string, string, badJSON) {
+	t.Helper()
+	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
+	env := isolatedEnv(t)
+	first, r := askBad(t, env, ws, question, "--session", "new")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "answered", first.Status, r.stdout)
+	return env, ws, first
+}
+
 // TestBadInputGetsADefinedStatus asks every kind of bad input through the
 // real binary, in the middle of a session: each gets its documented status,
 // exit code, trace code and message, and none leaves anything in the
 // knowledge base that misleads a later follow-up of the same session.
 func TestBadInputGetsADefinedStatus(t *testing.T) {
-	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
-	env := isolatedEnv(t)
-
-	first, r := askBad(t, env, ws, "How do I run a docker container in the background?", "--session", "new")
-	require.Equal(t, 0, r.code, r.stderr)
-	require.Equal(t, "answered", first.Status, r.stdout)
+	env, ws, first := answeredSession(t, "How do I run a docker container in the background?")
 	session := first.SessionID
 
-	t.Run("empty question", func(t *testing.T) {
-		out, r := askBad(t, env, ws, " \n\t ", "--session", session)
-		assert.Equal(t, 2, r.code, r.stderr)
-		assert.Equal(t, "invalid", out.Status)
-		assert.Contains(t, out.codes(), "EMPTY_QUESTION")
-		assert.Contains(t, r.stderr, "the question is empty")
-	})
-	t.Run("1 MB question", func(t *testing.T) {
-		// About git stash: had its turn been kept, a later "them" would
-		// mean stashes.
-		big := strings.Repeat("How do I stash my changes in git? ", 1<<20/34+1)
-		out, r := askBad(t, env, ws, big, "--session", session)
-		assert.Equal(t, 0, r.code, r.stderr)
-		assert.Contains(t, []string{"answered", "no-context"}, out.Status, r.stdout)
-		assert.Contains(t, out.codes(), "QUESTION_TRUNCATED")
-	})
-	t.Run("only stop words", func(t *testing.T) {
-		out, r := askBad(t, env, ws, "What is the of and?", "--session", session)
-		assert.Equal(t, 0, r.code, r.stderr)
-		assert.Equal(t, "no-context", out.Status)
-		assert.Contains(t, out.codes(), "NO_CONTENT_TERMS")
-		assert.Contains(t, out.AnswerMarkdown, "only common words")
-	})
-	t.Run("only typos", func(t *testing.T) {
-		out, r := askBad(t, env, ws, "xqzvt plokmn wibblefrot?", "--session", session)
-		assert.Equal(t, 0, r.code, r.stderr)
-		assert.Equal(t, "no-context", out.Status)
-		assert.Contains(t, out.codes(), "NO_KNOWN_TERMS")
-		assert.Contains(t, out.AnswerMarkdown, "xqzvt, plokmn, wibblefrot")
-		assert.Empty(t, out.Evidence)
-	})
-	t.Run("unknown session id", func(t *testing.T) {
-		for range 2 { // the first attempt creates nothing
-			out, r := askBad(t, env, ws, "How do I list them?", "--session", "s-doesnotexist")
-			assert.Equal(t, 2, r.code, r.stderr)
-			assert.Equal(t, "invalid", out.Status)
-			assert.Contains(t, out.codes(), "SESSION_NOT_FOUND")
-			assert.Contains(t, r.stderr, "session s-doesnotexist: session not found")
-			assert.Contains(t, r.stderr, "--session new")
-		}
-	})
-	t.Run("follow-up opening a session", func(t *testing.T) {
-		for _, q := range []string{"How do I list them?", "and how do I remove one?", "How much does it cost?"} {
-			out, r := askBad(t, env, ws, q, "--session", "new")
-			assert.Equal(t, 0, r.code, r.stderr)
-			assert.Equal(t, "no-context", out.Status, q)
-			assert.Contains(t, out.codes(), "FOLLOW_UP_WITHOUT_CONTEXT", q)
-			assert.Contains(t, out.AnswerMarkdown, "no earlier answered question", q)
-		}
-	})
+	// About git stash: had its turn been kept, a later "them" would mean
+	// stashes.
+	big := strings.Repeat("How do I stash my changes in git? ", 1<<20/34+1)
+	for _, tc := range []struct {
+		name       string
+		questions  []string // asked in turn, each checked
+		session    string   // "" : the session of the first question
+		code       int      // exit code
+		status     []string // the status is one of these
+		trace      string   // a code in the trace
+		stderr     []string // in standard error
+		answer     string   // in the answer
+		noEvidence bool
+	}{
+		{name: "empty question", questions: []string{" \n\t "}, code: 2, status: []string{"invalid"},
+			trace: "EMPTY_QUESTION", stderr: []string{"the question is empty"}},
+		{name: "1 MB question", questions: []string{big}, status: []string{"answered", "no-context"}, trace: "QUESTION_TRUNCATED"},
+		{name: "only stop words", questions: []string{"What is the of and?"}, status: []string{"no-context"},
+			trace: "NO_CONTENT_TERMS", answer: "only common words"},
+		{name: "only typos", questions: []string{"xqzvt plokmn wibblefrot?"}, status: []string{"no-context"},
+			trace: "NO_KNOWN_TERMS", answer: "xqzvt, plokmn, wibblefrot", noEvidence: true},
+		// Asked twice: the first attempt creates nothing.
+		{name: "unknown session id", questions: []string{"How do I list them?", "How do I list them?"}, session: "s-doesnotexist",
+			code: 2, status: []string{"invalid"}, trace: "SESSION_NOT_FOUND",
+			stderr: []string{"session s-doesnotexist: session not found", "--session new"}},
+		{name: "follow-up opening a session", questions: []string{"How do I list them?", "and how do I remove one?", "How much does it cost?"},
+			session: "new", status: []string{"no-context"}, trace: "FOLLOW_UP_WITHOUT_CONTEXT", answer: "no earlier answered question"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sess := cmp.Or(tc.session, session)
+			for _, q := range tc.questions {
+				out, r := askBad(t, env, ws, q, "--session", sess)
+				assert.Equal(t, tc.code, r.code, r.stderr)
+				assert.Contains(t, tc.status, out.Status, r.stdout)
+				assert.Contains(t, out.codes(), tc.trace, q)
+				for _, want := range tc.stderr {
+					assert.Contains(t, r.stderr, want)
+				}
+				assert.Contains(t, out.AnswerMarkdown, tc.answer, q)
+				if tc.noEvidence {
+					assert.Empty(t, out.Evidence)
+				}
+			}
+		})
+	}
 
 	// After all of that, the session's follow-up is still about what its
 	// one answered question was about.
@@ -151,12 +155,7 @@ func TestBadInputGetsADefinedStatus(t *testing.T) {
 // cited: the next run of ask re-ingests the workspace, the follow-up says
 // the page is gone (SESSION_SOURCE_REMOVED) and never cites it.
 func TestFollowUpAfterItsSourceIsDeleted(t *testing.T) {
-	ws := writeWorkspace(t, sessionWorkspace+gitStashPage)
-	env := isolatedEnv(t)
-
-	first, r := askBad(t, env, ws, "How do I stash my changes in git?", "--session", "new")
-	require.Equal(t, 0, r.code, r.stderr)
-	require.Equal(t, "answered", first.Status, r.stdout)
+	env, ws, first := answeredSession(t, "How do I stash my changes in git?")
 	require.Equal(t, []string{"common/git-stash.md"}, first.sources())
 
 	require.NoError(t, os.Remove(filepath.Join(ws, "common", "git-stash.md")))

@@ -100,16 +100,13 @@ func TestIngestNonUTF8FileNames(t *testing.T) {
 		t.Skipf("the file system refuses names that are not UTF-8: %v", err)
 	}
 	env := isolatedEnv(t)
-	r := run(t, env, "ingest", "--workspace", ws, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var rep ingestJSON
-	decodeJSON(t, r.stdout, &rep)
+	rep := ingestOK(t, env, ws)
 	assert.Equal(t, 1, rep.Files)
 	require.Len(t, rep.Errors, 1)
 	assert.Equal(t, "file_name_not_utf8", rep.Errors[0].Code)
 	assert.Contains(t, rep.Errors[0].Message, `"ro\xfflout.md"`)
 
-	r = run(t, env, "search", "--workspace", ws, "--json", "rollout")
+	r := run(t, env, "search", "--workspace", ws, "--json", "rollout")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "guide.md")
 	assert.NotContains(t, r.stdout, "\ufffd")

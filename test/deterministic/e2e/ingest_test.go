@@ -41,20 +41,14 @@ type ingestJSON struct {
 func TestIngestJSONAndIncremental(t *testing.T) {
 	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- dir/b.md --\n# B\n\nBeta text.\n")
 	env := isolatedEnv(t)
-	r := run(t, env, "ingest", "--workspace", ws, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var first ingestJSON
-	decodeJSON(t, r.stdout, &first)
+	first := ingestOK(t, env, ws)
 	assert.GreaterOrEqual(t, first.Files, 2)
 	assert.Empty(t, first.Errors)
 	assert.NotNil(t, first.Warnings)
 	assert.Empty(t, first.Warnings)
 	assert.Greater(t, first.KUs, 2)
 
-	r = run(t, env, "ingest", "--workspace", ws, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var second ingestJSON
-	decodeJSON(t, r.stdout, &second)
+	second := ingestOK(t, env, ws)
 	assert.Equal(t, 0, second.Files)
 	assert.Equal(t, first.KUs, second.KUs)
 
@@ -62,9 +56,7 @@ func TestIngestJSONAndIncremental(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("# B\n\nBeta changed.\n"), 0o644))
 	later := time.Now().Add(5 * time.Second)
 	require.NoError(t, os.Chtimes(p, later, later))
-	r = run(t, env, "ingest", "--workspace", ws, "--json")
-	var third ingestJSON
-	decodeJSON(t, r.stdout, &third)
+	third := ingestOK(t, env, ws)
 	assert.Equal(t, 1, third.Files, "exactly the changed file")
 
 	// The default database lives under the user cache directory.
@@ -93,10 +85,7 @@ func TestIngestSkipsBadFilesButSucceeds(t *testing.T) {
 	ws := writeWorkspace(t, "-- good.md --\n# Good\n\ntext\n")
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "bin.md"), []byte{0x7f, 'E', 'L', 'F', 0, 0, 1}, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "latin1.md"), []byte("caf\xe9\n"), 0o644))
-	r := run(t, isolatedEnv(t), "ingest", "--workspace", ws, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var rep ingestJSON
-	decodeJSON(t, r.stdout, &rep)
+	rep := ingestOK(t, isolatedEnv(t), ws)
 	codes := map[string]string{}
 	for _, e := range rep.Errors {
 		codes[filepath.Base(e.Path)] = e.Code
@@ -115,16 +104,11 @@ func TestHugeFileIsCappedAndIngestable(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "huge.md"), []byte(sb.String()), 0o644))
 	env := isolatedEnv(t)
-	r := run(t, env, "ingest", "--workspace", ws, "--json")
-	require.Equal(t, 0, r.code, r.stderr)
-	var rep ingestJSON
-	decodeJSON(t, r.stdout, &rep)
+	rep := ingestOK(t, env, ws)
 	require.Len(t, rep.Errors, 1)
 	assert.Equal(t, "file_too_large", rep.Errors[0].Code)
 
-	r = run(t, env, "ingest", "--workspace", ws, "--json", "--max-file-size", fmt.Sprint(64<<20))
-	require.Equal(t, 0, r.code, r.stderr)
-	decodeJSON(t, r.stdout, &rep)
+	rep = ingestOK(t, env, ws, "--max-file-size", fmt.Sprint(64<<20))
 	assert.Empty(t, rep.Errors)
 	assert.Equal(t, 1, rep.Files)
 }
@@ -231,8 +215,8 @@ func TestIngestCompactKeepsTheKnowledgeBase(t *testing.T) {
 	ws := writeWorkspace(t, "-- a.md --\n# A\n\nAlpha text.\n-- b.md --\n# B\n\nBeta text.\n")
 	env := isolatedEnv(t)
 	db := filepath.Join(t.TempDir(), "kb.db")
-	before := ingestOK(t, env, ws, db)
-	after := ingestOK(t, env, ws, db, "--compact")
+	before := ingestOK(t, env, ws, "--db", db)
+	after := ingestOK(t, env, ws, "--db", db, "--compact")
 	assert.Equal(t, before.KUs, after.KUs)
 	r := run(t, env, "ask", "--workspace", ws, "--db", db, "--json", "What is Alpha?")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -246,7 +230,7 @@ func TestIngestReportsKUWarnings(t *testing.T) {
 	ws := writeWorkspace(t, "-- plugin.kus.md --\n# Plugin\n\n## Context Unit cu-1\n\nRole: NotARole\nTopic: testing\nClaim: This is a claim.\nProcedure: Do this.\n-- ok.md --\n# Fine\n\nNothing wrong here.\n")
 	env := isolatedEnv(t)
 	db := filepath.Join(t.TempDir(), "kb.db")
-	rep := ingestOK(t, env, ws, db)
+	rep := ingestOK(t, env, ws, "--db", db)
 	assert.Empty(t, rep.Errors)
 	codes := map[string]int{}
 	for _, w := range rep.Warnings {
@@ -330,11 +314,11 @@ func TestSIGTERMStopsIngest(t *testing.T) {
 	}
 }
 
-// ingestOK runs `mrpvm ingest --json` (with extra flags) of ws into db,
-// requires it to succeed and decodes its report.
-func ingestOK(t *testing.T, env []string, ws, db string, extra ...string) ingestJSON {
+// ingestOK runs `mrpvm ingest --json` (with extra flags) of ws, requires
+// it to succeed and decodes its report.
+func ingestOK(t *testing.T, env []string, ws string, extra ...string) ingestJSON {
 	t.Helper()
-	r := run(t, env, append([]string{"ingest", "--workspace", ws, "--db", db, "--json"}, extra...)...)
+	r := run(t, env, append([]string{"ingest", "--workspace", ws, "--json"}, extra...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	var rep ingestJSON
 	decodeJSON(t, r.stdout, &rep)

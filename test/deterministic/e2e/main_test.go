@@ -12,7 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"golang.org/x/tools/txtar"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // binary is the mrpvm binary built once for the whole package.
@@ -86,16 +87,7 @@ func isolatedEnv(t *testing.T) []string {
 }
 
 // writeWorkspace writes a txtar archive into a new temporary folder.
-func writeWorkspace(t *testing.T, archive string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, f.Data, 0o644))
-	}
-	return dir
-}
+func writeWorkspace(t *testing.T, archive string) string { return testtree.Write(t, archive) }
 
 func decodeJSON(t *testing.T, s string, v any) {
 	t.Helper()

@@ -6,7 +6,6 @@ package llm
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -33,11 +33,7 @@ const question = "What is the capital of France?"
 func workspace(t *testing.T, budget int) string {
 	t.Helper()
 	ws := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	write := func(name, text string) { testtree.WriteFiles(t, ws, map[string]string{name: text}) }
 	write("geography/france.md", "# France\n\n## Capital\n\nParis is the capital of France. The Seine flows through Paris.\n\n"+
 		"## Rivers\n\nThe Loire is the longest river in France.\n")
 	write("geography/italy.md", "# Italy\n\n## Capital\n\nRome is the capital of Italy.\n")

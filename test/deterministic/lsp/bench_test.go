@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/test/internal/tldrpages"
 )
 
@@ -102,13 +103,7 @@ func tldrCommon(tb testing.TB) string {
 func genLinked(tb testing.TB, n int) string {
 	tb.Helper()
 	root := tb.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { testtree.WriteFile(tb, filepath.Join(root, rel), text) }
 	write("target.md", "# Target\n\n## Shared Heading\n\nThe heading every page links to.\n\n## Other\n\nMore.\n")
 	for i := 0; i < n; i++ {
 		write(fmt.Sprintf("d%02d/p%03d.md", i%10, i), fmt.Sprintf("# Page %d\n\n## Part\n\nSee [[target#Shared Heading]], [[target#shared-heading|the heading]] "+

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/lsp"
 	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
@@ -44,22 +43,7 @@ func defaultCaps() map[string]any { return lspclient.Caps() }
 
 // unpack writes a txtar archive from testdata into a new folder.
 func unpack(t testing.TB, archive string) string {
-	t.Helper()
-	a, err := txtar.ParseFile(filepath.Join("testdata", archive))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	for _, f := range a.Files {
-		p := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testtree.Unpack(t, filepath.Join("testdata", archive))
 }
 
 // start runs a server in-process over a pipe and initializes it.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
@@ -35,12 +36,7 @@ func TestServerHostileWorkspace(t *testing.T) {
 		filepath.Join(root, "sub", "b.md"):  "# Beta Quasarite\n\nThe beta guide.\n",
 		filepath.Join(base, "home", "h.md"): "# Home HOMENOTES\n",
 	} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, text)
 	}
 	for link, target := range map[string]string{
 		"key.md":     secret,

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/lsp"
 )
 
@@ -136,17 +137,12 @@ func (e *editor) applyEdits(we workspaceEdit) {
 // of the old.
 func TestRenameWhileTheFirstIngestRuns(t *testing.T) {
 	root := genArchivers(t)
-	for rel, text := range map[string]string{
+	testtree.WriteFiles(t, root, map[string]string{
 		"howto.md":    "# Howto\n\n## Unpack Everything\n\nUse tar or arc0 to unpack everything.\n",
 		"links/a.md":  "# Links A\n\nSee [[howto#Unpack Everything]] and [it](../howto.md#unpack-everything).\n",
 		"links/b.md":  "# Links B\n\nSee [[howto#unpack-everything|how to unpack]].\n",
 		"links/cr.md": "\uFEFF# Links CR\r\n\r\nSee [unpack](../howto.md#unpack-everything).\r\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	hook, held, release := holdFirstIngest(t)
 	e := start(t, "", editorOptions{root: root, noWait: true, firstIngestHook: hook, initOpts: map[string]any{"askWaitMs": 0}})
 	defer release() // before the server's shutdown on a failure
@@ -232,10 +228,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 			"[key](key.md#secret-heading) [local](#local) [[notes#Local]]\n",
 		filepath.Join(root, ".git", "HEAD"): "ref: refs/heads/main\n",
 	} {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, text)
 	}
 	if err := os.Symlink(filepath.Join(base, "outside", "secret.md"), filepath.Join(root, "key.md")); err != nil {
 		t.Skip("no symlinks:", err)
@@ -302,11 +295,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 		t.Errorf("the local links lost their targets: %s", dl)
 	}
 	// Renaming a local heading edits workspace files only.
-	p := e.pos("notes.md", "Local", 1)
-	p["newName"] = "Nearby"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", p, &we)
-	if got := e.edits(we); got != "notes.md@2:3=Nearby notes.md@5:38=nearby notes.md@5:53=Nearby" {
+	if got := e.rename("notes.md", "Local", 1, "Nearby"); got != "notes.md@2:3=Nearby notes.md@5:38=nearby notes.md@5:53=Nearby" {
 		t.Errorf("local rename: %s", got)
 	}
 	// Moving a file out of the workspace, or one in from outside, gets no
@@ -392,11 +381,7 @@ func TestHugeDocumentLinkFeatures(t *testing.T) {
 	if got := strings.Join(e.refs(locs), " "); got != "README.md:2:15" {
 		t.Errorf("references with the 20 MB document open: %.300s", got)
 	}
-	r := e.pos("guide.md", "Install Steps", 2)
-	r["newName"] = "Setup"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", r, &we)
-	if got := e.edits(we); got != "README.md@2:23=Setup guide.md@2:3=Setup" {
+	if got := e.rename("guide.md", "Install Steps", 2, "Setup"); got != "README.md@2:23=Setup guide.md@2:3=Setup" {
 		t.Errorf("rename with the 20 MB document open: %.300s", got)
 	}
 	var list json.RawMessage
@@ -428,13 +413,10 @@ func TestLinkCycles(t *testing.T) {
 	if got := strings.Join(e.refs(locs), " "); got != "a.md:4:0 a.md:4:18 b.md:4:0" {
 		t.Errorf("references in a cycle: %s", got)
 	}
-	p["newName"] = "Round"
-	var we workspaceEdit
-	e.mustCall("textDocument/rename", p, &we)
-	if got := e.edits(we); got != "a.md@2:3=Round a.md@4:12=round a.md@4:22=Round b.md@4:9=round" {
+	if got := e.rename("a.md", "Loop", 1, "Round"); got != "a.md@2:3=Round a.md@4:12=round a.md@4:22=Round b.md@4:9=round" {
 		t.Errorf("rename in a cycle: %s", got)
 	}
-	we = workspaceEdit{}
+	var we workspaceEdit
 	e.mustCall("workspace/willRenameFiles", map[string]any{"files": []any{
 		map[string]any{"oldUri": e.uri("a.md"), "newUri": e.uri("sub/c.md")},
 	}}, &we)

@@ -78,6 +78,17 @@ func (e *editor) edits(we workspaceEdit) string {
 	return strings.Join(out, " ")
 }
 
+// rename renames what stands at needle (moved by delta) in rel to newName,
+// which must succeed, and returns the edits as edits lists them.
+func (e *editor) rename(rel, needle string, delta int, newName string) string {
+	e.t.Helper()
+	p := e.pos(rel, needle, delta)
+	p["newName"] = newName
+	var we workspaceEdit
+	e.mustCall("textDocument/rename", p, &we)
+	return e.edits(we)
+}
+
 func TestReferences(t *testing.T) {
 	e := startLinks(t)
 	refs := func(params map[string]any, decl bool) []string {
@@ -160,13 +171,7 @@ func TestRenameHeading(t *testing.T) {
 		t.Errorf("rename edits:\n got %s\nwant %s", got, want)
 	}
 	// From a link's anchor: the heading it names.
-	p := e.pos("README.md", "#first-run", 2)
-	p["newName"] = "Second run"
-	var we2 workspaceEdit
-	if err := e.call("textDocument/rename", p, &we2); err != nil {
-		t.Fatal(err)
-	}
-	if got := e.edits(we2); got != "README.md@2:73=second-run docs/setup.md@2:3=Second run" {
+	if got := e.rename("README.md", "#first-run", 2, "Second run"); got != "README.md@2:73=second-run docs/setup.md@2:3=Second run" {
 		t.Errorf("rename from a link: %s", got)
 	}
 }

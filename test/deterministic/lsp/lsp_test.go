@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 func TestInitializeAndProgress(t *testing.T) {
@@ -379,10 +381,7 @@ func TestCancellation(t *testing.T) {
 	// A whole-folder ingest of a large folder is long enough to cancel.
 	for i := 0; i < 400; i++ {
 		p := filepath.Join(e.root, "bulk", "f"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i)+".md")
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte("# Page "+itoa(i)+"\n\n"+strings.Repeat("Lorem ipsum dolor sit amet, consectetur. ", 60)+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, "# Page "+itoa(i)+"\n\n"+strings.Repeat("Lorem ipsum dolor sit amet, consectetur. ", 60)+"\n")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // genArchivers writes pages about archivers that sort before tar.md, so an
@@ -16,11 +18,7 @@ import (
 func genArchivers(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { testtree.WriteFile(t, filepath.Join(root, name), text) }
 	for i := 0; i < 40; i++ {
 		write(fmt.Sprintf("a%02d.md", i), fmt.Sprintf("# arc%d\n\n> Archiver number %d.\n\n- Extract an archive into a directory:\n\n`arc%d x {{archive}} -o {{directory}}`\n", i, i, i))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/test/internal/lspclient"
 )
 
@@ -17,7 +18,7 @@ import (
 func homeTree(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	for p, text := range map[string]string{
+	testtree.WriteFiles(t, home, map[string]string{
 		"todo.md":          "# Todo\n\nBuy milk.\n",
 		"notes/a.md":       "# Alpha\n\nAlpha notes about Quillwort.\n",
 		"notes/b.md":       "# Beta\n\nBeta notes.\n",
@@ -26,15 +27,7 @@ func homeTree(t *testing.T) string {
 		"proj/docs/c.md":   "# Gamma\n\nProject docs.\n",
 		"proj/.gitignore":  "drafts/\n",
 		"proj/drafts/x.md": "# Draft\n",
-	} {
-		p = filepath.Join(home, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return home
 }
 
