@@ -461,3 +461,24 @@ func TestListQuestionGetsTheWholeTable(t *testing.T) {
 		}
 	}
 }
+
+// TestListQuestionCutsATableItIsNotAbout: a table in a source further down
+// the answer, whose section the question does not name, shows only the
+// rows that bear most on the question, not all of them.
+func TestListQuestionCutsATableItIsNotAbout(t *testing.T) {
+	lead := parseMD(t, "plugins.md", "# Plugins\n\n## Retrievers\n\nThe graph retriever suits multi-hop questions that follow relations.\n")
+	var rows strings.Builder
+	for _, r := range []string{"a new graph retriever for multi-hop questions | a row in the retriever table", "a new editor command | the command table for questions", "a new setting | the settings file", "a new log field | the logger", "a new protocol field | the wire types", "a new report column | the report writer", "a new cache | the cache package", "a new release step | the release script"} {
+		rows.WriteString("| " + r + " |\n")
+	}
+	other := parseMD(t, "layout.md", "# Layout\n\n## Where changes go\n\n| change | where |\n| --- | --- |\n"+rows.String())
+	md := solveMD(t, "identify", "Which graph retriever suits multi-hop questions?", "graph retriever suits multi-hop questions", []mdSource{lead, other}, lead.leaf(t, "Retrievers"), other.leaf(t, "Where changes go"))
+	if !strings.Contains(md, "a new graph retriever") {
+		t.Errorf("the row about the question is missing:\n%s", md)
+	}
+	for _, off := range []string{"a new editor command", "a new release step", "a new log field"} {
+		if strings.Contains(md, off) {
+			t.Errorf("row %q of a table the question is not about is shown:\n%s", off, md)
+		}
+	}
+}

@@ -148,10 +148,17 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			}
 			i--
 			if bullets {
-				// A list question is answered by the table's rows, every
+				// A list question is answered by the table's rows: every
 				// one up to maxAll, as a table a statement introduces is
-				// (writeBlock).
-				rows = s.rows[:min(len(s.rows), maxAll)]
+				// (writeBlock), when the table is what the answer leads
+				// with or its section is named by the question; a table
+				// further down, about something else, only by the rows
+				// that bear most on the question (bestRows).
+				if n == 1 || symbolic.Overlap(want, symbolic.TermSet(s.ku.Title)) > 0 {
+					rows = s.rows[:min(len(s.rows), maxAll)]
+				} else {
+					rows = bestRows(s.rows, want)
+				}
 			}
 			for _, r := range rows {
 				b.WriteString(citeRow(shortRow(r, want), n) + "\n")
