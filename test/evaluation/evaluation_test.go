@@ -152,17 +152,19 @@ func TestGrepBaseline(t *testing.T) {
 // evaluation was written (test/evaluation/README.md, Baseline). They are a
 // ratchet: whoever improves the answers raises them to just under the new
 // figures, so that a later change cannot quietly undo the gain.
+// When questions are added, the floors are set again just under the
+// figures the same system reaches on the enlarged sets.
 var floors = map[string]float64{
-	WorkspaceDocs:   0.79,
-	WorkspaceTLDR:   0.50,
-	WorkspaceGolibs: 0.83,
-	"overall":       0.67, // only checked when all three workspaces ran
+	WorkspaceDocs:   0.74,
+	WorkspaceTLDR:   0.48,
+	WorkspaceGolibs: 0.79,
+	"overall":       0.63, // only checked when all three workspaces ran
 }
 
 // kindFloors are floors of the right answers of one kind, over every set,
 // checked when all three workspaces ran.
 var kindFloors = map[string]float64{
-	KindFollowUp: 0.70,
+	KindFollowUp: 0.61,
 }
 
 // TestEvaluationRatchet asks every question of both sets and fails when

@@ -771,10 +771,14 @@ func proximity(want, seq []string) float64 {
 const maxBlockLines = 24
 
 // cutBlock keeps a long block's lines that hold a task term, with the
-// line before each (its comment or heading), in order; a code block keeps
-// its fences around the lines it keeps and is left out whole when it
-// keeps none (an empty fence shows nothing). A short block, or one with
-// no line holding a task term, is kept whole up to maxBlockLines.
+// line before each (its comment or heading), in order; a comment inside
+// code that holds a task term also keeps the line after it, the statement
+// it describes (documentation code says what a line does in the comment
+// above it, so the comment alone would show the words without the code).
+// A code block keeps its fences around the lines it keeps and is left out
+// whole when it keeps none (an empty fence shows nothing). A short block,
+// or one with no line holding a task term, is kept whole up to
+// maxBlockLines.
 func cutBlock(lines []string, want []string) []string {
 	if len(lines) <= maxBlockLines {
 		return lines
@@ -784,10 +788,28 @@ func cutBlock(lines []string, want []string) []string {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
-		if !isFence[i] && symbolic.Overlap(want, symbolic.TermSet(l)) > 0 {
-			keep[i] = true
-			if i > 0 && !isFence[i-1] {
-				keep[i-1] = true
+	}
+	inCode := false
+	for i, l := range lines {
+		if isFence[i] {
+			inCode = !inCode
+			continue
+		}
+		if symbolic.Overlap(want, symbolic.TermSet(l)) == 0 {
+			continue
+		}
+		keep[i] = true
+		if i > 0 && !isFence[i-1] {
+			keep[i-1] = true
+		}
+		if inCode && codeComment(l) {
+			// The statements the comment describes: the lines up to the
+			// next blank line, comment or fence, at most two.
+			for j := i + 1; j < len(lines) && j <= i+2; j++ {
+				if isFence[j] || strings.TrimSpace(lines[j]) == "" || codeComment(lines[j]) {
+					break
+				}
+				keep[j] = true
 			}
 		}
 	}
@@ -857,6 +879,18 @@ func cutBlock(lines []string, want []string) []string {
 		}
 	}
 	return out
+}
+
+// codeComment reports whether a line of code is a whole-line comment in
+// one of the common comment syntaxes (C-family and shell).
+func codeComment(l string) bool {
+	t := strings.TrimSpace(l)
+	for _, p := range []string{"//", "#", "/*"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstSentence is the first sentence of s.
