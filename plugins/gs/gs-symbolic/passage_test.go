@@ -37,13 +37,39 @@ func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
 	return nil
 }
 
-// solveMD asks gs-symbolic one task over the given units of the sources.
-func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
+// soleLeaf is the source's one leaf unit (a tldr page's examples).
+func (s mdSource) soleLeaf(t *testing.T) *kus.KU {
+	t.Helper()
+	var leaves []*kus.KU
+	for _, k := range s.units {
+		if k.Level == kus.LevelLeaf {
+			leaves = append(leaves, k)
+		}
+	}
+	if len(leaves) != 1 {
+		t.Fatalf("%s has %d leaf units, want 1", s.id, len(leaves))
+	}
+	return leaves[0]
+}
+
+// solve runs gs-symbolic's Solve through the plugin interface, with c as
+// the corpus (nil for none).
+func solve(t *testing.T, c plugin.Corpus, in *plugin.SolveInput) *plugin.SolveResult {
 	t.Helper()
 	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// solveMD asks gs-symbolic one task over the given units of the sources.
+func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
+	t.Helper()
 	c := srcCorpus{}
 	for _, s := range srcs {
 		c[s.id] = s.md
@@ -52,11 +78,7 @@ func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*k
 	for i, k := range ev {
 		scoredEv = append(scoredEv, plugin.ScoredKU{KU: k, Score: 1 - 0.1*float64(i)})
 	}
-	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c},
-		&plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := solve(t, c, &plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
 	if res.Status != plugin.StatusSuccess {
 		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
 	}
@@ -228,12 +250,7 @@ const nohupMD = `# gnunohup
 // the page's summary and its examples, each description with its command.
 func TestPageOverview(t *testing.T) {
 	src := parseMD(t, "common/git-stash.md", stashMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
-	}
+	leaf := src.soleLeaf(t)
 	md := solveMD(t, "verify", "What can I do with git stash?", "can I do with git stash", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}, nil)
 	// A list question that names more than the page gets the page too.
@@ -246,16 +263,7 @@ func TestPageOverview(t *testing.T) {
 func TestAliasPageGivesWay(t *testing.T) {
 	alias := parseMD(t, "linux/gnunohup.md", nohupMD)
 	real := parseMD(t, "common/nohup.md", "# nohup\n\n> Allows for a process to live when the terminal gets killed.\n\n- Run a process that can live beyond the terminal:\n\n`nohup {{command}} &`\n")
-	leafOf := func(s mdSource) *kus.KU {
-		for _, k := range s.units {
-			if k.Level == kus.LevelLeaf {
-				return k
-			}
-		}
-		t.Fatal("no leaf")
-		return nil
-	}
-	md := solveMD(t, "describe", "Tell me about nohup and the terminal", "nohup and the terminal", []mdSource{alias, real}, leafOf(alias), leafOf(real))
+	md := solveMD(t, "describe", "Tell me about nohup and the terminal", "nohup and the terminal", []mdSource{alias, real}, alias.soleLeaf(t), real.soleLeaf(t))
 	checkMD(t, md, []string{"Allows for a process to live when the terminal gets killed."}, []string{"alias of GNU", "tldr nohup"})
 }
 
@@ -348,12 +356,7 @@ const gzipMD = `# gzip
 // example that does each, both cited.
 func TestHowToOfSeveralActions(t *testing.T) {
 	src := parseMD(t, "common/gzip.md", gzipMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
-	}
+	leaf := src.soleLeaf(t)
 	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
 }
@@ -421,12 +424,7 @@ const systemctlMD = `# systemctl
 // says the whole page is about, does not narrow them to those that say it.
 func TestListOfWhatAPageDoes(t *testing.T) {
 	src := parseMD(t, "linux/systemctl.md", systemctlMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
-	}
+	leaf := src.soleLeaf(t)
 	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
 	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
 }

@@ -191,16 +191,7 @@ func TestCutBlockDropsEmptyFences(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := strings.Join(cutBlock(lines, symbolic.ContentTerms(tc.task)), "\n")
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("want %q in:\n%s", w, got)
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(got, w) {
-					t.Errorf("unwanted %q in:\n%s", w, got)
-				}
-			}
+			checkMD(t, got, tc.want, tc.not)
 			if strings.Count(got, "```")%2 != 0 {
 				t.Errorf("unbalanced fences:\n%s", got)
 			}
