@@ -246,16 +246,80 @@ const nohupMD = `# gnunohup
 ` + "`tldr nohup`" + `
 `
 
-// TestPageOverview: a question that names only what a page is about gets
-// the page's summary and its examples, each description with its command.
-func TestPageOverview(t *testing.T) {
-	src := parseMD(t, "common/git-stash.md", stashMD)
-	leaf := src.soleLeaf(t)
-	md := solveMD(t, "verify", "What can I do with git stash?", "can I do with git stash", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}, nil)
-	// A list question that names more than the page gets the page too.
-	md = solveMD(t, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}, nil)
+const gzipMD = `# gzip
+
+> Compress/uncompress files with gzip compression (LZ77).
+> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
+
+- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
+
+` + "`gzip {{path/to/file}}`" + `
+
+- Compress a file, keeping the original file:
+
+` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
+
+- Specify the compression level. 1 is the fastest, 9 compresses the most:
+
+` + "`gzip -{{1..9}} {{path/to/file}}`" + `
+
+- Decompress a file, replacing it with the original uncompressed version:
+
+` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
+`
+
+const systemctlMD = `# systemctl
+
+> Control the systemd system and service manager.
+
+- Show all running services:
+
+` + "`systemctl status`" + `
+
+- Start/Stop/Restart the status of a service:
+
+` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
+
+- Enable/Disable a unit to be started on bootup:
+
+` + "`systemctl {{enable|disable}} {{unit}}`" + `
+
+- Reload systemd, scan for new or changed units:
+
+` + "`systemctl daemon-reload`" + `
+`
+
+// TestPageExamples: a question about what one tldr page does is answered
+// from the page's examples, each description with its command.
+func TestPageExamples(t *testing.T) {
+	cases := []struct {
+		name, id, md        string
+		act, prompt, target string
+		want                []string
+	}{
+		// A question that names only what a page is about gets the page's
+		// summary and its examples.
+		{"overview", "common/git-stash.md", stashMD, "verify", "What can I do with git stash?", "can I do with git stash",
+			[]string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}},
+		// A list question that names more than the page gets the page too.
+		{"list naming more than the page", "common/git-stash.md", stashMD, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer",
+			[]string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}},
+		// "service", which the page's description says the whole page is
+		// about, does not narrow the examples to those that say it.
+		{"list of what a page does", "linux/systemctl.md", systemctlMD, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl",
+			[]string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}},
+		// A how-to that asks for two actions gets the example that does
+		// each, both cited.
+		{"how-to of several actions", "common/gzip.md", gzipMD, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it",
+			[]string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := parseMD(t, tc.id, tc.md)
+			md := solveMD(t, tc.act, tc.prompt, tc.target, []mdSource{src}, src.soleLeaf(t))
+			checkMD(t, md, tc.want, nil)
+		})
+	}
 }
 
 // TestAliasPageGivesWay: a page that only says it is another name of a
@@ -330,37 +394,6 @@ func TestComparisonRowsFromNestedLists(t *testing.T) {
 	checkMD(t, md, []string{"| TextFormatter | `logrus.TextFormatter` logs the event in colors", "| JSONFormatter | `logrus.JSONFormatter` logs fields as JSON. [1] |"}, []string{"pkg.go.dev"})
 }
 
-const gzipMD = `# gzip
-
-> Compress/uncompress files with gzip compression (LZ77).
-> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
-
-- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
-
-` + "`gzip {{path/to/file}}`" + `
-
-- Compress a file, keeping the original file:
-
-` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
-
-- Specify the compression level. 1 is the fastest, 9 compresses the most:
-
-` + "`gzip -{{1..9}} {{path/to/file}}`" + `
-
-- Decompress a file, replacing it with the original uncompressed version:
-
-` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
-`
-
-// TestHowToOfSeveralActions: a how-to that asks for two actions gets the
-// example that does each, both cited.
-func TestHowToOfSeveralActions(t *testing.T) {
-	src := parseMD(t, "common/gzip.md", gzipMD)
-	leaf := src.soleLeaf(t)
-	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
-}
-
 // TestHowToRowOfATable: a how-to answered from a section whose passage is
 // a table shows the row that does it under the header, and a wrapped line
 // that happens to end in ":" opens no example.
@@ -396,37 +429,6 @@ func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
 	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {
 		t.Fatalf("got %+v, want a table of three rows led by its header", b)
 	}
-}
-
-const systemctlMD = `# systemctl
-
-> Control the systemd system and service manager.
-
-- Show all running services:
-
-` + "`systemctl status`" + `
-
-- Start/Stop/Restart the status of a service:
-
-` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
-
-- Enable/Disable a unit to be started on bootup:
-
-` + "`systemctl {{enable|disable}} {{unit}}`" + `
-
-- Reload systemd, scan for new or changed units:
-
-` + "`systemctl daemon-reload`" + `
-`
-
-// TestListOfWhatAPageDoes: "What can I do to a service with systemctl?"
-// asks for the page's examples; "service", which the page's description
-// says the whole page is about, does not narrow them to those that say it.
-func TestListOfWhatAPageDoes(t *testing.T) {
-	src := parseMD(t, "linux/systemctl.md", systemctlMD)
-	leaf := src.soleLeaf(t)
-	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
 }
 
 // TestLinkReferencesAreNotText: the link reference definitions a page
