@@ -250,26 +250,10 @@ func ask(ctx context.Context, m *vm.Machine, session string, c Combo, q Question
 	context := strings.ToLower(ctxText.String())
 	answer := strings.ToLower(resp.AnswerMarkdown)
 	ex := q.Expected
-	for _, t := range ex.ContextMustMention {
-		if !strings.Contains(context, strings.ToLower(t)) {
-			qr.Missing = append(qr.Missing, t)
-		}
-	}
-	for _, t := range ex.ContextMustNotMention {
-		if strings.Contains(context, strings.ToLower(t)) {
-			qr.Unwanted = append(qr.Unwanted, t)
-		}
-	}
-	for _, t := range ex.AnswerMustMention {
-		if !strings.Contains(answer, strings.ToLower(t)) {
-			qr.AnswerMiss = append(qr.AnswerMiss, t)
-		}
-	}
-	for _, t := range ex.AnswerMustNotContain {
-		if strings.Contains(answer, strings.ToLower(t)) {
-			qr.AnswerBad = append(qr.AnswerBad, t)
-		}
-	}
+	qr.Missing = mentioned(context, ex.ContextMustMention, false)
+	qr.Unwanted = mentioned(context, ex.ContextMustNotMention, true)
+	qr.AnswerMiss = mentioned(answer, ex.AnswerMustMention, false)
+	qr.AnswerBad = mentioned(answer, ex.AnswerMustNotContain, true)
 	qr.ContextPass = len(qr.Missing) == 0 && len(qr.Unwanted) == 0
 	qr.AnswerPass = len(qr.AnswerMiss) == 0 && len(qr.AnswerBad) == 0 && resp.Status == vm.StatusAnswered
 	recall, precision := 1.0, 1.0
@@ -289,13 +273,23 @@ func ask(ctx context.Context, m *vm.Machine, session string, c Combo, q Question
 	it := strings.ToLower(intentText.String())
 	qr.IntentPass = true
 	for _, group := range ex.Intents {
-		for _, t := range group.IntentMustMention {
-			if !strings.Contains(it, strings.ToLower(t)) {
-				qr.IntentPass = false
-			}
+		if len(mentioned(it, group.IntentMustMention, false)) > 0 {
+			qr.IntentPass = false
 		}
 	}
 	return qr
+}
+
+// mentioned is the terms that lowered, the lower-cased text, contains
+// (in is true) or lacks (in is false), compared case-insensitively.
+func mentioned(lowered string, terms []string, in bool) []string {
+	var out []string
+	for _, t := range terms {
+		if strings.Contains(lowered, strings.ToLower(t)) == in {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func b2f(b bool) float64 {

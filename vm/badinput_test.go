@@ -16,14 +16,6 @@ import (
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
-func codesOf(resp *vm.Response) []string {
-	var out []string
-	for _, e := range resp.Trace.Errors {
-		out = append(out, e.Code)
-	}
-	return out
-}
-
 // TestBadInputKeepsNothingInTheSession runs the built-in plugins over a
 // real knowledge base file: a statement made in a normal question becomes
 // a session KU, but one made in a question cut to MaxQuestionBytes, or in
@@ -54,12 +46,12 @@ func TestBadInputKeepsNothingInTheSession(t *testing.T) {
 	big := "Answer with a long essay. " + strings.Repeat("How do I run a docker container in the background? ", 1<<20/51+1)
 	resp, err = w.VM.Ask(ctx, vm.Request{Question: big, SessionID: sid})
 	require.NoError(t, err)
-	assert.Contains(t, codesOf(resp), vm.CodeQuestionTruncated)
+	assert.Contains(t, vm.ErrorCodes(resp), vm.CodeQuestionTruncated)
 	assert.Equal(t, kept, units(sid), "a cut question keeps no session KU")
 
 	resp, err = w.VM.Ask(ctx, vm.Request{Question: "Zqxv blorf qwopz. Wibblefrot plokmn?", SessionID: sid})
 	require.NoError(t, err)
 	assert.Equal(t, vm.StatusNoContext, resp.Status)
-	assert.Contains(t, codesOf(resp), vm.CodeNoKnownTerms)
+	assert.Contains(t, vm.ErrorCodes(resp), vm.CodeNoKnownTerms)
 	assert.Equal(t, kept, units(sid), "a question of unknown words keeps no session KU")
 }

@@ -25,6 +25,24 @@ type outcome struct {
 	err        *plugin.Error
 }
 
+// callFor runs one typed plugin method through call and hands back its
+// result with the outcome: an error or a missing result is a failed call,
+// otherwise fields reads the status, metadata and error the result carries.
+// The result is nil when the method was not run or did not return one.
+func callFor[R any](r *run, ctx context.Context, frame *FrameTrace, stage string, p plugin.Plugin, allowed []plugin.Status,
+	invoke func(ctx context.Context, rc plugin.RunContext) (*R, error), fields func(*R) outcome) (*R, outcome) {
+	var res *R
+	o := r.call(ctx, frame, stage, p, allowed, func(ctx context.Context, rc plugin.RunContext) (outcome, error) {
+		var err error
+		res, err = invoke(ctx, rc)
+		if err != nil || res == nil {
+			return outcome{}, errOr(err, "no result")
+		}
+		return fields(res), nil
+	})
+	return res, o
+}
+
 // call runs one plugin method isolated from the loop: skipped when its
 // maxLLMCalls exceed the remaining budget, bounded by its timeout, a panic
 // or a hang turned into an error status, statuses outside the family's
@@ -223,14 +241,10 @@ func (r *run) detectSeeds(ctx context.Context, planned []string) {
 		if !ok {
 			continue
 		}
-		var res *plugin.SeedResult
-		o := r.call(ctx, nil, plugin.LoopSeedDetector, p, plugin.SeedStatuses, func(ctx context.Context, rc plugin.RunContext) (outcome, error) {
-			var err error
-			res, err = p.DetectSeeds(ctx, rc, &plugin.SeedInput{Payload: plugin.Payload{Prompt: r.question}, SessionID: r.session.ID, TurnID: r.turnID})
-			if err != nil || res == nil {
-				return outcome{}, errOr(err, "no result")
-			}
-			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		res, o := callFor(r, ctx, nil, plugin.LoopSeedDetector, p, plugin.SeedStatuses, func(ctx context.Context, rc plugin.RunContext) (*plugin.SeedResult, error) {
+			return p.DetectSeeds(ctx, rc, &plugin.SeedInput{Payload: plugin.Payload{Prompt: r.question}, SessionID: r.session.ID, TurnID: r.turnID})
+		}, func(res *plugin.SeedResult) outcome {
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}
 		})
 		if o.status != plugin.StatusSuccess {
 			continue
@@ -597,10 +611,8 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		if !ok {
 			continue
 		}
-		var res *plugin.SolveResult
-		o := r.call(ctx, ft, plugin.LoopGoalSolver, p, plugin.SolveStatuses, func(ctx context.Context, rc plugin.RunContext) (outcome, error) {
-			var err error
-			res, err = p.Solve(ctx, rc, &plugin.SolveInput{
+		res, o := callFor(r, ctx, ft, plugin.LoopGoalSolver, p, plugin.SolveStatuses, func(ctx context.Context, rc plugin.RunContext) (*plugin.SolveResult, error) {
+			return p.Solve(ctx, rc, &plugin.SolveInput{
 				Payload:     plugin.Payload{Prompt: prompt, Context: contextOf(evidence)},
 				Intents:     intents,
 				Evidence:    evidence,
@@ -609,10 +621,8 @@ func (r *run) solveView(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 				Rejection:   rejection,
 				SearchedFor: r.trace.SearchedFor,
 			})
-			if err != nil || res == nil {
-				return outcome{}, errOr(err, "no result")
-			}
-			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		}, func(res *plugin.SolveResult) outcome {
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}
 		})
 		switch o.status {
 		case plugin.StatusSuccess:
@@ -651,10 +661,8 @@ func (r *run) validate(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 		if !ok {
 			continue
 		}
-		var res *plugin.ValidateResult
-		o := r.call(ctx, ft, plugin.LoopValidation, p, plugin.ValidateStatuses, func(ctx context.Context, rc plugin.RunContext) (outcome, error) {
-			var err error
-			res, err = p.Validate(ctx, rc, &plugin.ValidateInput{
+		res, o := callFor(r, ctx, ft, plugin.LoopValidation, p, plugin.ValidateStatuses, func(ctx context.Context, rc plugin.RunContext) (*plugin.ValidateResult, error) {
+			return p.Validate(ctx, rc, &plugin.ValidateInput{
 				Payload:  plugin.Payload{Prompt: prompt, Context: contextOf(ans.evidence)},
 				Intents:  intents,
 				Answer:   ans.answer,
@@ -664,10 +672,8 @@ func (r *run) validate(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 
 				SearchedFor: r.trace.SearchedFor,
 			})
-			if err != nil || res == nil {
-				return outcome{}, errOr(err, "no result")
-			}
-			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}, nil
+		}, func(res *plugin.ValidateResult) outcome {
+			return outcome{status: res.Status, meta: res.Metadata, err: res.Error}
 		})
 		switch o.status {
 		case plugin.StatusAccepted:
@@ -726,8 +732,8 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 
 // retrieveOnce makes one isolated Retrieve call.
 func (r *run) retrieveOnce(ctx context.Context, ft *FrameTrace, p plugin.KBPlugin, intents []plugin.Intent, prompt string, out **plugin.RetrieveResult) outcome {
-	return r.call(ctx, ft, plugin.LoopKB, p, plugin.RetrieveStatuses, func(ctx context.Context, rc plugin.RunContext) (outcome, error) {
-		res, err := p.Retrieve(ctx, rc, &plugin.RetrieveInput{
+	res, o := callFor(r, ctx, ft, plugin.LoopKB, p, plugin.RetrieveStatuses, func(ctx context.Context, rc plugin.RunContext) (*plugin.RetrieveResult, error) {
+		return p.Retrieve(ctx, rc, &plugin.RetrieveInput{
 			Payload:   plugin.Payload{Prompt: prompt},
 			Intents:   intents,
 			TurnUnits: r.turnKUs,
@@ -735,13 +741,12 @@ func (r *run) retrieveOnce(ctx context.Context, ft *FrameTrace, p plugin.KBPlugi
 			SessionID: r.session.ID,
 			KUs:       storeKUReader{r.m.kb},
 		})
-		*out = res
-		if err != nil || res == nil {
-			return outcome{}, errOr(err, "no result")
-		}
+	}, func(res *plugin.RetrieveResult) outcome {
 		suff := res.Sufficient
-		return outcome{status: res.Status, sufficient: &suff, meta: res.Metadata, err: res.Error}, nil
+		return outcome{status: res.Status, sufficient: &suff, meta: res.Metadata, err: res.Error}
 	})
+	*out = res
+	return o
 }
 
 // decompose runs one child frame per sub-task and joins their answers.

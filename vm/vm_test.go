@@ -161,6 +161,7 @@ func stagesOf(r *Response) []string {
 	return out
 }
 
+// errorCodes lists the codes of the trace errors of r, in order.
 func errorCodes(r *Response) []string {
 	var out []string
 	for _, e := range r.Trace.Errors {

@@ -1,8 +1,6 @@
 package gssymbolic
 
 import (
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -30,28 +28,11 @@ func TestLabelsAreNotStatements(t *testing.T) {
 		{"description", "kb-fast versus kb-thinkingdb", "describe",
 			[]string{"cheapest kb-plugin"}, []string{"Covers", "kb-fast versus kb-thinkingdb [", "kb-fast versus kb-thinkingdb. ["}},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{},
-				&plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}},
-					Evidence: []plugin.ScoredKU{{KU: page, Score: 1}, {KU: unit, Score: 0.9}, {KU: other, Score: 0.8}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(res.ResponseMarkdown, w) {
-					t.Errorf("want %q in:\n%s", w, res.ResponseMarkdown)
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(res.ResponseMarkdown, w) {
-					t.Errorf("unwanted %q in:\n%s", w, res.ResponseMarkdown)
-				}
-			}
+			res := solve(t, nil, &plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}},
+				Evidence: []plugin.ScoredKU{{KU: page, Score: 1}, {KU: unit, Score: 0.9}, {KU: other, Score: 0.8}}})
+			checkMD(t, res.ResponseMarkdown, tc.want, tc.not)
 		})
 	}
 }

@@ -37,13 +37,39 @@ func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
 	return nil
 }
 
-// solveMD asks gs-symbolic one task over the given units of the sources.
-func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
+// soleLeaf is the source's one leaf unit (a tldr page's examples).
+func (s mdSource) soleLeaf(t *testing.T) *kus.KU {
+	t.Helper()
+	var leaves []*kus.KU
+	for _, k := range s.units {
+		if k.Level == kus.LevelLeaf {
+			leaves = append(leaves, k)
+		}
+	}
+	if len(leaves) != 1 {
+		t.Fatalf("%s has %d leaf units, want 1", s.id, len(leaves))
+	}
+	return leaves[0]
+}
+
+// solve runs gs-symbolic's Solve through the plugin interface, with c as
+// the corpus (nil for none).
+func solve(t *testing.T, c plugin.Corpus, in *plugin.SolveInput) *plugin.SolveResult {
 	t.Helper()
 	p, err := New(nil, plugin.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// solveMD asks gs-symbolic one task over the given units of the sources.
+func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*kus.KU) string {
+	t.Helper()
 	c := srcCorpus{}
 	for _, s := range srcs {
 		c[s.id] = s.md
@@ -52,11 +78,7 @@ func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*k
 	for i, k := range ev {
 		scoredEv = append(scoredEv, plugin.ScoredKU{KU: k, Score: 1 - 0.1*float64(i)})
 	}
-	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c},
-		&plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := solve(t, c, &plugin.SolveInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, Evidence: scoredEv})
 	if res.Status != plugin.StatusSuccess {
 		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
 	}
@@ -224,21 +246,80 @@ const nohupMD = `# gnunohup
 ` + "`tldr nohup`" + `
 `
 
-// TestPageOverview: a question that names only what a page is about gets
-// the page's summary and its examples, each description with its command.
-func TestPageOverview(t *testing.T) {
-	src := parseMD(t, "common/git-stash.md", stashMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
+const gzipMD = `# gzip
+
+> Compress/uncompress files with gzip compression (LZ77).
+> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
+
+- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
+
+` + "`gzip {{path/to/file}}`" + `
+
+- Compress a file, keeping the original file:
+
+` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
+
+- Specify the compression level. 1 is the fastest, 9 compresses the most:
+
+` + "`gzip -{{1..9}} {{path/to/file}}`" + `
+
+- Decompress a file, replacing it with the original uncompressed version:
+
+` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
+`
+
+const systemctlMD = `# systemctl
+
+> Control the systemd system and service manager.
+
+- Show all running services:
+
+` + "`systemctl status`" + `
+
+- Start/Stop/Restart the status of a service:
+
+` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
+
+- Enable/Disable a unit to be started on bootup:
+
+` + "`systemctl {{enable|disable}} {{unit}}`" + `
+
+- Reload systemd, scan for new or changed units:
+
+` + "`systemctl daemon-reload`" + `
+`
+
+// TestPageExamples: a question about what one tldr page does is answered
+// from the page's examples, each description with its command.
+func TestPageExamples(t *testing.T) {
+	cases := []struct {
+		name, id, md        string
+		act, prompt, target string
+		want                []string
+	}{
+		// A question that names only what a page is about gets the page's
+		// summary and its examples.
+		{"overview", "common/git-stash.md", stashMD, "verify", "What can I do with git stash?", "can I do with git stash",
+			[]string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}},
+		// A list question that names more than the page gets the page too.
+		{"list naming more than the page", "common/git-stash.md", stashMD, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer",
+			[]string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}},
+		// "service", which the page's description says the whole page is
+		// about, does not narrow the examples to those that say it.
+		{"list of what a page does", "linux/systemctl.md", systemctlMD, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl",
+			[]string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}},
+		// A how-to that asks for two actions gets the example that does
+		// each, both cited.
+		{"how-to of several actions", "common/gzip.md", gzipMD, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it",
+			[]string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}},
 	}
-	md := solveMD(t, "verify", "What can I do with git stash?", "can I do with git stash", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"Stash local Git changes in a temporary area.", "- List all stashes [1]:\n\n  `git stash list`\n", "`git stash {{[-u|--include-untracked]}}`", "`git stash clear`"}, nil)
-	// A list question that names more than the page gets the page too.
-	md = solveMD(t, "identify", "Which operations on stashes does git stash offer?", "operations on stashes does git stash offer", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"`git stash list`", "`git stash pop`", "`git stash clear`", "`git stash {{[-u|--include-untracked]}}`"}, nil)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := parseMD(t, tc.id, tc.md)
+			md := solveMD(t, tc.act, tc.prompt, tc.target, []mdSource{src}, src.soleLeaf(t))
+			checkMD(t, md, tc.want, nil)
+		})
+	}
 }
 
 // TestAliasPageGivesWay: a page that only says it is another name of a
@@ -246,16 +327,7 @@ func TestPageOverview(t *testing.T) {
 func TestAliasPageGivesWay(t *testing.T) {
 	alias := parseMD(t, "linux/gnunohup.md", nohupMD)
 	real := parseMD(t, "common/nohup.md", "# nohup\n\n> Allows for a process to live when the terminal gets killed.\n\n- Run a process that can live beyond the terminal:\n\n`nohup {{command}} &`\n")
-	leafOf := func(s mdSource) *kus.KU {
-		for _, k := range s.units {
-			if k.Level == kus.LevelLeaf {
-				return k
-			}
-		}
-		t.Fatal("no leaf")
-		return nil
-	}
-	md := solveMD(t, "describe", "Tell me about nohup and the terminal", "nohup and the terminal", []mdSource{alias, real}, leafOf(alias), leafOf(real))
+	md := solveMD(t, "describe", "Tell me about nohup and the terminal", "nohup and the terminal", []mdSource{alias, real}, alias.soleLeaf(t), real.soleLeaf(t))
 	checkMD(t, md, []string{"Allows for a process to live when the terminal gets killed."}, []string{"alias of GNU", "tldr nohup"})
 }
 
@@ -322,42 +394,6 @@ func TestComparisonRowsFromNestedLists(t *testing.T) {
 	checkMD(t, md, []string{"| TextFormatter | `logrus.TextFormatter` logs the event in colors", "| JSONFormatter | `logrus.JSONFormatter` logs fields as JSON. [1] |"}, []string{"pkg.go.dev"})
 }
 
-const gzipMD = `# gzip
-
-> Compress/uncompress files with gzip compression (LZ77).
-> More information: <https://www.gnu.org/software/gzip/manual/gzip.html>.
-
-- Compress a file, replacing it with a ` + "`gzip`" + ` archive:
-
-` + "`gzip {{path/to/file}}`" + `
-
-- Compress a file, keeping the original file:
-
-` + "`gzip {{[-k|--keep]}} {{path/to/file}}`" + `
-
-- Specify the compression level. 1 is the fastest, 9 compresses the most:
-
-` + "`gzip -{{1..9}} {{path/to/file}}`" + `
-
-- Decompress a file, replacing it with the original uncompressed version:
-
-` + "`gzip {{[-d|--decompress]}} {{path/to/file.gz}}`" + `
-`
-
-// TestHowToOfSeveralActions: a how-to that asks for two actions gets the
-// example that does each, both cited.
-func TestHowToOfSeveralActions(t *testing.T) {
-	src := parseMD(t, "common/gzip.md", gzipMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
-	}
-	md := solveMD(t, "implement", "How do I compress a file with gzip, and then decompress it?", "compress a file with gzip, and then decompress it", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"- Compress a file, replacing it with a `gzip` archive [1]:\n\n  `gzip {{path/to/file}}`", "- Decompress a file, replacing it with the original uncompressed version [1]:\n\n  `gzip {{[-d|--decompress]}} {{path/to/file.gz}}`"}, nil)
-}
-
 // TestHowToRowOfATable: a how-to answered from a section whose passage is
 // a table shows the row that does it under the header, and a wrapped line
 // that happens to end in ":" opens no example.
@@ -393,42 +429,6 @@ func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
 	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {
 		t.Fatalf("got %+v, want a table of three rows led by its header", b)
 	}
-}
-
-const systemctlMD = `# systemctl
-
-> Control the systemd system and service manager.
-
-- Show all running services:
-
-` + "`systemctl status`" + `
-
-- Start/Stop/Restart the status of a service:
-
-` + "`systemctl {{start|stop|restart}} {{unit}}`" + `
-
-- Enable/Disable a unit to be started on bootup:
-
-` + "`systemctl {{enable|disable}} {{unit}}`" + `
-
-- Reload systemd, scan for new or changed units:
-
-` + "`systemctl daemon-reload`" + `
-`
-
-// TestListOfWhatAPageDoes: "What can I do to a service with systemctl?"
-// asks for the page's examples; "service", which the page's description
-// says the whole page is about, does not narrow them to those that say it.
-func TestListOfWhatAPageDoes(t *testing.T) {
-	src := parseMD(t, "linux/systemctl.md", systemctlMD)
-	var leaf *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			leaf = k
-		}
-	}
-	md := solveMD(t, "define", "What can I do to a service with systemctl?", "can I do to a service with systemctl", []mdSource{src}, leaf)
-	checkMD(t, md, []string{"`systemctl status`", "restart", "`systemctl {{enable|disable}} {{unit}}`", "`systemctl daemon-reload`"}, nil)
 }
 
 // TestLinkReferencesAreNotText: the link reference definitions a page

@@ -90,27 +90,26 @@ func TestWrappedDescriptionIsOneParagraph(t *testing.T) {
 // over a higher-ranked overview that only mentions the feature in a list.
 func TestHowToPrefersSectionShowingCode(t *testing.T) {
 	const md = "## What is Viper?\n\nViper is a configuration solution. It supports:\n\n* setting defaults\n* live watching and re-reading of config files (optional)\n\n## Watching and re-reading config files\n\nViper supports the ability to have your application live read a config file while running.\n\n```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
-	split := strings.Index(md, "## Watching")
-	about := &kus.KU{ID: "v::1", Title: "What is Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
-	about.TextBody = md[:split]
+	about, watch := viperSections(md, "What is Viper?", "Watching and re-reading config files", 8)
 	about.Procedure = "Viper is a configuration solution. It supports:\n* setting defaults\n* live watching and re-reading of config files (optional)"
-	watch := &kus.KU{ID: "v::2", Title: "Watching and re-reading config files", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
-	watch.TextBody = md[split:]
 	task := "watch a config file for changes with viper"
 	ev := []plugin.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
 	res := solveProcedure(ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
 	if res == nil {
 		t.Fatal("no answer")
 	}
-	md2 := res.ResponseMarkdown
-	for _, want := range []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"} {
-		if !strings.Contains(md2, want) {
-			t.Errorf("answer lacks %q:\n%s", want, md2)
-		}
-	}
-	if strings.Contains(md2, "setting defaults") {
-		t.Errorf("answer quotes the overview:\n%s", md2)
-	}
+	checkMD(t, res.ResponseMarkdown, []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"},
+		[]string{"setting defaults"})
+}
+
+// viperSections reads md, two "## " sections of viper/README.md, as the
+// two units ingest makes of them: the first at line 1, the second titled
+// second at line secondLine.
+func viperSections(md, first, second string, secondLine int) (*kus.KU, *kus.KU) {
+	split := strings.Index(md, "## "+second)
+	a := &kus.KU{ID: "v::1", Title: first, SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}, TextBody: md[:split]}
+	b := &kus.KU{ID: "v::2", Title: second, SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: secondLine}, TextBody: md[split:]}
+	return a, b
 }
 
 // TestFenceIndented: an indented code block becomes a fenced block; list
@@ -191,16 +190,7 @@ func TestCutBlockDropsEmptyFences(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := strings.Join(cutBlock(lines, symbolic.ContentTerms(tc.task)), "\n")
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("want %q in:\n%s", w, got)
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(got, w) {
-					t.Errorf("unwanted %q in:\n%s", w, got)
-				}
-			}
+			checkMD(t, got, tc.want, tc.not)
 			if strings.Count(got, "```")%2 != 0 {
 				t.Errorf("unbalanced fences:\n%s", got)
 			}
@@ -214,11 +204,7 @@ func TestCutBlockDropsEmptyFences(t *testing.T) {
 // retriever ranked the overview first.
 func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
 	const md = "## Why Viper?\n\nViper does the following for you:\n\n1. Provide a mechanism to set default values for your different configuration options.\n2. Read from `Set` calls, flags and env.\n\n## Establishing Defaults\n\nA default value is not required for a key.\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n"
-	split := strings.Index(md, "## Establishing")
-	why := &kus.KU{ID: "v::1", Title: "Why Viper?", SourceID: "viper/README.md", CharStart: 0, CharEnd: split, Range: kus.Range{StartLine: 1}}
-	why.TextBody = md[:split]
-	defaults := &kus.KU{ID: "v::2", Title: "Establishing Defaults", SourceID: "viper/README.md", CharStart: split, CharEnd: len(md), Range: kus.Range{StartLine: 8}}
-	defaults.TextBody = md[split:]
+	why, defaults := viperSections(md, "Why Viper?", "Establishing Defaults", 8)
 	task := "set a default value for a key in viper"
 	ev := []plugin.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
 	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})

@@ -311,45 +311,39 @@ func ExtractFact(s string) (Fact, bool) {
 }
 
 // generic words that carry no topic in a question.
-var generic = map[string]bool{}
+var generic = termSet("explain describe define compare answer question tell show give list find why how what which who single word one yes no use using used trace every intermediate step steps relevant benefit benefits way ways make made thing things")
 
-func init() {
-	for _, w := range text.Terms("explain describe define compare answer question tell show give list find why how what which who single word one yes no use using used trace every intermediate step steps relevant benefit benefits way ways make made thing things") {
-		generic[w] = true
+// actions are generic question words that, in a how-to, name what to do
+// ("list the stashes", "show line numbers", "make it executable").
+var actions = termSet("list show find make use give trace")
+
+// termSet holds the analysed terms of words.
+func termSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range text.Terms(words) {
+		set[w] = true
 	}
+	return set
 }
 
 // ContentTerms are the analysed terms of s without generic question words.
 func ContentTerms(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range text.Terms(s) {
-		if generic[t] || seen[t] {
-			continue
-		}
-		seen[t] = true
-		out = append(out, t)
-	}
-	return out
-}
-
-// actions are generic question words that, in a how-to, name what to do
-// ("list the stashes", "show line numbers", "make it executable").
-var actions = map[string]bool{}
-
-func init() {
-	for _, w := range text.Terms("list show find make use give trace") {
-		actions[w] = true
-	}
+	return termsWithout(s, func(t string) bool { return generic[t] })
 }
 
 // TaskTerms are the content terms of a how-to task: ContentTerms, with the
 // generic words that name the action kept, in order.
 func TaskTerms(s string) []string {
+	return termsWithout(s, func(t string) bool { return generic[t] && !actions[t] })
+}
+
+// termsWithout is the analysed terms of s, each once and in order, less
+// those drop reports.
+func termsWithout(s string, drop func(string) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range text.Terms(s) {
-		if (generic[t] && !actions[t]) || seen[t] {
+		if drop(t) || seen[t] {
 			continue
 		}
 		seen[t] = true
