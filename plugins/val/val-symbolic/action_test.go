@@ -1,8 +1,6 @@
 package valsymbolic
 
 import (
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -49,25 +47,13 @@ func TestHowToMustDoTheAction(t *testing.T) {
 			"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n",
 			docker, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+			res := validate(t, c, &plugin.ValidateInput{
 				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
 				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
 				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, `"bring"`) {
-				t.Errorf("the reason should name the action: %s", res.Reason)
-			}
+			expect(t, res, tc.want, `"bring"`)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package valsymbolic
 
 import (
-	"context"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -58,10 +57,6 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
 			[]*kus.KU{watch}, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var ev []plugin.ScoredKU
@@ -69,13 +64,7 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
 			}
 			in := &plugin.ValidateInput{Intents: []plugin.Intent{{Act: "implement", Target: tc.target}}, Answer: tc.answer, Evidence: ev, SearchedFor: tc.searched}
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
+			expect(t, validate(t, c, in), tc.want, "")
 		})
 	}
 }

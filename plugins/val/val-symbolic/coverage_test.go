@@ -1,8 +1,6 @@
 package valsymbolic
 
 import (
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -16,13 +14,22 @@ type corpus struct {
 	df map[string]int
 }
 
-func (c corpus) Documents() int           { return c.n }
-func (c corpus) DocFreq(t string) int     { return c.df[t] }
-func (c corpus) SourceText(string) []byte { return nil }
-func freq(words string, n int) map[string]int {
+func (c corpus) Documents() int               { return c.n }
+func (c corpus) DocFreq(t string) int         { return c.df[t] }
+func (c corpus) SourceText(string) []byte     { return nil }
+func freq(words string, n int) map[string]int { return freqs(map[string]int{words: n}) }
+
+// freqs gives each term of each group of words the group's count; a term
+// in two groups is a mistake of the test.
+func freqs(groups map[string]int) map[string]int {
 	out := map[string]int{}
-	for _, t := range text.Terms(words) {
-		out[t] = n
+	for words, n := range groups {
+		for _, t := range text.Terms(words) {
+			if _, dup := out[t]; dup {
+				panic("freqs: " + t + " is in two groups")
+			}
+			out[t] = n
+		}
 	}
 	return out
 }
@@ -31,13 +38,7 @@ func freq(words string, n int) map[string]int {
 // words of the question is rejected; one that covers its rare words, or a
 // misspelling of them, is accepted.
 func TestKeyCoverageWeighsRareTerms(t *testing.T) {
-	df := freq("file line show print number", 900)
-	for k, v := range freq("life game cells", 3) {
-		df[k] = v
-	}
-	for k, v := range freq("static files serve", 20) {
-		df[k] = v
-	}
+	df := freqs(map[string]int{"line show print number": 900, "life game cells": 3, "static files serve": 20})
 	c := corpus{n: 1000, df: df}
 	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "life", SourceID: "common/life.md", Range: kus.Range{StartLine: 1},
 		Claim: "Run Conway's game of life with cells on a grid."}}
@@ -52,23 +53,10 @@ func TestKeyCoverageWeighsRareTerms(t *testing.T) {
 		{"rare words covered", "game of life", "Run Conway's game of life with cells on a grid. [1]\n\nSources:\n[1] life — common/life.md:1\n", life, plugin.StatusAccepted},
 		{"misspelt words covered", "serv statik files", "Serve static files from a folder with a file server. [1]\n\nSources:\n[1] Static Files — mux/README.md:3\n", static, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
-				&plugin.ValidateInput{Intents: intent(tc.target), Answer: tc.answer, Evidence: []plugin.ScoredKU{tc.ev}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "meaning") {
-				t.Errorf("the reason should name the uncovered word: %s", res.Reason)
-			}
+			res := validate(t, c, &plugin.ValidateInput{Intents: intent(tc.target), Answer: tc.answer, Evidence: []plugin.ScoredKU{tc.ev}})
+			expect(t, res, tc.want, "meaning")
 		})
 	}
 }

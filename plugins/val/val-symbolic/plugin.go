@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -380,6 +381,17 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// "Why ...?" asks for a reason: an answer made only of examples (a
+	// description ending in a colon and its command) shows what to do,
+	// not why, unless a description gives a reason or a condition
+	// ("Remove a host's keys (useful when it has a new key)"). Prose
+	// counts as explaining (what it says was checked against the evidence
+	// above), except a page's own description, which says what the page is
+	// for.
+	if asksWhy(in) && !explains(body, cited, rc) {
+		v.reason = fmt.Sprintf("%q asks why, and the answer only shows examples of what to do, with no reason or condition", clip(in.Payload.Prompt))
+		return v
+	}
 	// "must mention X" rules from the user's turn.
 	for _, g := range userRules(in.Guidance) {
 		for _, m := range mustMention.FindAllStringSubmatch(g.Text(), -1) {
@@ -674,6 +686,87 @@ func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
 		"inside within without between into onto upon about across along after before during via per again just only really actually") {
 		filler[w] = true
+	}
+}
+
+// asksWhy reports whether the question asks for a reason: it opens with
+// "why" (the intents say "explain" for "how does" too).
+func asksWhy(in *plugin.ValidateInput) bool {
+	f := strings.Fields(strings.ToLower(in.Payload.Prompt))
+	return len(f) > 0 && strings.Trim(f[0], ",.;:?!") == "why"
+}
+
+// explains reports whether an answer body says something beyond examples
+// of what to do: a line of prose (not a heading, a fence or code, not an
+// example's description), or an example's description that carries a
+// reason or a condition.
+func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
+	fence := false
+	for _, raw := range strings.Split(body, "\n") {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence || line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "`") {
+			continue
+		}
+		if !exampleRE.MatchString(line) && !describes(line, cited, rc) {
+			return true
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if reasonWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describes reports whether a line of prose only restates what a cited
+// page is (the description its summary unit holds: "Apply the changes
+// introduced by existing commits", optionally after "Title [1]: "), which
+// says what the page is for, not why.
+func describes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
+	if loc := citeGroupRE.FindStringSubmatchIndex(line); loc != nil && strings.HasPrefix(strings.TrimSpace(line[loc[3]:]), ":") {
+		line = strings.TrimSpace(line[loc[3]:])[1:]
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	said := norm(strings.TrimSpace(stripCites(line)))
+	if said == "" {
+		return false
+	}
+	for _, k := range cited {
+		if (k.Level == kus.LevelSummary || firstBlock(k, rc)) && strings.Contains(norm(k.Text()), said) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstBlock reports whether k is the block right under its page's title
+// (a tldr page's "> ..." description, a README's opening paragraph): all
+// its source holds before it is one heading line.
+func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
+	if rc.Corpus == nil || k.CharStart <= 0 {
+		return false
+	}
+	src := rc.Corpus.SourceText(k.SourceID)
+	if k.CharStart > len(src) {
+		return false
+	}
+	before := strings.TrimRight(string(src[:k.CharStart]), "> \t\r\n") // a block quote's marker
+	before = strings.TrimSpace(before)
+	return strings.HasPrefix(before, "# ") && !strings.Contains(before, "\n")
+}
+
+// reasonWords are the words (lower case, as written) by which a sentence
+// gives a reason, a purpose or a condition.
+var reasonWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents") {
+		reasonWords[w] = true
 	}
 }
 

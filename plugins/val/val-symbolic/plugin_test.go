@@ -2,7 +2,6 @@ package valsymbolic
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -124,26 +123,13 @@ func TestValidate(t *testing.T) {
 		{name: "empty answer", answer: "  \n", target: "kb-fast", want: plugin.StatusRejected, reason: "empty"},
 		{name: "only connectives", answer: "Therefore:", target: "kb-fast", want: plugin.StatusRejected, reason: "no checkable statement"},
 	}
-	p, err := New(nil, plugin.Env{PluginID: ID})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.target}, Intents: intent(tc.target), Answer: tc.answer, Evidence: evidence}
 			if tc.guidance != "" {
 				in.Guidance = []plugin.ScoredKU{{KU: &kus.KU{ID: "turn::1", Claim: tc.guidance, SourceType: kus.SourceChatTurn, PhaseScopes: []string{"val-plugin"}}}}
 			}
-			res, err := p.(*Plugin).Validate(context.Background(), plugin.RunContext{}, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want || res.Verdict != tc.want {
-				t.Fatalf("status %s verdict %s (%s), want %s", res.Status, res.Verdict, res.Reason, tc.want)
-			}
-			if !strings.Contains(res.Reason, tc.reason) {
-				t.Errorf("reason %q lacks %q", res.Reason, tc.reason)
-			}
+			expect(t, validate(t, nil, in), tc.want, tc.reason)
 		})
 	}
 }

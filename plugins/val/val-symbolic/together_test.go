@@ -1,9 +1,7 @@
 package valsymbolic
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -69,19 +67,7 @@ const scpPage = `# scp
 // that says them together does, and so does a page named by one of them
 // that says another.
 func TestKeyWordsMustStandTogether(t *testing.T) {
-	df := freq("file print command name page", 600)
-	for k, v := range freq("long short", 30) {
-		df[k] = v
-	}
-	for k, v := range freq("lpr alias", 2) {
-		df[k] = v
-	}
-	for k, v := range freq("another machine", 600) {
-		df[k] = v
-	}
-	for k, v := range freq("scp", 2) {
-		df[k] = v
-	}
+	df := freqs(map[string]int{"file print command name page another machine": 600, "long short": 30, "lpr alias scp": 2})
 	lpr, alias, scp := page(t, "common/lpr.md", lprPage), page(t, "common/alias.md", aliasPage), page(t, "common/scp.md", scpPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lpr.md": lprPage, "common/alias.md": aliasPage, "common/scp.md": scpPage}}
 	cases := []struct {
@@ -99,24 +85,12 @@ func TestKeyWordsMustStandTogether(t *testing.T) {
 			"  `scp {{local}} {{host}}:{{dir}}`\n\nSources:\n[1] scp — common/scp.md:1\n",
 			scp, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+			res := validate(t, c, &plugin.ValidateInput{
 				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
 				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "together") {
-				t.Errorf("the reason should say the words are never together: %s", res.Reason)
-			}
+			expect(t, res, tc.want, "never together")
 			if cov, _ := res.Metadata.Extra["keyCoverage"].(float64); tc.want == plugin.StatusRejected && cov < 0.6 {
 				t.Errorf("key coverage %.2f: the case should pass the coverage check and fail only on togetherness", cov)
 			}
@@ -151,10 +125,7 @@ const sslSpeedPage = `# openssl speed
 // only in a page it cites further down, leads with the wrong page; the
 // same sources the other way round answer the question.
 func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
-	df := freq("print list all info", 600)
-	for k, v := range freq("cpu cores available", 40) {
-		df[k] = v
-	}
+	df := freqs(map[string]int{"print list all info": 600, "cpu cores available": 40})
 	cpupower, speed := page(t, "linux/cpupower.md", cpupowerPage), page(t, "common/openssl-speed.md", sslSpeedPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/cpupower.md": cpupowerPage, "common/openssl-speed.md": sslSpeedPage}}
 	cpuPart := "cpupower [%d]: Tools for CPU power and tuning.\n\n- Print CPU 0's available frequency governors:\n\n  `sudo cpupower --cpu 0 frequency-info --governors`\n\n"
@@ -168,24 +139,12 @@ func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
 		{"led by the page that has them together", fmt.Sprintf(sslPart, 1) + fmt.Sprintf(cpuPart, 2) +
 			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+			res := validate(t, c, &plugin.ValidateInput{
 				Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
 				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "leads with, [1] cpupower") {
-				t.Errorf("the reason should name the lead source: %s", res.Reason)
-			}
+			expect(t, res, tc.want, "leads with, [1] cpupower")
 		})
 	}
 }
@@ -216,10 +175,7 @@ const gitStashPage = `# git stash
 // by a page that mentions stashing in one of its examples, but by the page
 // about it.
 func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
-	df := freq("task add command change", 600)
-	for k, v := range freq("stash", 20) {
-		df[k] = v
-	}
+	df := freqs(map[string]int{"task add command change": 600, "stash": 20})
 	pueue, stash := page(t, "common/pueue.md", pueuePage), page(t, "common/git-stash.md", gitStashPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/pueue.md": pueuePage, "common/git-stash.md": gitStashPage}}
 	cases := []struct {
@@ -232,24 +188,12 @@ func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
 		{"the page about it", "git stash [1]: Stash local Git changes in a temporary area.\n\n- Stash current changes, except new (untracked) files:\n\n" +
 			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, &plugin.ValidateInput{
+			res := validate(t, c, &plugin.ValidateInput{
 				Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
 				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "not about") {
-				t.Errorf("the reason should say the source is not about it: %s", res.Reason)
-			}
+			expect(t, res, tc.want, "not about")
 		})
 	}
 }

@@ -1,9 +1,7 @@
 package valsymbolic
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -22,11 +20,7 @@ func (c sourced) SourceText(id string) []byte { return []byte(c.src[id]) }
 // answered by key terms scattered over several cited sources; one source
 // covering them all, or a comparison drawing on one source per item, is.
 func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
-	df := freq("file number column print", 900)
-	for k, v := range freq("mean life pbm scp rsync", 5) {
-		df[k] = v
-	}
-	c := corpus{n: 1000, df: df}
+	c := corpus{n: 1000, df: freqs(map[string]int{"file number column print": 900, "mean life pbm scp rsync": 5})}
 	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "pbmlife", SourceID: "common/pbmlife.md", Range: kus.Range{StartLine: 3},
 		Claim: "Apply Conway's rules of Life to a PBM image."}}
 	stats := plugin.ScoredKU{KU: &kus.KU{ID: "d::1", Title: "datamash", SourceID: "linux/datamash.md", Range: kus.Range{StartLine: 3},
@@ -55,23 +49,10 @@ func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 			"| item | what it does |\n| --- | --- |\n| scp | Copy files between hosts over SSH. [1] |\n| rsync | Transfer files to or from a remote host. [2] |\n\nSources:\n[1] scp — common/scp.md:3\n[2] rsync — common/rsync.md:3\n",
 			[]plugin.ScoredKU{scp, rsync}, plugin.StatusAccepted},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
-				&plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}}, Answer: tc.answer, Evidence: tc.ev})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
-			if tc.want == plugin.StatusRejected && !strings.Contains(res.Reason, "no single source") {
-				t.Errorf("the reason should say no single source covers the question: %s", res.Reason)
-			}
+			res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}}, Answer: tc.answer, Evidence: tc.ev})
+			expect(t, res, tc.want, "no single source")
 		})
 	}
 }
@@ -91,23 +72,13 @@ func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 		{"quoted label line", "How to `curl`:", plugin.StatusAccepted},
 		{"line the source lacks", "How to `wget`:", plugin.StatusRejected},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			answer := "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + tc.line +
 				"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
-				&plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
-					Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
+			res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
+				Answer: answer, Evidence: []plugin.ScoredKU{k}})
+			expect(t, res, tc.want, "")
 		})
 	}
 }
@@ -152,21 +123,11 @@ func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 		{"number in the cited Markdown", "11434", plugin.StatusAccepted},
 		{"number nowhere", "11435", plugin.StatusRejected},
 	}
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			answer := "mrpvm asks `localhost:" + tc.port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c},
-				&plugin.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != tc.want {
-				t.Fatalf("status %s, want %s (%s)", res.Status, tc.want, res.Reason)
-			}
+			res := validate(t, c, &plugin.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []plugin.ScoredKU{k}})
+			expect(t, res, tc.want, "11435")
 		})
 	}
 }

@@ -1,0 +1,93 @@
+package valsymbolic
+
+import (
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+)
+
+// units parses a page as ingest does and gives all its units as evidence.
+func units(t *testing.T, id, md string) []plugin.ScoredKU {
+	t.Helper()
+	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []plugin.ScoredKU
+	for _, k := range doc.Units {
+		out = append(out, plugin.ScoredKU{KU: k, Score: 1})
+	}
+	return out
+}
+
+const cherryPickPage = `# git cherry-pick
+
+> Apply the changes introduced by existing commits to the current branch.
+
+- Apply a commit to the current branch:
+
+` + "`git cherry-pick {{commit}}`" + `
+
+- Apply a range of commits to the current branch:
+
+` + "`git cherry-pick {{start_commit}}~..{{end_commit}}`" + `
+`
+
+const keygenPage = `# ssh-keygen
+
+> Generate SSH keys used for authentication.
+
+- Remove the keys of a host from the known_hosts file (useful when a known host has a new key):
+
+` + "`ssh-keygen -R {{remote_host}}`" + `
+`
+
+// TestWhyIsAnsweredByAReason: a "why" question answered with a page's
+// description and examples of what to do, none of which gives a reason or
+// a condition, is rejected; an example that says when it is useful, or a
+// statement of prose, answers it.
+func TestWhyIsAnsweredByAReason(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"current branch commit": 50, "host known keys remove": 20})},
+		src: map[string]string{"common/git-cherry-pick.md": cherryPickPage, "common/ssh-keygen.md": keygenPage}}
+	cases := []struct {
+		name, prompt, answer string
+		ev                   []plugin.ScoredKU
+		want                 plugin.Status
+	}{
+		{"a description and examples", "Why can't I apply a commit to the current branch?",
+			"Apply the changes introduced by existing commits to the current branch. [1]\n\n- Apply a commit to the current branch [1]:\n\n" +
+				"  `git cherry-pick {{commit}}`\n\nSources:\n[1] git cherry-pick — common/git-cherry-pick.md:3\n",
+			units(t, "common/git-cherry-pick.md", cherryPickPage), plugin.StatusRejected},
+		{"an example that says when it is useful", "Why would I remove a host's keys from known_hosts?",
+			"Generate SSH keys used for authentication. [1]\n\n- Remove the keys of a host from the known_hosts file (useful when a known host has a new key) [1]:\n\n" +
+				"  `ssh-keygen -R {{remote_host}}`\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n",
+			units(t, "common/ssh-keygen.md", keygenPage), plugin.StatusAccepted},
+		{"the same description asked how, not why", "How do I apply a commit to the current branch?",
+			"Apply the changes introduced by existing commits to the current branch. [1]\n\n- Apply a commit to the current branch [1]:\n\n" +
+				"  `git cherry-pick {{commit}}`\n\nSources:\n[1] git cherry-pick — common/git-cherry-pick.md:3\n",
+			units(t, "common/git-cherry-pick.md", cherryPickPage), plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: tc.ev})
+			expect(t, res, tc.want, "asks why")
+		})
+	}
+}
+
+func TestExplains(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"- Apply a commit:\n\n  `git cherry-pick x`\n", false},
+		{"- Apply a commit (so that the fix lands on main):\n\n  `git cherry-pick x`\n", true},
+		{"Viper is named after a snake, a companion to Cobra. [1]\n", true},
+		{"```sh\nthe reason is in a code block\n```\n- Apply a commit:\n", false},
+	} {
+		if got := explains(tc.body, nil, plugin.RunContext{}); got != tc.want {
+			t.Errorf("explains(%q) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}
