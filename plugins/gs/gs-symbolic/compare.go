@@ -334,7 +334,7 @@ func cellText(s statement) string {
 	t := s.md[0]
 	switch s.kind {
 	case kindItem:
-		t = itemMarkdown(s.md)
+		t = itemText(s.md)
 	case kindRow:
 		t = strings.TrimSpace(strings.ReplaceAll(strings.Trim(s.md[0], "| "), "|", "—"))
 	}

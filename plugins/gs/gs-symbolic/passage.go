@@ -132,14 +132,7 @@ func readBlocks(md string) []mdBlock {
 		case strings.HasPrefix(t, "#"):
 			flush()
 		case strings.HasPrefix(t, "|"):
-			switch {
-			case cur != nil && cur.kind == kindSentence && len(cur.lines) == 1 && strings.Contains(cur.lines[0], "|") && isSeparatorRow(t):
-				// The header row reached us without its leading pipe
-				// (a unit's text can start inside the row): the
-				// separator below it makes it a table's header.
-				cur.kind = kindRow
-				cur.lines[0] = "| " + strings.Trim(cur.lines[0], "| ") + " |"
-			case cur == nil || cur.kind != kindRow:
+			if cur == nil || cur.kind != kindRow {
 				flush()
 				cur = &mdBlock{kind: kindRow}
 			}

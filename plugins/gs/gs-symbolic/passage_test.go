@@ -417,13 +417,16 @@ func TestListQuestionGetsTheWholeList(t *testing.T) {
 	}
 }
 
-// TestTableWhoseHeaderLostItsPipe: a unit's text that starts inside a
-// table's header row still reads as one table with that header, not as a
-// sentence followed by a headless table.
-func TestTableWhoseHeaderLostItsPipe(t *testing.T) {
-	blocks := readBlocks("key | meaning |\n| --- | --- |\n| mrx.theme | the colour theme |\n")
+// TestTableUnitStartsAtItsRow: a unit whose text starts inside a table's
+// header row (after its "| ") is read from the start of that row, so the
+// table keeps its header instead of reading as a sentence followed by a
+// headless table.
+func TestTableUnitStartsAtItsRow(t *testing.T) {
+	src := parseMD(t, "c.md", "# Configuration\n\n## Editor extension settings\n\n| key | meaning |\n| --- | --- |\n| mrx.theme | the colour theme |\n")
+	raw := rawOf(src.leaf(t, "Editor extension settings"), srcCorpus{"c.md": src.md})
+	blocks := readBlocks(raw)
 	if len(blocks) != 1 {
-		t.Fatalf("got %d blocks, want one table: %+v", len(blocks), blocks)
+		t.Fatalf("got %d blocks from %q, want one table: %+v", len(blocks), raw, blocks)
 	}
 	b := blocks[0]
 	if b.kind != kindRow || len(b.lines) != 3 || b.lines[0] != "| key | meaning |" {

@@ -164,21 +164,13 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 
 	// Number the sources in order of first citation.
-	cite := map[string]int{}
-	var cited []*kus.KU
-	num := func(k *kus.KU) int {
-		if n, ok := cite[k.ID]; ok {
-			return n
-		}
-		cited = append(cited, k)
-		cite[k.ID] = len(cited)
-		return len(cited)
-	}
+	var cites citations
+	num := cites.num
 	var b strings.Builder
 	if act == "compare" && !g.bullets {
 		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus); ok {
 			b.WriteString(rows)
-			return finish(&b, cited), nil
+			return finish(&b, cites.kus), nil
 		}
 	}
 	switch {
@@ -195,7 +187,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			}
 		}
 	}
-	return finish(&b, cited), nil
+	return finish(&b, cites.kus), nil
 }
 
 // aliased reports whether k is a page that only says it is another name
@@ -403,6 +395,26 @@ func followProof(picked []scored, proofOrder map[string]int, ev []plugin.ScoredK
 		}
 	}
 	return withLinks
+}
+
+// citations numbers the KUs an answer cites in the order it first cites
+// them; kus lists them in that order for finish.
+type citations struct {
+	index map[string]int
+	kus   []*kus.KU
+}
+
+// num is k's citation number, giving it the next one on its first use.
+func (c *citations) num(k *kus.KU) int {
+	if n, ok := c.index[k.ID]; ok {
+		return n
+	}
+	if c.index == nil {
+		c.index = map[string]int{}
+	}
+	c.kus = append(c.kus, k)
+	c.index[k.ID] = len(c.kus)
+	return len(c.kus)
 }
 
 // finish appends the Sources list of the cited KUs, numbered in order.

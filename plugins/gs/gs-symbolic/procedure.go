@@ -82,9 +82,10 @@ func rawOf(k *kus.KU, c plugin.Corpus) string {
 		return ""
 	}
 	start := k.CharStart
-	// A unit that starts inside a line's markup (after "- " or "> ")
-	// starts at the line: the marker says what the text is.
-	if ls := bytes.LastIndexByte(src[:start], '\n') + 1; strings.Trim(string(src[ls:start]), "-*+>0123456789.) \t") == "" {
+	// A unit that starts inside a line's markup (after "- ", "> " or a
+	// table row's "| ") starts at the line: the marker says what the text
+	// is.
+	if ls := bytes.LastIndexByte(src[:start], '\n') + 1; strings.Trim(string(src[ls:start]), "-*+>|0123456789.) \t") == "" {
 		start = ls
 	}
 	return fenceIndented(string(src[start:k.CharEnd]))
@@ -511,11 +512,13 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
 		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
 		if e.desc == "" {
 			for _, h := range cutHow(e.how, want) {
 				b.WriteString(h + "\n")
 			}
-			b.WriteString("\n")
 			continue
 		}
 		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
@@ -532,10 +535,8 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				fmt.Fprintf(&b, "  %s\n", codeSpan(strings.TrimSpace(h)))
 			}
 		}
-		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Sources:\n[1] %s — %s:%d\n", k.Title, k.SourceID, max(1, k.Range.StartLine))
-	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: []string{k.ID}}
+	return finish(&b, []*kus.KU{k})
 }
 
 // clauseRE separates the actions of one how-to task: "pack a folder
@@ -601,21 +602,16 @@ func solveClauses(pages []procedure, best procedure, parts []string) *plugin.Sol
 		return nil
 	}
 	var b strings.Builder
-	cite := map[string]int{}
-	var cited []*kus.KU
-	num := func(k *kus.KU) int {
-		if n, ok := cite[k.ID]; ok {
-			return n
-		}
-		cited = append(cited, k)
-		cite[k.ID] = len(cited)
-		return len(cited)
-	}
+	var cites citations
+	num := cites.num
 	first := got[0].p
 	if first.summary != "" && !rawCode(firstSentence(first.summary)) {
 		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
 	}
-	for _, f := range got {
+	for i, f := range got {
+		if i > 0 {
+			b.WriteString("\n")
+		}
 		n := num(f.p.ku)
 		if f.ex.desc != "" {
 			fmt.Fprintf(&b, "- %s [%d]:\n\n", f.ex.desc, n)
@@ -634,15 +630,8 @@ func solveClauses(pages []procedure, best procedure, parts []string) *plugin.Sol
 				fmt.Fprintf(&b, "  %s\n", codeSpan(strings.TrimSpace(h)))
 			}
 		}
-		b.WriteString("\n")
 	}
-	b.WriteString("Sources:\n")
-	ids := make([]string, len(cited))
-	for i, k := range cited {
-		ids[i] = k.ID
-		fmt.Fprintf(&b, "[%d] %s — %s:%d\n", i+1, k.Title, k.SourceID, max(1, k.Range.StartLine))
-	}
-	return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: b.String(), EvidenceIDs: ids}
+	return finish(&b, cites.kus)
 }
 
 const (

@@ -182,12 +182,12 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			lists[key] = true
 			sep(kindItem)
 			for _, it := range splitItems(cutList(s.list, nil)) {
-				b.WriteString("- " + cited(itemMarkdown(it), n) + "\n")
+				b.WriteString("- " + cited(itemText(it), n) + "\n")
 			}
 		case s.kind == kindItem:
 			flush()
 			sep(kindItem)
-			b.WriteString("- " + cited(itemMarkdown(s.md), n) + "\n")
+			b.WriteString("- " + cited(itemText(s.md), n) + "\n")
 			writeBlock(b, s.block, want, "  ", bullets)
 			if len(s.block) > 0 {
 				last = kindCode
@@ -218,22 +218,6 @@ func cited(text string, n int) string {
 		return fmt.Sprintf("%s [%d]:", strings.TrimSuffix(t, ":"), n)
 	}
 	return fmt.Sprintf("%s [%d]", text, n)
-}
-
-// itemMarkdown is a list item's Markdown without its marker, its wrapped
-// lines joined.
-func itemMarkdown(lines []string) string {
-	var parts []string
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if i == 0 {
-			t = strings.TrimSpace(t[markerLen(t):])
-		}
-		if t != "" {
-			parts = append(parts, t)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // citeRow puts a citation in a table row's last cell.
