@@ -9,27 +9,17 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/mrpvm/mrpvm/kbsearch"
-	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
 
-// searchHit is one hit of mrpvm.search: the fields of an answer's
-// evidence, so a client shows both alike.
-type searchHit struct {
-	KUID     string    `json:"kuId"`
-	Title    string    `json:"title"`
-	SourceID string    `json:"sourceId"`
-	URI      string    `json:"uri"`
-	Range    kus.Range `json:"range"`
-	Score    float64   `json:"score"`
-}
-
 // cmdSearch ranks a folder's knowledge base for a query with one
 // kb-plugin, as mrpvm search does, without the rest of the VM loop and
-// without ingesting (the server keeps the knowledge base current). While
-// the folder's first ingest runs it waits for it as mrpvm.ask does, then
-// searches what is ingested.
+// without ingesting (the server keeps the knowledge base current). Each hit
+// is a vm.Evidence without its text, so a client shows hits and an
+// answer's evidence alike. While the folder's first ingest runs it waits
+// for it as mrpvm.ask does, then searches what is ingested.
 func (s *Server) cmdSearch(ctx context.Context, arg, _ json.RawMessage) (any, error) {
 	var a struct {
 		Query    string `json:"query"`
@@ -52,7 +42,7 @@ func (s *Server) cmdSearch(ctx context.Context, arg, _ json.RawMessage) (any, er
 		return nil, err
 	}
 	f.first.wait(ctx, s.askWait(), f.links.Len(), func(*Partial) {})
-	out := []searchHit{}
+	out := []vm.Evidence{}
 	err = f.withWS(ctx, func(ws *workspace.Workspace) error {
 		sr, err := kbsearch.New(ws.Catalog.Registry, ws.KB, a.Plugin)
 		if err != nil {
@@ -64,7 +54,7 @@ func (s *Server) cmdSearch(ctx context.Context, arg, _ json.RawMessage) (any, er
 			return fmt.Errorf("search: %w", err)
 		}
 		for _, h := range res.Hits {
-			x := searchHit{KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, URI: kbsearch.SourceURI(ws.KB.Workspace(), h.SourceID)}
+			x := vm.Evidence{KUID: h.KUID, SourceID: h.SourceID, Score: h.Score, URI: kbsearch.SourceURI(ws.KB.Workspace(), h.SourceID)}
 			if h.KU != nil {
 				x.Title, x.Range = h.KU.Title, h.KU.Range
 			}
