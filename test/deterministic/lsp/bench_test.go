@@ -230,24 +230,39 @@ func sciFact(tb testing.TB) string {
 	if src == "" {
 		tb.Skip("MRPVM_SCIFACT_WORKSPACE (a folder made by mkworkspace from the SciFact corpus) is not set")
 	}
-	entries, err := os.ReadDir(src)
+	root := tb.TempDir()
+	copyMarkdown(tb, src, root)
+	return root
+}
+
+// eachMarkdown calls fn with the name and text of every .md file directly
+// in dir, in name order.
+func eachMarkdown(tb testing.TB, dir string, fn func(name string, text []byte)) {
+	tb.Helper()
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	root := tb.TempDir()
 	for _, en := range entries {
 		if !strings.HasSuffix(en.Name(), ".md") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(src, en.Name()))
+		b, err := os.ReadFile(filepath.Join(dir, en.Name()))
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(root, en.Name()), b, 0o644); err != nil {
+		fn(en.Name(), b)
+	}
+}
+
+// copyMarkdown copies the .md files directly in src into dst.
+func copyMarkdown(tb testing.TB, src, dst string) {
+	tb.Helper()
+	eachMarkdown(tb, src, func(name string, text []byte) {
+		if err := os.WriteFile(filepath.Join(dst, name), text, 0o644); err != nil {
 			tb.Fatal(err)
 		}
-	}
-	return root
+	})
 }
 
 // startBig starts a server on a large workspace and waits for its first
@@ -317,20 +332,9 @@ func BenchmarkRenameHeadingSciFact(b *testing.B) { benchRename(b, startBig(b, li
 // the next blank line.
 func coldProbes(tb testing.TB, root string) []map[string]any {
 	tb.Helper()
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var out []map[string]any
-	for _, en := range entries {
-		if !strings.HasSuffix(en.Name(), ".md") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(root, en.Name()))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		u := lspURIPrefix(filepath.Join(root, en.Name()))
+	eachMarkdown(tb, root, func(name string, b []byte) {
+		u := lspURIPrefix(filepath.Join(root, name))
 		lines := strings.Split(string(b), "\n")
 		at := func(line, char int) map[string]any {
 			return map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": line, "character": char}}
@@ -344,7 +348,7 @@ func coldProbes(tb testing.TB, root string) []map[string]any {
 				break
 			}
 		}
-	}
+	})
 	return out
 }
 

@@ -269,16 +269,12 @@ func TestCommands(t *testing.T) {
 	if !found {
 		t.Errorf("plugins: %+v", plugins)
 	}
-	var stats struct {
-		Sources int    `json:"sources"`
-		KUs     int    `json:"kus"`
-		DBPath  string `json:"dbPath"`
-	}
-	if err := e.command("mrpvm.stats", nil, &stats); err != nil {
+	var st stats
+	if err := e.command("mrpvm.stats", nil, &st); err != nil {
 		t.Fatal(err)
 	}
-	if stats.Sources < 3 || stats.KUs == 0 || stats.DBPath != e.db {
-		t.Errorf("stats: %+v", stats)
+	if st.Sources < 3 || st.KUs == 0 || st.DBPath != e.db {
+		t.Errorf("stats: %+v", st)
 	}
 	var rep struct {
 		Files     int `json:"files"`
@@ -322,8 +318,8 @@ func TestCommands(t *testing.T) {
 	}
 	// The loaded snapshot is served from a copy: changes made afterwards
 	// (an ingest after a save in the editor) leave the snapshot as saved.
-	if err := e.command("mrpvm.stats", nil, &stats); err != nil || stats.DBPath == kb.Path || stats.DBPath == "" {
-		t.Errorf("stats after load: %+v %v (want a copy of %s)", stats, err, kb.Path)
+	if err := e.command("mrpvm.stats", nil, &st); err != nil || st.DBPath == kb.Path || st.DBPath == "" {
+		t.Errorf("stats after load: %+v %v (want a copy of %s)", st, err, kb.Path)
 	}
 	saved, err := os.ReadFile(kb.Path)
 	if err != nil {
@@ -344,8 +340,8 @@ func TestCommands(t *testing.T) {
 	if err := e.command("mrpvm.kb", map[string]any{"action": "fork", "name": "branch"}, &kb); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.command("mrpvm.stats", nil, &stats); err != nil || !strings.HasSuffix(stats.DBPath, "branch.db") {
-		t.Errorf("stats after fork: %+v %v", stats, err)
+	if err := e.command("mrpvm.stats", nil, &st); err != nil || !strings.HasSuffix(st.DBPath, "branch.db") {
+		t.Errorf("stats after fork: %+v %v", st, err)
 	}
 	if err := e.command("mrpvm.kb", map[string]any{"action": "load", "name": "nope"}, &kb); !hasCode(err, "kb_snapshot_missing") {
 		t.Errorf("load missing: %v", err)

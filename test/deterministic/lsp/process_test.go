@@ -200,20 +200,7 @@ func TestKillDuringColdIngestThenRestart(t *testing.T) {
 
 	victim := startProcess(t, ctx, env, root, db, logFile)
 	// Kill at the first progress report past 10%: KUs are being committed.
-	err := victim.Wait(ctx, "an ingest progress report", func(n []lspclient.Note) bool {
-		for _, x := range n {
-			var p struct {
-				Value struct {
-					Kind       string `json:"kind"`
-					Percentage int    `json:"percentage"`
-				} `json:"value"`
-			}
-			if x.Method == "$/progress" && json.Unmarshal(x.Params, &p) == nil && p.Value.Kind == "report" && p.Value.Percentage >= 10 {
-				return true
-			}
-		}
-		return false
-	})
+	err := victim.Wait(ctx, "an ingest progress report", progressAtLeast(10))
 	if err != nil {
 		t.Fatal(err)
 	}

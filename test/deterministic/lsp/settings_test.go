@@ -117,12 +117,7 @@ func TestConfigSaveReloadsTheWorkspace(t *testing.T) {
 	if on, ok := e.pluginStates()["kb-fast"]; !ok || !on {
 		t.Fatalf("kb-fast before: listed %v, enabled %v", ok, on)
 	}
-	var before struct {
-		Sources  int    `json:"sources"`
-		KUs      int    `json:"kus"`
-		DBPath   string `json:"dbPath"`
-		ReadOnly bool   `json:"readOnly"`
-	}
+	var before stats
 	if err := e.command("mrpvm.stats", nil, &before); err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +162,7 @@ func TestConfigSaveReloadsTheWorkspace(t *testing.T) {
 		t.Errorf("kb-balanced was disabled by the reload: %v", states)
 	}
 	// Same knowledge base, still answering.
-	var after struct {
-		Sources  int    `json:"sources"`
-		KUs      int    `json:"kus"`
-		DBPath   string `json:"dbPath"`
-		ReadOnly bool   `json:"readOnly"`
-	}
+	var after stats
 	if err := e.command("mrpvm.stats", nil, &after); err != nil {
 		t.Fatal(err)
 	}
