@@ -2,18 +2,14 @@ package vm_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/ingest"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/vm"
-	"github.com/mrpvm/mrpvm/workspace"
 )
 
 // TestBadInputKeepsNothingInTheSession runs the built-in plugins over a
@@ -22,14 +18,8 @@ import (
 // words the knowledge base does not know at all, is not kept, so it cannot
 // steer the session's later questions.
 func TestBadInputKeepsNothingInTheSession(t *testing.T) {
-	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "docker.md"), []byte("# docker container run\n\n> Run a container.\n\n- Run a container in the background:\n\n`docker container run --detach {{image}}`\n"), 0o644))
-	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
-	require.NoError(t, err)
-	defer w.Close()
+	w := openIngested(t, map[string]string{"docker.md": "# docker container run\n\n> Run a container.\n\n- Run a container in the background:\n\n`docker container run --detach {{image}}`\n"})
 	ctx := context.Background()
-	_, err = w.KB.Ingest(ctx, ingest.RunOptions{})
-	require.NoError(t, err)
 
 	units := func(id string) int {
 		s, err := w.VM.Session(id)

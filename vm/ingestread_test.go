@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/llm/llmtest"
@@ -189,13 +190,7 @@ func TestIngestThroughSeedDetectors(t *testing.T) {
 // through sd-symbolic, whose normalizePersistentContext is the Markdown
 // reader: the stored KUs are the reader's, field for field.
 func TestIngestDefaultIsTheMarkdownReader(t *testing.T) {
-	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.md"), []byte(docsText), 0o644))
-	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
-	require.NoError(t, err)
-	defer w.Close()
-	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
-	require.NoError(t, err)
+	w := openIngested(t, map[string]string{"a.md": docsText})
 	doc, err := kus.Parse([]byte(docsText), kus.SourceInfo{SourceID: "a.md", SourceName: "a.md"})
 	require.NoError(t, err)
 	got := unitsOf(t, w.KB, "a.md")
@@ -204,4 +199,19 @@ func TestIngestDefaultIsTheMarkdownReader(t *testing.T) {
 		assert.Equal(t, u.Hash, got[i].Hash, u.ID)
 		assert.True(t, slices.Equal(u.ChildUnitIDs, got[i].ChildUnitIDs), u.ID)
 	}
+}
+
+// openIngested writes files into a new workspace, opens it with the
+// built-in plugins, no model and no wrappers, and ingests it; the workspace
+// is closed when the test ends.
+func openIngested(t *testing.T, files map[string]string) *workspace.Workspace {
+	t.Helper()
+	ws := t.TempDir()
+	testtree.WriteFiles(t, ws, files)
+	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true, NoLLM: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { w.Close() })
+	_, err = w.KB.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	return w
 }
