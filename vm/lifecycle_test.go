@@ -10,30 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/store"
 )
-
-// catalogOf builds a catalog of the given plugins, each first in its
-// stage's order.
-func catalogOf(t *testing.T, ps ...plugin.Plugin) *plugins.Catalog {
-	t.Helper()
-	reg := plugins.NewRegistry()
-	cfg := config.Default()
-	cfg.Plugins.DefaultOrder = map[string][]string{}
-	for _, p := range ps {
-		require.NoError(t, reg.Register(p))
-		d := p.Descriptor()
-		stage := map[plugin.PluginType]string{plugin.TypeSD: plugin.LoopSeedDetector, plugin.TypeKB: plugin.LoopKB, plugin.TypeGS: plugin.LoopGoalSolver}[d.Type]
-		cfg.Plugins.DefaultOrder[stage] = append(cfg.Plugins.DefaultOrder[stage], d.ID)
-	}
-	cfg.Engine.PlannerFallbackOrder = nil
-	return &plugins.Catalog{Registry: reg, Config: cfg}
-}
 
 // openKBFile opens a knowledge base file over ws with the catalog's
 // kb-plugins as ingest hooks and ingests the workspace.
@@ -64,7 +46,7 @@ func TestSessionLifecycleEvents(t *testing.T) {
 	}
 	sd := &turnSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""), turn: oneTurnKU}
 	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("Alpha uses beta.")}
-	cat := catalogOf(t, sd, rec[0], rec[1], gs)
+	cat := testCatalog(t, nil, sd, rec[0], rec[1], gs)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "kb.db")
 	ctx := context.Background()
@@ -175,7 +157,7 @@ func TestKBEventWithoutSessions(t *testing.T) {
 	ws := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "doc.md"), []byte("# Alpha\n\nAlpha uses beta.\n"), 0o644))
 	p := &eventKB{testKB: testKB{Base: descriptor(t, "kb-a", plugin.TypeKB, "")}}
-	cat := catalogOf(t, p)
+	cat := testCatalog(t, nil, p)
 	kb := openKBFile(t, ws, filepath.Join(t.TempDir(), "kb.db"), cat)
 	defer kb.Close()
 	m := New(kb, cat, Options{})

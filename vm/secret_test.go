@@ -11,13 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/plugins"
 )
 
 // TestTraceStoresNoSecret: with a base URL holding its key in the query
@@ -53,14 +51,7 @@ func TestTraceStoresNoSecret(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "kb.db")
 	kb, err := ingest.Open(ingest.Options{Workspace: t.TempDir(), DBPath: dbPath})
 	require.NoError(t, err)
-	reg := plugins.NewRegistry()
-	for _, p := range []plugin.Plugin{kbp, llmGS, other} {
-		require.NoError(t, reg.Register(p))
-	}
-	cfg := config.Default()
-	cfg.Plugins.DefaultOrder = map[string][]string{plugin.LoopKB: {"kb-t"}, plugin.LoopGoalSolver: {"gs-llm-t", "gs-quoter"}}
-	cfg.Engine.PlannerFallbackOrder = nil
-	m := New(kb, &plugins.Catalog{Registry: reg, Config: cfg}, Options{LLM: bridge})
+	m := New(kb, testCatalog(t, nil, kbp, llmGS, other), Options{LLM: bridge})
 
 	resp, err := m.Ask(context.Background(), Request{Question: marker + " what does alpha use?"})
 	require.NoError(t, err)
