@@ -134,40 +134,28 @@ func TestSharedNamespace(t *testing.T) {
 	ro := s.PluginStore("p1")
 	require.NoError(t, ro.View(func(kv plugin.KV) error {
 		// Nothing written yet: the plugin's own namespace is empty too.
-		_, ok := kv.(interface {
-			Shared(string) (plugin.KV, error)
-		})
+		_, ok := kv.(plugin.SharedNamespacer)
 		assert.False(t, ok, "an unwritten namespace offers no shared view")
 		return nil
 	}))
 	require.NoError(t, s.PluginStore("p1").Update(func(kv plugin.KV) error {
-		sh, err := kv.(interface {
-			Shared(string) (plugin.KV, error)
-		}).Shared("idx")
+		sh, err := kv.(plugin.SharedNamespacer).Shared("idx")
 		require.NoError(t, err)
 		return sh.Put([]byte("k"), []byte("v1"))
 	}))
 	require.NoError(t, s.PluginStore("p2").Update(func(kv plugin.KV) error {
-		sh, err := kv.(interface {
-			Shared(string) (plugin.KV, error)
-		}).Shared("idx")
+		sh, err := kv.(plugin.SharedNamespacer).Shared("idx")
 		require.NoError(t, err)
 		assert.Equal(t, "v1", string(sh.Get([]byte("k"))), "another plugin sees the same namespace")
-		empty, err := kv.(interface {
-			Shared(string) (plugin.KV, error)
-		}).Shared("other")
+		empty, err := kv.(plugin.SharedNamespacer).Shared("other")
 		require.NoError(t, err)
 		assert.Nil(t, empty.Get([]byte("k")))
-		_, err = kv.(interface {
-			Shared(string) (plugin.KV, error)
-		}).Shared("")
+		_, err = kv.(plugin.SharedNamespacer).Shared("")
 		assert.Error(t, err)
 		return nil
 	}))
 	require.NoError(t, s.PluginStore("p2").View(func(kv plugin.KV) error {
-		sh, err := kv.(interface {
-			Shared(string) (plugin.KV, error)
-		}).Shared("missing")
+		sh, err := kv.(plugin.SharedNamespacer).Shared("missing")
 		require.NoError(t, err)
 		assert.False(t, sh.Writable())
 		assert.Nil(t, sh.Get([]byte("k")))
