@@ -26,22 +26,10 @@ func (s *Server) hoverMode() string {
 // of that text — and nothing for a word that is merely used. While the
 // first ingest runs the hover says "(indexing N/M)".
 func (s *Server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
-	p, text, readable, err := s.positionText(raw)
-	if err != nil {
-		return nil, err
-	}
+	_, t, path, f, err := s.termUnder(raw)
 	mode := s.hoverMode()
-	if mode == HoverOff || !readable {
-		return nil, nil
-	}
-	t, ok := termAt(text, offsetOf(text, p.Position))
-	if !ok {
-		return nil, nil
-	}
-	path := uriToPath(p.TextDocument.URI)
-	f := s.folderFor(path)
-	if f == nil {
-		return nil, nil
+	if err != nil || f == nil || mode == HoverOff {
+		return nil, err
 	}
 	select {
 	case <-f.linksReady:

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,6 +33,23 @@ var (
 	wikiLinkRe = regexp.MustCompile(`\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]`)
 	headingRe  = regexp.MustCompile(`^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$`)
 )
+
+// termUnder decodes the params of a request at a position and finds the
+// term there and the folder holding the document; f is nil when there is
+// nothing to answer (the document cannot be read, holds no term at the
+// position, or lies in no folder).
+func (s *Server) termUnder(raw json.RawMessage) (p textDocumentPositionParams, t term, path string, f *folder, err error) {
+	p, text, readable, err := s.positionText(raw)
+	if err != nil || !readable {
+		return p, t, "", nil, err
+	}
+	t, ok := termAt(text, offsetOf(text, p.Position))
+	if !ok {
+		return p, t, "", nil, nil
+	}
+	path = uriToPath(p.TextDocument.URI)
+	return p, t, path, s.folderFor(path), nil
+}
 
 // termAt finds the term under a byte offset of text.
 func termAt(text string, off int) (term, bool) {

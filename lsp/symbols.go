@@ -135,18 +135,9 @@ func (s *Server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 
 // definition follows relative Markdown links, [[wiki links]] and KU ids.
 func (s *Server) definition(ctx context.Context, raw json.RawMessage) (any, error) {
-	p, text, readable, err := s.positionText(raw)
-	if err != nil || !readable {
+	p, t, _, f, err := s.termUnder(raw)
+	if err != nil || f == nil {
 		return nil, err
-	}
-	t, ok := termAt(text, offsetOf(text, p.Position))
-	if !ok {
-		return nil, nil
-	}
-	docPath := uriToPath(p.TextDocument.URI)
-	f := s.folderFor(docPath)
-	if f == nil {
-		return nil, nil
 	}
 	if t.kind == termLink || t.kind == termWiki {
 		// Through the link index: a link that leaves the workspace is
