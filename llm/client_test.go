@@ -59,7 +59,7 @@ func TestChatSuccess(t *testing.T) {
 
 func TestChatNoKeyNoTemperature(t *testing.T) {
 	f := newFake(t, step{})
-	c := newClient(t, Endpoint{BaseURL: f.base() + "/", Model: "m"}, testOpts(nil))
+	c := newClient(t, Endpoint{BaseURL: f.BaseURL() + "/", Model: "m"}, testOpts(nil))
 	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	got := f.last()
@@ -71,7 +71,7 @@ func TestChatNoKeyNoTemperature(t *testing.T) {
 
 func TestFullChatURLAccepted(t *testing.T) {
 	f := newFake(t, step{})
-	c := newClient(t, Endpoint{BaseURL: f.base() + "/chat/completions", Model: "m"}, testOpts(nil))
+	c := newClient(t, Endpoint{BaseURL: f.BaseURL() + "/chat/completions", Model: "m"}, testOpts(nil))
 	_, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	require.NoError(t, err)
 	assert.Equal(t, "/v1/chat/completions", f.last().Path)
@@ -140,7 +140,7 @@ func TestStreamConsumerError(t *testing.T) {
 	stop := errors.New("enough")
 	_, err := c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return stop })
 	require.ErrorIs(t, err, stop)
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 }
 
 func TestStreamBrokenAfterDeltaNotRetried(t *testing.T) {
@@ -151,7 +151,7 @@ func TestStreamBrokenAfterDeltaNotRetried(t *testing.T) {
 	_, err := c.Stream(context.Background(), ChatRequest{Messages: msgs("hi")}, func(string) error { return nil })
 	require.Error(t, err)
 	assert.Equal(t, CodeBadReply, CodeOf(err))
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 
 	// Without a consumer the whole reply is assembled internally, so the
 	// broken stream is retried.
@@ -221,7 +221,7 @@ func TestErrors(t *testing.T) {
 			o.Retry.MaxRetryAfter = 10 * time.Second
 			c := newClient(t, testEndpoint(f), o)
 			r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
-			assert.Equal(t, tc.wantHits, f.hits(), "HTTP attempts")
+			assert.Equal(t, tc.wantHits, f.Hits(), "HTTP attempts")
 			if tc.wantText != "" {
 				require.NoError(t, err)
 				assert.Equal(t, tc.wantText, r.Text)
@@ -280,7 +280,7 @@ func TestRetryAfterParsing(t *testing.T) {
 
 func TestConnectionRefusedRetried(t *testing.T) {
 	f := newFake(t)
-	base := f.base()
+	base := f.BaseURL()
 	f.Close() // nothing listens there any more
 	sl := &sleeps{}
 	c := newClient(t, Endpoint{BaseURL: base, Model: "m"}, testOpts(sl))
@@ -322,7 +322,7 @@ func TestTimeout(t *testing.T) {
 			assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.ErrorIs(t, err, ErrTimeout)
-			assert.Equal(t, 1, f.hits(), "a timeout is not retried")
+			assert.Equal(t, 1, f.Hits(), "a timeout is not retried")
 			if tc.inMsg != "" {
 				assert.Contains(t, err.Error(), tc.inMsg)
 			}
@@ -341,7 +341,7 @@ func TestNoTimeLeftForRetry(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, CodeServer, CodeOf(err))
 	assert.Contains(t, err.Error(), "no time left")
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 }
 
 func TestCancellation(t *testing.T) {
@@ -349,7 +349,7 @@ func TestCancellation(t *testing.T) {
 	c := newClient(t, testEndpoint(f), testOpts(nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for f.hits() == 0 {
+		for f.Hits() == 0 {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
@@ -364,7 +364,7 @@ func TestCancellation(t *testing.T) {
 	// Canceled before the call: nothing is sent.
 	_, err = c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
 	assert.Equal(t, CodeCanceled, CodeOf(err))
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	assert.Zero(t, e.Attempts)
@@ -376,7 +376,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for f.hits() == 0 {
+		for f.Hits() == 0 {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -394,7 +394,7 @@ func TestNoMessages(t *testing.T) {
 	c := newClient(t, testEndpoint(f), testOpts(nil))
 	_, err := c.Chat(context.Background(), ChatRequest{})
 	assert.Equal(t, CodeBadRequest, CodeOf(err))
-	assert.Zero(t, f.hits())
+	assert.Zero(t, f.Hits())
 }
 
 func TestNewClientNotConfigured(t *testing.T) {
@@ -429,7 +429,7 @@ func TestHTTPClientTimeoutRetried(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})
 	assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
-	assert.Equal(t, 3, g.hits())
+	assert.Equal(t, 3, g.Hits())
 }
 
 func TestServerMessage(t *testing.T) {

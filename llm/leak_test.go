@@ -52,7 +52,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	o := testOpts(&sleeps{})
 	o.Logger = log
 	o.Retry.MaxAttempts = 1
-	res := &Resolver{Getenv: envOf(map[string]string{EnvBaseURL: f.base(), EnvModel: "test-model", EnvAPIKey: testKey})}
+	res := &Resolver{Getenv: envOf(map[string]string{EnvBaseURL: f.BaseURL(), EnvModel: "test-model", EnvAPIKey: testKey})}
 	b := NewBridgeWith(res, o)
 	m := NewMeter(b, 10)
 	st := m.Stage("gs-llm-fast", 5)
@@ -109,7 +109,7 @@ func TestKeyNotInTransportErrors(t *testing.T) {
 	// A base URL with a password in it: redacted from errors, and the
 	// password is scrubbed from any quoted text.
 	f := newFake(t, step{status: 404, body: "no such thing"})
-	base := strings.Replace(f.base(), "http://", "http://user:"+testKey+"@", 1)
+	base := strings.Replace(f.BaseURL(), "http://", "http://user:"+testKey+"@", 1)
 	c, err := NewClient(Endpoint{BaseURL: base, Model: "m"}, testOpts(nil))
 	require.NoError(t, err)
 	_, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("hi")})

@@ -14,7 +14,7 @@ import (
 
 // bridgeFor returns a bridge whose every role resolves to the fake server.
 func bridgeFor(f *fake, opts Options) *Bridge {
-	return NewBridgeWith(&Resolver{Getenv: envOf(map[string]string{EnvBaseURL: f.base(), EnvModel: "test-model", EnvAPIKey: testKey})}, opts)
+	return NewBridgeWith(&Resolver{Getenv: envOf(map[string]string{EnvBaseURL: f.BaseURL(), EnvModel: "test-model", EnvAPIKey: testKey})}, opts)
 }
 
 func req(pluginID, role, text string) plugin.LLMRequest {
@@ -26,9 +26,9 @@ func TestBridgeResolvesPerRequest(t *testing.T) {
 	g := newFake(t, step{body: okReply("from override")})
 	ms := plugin.ModelSettings{
 		Roles:           map[string]plugin.RoleSetting{plugin.RoleValidation: {Model: "val-model", MaxTokens: 33}},
-		PluginOverrides: map[string]plugin.RoleSetting{"special": {BaseURL: g.base()}},
+		PluginOverrides: map[string]plugin.RoleSetting{"special": {BaseURL: g.BaseURL()}},
 	}
-	b := NewBridgeWith(&Resolver{Settings: ms, Getenv: envOf(map[string]string{EnvBaseURL: f.base(), EnvModel: "test-model"})}, testOpts(nil))
+	b := NewBridgeWith(&Resolver{Settings: ms, Getenv: envOf(map[string]string{EnvBaseURL: f.BaseURL(), EnvModel: "test-model"})}, testOpts(nil))
 
 	r, err := b.Complete(context.Background(), req("val-llm", plugin.RoleValidation, "ok?"))
 	require.NoError(t, err)
@@ -83,7 +83,7 @@ func TestMeterBudget(t *testing.T) {
 	assert.ErrorIs(t, err, ErrBudget)
 	assert.Equal(t, CodeBudget, plugin.ErrorOf(err).Code)
 	assert.Contains(t, err.Error(), "budget of 2 calls is spent")
-	assert.Equal(t, 2, f.hits(), "the refused call never reached the server")
+	assert.Equal(t, 2, f.Hits(), "the refused call never reached the server")
 	assert.Equal(t, 2, m.Used())
 
 	b := m.Budgets(plugin.Budgets{MaxFrameDepth: 3})
@@ -106,7 +106,7 @@ func TestMeterZeroAndUnlimited(t *testing.T) {
 	zero := NewMeter(bridgeFor(f, testOpts(nil)), 0)
 	_, err := zero.Complete(context.Background(), req("p", plugin.RoleGoalFast, "a"))
 	assert.True(t, IsBudget(err))
-	assert.Zero(t, f.hits())
+	assert.Zero(t, f.Hits())
 
 	unl := NewMeter(bridgeFor(f, testOpts(nil)), -1)
 	for range 5 {
@@ -133,7 +133,7 @@ func TestMeterStage(t *testing.T) {
 	_, err = st.Complete(ctx, req("", plugin.RoleSeedDeep, "c"))
 	assert.True(t, IsBudget(err))
 	assert.Contains(t, err.Error(), "maxLLMCalls 2")
-	assert.Equal(t, 2, f.hits())
+	assert.Equal(t, 2, f.Hits())
 
 	s := st.Stats()
 	assert.Equal(t, "sd-llm-deep", s.PluginID)
@@ -198,7 +198,7 @@ func TestMeterConcurrentNeverOverspends(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 5, ok)
 	assert.Equal(t, 15, refused)
-	assert.Equal(t, 5, f.hits())
+	assert.Equal(t, 5, f.Hits())
 }
 
 // plainLLM is an plugin.LLM that is not a Chatter.
@@ -239,7 +239,7 @@ func TestCache(t *testing.T) {
 			require.NoError(t, err)
 			r2, err := m.Complete(ctx, req("gs-llm-fast", plugin.RoleGoalFast, "q"))
 			require.NoError(t, err)
-			assert.Equal(t, 1, f.hits(), "the second call is answered from the cache")
+			assert.Equal(t, 1, f.Hits(), "the second call is answered from the cache")
 			assert.Equal(t, r1, r2)
 			assert.Equal(t, "first", r2.Text)
 			s := m.Plugin("gs-llm-fast")
@@ -261,7 +261,7 @@ func TestCache(t *testing.T) {
 			require.NoError(t, err)
 			_, err = m.Complete(ctx, req("gs-llm-fast", plugin.RoleGoalFast, "other"))
 			require.NoError(t, err)
-			assert.Equal(t, 5, f.hits())
+			assert.Equal(t, 5, f.Hits())
 
 			// Failures are not cached.
 			g := newFake(t, step{status: 400}, step{})
@@ -271,7 +271,7 @@ func TestCache(t *testing.T) {
 			require.Error(t, err)
 			_, err = b.Complete(ctx, req("p", plugin.RoleGoalFast, "q"))
 			require.NoError(t, err)
-			assert.Equal(t, 2, g.hits())
+			assert.Equal(t, 2, g.Hits())
 		})
 	}
 }
@@ -304,7 +304,7 @@ func TestCacheUnreadableEntryIsAMiss(t *testing.T) {
 	r, err := c.Chat(context.Background(), ChatRequest{Messages: msgs("a")})
 	require.NoError(t, err)
 	assert.False(t, r.Cached)
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 	assert.Equal(t, 1, mc.Len())
 	r, err = c.Chat(context.Background(), ChatRequest{Messages: msgs("a")})
 	require.NoError(t, err)
@@ -325,7 +325,7 @@ func TestCacheStream(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, r.Cached)
 	assert.Equal(t, []string{"ab", "c", "abc"}, got)
-	assert.Equal(t, 1, f.hits())
+	assert.Equal(t, 1, f.Hits())
 }
 
 // memStore is an plugin.Store over a map.

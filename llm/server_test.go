@@ -4,28 +4,44 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// step is one scripted reply of the fake OpenAI-compatible server.
+// step is one scripted reply of the test server.
 type step struct {
 	status int               // 0: 200
 	header map[string]string // extra reply headers
 	body   string            // raw body; empty with stream == nil: okReply("hello")
-	stream []string          // SSE payloads, each sent as "data: <p>\n\n" and flushed
+	stream []string          // SSE payloads, each sent as "data: <p>\n\n"
 	raw    string            // raw SSE text, sent as is (overrides stream)
 	hang   bool              // wait until the client gives up
 	delay  time.Duration     // wait before answering (or until the client gives up)
 }
 
-// recorded is one request the fake server received.
+// reply is the step as llmtest scripts it.
+func (st step) reply() llmtest.Reply {
+	r := llmtest.Reply{Status: st.status, Header: st.header, Body: st.body, RawSSE: st.raw, Hang: st.hang, Delay: st.delay}
+	if r.RawSSE == "" && st.stream != nil {
+		var b strings.Builder
+		for _, p := range st.stream {
+			fmt.Fprintf(&b, "data: %s\n\n", p)
+		}
+		r.RawSSE = b.String()
+	}
+	if r.Body == "" && r.RawSSE == "" && (st.status == 0 || st.status == http.StatusOK) {
+		r.Body = okReply("hello")
+	}
+	return r
+}
+
+// recorded is one request the test server received.
 type recorded struct {
 	Path   string
 	Auth   string
@@ -45,103 +61,46 @@ type wireRequestIn struct {
 	ResponseFormat json.RawMessage  `json:"response_format"`
 }
 
-// fake speaks the chat-completions protocol with scripted replies; the last
-// step repeats.
+// fake is an llmtest server that answers with steps, the last step
+// repeating; a request it could not serve fails the test.
 type fake struct {
-	*httptest.Server
-	t     *testing.T
-	mu    sync.Mutex
-	steps []step
-	reqs  []recorded
+	*llmtest.Server
+	t *testing.T
 }
 
 func newFake(t *testing.T, steps ...step) *fake {
 	t.Helper()
-	f := &fake{t: t, steps: steps}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
-	return f
+	if len(steps) == 0 {
+		steps = []step{{}}
+	}
+	replies := make([]llmtest.Reply, len(steps))
+	for i, st := range steps {
+		replies[i] = st.reply()
+	}
+	s := llmtest.New(t, replies...)
+	last := replies[len(replies)-1]
+	s.Handle(func(llmtest.Request) llmtest.Reply { return last })
+	t.Cleanup(func() {
+		for _, p := range s.Problems() {
+			t.Errorf("test server: %s", p)
+		}
+	})
+	return &fake{Server: s, t: t}
 }
 
-// base is the OpenAI-style base URL of the server.
-func (f *fake) base() string { return f.URL + "/v1" }
-
-func (f *fake) hits() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
+// last is the request the server received last, as sent.
 func (f *fake) last() recorded {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.reqs) == 0 {
+	f.t.Helper()
+	reqs := f.Requests()
+	if len(reqs) == 0 {
 		f.t.Fatal("the server got no request")
 	}
-	return f.reqs[len(f.reqs)-1]
-}
-
-func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
-	raw, _ := io.ReadAll(r.Body)
+	r := reqs[len(reqs)-1]
 	var in wireRequestIn
-	if err := json.Unmarshal(raw, &in); err != nil {
-		f.t.Errorf("fake server: request body is not JSON: %v: %s", err, raw)
+	if err := json.Unmarshal(r.Raw, &in); err != nil {
+		f.t.Fatalf("request body is not JSON: %v: %s", err, r.Raw)
 	}
-	f.mu.Lock()
-	n := len(f.reqs)
-	f.reqs = append(f.reqs, recorded{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Accept: r.Header.Get("Accept"), Body: in})
-	st := step{}
-	if len(f.steps) > 0 {
-		st = f.steps[min(n, len(f.steps)-1)]
-	}
-	f.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, `{"error":{"message":"not found: `+r.URL.Path+`"}}`, http.StatusNotFound)
-		return
-	}
-	if st.hang {
-		<-r.Context().Done()
-		return
-	}
-	if st.delay > 0 {
-		select {
-		case <-time.After(st.delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	for k, v := range st.header {
-		w.Header().Set(k, v)
-	}
-	status := st.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if st.stream != nil || st.raw != "" {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(status)
-		fl, _ := w.(http.Flusher)
-		if st.raw != "" {
-			io.WriteString(w, st.raw)
-			return
-		}
-		for _, p := range st.stream {
-			fmt.Fprintf(w, "data: %s\n\n", p)
-			if fl != nil {
-				fl.Flush()
-			}
-		}
-		return
-	}
-	body := st.body
-	if body == "" && status == http.StatusOK {
-		body = okReply("hello")
-	}
-	if w.Header().Get("Content-Type") == "" {
-		w.Header().Set("Content-Type", "application/json")
-	}
-	w.WriteHeader(status)
-	io.WriteString(w, body)
+	return recorded{Path: r.Path, Auth: r.Auth, Accept: r.Accept, Body: in}
 }
 
 // okReply is a chat completion with usage.
@@ -204,7 +163,7 @@ func newClient(t *testing.T, ep Endpoint, o Options) *Client {
 }
 
 func testEndpoint(f *fake) Endpoint {
-	return Endpoint{BaseURL: f.base(), Model: "test-model", APIKey: NewSecret(testKey), Timeout: 5 * time.Second}
+	return Endpoint{BaseURL: f.BaseURL(), Model: "test-model", APIKey: NewSecret(testKey), Timeout: 5 * time.Second}
 }
 
 const testKey = "sk-test-SECRET-0123456789abcdef"

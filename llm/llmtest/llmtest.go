@@ -86,6 +86,7 @@ type Request struct {
 	Path        string
 	Query       string // the raw query string
 	Auth        string // the Authorization header
+	Accept      string // the Accept header
 	Model       string
 	Messages    []plugin.Message
 	Temperature *float64
@@ -286,7 +287,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, Status(http.StatusBadRequest, "bad JSON").Body)
 		return
 	}
-	req := Request{Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Model: in.Model, Messages: in.Messages,
+	req := Request{Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Accept: r.Header.Get("Accept"), Model: in.Model, Messages: in.Messages,
 		Temperature: in.Temperature, MaxTokens: in.MaxTokens, Stream: in.Stream,
 		JSON: in.ResponseFormat != nil && in.ResponseFormat.Type == "json_object", Raw: raw}
 
