@@ -9,20 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/scifact"
 	"github.com/mrpvm/mrpvm/retrieval/ireval"
 )
-
-// sciFactCorpus is the shared SciFact corpus, relative to this package.
-const sciFactCorpus = "../../shared/data/scifact/corpus.jsonl"
 
 // writeSciFact writes the SciFact corpus as one Markdown file per abstract,
 // as ../shared/tools/mkworkspace does, and returns the folder and its size.
 func writeSciFact(tb testing.TB) (string, int64) {
 	tb.Helper()
-	if _, err := os.Stat(sciFactCorpus); err != nil {
+	if _, err := os.Stat(scifact.CorpusPath()); err != nil {
 		tb.Skipf("SciFact corpus not available: %v", err)
 	}
-	docs, err := ireval.ReadDocs(sciFactCorpus)
+	docs, err := ireval.ReadDocs(scifact.CorpusPath())
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,34 +1,19 @@
 package kus
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/yuin/goldmark/text"
-)
 
-// sciFactCorpus is the shared SciFact corpus, relative to this package.
-const sciFactCorpus = "../../shared/data/scifact/corpus.jsonl"
+	"github.com/mrpvm/mrpvm/internal/scifact"
+)
 
 // loadSciFactMarkdown renders every SciFact abstract as the Markdown file
 // mkworkspace writes for it.
 func loadSciFactMarkdown(tb testing.TB) [][]byte {
-	f, err := os.Open(sciFactCorpus)
-	if err != nil {
-		tb.Skipf("SciFact corpus not available: %v", err)
-	}
-	defer f.Close()
 	var docs [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var d struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			tb.Fatal(err)
-		}
+	for _, d := range scifact.Docs(tb) {
 		docs = append(docs, []byte(fmt.Sprintf("# %s\n\n%s\n", d.Title, d.Text)))
 	}
 	return docs

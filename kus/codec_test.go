@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/internal/scifact"
 )
 
 // full is a KU with every field set.
@@ -135,7 +137,7 @@ func sharedDocs(t *testing.T) []*Document {
 	at := time.Date(2026, 11, 23, 9, 30, 1, 0, time.UTC)
 	var srcs [][]byte
 	var ids []string
-	if _, err := os.Stat(sciFactCorpus); err == nil {
+	if _, err := os.Stat(scifact.CorpusPath()); err == nil {
 		for i, d := range loadSciFactMarkdown(t) {
 			srcs, ids = append(srcs, d), append(ids, fmt.Sprint("sf/", i, ".md"))
 		}

@@ -1,38 +1,20 @@
 package text
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-)
 
-// sciFactCorpus is the shared SciFact corpus, relative to this package.
-const sciFactCorpus = "../../../shared/data/scifact/corpus.jsonl"
+	"github.com/mrpvm/mrpvm/internal/scifact"
+)
 
 // loadCorpus returns the titles and abstracts of the SciFact corpus.
 func loadCorpus(tb testing.TB) []string {
-	f, err := os.Open(sciFactCorpus)
-	if err != nil {
-		tb.Skipf("SciFact corpus not available: %v", err)
-	}
-	defer f.Close()
 	var texts []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var d struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			tb.Fatal(err)
-		}
+	for _, d := range scifact.Docs(tb) {
 		texts = append(texts, d.Title, d.Text)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	return texts
 }
