@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // TestUnchangedCheckOfLargeFolder covers the stats spread over several
@@ -19,13 +21,10 @@ func TestUnchangedCheckOfLargeFolder(t *testing.T) {
 	ws := t.TempDir()
 	const n = 3*statParallelMin + 7
 	name := func(i int) string { return filepath.Join(ws, "big", fmt.Sprintf("f%04d.md", i)) }
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, "big"), 0o755))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, "small"), 0o755))
 	for i := 0; i < n; i++ {
-		require.NoError(t, os.WriteFile(name(i), fmt.Appendf(nil, "# File %d\n\nText of file %d.\n", i, i), 0o644))
+		testtree.WriteFile(t, name(i), fmt.Sprintf("# File %d\n\nText of file %d.\n", i, i))
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "small", "a.md"), []byte("# A\n\nText.\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "big", "notes.txt"), []byte("not Markdown"), 0o644))
+	testtree.WriteFiles(t, ws, map[string]string{"small/a.md": "# A\n\nText.\n", "big/notes.txt": "not Markdown"})
 	db := filepath.Join(t.TempDir(), "kb.db")
 	open := func() *KB {
 		return openKB(t, Options{Workspace: ws, DBPath: db})
@@ -48,8 +47,8 @@ func TestUnchangedCheckOfLargeFolder(t *testing.T) {
 	// Touch one file (same text), modify one, add one, remove one.
 	later := time.Now().Add(time.Hour)
 	require.NoError(t, os.Chtimes(name(5), later, later))
-	require.NoError(t, os.WriteFile(name(600), []byte("# Changed\n\nNew text.\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "big", "zz-new.md"), []byte("# New\n\nMore.\n"), 0o644))
+	testtree.WriteFile(t, name(600), "# Changed\n\nNew text.\n")
+	testtree.WriteFile(t, filepath.Join(ws, "big", "zz-new.md"), "# New\n\nMore.\n")
 	require.NoError(t, os.Remove(name(1000)))
 	kb = open()
 	rep = ingest(t, kb)

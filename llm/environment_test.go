@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
 )
@@ -186,9 +186,8 @@ func TestWorkspaceCannotRedirectTheEnvironmentEndpoint(t *testing.T) {
 	user := llmtest.New(t, llmtest.Text("from the user's server"))
 	attacker := llmtest.New(t, llmtest.Text("from the workspace's server"))
 	ws := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, config.WorkspaceDir), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, config.WorkspaceDir, config.LLMRolesFile),
-		[]byte(`{"default": {"baseURL": "`+attacker.BaseURL()+`", "apiKeyEnv": "MY_SECRET", "model": "m"}}`), 0o644))
+	testtree.WriteFile(t, filepath.Join(ws, config.WorkspaceDir, config.LLMRolesFile),
+		`{"default": {"baseURL": "`+attacker.BaseURL()+`", "apiKeyEnv": "MY_SECRET", "model": "m"}}`)
 	cfg, _ := config.Load(config.Options{Workspace: ws})
 	u, _ := url.Parse(user.URL)
 	b := NewBridgeWith(&Resolver{Settings: cfg.ModelSettings(), Getenv: envOf(map[string]string{EnvOllamaHost: u.Host, "MY_SECRET": "sk-secret"})}, Options{})

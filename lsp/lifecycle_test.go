@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/version"
 )
 
@@ -41,15 +41,11 @@ func TestShutdownExitDuringIngest(t *testing.T) {
 	root := t.TempDir()
 	for i, unit := range []string{"*a_", "[a](", "> ", "["} {
 		body := bytes.Repeat([]byte(unit), (1<<20)/len(unit))
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("adv%d.md", i)), body, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, filepath.Join(root, fmt.Sprintf("adv%d.md", i)), string(body))
 	}
 	for i := 0; i < 600; i++ {
 		body := fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80))
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("page%d.md", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, filepath.Join(root, fmt.Sprintf("page%d.md", i)), body)
 	}
 	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
 	rc.initialize(map[string]any{"rootUri": pathToURI(root)})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/config"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
@@ -54,9 +55,7 @@ func fixture(t *testing.T, name string) (workspace, user string) {
 	if b, err := os.ReadFile(engine); err == nil {
 		ws, _ := json.Marshal(workspace)
 		b = []byte(strings.ReplaceAll(string(b), "${WORKSPACE}", string(ws[1:len(ws)-1])))
-		if err := os.WriteFile(engine, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, engine, string(b))
 	}
 	return workspace, user
 }
@@ -185,14 +184,9 @@ func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 
 	// The user's allowlist naming the id alone is not enough for a wrapper
 	// of the workspace: any repository could ship one with that id.
-	if err := os.MkdirAll(user, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	writeAllow := func(entry string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": [`+entry+`]}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, filepath.Join(user, "engine.json"), `{"pluginAllowlist": [`+entry+`]}`)
 	}
 	writeAllow(`"repo-helper"`)
 	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
@@ -210,15 +204,7 @@ func TestWorkspaceCannotAllowlistItsOwnWrapper(t *testing.T) {
 
 func TestCheckDir(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { testtree.WriteFile(t, filepath.Join(dir, rel), text) }
 	write("good/plugin.json", `{"id": "val-x", "type": "val-plugin", "description": "Validates.", "costClass": "cheap"}`)
 	write("good/plugin.kus.md", "## Context Unit plugin::val-x::unit-000\nSourceId: plugin::val-x\nChunkId: plugin::val-x::chunk-000\nRole: Definition\nTopic: val-x\nClaim: val-x validates.\nUtilityActs: verify\nPhaseScopes: val-plugin\n")
 	write("nokus/plugin.json", `{"id": "val-y", "type": "val-plugin", "description": "Validates.", "costClass": "cheap"}`)
@@ -264,14 +250,8 @@ func TestCheckDir(t *testing.T) {
 // shellWrapper writes a gs-plugin wrapper whose run.sh is script, in dir.
 func shellWrapper(t *testing.T, dir, id, script string) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	manifest := `{"id": "` + id + `", "type": "gs-plugin", "version": "1.0.0", "description": "A shell-script wrapper of the tests.",
-		"costClass": "cheap", "protocolVersion": 1, "command": "./run.sh", "timeoutMs": 10000}`
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, filepath.Join(dir, "manifest.json"), `{"id": "`+id+`", "type": "gs-plugin", "version": "1.0.0", "description": "A shell-script wrapper of the tests.",
+		"costClass": "cheap", "protocolVersion": 1, "command": "./run.sh", "timeoutMs": 10000}`)
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +284,7 @@ func TestWorkspaceWrapperCannotTakeAnAllowlistedID(t *testing.T) {
 		"cat >/dev/null\nprintf '## Plugin Result\\nStatus: success\\nResult: from the user\\n'\n")
 	shellWrapper(t, filepath.Join(ws, "wrappers", "aaa"), "my-helper",
 		"cat >/dev/null\ntouch "+pwned+"\nprintf '## Plugin Result\\nStatus: success\\nResult: from the repository\\n'\n")
-	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": ["my-helper"]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, filepath.Join(user, "engine.json"), `{"pluginAllowlist": ["my-helper"]}`)
 	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	defer c.Close()
 	got, err := solve(t, c, "my-helper")
@@ -332,9 +310,7 @@ func TestWorkspaceWrapperCannotTakeAnAllowlistedID(t *testing.T) {
 	// Even an entry bound to the repository's folder cannot hand it the
 	// user's id.
 	dir, _ := json.Marshal(filepath.Join(ws, "wrappers", "aaa"))
-	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": ["my-helper", {"id": "my-helper", "dir": `+string(dir)+`}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, filepath.Join(user, "engine.json"), `{"pluginAllowlist": ["my-helper", {"id": "my-helper", "dir": `+string(dir)+`}]}`)
 	c = workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if got, err := solve(t, c, "my-helper"); err != nil || got != "from the user" {
 		t.Errorf("my-helper answered %q, %v; want the user's wrapper", got, err)
@@ -355,9 +331,6 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 	user, ws := filepath.Join(root, "user"), filepath.Join(root, "repo")
 	dir := filepath.Join(ws, "wrappers", "helper")
 	shellWrapper(t, dir, "repo-helper", "cat >/dev/null\nprintf '## Plugin Result\\nStatus: success\\nResult: pinned\\n'\n")
-	if err := os.MkdirAll(user, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	m, errs := wrapper.LoadManifest(filepath.Join(dir, "manifest.json"))
 	if m == nil {
 		t.Fatal(errs)
@@ -366,9 +339,7 @@ func TestWorkspaceWrapperBoundByFingerprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(user, "engine.json"), []byte(`{"pluginAllowlist": [{"id": "repo-helper", "sha256": "`+sum+`"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, filepath.Join(user, "engine.json"), `{"pluginAllowlist": [{"id": "repo-helper", "sha256": "`+sum+`"}]}`)
 	c := workspace.LoadCatalog(workspace.Options{Root: ws, UserDir: config.UserFolderAt(user)})
 	if got, err := solve(t, c, "repo-helper"); err != nil || got != "pinned" {
 		t.Fatalf("pinned wrapper answered %q, %v", got, err)

@@ -2,7 +2,6 @@ package vm_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,15 +49,11 @@ const (
 func ingestWorkspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
-	for name, text := range map[string]string{
+	testtree.WriteFiles(t, ws, map[string]string{
 		"notes/paris.md":      notesText,
 		"docs/readme.md":      docsText,
 		".mrpvm/plugins.json": `{"ingest": [{"glob": "notes/**", "seedDetector": "sd-llm-fast"}]}`,
-	} {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	})
 	return ws
 }
 

@@ -3,7 +3,6 @@ package vm
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
@@ -37,9 +37,7 @@ func openKBFile(t *testing.T, ws, db string, cat *plugins.Catalog) *ingest.KB {
 // committed units again.
 func TestSessionLifecycleEvents(t *testing.T) {
 	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "doc.md"), []byte("# Alpha\n\nAlpha uses beta.\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte("ref: refs/heads/topic\n"), 0o644))
+	testtree.WriteFiles(t, ws, map[string]string{"doc.md": "# Alpha\n\nAlpha uses beta.\n", ".git/HEAD": "ref: refs/heads/topic\n"})
 	rec := []*eventKB{
 		{testKB: testKB{Base: descriptor(t, "kb-a", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}},
 		{testKB: testKB{Base: descriptor(t, "kb-b", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}},
@@ -155,7 +153,7 @@ func TestSessionLifecycleEvents(t *testing.T) {
 // still tells its kb-plugins about a save, once, with an empty session id.
 func TestKBEventWithoutSessions(t *testing.T) {
 	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "doc.md"), []byte("# Alpha\n\nAlpha uses beta.\n"), 0o644))
+	testtree.WriteFile(t, filepath.Join(ws, "doc.md"), "# Alpha\n\nAlpha uses beta.\n")
 	p := &eventKB{testKB: testKB{Base: descriptor(t, "kb-a", plugin.TypeKB, "")}}
 	cat := testCatalog(t, nil, p)
 	kb := openKBFile(t, ws, filepath.Join(t.TempDir(), "kb.db"), cat)

@@ -3,7 +3,6 @@ package vm
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
@@ -351,7 +351,7 @@ func TestCorruptIndexIsRebuiltAndRetried(t *testing.T) {
 	cat := testCatalog(t, nil, kb, gs)
 	store := openTestKB(t, Hooks(cat))
 	m := New(store, cat, Options{})
-	require.NoError(t, os.WriteFile(filepath.Join(store.Workspace(), "doc.md"), []byte("# Doc\n\nAlpha uses beta.\n"), 0o644))
+	testtree.WriteFile(t, filepath.Join(store.Workspace(), "doc.md"), "# Doc\n\nAlpha uses beta.\n")
 	_, err := store.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
 	kb.corrupt, kb.rebuilds = true, 0

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/llm"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/vm"
@@ -35,14 +36,10 @@ func endpoint(t *testing.T) {
 func TestLiveModelAnswersFromTheWorkspace(t *testing.T) {
 	endpoint(t)
 	ws := t.TempDir()
-	for name, text := range map[string]string{
+	testtree.WriteFiles(t, ws, map[string]string{
 		"geography/france.md": "# France\n\n## Capital\n\nParis is the capital of France. The Seine flows through Paris.\n",
 		"geography/italy.md":  "# Italy\n\n## Capital\n\nRome is the capital of Italy.\n",
-	} {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	})
 	w, err := workspace.Open(workspace.Options{Root: ws, DBPath: filepath.Join(t.TempDir(), "kb.db"), NoWrappers: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { w.Close() })
