@@ -97,6 +97,28 @@ func openFile(t *testing.T, ctx context.Context, c *lspclient.Client, path strin
 	}
 }
 
+// openServed opens file and waits until folder, the folder serving it, has
+// ingested something; it returns the folder's URI.
+func openServed(t *testing.T, ctx context.Context, c *lspclient.Client, file, folder string) string {
+	t.Helper()
+	openFile(t, ctx, c, file)
+	u := lspclient.PathToURI(folder)
+	if err := c.Wait(ctx, "the ingest of "+filepath.Base(folder)+"/", func([]lspclient.Note) bool { return ingestedFolders(c)[u] > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// waitRefusal waits for the message refusing to index $HOME, which says sub.
+func waitRefusal(t *testing.T, ctx context.Context, c *lspclient.Client, sub string) {
+	t.Helper()
+	if err := c.Wait(ctx, "a message refusing $HOME", func(n []lspclient.Note) bool {
+		return lspclient.Count(n, "window/showMessage", sub) > 0
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSingleFileRoots opens files with no workspace folder, HOME set to a
 // temporary folder: a loose file in $HOME is not served and $HOME is never
 // ingested; a file in a folder with no marker gets that folder alone (and
@@ -108,26 +130,14 @@ func TestSingleFileRoots(t *testing.T) {
 	c := startInHome(t, ctx, home, nil, nil, nil)
 
 	openFile(t, ctx, c, filepath.Join(home, "todo.md"))
-	if err := c.Wait(ctx, "a message refusing $HOME", func(n []lspclient.Note) bool {
-		return lspclient.Count(n, "window/showMessage", "not indexing it") > 0
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitRefusal(t, ctx, c, "not indexing it")
 
-	openFile(t, ctx, c, filepath.Join(home, "notes", "a.md"))
-	notes := lspclient.PathToURI(filepath.Join(home, "notes"))
-	if err := c.Wait(ctx, "the ingest of notes/", func([]lspclient.Note) bool { return ingestedFolders(c)[notes] > 0 }); err != nil {
-		t.Fatal(err)
-	}
+	notes := openServed(t, ctx, c, filepath.Join(home, "notes", "a.md"), filepath.Join(home, "notes"))
 	if got := ingestedFolders(c)[notes]; got != 2 {
 		t.Errorf("notes/ ingested %d files, want 2", got)
 	}
 
-	openFile(t, ctx, c, filepath.Join(home, "proj", "docs", "c.md"))
-	proj := lspclient.PathToURI(filepath.Join(home, "proj"))
-	if err := c.Wait(ctx, "the ingest of proj/", func([]lspclient.Note) bool { return ingestedFolders(c)[proj] > 0 }); err != nil {
-		t.Fatal(err)
-	}
+	proj := openServed(t, ctx, c, filepath.Join(home, "proj", "docs", "c.md"), filepath.Join(home, "proj"))
 	if got := ingestedFolders(c)[proj]; got != 2 {
 		t.Errorf("proj/ ingested %d files, want 2 (d.md, docs/c.md; drafts/ is ignored)", got)
 	}
@@ -170,16 +180,8 @@ func TestHomeFolderRootRefused(t *testing.T) {
 	home := homeTree(t)
 	u := lspclient.PathToURI(home)
 	c := startInHome(t, ctx, home, u, []map[string]any{{"uri": u, "name": "home"}}, map[string]any{"exclude": []string{"docs/"}})
-	if err := c.Wait(ctx, "a message refusing $HOME", func(n []lspclient.Note) bool {
-		return lspclient.Count(n, "window/showMessage", "it is your home folder") > 0
-	}); err != nil {
-		t.Fatal(err)
-	}
-	openFile(t, ctx, c, filepath.Join(home, "proj", "d.md"))
-	proj := lspclient.PathToURI(filepath.Join(home, "proj"))
-	if err := c.Wait(ctx, "the ingest of proj/", func([]lspclient.Note) bool { return ingestedFolders(c)[proj] > 0 }); err != nil {
-		t.Fatal(err)
-	}
+	waitRefusal(t, ctx, c, "it is your home folder")
+	proj := openServed(t, ctx, c, filepath.Join(home, "proj", "d.md"), filepath.Join(home, "proj"))
 	if got := ingestedFolders(c); got[proj] != 1 || got[u] != 0 {
 		t.Errorf("ingested %v: want proj/d.md alone (docs/ excluded by the setting) and nothing of $HOME", got)
 	}
