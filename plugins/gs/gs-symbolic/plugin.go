@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -476,7 +477,11 @@ func readGuidance(in []plugin.ScoredKU) guidance {
 var kuRef = regexp.MustCompile(`\[([^\[\]]+)\]`)
 
 // proofLines picks the retriever's proof lines that bear most on the task:
-// those holding the most task terms, derivations first; at most three.
+// those holding the most task terms, derivations first; at most three. A
+// line must hold at least half of the task's terms: a chain that shares
+// one word with a longer task ("find job numbers uses atq" for "why use
+// nohup when starting a long job") is about something else, and would
+// lead the answer away from the passage that answers.
 func proofLines(ev []plugin.ScoredKU, want []string) []string {
 	type cand struct {
 		line  string
@@ -499,8 +504,9 @@ func proofLines(ev []plugin.ScoredKU, want []string) []string {
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
 	var out []string
+	need := max(1, math.Ceil(float64(len(want))/2))
 	for _, c := range cs {
-		if len(out) == 3 || c.score < 1 {
+		if len(out) == 3 || c.score < need {
 			break
 		}
 		out = append(out, c.line)
