@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,6 +20,14 @@ import (
 type example struct {
 	desc string   // the description line, without its trailing colon
 	how  []string // the lines that carry it out (commands, code)
+	// context is what the example is part of, which names what it is
+	// about without being shown: the description of the example whose
+	// code holds a comment read as an example (commentExamples).
+	context string
+	// parent is 1 + the index of that example among its page's
+	// examples, 0 for an example of the page itself: an answer shows
+	// either the comment's statements or the whole code, not both.
+	parent int
 }
 
 // procedure is a KU read as a summary followed by examples.
@@ -240,7 +249,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	flush()
 	kept := p.examples[:0]
 	for _, e := range p.examples {
-		e.how = trimBlock(e.how)
+		e.how = closeFence(trimBlock(e.how))
 		if len(e.how) > 0 {
 			kept = append(kept, e)
 		}
@@ -386,12 +395,15 @@ func (p procedure) rankFor(want []string, action string, object []string) []scor
 	base := p.ku.Title + " " + p.summary
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
-		terms := symbolic.TermSet(base + " " + e.desc + " " + strings.Join(e.how, " "))
+		terms := symbolic.TermSet(base + " " + e.context + " " + e.desc + " " + strings.Join(e.how, " "))
 		seq := text.Terms(e.desc)
 		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
 			score += 0.25 // its code calls what the task asks for
+		}
+		if callsAction(e.how, action) {
+			score += callWeight // its code calls the action by name ("Mount(" for "mount")
 		}
 		plain := score
 		if action != "" {
@@ -438,6 +450,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				continue
 			}
 		}
+		p.examples = append(p.examples, commentExamples(p.examples)...)
 		ex := p.rankFor(want, action, object)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
@@ -508,11 +521,16 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
+	shown := map[int]bool{} // the examples shown, by their place in the page
 	for i, e := range best.ex {
-		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
+		if len(shown) >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
 		}
-		if i > 0 {
+		if e.parent > 0 && shown[e.parent-1] || slices.ContainsFunc(best.ex[:i], func(o scoredExample) bool { return shown[o.order] && o.parent == e.order+1 }) {
+			continue // the code of an example shown, or the example whose code is shown
+		}
+		shown[e.order] = true
+		if len(shown) > 1 {
 			b.WriteString("\n")
 		}
 		if e.desc == "" {
@@ -649,6 +667,10 @@ const (
 	// relates words across all their senses, and an example that holds
 	// more of what the task names is the better answer whatever its verb.
 	actionWeight = 0.02
+	// callWeight is what an example whose code calls the task's action
+	// by name adds: as much as code naming the task in one identifier
+	// adds to a passage.
+	callWeight = identBonus
 	// sectionMargin is how much lower an earlier unit of the best unit's
 	// section may score and still answer instead.
 	sectionMargin = 0.1
@@ -900,4 +922,96 @@ func codeSpan(s string) string {
 		fence = "``"
 	}
 	return fence + s + fence
+}
+
+// minCommentWords is how many words a comment in code must have to
+// describe the statements under it as an example does.
+const minCommentWords = 3
+
+// maxCommentCode bounds the lines of the statements a comment describes
+// when one spans several lines.
+const maxCommentCode = 12
+
+// commentExamples reads the comments inside the code blocks of examples
+// as examples of their own: documentation code says what a statement
+// does in the comment above it ("// Only log the warning severity or
+// above." over log.SetLevel(log.WarnLevel)), as a reference page's
+// description line says what its command does. Each pairs the comment
+// (its consecutive lines joined) with the statements under it, up to the
+// next blank line, comment or fence or a line indented less than the
+// comment (the end of the enclosing block), at most three lines (more
+// to close a statement that spans several, up to maxCommentCode), in the
+// block's fences. Only a block too long to be shown whole (see cutBlock)
+// is read so: a shorter one answers as it stands, its comments with it.
+func commentExamples(ex []example) []example {
+	var out []example
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	for ei, e := range ex {
+		if len(e.how) <= maxBlockLines {
+			continue // shown whole, with its comments, where it answers
+		}
+		open := ""
+		for i := 0; i < len(e.how); i++ {
+			t := strings.TrimSpace(e.how[i])
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				if open == "" {
+					open = t
+				} else {
+					open = ""
+				}
+				continue
+			}
+			if open == "" || !codeComment(t) {
+				continue
+			}
+			var words []string
+			j := i
+			for ; j < len(e.how) && codeComment(strings.TrimSpace(e.how[j])); j++ {
+				c := strings.TrimSpace(strings.TrimSuffix(strings.TrimLeft(strings.TrimSpace(e.how[j]), "/#* "), "*/"))
+				words = append(words, c)
+			}
+			desc := strings.TrimSpace(strings.TrimRight(strings.Join(words, " "), ".: "))
+			var code []string
+			depth := 0 // brackets the statements open and have not closed
+			for k := j; k < len(e.how) && (len(code) < 3 || depth > 0 && len(code) < maxCommentCode); k++ {
+				l := strings.TrimSpace(e.how[k])
+				if l == "" && depth == 0 || codeComment(l) && depth == 0 || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || l != "" && indent(e.how[k]) < indent(e.how[i]) {
+					break
+				}
+				code = append(code, e.how[k])
+				depth += strings.Count(l, "(") + strings.Count(l, "{") + strings.Count(l, "[") - strings.Count(l, ")") - strings.Count(l, "}") - strings.Count(l, "]")
+			}
+			if depth > 0 {
+				code = nil // a statement cut short shows nothing whole
+			}
+			i = j - 1
+			if len(strings.Fields(desc)) < minCommentWords || len(code) == 0 {
+				continue
+			}
+			how := append(append([]string{open[:3] + strings.TrimLeft(open, "`~")}, trimBlock(code)...), open[:3])
+			out = append(out, example{desc: desc, how: how, context: e.context + " " + e.desc, parent: ei + 1})
+		}
+	}
+	return out
+}
+
+// callRE finds a call in code: an identifier and its opening parenthesis.
+var callRE = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\(`)
+
+// callsAction reports whether short code calls a function named for
+// action alone ("Mount(pattern, h)" for "mount a sub-router"): an API
+// names a one-word operation after what it does. In a long block (a whole
+// interface, a program) one call among many is not what the block shows.
+func callsAction(how []string, action string) bool {
+	if action == "" || len(how) > maxCommentCode+2 {
+		return false
+	}
+	for _, l := range how {
+		for _, m := range callRE.FindAllStringSubmatch(l, -1) {
+			if t := text.Terms(m[1]); len(t) == 1 && t[0] == action {
+				return true
+			}
+		}
+	}
+	return false
 }
