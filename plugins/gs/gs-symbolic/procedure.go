@@ -516,8 +516,8 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var b strings.Builder
 	k := best.p.ku
-	if best.p.summary != "" && !g.brief && !rawCode(firstSentence(best.p.summary)) {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, firstSentence(best.p.summary))
+	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, lead)
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
@@ -539,7 +539,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
+		fmt.Fprintf(&b, "- %s\n\n", descLine(e.desc))
 		if rawBlock(e.how) {
 			for _, h := range cutHow(e.how, want) {
 				if h == "" {
@@ -623,8 +623,8 @@ func solveClauses(pages []procedure, best procedure, parts []string) *plugin.Sol
 	var cites citations
 	num := cites.num
 	first := got[0].p
-	if first.summary != "" && !rawCode(firstSentence(first.summary)) {
-		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
+	if lead := leadOf(first.summary); lead != "" {
+		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), lead)
 	}
 	for i, f := range got {
 		if i > 0 {
@@ -712,7 +712,80 @@ func wholeSection(k *kus.KU, raw string) (procedure, bool) {
 	if len(how) == 0 {
 		return procedure{}, false
 	}
-	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: closeFence(how)}}}, true
+	how = closeFence(how)
+	ex := codeExamples(how)
+	if len(ex) < 2 {
+		ex = []example{{how: how}}
+	}
+	return procedure{ku: k, summary: strings.Join(summary, " "), examples: ex}, true
+}
+
+// codeExamples splits a section's body into the code blocks it shows,
+// each with the paragraph right above it as its description (prose
+// documentation introduces its code so, with or without a colon): a
+// section showing several pieces of code answers a task with the one that
+// does it. A block right after another joins it (a command and its
+// output); text that introduces no code stays with the example above it.
+// The body before the first description is an example without one.
+func codeExamples(how []string) []example {
+	var out []example
+	var para []string // the paragraph being read, as written
+	var pending []string
+	blank := false // a blank line since the paragraph being read
+	addText := func(lines ...string) {
+		if len(out) == 0 {
+			out = append(out, example{})
+		}
+		out[len(out)-1].how = append(out[len(out)-1].how, lines...)
+	}
+	flushPara := func() {
+		if len(para) > 0 {
+			pending = append(pending, para...)
+			pending = append(pending, "")
+			para = nil
+		}
+	}
+	for i := 0; i < len(how); i++ {
+		t := strings.TrimSpace(how[i])
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			end := i + 1
+			for end < len(how) && !strings.HasPrefix(strings.TrimSpace(how[end]), t[:3]) {
+				end++
+			}
+			block := how[i:min(end+1, len(how))]
+			if len(para) > 0 && !isItem(strings.TrimSpace(para[0])) && !strings.HasPrefix(strings.TrimSpace(para[0]), "|") {
+				if len(pending) > 0 {
+					addText(pending...)
+				}
+				desc := strings.TrimSuffix(strings.TrimSpace(strings.Join(strings.Fields(strings.Join(para, " ")), " ")), ":")
+				out = append(out, example{desc: desc, how: append([]string(nil), block...)})
+			} else {
+				flushPara()
+				addText(pending...)
+				addText(block...)
+			}
+			para, pending, blank = nil, nil, false
+			i = end
+			continue
+		}
+		if t == "" {
+			blank = true
+			continue
+		}
+		if blank {
+			flushPara() // a new paragraph: the one above introduces no code
+		}
+		blank = false
+		para = append(para, how[i])
+	}
+	flushPara()
+	if len(pending) > 0 && len(out) > 0 {
+		addText(pending...)
+	}
+	for i := range out {
+		out[i].how = trimBlock(out[i].how)
+	}
+	return out
 }
 
 // closeFence closes a code block that lines open and do not close (a unit
@@ -1014,4 +1087,28 @@ func callsAction(how []string, action string) bool {
 		}
 	}
 	return false
+}
+
+// leadOf is the sentence an answer from a page opens with: the first of
+// its summary, or "" when that is code or a list item (a unit that opens
+// with a list has no summary to quote, and a list item's first clause
+// says nothing alone).
+func leadOf(summary string) string {
+	if summary == "" {
+		return ""
+	}
+	s := firstSentence(summary)
+	if rawCode(s) || isItem(strings.TrimSpace(s)) {
+		return ""
+	}
+	return s
+}
+
+// descLine is an example's description as its list item shows it: with
+// a colon before the code, unless it ends a sentence of its own.
+func descLine(desc string) string {
+	if strings.HasSuffix(desc, ".") || strings.HasSuffix(desc, "!") || strings.HasSuffix(desc, "?") {
+		return desc
+	}
+	return desc + ":"
 }
