@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -383,7 +384,7 @@ func bestPlain(ex []scoredExample) float64 { return plainTop(ex).plain }
 // ed25519 key" answers "generate an ed25519 SSH key" better than "generate
 // a seed phrase from an ed25519 key").
 func (p procedure) rankExamples(want []string) []scoredExample {
-	return p.rankFor(want, "", nil)
+	return p.rankFor(want, nil, "", nil)
 }
 
 // rankFor is rankExamples for a task whose action and its object are
@@ -391,13 +392,20 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 // word the lexicon relates to it ("halt" for "stop"), and its object
 // answers the task better than one that only shares its nouns ("show the
 // changes of a stash" does not answer "bring the stash back").
-func (p procedure) rankFor(want []string, action string, object []string) []scoredExample {
+func (p procedure) rankFor(want []string, joined map[string][]string, action string, object []string) []scoredExample {
 	base := p.ku.Title + " " + p.summary
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
-		terms := symbolic.TermSet(base + " " + e.context + " " + e.desc + " " + strings.Join(e.how, " "))
-		seq := text.Terms(e.desc)
-		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
+		terms := withParts(symbolic.TermSet(base+" "+e.context+" "+e.desc+" "+strings.Join(e.how, " ")), joined)
+		var seq []string
+		for _, t := range text.Terms(e.desc) {
+			if parts, ok := joined[t]; ok {
+				seq = append(seq, parts...)
+			} else {
+				seq = append(seq, t)
+			}
+		}
+		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
 			score += 0.25 // its code calls what the task asks for
@@ -426,6 +434,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var cands []cand
 	action, object := symbolic.Action(task)
+	joined := compounds(task)
 	if symbolic.LightAction(action) {
 		// "list files sorted by size": what to list says what to do.
 		action = ""
@@ -451,7 +460,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 		p.examples = append(p.examples, commentExamples(p.examples)...)
-		ex := p.rankFor(want, action, object)
+		ex := p.rankFor(want, joined, action, object)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
@@ -874,11 +883,13 @@ func cutBlock(lines []string, want []string) []string {
 		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
 	inCode := false
+	code := make([]bool, len(lines)) // the line lies inside a fenced block
 	for i, l := range lines {
 		if isFence[i] {
 			inCode = !inCode
 			continue
 		}
+		code[i] = inCode
 		if symbolic.Overlap(want, symbolic.TermSet(l)) == 0 {
 			continue
 		}
@@ -896,6 +907,24 @@ func cutBlock(lines []string, want []string) []string {
 				keep[j] = true
 			}
 		}
+	}
+	// A table keeps its header with any row it keeps: a row alone does not
+	// say what its cells are.
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && !isFence[j] && !code[j] && strings.HasPrefix(strings.TrimSpace(lines[j]), "|") {
+			j++
+		}
+		if j > i {
+			if slices.Contains(keep[i:j], true) {
+				for k := i; k < min(j, i+2); k++ {
+					keep[k] = true
+				}
+			}
+			i = j
+			continue
+		}
+		i++
 	}
 	var out []string
 	n := 0
@@ -1111,4 +1140,31 @@ func descLine(desc string) string {
 		return desc
 	}
 	return desc + ":"
+}
+
+// compounds maps the term of each pair of neighbouring words of task
+// written as one ("querystring" for "query string", "filename" for "file
+// name") to the terms of the two words: documentation writes many such
+// names either way.
+func compounds(task string) map[string][]string {
+	words := strings.FieldsFunc(strings.ToLower(task), func(r rune) bool { return !unicode.IsLetter(r) })
+	out := map[string][]string{}
+	for i := 0; i+1 < len(words); i++ {
+		a, b, j := text.Terms(words[i]), text.Terms(words[i+1]), text.Terms(words[i]+words[i+1])
+		if len(a) == 1 && len(b) == 1 && len(j) == 1 {
+			out[j[0]] = []string{a[0], b[0]}
+		}
+	}
+	return out
+}
+
+// withParts adds to terms the two terms of each compound it holds
+// (compounds), and returns it.
+func withParts(terms map[string]bool, joined map[string][]string) map[string]bool {
+	for t := range terms {
+		for _, p := range joined[t] {
+			terms[p] = true
+		}
+	}
+	return terms
 }
