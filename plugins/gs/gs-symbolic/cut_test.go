@@ -47,3 +47,17 @@ func TestCompoundWordMatchesItsParts(t *testing.T) {
 		t.Errorf("compounds found none")
 	}
 }
+
+// TestCutListKeepsTheItemsThatBearMost: a long list is cut to the items
+// holding the most task terms, not every item sharing one common word
+// with the task.
+func TestCutListKeepsTheItemsThatBearMost(t *testing.T) {
+	var lines []string
+	lines = append(lines, "- **Errors** print the code `kb_locked` when a command fails.")
+	lines = append(lines, "- **Shell completion** completes every command and flag.")
+	for i := 0; i < maxListItems; i++ {
+		lines = append(lines, "- an unrelated item")
+	}
+	got := strings.Join(cutList(lines, []string{"command", "fail", "kb_lock"}), "\n")
+	checkMD(t, got, []string{"kb_locked"}, []string{"Shell completion", "unrelated"})
+}

@@ -312,10 +312,12 @@ const (
 	maxAll       = 20
 )
 
-// cutList keeps a long list's items that hold a task term (the first
-// items when none does), each cut to maxItemLines lines. A list of at
-// most maxListItems short items is kept whole. With no task terms every
-// item is kept, up to maxAll.
+// cutList keeps a long list's items that hold the most task terms (the
+// first items when none holds one), each cut to maxItemLines lines: an
+// item sharing one common word of the task ("command") with it is the
+// neighbouring noise of the one that answers. A list of at most
+// maxListItems short items is kept whole. With no task terms every item
+// is kept, up to maxAll.
 func cutList(lines []string, want []string) []string {
 	var items [][]string
 	for _, l := range lines {
@@ -335,8 +337,14 @@ func cutList(lines []string, want []string) []string {
 	if want == nil {
 		kept = items[:min(len(items), maxAll)]
 	}
+	best := 0.0
 	for _, it := range items {
-		if want != nil && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
+		if want != nil {
+			best = max(best, symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))))
+		}
+	}
+	for _, it := range items {
+		if want != nil && best > 0 && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) == best {
 			kept = append(kept, it)
 		}
 	}
