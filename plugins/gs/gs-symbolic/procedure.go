@@ -531,6 +531,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
 	shown := map[int]bool{} // the examples shown, by their place in the page
+	var chosen []scoredExample
 	for i, e := range best.ex {
 		if len(shown) >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
@@ -539,7 +540,14 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			continue // the code of an example shown, or the example whose code is shown
 		}
 		shown[e.order] = true
-		if len(shown) > 1 {
+		chosen = append(chosen, e)
+	}
+	// What a section shows with no description of its own follows the
+	// section's opening sentence, before the described examples (a bare
+	// block between list items would read as part of the item above).
+	sort.SliceStable(chosen, func(i, j int) bool { return chosen[i].desc == "" && chosen[j].desc != "" })
+	for i, e := range chosen {
+		if i > 0 {
 			b.WriteString("\n")
 		}
 		if e.desc == "" {

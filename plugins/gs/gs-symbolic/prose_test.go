@@ -40,3 +40,22 @@ func TestListIsNoLead(t *testing.T) {
 		t.Errorf("the answer leads with a list item:\n%s", md)
 	}
 }
+
+const redirectMD = "# Gin\n\n### Redirects\n\nIssuing a HTTP redirect is easy. Both internal and external locations are supported.\n\n" +
+	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusMovedPermanently, \"http://www.google.com/\")\n})\n```\n\n" +
+	"Issuing a HTTP redirect from POST. Refer to issue: #444\n\n" +
+	"```go\nr.POST(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusFound, \"/foo\")\n})\n```\n\n" +
+	"Issuing a Router redirect, use `HandleContext` like below.\n\n" +
+	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n    c.Request.URL.Path = \"/test2\"\n    r.HandleContext(c)\n})\n```\n"
+
+// TestUndescribedCodeFollowsTheLead: the code a section shows right
+// after its opening sentence is shown after that sentence, before the
+// examples described by their own paragraphs, not between them.
+func TestUndescribedCodeFollowsTheLead(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", redirectMD)
+	md := solveMD(t, "implement", "How do I redirect a request in gin?", "redirect a request in gin", []mdSource{src}, src.leaf(t, "Redirects"))
+	lead, post := strings.Index(md, "StatusMovedPermanently"), strings.Index(md, "- Issuing a HTTP redirect from POST")
+	if lead < 0 || post < 0 || lead > post {
+		t.Errorf("the section's own code does not follow its opening sentence:\n%s", md)
+	}
+}
