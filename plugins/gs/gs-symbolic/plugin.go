@@ -4,12 +4,14 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 
 	"github.com/mrpvm/mrpvm/plugin"
@@ -153,7 +155,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		limit = 5
 	}
 	picked := pick(stmts, limit)
-	if ov := overview(stmts, want, act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are ")); len(ov) > 0 && !g.brief {
+	ex := exclusionOf(in.Payload.Prompt)
+	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
 		picked = ov
 	}
 	if len(picked) == 0 {
@@ -231,7 +234,7 @@ const maxOverview = 9
 // title (a list question aside), asks for a comparison or an explanation,
 // or the page shows fewer than two examples. "What does tar do?" is such a
 // question: the page's summary says, its examples show.
-func overview(stmts []scored, want []string, act string, list bool) []scored {
+func overview(stmts []scored, want []string, act string, list bool, ex exclusion) []scored {
 	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
 		return nil
 	}
@@ -278,8 +281,8 @@ func overview(stmts []scored, want []string, act string, list bool) []scored {
 				continue
 			}
 			if s.kind == kindItem && len(s.block) > 0 {
-				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 {
-					continue // past the cap, or not about what else the question names
+				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 || ex.covers(s.text) {
+					continue // past the cap, not about what else the question names, or what it sets aside
 				}
 				examples++
 			} else if s.kind != kindSentence || s.para != 1 {
@@ -476,7 +479,11 @@ func readGuidance(in []plugin.ScoredKU) guidance {
 var kuRef = regexp.MustCompile(`\[([^\[\]]+)\]`)
 
 // proofLines picks the retriever's proof lines that bear most on the task:
-// those holding the most task terms, derivations first; at most three.
+// those holding the most task terms, derivations first; at most three. A
+// line must hold at least half of the task's terms: a chain that shares
+// one word with a longer task ("find job numbers uses atq" for "why use
+// nohup when starting a long job") is about something else, and would
+// lead the answer away from the passage that answers.
 func proofLines(ev []plugin.ScoredKU, want []string) []string {
 	type cand struct {
 		line  string
@@ -499,8 +506,9 @@ func proofLines(ev []plugin.ScoredKU, want []string) []string {
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
 	var out []string
+	need := max(1, math.Ceil(float64(len(want))/2))
 	for _, c := range cs {
-		if len(out) == 3 || c.score < 1 {
+		if len(out) == 3 || c.score < need {
 			break
 		}
 		out = append(out, c.line)
@@ -537,4 +545,51 @@ func conclusion(ev []plugin.ScoredKU, want []string) string {
 
 func escapeCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
+}
+
+// exclusionRE finds what a question sets aside: "Besides creating keys,
+// what else ...", "other than listing them".
+var exclusionRE = regexp.MustCompile(`(?i)\b(?:besides|apart from|aside from|other than|except(?: for)?)\s+([^,;?.]+)`)
+
+// exclusion is what a question sets aside: the action and what it acts
+// on ("creating keys": create, key).
+type exclusion struct {
+	action string
+	object []string
+	terms  []string // every term of the phrase
+}
+
+// exclusionOf reads what prompt sets aside; the zero exclusion when it
+// sets nothing aside.
+func exclusionOf(prompt string) exclusion {
+	m := exclusionRE.FindStringSubmatch(prompt)
+	if m == nil {
+		return exclusion{}
+	}
+	action, object := symbolic.Action(m[1])
+	return exclusion{action: action, object: object, terms: symbolic.ContentTerms(m[1])}
+}
+
+// without is want less the terms the exclusion names: what a question
+// sets aside does not choose what answers it.
+func (x exclusion) without(want []string) []string {
+	if len(x.terms) == 0 {
+		return want
+	}
+	return slices.DeleteFunc(slices.Clone(want), func(t string) bool { return slices.Contains(x.terms, t) })
+}
+
+// covers reports whether an example's description does what the question
+// sets aside: it opens with the action, a synonym or a kind of it, and
+// names all of its object, if it has one ("Generate an ed25519 key" for
+// "creating keys").
+func (x exclusion) covers(desc string) bool {
+	if x.action == "" {
+		return false
+	}
+	d := text.Terms(desc)
+	if len(d) == 0 || symbolic.ActionMatch(x.action, map[string]bool{d[0]: true}, true) < symbolic.RelativeMatch {
+		return false
+	}
+	return len(x.object) == 0 || symbolic.Overlap(x.object, symbolic.TermSet(desc)) == 1
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -19,6 +21,14 @@ import (
 type example struct {
 	desc string   // the description line, without its trailing colon
 	how  []string // the lines that carry it out (commands, code)
+	// context is what the example is part of, which names what it is
+	// about without being shown: the description of the example whose
+	// code holds a comment read as an example (commentExamples).
+	context string
+	// parent is 1 + the index of that example among its page's
+	// examples, 0 for an example of the page itself: an answer shows
+	// either the comment's statements or the whole code, not both.
+	parent int
 }
 
 // procedure is a KU read as a summary followed by examples.
@@ -240,7 +250,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	flush()
 	kept := p.examples[:0]
 	for _, e := range p.examples {
-		e.how = trimBlock(e.how)
+		e.how = closeFence(trimBlock(e.how))
 		if len(e.how) > 0 {
 			kept = append(kept, e)
 		}
@@ -374,7 +384,7 @@ func bestPlain(ex []scoredExample) float64 { return plainTop(ex).plain }
 // ed25519 key" answers "generate an ed25519 SSH key" better than "generate
 // a seed phrase from an ed25519 key").
 func (p procedure) rankExamples(want []string) []scoredExample {
-	return p.rankFor(want, "", nil)
+	return p.rankFor(want, nil, "", nil)
 }
 
 // rankFor is rankExamples for a task whose action and its object are
@@ -382,16 +392,26 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 // word the lexicon relates to it ("halt" for "stop"), and its object
 // answers the task better than one that only shares its nouns ("show the
 // changes of a stash" does not answer "bring the stash back").
-func (p procedure) rankFor(want []string, action string, object []string) []scoredExample {
+func (p procedure) rankFor(want []string, joined map[string][]string, action string, object []string) []scoredExample {
 	base := p.ku.Title + " " + p.summary
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
-		terms := symbolic.TermSet(base + " " + e.desc + " " + strings.Join(e.how, " "))
-		seq := text.Terms(e.desc)
-		own := symbolic.Overlap(want, symbolic.TermSet(e.desc))
+		terms := withParts(symbolic.TermSet(base+" "+e.context+" "+e.desc+" "+strings.Join(e.how, " ")), joined)
+		var seq []string
+		for _, t := range text.Terms(e.desc) {
+			if parts, ok := joined[t]; ok {
+				seq = append(seq, parts...)
+			} else {
+				seq = append(seq, t)
+			}
+		}
+		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
 			score += 0.25 // its code calls what the task asks for
+		}
+		if callsAction(e.how, action) {
+			score += callWeight // its code calls the action by name ("Mount(" for "mount")
 		}
 		plain := score
 		if action != "" {
@@ -414,6 +434,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var cands []cand
 	action, object := symbolic.Action(task)
+	joined := compounds(task)
 	if symbolic.LightAction(action) {
 		// "list files sorted by size": what to list says what to do.
 		action = ""
@@ -438,7 +459,8 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				continue
 			}
 		}
-		ex := p.rankFor(want, action, object)
+		p.examples = append(p.examples, commentExamples(p.examples)...)
+		ex := p.rankFor(want, joined, action, object)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
@@ -503,15 +525,28 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var b strings.Builder
 	k := best.p.ku
-	if best.p.summary != "" && !g.brief && !rawCode(firstSentence(best.p.summary)) {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, firstSentence(best.p.summary))
+	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, lead)
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
+	shown := map[int]bool{} // the examples shown, by their place in the page
+	var chosen []scoredExample
 	for i, e := range best.ex {
-		if i >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
+		if len(shown) >= limit || (i > 0 && e.score < 0.8*best.ex[0].score) {
 			break
 		}
+		if e.parent > 0 && shown[e.parent-1] || slices.ContainsFunc(best.ex[:i], func(o scoredExample) bool { return shown[o.order] && o.parent == e.order+1 }) {
+			continue // the code of an example shown, or the example whose code is shown
+		}
+		shown[e.order] = true
+		chosen = append(chosen, e)
+	}
+	// What a section shows with no description of its own follows the
+	// section's opening sentence, before the described examples (a bare
+	// block between list items would read as part of the item above).
+	sort.SliceStable(chosen, func(i, j int) bool { return chosen[i].desc == "" && chosen[j].desc != "" })
+	for i, e := range chosen {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -521,7 +556,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "- %s:\n\n", e.desc)
+		fmt.Fprintf(&b, "- %s\n\n", descLine(e.desc))
 		if rawBlock(e.how) {
 			for _, h := range cutHow(e.how, want) {
 				if h == "" {
@@ -605,8 +640,8 @@ func solveClauses(pages []procedure, best procedure, parts []string) *plugin.Sol
 	var cites citations
 	num := cites.num
 	first := got[0].p
-	if first.summary != "" && !rawCode(firstSentence(first.summary)) {
-		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), firstSentence(first.summary))
+	if lead := leadOf(first.summary); lead != "" {
+		fmt.Fprintf(&b, "%s [%d]: %s\n\n", first.ku.Title, num(first.ku), lead)
 	}
 	for i, f := range got {
 		if i > 0 {
@@ -649,6 +684,10 @@ const (
 	// relates words across all their senses, and an example that holds
 	// more of what the task names is the better answer whatever its verb.
 	actionWeight = 0.02
+	// callWeight is what an example whose code calls the task's action
+	// by name adds: as much as code naming the task in one identifier
+	// adds to a passage.
+	callWeight = identBonus
 	// sectionMargin is how much lower an earlier unit of the best unit's
 	// section may score and still answer instead.
 	sectionMargin = 0.1
@@ -690,7 +729,80 @@ func wholeSection(k *kus.KU, raw string) (procedure, bool) {
 	if len(how) == 0 {
 		return procedure{}, false
 	}
-	return procedure{ku: k, summary: strings.Join(summary, " "), examples: []example{{how: closeFence(how)}}}, true
+	how = closeFence(how)
+	ex := codeExamples(how)
+	if len(ex) < 2 {
+		ex = []example{{how: how}}
+	}
+	return procedure{ku: k, summary: strings.Join(summary, " "), examples: ex}, true
+}
+
+// codeExamples splits a section's body into the code blocks it shows,
+// each with the paragraph right above it as its description (prose
+// documentation introduces its code so, with or without a colon): a
+// section showing several pieces of code answers a task with the one that
+// does it. A block right after another joins it (a command and its
+// output); text that introduces no code stays with the example above it.
+// The body before the first description is an example without one.
+func codeExamples(how []string) []example {
+	var out []example
+	var para []string // the paragraph being read, as written
+	var pending []string
+	blank := false // a blank line since the paragraph being read
+	addText := func(lines ...string) {
+		if len(out) == 0 {
+			out = append(out, example{})
+		}
+		out[len(out)-1].how = append(out[len(out)-1].how, lines...)
+	}
+	flushPara := func() {
+		if len(para) > 0 {
+			pending = append(pending, para...)
+			pending = append(pending, "")
+			para = nil
+		}
+	}
+	for i := 0; i < len(how); i++ {
+		t := strings.TrimSpace(how[i])
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			end := i + 1
+			for end < len(how) && !strings.HasPrefix(strings.TrimSpace(how[end]), t[:3]) {
+				end++
+			}
+			block := how[i:min(end+1, len(how))]
+			if len(para) > 0 && !isItem(strings.TrimSpace(para[0])) && !strings.HasPrefix(strings.TrimSpace(para[0]), "|") {
+				if len(pending) > 0 {
+					addText(pending...)
+				}
+				desc := strings.TrimSuffix(strings.TrimSpace(strings.Join(strings.Fields(strings.Join(para, " ")), " ")), ":")
+				out = append(out, example{desc: desc, how: append([]string(nil), block...)})
+			} else {
+				flushPara()
+				addText(pending...)
+				addText(block...)
+			}
+			para, pending, blank = nil, nil, false
+			i = end
+			continue
+		}
+		if t == "" {
+			blank = true
+			continue
+		}
+		if blank {
+			flushPara() // a new paragraph: the one above introduces no code
+		}
+		blank = false
+		para = append(para, how[i])
+	}
+	flushPara()
+	if len(pending) > 0 && len(out) > 0 {
+		addText(pending...)
+	}
+	for i := range out {
+		out[i].how = trimBlock(out[i].how)
+	}
+	return out
 }
 
 // closeFence closes a code block that lines open and do not close (a unit
@@ -779,11 +891,13 @@ func cutBlock(lines []string, want []string) []string {
 		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
 	inCode := false
+	code := make([]bool, len(lines)) // the line lies inside a fenced block
 	for i, l := range lines {
 		if isFence[i] {
 			inCode = !inCode
 			continue
 		}
+		code[i] = inCode
 		if symbolic.Overlap(want, symbolic.TermSet(l)) == 0 {
 			continue
 		}
@@ -801,6 +915,24 @@ func cutBlock(lines []string, want []string) []string {
 				keep[j] = true
 			}
 		}
+	}
+	// A table keeps its header with any row it keeps: a row alone does not
+	// say what its cells are.
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && !isFence[j] && !code[j] && strings.HasPrefix(strings.TrimSpace(lines[j]), "|") {
+			j++
+		}
+		if j > i {
+			if slices.Contains(keep[i:j], true) {
+				for k := i; k < min(j, i+2); k++ {
+					keep[k] = true
+				}
+			}
+			i = j
+			continue
+		}
+		i++
 	}
 	var out []string
 	n := 0
@@ -900,4 +1032,147 @@ func codeSpan(s string) string {
 		fence = "``"
 	}
 	return fence + s + fence
+}
+
+// minCommentWords is how many words a comment in code must have to
+// describe the statements under it as an example does.
+const minCommentWords = 3
+
+// maxCommentCode bounds the lines of the statements a comment describes
+// when one spans several lines.
+const maxCommentCode = 12
+
+// commentExamples reads the comments inside the code blocks of examples
+// as examples of their own: documentation code says what a statement
+// does in the comment above it ("// Only log the warning severity or
+// above." over log.SetLevel(log.WarnLevel)), as a reference page's
+// description line says what its command does. Each pairs the comment
+// (its consecutive lines joined) with the statements under it, up to the
+// next blank line, comment or fence or a line indented less than the
+// comment (the end of the enclosing block), at most three lines (more
+// to close a statement that spans several, up to maxCommentCode), in the
+// block's fences. Only a block too long to be shown whole (see cutBlock)
+// is read so: a shorter one answers as it stands, its comments with it.
+func commentExamples(ex []example) []example {
+	var out []example
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	for ei, e := range ex {
+		if len(e.how) <= maxBlockLines {
+			continue // shown whole, with its comments, where it answers
+		}
+		open := ""
+		for i := 0; i < len(e.how); i++ {
+			t := strings.TrimSpace(e.how[i])
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				if open == "" {
+					open = t
+				} else {
+					open = ""
+				}
+				continue
+			}
+			if open == "" || !codeComment(t) {
+				continue
+			}
+			var words []string
+			j := i
+			for ; j < len(e.how) && codeComment(strings.TrimSpace(e.how[j])); j++ {
+				c := strings.TrimSpace(strings.TrimSuffix(strings.TrimLeft(strings.TrimSpace(e.how[j]), "/#* "), "*/"))
+				words = append(words, c)
+			}
+			desc := strings.TrimSpace(strings.TrimRight(strings.Join(words, " "), ".: "))
+			var code []string
+			depth := 0 // brackets the statements open and have not closed
+			for k := j; k < len(e.how) && (len(code) < 3 || depth > 0 && len(code) < maxCommentCode); k++ {
+				l := strings.TrimSpace(e.how[k])
+				if l == "" && depth == 0 || codeComment(l) && depth == 0 || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || l != "" && indent(e.how[k]) < indent(e.how[i]) {
+					break
+				}
+				code = append(code, e.how[k])
+				depth += strings.Count(l, "(") + strings.Count(l, "{") + strings.Count(l, "[") - strings.Count(l, ")") - strings.Count(l, "}") - strings.Count(l, "]")
+			}
+			if depth > 0 {
+				code = nil // a statement cut short shows nothing whole
+			}
+			i = j - 1
+			if len(strings.Fields(desc)) < minCommentWords || len(code) == 0 {
+				continue
+			}
+			how := append(append([]string{open[:3] + strings.TrimLeft(open, "`~")}, trimBlock(code)...), open[:3])
+			out = append(out, example{desc: desc, how: how, context: e.context + " " + e.desc, parent: ei + 1})
+		}
+	}
+	return out
+}
+
+// callRE finds a call in code: an identifier and its opening parenthesis.
+var callRE = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\(`)
+
+// callsAction reports whether short code calls a function named for
+// action alone ("Mount(pattern, h)" for "mount a sub-router"): an API
+// names a one-word operation after what it does. In a long block (a whole
+// interface, a program) one call among many is not what the block shows.
+func callsAction(how []string, action string) bool {
+	if action == "" || len(how) > maxCommentCode+2 {
+		return false
+	}
+	for _, l := range how {
+		for _, m := range callRE.FindAllStringSubmatch(l, -1) {
+			if t := text.Terms(m[1]); len(t) == 1 && t[0] == action {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leadOf is the sentence an answer from a page opens with: the first of
+// its summary, or "" when that is code or a list item (a unit that opens
+// with a list has no summary to quote, and a list item's first clause
+// says nothing alone).
+func leadOf(summary string) string {
+	if summary == "" {
+		return ""
+	}
+	s := firstSentence(summary)
+	if rawCode(s) || isItem(strings.TrimSpace(s)) {
+		return ""
+	}
+	return s
+}
+
+// descLine is an example's description as its list item shows it: with
+// a colon before the code, unless it ends a sentence of its own.
+func descLine(desc string) string {
+	if strings.HasSuffix(desc, ".") || strings.HasSuffix(desc, "!") || strings.HasSuffix(desc, "?") {
+		return desc
+	}
+	return desc + ":"
+}
+
+// compounds maps the term of each pair of neighbouring words of task
+// written as one ("querystring" for "query string", "filename" for "file
+// name") to the terms of the two words: documentation writes many such
+// names either way.
+func compounds(task string) map[string][]string {
+	words := strings.FieldsFunc(strings.ToLower(task), func(r rune) bool { return !unicode.IsLetter(r) })
+	out := map[string][]string{}
+	for i := 0; i+1 < len(words); i++ {
+		a, b, j := text.Terms(words[i]), text.Terms(words[i+1]), text.Terms(words[i]+words[i+1])
+		if len(a) == 1 && len(b) == 1 && len(j) == 1 {
+			out[j[0]] = []string{a[0], b[0]}
+		}
+	}
+	return out
+}
+
+// withParts adds to terms the two terms of each compound it holds
+// (compounds), and returns it.
+func withParts(terms map[string]bool, joined map[string][]string) map[string]bool {
+	for t := range terms {
+		for _, p := range joined[t] {
+			terms[p] = true
+		}
+	}
+	return terms
 }

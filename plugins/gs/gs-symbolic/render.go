@@ -37,8 +37,10 @@ var (
 	listAskRE = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:else\s+)?(?:can|could)\s+(?:i|you|we)\s+do\b|\bwhat\s+else\s+(?:can|could|does|do)\b|^(?:what|which)\s+(?:kinds?|types?|sorts?|ways?)\s+of\b`)
 	// definingRE is a sentence that says what its subject is.
 	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
-	// reasonRE is a sentence that gives a reason or a purpose.
-	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets)\b`)
+	// reasonRE is a sentence that gives a reason, a purpose or a
+	// condition ("you must switch to another branch before doing this"
+	// says why doing it elsewhere fails).
+	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets|must|unless|only if|useful when|needs? to|have to|has to)\b`)
 )
 
 // cueWeight is what a statement of the form the question asks for adds.
@@ -310,10 +312,12 @@ const (
 	maxAll       = 20
 )
 
-// cutList keeps a long list's items that hold a task term (the first
-// items when none does), each cut to maxItemLines lines. A list of at
-// most maxListItems short items is kept whole. With no task terms every
-// item is kept, up to maxAll.
+// cutList keeps a long list's items that hold the most task terms (the
+// first items when none holds one), each cut to maxItemLines lines: an
+// item sharing one common word of the task ("command") with it is the
+// neighbouring noise of the one that answers. A list of at most
+// maxListItems short items is kept whole. With no task terms every item
+// is kept, up to maxAll.
 func cutList(lines []string, want []string) []string {
 	var items [][]string
 	for _, l := range lines {
@@ -333,8 +337,14 @@ func cutList(lines []string, want []string) []string {
 	if want == nil {
 		kept = items[:min(len(items), maxAll)]
 	}
+	best := 0.0
 	for _, it := range items {
-		if want != nil && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) > 0 {
+		if want != nil {
+			best = max(best, symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))))
+		}
+	}
+	for _, it := range items {
+		if want != nil && best > 0 && len(kept) < maxListItems && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(it, " ")))) == best {
 			kept = append(kept, it)
 		}
 	}

@@ -1,0 +1,63 @@
+package gssymbolic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
+
+// TestCutBlockKeepsTableHeader: a long block cut to the lines that bear
+// on the task keeps the header of a table whose row it keeps.
+func TestCutBlockKeepsTableHeader(t *testing.T) {
+	lines := []string{"| Format | Description |", "| --- | --- |", "| multi | Multiple parameter instances. |", "| csv | Comma-separated values. |", ""}
+	for i := 0; i < maxBlockLines; i++ {
+		lines = append(lines, "unrelated line of prose")
+	}
+	got := strings.Join(cutBlock(lines, []string{"paramet"}), "\n")
+	if !strings.HasPrefix(got, "| Format | Description |\n| --- | --- |\n| multi | Multiple parameter instances. |") {
+		t.Errorf("cut table lost its header:\n%s", got)
+	}
+}
+
+const ginQueryMD = "# API Examples\n\n### Avoid logging query strings\n\n```go\nfunc main() {\n  router := gin.New()\n" +
+	"  // SkipQueryString indicates that the logger should not log the query string.\n  loggerConfig := gin.LoggerConfig{SkipQueryString: true}\n" +
+	"  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n\n" +
+	"### Querystring parameters\n\n```go\nfunc main() {\n  router := gin.Default()\n" +
+	"  // Query string parameters are parsed using the existing underlying request object.\n  router.GET(\"/welcome\", func(c *gin.Context) {\n" +
+	"    firstname := c.DefaultQuery(\"firstname\", \"Guest\")\n  })\n}\n```\n"
+
+// TestCompoundWordMatchesItsParts: a name written as one word
+// ("Querystring parameters") answers a task that writes it as two ("query
+// string parameters") as well as a description holding both words
+// elsewhere ("Avoid logging query strings").
+func TestCompoundWordMatchesItsParts(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", ginQueryMD)
+	var page *kus.KU // the unit of the whole page, which holds both sections
+	for _, k := range src.units {
+		if k.Title == "API Examples" {
+			page = k
+		}
+	}
+	md := solveMD(t, "implement", "How do I read query string parameters in gin?", "read query string parameters in gin", []mdSource{src}, page)
+	if i, j := strings.Index(md, "Querystring parameters"), strings.Index(md, "Avoid logging"); i < 0 || j >= 0 && j < i {
+		t.Errorf("the answer does not lead with the querystring example:\n%s", md)
+	}
+	if got := compounds("read query string parameters"); len(got) == 0 {
+		t.Errorf("compounds found none")
+	}
+}
+
+// TestCutListKeepsTheItemsThatBearMost: a long list is cut to the items
+// holding the most task terms, not every item sharing one common word
+// with the task.
+func TestCutListKeepsTheItemsThatBearMost(t *testing.T) {
+	var lines []string
+	lines = append(lines, "- **Errors** print the code `kb_locked` when a command fails.")
+	lines = append(lines, "- **Shell completion** completes every command and flag.")
+	for i := 0; i < maxListItems; i++ {
+		lines = append(lines, "- an unrelated item")
+	}
+	got := strings.Join(cutList(lines, []string{"command", "fail", "kb_lock"}), "\n")
+	checkMD(t, got, []string{"kb_locked"}, []string{"Shell completion", "unrelated"})
+}
