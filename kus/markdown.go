@@ -22,6 +22,12 @@ var (
 	ErrBinary  = errors.New("binary content (NUL bytes)")
 )
 
+// ReaderVersion names what Parse makes of a text. Raise it whenever the
+// units read from the same text change (their ids, fields or ranges): a
+// knowledge base whose KUs an earlier reader made is rebuilt on open, as
+// its sources' sizes and times alone would not make them be read again.
+const ReaderVersion = 2
+
 // LeafCap is the size, in bytes of extracted text, above which a leaf is
 // closed and the next block starts a new one. Blocks larger than this on
 // their own are split along their children, lines or sentences.
@@ -320,7 +326,7 @@ func isContextUnitHeading(h *ast.Heading, src []byte) bool {
 }
 
 func (r *reader) openSection(h *ast.Heading) {
-	start, _ := r.span(h)
+	start, _ := r.extent(h)
 	if start < 0 {
 		start = r.posAfterPrevious(h)
 	}
@@ -451,7 +457,7 @@ func (r *reader) group(pieces []unit, s *section, parent *KU) []*KU {
 // appendUnits adds the units of block n to dst, splitting blocks whose text
 // is larger than LeafCap along their children, lines or sentences.
 func (r *reader) appendUnits(dst []unit, n ast.Node, depth int) []unit {
-	start, end := r.span(n)
+	start, end := r.extent(n)
 	if start < 0 {
 		return dst
 	}
@@ -508,7 +514,7 @@ func (r *reader) appendChildren(dst []unit, n ast.Node, depth int) []unit {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if c.Type() != ast.TypeBlock {
 			// A block whose children are inline (a table cell): keep whole.
-			start, end := r.span(n)
+			start, end := r.extent(n)
 			return appendSplitText(dst[:before], unit{start: start, end: end, text: strings.TrimSpace(blockText(n, r.src)), kind: kindOf(n)})
 		}
 		dst = r.appendUnits(dst, c, depth+1)
@@ -528,6 +534,7 @@ func isLineSplittable(n ast.Node) bool {
 // splitLines splits a large leaf block into pieces of about LeafCap bytes at
 // line boundaries, and very long lines at spaces.
 func (r *reader) splitLines(dst []unit, n ast.Node, kind blockKind) []unit {
+	before := len(dst)
 	lines := n.Lines()
 	pieceStart, pieceEnd := -1, -1
 	emit := func() {
@@ -556,6 +563,13 @@ func (r *reader) splitLines(dst []unit, n ast.Node, kind blockKind) []unit {
 		}
 	}
 	emit()
+	// The first piece starts and the last ends where the block is written
+	// (its opening and closing fences).
+	if len(dst) > before {
+		start, end := r.extent(n)
+		dst[before].start = min(dst[before].start, start)
+		dst[len(dst)-1].end = max(dst[len(dst)-1].end, end)
+	}
 	return dst
 }
 
@@ -1012,7 +1026,7 @@ func appendFields(buf, p []byte) []byte {
 // heading) starts: on the line after the previous block with text.
 func (r *reader) posAfterPrevious(n ast.Node) int {
 	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
-		if _, end := r.span(p); end >= 0 {
+		if _, end := r.extent(p); end >= 0 {
 			if i := bytes.IndexByte(r.src[end:], '\n'); i >= 0 && end+i+1 < len(r.src) {
 				return end + i + 1
 			}

@@ -1,12 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -143,7 +143,7 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
-		ready = string(meta.Get(keySchema)) == strconv.Itoa(SchemaVersion) && meta.Get(keyDirty) == nil
+		ready = bytes.Equal(meta.Get(keySchema), schemaTag) && meta.Get(keyDirty) == nil
 		return nil
 	}); err != nil {
 		if errors.Is(err, ErrCorrupt) {
@@ -158,7 +158,7 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 	err = s.guard(func() error {
 		return s.db.Update(func(tx *bolt.Tx) error {
 			if meta := tx.Bucket(bucketMeta); meta != nil {
-				if v := meta.Get(keySchema); v != nil && string(v) != strconv.Itoa(SchemaVersion) {
+				if v := meta.Get(keySchema); v != nil && !bytes.Equal(v, schemaTag) {
 					rebuilt = true
 					for _, name := range allBuckets {
 						if tx.Bucket(name) != nil {
@@ -175,7 +175,7 @@ func (s *Store) prepare() (rebuilt bool, err error) {
 				}
 			}
 			meta := tx.Bucket(bucketMeta)
-			if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			if err := meta.Put(keySchema, schemaTag); err != nil {
 				return err
 			}
 			return meta.Put(keyDirty, []byte("1"))

@@ -7,17 +7,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mrpvm/mrpvm/kus"
 )
 
 // SchemaVersion is the layout version of the knowledge base file. A file
-// with another version is rebuilt from the workspace on open.
+// with another version, or whose KUs another Markdown reader made
+// (kus.ReaderVersion), is rebuilt from the workspace on open.
 // Raise it whenever the buckets or the stored form of a record or KU change.
 const SchemaVersion = 5
+
+// schemaTag is the meta value naming the layout and the reader of a file.
+var schemaTag = []byte(strconv.Itoa(SchemaVersion) + "/kus-" + strconv.Itoa(kus.ReaderVersion))
 
 // Bucket names. Keys are designed for ordered cursor scans.
 var (

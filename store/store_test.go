@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -80,24 +81,33 @@ func filepathKey(i int) string {
 }
 
 func TestStoreSchemaMismatchRebuilds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kb.db")
-	s, err := Open(path, Options{})
-	require.NoError(t, err)
-	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketKUs).Put([]byte("old"), []byte("{}")); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte("0"))
-	}))
-	require.NoError(t, s.Close())
+	for name, schema := range map[string]string{
+		"older layout": "0",
+		// The same layout, its KUs made by a Markdown reader before
+		// kus.ReaderVersion was recorded.
+		"earlier reader": strconv.Itoa(SchemaVersion),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "kb.db")
+			s, err := Open(path, Options{})
+			require.NoError(t, err)
+			require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+				if err := tx.Bucket(bucketKUs).Put([]byte("old"), []byte("{}")); err != nil {
+					return err
+				}
+				return tx.Bucket(bucketMeta).Put(keySchema, []byte(schema))
+			}))
+			require.NoError(t, s.Close())
 
-	s, err = Open(path, Options{})
-	require.NoError(t, err)
-	defer s.Close()
-	assert.True(t, s.Rebuilt)
-	ku, err := s.KU("old")
-	require.NoError(t, err)
-	assert.Nil(t, ku)
+			s, err = Open(path, Options{})
+			require.NoError(t, err)
+			defer s.Close()
+			assert.True(t, s.Rebuilt)
+			ku, err := s.KU("old")
+			require.NoError(t, err)
+			assert.Nil(t, ku)
+		})
+	}
 }
 
 func TestStoreUncleanShutdownIsChecked(t *testing.T) {
