@@ -96,3 +96,14 @@ func TestWholeSectionClosesItsFence(t *testing.T) {
 		t.Fatalf("example not closed: %q", how)
 	}
 }
+
+// TestSectionOfCodeAnswersItsTask: sections that are only code, under
+// headings, compete as examples; the one whose code does the task answers,
+// not one whose identifier shares the task's nouns with another action
+// ("SkipQueryString" for reading query string parameters).
+func TestSectionOfCodeAnswersItsTask(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", "# API Examples\n\n### Querystring parameters\n\n```go\nfunc main() {\n  router := gin.Default()\n\n  // Query string parameters are parsed using the existing underlying request object.\n  router.GET(\"/welcome\", func(c *gin.Context) {\n    firstname := c.DefaultQuery(\"firstname\", \"Guest\")\n    lastname := c.Query(\"lastname\")\n\n    c.String(http.StatusOK, \"Hello %s %s\", firstname, lastname)\n  })\n  router.Run(\":8080\")\n}\n```\n\n### Avoid logging query strings\n\n```go\nfunc main() {\n  router := gin.New()\n\n  // SkipQueryString indicates that the logger should not log the query string.\n  loggerConfig := gin.LoggerConfig{SkipQueryString: true}\n\n  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n")
+	got := solveMD(t, "implement", "How do I read query string parameters in gin?", "read query string parameters in gin", []mdSource{src},
+		src.leaf(t, "Querystring parameters"), src.leaf(t, "Avoid logging query strings"))
+	checkMD(t, got, []string{"From Querystring parameters [1]:\n\n```go\nfunc main() {", "c.Query(\"lastname\")\n", "}\n```"}, []string{"SkipQueryString"})
+}

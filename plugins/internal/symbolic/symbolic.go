@@ -3,6 +3,7 @@ package symbolic
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -487,10 +488,12 @@ func camelWords(id string) []string {
 }
 
 // NamesTask reports whether code names the task: it holds an identifier
-// made of at least two words, at least two of which are terms of want
-// (equal, or one a prefix of the other of at least four letters):
-// "viper.SetDefault" for "set a default value", "logrus.JSONFormatter" for
-// "log in JSON format". API documentation names a call after what it does.
+// made of at least two words, each a term of want (equal, or one a prefix
+// of the other of at least four letters): "viper.SetDefault" for "set a
+// default value", "logrus.JSONFormatter" for "log in JSON format". API
+// documentation names a call after what it does; an identifier with a word
+// of its own names something else done to the task's things
+// ("SkipQueryString" does not read a query string).
 func NamesTask(code string, want []string) bool {
 	if len(want) < 2 || code == "" {
 		return false
@@ -500,20 +503,19 @@ func NamesTask(code string, want []string) bool {
 		if len(parts) < 2 {
 			continue
 		}
-		hit := 0
+		hit, other := 0, 0
 		for _, part := range parts {
 			ts := text.Terms(part)
 			if len(ts) != 1 {
 				continue
 			}
-			for _, w := range want {
-				if termMatch(ts[0], w) {
-					hit++
-					break
-				}
+			if slices.ContainsFunc(want, func(w string) bool { return termMatch(ts[0], w) }) {
+				hit++
+			} else {
+				other++
 			}
 		}
-		if hit >= 2 {
+		if hit >= 2 && other == 0 {
 			return true
 		}
 	}

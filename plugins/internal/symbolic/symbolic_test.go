@@ -54,7 +54,8 @@ func TestNamesTask(t *testing.T) {
 		{`viper.Set("Verbose", true)`, "set a default value for a key", false},          // one word names nothing
 		{`router.MaxMultipartMemory = 8 << 20`, "set a default value for a key", false}, // no word of the task
 		{`c.ShouldBindJSON(&json)`, "upload a file", false},
-		{`SetDefault`, "default", false}, // a one-term task is named by any call holding it
+		{`SetDefault`, "default", false},                                                   // a one-term task is named by any call holding it
+		{`gin.LoggerConfig{SkipQueryString: true}`, "read query string parameters", false}, // skipping is not reading
 	}
 	for _, tc := range cases {
 		t.Run(tc.code, func(t *testing.T) {
