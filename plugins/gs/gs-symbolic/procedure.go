@@ -82,7 +82,9 @@ func readProcedure(k *kus.KU) (procedure, bool) {
 }
 
 // rawOf is the Markdown a KU was read from, as written, or "" when the
-// source text is not available (changed since ingest, no corpus).
+// source text is not available (changed since ingest, no corpus). A unit's
+// range covers its blocks' markup (fences, list and quote markers, a
+// table's pipes), so the text reads as the page shows it.
 func rawOf(k *kus.KU, c plugin.Corpus) string {
 	if c == nil || k == nil || k.CharEnd <= k.CharStart || k.CharStart < 0 {
 		return ""
@@ -91,14 +93,43 @@ func rawOf(k *kus.KU, c plugin.Corpus) string {
 	if k.CharEnd > len(src) {
 		return ""
 	}
-	start := k.CharStart
-	// A unit that starts inside a line's markup (after "- ", "> " or a
-	// table row's "| ") starts at the line: the marker says what the text
-	// is.
-	if ls := bytes.LastIndexByte(src[:start], '\n') + 1; strings.Trim(string(src[ls:start]), "-*+>|0123456789.) \t") == "" {
-		start = ls
+	raw := string(src[k.CharStart:k.CharEnd])
+	if fence := openFence(src[:k.CharStart]); fence != "" {
+		// A piece of a code block too long for one unit: its code
+		// follows the block's opening fence (closeFence closes it).
+		raw = fence + "\n" + raw
 	}
-	return fenceIndented(string(src[start:k.CharEnd]))
+	return fenceIndented(raw)
+}
+
+// openFence returns the opening fence line (without its container markup)
+// of a fenced code block that before leaves open, or "".
+func openFence(before []byte) string {
+	open, char, width := "", byte(0), 0
+	for len(before) > 0 {
+		line := before
+		if i := bytes.IndexByte(before, '\n'); i >= 0 {
+			line, before = before[:i], before[i+1:]
+		} else {
+			before = nil
+		}
+		t := bytes.TrimLeft(line, " \t>")
+		if len(t) < 3 || t[0] != '`' && t[0] != '~' {
+			continue
+		}
+		w := 0
+		for w < len(t) && t[w] == t[0] {
+			w++
+		}
+		switch {
+		case w < 3:
+		case open == "":
+			open, char, width = string(bytes.TrimRight(t, " \t\r")), t[0], w
+		case t[0] == char && w >= width && len(bytes.TrimSpace(t[w:])) == 0:
+			open = ""
+		}
+	}
+	return open
 }
 
 // fenceIndented rewrites Markdown's indented code blocks (lines indented

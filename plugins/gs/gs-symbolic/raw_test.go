@@ -242,3 +242,31 @@ func TestSubheadingsAreExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestPieceOfLongCodeIsCode: a code block too long for one unit is read in
+// pieces; each piece reads as code between fences, never as prose.
+func TestPieceOfLongCodeIsCode(t *testing.T) {
+	code := strings.Repeat("fmt.Println(\"one line of a long example program\")\n", 120)
+	src := parseMD(t, "long.md", "# Long\n\nThe whole program:\n\n```go\n"+code+"```\n")
+	var pieces []*kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelLeaf {
+			pieces = append(pieces, k)
+		}
+	}
+	if len(pieces) < 3 {
+		t.Fatalf("got %d leaves, want the block in several pieces", len(pieces))
+	}
+	for i, k := range pieces {
+		blocks := readBlocks(rawOf(k, srcCorpus{"long.md": src.md}))
+		last := blocks[len(blocks)-1]
+		if last.kind != kindCode || !strings.HasPrefix(last.lines[0], "```go") || last.lines[len(last.lines)-1] != "```" {
+			t.Errorf("piece %d: last block %+v, want the code between its fences", i, last)
+		}
+		for _, b := range blocks {
+			if b.kind != kindCode && i > 0 {
+				t.Errorf("piece %d: %+v is not code", i, b)
+			}
+		}
+	}
+}
