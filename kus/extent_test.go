@@ -108,3 +108,24 @@ func TestSplitCodeBlockKeepsItsFences(t *testing.T) {
 	assert.Equal(t, 3, first.Range.StartLine)
 	assert.Equal(t, 4+strings.Count(code, "\n"), last.Range.EndLine)
 }
+
+// TestSplitIndentedCodeKeepsItsIndentation checks an indented code block
+// too long for one leaf: every piece covers its lines from their start, so
+// each reads as indented code.
+func TestSplitIndentedCodeKeepsItsIndentation(t *testing.T) {
+	code := strings.Repeat("    fmt.Println(\"a line of example code\")\n", 2*LeafCap/38)
+	src := "# S\n\n" + code + "\n# After\n\nmore\n"
+	doc, err := Parse([]byte(src), SourceInfo{SourceID: "m.md"})
+	require.NoError(t, err)
+	n := 0
+	for _, u := range doc.Units {
+		if u.Level == LevelLeaf && u.Title == "S" {
+			n++
+			raw := src[u.CharStart:u.CharEnd]
+			assert.True(t, strings.HasPrefix(raw, "    fmt.Println("), "%s starts %q", u.ID, raw[:min(len(raw), 20)])
+			assert.True(t, strings.HasSuffix(raw, "code\")"), "%s ends %q", u.ID, raw[max(0, len(raw)-20):])
+			assert.Equal(t, 1, u.Range.StartCol)
+		}
+	}
+	require.Greater(t, n, 1, "the block is split")
+}

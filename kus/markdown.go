@@ -540,7 +540,13 @@ func (r *reader) splitLines(dst []unit, n ast.Node, kind blockKind) []unit {
 	emit := func() {
 		if pieceStart >= 0 {
 			if t := strings.TrimSpace(string(r.src[pieceStart:pieceEnd])); t != "" {
-				dst = append(dst, unit{start: pieceStart, end: pieceEnd, text: t, kind: kind})
+				// A piece of whole lines covers them from their start
+				// (an indented code block's indentation, a quote's '>').
+				from := pieceStart
+				if ls := r.lines.lineStartOf(from); onlyContainerMarkup(r.src[ls:from]) {
+					from = ls
+				}
+				dst = append(dst, unit{start: from, end: max(from, trimEnd(r.src, pieceEnd)), text: t, kind: kind})
 			}
 		}
 		pieceStart, pieceEnd = -1, -1
