@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 )
@@ -115,7 +116,7 @@ func Compile(text io.Reader, w io.Writer) error {
 	end := 0
 	for _, x := range words {
 		end += len(x)
-		if end > 1<<32-1 {
+		if uint64(end) > math.MaxUint32 {
 			return errors.New("lexicon: words too long")
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(end))

@@ -80,9 +80,13 @@ func readTable(b string) (*table, error) {
 	if !strings.HasPrefix(b, magic) || len(b) < headerSize {
 		return nil, errors.New("lexicon: not a compact relation table")
 	}
-	nWords, nRows, nRels := int(le32(b, len(magic)/4)), int(le32(b, len(magic)/4+1)), int(le32(b, len(magic)/4+2))
-	if nRows > nWords || nWords > maxWords || nRels > maxRels {
-		return nil, fmt.Errorf("lexicon: bad header (%d words, %d rows, %d relatives)", nWords, nRows, nRels)
+	w, r, n := le32(b, len(magic)/4), le32(b, len(magic)/4+1), le32(b, len(magic)/4+2)
+	if r > w || w > maxWords || n > maxRels {
+		return nil, fmt.Errorf("lexicon: bad header (%d words, %d rows, %d relatives)", w, r, n)
+	}
+	nWords, nRows, nRels := int(w), int(r), int(n)
+	if room := (len(b) - headerSize) / 4; nWords > room || nRows > room-nWords || nRels > room-nWords-nRows {
+		return nil, errors.New("lexicon: table is truncated")
 	}
 	t := &table{nWords: nWords, nRows: nRows}
 	rest := b[headerSize:]
