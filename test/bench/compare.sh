@@ -47,7 +47,11 @@ gobench() {
 	local r=$1 v=$2 b=$3 n=$4
 	shift 4
 	local line
-	line=$(cd "${tree[$v]}/$(cat "$out/$v-$b.pkg")" && env "$@" "$out/$v-$b.test" -test.run '^$' -test.bench "^$b\$" -test.benchtime "$n" -test.benchmem | grep "^$b")
+	line=$(cd "${tree[$v]}/$(cat "$out/$v-$b.pkg")" && env "$@" "$out/$v-$b.test" -test.run '^$' -test.bench "^$b\$" -test.benchtime "$n" -test.benchmem | grep "^$b" || true)
+	if [ -z "$line" ]; then
+		echo "compare: $v: $b did not run (skipped for want of data?)" >&2
+		return
+	fi
 	set -- $line
 	shift 2
 	while [ $# -ge 2 ]; do
