@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -350,17 +351,30 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
+				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
-				have := labelTerms(k)
+				verbs := exampleVerbs(body, n)
+				desc, page := pageDescription(k, rc)
+				if page = page && len(verbs) > 0; page {
+					// A page answers with its examples: what it does is
+					// what they do (the verb each opens with) and what the
+					// page says it is for, not every word on the page ("Edit
+					// the command line of a stopped task" does not stop
+					// anything), nor a word its name is a kind of ("spy"
+					// for "find").
+					said = desc + "\n" + strings.Join(verbs, "\n")
+				} else {
+					have = label
+				}
 				for _, set := range []map[string]bool{symbolic.TermSet(said), symbolic.IdentTerms(said)} {
 					for t := range set {
 						have[t] = true
 					}
 				}
-				if c := symbolic.ActionCompound(targets[0]); c != "" && have[c] {
+				if c := symbolic.ActionCompound(targets[0]); c != "" && (have[c] || label[c]) {
 					have[action] = true // "Shutdown" for "shut down"
 				}
-				if symbolic.ActionMatch(action, have, true) == 0 {
+				if symbolic.ActionMatch(action, have, true) == 0 && (!page || symbolic.ActionMatch(action, label, false) == 0) {
 					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: nothing the answer says from it carries %q, a synonym of it or a kind of it",
 						n, k.Title, clip(targets[0]), action)
 					return v
@@ -404,6 +418,69 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	}
 	return v
 }
+
+// exampleVerbs are the words the examples of body open with (a list item
+// ending in a colon with code under it, "- Delete a login mapping:" gives
+// "Delete") that cite source n or nothing: the action each example carries
+// out.
+func exampleVerbs(body string, n int) []string {
+	var out []string
+	lines := strings.Split(body, "\n")
+	for i, line := range lines {
+		if !exampleRE.MatchString(line) {
+			continue
+		}
+		next := ""
+		for _, l := range lines[i+1:] {
+			if next = strings.TrimSpace(l); next != "" {
+				break
+			}
+		}
+		if !strings.HasPrefix(next, "`") {
+			continue // a list introducing more text, not an example
+		}
+		if cites := citesOf(line); len(cites) > 0 && !slices.Contains(cites, n) {
+			continue
+		}
+		if f := strings.Fields(strings.TrimPrefix(stripCites(strings.TrimSpace(line)), "- ")); len(f) > 0 {
+			out = append(out, strings.Trim(f[0], ":,.;"))
+		}
+	}
+	return out
+}
+
+// pageDescription is what a page says it is for when k stands for the
+// page: the block under its title (a tldr page's "> ..." lines, a
+// README's opening paragraph) when k is that block or the page's summary
+// unit; ok is false when k is neither.
+func pageDescription(k *kus.KU, rc plugin.RunContext) (desc string, ok bool) {
+	lines := strings.Split(spanText(k, rc), "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	switch {
+	case firstBlock(k, rc):
+	case k.Level == kus.LevelSummary && i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "# "):
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) == ""; i++ {
+		}
+	default:
+		return "", false
+	}
+	var b strings.Builder
+	for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
+		line := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(line, "-") || strings.HasPrefix(line, "`") || strings.HasPrefix(line, "#") {
+			break
+		}
+		b.WriteString(urlRE.ReplaceAllString(strings.TrimSpace(strings.TrimPrefix(line, ">")), " "))
+		b.WriteString("\n")
+	}
+	return b.String(), true
+}
+
+// urlRE matches a web address, which names a page, not what it does.
+var urlRE = regexp.MustCompile(`<?https?://[^\s>]*>?`)
 
 // labelTerms are the terms of a unit's title and source path.
 func labelTerms(k *kus.KU) map[string]bool {
