@@ -60,3 +60,31 @@ func TestKeyCoverageWeighsRareTerms(t *testing.T) {
 		})
 	}
 }
+
+// TestCorrectedWordsAreCoveredAsAsked: when the query's spelling
+// correction changed a word of the question ("allow" read as "alloc"), an
+// answer that says the word as asked, or a compound that opens with it
+// ("allowlists"), covers it, for the key terms and for a how-to's action.
+func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
+	df := freqs(map[string]int{"external wrapper run engine user": 300, "alloc": 4, "allow": 40})
+	c := corpus{n: 1000, df: df}
+	wrappers := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "External wrappers", SourceID: "README.md", Range: kus.Range{StartLine: 260},
+		TextBody: "An external wrapper runs only when the user's engine.json allowlists it:\n\n```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n"}}
+	answer := "External wrappers [1]: An external wrapper runs only when the user's engine.json allowlists it:\n\n" +
+		"```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n\nSources:\n[1] External wrappers — README.md:260\n"
+	cases := []struct {
+		name, asked string
+		want        plugin.Status
+	}{
+		{"the word as asked", "How do I allow an external wrapper to run?", plugin.StatusAccepted},
+		{"another word corrected the same way", "How do I alocate an external wrapper to run?", plugin.StatusRejected},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.asked}, SearchedFor: "alloc an external wrapper to run",
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
+				Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}})
+			expect(t, res, tc.want, `"alloc" is not covered`)
+		})
+	}
+}

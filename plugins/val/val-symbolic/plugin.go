@@ -268,6 +268,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// follow-up-completed query, and the answer is judged on it.
 		targets = []string{in.SearchedFor}
 	}
+	// A word the query's spelling correction changed is answered by the
+	// word as asked as well as by its correction: "allow" corrected to
+	// "alloc" is covered by an answer that says "allow".
+	corr := corrections(in)
+	credit(answerTerms, corr)
 	for _, t := range targets {
 		key := symbolic.ContentTerms(t)
 		if len(key) == 0 {
@@ -302,7 +307,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// several ("mean" from a statistics page and "life" from a Game of
 	// Life page do not answer "meaning of life"). A comparison or a
 	// question of several parts draws on several sources by design.
+	credit(cover, corr)
 	units := unitCovers(stmts, cited)
+	for _, u := range units {
+		credit(u, corr)
+	}
 	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
@@ -374,7 +383,17 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				if c := symbolic.ActionCompound(targets[0]); c != "" && (have[c] || label[c]) {
 					have[action] = true // "Shutdown" for "shut down"
 				}
-				if symbolic.ActionMatch(action, have, true) == 0 && (!page || symbolic.ActionMatch(action, label, false) == 0) {
+				does := func(action string) bool {
+					for t := range have {
+						if compound(action, t) {
+							have[action] = true // "allowlists" for "allow"
+						}
+					}
+					return symbolic.ActionMatch(action, have, true) > 0 || (page && symbolic.ActionMatch(action, label, false) > 0)
+				}
+				// The verb as asked counts too when the spelling
+				// correction changed it ("allow" read as "alloc").
+				if o, ok := corr[action]; !does(action) && (!ok || !does(o)) {
 					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: nothing the answer says from it carries %q, a synonym of it or a kind of it",
 						n, k.Title, clip(targets[0]), action)
 					return v
@@ -481,6 +500,42 @@ func pageDescription(k *kus.KU, rc plugin.RunContext) (desc string, ok bool) {
 
 // urlRE matches a web address, which names a page, not what it does.
 var urlRE = regexp.MustCompile(`<?https?://[^\s>]*>?`)
+
+// corrections maps each term of the query the evidence was retrieved
+// for (SearchedFor) that the question does not hold to the question's
+// term it replaced: the same word with a letter or two changed, or cut
+// short ("exit" for "edit", "clean" for "cleanup").
+func corrections(in *plugin.ValidateInput) map[string]string {
+	if in.SearchedFor == "" {
+		return nil
+	}
+	asked, searched := symbolic.TermSet(in.Payload.Prompt), symbolic.TermSet(in.SearchedFor)
+	out := map[string]string{}
+	for k := range searched {
+		if asked[k] {
+			continue
+		}
+		for o := range asked {
+			if searched[o] || len(o) < 4 || len(k) < 4 {
+				continue
+			}
+			if symbolic.Near(o, k) || strings.HasPrefix(o, k) || strings.HasPrefix(k, o) {
+				out[k] = o
+				break
+			}
+		}
+	}
+	return out
+}
+
+// credit adds to set each correction whose word as asked set covers.
+func credit(set map[string]bool, corr map[string]string) {
+	for k, o := range corr {
+		if covered(o, set, symbolic.Rarity{}) {
+			set[k] = true
+		}
+	}
+}
 
 // labelTerms are the terms of a unit's title and source path.
 func labelTerms(k *kus.KU) map[string]bool {
@@ -852,7 +907,8 @@ func init() {
 var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
 
 // covered reports whether term k is in have, or a near spelling of it is
-// (a typing mistake: "fils" for "files").
+// (a typing mistake: "fils" for "files"), or a compound that opens with it
+// ("allowlist" for "allow").
 func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 	if have[k] {
 		return true
@@ -861,12 +917,23 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 		return false // short words are one edit away from many others
 	}
 	for h := range have {
-		if symbolic.Near(k, h) {
+		if symbolic.Near(k, h) || compound(k, h) {
 			return true
 		}
 	}
 	return false
 }
+
+// compound reports whether h is a compound word that opens with term k
+// ("allowlist" for "allow"), k being long enough to tell.
+func compound(k, h string) bool {
+	return len(k) >= 5 && len(h) > len(k) && len(h) <= len(k)+maxCompoundTail && strings.HasPrefix(h, k)
+}
+
+// maxCompoundTail is how many letters a word may have after a key term it
+// starts with and still name it as the head of a compound ("allowlist"
+// for "allow", "timeout" for "time" is too short a term to tell).
+const maxCompoundTail = 5
 
 // howTo reports whether the task asks how to do something.
 func howTo(in *plugin.ValidateInput) bool {
