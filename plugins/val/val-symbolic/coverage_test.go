@@ -88,3 +88,15 @@ func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionWordsAreNotKeyTerms: "besides" and "else" say how a question
+// relates to what it asks about, not what it asks about, however rare they
+// are in the knowledge base.
+func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"create key": 200, "ssh-keygen": 3, "besides else": 2})}
+	keygen := plugin.ScoredKU{KU: &kus.KU{ID: "k::1", Title: "ssh-keygen", SourceID: "common/ssh-keygen.md", Range: kus.Range{StartLine: 3},
+		Claim: "Generate ssh keys used for authentication, password-less logins, and other things."}}
+	res := validate(t, c, &plugin.ValidateInput{Intents: intent("Besides creating keys, what else can ssh-keygen do"),
+		Answer: "Generate ssh keys used for authentication, password-less logins, and other things. [1]\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n", Evidence: []plugin.ScoredKU{keygen}})
+	expect(t, res, plugin.StatusAccepted, "")
+}
