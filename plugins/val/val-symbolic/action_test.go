@@ -66,6 +66,8 @@ const (
 		"- Edit the command line of a stopped task in the default editor:\n\n`pueue edit {{task_id}}`\n"
 	pkillLikePage = "# pkill\n\n> Signal process by name.\n> Mostly used for stopping processes.\n\n" +
 		"- Kill all processes which match:\n\n`pkill -9 \"{{process_name}}\"`\n"
+	uniqLikePage = "# uniq\n\n> Output the unique lines of a file.\n\n" +
+		"- Display how many times each line occurs:\n\n`sort {{path/to/file}} | uniq {{[-c|--count]}}`\n"
 	pySpyLikePage = "# py-spy\n\n> A sampling profiler for Python programs.\n> More information: <https://github.com/benfred/py-spy>.\n\n" +
 		"- Start a program and show a live view of the functions that take the most execution time:\n\n`py-spy top -- python {{path/to/file.py}}`\n"
 )
@@ -79,8 +81,9 @@ const (
 // example opens with.
 func TestHowToExampleMustDoTheAction(t *testing.T) {
 	pueue, pkill, pyspy := page(t, "common/pueue.md", pueueLikePage), page(t, "common/pkill.md", pkillLikePage), page(t, "common/py-spy.md", pySpyLikePage)
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word find where executable program live path": 300})},
-		src: map[string]string{"common/pueue.md": pueueLikePage, "common/pkill.md": pkillLikePage, "common/py-spy.md": pySpyLikePage}}
+	uniq := page(t, "common/uniq.md", uniqLikePage)
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word find where executable program live path time line appear file": 300})},
+		src: map[string]string{"common/pueue.md": pueueLikePage, "common/pkill.md": pkillLikePage, "common/py-spy.md": pySpyLikePage, "common/uniq.md": uniqLikePage}}
 	cases := []struct {
 		name, target, answer string
 		ev                   *kus.KU
@@ -95,6 +98,9 @@ func TestHowToExampleMustDoTheAction(t *testing.T) {
 		{"a description that says what the page is for", "stop every process whose name matches a word",
 			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:1\n",
 			pkill, plugin.StatusAccepted},
+		{"an option of the example's command that names the action", "count how many times each line appears in a file",
+			"uniq [1]: Output the unique lines of a file.\n\n- Display how many times each line occurs:\n\n  `sort {{path/to/file}} | uniq {{[-c|--count]}}`\n\nSources:\n[1] uniq — common/uniq.md:1\n",
+			uniq, plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

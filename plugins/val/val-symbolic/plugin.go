@@ -354,15 +354,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// source the answer leads with must carry the task's action, or a word
 	// the lexicon relates to it, in what the answer says from it, its
 	// text or its title ("bring the stash back" is not answered by "Show
-	// the changes of a stash", however many nouns they share). Examples
-	// name their action with a verb; prose and code say it in too many
-	// ways for the lexicon to judge.
+	// the changes of a stash", however many nouns they share). When that
+	// source is a page answering with its examples, only what they do
+	// counts: the verbs they open with, the options and subcommands of
+	// their commands, the page's description and name. Examples name their
+	// action with a verb; prose and code say it in too many ways for the
+	// lexicon to judge.
 	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
-				verbs := exampleVerbs(body, n)
+				verbs, commands := examples(body, n)
 				desc, page := pageDescription(k, rc)
 				if page = page && len(verbs) > 0; page {
 					// A page answers with its examples: what it does is
@@ -389,7 +392,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 							have[action] = true // "allowlists" for "allow"
 						}
 					}
-					return symbolic.ActionMatch(action, have, true) > 0 || (page && symbolic.ActionMatch(action, label, false) > 0)
+					return symbolic.ActionMatch(action, have, true) > 0 ||
+						(page && (symbolic.ActionMatch(action, label, false) > 0 || symbolic.ActionMatch(action, commandTerms(commands, label), false) > 0))
 				}
 				// The verb as asked counts too when the spelling
 				// correction changed it ("allow" read as "alloc").
@@ -438,12 +442,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	return v
 }
 
-// exampleVerbs are the words the examples of body open with (a list item
-// ending in a colon with code under it, "- Delete a login mapping:" gives
-// "Delete") that cite source n or nothing: the action each example carries
-// out.
-func exampleVerbs(body string, n int) []string {
-	var out []string
+// examples reads the examples of body that cite source n or nothing: a
+// list item ending in a colon with a command under it ("- Delete a login
+// mapping:" and its command). verbs are the words they open with, the
+// action each carries out ("Delete"); commands are their commands.
+func examples(body string, n int) (verbs, commands []string) {
 	lines := strings.Split(body, "\n")
 	for i, line := range lines {
 		if !exampleRE.MatchString(line) {
@@ -462,11 +465,33 @@ func exampleVerbs(body string, n int) []string {
 			continue
 		}
 		if f := strings.Fields(strings.TrimPrefix(stripCites(strings.TrimSpace(line)), "- ")); len(f) > 0 {
-			out = append(out, strings.Trim(f[0], ":,.;"))
+			verbs = append(verbs, strings.Trim(f[0], ":,.;"))
+			commands = append(commands, strings.Trim(next, "`"))
+		}
+	}
+	return verbs, commands
+}
+
+// commandTerms are the terms of commands that name what they do: their
+// options ("--count") and subcommands, without what the user fills in
+// ("{{path/to/file}}"; a choice of options, "{{[-c|--count]}}", stays) or
+// the words of label (the command's own name, which says what it is
+// called, not what this call does).
+func commandTerms(commands []string, label map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range commands {
+		for t := range symbolic.TermSet(fillInRE.ReplaceAllString(c, " ")) {
+			if !label[t] {
+				out[t] = true
+			}
 		}
 	}
 	return out
 }
+
+// fillInRE matches a placeholder of a command the user fills in:
+// "{{path/to/file}}", not a choice of options ("{{[-c|--count]}}").
+var fillInRE = regexp.MustCompile(`\{\{[^\[}][^}]*\}\}`)
 
 // pageDescription is what a page says it is for when k stands for the
 // page: the block under its title (a tldr page's "> ..." lines, a
