@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -354,33 +353,23 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// source the answer leads with must carry the task's action, or a word
 	// the lexicon relates to it, in what the answer says from it, its
 	// text or its title ("bring the stash back" is not answered by "Show
-	// the changes of a stash", however many nouns they share). When that
-	// source is a page answering with its examples, only what they do
-	// counts: the verbs they open with, the options and subcommands of
-	// their commands, the page's description and name. Examples name their
-	// action with a verb; prose and code say it in too many ways for the
-	// lexicon to judge.
+	// the changes of a stash", however many nouns they share). The title
+	// and path count only with the action itself or a close relative of
+	// it: they name the source, and a name is not what it does ("py-spy"
+	// does not find things because a spy is a kind of finder). Examples
+	// name their action with a verb; prose and code say it in too many
+	// ways for the lexicon to judge.
 	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
-				verbs, commands := examples(body, n)
-				desc, page := pageDescription(k, rc)
-				if page = page && len(verbs) > 0; page {
-					// A page answers with its examples: what it does is
-					// what they do (the verb each opens with) and what the
-					// page says it is for, not every word on the page ("Edit
-					// the command line of a stopped task" does not stop
-					// anything), nor a word its name is a kind of ("spy"
-					// for "find").
-					said = desc + "\n" + strings.Join(verbs, "\n")
-				} else {
-					have = label
-				}
+				said = urlRE.ReplaceAllString(said, " ")
 				for _, set := range []map[string]bool{symbolic.TermSet(said), symbolic.IdentTerms(said)} {
 					for t := range set {
-						have[t] = true
+						if !label[t] {
+							have[t] = true
+						}
 					}
 				}
 				if c := symbolic.ActionCompound(targets[0]); c != "" && (have[c] || label[c]) {
@@ -392,8 +381,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 							have[action] = true // "allowlists" for "allow"
 						}
 					}
-					return symbolic.ActionMatch(action, have, true) > 0 ||
-						(page && (symbolic.ActionMatch(action, label, false) > 0 || symbolic.ActionMatch(action, commandTerms(commands, label), false) > 0))
+					return symbolic.ActionMatch(action, have, true) > 0 || symbolic.ActionMatch(action, label, false) > 0
 				}
 				// The verb as asked counts too when the spelling
 				// correction changed it ("allow" read as "alloc").
@@ -440,87 +428,6 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	return v
-}
-
-// examples reads the examples of body that cite source n or nothing: a
-// list item ending in a colon with a command under it ("- Delete a login
-// mapping:" and its command). verbs are the words they open with, the
-// action each carries out ("Delete"); commands are their commands.
-func examples(body string, n int) (verbs, commands []string) {
-	lines := strings.Split(body, "\n")
-	for i, line := range lines {
-		if !exampleRE.MatchString(line) {
-			continue
-		}
-		next := ""
-		for _, l := range lines[i+1:] {
-			if next = strings.TrimSpace(l); next != "" {
-				break
-			}
-		}
-		if !strings.HasPrefix(next, "`") {
-			continue // a list introducing more text, not an example
-		}
-		if cites := citesOf(line); len(cites) > 0 && !slices.Contains(cites, n) {
-			continue
-		}
-		if f := strings.Fields(strings.TrimPrefix(stripCites(strings.TrimSpace(line)), "- ")); len(f) > 0 {
-			verbs = append(verbs, strings.Trim(f[0], ":,.;"))
-			commands = append(commands, strings.Trim(next, "`"))
-		}
-	}
-	return verbs, commands
-}
-
-// commandTerms are the terms of commands that name what they do: their
-// options ("--count") and subcommands, without what the user fills in
-// ("{{path/to/file}}"; a choice of options, "{{[-c|--count]}}", stays) or
-// the words of label (the command's own name, which says what it is
-// called, not what this call does).
-func commandTerms(commands []string, label map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for _, c := range commands {
-		for t := range symbolic.TermSet(fillInRE.ReplaceAllString(c, " ")) {
-			if !label[t] {
-				out[t] = true
-			}
-		}
-	}
-	return out
-}
-
-// fillInRE matches a placeholder of a command the user fills in:
-// "{{path/to/file}}", not a choice of options ("{{[-c|--count]}}").
-var fillInRE = regexp.MustCompile(`\{\{[^\[}][^}]*\}\}`)
-
-// pageDescription is what a page says it is for when k stands for the
-// page: the block under its title (a tldr page's "> ..." lines, a
-// README's opening paragraph) when k is that block or the page's summary
-// unit; ok is false when k is neither.
-func pageDescription(k *kus.KU, rc plugin.RunContext) (desc string, ok bool) {
-	lines := strings.Split(spanText(k, rc), "\n")
-	i := 0
-	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-		i++
-	}
-	switch {
-	case firstBlock(k, rc):
-	case k.Level == kus.LevelSummary && i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "# "):
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) == ""; i++ {
-		}
-	default:
-		return "", false
-	}
-	var b strings.Builder
-	for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
-		line := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(line, "-") || strings.HasPrefix(line, "`") || strings.HasPrefix(line, "#") {
-			break
-		}
-		b.WriteString(urlRE.ReplaceAllString(strings.TrimSpace(strings.TrimPrefix(line, ">")), " "))
-		b.WriteString("\n")
-	}
-	return b.String(), true
 }
 
 // urlRE matches a web address, which names a page, not what it does.
