@@ -1,6 +1,7 @@
 package valsymbolic
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -99,4 +100,40 @@ func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 	res := validate(t, c, &plugin.ValidateInput{Intents: intent("Besides creating keys, what else can ssh-keygen do"),
 		Answer: "Generate ssh keys used for authentication, password-less logins, and other things. [1]\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n", Evidence: []plugin.ScoredKU{keygen}})
 	expect(t, res, plugin.StatusAccepted, "")
+}
+
+// TestFollowUpIsAnsweredOnWhatItAsks: a follow-up completed with its
+// topic is not answered by a passage that covers only the topic every
+// source of it shares ("config file viper"), however much of the completed
+// question that is; a passage that says what the user asked is. A
+// question without earlier turns is judged as a whole.
+func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"reload": 30, "file change": 300, "config viper": 20})}
+	features := plugin.ScoredKU{KU: &kus.KU{ID: "v::48", Title: "What is Viper?", SourceID: "viper/README.md", Range: kus.Range{StartLine: 48},
+		TextBody: "Viper reads config files and watches them for changes.\nViper reloads the config file when it changes."}}
+	target := "Can it reload when the file changes (config file viper)?"
+	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
+	cases := []struct {
+		name, answer string
+		turns        []plugin.Turn
+		want         plugin.Status
+	}{
+		{"only the topic", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusRejected},
+		{"what was asked", "Viper reloads the config file when it changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusAccepted},
+		{"no earlier turn", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session[2:], plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(nil, plugin.Env{PluginID: ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: target}, SearchedFor: target, Intents: intent(target), Answer: tc.answer, Evidence: []plugin.ScoredKU{features}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect(t, res, tc.want, `the follow-up "Can it reload when the file changes"`)
+		})
+	}
 }

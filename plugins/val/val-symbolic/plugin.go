@@ -333,6 +333,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
+		// A follow-up completed with its topic ("Can it reload when the
+		// file changes (config file viper)?") is answered on what the user
+		// asked, not on the topic every source of it shares: the words
+		// before the completion must be covered on their own (light
+		// actions aside: "see", "list").
+		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			if cov, worst := keyCoverage(asked, cover, rar); cov < p.Options.MinKeyCoverage {
+				v.coverage = min(v.coverage, cov)
+				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
+				return v
+			}
+		}
 	}
 	// The key terms must also stand together in the source the answer leads
 	// with: two neighbouring ones in one sentence, or one in its title or
@@ -428,6 +440,49 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	return v
+}
+
+// completionRE matches the topic a follow-up was completed with: a
+// parenthesised group closing the question.
+var completionRE = regexp.MustCompile(`^(.*\S)\s*\([^()]+\)\s*[?.!]?\s*$`)
+
+// followUpAsk is what a follow-up completed with its topic asks without
+// that topic, with its light actions left out ("reload when the file
+// changes" of "Can it reload when the file changes (config file
+// viper)?"); ok is false when target is no completed follow-up or asks
+// nothing beyond its topic and light actions ("How do I list them (docker
+// container)?").
+func followUpAsk(target string) (string, bool) {
+	m := completionRE.FindStringSubmatch(target)
+	if m == nil {
+		return "", false
+	}
+	var words []string
+	for _, w := range strings.Fields(m[1]) {
+		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) {
+			continue
+		}
+		words = append(words, w)
+	}
+	asked := strings.Join(words, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return asked, true
+		}
+	}
+	return "", false
+}
+
+// earlierTurns reports whether the conversation has a user turn before
+// the current one: a question completed with a topic is then a follow-up.
+func earlierTurns(rc plugin.RunContext) bool {
+	n := 0
+	for _, t := range rc.Conversation {
+		if t.Role == "user" {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // urlRE matches a web address, which names a page, not what it does.
