@@ -137,3 +137,17 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 		})
 	}
 }
+
+// TestWhatDoesXMeanAsksWhatXIs: in "What does kb_corrupt mean?" the verb
+// "mean" is the question's, not a word the answer must hold.
+func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"kb_corrupt": 3, "mean": 10, "file knowledge base damaged": 200})}
+	damaged := plugin.ScoredKU{KU: &kus.KU{ID: "t::5", Title: "The knowledge base file is damaged", SourceID: "docs/troubleshooting.md", Range: kus.Range{StartLine: 5},
+		TextBody: "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated."}}
+	answer := "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated. [1]\n\nSources:\n[1] The knowledge base file is damaged — docs/troubleshooting.md:5\n"
+	for _, prompt := range []string{"What does kb_corrupt mean?", "does kb_corrupt mean"} {
+		res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "does kb_corrupt mean"}},
+			Answer: answer, Evidence: []plugin.ScoredKU{damaged}})
+		expect(t, res, plugin.StatusAccepted, "")
+	}
+}

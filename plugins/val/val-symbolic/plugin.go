@@ -267,6 +267,14 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// follow-up-completed query, and the answer is judged on it.
 		targets = []string{in.SearchedFor}
 	}
+	// "What does X mean?" asks what X is: its "mean" is the question's
+	// verb, not a word the answer must hold, in each part of the question
+	// and in the topic a later part was completed with.
+	if asksMeaning(in, rc) {
+		for i, t := range targets {
+			targets[i] = meanRE.ReplaceAllString(t, " ")
+		}
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
@@ -483,6 +491,26 @@ func earlierTurns(rc plugin.RunContext) bool {
 		}
 	}
 	return n > 1
+}
+
+// meaningRE finds "what does X mean" in a question; meanRE the verb.
+var (
+	meaningRE = regexp.MustCompile(`(?i)(?:^|\bwhat\s+)(?:does|do|did)\s+\S.*?\s+mean\b`)
+	meanRE    = regexp.MustCompile(`(?i)\bmean\b`)
+)
+
+// asksMeaning reports whether the question, or the user's turn it is part
+// of, asks what something means.
+func asksMeaning(in *plugin.ValidateInput, rc plugin.RunContext) bool {
+	if meaningRE.MatchString(in.Payload.Prompt) {
+		return true
+	}
+	for i := len(rc.Conversation) - 1; i >= 0; i-- {
+		if t := rc.Conversation[i]; t.Role == "user" {
+			return meaningRE.MatchString(t.Text)
+		}
+	}
+	return false
 }
 
 // urlRE matches a web address, which names a page, not what it does.
