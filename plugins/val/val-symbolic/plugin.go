@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -410,6 +411,19 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 						n, k.Title, clip(targets[0]), action)
 					return v
 				}
+				// A page that answers with its examples does what they do:
+				// an example that has the action only as a participle of
+				// what it acts on ("Edit the command line of a stopped
+				// task") does something else, unless the page's
+				// description, or another word or an option of an example,
+				// carries it.
+				if firstBlock(k, rc) {
+					if lines := exampleLines(body, n); len(lines) > 0 && !actsOn(action, corr[action], lines, firstParagraph(spanText(k, rc)), label) {
+						v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s do not do what %q asks: they name %q only as the state of what they act on",
+							n, k.Title, clip(targets[0]), action)
+						return v
+					}
+				}
 			}
 		}
 	}
@@ -511,6 +525,87 @@ func asksMeaning(in *plugin.ValidateInput, rc plugin.RunContext) bool {
 		}
 	}
 	return false
+}
+
+// exampleLines are the examples of body that cite source n or nothing:
+// each list item ending in a colon with the command under it.
+func exampleLines(body string, n int) []string {
+	var out []string
+	lines := strings.Split(body, "\n")
+	for i, line := range lines {
+		if !exampleRE.MatchString(line) {
+			continue
+		}
+		if cites := citesOf(line); len(cites) > 0 && !slices.Contains(cites, n) {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				if strings.HasPrefix(l, "`") {
+					out = append(out, stripCites(line), l)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// actsOn reports whether a page's examples (lines: each description and
+// its command), its description (desc) or its name (label) carry action,
+// or asked (the word as asked, when a spelling correction changed it): a
+// description word that is no participle ("stopped", "running" describe
+// what is acted on), an option or subcommand of a command (not its name,
+// nor what the user fills in), a lexicon relative of one of them, or
+// the action or a close relative of it in the name.
+func actsOn(action, asked string, lines []string, desc string, label map[string]bool) bool {
+	have := symbolic.TermSet(urlRE.ReplaceAllString(desc, " "))
+	for _, l := range lines {
+		if strings.HasPrefix(l, "`") {
+			for t := range symbolic.TermSet(fillInRE.ReplaceAllString(l, " ")) {
+				if !label[t] {
+					have[t] = true
+				}
+			}
+			continue
+		}
+		// Brackets inside a word mark its mnemonic letter ("E[x]tract").
+		l = strings.NewReplacer("[", "", "]", "").Replace(l)
+		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+			if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") {
+				continue
+			}
+			for _, t := range text.Terms(w) {
+				have[t] = true
+			}
+		}
+	}
+	for _, a := range []string{action, asked} {
+		if a == "" {
+			continue
+		}
+		for t := range have {
+			if compound(a, t) {
+				return true
+			}
+		}
+		if symbolic.ActionMatch(a, have, true) > 0 || symbolic.ActionMatch(a, label, false) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fillInRE matches a placeholder of a command the user fills in
+// ("{{path/to/file}}"), not a choice of options ("{{[-c|--count]}}").
+var fillInRE = regexp.MustCompile(`\{\{[^\[}][^}]*\}\}`)
+
+// firstParagraph is s up to its first blank line.
+func firstParagraph(s string) string {
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // urlRE matches a web address, which names a page, not what it does.
