@@ -3,9 +3,11 @@ package vm
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -31,6 +33,12 @@ type TurnContext struct {
 	// answering page is named after it ("stash" of git-stash): it is
 	// carried only while that page holds the follow-up's own words.
 	Action string `json:"action,omitempty"`
+	// Family is the name the answering page shares with its siblings when
+	// it is named after the action asked for ("docker-container" of
+	// docker-container-run): a follow-up asking for another action wants
+	// the sibling named after that one (docker-container-ls for "How do I
+	// list them?"), when no other page leads with its words as well.
+	Family string `json:"family,omitempty"`
 }
 
 // maxTopicWords bounds the words a follow-up carries from an earlier turn.
@@ -178,9 +186,9 @@ func antecedentBefore(q string, pos int) bool {
 // topicOf picks the words of a turn that a follow-up carries:
 // the question's words that also name its first cited source (its path or
 // title: "docker container" of "How do I run a docker container ...",
-// answered from docker-container-run), and the words that look like names
-// (urfave/cli, kb-thinkingdb); when none do, every content word but the
-// how-to's action. The action is kept only when the source is named after
+// answered from docker-container-run; "group" of groupadd), and the words
+// that look like names (urfave/cli, kb-thinkingdb); when none do, every
+// content word but the how-to's action. The action is kept only when the source is named after
 // it and few sources hold it: "stash" of git-stash names a thing, "run"
 // of docker-container-run is what one does to it.
 func topicOf(query string, sourceID, title string, rare func(term string) bool) (topic, keptAction string) {
@@ -190,9 +198,19 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 			action = ws[0]
 		}
 	}
-	named := map[string]bool{}
-	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
-		named[t] = true
+	named := termSet(sourceName(sourceID) + " " + title)
+	// A compound name holds the word it starts with ("group" of
+	// groupadd): words of four letters or more at the start of a word of
+	// the page's file name name it too.
+	_, base := splitSourceID(sourceID)
+	var compounds []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		compounds = append(compounds, w)
+	}
+	names := func(t string) bool {
+		return named[t] || len(t) >= 4 && slices.ContainsFunc(compounds, func(w string) bool { return len(w) > len(t) && strings.HasPrefix(w, t) })
 	}
 	var picked, rest []string
 	anyHit := false
@@ -207,7 +225,7 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
-			hit = hit || named[t]
+			hit = hit || names(t)
 		}
 		switch {
 		case isAction && !(hit && rare != nil && rare(ts[0])):
@@ -337,9 +355,11 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	case carried != nil:
 		tc.Topic, tc.Action = carried.Topic, carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
+		tc.Family = carried.Family
 	case len(tc.Sources) > 0:
 		tc.Topic, tc.Action = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
+		tc.Family = familyOf(searched, tc.Topic, tc.Sources[0])
 	default:
 		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
@@ -375,6 +395,159 @@ func anchorsOf(query, topic string, cited []Evidence, pageTitle func(sourceID st
 		}
 	}
 	return sources, units
+}
+
+// splitSourceID splits a source id at its last "/" into the folder and
+// the file name ("common/git-stash.md": "common", "git-stash.md").
+func splitSourceID(id string) (dir, base string) {
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		return id[:i], id[i+1:]
+	}
+	return "", id
+}
+
+// familyOf is the name a page shares with its siblings when the page is
+// named after the action a how-to question asked for, that action not
+// being the topic: "docker-container" of docker-container-run for "How do
+// I run a docker container?"; "" otherwise (git-stash for "How do I stash
+// my changes?" is named after what is asked about).
+func familyOf(query, topic, sourceID string) string {
+	loc := howLeadRE.FindStringIndex(query)
+	if loc == nil {
+		return ""
+	}
+	ws := wordRE.FindAllString(query[loc[1]:], 1)
+	if len(ws) == 0 || sharesTerm(ws[0], topic) || len(contentTerms(ws[0])) == 0 {
+		return ""
+	}
+	_, base := splitSourceID(sourceID)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	i := strings.LastIndex(base, "-")
+	if i <= 0 || !sharesTerm(ws[0], base[i+1:]) {
+		return ""
+	}
+	return base[:i]
+}
+
+// inFamily reports whether a source is the page a family is named by or
+// one of its siblings ("docker-container", "docker-container-ls").
+func inFamily(sourceID, family string) bool {
+	_, base := splitSourceID(sourceID)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	return base == family || strings.HasPrefix(base, family+"-")
+}
+
+// pageLead is what a page leads with: its title and its first paragraph
+// (or quoted description) after the title, where a page says what it is
+// for.
+func pageLead(md []byte) string {
+	var b strings.Builder
+	inPara := false
+	for _, line := range strings.Split(string(md), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			if inPara {
+				return b.String()
+			}
+		case strings.HasPrefix(t, "#") && !inPara:
+			b.WriteString(strings.TrimLeft(t, "# ") + "\n")
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			return b.String()
+		default:
+			inPara = true
+			b.WriteString(strings.TrimLeft(t, "> ") + "\n")
+		}
+	}
+	return b.String()
+}
+
+// leadCover weighs the follow-up's own words the lead of a source holds.
+func (r *run) leadCover(sourceID string) float64 {
+	if r.corp == nil {
+		return 0
+	}
+	terms := termSet(pageLead(r.corp.SourceText(sourceID)))
+	n := 0.0
+	for _, t := range r.own {
+		if terms[t] {
+			n += r.weight(t)
+		}
+	}
+	return n
+}
+
+// preferFamily puts first, in a follow-up's evidence, the page that
+// leads with most of the follow-up's own words when the page the
+// conversation came from was named after the action asked then
+// (TurnContext.Family): its siblings, which win a tie, and the pages of
+// the evidence. "How do I list them?" after docker-container-run is
+// answered from docker-container-ls ("List Docker containers."), not from
+// docker-container, which lists them among other things, though the
+// carried "docker container" matches that page best; "And how do I list
+// images?" from docker-image-ls ("List Docker images.").
+func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || c.Family == "" || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.m.kb == nil || r.corp == nil {
+		return ev
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return ev
+	}
+	best, bestCover := "", 0.0
+	for _, rec := range recs {
+		if !inFamily(rec.SourceID, c.Family) {
+			continue
+		}
+		if cv := r.leadCover(rec.SourceID); cv > bestCover {
+			best, bestCover = rec.SourceID, cv
+		}
+	}
+	// A page of the evidence outside the family that leads with more of
+	// the follow-up's words names what it asks about instead.
+	for _, e := range ev {
+		if e.KU != nil && !inFamily(e.KU.SourceID, c.Family) {
+			if cv := r.leadCover(e.KU.SourceID); cv > bestCover {
+				best, bestCover = e.KU.SourceID, cv
+			}
+		}
+	}
+	first := ev[0].KU.SourceID
+	if best == "" || first == best || r.leadCover(first) == bestCover && (inFamily(first, c.Family) || !inFamily(best, c.Family)) {
+		return ev
+	}
+	at := slices.IndexFunc(ev, func(e plugin.ScoredKU) bool { return e.KU != nil && e.KU.SourceID == best })
+	var pick plugin.ScoredKU
+	if at >= 0 {
+		pick = ev[at]
+	} else {
+		units, err := r.m.kb.Store().SourceKUs(best)
+		if err != nil {
+			return ev
+		}
+		for _, k := range units {
+			if k.Level == kus.LevelLeaf && (pick.KU == nil || r.cover(k) > r.cover(pick.KU)) {
+				pick = plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
+			}
+		}
+		if pick.KU == nil {
+			return ev
+		}
+	}
+	pick.Score = max(pick.Score, ev[0].Score)
+	if pick.Why == "" {
+		pick.Why = "the page that leads with this follow-up's own words"
+	}
+	out := make([]plugin.ScoredKU, 0, len(ev)+1)
+	out = append(out, pick)
+	for i, e := range ev {
+		if i != at {
+			out = append(out, e)
+		}
+	}
+	r.trace.note("follow-up: %s, leading with the follow-up's own words (turn %s was answered from the family %q), put first", best, c.TurnID, c.Family)
+	return out
 }
 
 // sourceName is a source id as words ("common/git-stash.md": "common git

@@ -1,10 +1,16 @@
 package vm
 
 import (
+	"context"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
@@ -91,4 +97,55 @@ func TestContinuedClauses(t *testing.T) {
 	assert.Equal(t, []string{"copy files, and keep their permissions"},
 		continuedClauses("copy files, and keep their permissions"))
 	assert.Equal(t, []string{"list containers"}, continuedClauses("list containers"))
+}
+
+// correctingKB returns every unit and reports the query as searched with
+// "colr" corrected to "color", as a kb-plugin's spelling correction does.
+type correctingKB struct {
+	plugin.Base
+	plugin.UnimplementedKB
+	units []*kus.KU
+}
+
+func (p *correctingKB) Retrieve(ctx context.Context, rc plugin.RunContext, in *plugin.RetrieveInput) (*plugin.RetrieveResult, error) {
+	var ev []plugin.ScoredKU
+	for _, u := range p.units {
+		ev = append(ev, plugin.ScoredKU{KU: u, Score: 1, Level: u.Level})
+	}
+	res := &plugin.RetrieveResult{Status: plugin.StatusSuccess, Sufficient: true,
+		ResolvedIntents: []plugin.ResolvedIntent{{IntentID: "i1", Evidence: ev, Sufficient: true}}}
+	if strings.Contains(in.Payload.Prompt, "colr") {
+		res.RetrievalTrace.SearchedFor = strings.ReplaceAll(in.Payload.Prompt, "colr", "color")
+	}
+	return res, nil
+}
+
+// TestPartsAreSearchedForAsThemselves: a spelling correction made while
+// one part of a multi-part question is retrieved belongs to that part:
+// the next part is solved and validated on its own words, and the
+// answer as a whole does not claim to have searched for one part.
+func TestPartsAreSearchedForAsThemselves(t *testing.T) {
+	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
+		intent: "@i1 intent implement \"set the colr of the prompt\"\n@i2 set $i1 output procedure\n" +
+			"@i3 intent implement \"reset the size of the window\"\n@i4 set $i3 output procedure\n"}
+	kb := &correctingKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Set the color of the prompt, reset the size of the window.")}}
+	var mu sync.Mutex
+	searched := map[string]string{}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		if len(in.Intents) > 1 {
+			return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition}, nil
+		}
+		mu.Lock()
+		searched[in.Intents[0].Target] = in.SearchedFor
+		mu.Unlock()
+		return answer("Done [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, sd, kb, gs)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I set the colr of the prompt and reset the size of the window?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status, "%v", resp.Trace.Errors)
+	assert.Equal(t, "set the color of the prompt", searched["set the colr of the prompt"])
+	assert.Equal(t, "", searched["reset the size of the window"], "the first part's correction is not the second part's query")
+	assert.Equal(t, "How do I set the color of the prompt and reset the size of the window?", resp.SearchedFor,
+		"the question as searched is the whole question's correction, not one part's")
 }

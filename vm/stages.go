@@ -726,7 +726,7 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
-	evidence = r.preferEarlier(evidence)
+	evidence = r.preferEarlier(r.preferFamily(evidence))
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
@@ -788,7 +788,16 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
 		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
+		// A sub-task is searched, solved and validated as its own words
+		// say (or as its retrieval corrects them), never as the whole
+		// question or a sibling's correction.
+		searchedFor := r.trace.SearchedFor
+		r.trace.SearchedFor = ""
 		res := r.runFrame(ctx, cf, &child, []plugin.Intent{sub}, sub.Target, depth+1)
+		if r.trace.SearchedFor != "" {
+			r.trace.note("part %d of the question searched for %q", i+1, r.trace.SearchedFor)
+		}
+		r.trace.SearchedFor = searchedFor
 		restore()
 		cf.Status = res.status
 		switch res.status {

@@ -1,0 +1,97 @@
+package vm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/vm"
+	"github.com/mrpvm/mrpvm/workspace"
+)
+
+// askInProcess opens the workspace (as a new process would: the
+// knowledge base file at db), asks one question and closes it again.
+func askInProcess(t *testing.T, root, db string, req vm.Request) *vm.Response {
+	t.Helper()
+	w, err := workspace.Open(workspace.Options{Root: root, DBPath: db, NoWrappers: true, NoLLM: true})
+	require.NoError(t, err)
+	defer w.Close()
+	ctx := context.Background()
+	_, err = w.KB.Ingest(ctx, ingest.RunOptions{})
+	require.NoError(t, err)
+	resp, err := w.VM.Ask(ctx, req)
+	require.NoError(t, err)
+	return resp
+}
+
+func writePages(t *testing.T, root string, pages map[string]string) {
+	t.Helper()
+	for name, text := range pages {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+}
+
+// TestFollowUpContinuesInThePageFamily runs the built-in plugins over a
+// real knowledge base file, each turn in a new process: after an answer
+// from a page named after the action asked for (docker-container-run), a
+// follow-up naming only another action is answered from the sibling page
+// that leads with that action (docker-container-ls), not from the page
+// of the whole family that mentions it among other things; one naming a
+// thing of its own keeps the page that leads with it.
+func TestFollowUpContinuesInThePageFamily(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"common/docker-container-run.md": "# docker container run\n\n> Run a command in a new Docker container.\n\n- Run a command in a new container in the background:\n\n`docker container run --detach {{image}}`\n",
+		"common/docker-container.md": "# docker container\n\n> Manage Docker containers.\n\n- List currently running Docker containers:\n\n`docker container ls`\n\n" +
+			"- Start one or more stopped Docker containers:\n\n`docker container start {{container}}`\n\n- Kill one or more running Docker containers:\n\n`docker container kill {{container}}`\n",
+		"common/docker-container-ls.md": "# docker container ls\n\n> List Docker containers.\n\n- List currently running Docker containers:\n\n`docker container ls`\n\n- List all Docker containers (running and stopped):\n\n`docker container ls --all`\n",
+		"common/docker-container-rm.md": "# docker container rm\n\n> Remove Docker containers.\n\n- Remove containers:\n\n`docker container rm {{container}}`\n",
+		"common/docker-image-ls.md":     "# docker image ls\n\n> List Docker images.\n\n- List all images:\n\n`docker image ls --all`\n",
+		"common/distrobox-list.md":      "# distrobox list\n\n> List all distrobox containers.\n\n- List containers:\n\n`distrobox list`\n",
+		"common/tar.md":                 "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I run a docker container in the background?"})
+	require.Equal(t, vm.StatusAnswered, first.Status)
+	require.NotEmpty(t, first.Evidence)
+	require.Equal(t, "common/docker-container-run.md", first.Evidence[0].SourceID)
+
+	list := askInProcess(t, root, db, vm.Request{Question: "How do I list them?", SessionID: first.SessionID})
+	require.Equal(t, vm.StatusAnswered, list.Status)
+	require.NotEmpty(t, list.Evidence)
+	assert.Equal(t, "common/docker-container-ls.md", list.Evidence[0].SourceID)
+
+	images := askInProcess(t, root, db, vm.Request{Question: "And how do I list images?", SessionID: first.SessionID})
+	require.NotEmpty(t, images.Context)
+	assert.Equal(t, "common/docker-image-ls.md", images.Context[0].SourceID, "a follow-up naming another thing is not held in the family")
+}
+
+// TestFollowUpTopicIsTheThingNotTheFolder: the topic a follow-up carries
+// from a page of a compound name ("groupadd") is the word the name
+// starts with, so "And how do I delete one?" looks for deleting groups,
+// not for anything deleted on Linux.
+func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"linux/groupadd.md":       "# groupadd\n\n> Add user groups to the system.\n\n- Create a new group:\n\n`sudo groupadd {{group_name}}`\n",
+		"linux/groupdel.md":       "# groupdel\n\n> Delete existing user groups from the system.\n\n- Delete an existing group:\n\n`sudo groupdel {{group_name}}`\n",
+		"linux/semanage-login.md": "# semanage-login\n\n> Manage SELinux login mappings between Linux users and SELinux users.\n\n- Delete a login mapping of a Linux user:\n\n`sudo semanage login --delete {{linux_username}}`\n",
+		"linux/userdel.md":        "# userdel\n\n> Remove a Linux user account.\n\n- Delete a Linux user:\n\n`sudo userdel {{username}}`\n",
+		"linux/lsblk.md":          "# lsblk\n\n> List information about Linux devices.\n\n- List all devices on Linux:\n\n`lsblk --all`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I create a new group of users on Linux?"})
+	require.Equal(t, vm.StatusAnswered, first.Status)
+	require.Equal(t, "linux/groupadd.md", first.Evidence[0].SourceID)
+
+	del := askInProcess(t, root, db, vm.Request{Question: "And how do I delete one?", SessionID: first.SessionID})
+	assert.Contains(t, del.SearchedFor, "group")
+	require.Equal(t, vm.StatusAnswered, del.Status)
+	require.NotEmpty(t, del.Evidence)
+	assert.Equal(t, "linux/groupdel.md", del.Evidence[0].SourceID)
+}
