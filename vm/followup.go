@@ -550,6 +550,71 @@ func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	return out
 }
 
+// preferNamed puts first, in a follow-up's evidence, the page named
+// after both what the conversation is about and what the follow-up asks
+// for ("git push" for "push it to the remote" after "create a new git
+// branch"), when the first page is not named after the follow-up's own
+// words: the carried topic's words hold the first page of the
+// conversation up, although another page is about what is asked now.
+func (r *run) preferNamed(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.namedAfterOwn(ev[0].KU.SourceID) || r.anchorsSay() {
+		return ev
+	}
+	topic := text.Terms(c.Topic)
+	for i, e := range ev {
+		if i == 0 || e.KU == nil || !r.namedAfterOwn(e.KU.SourceID) {
+			continue
+		}
+		_, base := splitSourceID(e.KU.SourceID)
+		names := termSet(sourceName(base) + " " + r.pageTitle(e.KU.SourceID))
+		if !slices.ContainsFunc(topic, func(t string) bool { return names[t] }) {
+			continue
+		}
+		out := make([]plugin.ScoredKU, 0, len(ev))
+		e.Score = max(e.Score, ev[0].Score)
+		out = append(out, e)
+		out = append(out, ev[:i]...)
+		out = append(out, ev[i+1:]...)
+		r.trace.note("follow-up: %s, named after this question's own words and the conversation's topic, put first", e.KU.SourceID)
+		return out
+	}
+	return ev
+}
+
+// anchorsSay reports whether a page the conversation is about says, in
+// its prose (code left out), every one of the follow-up's own words:
+// git-branch's "Delete a local branch" answers "delete a local one"
+// itself, while its "git push ... --delete" does not make it the page
+// for "push it to the remote".
+func (r *run) anchorsSay() bool {
+	c := r.carried
+	if c == nil || r.corp == nil || len(r.own) == 0 {
+		return false
+	}
+	for _, src := range c.Anchors {
+		terms := termSet(prose(string(r.corp.SourceText(src))))
+		if !slices.ContainsFunc(r.own, func(t string) bool { return !terms[t] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeRE matches Markdown code: fenced blocks and inline spans.
+var codeRE = regexp.MustCompile("(?s)```.*?```|~~~.*?~~~|`[^`\n]*`")
+
+// prose is Markdown without its code.
+func prose(md string) string { return codeRE.ReplaceAllString(md, " ") }
+
+// namedAfterOwn reports whether a source's file name or page title holds
+// one of the follow-up's own words.
+func (r *run) namedAfterOwn(sourceID string) bool {
+	_, base := splitSourceID(sourceID)
+	names := termSet(sourceName(base) + " " + r.pageTitle(sourceID))
+	return slices.ContainsFunc(r.own, func(t string) bool { return names[t] })
+}
+
 // sourceName is a source id as words ("common/git-stash.md": "common git
 // stash").
 func sourceName(id string) string {
@@ -568,7 +633,9 @@ func termSet(s string) map[string]bool {
 // a source the conversation is about (TurnContext.Anchors) when it
 // matches the follow-up's own words as well as the first unit does: of
 // equally good matches, the page the user is reading about wins ("Where
-// are its settings?" after an answer from the README's editor section).
+// are its settings?" after an answer from the README's editor section),
+// unless the first page is named after the follow-up's own words and no
+// earlier page is.
 // A unit retrieval did not return is taken from the earlier answer's
 // cited units. A source removed since is never brought back: its units
 // are gone from the store.
@@ -578,6 +645,13 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return ev
 	}
 	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return ev
+	}
+	if r.namedAfterOwn(ev[0].KU.SourceID) && !slices.ContainsFunc(c.Anchors, r.namedAfterOwn) && !r.anchorsSay() {
+		// The first page is named after what the follow-up asks for
+		// ("git push" for "push it to the remote" after git-branch): it
+		// is about that, the earlier page only mentions it.
+		r.trace.note("follow-up: %s is named after this question's own words; the earlier answer's source is not put first", ev[0].KU.SourceID)
 		return ev
 	}
 	cover := r.cover

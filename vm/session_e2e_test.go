@@ -95,3 +95,42 @@ func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
 	require.NotEmpty(t, del.Evidence)
 	assert.Equal(t, "linux/groupdel.md", del.Evidence[0].SourceID)
 }
+
+// TestPartsAreAnsweredEachFromItsOwnPage: a question of two parts, the
+// second going on with what the first named ("create a new git branch,
+// and then push it to the remote"), is answered part by part, and the
+// second part from the page named after what it asks for (git-push), not
+// from the first part's page that mentions it in passing.
+func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"common/git-branch.md": "# git branch\n\n> Main Git command for working with branches.\n\n- Create a new branch based on the current commit:\n\n`git branch {{branch_name}}`\n\n" +
+			"- Show the name of the current branch:\n\n`git branch --show-current`\n\n- Delete a local branch:\n\n`git branch --delete {{branch_name}}`\n\n" +
+			"- Delete a remote branch:\n\n`git push {{remote_name}} --delete {{remote_branch_name}}`\n",
+		"common/git-delete-branch.md": "# git delete-branch\n\n> Delete local and remote Git branches.\n\n- Delete one or more local and remote Git branches:\n\n`git delete-branch {{branch_name}}`\n",
+		"common/git-push.md": "# git push\n\n> Push commits to a remote repository.\n\n- Publish the current branch to a remote repository, setting its upstream:\n\n`git push --set-upstream {{remote_name}} {{branch_name}}`\n",
+		"common/git-pull.md": "# git pull\n\n> Fetch a branch from a remote repository and merge it.\n\n- Download changes from the default remote and merge them:\n\n`git pull`\n",
+		"common/tar.md":      "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I create a new git branch, and then push it to the remote?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotNil(t, resp.Trace.Frames)
+	require.Len(t, resp.Trace.Frames.Children, 2, "one frame per part")
+	var sources []string
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"common/git-branch.md", "common/git-push.md"}, sources)
+	assert.Contains(t, resp.AnswerMarkdown, "--set-upstream")
+
+	// The first part's page says what the second asks in its own words:
+	// it answers both.
+	resp = askInProcess(t, root, db, vm.Request{Question: "How can I tell which git branch I'm on, and how do I delete a local one?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	sources = nil
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"common/git-branch.md"}, sources)
+	assert.Contains(t, resp.AnswerMarkdown, "git branch --delete")
+}

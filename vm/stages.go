@@ -518,7 +518,12 @@ func (r *run) turnGuidance() map[string][]plugin.ScoredKU {
 func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, intents []plugin.Intent, prompt string, depth int) frameResult {
 	r.deepest = max(r.deepest, depth)
 	ft.Depth = depth
-	if plan.Decompose {
+	// A question of several parts ("pack a directory into a tar.gz file,
+	// and later unpack it") is answered part by part, each part retrieved,
+	// answered and cited on its own: one passage that answers the whole
+	// rarely exists, and one that answers a part must not pass for the
+	// whole.
+	if plan.Decompose || depth == 0 && len(intents) == 1 && len(splitIntents(intents)) >= 2 {
 		if res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, plugin.FrameSubtaskDecomposition); ok {
 			return res
 		}
@@ -726,7 +731,7 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
-	evidence = r.preferEarlier(r.preferFamily(evidence))
+	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(evidence)))
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
