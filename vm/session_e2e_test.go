@@ -108,9 +108,9 @@ func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
 			"- Show the name of the current branch:\n\n`git branch --show-current`\n\n- Delete a local branch:\n\n`git branch --delete {{branch_name}}`\n\n" +
 			"- Delete a remote branch:\n\n`git push {{remote_name}} --delete {{remote_branch_name}}`\n",
 		"common/git-delete-branch.md": "# git delete-branch\n\n> Delete local and remote Git branches.\n\n- Delete one or more local and remote Git branches:\n\n`git delete-branch {{branch_name}}`\n",
-		"common/git-push.md": "# git push\n\n> Push commits to a remote repository.\n\n- Publish the current branch to a remote repository, setting its upstream:\n\n`git push --set-upstream {{remote_name}} {{branch_name}}`\n",
-		"common/git-pull.md": "# git pull\n\n> Fetch a branch from a remote repository and merge it.\n\n- Download changes from the default remote and merge them:\n\n`git pull`\n",
-		"common/tar.md":      "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+		"common/git-push.md":          "# git push\n\n> Push commits to a remote repository.\n\n- Publish the current branch to a remote repository, setting its upstream:\n\n`git push --set-upstream {{remote_name}} {{branch_name}}`\n",
+		"common/git-pull.md":          "# git pull\n\n> Fetch a branch from a remote repository and merge it.\n\n- Download changes from the default remote and merge them:\n\n`git pull`\n",
+		"common/tar.md":               "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
 	resp := askInProcess(t, root, db, vm.Request{Question: "How do I create a new git branch, and then push it to the remote?"})
 	require.Equal(t, vm.StatusAnswered, resp.Status)
