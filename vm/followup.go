@@ -582,6 +582,45 @@ func (r *run) preferNamed(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	return ev
 }
 
+// maxFolderFamily is the most sources a top-level folder may hold to
+// stand for one subject (a library's documentation), not a collection
+// (tldr's common/).
+const maxFolderFamily = 64
+
+// anchorFolders are the top-level folders ("chi/") of the pages the
+// conversation is about that stand for one subject: they hold at most
+// maxFolderFamily sources, and at most half of the workspace's files.
+func (r *run) anchorFolders(anchors []string) []string {
+	var folders []string
+	for _, a := range anchors {
+		if i := strings.Index(a, "/"); i > 0 && !slices.Contains(folders, a[:i+1]) && !strings.Contains(a[:i], "::") {
+			folders = append(folders, a[:i+1])
+		}
+	}
+	if len(folders) == 0 || r.m.kb == nil {
+		return nil
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return nil
+	}
+	files := 0 // the workspace's own sources (not built-in ones such as plugin::<id>)
+	for _, rec := range recs {
+		if !strings.Contains(rec.SourceID, "::") {
+			files++
+		}
+	}
+	return slices.DeleteFunc(folders, func(f string) bool {
+		n := 0
+		for _, rec := range recs {
+			if strings.HasPrefix(rec.SourceID, f) {
+				n++
+			}
+		}
+		return n > maxFolderFamily || 2*n > files
+	})
+}
+
 // anchorsSay reports whether a page the conversation is about says, in
 // its prose (code left out), every one of the follow-up's own words:
 // git-branch's "Delete a local branch" answers "delete a local one"
@@ -635,7 +674,9 @@ func termSet(s string) map[string]bool {
 // equally good matches, the page the user is reading about wins ("Where
 // are its settings?" after an answer from the README's editor section),
 // unless the first page is named after the follow-up's own words and no
-// earlier page is.
+// earlier page is. Without such a unit of the earlier page, a unit of
+// another page in its top-level folder (the same library's
+// documentation) is preferred the same way.
 // A unit retrieval did not return is taken from the earlier answer's
 // cited units. A source removed since is never brought back: its units
 // are gone from the store.
@@ -645,6 +686,13 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return ev
 	}
 	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return ev
+	}
+	folders := r.anchorFolders(c.Anchors)
+	inFolder := func(src string) bool {
+		return slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(src, f) })
+	}
+	if inFolder(ev[0].KU.SourceID) {
 		return ev
 	}
 	if r.namedAfterOwn(ev[0].KU.SourceID) && !slices.ContainsFunc(c.Anchors, r.namedAfterOwn) && !r.anchorsSay() {
@@ -677,6 +725,17 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 			}
 			pick = plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
 			break
+		}
+	}
+	if pick.KU == nil {
+		// Another page of the folder the earlier page is in ("chi/" of
+		// chi/README.md: the library asked about) that holds the
+		// follow-up's words as well as the first unit does.
+		for i, e := range ev {
+			if e.KU != nil && inFolder(e.KU.SourceID) && cover(e.KU) >= need {
+				at, pick = i, e
+				break
+			}
 		}
 	}
 	if pick.KU == nil {
@@ -733,8 +792,8 @@ func ownSection(md string) string {
 }
 
 // focusedView is the evidence a follow-up is answered from first: the
-// units of the sources the conversation is about (when preferEarlier put
-// one of them first), and of those the ones that hold one of the
+// units of the sources the conversation is about and of their folder
+// (when preferEarlier put one of them first), and of those the ones that hold one of the
 // follow-up's own words. The carried topic found the right pages; the
 // follow-up's own words ("middleware" of "How do I add middleware to
 // it?") choose the passage, which the topic's words, matching every
@@ -746,10 +805,14 @@ func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return nil
 	}
 	view := ev
-	if len(c.Anchors) > 0 && slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+	folders := r.anchorFolders(c.Anchors)
+	about := func(src string) bool {
+		return slices.Contains(c.Anchors, src) || slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(src, f) })
+	}
+	if len(c.Anchors) > 0 && about(ev[0].KU.SourceID) {
 		view = nil
 		for _, e := range ev {
-			if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
+			if e.KU != nil && about(e.KU.SourceID) {
 				view = append(view, e)
 			}
 		}

@@ -31,21 +31,31 @@ func TestPartContext(t *testing.T) {
 		parts []string
 		i     int
 		named func(string) bool
+		lead  bool // the earlier part starts with its action
 		want  string
 	}{
-		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "my scheduled cron jobs"},
-		{"anaphor after its own clause break", []string{"does logrus do after logging a fatal message", "run cleanup code before that"}, 1, namedBy("logrus README"),
+		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, true, "my scheduled cron jobs"},
+		{"anaphor after its own clause break", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1, nil, false,
 			"logrus do after logging a fatal message"},
-		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "which git branch I'm on"},
-		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, "I use zip or gzip to compress my files"},
-		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), "viper"},
-		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), ""},
-		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, ""},
-		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, ""},
+		{"an answered part lends what named its answer", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1,
+			namedBy("logrus README Fatal handlers"), false, "logrus fatal"},
+		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), true, "git branch"},
+		{"it is the thing, not what was done to it", []string{"add middleware to a chi router", "serve static files with it"}, 1,
+			namedBy("chi README Router interface"), true, "chi router"},
+		{"an action naming the page is not carried", []string{"run a docker container in the background", "list them"}, 1,
+			namedBy("common docker-container-run docker container run"), true, "docker container"},
+		{"a choice is carried whole", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, namedBy("common gzip gzip"), false,
+			"Should I use zip or gzip to compress my files"},
+		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, false,
+			"Should I use zip or gzip to compress my files"},
+		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), true, "viper"},
+		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), true, ""},
+		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, true, ""},
+		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named))
+			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named, c.lead))
 		})
 	}
 }

@@ -134,3 +134,28 @@ func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
 	assert.Equal(t, []string{"common/git-branch.md"}, sources)
 	assert.Contains(t, resp.AnswerMarkdown, "git branch --delete")
 }
+
+// TestLaterPartsStayWithTheLibraryAskedAbout: in the documentation of
+// several libraries, a later part pointing back at the library the first
+// part was answered from ("serve static files with it", after "add
+// middleware to a chi router") is answered from that library's folder,
+// not from another library's page that says it in more words.
+func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"chi/README.md": "# chi\n\nchi is a lightweight router for Go HTTP services.\n\n## Middlewares\n\nAdd middleware to a chi router with `r.Use`:\n\n" +
+			"```go\nr := chi.NewRouter()\nr.Use(middleware.Logger)\n```\n\n## Router interface\n\nchi's router is based on a radix trie.\n",
+		"chi/_examples/README.md": "# chi examples\n\n* fileserver - Easily serve static files from a folder\n* rest - REST APIs made easy\n",
+		"mux/README.md": "# gorilla/mux\n\nA request router.\n\n## Static Files\n\nServe static files with mux: serving static files from a " +
+			"static folder is easy, static files are served with `http.FileServer`:\n\n```go\nr.PathPrefix(\"/static/\").Handler(http.FileServer(dir))\n```\n",
+		"gin/README.md": "# gin\n\nA web framework.\n\n## Routing\n\nGroup routes with `router.Group`.\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I add middleware to a chi router, and how do I serve static files with it?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	var sources []string
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"chi/README.md", "chi/_examples/README.md"}, sources)
+	assert.NotContains(t, resp.AnswerMarkdown, "PathPrefix")
+}

@@ -777,7 +777,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	answered, noContext := 0, 0
 	var rejections []string
 	asParts := len(splitIntents(intents)) >= 2
-	prevSource := "" // the source the part before was answered from
+	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
 	for i, sub := range subs {
 		if ctx.Err() != nil {
@@ -786,9 +786,9 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		heading := sub.Target
 		restore := func() {}
 		if asParts {
-			sub = r.withPartContext(subs, i, prevSource)
+			sub = r.withPartContext(subs, i, prevSource, prevTitle)
 			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited)
-			prevSource, prevCited = "", nil
+			prevSource, prevTitle, prevCited = "", "", nil
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
@@ -810,7 +810,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 			answered++
 			if len(res.cited) > 0 {
 				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
-					prevSource = k.SourceID
+					prevSource, prevTitle = k.SourceID, k.Title
 				}
 				prevCited = res.cited
 			}
