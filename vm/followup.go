@@ -477,15 +477,16 @@ func (r *run) leadCover(sourceID string) float64 {
 	return n
 }
 
-// preferFamily puts first, in a follow-up's evidence, the page that
-// leads with most of the follow-up's own words when the page the
-// conversation came from was named after the action asked then
-// (TurnContext.Family): its siblings, which win a tie, and the pages of
-// the evidence. "How do I list them?" after docker-container-run is
-// answered from docker-container-ls ("List Docker containers."), not from
-// docker-container, which lists them among other things, though the
-// carried "docker container" matches that page best; "And how do I list
-// images?" from docker-image-ls ("List Docker images.").
+// preferFamily puts first, in a follow-up's evidence, the sibling of the
+// page the conversation came from (TurnContext.Family: that page was
+// named after the action asked then) that leads with most of the
+// follow-up's own words, unless a page of the evidence outside the family
+// leads with more of them. "How do I list them?" after
+// docker-container-run is answered from docker-container-ls ("List Docker
+// containers."), not from docker-container, which lists them among other
+// things, though the carried "docker container" matches that page best;
+// "And how do I list images?" is not held in the family by
+// docker-container-ls, since docker-image-ls leads with both its words.
 func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	c := r.carried
 	if c == nil || c.Family == "" || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.m.kb == nil || r.corp == nil {
@@ -504,18 +505,16 @@ func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 			best, bestCover = rec.SourceID, cv
 		}
 	}
-	// A page of the evidence outside the family that leads with more of
-	// the follow-up's words names what it asks about instead.
-	for _, e := range ev {
-		if e.KU != nil && !inFamily(e.KU.SourceID, c.Family) {
-			if cv := r.leadCover(e.KU.SourceID); cv > bestCover {
-				best, bestCover = e.KU.SourceID, cv
-			}
-		}
-	}
 	first := ev[0].KU.SourceID
-	if best == "" || first == best || r.leadCover(first) == bestCover && (inFamily(first, c.Family) || !inFamily(best, c.Family)) {
+	if best == "" || first == best || inFamily(first, c.Family) && r.leadCover(first) == bestCover {
 		return ev
+	}
+	for _, e := range ev {
+		if e.KU != nil && !inFamily(e.KU.SourceID, c.Family) && r.leadCover(e.KU.SourceID) > bestCover {
+			// A page outside the family leads with more of the
+			// follow-up's words: it asks about something else.
+			return ev
+		}
 	}
 	at := slices.IndexFunc(ev, func(e plugin.ScoredKU) bool { return e.KU != nil && e.KU.SourceID == best })
 	var pick plugin.ScoredKU
@@ -537,7 +536,7 @@ func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	}
 	pick.Score = max(pick.Score, ev[0].Score)
 	if pick.Why == "" {
-		pick.Why = "the page that leads with this follow-up's own words"
+		pick.Why = "the page beside the earlier answer's that leads with this follow-up's words"
 	}
 	out := make([]plugin.ScoredKU, 0, len(ev)+1)
 	out = append(out, pick)
@@ -546,7 +545,7 @@ func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 			out = append(out, e)
 		}
 	}
-	r.trace.note("follow-up: %s, leading with the follow-up's own words (turn %s was answered from the family %q), put first", best, c.TurnID, c.Family)
+	r.trace.note("follow-up: %s, of the family %q of turn %s's page, put first", best, c.Family, c.TurnID)
 	return out
 }
 
