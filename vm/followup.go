@@ -590,6 +590,19 @@ const maxFolderFamily = 64
 // conversation is about that stand for one subject: they hold at most
 // maxFolderFamily sources, and at most half of the workspace's files.
 func (r *run) anchorFolders(anchors []string) []string {
+	key := strings.Join(anchors, "\x00")
+	if f, ok := r.folders[key]; ok {
+		return f
+	}
+	f := r.findAnchorFolders(anchors)
+	if r.folders == nil {
+		r.folders = map[string][]string{}
+	}
+	r.folders[key] = f
+	return f
+}
+
+func (r *run) findAnchorFolders(anchors []string) []string {
 	var folders []string
 	for _, a := range anchors {
 		if i := strings.Index(a, "/"); i > 0 && !slices.Contains(folders, a[:i+1]) && !strings.Contains(a[:i], "::") {
@@ -804,14 +817,10 @@ func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return nil
 	}
 	view := ev
-	folders := r.anchorFolders(c.Anchors)
-	about := func(src string) bool {
-		return slices.Contains(c.Anchors, src) || slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(src, f) })
-	}
-	if len(c.Anchors) > 0 && about(ev[0].KU.SourceID) {
+	if r.onConversationPages(ev[0].KU.SourceID) {
 		view = nil
 		for _, e := range ev {
-			if e.KU != nil && about(e.KU.SourceID) {
+			if e.KU != nil && r.onConversationPages(e.KU.SourceID) {
 				view = append(view, e)
 			}
 		}
@@ -831,6 +840,19 @@ func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return nil
 	}
 	return view
+}
+
+// onConversationPages reports whether a source is one of the pages the
+// conversation is about (TurnContext.Anchors) or of their folder.
+func (r *run) onConversationPages(sourceID string) bool {
+	c := r.carried
+	if c == nil || len(c.Anchors) == 0 {
+		return false
+	}
+	if slices.Contains(c.Anchors, sourceID) {
+		return true
+	}
+	return slices.ContainsFunc(r.anchorFolders(c.Anchors), func(f string) bool { return strings.HasPrefix(sourceID, f) })
 }
 
 // cover weighs the follow-up's own words a unit holds, each by how rare
