@@ -159,3 +159,37 @@ func TestPartsAreSearchedForAsThemselves(t *testing.T) {
 	assert.Equal(t, "How do I set the color of the prompt and reset the size of the window?", resp.SearchedFor,
 		"the question as searched is the whole question's correction, not one part's")
 }
+
+// TestPartsFirstThenTheWhole: a question whose wording splits into parts
+// ("..., and later unpack it ...") is answered part by part first; when
+// no part finds an answer, the question is still tried whole.
+func TestPartsFirstThenTheWhole(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("tar.md::0::0", "Create an archive and extract it elsewhere with tar.")}}
+	var mu sync.Mutex
+	var prompts []string
+	wholeOnly := false
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		mu.Lock()
+		prompts = append(prompts, in.Payload.Prompt)
+		mu.Unlock()
+		if wholeOnly && !strings.Contains(in.Payload.Prompt, "and later") {
+			return &plugin.SolveResult{Status: plugin.StatusNoContext}, nil
+		}
+		return answer("Use tar [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	q := "How do I pack a directory into a tar.gz file, and later unpack it into another folder?"
+
+	resp, err := m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status)
+	require.NotEmpty(t, prompts)
+	assert.Equal(t, "How do I pack a directory into a tar.gz file", prompts[0], "the first part is solved first, on its own")
+	assert.Contains(t, resp.AnswerMarkdown, "### unpack it into another folder")
+
+	prompts, wholeOnly = nil, true
+	resp, err = m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, resp.Status, "no part answered: the whole question is tried")
+	assert.Equal(t, q, prompts[len(prompts)-1])
+}

@@ -523,10 +523,28 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 	// answered and cited on its own: one passage that answers the whole
 	// rarely exists, and one that answers a part must not pass for the
 	// whole.
-	if plan.Decompose || depth == 0 && len(intents) == 1 && len(splitIntents(intents)) >= 2 {
+	// When no part is answered, the question is still tried whole (its
+	// parts were a guess from its wording, not the planner's decision).
+	var split *frameResult
+	if plan.Decompose {
 		if res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, plugin.FrameSubtaskDecomposition); ok {
 			return res
 		}
+	} else if depth == 0 && len(intents) == 1 && len(splitIntents(intents)) >= 2 {
+		res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, plugin.FrameSubtaskDecomposition)
+		if ok && res.status == StatusAnswered {
+			return res
+		}
+		split = &frameResult{status: StatusFailure}
+		if ok {
+			*split = res
+		}
+	}
+	splitNoContext := func() (frameResult, bool) {
+		if split != nil {
+			return *split, true // already tried
+		}
+		return r.splitNoContext(ctx, ft, plan, intents, depth)
 	}
 	best := frameResult{status: StatusFailure}
 	noContext := false
@@ -565,7 +583,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 		case "rejected":
 			// No one passage answers the whole task: its parts, each
 			// retrieved and answered on its own, may.
-			if split, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && split.status == StatusAnswered {
+			if split, ok := splitNoContext(); ok && split.status == StatusAnswered {
 				return split
 			}
 			return res
@@ -592,7 +610,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 	}
 	if noContext && ctx.Err() == nil {
 		// Only no-context came back: a smaller task may find its evidence.
-		if res, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && res.better(best) {
+		if res, ok := splitNoContext(); ok && res.better(best) {
 			return res
 		}
 	}
