@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // The parts of one question share what it is about: "How do I see my cron
@@ -166,13 +167,66 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 			ctx = strings.TrimSpace(ctx + " " + scope)
 		}
 	}
+	if i < len(parts)-1 {
+		// A library a later part names ("the gin server" of "..., and
+		// how do I run the gin server?") is what the earlier parts are
+		// about too.
+		own := termSet(parts[i] + " " + ctx)
+		libs := r.libraryNames()
+		for _, later := range parts[i+1:] {
+			for _, w := range wordRE.FindAllString(later, -1) {
+				ts := contentTerms(w)
+				if len(ts) == 1 && libs[ts[0]] && !own[ts[0]] {
+					own[ts[0]] = true
+					ctx = strings.TrimSpace(ctx + " " + w)
+				}
+			}
+		}
+	}
 	if ctx == "" {
 		return subs[i]
 	}
 	sub := subs[i]
 	sub.Target = strings.TrimRight(strings.TrimSpace(sub.Target), "?.! ") + " (" + ctx + ")"
-	r.trace.note("part %d of the question searched with the words of the part before it: %q", i+1, sub.Target)
+	r.trace.note("part %d of the question searched with the words its sibling parts lend it: %q", i+1, sub.Target)
 	return sub
+}
+
+// libraryNames are the analysed names of the workspace's top-level
+// folders that stand for one subject (anchorFolders' rule: a library's
+// documentation, such as "gin" of gin/, not a collection such as tldr's
+// common/), found once per request.
+func (r *run) libraryNames() map[string]bool {
+	if r.libs != nil {
+		return r.libs
+	}
+	r.libs = map[string]bool{}
+	if r.m == nil || r.m.kb == nil {
+		return r.libs
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return r.libs
+	}
+	count := map[string]int{}
+	files := 0
+	for _, rec := range recs {
+		if strings.Contains(rec.SourceID, "::") {
+			continue
+		}
+		files++
+		if i := strings.Index(rec.SourceID, "/"); i > 0 {
+			count[rec.SourceID[:i]]++
+		}
+	}
+	for folder, n := range count {
+		if n <= maxFolderFamily && 2*n <= files {
+			for _, t := range text.Terms(folder) {
+				r.libs[t] = true
+			}
+		}
+	}
+	return r.libs
 }
 
 // kuByID finds a cited unit among the evidence, else in the store.

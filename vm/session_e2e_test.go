@@ -162,3 +162,23 @@ func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
 	assert.Equal(t, []string{"chi/README.md", "chi/_examples/README.md"}, sources)
 	assert.NotContains(t, resp.AnswerMarkdown, "PathPrefix")
 }
+
+// TestEarlierPartsShareTheLibraryALaterPartNames: the library a later
+// part names ("the gin server") is what the first part ("group routes")
+// asks about too, though another library's page says it in more words.
+func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"gin/README.md": "# Gin\n\nGin is a web framework.\n\n## Grouping routes\n\nGroup routes with `router.Group(\"/v1\")`.\n\n" +
+			"## Running\n\nRun the server on port 8080 with `router.Run(\":8080\")`.\n",
+		"chi/README.md": "# chi\n\nchi is a router.\n\n## Route groups\n\nGroup routes, group routes inline, and mount route groups: " +
+			"routes can be grouped with `r.Group` and `r.Route`, grouping routes under one prefix.\n",
+		"mux/README.md": "# mux\n\nA request router.\n\n## Subrouters\n\nUse subrouters for routes with a common path prefix.\n",
+		"logrus/README.md": "# logrus\n\nStructured logging.\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I group routes, and how do I run the gin server on port 8080?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotEmpty(t, resp.Evidence)
+	assert.Equal(t, "gin/README.md", resp.Evidence[0].SourceID)
+	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
+}
