@@ -173,7 +173,7 @@ func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
 			"## Running\n\nRun the server on port 8080 with `router.Run(\":8080\")`.\n",
 		"chi/README.md": "# chi\n\nchi is a router.\n\n## Route groups\n\nGroup routes, group routes inline, and mount route groups: " +
 			"routes can be grouped with `r.Group` and `r.Route`, grouping routes under one prefix.\n",
-		"mux/README.md": "# mux\n\nA request router.\n\n## Subrouters\n\nUse subrouters for routes with a common path prefix.\n",
+		"mux/README.md":    "# mux\n\nA request router.\n\n## Subrouters\n\nUse subrouters for routes with a common path prefix.\n",
 		"logrus/README.md": "# logrus\n\nStructured logging.\n",
 	})
 	resp := askInProcess(t, root, db, vm.Request{Question: "How do I group routes, and how do I run the gin server on port 8080?"})
