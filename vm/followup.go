@@ -489,7 +489,7 @@ func (r *run) leadCover(sourceID string) float64 {
 // docker-container-ls, since docker-image-ls leads with both its words.
 func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	c := r.carried
-	if c == nil || c.Family == "" || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.m.kb == nil || r.corp == nil {
+	if c == nil || c.Family == "" || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.m == nil || r.m.kb == nil || r.corp == nil {
 		return ev
 	}
 	recs, err := r.m.kb.Store().Sources()
@@ -609,7 +609,7 @@ func (r *run) findAnchorFolders(anchors []string) []string {
 			folders = append(folders, a[:i+1])
 		}
 	}
-	if len(folders) == 0 || r.m.kb == nil {
+	if len(folders) == 0 || r.m == nil || r.m.kb == nil {
 		return nil
 	}
 	recs, err := r.m.kb.Store().Sources()
