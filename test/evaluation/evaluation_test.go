@@ -155,10 +155,10 @@ func TestGrepBaseline(t *testing.T) {
 // When questions are added, the floors are set again just under the
 // figures the same system reaches on the enlarged sets.
 var floors = map[string]float64{
-	WorkspaceDocs:   0.74,
-	WorkspaceTLDR:   0.48,
+	WorkspaceDocs:   0.76, // 36/47
+	WorkspaceTLDR:   0.50, // 50/99
 	WorkspaceGolibs: 0.80,
-	"overall":       0.64, // only checked when all three workspaces ran
+	"overall":       0.65, // 140/213, only checked when all three workspaces ran
 }
 
 // heldOutFloors are floors of the held-out set alone. That set never
