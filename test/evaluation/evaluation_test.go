@@ -25,14 +25,15 @@ func loadSets(t *testing.T) []*Set {
 
 // TestQuestionFiles checks the question sets against what the evaluation
 // promises: a valid schema, ids disjoint across the sets, the minimum
-// counts of each kind (for the first two sets together, and for the second
-// held-out set alone), every kind in every set, every acceptable file
+// counts of each kind (for the first two sets together, and for each of the
+// second held-out and second development sets alone), every kind in every set, every acceptable file
 // present in its workspace, and every phrase group attainable from the
 // text of an acceptable file.
 func TestQuestionFiles(t *testing.T) {
 	sets := loadSets(t)
-	require.Len(t, sets, 3)
-	dev, held, held2 := sets[0], sets[1], sets[2]
+	require.Len(t, sets, 4)
+	dev, held, held2, dev2 := sets[0], sets[1], sets[2], sets[3]
+	assert.NotContains(t, strings.ToLower(dev2.Note), "never tune", "%s is a development set", dev2.Name)
 	for _, s := range []*Set{held, held2} {
 		assert.Contains(t, strings.ToLower(s.Note), "never tune", "the held-out set %s must say it is never tuned on", s.Name)
 	}
@@ -57,7 +58,7 @@ func TestQuestionFiles(t *testing.T) {
 			if q.Kind == KindFollowUp && len(q.Turns) <= 3 {
 				sessions[s.Name]++
 			}
-			if s == held2 {
+			if s == held2 || s == dev2 {
 				continue
 			}
 			records++
@@ -82,19 +83,21 @@ func TestQuestionFiles(t *testing.T) {
 	share := float64(len(dev.Questions)) / float64(records)
 	assert.InDelta(t, 0.58, share, 0.08, "the development set holds about 58%% of the first two sets' questions (50-66%%)")
 
-	// The second held-out set stands on its own: enough of each kind to
-	// give a figure per kind.
-	held2Workspaces := map[string]bool{}
-	for _, q := range held2.Questions {
-		held2Workspaces[q.Workspace] = true
+	// The second held-out set and the second development set each stand on
+	// their own: enough of each kind to give a figure per kind.
+	for _, s := range []*Set{held2, dev2} {
+		sWorkspaces := map[string]bool{}
+		for _, q := range s.Questions {
+			sWorkspaces[q.Workspace] = true
+		}
+		assert.Len(t, sWorkspaces, 3, "workspaces of %s", s.Name)
+		assert.GreaterOrEqual(t, len(s.Questions), 70, "questions in %s", s.Name)
+		assert.GreaterOrEqual(t, paraphrased[s.Name], 15, "paraphrased tldr how-to questions in %s", s.Name)
+		assert.GreaterOrEqual(t, kinds[s.Name][KindMultiPart], 4, "multi-part questions in %s", s.Name)
+		assert.GreaterOrEqual(t, sessions[s.Name], 5, "sessions of 2-3 turns in %s", s.Name)
+		assert.GreaterOrEqual(t, kinds[s.Name][KindTypo], 8, "typo'd questions in %s", s.Name)
+		assert.GreaterOrEqual(t, kinds[s.Name][KindUnanswerable], 8, "unanswerable questions in %s", s.Name)
 	}
-	assert.Len(t, held2Workspaces, 3, "workspaces of %s", held2.Name)
-	assert.GreaterOrEqual(t, len(held2.Questions), 70, "questions in %s", held2.Name)
-	assert.GreaterOrEqual(t, paraphrased[held2.Name], 15, "paraphrased tldr how-to questions in %s", held2.Name)
-	assert.GreaterOrEqual(t, kinds[held2.Name][KindMultiPart], 4, "multi-part questions in %s", held2.Name)
-	assert.GreaterOrEqual(t, sessions[held2.Name], 5, "sessions of 2-3 turns in %s", held2.Name)
-	assert.GreaterOrEqual(t, kinds[held2.Name][KindTypo], 8, "typo'd questions in %s", held2.Name)
-	assert.GreaterOrEqual(t, kinds[held2.Name][KindUnanswerable], 8, "unanswerable questions in %s", held2.Name)
 
 	// Acceptable files and phrases, per workspace.
 	tmp := t.TempDir()
@@ -210,6 +213,16 @@ var heldOut2Floors = map[string]float64{
 	"overall":       0.40, // 42/104, only checked when all three workspaces ran
 }
 
+// dev2Floors are floors of the second development set alone, set just
+// under what the system reached when that set was first run. It is tuned
+// on, so whoever raises its figures raises these.
+var dev2Floors = map[string]float64{
+	WorkspaceDocs:   0.47, // 10/21
+	WorkspaceTLDR:   0.49, // 20/40
+	WorkspaceGolibs: 0.49, // 14/28
+	"overall":       0.49, // 44/89, only checked when all three workspaces ran
+}
+
 // kindFloors are floors of the right answers of one kind, over the
 // development and held-out sets together, checked when all three workspaces ran.
 var kindFloors = map[string]float64{
@@ -220,7 +233,8 @@ var kindFloors = map[string]float64{
 // TestEvaluationRatchet asks every question of every set and fails when
 // the right answers of a workspace, or of all of them, fall below its
 // floor: over the development and held-out sets together, over the
-// held-out set alone and over the second held-out set alone. The tldr
+// held-out set alone, over the second held-out set alone and over the
+// second development set alone. The tldr
 // workspace is skipped when the tldr-pages archive is not available (as in
 // test/tldr).
 func TestEvaluationRatchet(t *testing.T) {
@@ -244,7 +258,12 @@ func TestEvaluationRatchet(t *testing.T) {
 	for ws, tally := range held2.ByWorkspace {
 		assert.GreaterOrEqual(t, tally.Rate(), heldOut2Floors[ws], "second held-out right answers over %s: %d/%d", ws, tally.Right, tally.N)
 	}
+	dev2 := rep.Summarize("dev2")
+	for ws, tally := range dev2.ByWorkspace {
+		assert.GreaterOrEqual(t, tally.Rate(), dev2Floors[ws], "second development set right answers over %s: %d/%d", ws, tally.Right, tally.N)
+	}
 	if len(rep.Skipped) == 0 {
+		assert.GreaterOrEqual(t, dev2.All.Rate(), dev2Floors["overall"], "second development set right answers overall: %d/%d", dev2.All.Right, dev2.All.N)
 		assert.GreaterOrEqual(t, all.All.Rate(), floors["overall"], "right answers overall: %d/%d", all.All.Right, all.All.N)
 		assert.GreaterOrEqual(t, held.All.Rate(), heldOutFloors["overall"], "held-out right answers overall: %d/%d", held.All.Right, held.All.N)
 		assert.GreaterOrEqual(t, held2.All.Rate(), heldOut2Floors["overall"], "second held-out right answers overall: %d/%d", held2.All.Right, held2.All.N)

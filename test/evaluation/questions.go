@@ -87,11 +87,12 @@ func LoadSet(path string) (*Set, error) {
 }
 
 // SetNames are the question sets, in the order they are loaded and asked:
-// the development set, the held-out set, and a second held-out set written
-// later by someone who had not seen the system's answers. A set asked later
-// never changes what an earlier one measures, since the earlier items of a
-// workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2"}
+// the development set, the held-out set, a second held-out set written
+// later by someone who had not seen the system's answers, and a second
+// development set written after the first had been tuned on. A set asked
+// later never changes what an earlier one measures, since the earlier items
+// of a workspace are asked first.
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
