@@ -123,8 +123,8 @@ func (s *Store) checkIntegrity() (err error) {
 		if meta == nil || meta.Get(keyDirty) == nil {
 			return nil
 		}
-		for cerr := range tx.Check() {
-			return &Error{Code: CodeCorrupt, Path: s.path, Err: cerr}
+		if err := checkTx(tx); err != nil {
+			return &Error{Code: CodeCorrupt, Path: s.path, Err: err}
 		}
 		return nil
 	})

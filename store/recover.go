@@ -42,11 +42,7 @@ func (s *Store) commitFailed(err error) error {
 	var problem error
 	_ = s.guard(func() error {
 		return s.db.View(func(tx *bolt.Tx) error {
-			for cerr := range tx.Check() {
-				if problem == nil {
-					problem = cerr
-				}
-			}
+			problem = checkTx(tx)
 			return nil
 		})
 	})
@@ -54,6 +50,46 @@ func (s *Store) commitFailed(err error) error {
 		return &Error{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v; checking its pages: %v", err, problem)}
 	}
 	return err
+}
+
+// checkTx checks the pages of tx and returns the first problem found.
+// bbolt's own checker (Tx.Check) reads the pages in a goroutine of its own,
+// where a memory fault on a damaged page (a leaf element pointing past the
+// mapping) cannot be recovered and kills the process; so every key is
+// read and compared with the one before it here first, in the caller's
+// goroutine, where guard and checkIntegrity turn such a fault into
+// CodeCorrupt.
+func checkTx(tx *bolt.Tx) error {
+	if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return readBucket(name, b) }); err != nil {
+		return err
+	}
+	var first error
+	for cerr := range tx.Check() { // drained: bbolt's goroutine waits on every send
+		if first == nil {
+			first = cerr
+		}
+	}
+	return first
+}
+
+// readBucket reads every key of b and of its nested buckets, in order.
+func readBucket(name []byte, b *bolt.Bucket) error {
+	var prev []byte
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if prev != nil && bytes.Compare(prev, k) >= 0 {
+			return fmt.Errorf("bucket %q: keys out of order", name)
+		}
+		prev = k
+		if v == nil {
+			if sub := b.Bucket(k); sub != nil {
+				if err := readBucket(k, sub); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // guard runs fn, a transaction, and turns a panic or a memory fault inside

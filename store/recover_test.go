@@ -1,7 +1,11 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -33,5 +37,61 @@ func TestTransactionPanicIsKBCorrupt(t *testing.T) {
 	}
 	if err := s.view(func(*bolt.Tx) error { return nil }); err != nil {
 		t.Fatalf("view after a recovered panic: %v", err)
+	}
+}
+
+// TestDamagedLeafAfterCrashIsKBCorrupt: a file left dirty by a crash is
+// checked in full when opened; a leaf page whose element points past the
+// file's mapping must make that check report kb_corrupt, not kill the
+// process with a memory fault in bbolt's checker goroutine.
+func TestDamagedLeafAfterCrashIsKBCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.update(func(tx *bolt.Tx) error {
+		for i := range 400 {
+			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{'v'}, 40)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Close(); err != nil { // a crash: no clean Close, the file stays dirty
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A bbolt page starts with its id (8 bytes), flags (2), element count
+	// (2) and overflow (4); a leaf page's elements follow, each its flags,
+	// the offset of its key from the element, the key's and the value's
+	// sizes (4 bytes each, little-endian).
+	const page, leaf = 4096, 0x02
+	damaged := false
+	for p := 2; p < len(b)/page && !damaged; p++ {
+		at := p * page
+		if binary.LittleEndian.Uint16(b[at+8:]) != leaf || binary.LittleEndian.Uint16(b[at+10:]) < 2 {
+			continue
+		}
+		binary.LittleEndian.PutUint32(b[at+16+16+4:], 0x7fff0000) // the second key, 2 GiB away
+		damaged = true
+	}
+	if !damaged {
+		t.Fatal("no leaf page to damage")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("open: %v, want kb_corrupt", err)
 	}
 }

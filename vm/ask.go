@@ -163,7 +163,9 @@ type run struct {
 	// loop searches for (a follow-up completed from the session).
 	asked   string
 	carried *TurnContext
-	own     []string // a follow-up's own content terms, the carried topic's aside
+	own     []string            // a follow-up's own content terms, the carried topic's aside
+	folders map[string][]string // anchorFolders by anchors, for the request's life
+	libs    map[string]bool     // libraryNames, for the request's life
 	// truncated is set for a question cut to MaxQuestionBytes: most
 	// likely a paste gone wrong, so its turn gives the session neither
 	// units nor a topic for later follow-ups (see loop and finish).

@@ -3,9 +3,11 @@ package vm
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -31,6 +33,12 @@ type TurnContext struct {
 	// answering page is named after it ("stash" of git-stash): it is
 	// carried only while that page holds the follow-up's own words.
 	Action string `json:"action,omitempty"`
+	// Family is the name the answering page shares with its siblings when
+	// it is named after the action asked for ("docker-container" of
+	// docker-container-run): a follow-up asking for another action wants
+	// the sibling named after that one (docker-container-ls for "How do I
+	// list them?"), when no other page leads with its words as well.
+	Family string `json:"family,omitempty"`
 }
 
 // maxTopicWords bounds the words a follow-up carries from an earlier turn.
@@ -178,9 +186,9 @@ func antecedentBefore(q string, pos int) bool {
 // topicOf picks the words of a turn that a follow-up carries:
 // the question's words that also name its first cited source (its path or
 // title: "docker container" of "How do I run a docker container ...",
-// answered from docker-container-run), and the words that look like names
-// (urfave/cli, kb-thinkingdb); when none do, every content word but the
-// how-to's action. The action is kept only when the source is named after
+// answered from docker-container-run; "group" of groupadd), and the words
+// that look like names (urfave/cli, kb-thinkingdb); when none do, every
+// content word but the how-to's action. The action is kept only when the source is named after
 // it and few sources hold it: "stash" of git-stash names a thing, "run"
 // of docker-container-run is what one does to it.
 func topicOf(query string, sourceID, title string, rare func(term string) bool) (topic, keptAction string) {
@@ -190,9 +198,19 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 			action = ws[0]
 		}
 	}
-	named := map[string]bool{}
-	for _, t := range text.Terms(sourceName(sourceID) + " " + title) {
-		named[t] = true
+	named := termSet(sourceName(sourceID) + " " + title)
+	// A compound name holds the word it starts with ("group" of
+	// groupadd): words of four letters or more at the start of a word of
+	// the page's file name name it too.
+	_, base := splitSourceID(sourceID)
+	var compounds []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base))), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		compounds = append(compounds, w)
+	}
+	names := func(t string) bool {
+		return named[t] || len(t) >= 4 && slices.ContainsFunc(compounds, func(w string) bool { return len(w) > len(t) && strings.HasPrefix(w, t) })
 	}
 	var picked, rest []string
 	anyHit := false
@@ -207,7 +225,7 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
-			hit = hit || named[t]
+			hit = hit || names(t)
 		}
 		switch {
 		case isAction && !(hit && rare != nil && rare(ts[0])):
@@ -337,9 +355,11 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	case carried != nil:
 		tc.Topic, tc.Action = carried.Topic, carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
+		tc.Family = carried.Family
 	case len(tc.Sources) > 0:
 		tc.Topic, tc.Action = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
+		tc.Family = familyOf(searched, tc.Topic, tc.Sources[0])
 	default:
 		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
@@ -377,6 +397,275 @@ func anchorsOf(query, topic string, cited []Evidence, pageTitle func(sourceID st
 	return sources, units
 }
 
+// splitSourceID splits a source id at its last "/" into the folder and
+// the file name ("common/git-stash.md": "common", "git-stash.md").
+func splitSourceID(id string) (dir, base string) {
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		return id[:i], id[i+1:]
+	}
+	return "", id
+}
+
+// familyOf is the name a page shares with its siblings when the page is
+// named after the action a how-to question asked for, that action not
+// being the topic: "docker-container" of docker-container-run for "How do
+// I run a docker container?"; "" otherwise (git-stash for "How do I stash
+// my changes?" is named after what is asked about).
+func familyOf(query, topic, sourceID string) string {
+	loc := howLeadRE.FindStringIndex(query)
+	if loc == nil {
+		return ""
+	}
+	ws := wordRE.FindAllString(query[loc[1]:], 1)
+	if len(ws) == 0 || sharesTerm(ws[0], topic) || len(contentTerms(ws[0])) == 0 {
+		return ""
+	}
+	_, base := splitSourceID(sourceID)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	i := strings.LastIndex(base, "-")
+	if i <= 0 || !sharesTerm(ws[0], base[i+1:]) {
+		return ""
+	}
+	return base[:i]
+}
+
+// inFamily reports whether a source is the page a family is named by or
+// one of its siblings ("docker-container", "docker-container-ls").
+func inFamily(sourceID, family string) bool {
+	_, base := splitSourceID(sourceID)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	return base == family || strings.HasPrefix(base, family+"-")
+}
+
+// pageLead is what a page leads with: its title and its first paragraph
+// (or quoted description) after the title, where a page says what it is
+// for.
+func pageLead(md []byte) string {
+	var b strings.Builder
+	inPara := false
+	for _, line := range strings.Split(string(md), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			if inPara {
+				return b.String()
+			}
+		case strings.HasPrefix(t, "#") && !inPara:
+			b.WriteString(strings.TrimLeft(t, "# ") + "\n")
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			return b.String()
+		default:
+			inPara = true
+			b.WriteString(strings.TrimLeft(t, "> ") + "\n")
+		}
+	}
+	return b.String()
+}
+
+// leadCover weighs the follow-up's own words the lead of a source holds.
+func (r *run) leadCover(sourceID string) float64 {
+	if r.corp == nil {
+		return 0
+	}
+	terms := termSet(pageLead(r.corp.SourceText(sourceID)))
+	n := 0.0
+	for _, t := range r.own {
+		if terms[t] {
+			n += r.weight(t)
+		}
+	}
+	return n
+}
+
+// preferFamily puts first, in a follow-up's evidence, the sibling of the
+// page the conversation came from (TurnContext.Family: that page was
+// named after the action asked then) that leads with most of the
+// follow-up's own words, unless a page of the evidence outside the family
+// leads with more of them. "How do I list them?" after
+// docker-container-run is answered from docker-container-ls ("List Docker
+// containers."), not from docker-container, which lists them among other
+// things, though the carried "docker container" matches that page best;
+// "And how do I list images?" is not held in the family by
+// docker-container-ls, since docker-image-ls leads with both its words.
+func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || c.Family == "" || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.m == nil || r.m.kb == nil || r.corp == nil {
+		return ev
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return ev
+	}
+	best, bestCover := "", 0.0
+	for _, rec := range recs {
+		if !inFamily(rec.SourceID, c.Family) {
+			continue
+		}
+		if cv := r.leadCover(rec.SourceID); cv > bestCover {
+			best, bestCover = rec.SourceID, cv
+		}
+	}
+	first := ev[0].KU.SourceID
+	if best == "" || first == best || inFamily(first, c.Family) && r.leadCover(first) == bestCover {
+		return ev
+	}
+	for _, e := range ev {
+		if e.KU != nil && !inFamily(e.KU.SourceID, c.Family) && r.leadCover(e.KU.SourceID) > bestCover {
+			// A page outside the family leads with more of the
+			// follow-up's words: it asks about something else.
+			return ev
+		}
+	}
+	at := slices.IndexFunc(ev, func(e plugin.ScoredKU) bool { return e.KU != nil && e.KU.SourceID == best })
+	var pick plugin.ScoredKU
+	if at >= 0 {
+		pick = ev[at]
+	} else {
+		units, err := r.m.kb.Store().SourceKUs(best)
+		if err != nil {
+			return ev
+		}
+		for _, k := range units {
+			if k.Level == kus.LevelLeaf && (pick.KU == nil || r.cover(k) > r.cover(pick.KU)) {
+				pick = plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
+			}
+		}
+		if pick.KU == nil {
+			return ev
+		}
+	}
+	pick.Score = max(pick.Score, ev[0].Score)
+	if pick.Why == "" {
+		pick.Why = "the page beside the earlier answer's that leads with this follow-up's words"
+	}
+	out := make([]plugin.ScoredKU, 0, len(ev)+1)
+	out = append(out, pick)
+	for i, e := range ev {
+		if i != at {
+			out = append(out, e)
+		}
+	}
+	r.trace.note("follow-up: %s, of the family %q of turn %s's page, put first", best, c.Family, c.TurnID)
+	return out
+}
+
+// preferNamed puts first, in a follow-up's evidence, the page named
+// after both what the conversation is about and what the follow-up asks
+// for ("git push" for "push it to the remote" after "create a new git
+// branch"), when the first page is not named after the follow-up's own
+// words: the carried topic's words hold the first page of the
+// conversation up, although another page is about what is asked now.
+func (r *run) preferNamed(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	c := r.carried
+	if c == nil || len(r.own) == 0 || len(ev) == 0 || ev[0].KU == nil || r.namedAfterOwn(ev[0].KU.SourceID) || r.anchorsSay() {
+		return ev
+	}
+	topic := text.Terms(c.Topic)
+	for i, e := range ev {
+		if i == 0 || e.KU == nil || !r.namedAfterOwn(e.KU.SourceID) {
+			continue
+		}
+		_, base := splitSourceID(e.KU.SourceID)
+		names := termSet(sourceName(base) + " " + r.pageTitle(e.KU.SourceID))
+		if !slices.ContainsFunc(topic, func(t string) bool { return names[t] }) {
+			continue
+		}
+		out := make([]plugin.ScoredKU, 0, len(ev))
+		e.Score = max(e.Score, ev[0].Score)
+		out = append(out, e)
+		out = append(out, ev[:i]...)
+		out = append(out, ev[i+1:]...)
+		r.trace.note("follow-up: %s, named after this question's own words and the conversation's topic, put first", e.KU.SourceID)
+		return out
+	}
+	return ev
+}
+
+// maxFolderFamily is the most sources a top-level folder may hold to
+// stand for one subject (a library's documentation), not a collection
+// (tldr's common/).
+const maxFolderFamily = 64
+
+// anchorFolders are the top-level folders ("chi/") of the pages the
+// conversation is about that stand for one subject: they hold at most
+// maxFolderFamily sources, and at most half of the workspace's files.
+func (r *run) anchorFolders(anchors []string) []string {
+	key := strings.Join(anchors, "\x00")
+	if f, ok := r.folders[key]; ok {
+		return f
+	}
+	f := r.findAnchorFolders(anchors)
+	if r.folders == nil {
+		r.folders = map[string][]string{}
+	}
+	r.folders[key] = f
+	return f
+}
+
+func (r *run) findAnchorFolders(anchors []string) []string {
+	var folders []string
+	for _, a := range anchors {
+		if i := strings.Index(a, "/"); i > 0 && !slices.Contains(folders, a[:i+1]) && !strings.Contains(a[:i], "::") {
+			folders = append(folders, a[:i+1])
+		}
+	}
+	if len(folders) == 0 || r.m == nil || r.m.kb == nil {
+		return nil
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return nil
+	}
+	files := 0 // the workspace's own sources (not built-in ones such as plugin::<id>)
+	for _, rec := range recs {
+		if !strings.Contains(rec.SourceID, "::") {
+			files++
+		}
+	}
+	return slices.DeleteFunc(folders, func(f string) bool {
+		n := 0
+		for _, rec := range recs {
+			if strings.HasPrefix(rec.SourceID, f) {
+				n++
+			}
+		}
+		return n > maxFolderFamily || 2*n > files
+	})
+}
+
+// anchorsSay reports whether a page the conversation is about says, in
+// its prose (code left out), every one of the follow-up's own words:
+// git-branch's "Delete a local branch" answers "delete a local one"
+// itself, while its "git push ... --delete" does not make it the page
+// for "push it to the remote".
+func (r *run) anchorsSay() bool {
+	c := r.carried
+	if c == nil || r.corp == nil || len(r.own) == 0 {
+		return false
+	}
+	for _, src := range c.Anchors {
+		terms := termSet(prose(string(r.corp.SourceText(src))))
+		if !slices.ContainsFunc(r.own, func(t string) bool { return !terms[t] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeRE matches Markdown code: fenced blocks and inline spans.
+var codeRE = regexp.MustCompile("(?s)```.*?```|~~~.*?~~~|`[^`\n]*`")
+
+// prose is Markdown without its code.
+func prose(md string) string { return codeRE.ReplaceAllString(md, " ") }
+
+// namedAfterOwn reports whether a source's file name or page title holds
+// one of the follow-up's own words.
+func (r *run) namedAfterOwn(sourceID string) bool {
+	_, base := splitSourceID(sourceID)
+	names := termSet(sourceName(base) + " " + r.pageTitle(sourceID))
+	return slices.ContainsFunc(r.own, func(t string) bool { return names[t] })
+}
+
 // sourceName is a source id as words ("common/git-stash.md": "common git
 // stash").
 func sourceName(id string) string {
@@ -395,7 +684,11 @@ func termSet(s string) map[string]bool {
 // a source the conversation is about (TurnContext.Anchors) when it
 // matches the follow-up's own words as well as the first unit does: of
 // equally good matches, the page the user is reading about wins ("Where
-// are its settings?" after an answer from the README's editor section).
+// are its settings?" after an answer from the README's editor section),
+// unless the first page is named after the follow-up's own words and no
+// earlier page is. Without such a unit of the earlier page, a unit of
+// another page in its top-level folder (the same library's
+// documentation) is preferred the same way.
 // A unit retrieval did not return is taken from the earlier answer's
 // cited units. A source removed since is never brought back: its units
 // are gone from the store.
@@ -405,6 +698,20 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return ev
 	}
 	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+		return ev
+	}
+	folders := r.anchorFolders(c.Anchors)
+	inFolder := func(src string) bool {
+		return slices.ContainsFunc(folders, func(f string) bool { return strings.HasPrefix(src, f) })
+	}
+	if inFolder(ev[0].KU.SourceID) {
+		return ev
+	}
+	if r.namedAfterOwn(ev[0].KU.SourceID) && !slices.ContainsFunc(c.Anchors, r.namedAfterOwn) && !r.anchorsSay() {
+		// The first page is named after what the follow-up asks for
+		// ("git push" for "push it to the remote" after git-branch): it
+		// is about that, the earlier page only mentions it.
+		r.trace.note("follow-up: %s is named after this question's own words; the earlier answer's source is not put first", ev[0].KU.SourceID)
 		return ev
 	}
 	cover := r.cover
@@ -430,6 +737,17 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 			}
 			pick = plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"}
 			break
+		}
+	}
+	if pick.KU == nil {
+		// Another page of the folder the earlier page is in ("chi/" of
+		// chi/README.md: the library asked about) that holds the
+		// follow-up's words as well as the first unit does.
+		for i, e := range ev {
+			if e.KU != nil && inFolder(e.KU.SourceID) && cover(e.KU) >= need {
+				at, pick = i, e
+				break
+			}
 		}
 	}
 	if pick.KU == nil {
@@ -486,8 +804,8 @@ func ownSection(md string) string {
 }
 
 // focusedView is the evidence a follow-up is answered from first: the
-// units of the sources the conversation is about (when preferEarlier put
-// one of them first), and of those the ones that hold one of the
+// units of the sources the conversation is about and of their folder
+// (when preferEarlier put one of them first), and of those the ones that hold one of the
 // follow-up's own words. The carried topic found the right pages; the
 // follow-up's own words ("middleware" of "How do I add middleware to
 // it?") choose the passage, which the topic's words, matching every
@@ -499,10 +817,10 @@ func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return nil
 	}
 	view := ev
-	if len(c.Anchors) > 0 && slices.Contains(c.Anchors, ev[0].KU.SourceID) {
+	if r.onConversationPages(ev[0].KU.SourceID) {
 		view = nil
 		for _, e := range ev {
-			if e.KU != nil && slices.Contains(c.Anchors, e.KU.SourceID) {
+			if e.KU != nil && r.onConversationPages(e.KU.SourceID) {
 				view = append(view, e)
 			}
 		}
@@ -522,6 +840,19 @@ func (r *run) focusedView(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return nil
 	}
 	return view
+}
+
+// onConversationPages reports whether a source is one of the pages the
+// conversation is about (TurnContext.Anchors) or of their folder.
+func (r *run) onConversationPages(sourceID string) bool {
+	c := r.carried
+	if c == nil || len(c.Anchors) == 0 {
+		return false
+	}
+	if slices.Contains(c.Anchors, sourceID) {
+		return true
+	}
+	return slices.ContainsFunc(r.anchorFolders(c.Anchors), func(f string) bool { return strings.HasPrefix(sourceID, f) })
 }
 
 // cover weighs the follow-up's own words a unit holds, each by how rare

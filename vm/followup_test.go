@@ -50,7 +50,7 @@ func TestFollowUpDetection(t *testing.T) {
 }
 
 func TestTopicOf(t *testing.T) {
-	common := map[string]bool{"run": true, "creat": true} // analysed terms
+	common := map[string]bool{"run": true, "creat": true, "read": true} // analysed terms
 	rare := func(t string) bool { return !common[t] }
 	cases := []struct{ query, source, title, want string }{
 		{"How do I run a docker container in the background?", "common/docker-container-run.md", "docker container run", "docker container"},
@@ -61,6 +61,10 @@ func TestTopicOf(t *testing.T) {
 		// Only the action names the page that answered: the other words
 		// are the topic, not nothing.
 		{"How do I create a new user on linux?", "common/docker-buildx-create.md", "docker buildx create", "new user linux"},
+		// A compound name holds the word it starts with.
+		{"How do I create a new group of users on Linux?", "linux/groupadd.md", "groupadd", "group Linux"},
+		{"How do I read a config file with viper?", "viper/README.md", "Reading Config Files", "config file viper"},
+		{"How do I read query string parameters in gin?", "gin/docs/doc.md", "API Examples", "gin"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
@@ -210,4 +214,28 @@ func TestFollowUpAfterAnUnansweredTurn(t *testing.T) {
 	require.Len(t, s.Context, 2)
 	assert.Empty(t, s.Context[0].Sources, "an unanswered turn lends no pages")
 	assert.Empty(t, s.Context[0].Anchors)
+}
+
+// TestFamilyOf: a page named after the action asked for belongs to the
+// family its name shares with its siblings; a page named after the thing
+// asked about, or a question that asks for no action, has none.
+func TestFamilyOf(t *testing.T) {
+	assert.Equal(t, "docker-container", familyOf("How do I run a docker container in the background?", "docker container", "common/docker-container-run.md"))
+	assert.Equal(t, "git-branch", familyOf("How can I delete a local branch?", "git branch", "common/git-branch-delete.md"))
+	assert.Equal(t, "", familyOf("How do I stash my changes in git?", "stash git", "common/git-stash.md"), "named after what is asked about")
+	assert.Equal(t, "", familyOf("What is a docker container?", "docker container", "common/docker-container-run.md"), "no action asked for")
+	assert.Equal(t, "", familyOf("How do I create a new group?", "group", "linux/groupadd.md"), "no sibling name")
+	assert.True(t, inFamily("common/docker-container-ls.md", "docker-container"))
+	assert.True(t, inFamily("common/docker-container.md", "docker-container"))
+	assert.False(t, inFamily("common/docker-containers.md", "docker-container"))
+}
+
+// TestPageLead: what a page leads with is its title and first paragraph
+// or quoted description, not its examples.
+func TestPageLead(t *testing.T) {
+	assert.Equal(t, "docker container ls\nList Docker containers.\nMore information: <https://example.org>.\n",
+		pageLead([]byte("# docker container ls\n\n> List Docker containers.\n> More information: <https://example.org>.\n\n- Show all:\n\n`docker container ls --all`\n")))
+	assert.Equal(t, "Viper\nViper is a complete configuration solution\nfor Go applications.\n",
+		pageLead([]byte("# Viper\n\nViper is a complete configuration solution\nfor Go applications.\n\n## Install\n\nRun go get.\n")))
+	assert.Equal(t, "Title\n", pageLead([]byte("# Title\n\n```sh\nrm -rf /\n```\n")))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // The parts of one question share what it is about: "How do I see my cron
@@ -23,15 +24,18 @@ const maxPartContextWords = 8
 // partContext returns the words a part of a multi-part question borrows
 // from the part before it, "" when it needs none:
 //   - a part that points back ("them", "it", "that") or continues ("and
-//     also ...") with few words of its own takes the words of the earlier
-//     part, its leading action left out;
+//     also ...") with few words of its own takes the earlier part's words
+//     that name what that part was answered from (named), else the words
+//     of the earlier part, its leading action left out;
 //   - any other part takes the earlier part's words that name the source
 //     that part was answered from (named: "viper" of viper/README.md)
 //     when it does not say them itself.
 //
-// named reports whether an analysed term names that source; nil when the
-// earlier part was not answered.
-func partContext(parts []string, i int, named func(term string) bool) string {
+// named reports whether an analysed term names that source or the
+// passage first cited from it; nil when the earlier part was not
+// answered. leadAction says the earlier part starts with its action (a
+// how-to's "see my cron jobs"), which is never carried.
+func partContext(parts []string, i int, named func(term string) bool, leadAction bool) string {
 	if i <= 0 || i >= len(parts) {
 		return ""
 	}
@@ -54,13 +58,31 @@ func partContext(parts []string, i int, named func(term string) bool) string {
 		words = append(words, strings.Trim(w, ".,;:?!\"'()"))
 	}
 	earlier := wordRE.FindAllString(parts[i-1], -1)
-	if pointsBackInPart(parts[i]) {
-		// The earlier part as it reads, without its leading action
-		// ("see", "delete"): "zip or gzip" stays a choice a later "how do
-		// they differ" compares.
-		if len(earlier) > 1 {
-			earlier = earlier[1:]
+	choice := slices.ContainsFunc(earlier, func(w string) bool { return choiceWords[strings.ToLower(w)] })
+	if leadAction && len(earlier) > 1 {
+		// The earlier part's leading action ("see", "delete") is what
+		// was done, not what it was done to.
+		earlier = earlier[1:]
+	}
+	if pointsBackInPart(parts[i]) && named != nil && !choice {
+		// What the earlier part was answered from names what the
+		// pointer stands for ("a chi router" of "serve static files with
+		// it", answered from chi's "Router interface"): those words, not
+		// what was done to it ("middleware"), which this part need not
+		// be about. A choice ("zip or gzip") is carried whole: the pointer
+		// stands for all of it.
+		for _, w := range earlier {
+			if slices.ContainsFunc(contentTerms(w), named) {
+				add(w)
+			}
 		}
+		if len(words) > 0 {
+			return strings.Join(words, " ")
+		}
+	}
+	if pointsBackInPart(parts[i]) {
+		// The earlier part as it reads: "zip or gzip" stays a choice a
+		// later "how do they differ" compares.
 		if len(earlier) > 2*maxPartContextWords {
 			earlier = earlier[:2*maxPartContextWords]
 		}
@@ -127,22 +149,38 @@ func trailingScope(parts []string) string {
 // the scope the last part closes with when it names a source, or the part
 // as it is.
 // prevSource is the source the part before was answered from ("" when it
-// was not answered).
-func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource string) plugin.Intent {
+// was not answered), prevTitle the title of the passage it cited first.
+func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle string) plugin.Intent {
 	parts := make([]string, len(subs))
 	for j, s := range subs {
 		parts[j] = s.Target
 	}
 	var named func(string) bool
 	if prevSource != "" {
-		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource))
+		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource) + " " + prevTitle)
 		named = func(t string) bool { return names[t] }
 	}
-	ctx := partContext(parts, i, named)
+	ctx := partContext(parts, i, named, i > 0 && subs[i-1].Act == "implement")
 	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
 		own := termSet(parts[i] + " " + ctx)
 		if !slices.ContainsFunc(contentTerms(scope), func(t string) bool { return own[t] }) {
 			ctx = strings.TrimSpace(ctx + " " + scope)
+		}
+	}
+	if i < len(parts)-1 {
+		// A library a later part names ("the gin server" of "..., and
+		// how do I run the gin server?") is what the earlier parts are
+		// about too.
+		own := termSet(parts[i] + " " + ctx)
+		libs := r.libraryNames()
+		for _, later := range parts[i+1:] {
+			for _, w := range wordRE.FindAllString(later, -1) {
+				ts := contentTerms(w)
+				if len(ts) == 1 && libs[ts[0]] && !own[ts[0]] {
+					own[ts[0]] = true
+					ctx = strings.TrimSpace(ctx + " " + w)
+				}
+			}
 		}
 	}
 	if ctx == "" {
@@ -150,8 +188,45 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource string) pl
 	}
 	sub := subs[i]
 	sub.Target = strings.TrimRight(strings.TrimSpace(sub.Target), "?.! ") + " (" + ctx + ")"
-	r.trace.note("part %d of the question searched with the words of the part before it: %q", i+1, sub.Target)
+	r.trace.note("part %d of the question searched with the words its sibling parts lend it: %q", i+1, sub.Target)
 	return sub
+}
+
+// libraryNames are the analysed names of the workspace's top-level
+// folders that stand for one subject (anchorFolders' rule: a library's
+// documentation, such as "gin" of gin/, not a collection such as tldr's
+// common/), found once per request.
+func (r *run) libraryNames() map[string]bool {
+	if r.libs != nil {
+		return r.libs
+	}
+	r.libs = map[string]bool{}
+	if r.m == nil || r.m.kb == nil {
+		return r.libs
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return r.libs
+	}
+	count := map[string]int{}
+	files := 0
+	for _, rec := range recs {
+		if strings.Contains(rec.SourceID, "::") {
+			continue
+		}
+		files++
+		if i := strings.Index(rec.SourceID, "/"); i > 0 {
+			count[rec.SourceID[:i]]++
+		}
+	}
+	for folder, n := range count {
+		if n <= maxFolderFamily && 2*n <= files {
+			for _, t := range text.Terms(folder) {
+				r.libs[t] = true
+			}
+		}
+	}
+	return r.libs
 }
 
 // kuByID finds a cited unit among the evidence, else in the store.

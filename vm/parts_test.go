@@ -1,10 +1,16 @@
 package vm
 
 import (
+	"context"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
@@ -25,21 +31,31 @@ func TestPartContext(t *testing.T) {
 		parts []string
 		i     int
 		named func(string) bool
+		lead  bool // the earlier part starts with its action
 		want  string
 	}{
-		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, "my scheduled cron jobs"},
-		{"anaphor after its own clause break", []string{"does logrus do after logging a fatal message", "run cleanup code before that"}, 1, namedBy("logrus README"),
+		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, true, "my scheduled cron jobs"},
+		{"anaphor after its own clause break", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1, nil, false,
 			"logrus do after logging a fatal message"},
-		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), "which git branch I'm on"},
-		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, "I use zip or gzip to compress my files"},
-		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), "viper"},
-		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), ""},
-		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, ""},
-		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, ""},
+		{"an answered part lends what named its answer", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1,
+			namedBy("logrus README Fatal handlers"), false, "logrus fatal"},
+		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), true, "git branch"},
+		{"it is the thing, not what was done to it", []string{"add middleware to a chi router", "serve static files with it"}, 1,
+			namedBy("chi README Router interface"), true, "chi router"},
+		{"an action naming the page is not carried", []string{"run a docker container in the background", "list them"}, 1,
+			namedBy("common docker-container-run docker container run"), true, "docker container"},
+		{"a choice is carried whole", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, namedBy("common gzip gzip"), false,
+			"Should I use zip or gzip to compress my files"},
+		{"a choice stays a choice", []string{"Should I use zip or gzip to compress my files", "how do they differ"}, 1, nil, false,
+			"Should I use zip or gzip to compress my files"},
+		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), true, "viper"},
+		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), true, ""},
+		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, true, ""},
+		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named))
+			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named, c.lead))
 		})
 	}
 }
@@ -91,4 +107,89 @@ func TestContinuedClauses(t *testing.T) {
 	assert.Equal(t, []string{"copy files, and keep their permissions"},
 		continuedClauses("copy files, and keep their permissions"))
 	assert.Equal(t, []string{"list containers"}, continuedClauses("list containers"))
+}
+
+// correctingKB returns every unit and reports the query as searched with
+// "colr" corrected to "color", as a kb-plugin's spelling correction does.
+type correctingKB struct {
+	plugin.Base
+	plugin.UnimplementedKB
+	units []*kus.KU
+}
+
+func (p *correctingKB) Retrieve(ctx context.Context, rc plugin.RunContext, in *plugin.RetrieveInput) (*plugin.RetrieveResult, error) {
+	var ev []plugin.ScoredKU
+	for _, u := range p.units {
+		ev = append(ev, plugin.ScoredKU{KU: u, Score: 1, Level: u.Level})
+	}
+	res := &plugin.RetrieveResult{Status: plugin.StatusSuccess, Sufficient: true,
+		ResolvedIntents: []plugin.ResolvedIntent{{IntentID: "i1", Evidence: ev, Sufficient: true}}}
+	if strings.Contains(in.Payload.Prompt, "colr") {
+		res.RetrievalTrace.SearchedFor = strings.ReplaceAll(in.Payload.Prompt, "colr", "color")
+	}
+	return res, nil
+}
+
+// TestPartsAreSearchedForAsThemselves: a spelling correction made while
+// one part of a multi-part question is retrieved belongs to that part:
+// the next part is solved and validated on its own words, and the
+// answer as a whole does not claim to have searched for one part.
+func TestPartsAreSearchedForAsThemselves(t *testing.T) {
+	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
+		intent: "@i1 intent implement \"set the colr of the prompt\"\n@i2 set $i1 output procedure\n" +
+			"@i3 intent implement \"reset the size of the window\"\n@i4 set $i3 output procedure\n"}
+	kb := &correctingKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Set the color of the prompt, reset the size of the window.")}}
+	var mu sync.Mutex
+	searched := map[string]string{}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		if len(in.Intents) > 1 {
+			return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition}, nil
+		}
+		mu.Lock()
+		searched[in.Intents[0].Target] = in.SearchedFor
+		mu.Unlock()
+		return answer("Done [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, sd, kb, gs)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I set the colr of the prompt and reset the size of the window?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status, "%v", resp.Trace.Errors)
+	assert.Equal(t, "set the color of the prompt", searched["set the colr of the prompt"])
+	assert.Equal(t, "", searched["reset the size of the window"], "the first part's correction is not the second part's query")
+	assert.Equal(t, "How do I set the color of the prompt and reset the size of the window?", resp.SearchedFor,
+		"the question as searched is the whole question's correction, not one part's")
+}
+
+// TestPartsFirstThenTheWhole: a question whose wording splits into parts
+// ("..., and later unpack it ...") is answered part by part first; when
+// no part finds an answer, the question is still tried whole.
+func TestPartsFirstThenTheWhole(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("tar.md::0::0", "Create an archive and extract it elsewhere with tar.")}}
+	var mu sync.Mutex
+	var prompts []string
+	wholeOnly := false
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		mu.Lock()
+		prompts = append(prompts, in.Payload.Prompt)
+		mu.Unlock()
+		if wholeOnly && !strings.Contains(in.Payload.Prompt, "and later") {
+			return &plugin.SolveResult{Status: plugin.StatusNoContext}, nil
+		}
+		return answer("Use tar [1].")(ctx, in)
+	}}
+	m, _ := setup(t, nil, kb, gs)
+	q := "How do I pack a directory into a tar.gz file, and later unpack it into another folder?"
+
+	resp, err := m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status)
+	require.NotEmpty(t, prompts)
+	assert.Equal(t, "How do I pack a directory into a tar.gz file", prompts[0], "the first part is solved first, on its own")
+	assert.Contains(t, resp.AnswerMarkdown, "### unpack it into another folder")
+
+	prompts, wholeOnly = nil, true
+	resp, err = m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	assert.Equal(t, StatusAnswered, resp.Status, "no part answered: the whole question is tried")
+	assert.Equal(t, q, prompts[len(prompts)-1])
 }

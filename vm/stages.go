@@ -518,10 +518,33 @@ func (r *run) turnGuidance() map[string][]plugin.ScoredKU {
 func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, intents []plugin.Intent, prompt string, depth int) frameResult {
 	r.deepest = max(r.deepest, depth)
 	ft.Depth = depth
+	// A question of several parts ("pack a directory into a tar.gz file,
+	// and later unpack it") is answered part by part, each part retrieved,
+	// answered and cited on its own: one passage that answers the whole
+	// rarely exists, and one that answers a part must not pass for the
+	// whole.
+	// When no part is answered, the question is still tried whole (its
+	// parts were a guess from its wording, not the planner's decision).
+	var split *frameResult
 	if plan.Decompose {
 		if res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, plugin.FrameSubtaskDecomposition); ok {
 			return res
 		}
+	} else if depth == 0 && len(intents) == 1 && len(splitIntents(intents)) >= 2 {
+		res, ok := r.decompose(ctx, ft, plan, intents, nil, depth, plugin.FrameSubtaskDecomposition)
+		if ok && res.status == StatusAnswered {
+			return res
+		}
+		split = &frameResult{status: StatusFailure}
+		if ok {
+			*split = res
+		}
+	}
+	splitNoContext := func() (frameResult, bool) {
+		if split != nil {
+			return *split, true // already tried
+		}
+		return r.splitNoContext(ctx, ft, plan, intents, depth)
 	}
 	best := frameResult{status: StatusFailure}
 	noContext := false
@@ -560,7 +583,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 		case "rejected":
 			// No one passage answers the whole task: its parts, each
 			// retrieved and answered on its own, may.
-			if split, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && split.status == StatusAnswered {
+			if split, ok := splitNoContext(); ok && split.status == StatusAnswered {
 				return split
 			}
 			return res
@@ -587,7 +610,7 @@ func (r *run) runFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, i
 	}
 	if noContext && ctx.Err() == nil {
 		// Only no-context came back: a smaller task may find its evidence.
-		if res, ok := r.splitNoContext(ctx, ft, plan, intents, depth); ok && res.better(best) {
+		if res, ok := splitNoContext(); ok && res.better(best) {
 			return res
 		}
 	}
@@ -726,7 +749,7 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
-	evidence = r.preferEarlier(evidence)
+	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(evidence)))
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
@@ -772,7 +795,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	answered, noContext := 0, 0
 	var rejections []string
 	asParts := len(splitIntents(intents)) >= 2
-	prevSource := "" // the source the part before was answered from
+	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
 	for i, sub := range subs {
 		if ctx.Err() != nil {
@@ -781,14 +804,23 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		heading := sub.Target
 		restore := func() {}
 		if asParts {
-			sub = r.withPartContext(subs, i, prevSource)
+			sub = r.withPartContext(subs, i, prevSource, prevTitle)
 			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited)
-			prevSource, prevCited = "", nil
+			prevSource, prevTitle, prevCited = "", "", nil
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
 		ft.Children = append(ft.Children, cf)
 		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
+		// A sub-task is searched, solved and validated as its own words
+		// say (or as its retrieval corrects them), never as the whole
+		// question or a sibling's correction.
+		searchedFor := r.trace.SearchedFor
+		r.trace.SearchedFor = ""
 		res := r.runFrame(ctx, cf, &child, []plugin.Intent{sub}, sub.Target, depth+1)
+		if r.trace.SearchedFor != "" {
+			r.trace.note("part %d of the question searched for %q", i+1, r.trace.SearchedFor)
+		}
+		r.trace.SearchedFor = searchedFor
 		restore()
 		cf.Status = res.status
 		switch res.status {
@@ -796,7 +828,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 			answered++
 			if len(res.cited) > 0 {
 				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
-					prevSource = k.SourceID
+					prevSource, prevTitle = k.SourceID, k.Title
 				}
 				prevCited = res.cited
 			}

@@ -2,8 +2,11 @@ package links
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+	"unsafe"
 )
 
 func TestParsePositionsCRLFBOMUTF16(t *testing.T) {
@@ -124,4 +127,31 @@ func editsText(ed []Edit) string {
 		got = append(got, e.Rel+":"+e.NewText)
 	}
 	return strings.Join(got, " ")
+}
+
+// A parsed file keeps copies of its strings, not substrings of the text:
+// the text can be collected while the file (an index entry) lives on.
+func TestParseKeepsNoText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Title\n\nSee [x](other.md#part) and [[wiki#anchor|alias]].\n\n[def]: ref.md#sec\n")
+	for b.Len() < 1<<20 {
+		b.WriteString("Filler text that makes the file a large allocation of its own.\n")
+	}
+	text := b.String()
+	collected := make(chan struct{})
+	runtime.AddCleanup(unsafe.StringData(text), func(ch chan struct{}) { close(ch) }, collected)
+	f := Parse("a.md", text)
+	text = ""
+	for i := 0; i < 20; i++ {
+		runtime.GC()
+		select {
+		case <-collected:
+			if f.Title != "Title" || len(f.Links) != 3 || f.Links[0].Anchor != "part" || f.Links[1].Alias != "alias" || f.Links[2].Target != "ref.md" {
+				t.Fatalf("parsed %+v", f)
+			}
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the text of a parsed file stays in memory while the file lives (title %q)", f.Title)
 }

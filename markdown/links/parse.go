@@ -73,7 +73,8 @@ var (
 
 // Parse indexes the text of the file at rel (a slash path). A leading BOM
 // is not part of the text an editor shows, so it is dropped; CRLF line
-// ends are handled.
+// ends are handled. The File holds copies of the strings it keeps, never
+// substrings of text, so an index of files does not keep their texts.
 func Parse(rel, text string) *File {
 	text = strings.TrimPrefix(text, "\uFEFF")
 	f := &File{Rel: rel}
@@ -108,7 +109,7 @@ func Parse(rel, text string) *File {
 					raw = strings.TrimRight(trimmed, " \t")
 					te = ts + len(raw)
 				}
-				txt = raw
+				txt = strings.Clone(raw)
 			}
 			a := Slug(txt)
 			if n := seen[a]; n > 0 {
@@ -187,10 +188,10 @@ func (f *File) addURLLink(kind Kind, line string, ln, ws, we, ts, te int) {
 	if u, err := url.PathUnescape(file); err == nil {
 		file = u
 	}
-	l.Target = file
+	l.Target = strings.Clone(file)
 	if has {
 		l.HasAnchor = true
-		l.Anchor = anchor
+		l.Anchor = strings.Clone(anchor)
 		as := ts + len(dest) - len(anchor)
 		l.AnchorSpan = Span{ln, col(line, as), col(line, te)}
 	}
@@ -204,11 +205,12 @@ func (f *File) addWiki(line string, ln int, m []int) {
 	body := inner
 	if i := strings.IndexByte(inner, '|'); i >= 0 {
 		body = inner[:i]
-		l.Alias = strings.TrimSpace(inner[i+1:])
+		l.Alias = strings.Clone(strings.TrimSpace(inner[i+1:]))
 	}
 	target, anchor, has := strings.Cut(body, "#")
 	l.Target = strings.TrimSpace(target)
 	ts := m[2] + strings.Index(body, l.Target)
+	l.Target = strings.Clone(l.Target)
 	if l.Target == "" {
 		ts = m[2]
 	}
@@ -218,6 +220,7 @@ func (f *File) addWiki(line string, ln int, m []int) {
 		l.Anchor = strings.TrimSpace(anchor)
 		as := m[2] + len(target) + 1 + strings.Index(anchor, l.Anchor)
 		l.AnchorSpan = Span{ln, col(line, as), col(line, as+len(l.Anchor))}
+		l.Anchor = strings.Clone(l.Anchor)
 	}
 	if l.Target == "" && !has {
 		return

@@ -1,11 +1,9 @@
 package lexicon
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
+	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -35,17 +33,12 @@ type Relative struct {
 	Rank int
 }
 
-//go:embed wordnet.tsv.gz
-var embedded []byte
-
-// table is the decompressed relation table: one row per term,
-// "term<TAB>K:rel rel ...<TAB>...", K one of S, D, H, rows sorted by term
-// (bytewise). Rows are found by binary search and read when asked for, so
-// loading costs one decompression and one pass over the line ends.
-type table struct {
-	data   []byte
-	starts []uint32 // offset of each row
-}
+// embedded is the table in its compact form (see Compile), made from
+// wordnet.tsv.gz. It is read where it lies in the binary: nothing is
+// decompressed or copied, and only the pages a lookup touches are read in.
+//
+//go:embed wordnet.bin
+var embedded string
 
 var (
 	once sync.Once
@@ -72,94 +65,109 @@ func Err() error {
 	return bad
 }
 
-// readTable decompresses the table and indexes its rows, checking that
-// each has a term and relatives and that the terms are sorted.
-func readTable(b []byte) (*table, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("lexicon: %w", err)
+// table is a view of the compact form. readTable checks its header and
+// section sizes only; every lookup checks the offsets and numbers it reads
+// and treats one out of range as a term without relatives, so a damaged
+// table cannot make a lookup fail.
+type table struct {
+	wordEnd, relEnd, rel string // sections of little-endian uint32s
+	words                string
+	nWords, nRows        int
+}
+
+// readTable reads the header of a table in compact form.
+func readTable(b string) (*table, error) {
+	if !strings.HasPrefix(b, magic) || len(b) < headerSize {
+		return nil, errors.New("lexicon: not a compact relation table")
 	}
-	defer zr.Close()
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("lexicon: %w", err)
+	w, r, n := le32(b, len(magic)/4), le32(b, len(magic)/4+1), le32(b, len(magic)/4+2)
+	if r > w || w > maxWords || n > maxRels {
+		return nil, fmt.Errorf("lexicon: bad header (%d words, %d rows, %d relatives)", w, r, n)
 	}
-	if len(data) > 1<<31 {
-		return nil, fmt.Errorf("lexicon: table of %d bytes is too large", len(data))
+	nWords, nRows, nRels := int(w), int(r), int(n)
+	if room := (len(b) - headerSize) / 4; nWords > room || nRows > room-nWords || nRels > room-nWords-nRows {
+		return nil, errors.New("lexicon: table is truncated")
 	}
-	t := &table{data: data, starts: make([]uint32, 0, bytes.Count(data, []byte{'\n'})+1)}
-	var prev []byte
-	for off, n := 0, 1; off < len(data); n++ {
-		end := bytes.IndexByte(data[off:], '\n')
-		if end < 0 {
-			end = len(data) - off
+	t := &table{nWords: nWords, nRows: nRows}
+	rest := b[headerSize:]
+	take := func(n int) (string, bool) {
+		if n > len(rest) {
+			return "", false
 		}
-		line := data[off : off+end]
-		tabAt := bytes.IndexByte(line, '\t')
-		if tabAt <= 0 || tabAt == len(line)-1 {
-			return nil, fmt.Errorf("lexicon: line %d: want a term and its relatives", n)
-		}
-		if key := line[:tabAt]; prev != nil && bytes.Compare(prev, key) >= 0 {
-			return nil, fmt.Errorf("lexicon: line %d: terms out of order", n)
-		} else {
-			prev = key
-		}
-		t.starts = append(t.starts, uint32(off))
-		off += end + 1
+		s := rest[:n]
+		rest = rest[n:]
+		return s, true
 	}
+	var ok1, ok2, ok3 bool
+	t.wordEnd, ok1 = take(4 * nWords)
+	t.relEnd, ok2 = take(4 * nRows)
+	t.rel, ok3 = take(4 * nRels)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, errors.New("lexicon: table is truncated")
+	}
+	size := 0
+	if nWords > 0 {
+		size = int(le32(t.wordEnd, nWords-1))
+	}
+	if size != len(rest) {
+		return nil, fmt.Errorf("lexicon: words take %d bytes, the table holds %d", size, len(rest))
+	}
+	t.words = rest
 	return t, nil
 }
 
-// line returns row i without its newline.
-func (t *table) line(i int) []byte {
-	l := t.data[t.starts[i]:]
-	if j := bytes.IndexByte(l, '\n'); j >= 0 {
-		l = l[:j]
+// le32 returns the i-th little-endian uint32 of s.
+func le32(s string, i int) uint32 {
+	j := 4 * i
+	return uint32(s[j]) | uint32(s[j+1])<<8 | uint32(s[j+2])<<16 | uint32(s[j+3])<<24
+}
+
+// word returns word i, or false for a number or offsets out of range.
+func (t *table) word(i uint32) (string, bool) {
+	if int64(i) >= int64(t.nWords) {
+		return "", false
 	}
-	return l
+	start := uint32(0)
+	if i > 0 {
+		start = le32(t.wordEnd, int(i)-1)
+	}
+	end := le32(t.wordEnd, int(i))
+	if start > end || int64(end) > int64(len(t.words)) {
+		return "", false
+	}
+	return t.words[start:end], true
 }
 
 func (t *table) related(term string) []Relative {
-	i := sort.Search(len(t.starts), func(i int) bool {
-		l := t.line(i)
-		return string(l[:bytes.IndexByte(l, '\t')]) >= term
+	// Row i is the row of word i; rows are sorted by their word.
+	i, found := sort.Find(t.nRows, func(i int) int {
+		w, _ := t.word(uint32(i))
+		return strings.Compare(term, w)
 	})
-	if i == len(t.starts) {
+	if !found {
 		return nil
 	}
-	l := t.line(i)
-	k := bytes.IndexByte(l, '\t')
-	if string(l[:k]) != term {
+	start := uint32(0)
+	if i > 0 {
+		start = le32(t.relEnd, i-1)
+	}
+	end := le32(t.relEnd, i)
+	if start >= end || int64(end) > int64(len(t.rel)/4) {
 		return nil
 	}
-	rel, err := parseRow(string(l[k+1:]))
-	if err != nil {
-		return nil
+	out := make([]Relative, 0, end-start)
+	for j := start; j < end; j++ {
+		r := le32(t.rel, int(j))
+		k := Kind(r & 3)
+		w, ok := t.word(r >> 2)
+		if !ok || k > Broader {
+			return nil
+		}
+		rank := 0
+		if n := len(out); n > 0 && out[n-1].Kind == k {
+			rank = out[n-1].Rank + 1
+		}
+		out = append(out, Relative{Term: w, Kind: k, Rank: rank})
 	}
-	return rel
-}
-
-// parseRow reads a row's relatives: tab-separated groups "K:rel rel ...".
-func parseRow(s string) ([]Relative, error) {
-	var rel []Relative
-	for _, f := range strings.Split(s, "\t") {
-		if len(f) < 3 || f[1] != ':' {
-			return nil, fmt.Errorf("lexicon: bad group %q", f)
-		}
-		var k Kind
-		switch f[0] {
-		case 'S':
-			k = Synonym
-		case 'D':
-			k = Derived
-		case 'H':
-			k = Broader
-		default:
-			return nil, fmt.Errorf("lexicon: unknown kind %q", f[:1])
-		}
-		for i, t := range strings.Fields(f[2:]) {
-			rel = append(rel, Relative{Term: t, Kind: k, Rank: i})
-		}
-	}
-	return rel, nil
+	return out
 }

@@ -1,9 +1,12 @@
 package lexicon
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,28 +31,118 @@ func TestEmbeddedTable(t *testing.T) {
 	}
 }
 
-func TestReadTableRejectsDamage(t *testing.T) {
-	gz := func(s string) []byte {
-		var b bytes.Buffer
-		w := gzip.NewWriter(&b)
-		w.Write([]byte(s))
-		w.Close()
-		return b.Bytes()
+// textTable returns the text form of the table, wordnet.tsv.gz.
+func textTable(t *testing.T) []byte {
+	gz, err := os.ReadFile("wordnet.tsv.gz")
+	require.NoError(t, err)
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	require.NoError(t, err)
+	var b bytes.Buffer
+	_, err = b.ReadFrom(zr)
+	require.NoError(t, err)
+	return b.Bytes()
+}
+
+// The embedded compact form is what Compile makes of the text form, and
+// every row of the text form reads back from it as written: its relatives
+// in order, grouped by kind, ranked from 0 within their group.
+func TestEmbeddedTableIsTheTextForm(t *testing.T) {
+	text := textTable(t)
+	var compiled bytes.Buffer
+	require.NoError(t, Compile(bytes.NewReader(text), &compiled))
+	require.True(t, compiled.String() == embedded, "wordnet.bin is not the compact form of wordnet.tsv.gz: run the generator again (see gen/doc.go)")
+
+	require.NoError(t, Err())
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	sc.Buffer(nil, maxLine)
+	rows := 0
+	for sc.Scan() {
+		term, want, _ := strings.Cut(sc.Text(), "\t")
+		assert.Equal(t, want, format(Related(term)), term)
+		rows++
 	}
-	tab, err := readTable(gz("capit\tS:uppercas majuscul\tH:charact\nzip\tS:compress\n"))
+	require.NoError(t, sc.Err())
+	assert.Equal(t, tab.nRows, rows)
+}
+
+// format writes relatives back in the text form, checking their ranks.
+func format(rel []Relative) string {
+	var b strings.Builder
+	for i, r := range rel {
+		switch {
+		case i > 0 && r.Kind == rel[i-1].Kind && r.Rank == rel[i-1].Rank+1:
+			b.WriteByte(' ')
+		case (i == 0 || r.Kind != rel[i-1].Kind) && r.Rank == 0:
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(string("SDH"[r.Kind]) + ":")
+		default:
+			b.WriteString("<bad rank>")
+		}
+		b.WriteString(r.Term)
+	}
+	return b.String()
+}
+
+func compile(t *testing.T, text string) (string, error) {
+	t.Helper()
+	var b bytes.Buffer
+	err := Compile(strings.NewReader(text), &b)
+	return b.String(), err
+}
+
+func TestCompile(t *testing.T) {
+	bin, err := compile(t, "capit\tS:uppercas majuscul\tH:charact\nzip\tS:compress zip-fastener\tD:capit\n")
+	require.NoError(t, err)
+	tab, err := readTable(bin)
 	require.NoError(t, err)
 	assert.Equal(t, []Relative{{"uppercas", Synonym, 0}, {"majuscul", Synonym, 1}, {"charact", Broader, 0}}, tab.related("capit"))
-	assert.Equal(t, []Relative{{"compress", Synonym, 0}}, tab.related("zip"))
-	assert.Nil(t, tab.related("capi"))
-	assert.Nil(t, tab.related("zzz"))
-	for _, bad := range []string{"capit\n", "capit\t\n", "\tS:foo\n", "zip\tS:a\ncapit\tS:b\n", "a\tS:b\na\tS:c\n"} {
-		_, err := readTable(gz(bad))
+	assert.Equal(t, []Relative{{"compress", Synonym, 0}, {"zip-fastener", Synonym, 1}, {"capit", Derived, 0}}, tab.related("zip"))
+	for _, none := range []string{"capi", "zzz", "", "uppercas", "charact"} {
+		assert.Nil(t, tab.related(none), "%q has no row", none)
+	}
+	for _, bad := range []string{"capit\n", "capit\t\n", "\tS:foo\n", "zip\tS:a\ncapit\tS:b\n", "a\tS:b\na\tS:c\n",
+		"capit\tX:foo\n", "capit\tS\n", "capit\tS:\n", "capit\tS:a\tH:b\tS:c\n"} {
+		_, err := compile(t, bad)
 		assert.Error(t, err, "%q", bad)
 	}
-	_, err = readTable([]byte("not gzip"))
-	assert.Error(t, err)
-	for _, bad := range []string{"X:foo", "S", "S:"} {
-		_, err := parseRow(bad)
-		assert.Error(t, err, "%q", bad)
+}
+
+// A damaged compact table is refused when its header or sizes are wrong,
+// and a lookup that meets a number out of range finds nothing rather than
+// failing.
+func TestReadTableRejectsDamage(t *testing.T) {
+	bin, err := compile(t, "capit\tS:uppercas majuscul\tH:charact\nzip\tS:compress\n")
+	require.NoError(t, err)
+	for name, b := range map[string]string{
+		"empty":        "",
+		"not a table":  "capit\tS:uppercas\n",
+		"truncated":    bin[:len(bin)-1],
+		"longer":       bin + "x",
+		"header only":  bin[:headerSize],
+		"more rows":    bin[:len(magic)+4] + "\x09\x00\x00\x00" + bin[len(magic)+8:],
+		"more words":   bin[:len(magic)] + "\xff\x00\x00\x00" + bin[len(magic)+4:],
+		"huge counts":  bin[:len(magic)] + "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" + bin[headerSize:],
+		"cut in words": bin[:len(bin)-3],
+	} {
+		_, err := readTable(b)
+		assert.Error(t, err, name)
+	}
+	// The first relative of row 0 names word 1000.
+	relAt := headerSize + 4*(6+2) // 6 words, 2 rows
+	damaged := bin[:relAt] + "\xa0\x0f\x00\x00" + bin[relAt+4:]
+	tab, err := readTable(damaged)
+	require.NoError(t, err)
+	assert.Nil(t, tab.related("capit"))
+	assert.Equal(t, []Relative{{"compress", Synonym, 0}}, tab.related("zip"))
+}
+
+func BenchmarkRelated(b *testing.B) {
+	words := []string{"capit", "processor", "run", "execut", "stop", "nosuch", "archiv", "extract", "file", "compress"}
+	require.NoError(b, Err())
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Related(words[i%len(words)])
 	}
 }

@@ -248,20 +248,32 @@ func OutputOf(act string) string {
 }
 
 // leadIns are question openings dropped from a task's target.
-var leadIns = []string{"can you please ", "could you please ", "please ", "can you ", "could you ", "tell me ", "explain why ", "explain how ", "explain ", "describe ", "define ", "what is the ", "what is a ", "what is an ", "what is ", "what are the ", "what are ", "what's ", "how do i ", "how can i ", "how to ", "why is ", "why does ", "why do ", "why ", "how does ", "how do ", "how is ", "which ", "what ", "who ", "compare "}
+var leadIns = []string{"can you please ", "could you please ", "please ", "can you ", "could you ", "tell me ", "explain why ", "explain how ", "explain ", "describe ", "define ", "what is the ", "what is a ", "what is an ", "what is ", "what are the ", "what are ", "what's ", "how do i ", "how can i ", "how to ", "why is ", "why does ", "why do ", "why ", "how does ", "how do ", "how is ", "which ", "what does ", "what do ", "what ", "who ", "compare "}
+
+// meaningEndRE closes a question asking what something means ("What does
+// kb_corrupt mean?", "What does TTL stand for?"): the words asking for a
+// meaning, not what it is asked of.
+var meaningEndRE = regexp.MustCompile(`(?i)\s+(?:mean|means|stand\s+for|stands\s+for)$`)
 
 // TargetOf is the focus phrase of a task: the sentence without its lead-in
-// and final punctuation, case kept.
+// ("what does", and a closing "mean" after it) and final punctuation, case
+// kept.
 func TargetOf(s string) string {
 	t := strings.TrimSpace(s)
 	low := strings.ToLower(t)
+	lead := ""
 	for _, l := range leadIns {
 		if strings.HasPrefix(low, l) {
-			t = t[len(l):]
+			t, lead = t[len(l):], l
 			break
 		}
 	}
 	t = strings.TrimRightFunc(t, func(r rune) bool { return r == '?' || r == '.' || r == '!' || unicode.IsSpace(r) })
+	if lead == "what does " || lead == "what do " {
+		if cut := meaningEndRE.ReplaceAllString(t, ""); strings.TrimSpace(cut) != "" {
+			t = cut
+		}
+	}
 	if t == "" {
 		return strings.TrimSpace(s)
 	}

@@ -109,3 +109,26 @@ func TestActOfComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetOf: a task's target is what it asks about, without the
+// question's opening, and without the closing words of a question asking
+// what something means.
+func TestTargetOf(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"What does kb_corrupt mean?", "kb_corrupt"},
+		{"What does TTL stand for?", "TTL"},
+		{"What does logrus do after logging a fatal message", "logrus do after logging a fatal message"},
+		{"What do the exit codes of grep mean?", "the exit codes of grep"},
+		{"What is the meaning of kb_locked?", "meaning of kb_locked"},
+		{"How do I make a flag required in cobra?", "make a flag required in cobra"},
+		{"What does it mean?", "it"},
+		{"What is a mean?", "mean"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := TargetOf(tc.in); got != tc.want {
+				t.Fatalf("TargetOf(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -57,3 +57,113 @@ func TestHowToMustDoTheAction(t *testing.T) {
 		})
 	}
 }
+
+// pkillLikePage, uniqLikePage and pySpyLikePage are cut from tldr-pages'
+// pkill, uniq and py-spy pages.
+const (
+	pkillLikePage = "# pkill\n\n> Signal process by name.\n> Mostly used for stopping processes.\n\n" +
+		"- Kill all processes which match:\n\n`pkill -9 \"{{process_name}}\"`\n"
+	uniqLikePage = "# uniq\n\n> Output the unique lines of a file.\n\n" +
+		"- Display how many times each line occurs:\n\n`sort {{path/to/file}} | uniq {{[-c|--count]}}`\n"
+	pySpyLikePage = "# py-spy\n\n> A sampling profiler for Python programs.\n> More information: <https://github.com/benfred/py-spy>.\n\n" +
+		"- Start a program and show a live view of the functions that take the most execution time:\n\n`py-spy top -- python {{path/to/file.py}}`\n"
+)
+
+// TestHowToExampleMustDoTheAction: a page's name says what it is called,
+// not what it does: a page named "py-spy" does not find things because
+// "spy" is a kind of finding. A page whose description says it is used for
+// stopping processes does stop them, whatever verb its example opens with,
+// and an example whose command has the action as an option ("--count")
+// does it.
+func TestHowToExampleMustDoTheAction(t *testing.T) {
+	pkill, pyspy := page(t, "common/pkill.md", pkillLikePage), page(t, "common/py-spy.md", pySpyLikePage)
+	uniq := page(t, "common/uniq.md", uniqLikePage)
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word find where executable program live path time line appear file": 300})},
+		src: map[string]string{"common/pkill.md": pkillLikePage, "common/py-spy.md": pySpyLikePage, "common/uniq.md": uniqLikePage}}
+	cases := []struct {
+		name, target, answer string
+		ev                   *kus.KU
+		want                 plugin.Status
+	}{
+		{"a page name the lexicon relates to the action", "find where the executable for a program lives on my path",
+			"py-spy [1]: A sampling profiler for Python programs.\n\n- Start a program and show a live view of the functions that take the most execution time:\n\n  `py-spy top -- python {{path/to/file.py}}`\n\nSources:\n[1] py-spy — common/py-spy.md:1\n",
+			pyspy, plugin.StatusRejected},
+		{"a description that says what the page is for", "stop every process whose name matches a word",
+			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:1\n",
+			pkill, plugin.StatusAccepted},
+		{"an option of the example's command that names the action", "count how many times each line appears in a file",
+			"uniq [1]: Output the unique lines of a file.\n\n- Display how many times each line occurs:\n\n  `sort {{path/to/file}} | uniq {{[-c|--count]}}`\n\nSources:\n[1] uniq — common/uniq.md:1\n",
+			uniq, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
+			expect(t, res, tc.want, "does not do what")
+		})
+	}
+}
+
+// descriptionUnit parses a tldr-style page as ingest does and returns the
+// unit of the block under its title, the one a how-to answer over
+// tldr-pages cites ("pueue — common/pueue.md:3").
+func descriptionUnit(t *testing.T, id, md string) *kus.KU {
+	t.Helper()
+	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sourced{src: map[string]string{id: md}}
+	for _, k := range doc.Units {
+		if firstBlock(k, plugin.RunContext{Corpus: c}) {
+			return k
+		}
+	}
+	t.Fatalf("%s: no unit right under the title", id)
+	return nil
+}
+
+const (
+	pueueLikePage = "# pueue\n\n> A task management tool for long-running tasks.\n> More information: <https://github.com/Nukesor/pueue>.\n\n" +
+		"- Add a command to the task list:\n\n`pueue add -- \"{{command}}\"`\n\n" +
+		"- Edit the command line of a stopped task in the default editor:\n\n`pueue edit {{task_id}}`\n"
+	tarLikePage = "# tar\n\n> Archiving utility.\n\n" +
+		"- E[x]tract a (compressed) archive [f]ile into the current directory:\n\n`tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}`\n"
+)
+
+// TestExampleMustDoTheActionNotActOnItsState: an example that names the
+// action only as the state of what it acts on ("Edit the command line of
+// a stopped task") does not do it; one whose description says it, even
+// with a mnemonic letter marked inside the word ("E[x]tract"), or a page
+// whose description says it is used for it, does.
+func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
+	pueue, tar, pkill := descriptionUnit(t, "common/pueue.md", pueueLikePage), descriptionUnit(t, "common/tar.md", tarLikePage), descriptionUnit(t, "common/pkill.md", pkillLikePage)
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word extract tar gz archive": 300})},
+		src: map[string]string{"common/pueue.md": pueueLikePage, "common/tar.md": tarLikePage, "common/pkill.md": pkillLikePage}}
+	cases := []struct {
+		name, target, answer string
+		ev                   *kus.KU
+		want                 plugin.Status
+	}{
+		{"the action as the state of what is acted on", "stop a command automatically if it runs for too long",
+			"pueue [1]: A task management tool for long-running tasks.\n\n- Edit the command line of a stopped task in the default editor:\n\n  `pueue edit {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:3\n",
+			pueue, plugin.StatusRejected},
+		{"the action with a mnemonic letter", "extract a tar.gz archive",
+			"tar [1]: Archiving utility.\n\n- E[x]tract a (compressed) archive [f]ile into the current directory:\n\n  `tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}`\n\nSources:\n[1] tar — common/tar.md:3\n",
+			tar, plugin.StatusAccepted},
+		{"a description that says what the page is for", "stop every process whose name matches a word",
+			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:3\n",
+			pkill, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
+			expect(t, res, tc.want, "only as the state")
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package valsymbolic
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -58,5 +59,95 @@ func TestKeyCoverageWeighsRareTerms(t *testing.T) {
 			res := validate(t, c, &plugin.ValidateInput{Intents: intent(tc.target), Answer: tc.answer, Evidence: []plugin.ScoredKU{tc.ev}})
 			expect(t, res, tc.want, "meaning")
 		})
+	}
+}
+
+// TestCorrectedWordsAreCoveredAsAsked: when the query's spelling
+// correction changed a word of the question ("allow" read as "alloc"), an
+// answer that says the word as asked, or a compound that opens with it
+// ("allowlists"), covers it, for the key terms and for a how-to's action.
+func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
+	df := freqs(map[string]int{"external wrapper run engine user": 300, "alloc": 4, "allow": 40})
+	c := corpus{n: 1000, df: df}
+	wrappers := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "External wrappers", SourceID: "README.md", Range: kus.Range{StartLine: 260},
+		TextBody: "An external wrapper runs only when the user's engine.json allowlists it:\n\n```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n"}}
+	answer := "External wrappers [1]: An external wrapper runs only when the user's engine.json allowlists it:\n\n" +
+		"```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n\nSources:\n[1] External wrappers — README.md:260\n"
+	cases := []struct {
+		name, asked string
+		want        plugin.Status
+	}{
+		{"the word as asked", "How do I allow an external wrapper to run?", plugin.StatusAccepted},
+		{"another word corrected the same way", "How do I alocate an external wrapper to run?", plugin.StatusRejected},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.asked}, SearchedFor: "alloc an external wrapper to run",
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
+				Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}})
+			expect(t, res, tc.want, `"alloc" is not covered`)
+		})
+	}
+}
+
+// TestFunctionWordsAreNotKeyTerms: "besides" and "else" say how a question
+// relates to what it asks about, not what it asks about, however rare they
+// are in the knowledge base.
+func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"create key": 200, "ssh-keygen": 3, "besides else": 2})}
+	keygen := plugin.ScoredKU{KU: &kus.KU{ID: "k::1", Title: "ssh-keygen", SourceID: "common/ssh-keygen.md", Range: kus.Range{StartLine: 3},
+		Claim: "Generate ssh keys used for authentication, password-less logins, and other things."}}
+	res := validate(t, c, &plugin.ValidateInput{Intents: intent("Besides creating keys, what else can ssh-keygen do"),
+		Answer: "Generate ssh keys used for authentication, password-less logins, and other things. [1]\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n", Evidence: []plugin.ScoredKU{keygen}})
+	expect(t, res, plugin.StatusAccepted, "")
+}
+
+// TestFollowUpIsAnsweredOnWhatItAsks: a follow-up completed with its
+// topic is not answered by a passage that covers only the topic every
+// source of it shares ("config file viper"), however much of the completed
+// question that is; a passage that says what the user asked is. A
+// question without earlier turns is judged as a whole.
+func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"reload": 30, "file change": 300, "config viper": 20})}
+	features := plugin.ScoredKU{KU: &kus.KU{ID: "v::48", Title: "What is Viper?", SourceID: "viper/README.md", Range: kus.Range{StartLine: 48},
+		TextBody: "Viper reads config files and watches them for changes.\nViper reloads the config file when it changes."}}
+	target := "Can it reload when the file changes (config file viper)?"
+	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
+	cases := []struct {
+		name, answer string
+		turns        []plugin.Turn
+		want         plugin.Status
+	}{
+		{"only the topic", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusRejected},
+		{"what was asked", "Viper reloads the config file when it changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusAccepted},
+		{"no earlier turn", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session[2:], plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(nil, plugin.Env{PluginID: ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: target}, SearchedFor: target, Intents: intent(target), Answer: tc.answer, Evidence: []plugin.ScoredKU{features}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect(t, res, tc.want, `the follow-up "Can it reload when the file changes"`)
+		})
+	}
+}
+
+// TestWhatDoesXMeanAsksWhatXIs: in "What does kb_corrupt mean?" the verb
+// "mean" is the question's, not a word the answer must hold.
+func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"kb_corrupt": 3, "mean": 10, "file knowledge base damaged": 200})}
+	damaged := plugin.ScoredKU{KU: &kus.KU{ID: "t::5", Title: "The knowledge base file is damaged", SourceID: "docs/troubleshooting.md", Range: kus.Range{StartLine: 5},
+		TextBody: "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated."}}
+	answer := "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated. [1]\n\nSources:\n[1] The knowledge base file is damaged — docs/troubleshooting.md:5\n"
+	for _, prompt := range []string{"What does kb_corrupt mean?", "does kb_corrupt mean"} {
+		res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "does kb_corrupt mean"}},
+			Answer: answer, Evidence: []plugin.ScoredKU{damaged}})
+		expect(t, res, plugin.StatusAccepted, "")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -267,6 +268,19 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// follow-up-completed query, and the answer is judged on it.
 		targets = []string{in.SearchedFor}
 	}
+	// "What does X mean?" asks what X is: its "mean" is the question's
+	// verb, not a word the answer must hold, in each part of the question
+	// and in the topic a later part was completed with.
+	if asksMeaning(in, rc) {
+		for i, t := range targets {
+			targets[i] = meanRE.ReplaceAllString(t, " ")
+		}
+	}
+	// A word the query's spelling correction changed is answered by the
+	// word as asked as well as by its correction: "allow" corrected to
+	// "alloc" is covered by an answer that says "allow".
+	corr := corrections(in)
+	credit(answerTerms, corr)
 	for _, t := range targets {
 		key := symbolic.ContentTerms(t)
 		if len(key) == 0 {
@@ -301,7 +315,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// several ("mean" from a statistics page and "life" from a Game of
 	// Life page do not answer "meaning of life"). A comparison or a
 	// question of several parts draws on several sources by design.
+	credit(cover, corr)
 	units := unitCovers(stmts, cited)
+	for _, u := range units {
+		credit(u, corr)
+	}
 	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
@@ -324,6 +342,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
+		// A follow-up completed with its topic ("Can it reload when the
+		// file changes (config file viper)?") is answered on what the user
+		// asked, not on the topic every source of it shares: the words
+		// before the completion must be covered on their own (light
+		// actions aside: "see", "list").
+		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			if cov, worst := keyCoverage(asked, cover, rar); cov < p.Options.MinKeyCoverage {
+				v.coverage = min(v.coverage, cov)
+				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
+				return v
+			}
+		}
 	}
 	// The key terms must also stand together in the source the answer leads
 	// with: two neighbouring ones in one sentence, or one in its title or
@@ -344,26 +374,55 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// source the answer leads with must carry the task's action, or a word
 	// the lexicon relates to it, in what the answer says from it, its
 	// text or its title ("bring the stash back" is not answered by "Show
-	// the changes of a stash", however many nouns they share). Examples
+	// the changes of a stash", however many nouns they share). The title
+	// and path count only with the action itself or a close relative of
+	// it: they name the source, and a name is not what it does ("py-spy"
+	// does not find things because a spy is a kind of finder). Examples
 	// name their action with a verb; prose and code say it in too many
 	// ways for the lexicon to judge.
 	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
+				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
-				have := labelTerms(k)
+				said = urlRE.ReplaceAllString(said, " ")
 				for _, set := range []map[string]bool{symbolic.TermSet(said), symbolic.IdentTerms(said)} {
 					for t := range set {
-						have[t] = true
+						if !label[t] {
+							have[t] = true
+						}
 					}
 				}
-				if c := symbolic.ActionCompound(targets[0]); c != "" && have[c] {
+				if c := symbolic.ActionCompound(targets[0]); c != "" && (have[c] || label[c]) {
 					have[action] = true // "Shutdown" for "shut down"
 				}
-				if symbolic.ActionMatch(action, have, true) == 0 {
+				does := func(action string) bool {
+					for t := range have {
+						if compound(action, t) {
+							have[action] = true // "allowlists" for "allow"
+						}
+					}
+					return symbolic.ActionMatch(action, have, true) > 0 || symbolic.ActionMatch(action, label, false) > 0
+				}
+				// The verb as asked counts too when the spelling
+				// correction changed it ("allow" read as "alloc").
+				if o, ok := corr[action]; !does(action) && (!ok || !does(o)) {
 					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: nothing the answer says from it carries %q, a synonym of it or a kind of it",
 						n, k.Title, clip(targets[0]), action)
 					return v
+				}
+				// A page that answers with its examples does what they do:
+				// an example that has the action only as a participle of
+				// what it acts on ("Edit the command line of a stopped
+				// task") does something else, unless the page's
+				// description, or another word or an option of an example,
+				// carries it.
+				if firstBlock(k, rc) {
+					if lines := exampleLines(body, n); len(lines) > 0 && !actsOn(action, corr[action], lines, firstParagraph(spanText(k, rc)), label) {
+						v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s do not do what %q asks: they name %q only as the state of what they act on",
+							n, k.Title, clip(targets[0]), action)
+						return v
+					}
 				}
 			}
 		}
@@ -403,6 +462,189 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	return v
+}
+
+// completionRE matches the topic a follow-up was completed with: a
+// parenthesised group closing the question.
+var completionRE = regexp.MustCompile(`^(.*\S)\s*\([^()]+\)\s*[?.!]?\s*$`)
+
+// followUpAsk is what a follow-up completed with its topic asks without
+// that topic, with its light actions left out ("reload when the file
+// changes" of "Can it reload when the file changes (config file
+// viper)?"); ok is false when target is no completed follow-up or asks
+// nothing beyond its topic and light actions ("How do I list them (docker
+// container)?").
+func followUpAsk(target string) (string, bool) {
+	m := completionRE.FindStringSubmatch(target)
+	if m == nil {
+		return "", false
+	}
+	var words []string
+	for _, w := range strings.Fields(m[1]) {
+		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) {
+			continue
+		}
+		words = append(words, w)
+	}
+	asked := strings.Join(words, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return asked, true
+		}
+	}
+	return "", false
+}
+
+// earlierTurns reports whether the conversation has a user turn before
+// the current one: a question completed with a topic is then a follow-up.
+func earlierTurns(rc plugin.RunContext) bool {
+	n := 0
+	for _, t := range rc.Conversation {
+		if t.Role == "user" {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// meaningRE finds "what does X mean" in a question; meanRE the verb.
+var (
+	meaningRE = regexp.MustCompile(`(?i)(?:^|\bwhat\s+)(?:does|do|did)\s+\S.*?\s+mean\b`)
+	meanRE    = regexp.MustCompile(`(?i)\bmean\b`)
+)
+
+// asksMeaning reports whether the question, or the user's turn it is part
+// of, asks what something means.
+func asksMeaning(in *plugin.ValidateInput, rc plugin.RunContext) bool {
+	if meaningRE.MatchString(in.Payload.Prompt) {
+		return true
+	}
+	for i := len(rc.Conversation) - 1; i >= 0; i-- {
+		if t := rc.Conversation[i]; t.Role == "user" {
+			return meaningRE.MatchString(t.Text)
+		}
+	}
+	return false
+}
+
+// exampleLines are the examples of body that cite source n or nothing:
+// each list item ending in a colon with the command under it.
+func exampleLines(body string, n int) []string {
+	var out []string
+	lines := strings.Split(body, "\n")
+	for i, line := range lines {
+		if !exampleRE.MatchString(line) {
+			continue
+		}
+		if cites := citesOf(line); len(cites) > 0 && !slices.Contains(cites, n) {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				if strings.HasPrefix(l, "`") {
+					out = append(out, stripCites(line), l)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// actsOn reports whether a page's examples (lines: each description and
+// its command), its description (desc) or its name (label) carry action,
+// or asked (the word as asked, when a spelling correction changed it): a
+// description word that is no participle ("stopped", "running" describe
+// what is acted on), an option or subcommand of a command (not its name,
+// nor what the user fills in), a lexicon relative of one of them, or
+// the action or a close relative of it in the name.
+func actsOn(action, asked string, lines []string, desc string, label map[string]bool) bool {
+	have := symbolic.TermSet(urlRE.ReplaceAllString(desc, " "))
+	for _, l := range lines {
+		if strings.HasPrefix(l, "`") {
+			for t := range symbolic.TermSet(fillInRE.ReplaceAllString(l, " ")) {
+				if !label[t] {
+					have[t] = true
+				}
+			}
+			continue
+		}
+		// Brackets inside a word mark its mnemonic letter ("E[x]tract").
+		l = strings.NewReplacer("[", "", "]", "").Replace(l)
+		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+			if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") {
+				continue
+			}
+			for _, t := range text.Terms(w) {
+				have[t] = true
+			}
+		}
+	}
+	for _, a := range []string{action, asked} {
+		if a == "" {
+			continue
+		}
+		for t := range have {
+			if compound(a, t) {
+				return true
+			}
+		}
+		if symbolic.ActionMatch(a, have, true) > 0 || symbolic.ActionMatch(a, label, false) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fillInRE matches a placeholder of a command the user fills in
+// ("{{path/to/file}}"), not a choice of options ("{{[-c|--count]}}").
+var fillInRE = regexp.MustCompile(`\{\{[^\[}][^}]*\}\}`)
+
+// firstParagraph is s up to its first blank line.
+func firstParagraph(s string) string {
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// urlRE matches a web address, which names a page, not what it does.
+var urlRE = regexp.MustCompile(`<?https?://[^\s>]*>?`)
+
+// corrections maps each term of the query the evidence was retrieved
+// for (SearchedFor) that the question does not hold to the question's
+// term it replaced: the same word with a letter or two changed, or cut
+// short ("exit" for "edit", "clean" for "cleanup").
+func corrections(in *plugin.ValidateInput) map[string]string {
+	if in.SearchedFor == "" {
+		return nil
+	}
+	asked, searched := symbolic.TermSet(in.Payload.Prompt), symbolic.TermSet(in.SearchedFor)
+	out := map[string]string{}
+	for k := range searched {
+		if asked[k] {
+			continue
+		}
+		for o := range asked {
+			if searched[o] || len(o) < 4 || len(k) < 4 {
+				continue
+			}
+			if symbolic.Near(o, k) || strings.HasPrefix(o, k) || strings.HasPrefix(k, o) {
+				out[k] = o
+				break
+			}
+		}
+	}
+	return out
+}
+
+// credit adds to set each correction whose word as asked set covers.
+func credit(set map[string]bool, corr map[string]string) {
+	for k, o := range corr {
+		if covered(o, set, symbolic.Rarity{}) {
+			set[k] = true
+		}
+	}
 }
 
 // labelTerms are the terms of a unit's title and source path.
@@ -684,7 +926,7 @@ var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else") {
 		filler[w] = true
 	}
 }
@@ -775,7 +1017,8 @@ func init() {
 var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
 
 // covered reports whether term k is in have, or a near spelling of it is
-// (a typing mistake: "fils" for "files").
+// (a typing mistake: "fils" for "files"), or a compound that opens with it
+// ("allowlist" for "allow").
 func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 	if have[k] {
 		return true
@@ -784,12 +1027,23 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 		return false // short words are one edit away from many others
 	}
 	for h := range have {
-		if symbolic.Near(k, h) {
+		if symbolic.Near(k, h) || compound(k, h) {
 			return true
 		}
 	}
 	return false
 }
+
+// compound reports whether h is a compound word that opens with term k
+// ("allowlist" for "allow"), k being long enough to tell.
+func compound(k, h string) bool {
+	return len(k) >= 5 && len(h) > len(k) && len(h) <= len(k)+maxCompoundTail && strings.HasPrefix(h, k)
+}
+
+// maxCompoundTail is how many letters a word may have after a key term it
+// starts with and still name it as the head of a compound ("allowlist"
+// for "allow", "timeout" for "time" is too short a term to tell).
+const maxCompoundTail = 5
 
 // howTo reports whether the task asks how to do something.
 func howTo(in *plugin.ValidateInput) bool {

@@ -1,12 +1,15 @@
 // Command gen derives the lexicon's relation table from the WordNet 3.0
-// database files.
+// database files. It writes the table twice: in text form
+// (wordnet.tsv.gz, to read and to review) and in the compact form the
+// lexicon embeds (wordnet.bin, made by lexicon.Compile from the text form;
+// the lexicon's tests check that the two agree).
 //
 // Re-run it whenever the analyzer (plugin/text) changes its terms, since
 // the table is keyed by analysed terms:
 //
 //	apt-get download wordnet-base && dpkg-deb -x wordnet-base_*.deb /tmp/wn
 //	go run ./retrieval/lexicon/gen -dict /tmp/wn/usr/share/wordnet \
-//	    -out retrieval/lexicon/wordnet.tsv.gz
+//	    -out retrieval/lexicon/wordnet.tsv.gz -bin retrieval/lexicon/wordnet.bin
 //
 // For every single-word lemma it reads the lemma's most frequent senses
 // (those seen in WordNet's tagged corpus, at most maxSenses, at least one)

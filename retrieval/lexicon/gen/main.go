@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 const (
@@ -46,15 +48,16 @@ var posFiles = map[byte]string{'n': "noun", 'v': "verb", 'a': "adj", 'r': "adv"}
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "folder holding WordNet's data.* and index.* files")
-	out := flag.String("out", "wordnet.tsv.gz", "table to write")
+	out := flag.String("out", "wordnet.tsv.gz", "table to write, in text form (gzipped)")
+	bin := flag.String("bin", "wordnet.bin", "table to write, in the compact form the lexicon embeds")
 	flag.Parse()
-	if err := run(*dict, *out); err != nil {
+	if err := run(*dict, *out, *bin); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dict, out string) error {
+func run(dict, out, bin string) error {
 	synsets := map[string]*synset{} // pos+offset -> synset
 	for pos, name := range posFiles {
 		if err := readData(filepath.Join(dict, "data."+name), pos, synsets); err != nil {
@@ -149,15 +152,7 @@ func run(dict, out string) error {
 	}
 
 	sort.Strings(keys)
-	fh, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	zw, err := gzip.NewWriterLevel(fh, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(zw)
+	var bw bytes.Buffer
 	for _, k := range keys {
 		type tr struct {
 			t string
@@ -193,10 +188,33 @@ func run(dict, out string) error {
 		}
 		bw.WriteByte('\n')
 	}
-	if err := bw.Flush(); err != nil {
+	if err := writeText(out, bw.Bytes()); err != nil {
+		return err
+	}
+	var compact bytes.Buffer
+	if err := lexicon.Compile(bytes.NewReader(bw.Bytes()), &compact); err != nil {
+		return err
+	}
+	return os.WriteFile(bin, compact.Bytes(), 0o644)
+}
+
+// writeText writes the text form of the table, gzipped.
+func writeText(path string, table []byte) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw, err := gzip.NewWriterLevel(fh, gzip.BestCompression)
+	if err != nil {
+		fh.Close()
+		return err
+	}
+	if _, err := zw.Write(table); err != nil {
+		fh.Close()
 		return err
 	}
 	if err := zw.Close(); err != nil {
+		fh.Close()
 		return err
 	}
 	return fh.Close()

@@ -11,7 +11,8 @@
 //   - hover latency p50/p95/p99 over words of the workspace's pages (p95 ≤10 ms)
 //   - a saved file visible to hover and to mrpvm.ask (target ≤50 ms)
 //   - mrpvm.ask latency on the symbolic path (gs-symbolic pinned, no model; median ≤30 ms)
-//   - peak RSS (VmHWM) of the warm server after serving all of the above (≤120 MB)
+//   - peak RSS (VmHWM) of the warm server after serving all of the above (≤120 MB),
+//     and after each phase (warm start, hovers, saves, asks) to tell which one raised it
 //
 // Usage:
 //

@@ -70,7 +70,10 @@ type figures struct {
 	ServingFileMB      float64 `json:"servingRssFileMB"`
 	DBMB               float64 `json:"dbMB"`
 	WarmRSSMB          float64 `json:"warmStartRSSMB"`
-	WarmFileMB         float64 `json:"warmStartRssFileMB"`
+	// PhasePeakRSSMB is the warm server's VmHWM after each phase: the warm
+	// start, the hovers, the saves and the asks.
+	PhasePeakRSSMB [4]float64 `json:"phasePeakRSSMB"`
+	WarmFileMB     float64    `json:"warmStartRssFileMB"`
 }
 
 func main() {
@@ -144,6 +147,7 @@ func report(f figures) {
 	fmt.Printf("  hovers during the cold ingest       %8.2f / %.2f / %.2f ms p50/p95/max over %d hovers\n", f.DuringP50MS, f.DuringP95MS, f.DuringMaxMS, f.DuringHovers)
 	fmt.Printf("  warm start to end of $/progress     %8.2f ms  target ≤300 ms  %s (from initialize: %.2f ms)\n", f.WarmStartMS, mark(f.WarmStartMS, 300), f.WarmFromInitMS)
 	fmt.Printf("  RSS after the warm start            %8.1f MB  (file-backed %.1f MB)\n", f.WarmRSSMB, f.WarmFileMB)
+	fmt.Printf("  peak RSS after warm start / hovers / saves / asks  %.1f / %.1f / %.1f / %.1f MB\n", f.PhasePeakRSSMB[0], f.PhasePeakRSSMB[1], f.PhasePeakRSSMB[2], f.PhasePeakRSSMB[3])
 	fmt.Printf("  hover p50 / p95 / p99               %8.2f / %.2f / %.2f ms  target p95 ≤10 ms  %s (%.0f%% with a result)\n", f.HoverP50MS, f.HoverP95MS, f.HoverP99MS, mark(f.HoverP95MS, 10), f.HoverHits*100)
 	fmt.Printf("  saved file visible to hover         %8.2f ms median, %.2f ms max  target ≤50 ms  %s\n", f.SaveHoverMedMS, f.SaveHoverMaxMS, mark(f.SaveHoverMedMS, 50))
 	fmt.Printf("  saved file visible to mrpvm.ask     %8.2f ms median, %.2f ms max  target ≤50 ms  %s\n", f.SaveAskMedMS, f.SaveAskMaxMS, mark(f.SaveAskMedMS, 50))
@@ -306,6 +310,12 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	if v, err := lspclient.Status(c.Pid(), "RssFile:"); err == nil {
 		f.WarmFileMB = float64(v) / (1 << 20)
 	}
+	phasePeak := func(i int) {
+		if hwm, err := lspclient.PeakRSS(c.Pid()); err == nil {
+			f.PhasePeakRSSMB[i] = float64(hwm) / (1 << 20)
+		}
+	}
+	phasePeak(0)
 
 	// 3. Hover latency over words of random pages.
 	var lat []time.Duration
@@ -330,6 +340,7 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	}
 	f.HoverP50MS, f.HoverP95MS, f.HoverP99MS = ms(pct(lat, 50)), ms(pct(lat, 95)), ms(pct(lat, 99))
 	f.HoverHits = float64(hits) / float64(max(len(lat), 1))
+	phasePeak(1)
 
 	// 4. A saved file: how soon hover and mrpvm.ask see it.
 	var toHover, toAsk []time.Duration
@@ -382,6 +393,7 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	}
 	f.SaveHoverMedMS, f.SaveHoverMaxMS = ms(pct(toHover, 50)), ms(pct(toHover, 100))
 	f.SaveAskMedMS, f.SaveAskMaxMS = ms(pct(toAsk, 50)), ms(pct(toAsk, 100))
+	phasePeak(2)
 
 	// 5. mrpvm.ask on the symbolic path.
 	qs, err := questionsFor(name, pages, rng)
@@ -404,6 +416,7 @@ func measure(bin, tmp, name, dir string) (figures, error) {
 	}
 	f.AskMedianMS, f.AskP95MS = ms(pct(askLat, 50)), ms(pct(askLat, 95))
 	f.AskAnswered = float64(ok) / float64(max(len(askLat), 1))
+	phasePeak(3)
 
 	if hwm, err := lspclient.PeakRSS(c.Pid()); err == nil {
 		f.ServingPeakRSSMB = float64(hwm) / (1 << 20)

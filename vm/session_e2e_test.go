@@ -1,0 +1,184 @@
+package vm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/vm"
+	"github.com/mrpvm/mrpvm/workspace"
+)
+
+// askInProcess opens the workspace (as a new process would: the
+// knowledge base file at db), asks one question and closes it again.
+func askInProcess(t *testing.T, root, db string, req vm.Request) *vm.Response {
+	t.Helper()
+	w, err := workspace.Open(workspace.Options{Root: root, DBPath: db, NoWrappers: true, NoLLM: true})
+	require.NoError(t, err)
+	defer w.Close()
+	ctx := context.Background()
+	_, err = w.KB.Ingest(ctx, ingest.RunOptions{})
+	require.NoError(t, err)
+	resp, err := w.VM.Ask(ctx, req)
+	require.NoError(t, err)
+	return resp
+}
+
+func writePages(t *testing.T, root string, pages map[string]string) {
+	t.Helper()
+	for name, text := range pages {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+}
+
+// TestFollowUpContinuesInThePageFamily runs the built-in plugins over a
+// real knowledge base file, each turn in a new process: after an answer
+// from a page named after the action asked for (docker-container-run), a
+// follow-up naming only another action is answered from the sibling page
+// that leads with that action (docker-container-ls), not from the page
+// of the whole family that mentions it among other things; one naming a
+// thing of its own keeps the page that leads with it.
+func TestFollowUpContinuesInThePageFamily(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"common/docker-container-run.md": "# docker container run\n\n> Run a command in a new Docker container.\n\n- Run a command in a new container in the background:\n\n`docker container run --detach {{image}}`\n",
+		"common/docker-container.md": "# docker container\n\n> Manage Docker containers.\n\n- List currently running Docker containers:\n\n`docker container ls`\n\n" +
+			"- Start one or more stopped Docker containers:\n\n`docker container start {{container}}`\n\n- Kill one or more running Docker containers:\n\n`docker container kill {{container}}`\n",
+		"common/docker-container-ls.md": "# docker container ls\n\n> List Docker containers.\n\n- List currently running Docker containers:\n\n`docker container ls`\n\n- List all Docker containers (running and stopped):\n\n`docker container ls --all`\n",
+		"common/docker-container-rm.md": "# docker container rm\n\n> Remove Docker containers.\n\n- Remove containers:\n\n`docker container rm {{container}}`\n",
+		"common/docker-image-ls.md":     "# docker image ls\n\n> List Docker images.\n\n- List all images:\n\n`docker image ls --all`\n",
+		"common/distrobox-list.md":      "# distrobox list\n\n> List all distrobox containers.\n\n- List containers:\n\n`distrobox list`\n",
+		"common/tar.md":                 "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I run a docker container in the background?"})
+	require.Equal(t, vm.StatusAnswered, first.Status)
+	require.NotEmpty(t, first.Evidence)
+	require.Equal(t, "common/docker-container-run.md", first.Evidence[0].SourceID)
+
+	list := askInProcess(t, root, db, vm.Request{Question: "How do I list them?", SessionID: first.SessionID})
+	require.Equal(t, vm.StatusAnswered, list.Status)
+	require.NotEmpty(t, list.Evidence)
+	assert.Equal(t, "common/docker-container-ls.md", list.Evidence[0].SourceID)
+
+	images := askInProcess(t, root, db, vm.Request{Question: "And how do I list images?", SessionID: first.SessionID})
+	require.NotEmpty(t, images.Context)
+	assert.NotEqual(t, "common/docker-container-ls.md", images.Context[0].SourceID, "a follow-up naming another thing is not held in the family")
+	for _, n := range images.Trace.Notes {
+		assert.NotContains(t, n, "docker-container-ls", "the family's page is not put first")
+	}
+}
+
+// TestFollowUpTopicIsTheThingNotTheFolder: the topic a follow-up carries
+// from a page of a compound name ("groupadd") is the word the name
+// starts with, so "And how do I delete one?" looks for deleting groups,
+// not for anything deleted on Linux.
+func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"linux/groupadd.md":       "# groupadd\n\n> Add user groups to the system.\n\n- Create a new group:\n\n`sudo groupadd {{group_name}}`\n",
+		"linux/groupdel.md":       "# groupdel\n\n> Delete existing user groups from the system.\n\n- Delete an existing group:\n\n`sudo groupdel {{group_name}}`\n",
+		"linux/semanage-login.md": "# semanage-login\n\n> Manage SELinux login mappings between Linux users and SELinux users.\n\n- Delete a login mapping of a Linux user:\n\n`sudo semanage login --delete {{linux_username}}`\n",
+		"linux/userdel.md":        "# userdel\n\n> Remove a Linux user account.\n\n- Delete a Linux user:\n\n`sudo userdel {{username}}`\n",
+		"linux/lsblk.md":          "# lsblk\n\n> List information about Linux devices.\n\n- List all devices on Linux:\n\n`lsblk --all`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I create a new group of users on Linux?"})
+	require.Equal(t, vm.StatusAnswered, first.Status)
+	require.Equal(t, "linux/groupadd.md", first.Evidence[0].SourceID)
+
+	del := askInProcess(t, root, db, vm.Request{Question: "And how do I delete one?", SessionID: first.SessionID})
+	assert.Contains(t, del.SearchedFor, "group")
+	require.Equal(t, vm.StatusAnswered, del.Status)
+	require.NotEmpty(t, del.Evidence)
+	assert.Equal(t, "linux/groupdel.md", del.Evidence[0].SourceID)
+}
+
+// TestPartsAreAnsweredEachFromItsOwnPage: a question of two parts, the
+// second going on with what the first named ("create a new git branch,
+// and then push it to the remote"), is answered part by part, and the
+// second part from the page named after what it asks for (git-push), not
+// from the first part's page that mentions it in passing.
+func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"common/git-branch.md": "# git branch\n\n> Main Git command for working with branches.\n\n- Create a new branch based on the current commit:\n\n`git branch {{branch_name}}`\n\n" +
+			"- Show the name of the current branch:\n\n`git branch --show-current`\n\n- Delete a local branch:\n\n`git branch --delete {{branch_name}}`\n\n" +
+			"- Delete a remote branch:\n\n`git push {{remote_name}} --delete {{remote_branch_name}}`\n",
+		"common/git-delete-branch.md": "# git delete-branch\n\n> Delete local and remote Git branches.\n\n- Delete one or more local and remote Git branches:\n\n`git delete-branch {{branch_name}}`\n",
+		"common/git-push.md":          "# git push\n\n> Push commits to a remote repository.\n\n- Publish the current branch to a remote repository, setting its upstream:\n\n`git push --set-upstream {{remote_name}} {{branch_name}}`\n",
+		"common/git-pull.md":          "# git pull\n\n> Fetch a branch from a remote repository and merge it.\n\n- Download changes from the default remote and merge them:\n\n`git pull`\n",
+		"common/tar.md":               "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I create a new git branch, and then push it to the remote?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotNil(t, resp.Trace.Frames)
+	require.Len(t, resp.Trace.Frames.Children, 2, "one frame per part")
+	var sources []string
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"common/git-branch.md", "common/git-push.md"}, sources)
+	assert.Contains(t, resp.AnswerMarkdown, "--set-upstream")
+
+	// The first part's page says what the second asks in its own words:
+	// it answers both.
+	resp = askInProcess(t, root, db, vm.Request{Question: "How can I tell which git branch I'm on, and how do I delete a local one?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	sources = nil
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"common/git-branch.md"}, sources)
+	assert.Contains(t, resp.AnswerMarkdown, "git branch --delete")
+}
+
+// TestLaterPartsStayWithTheLibraryAskedAbout: in the documentation of
+// several libraries, a later part pointing back at the library the first
+// part was answered from ("serve static files with it", after "add
+// middleware to a chi router") is answered from that library's folder,
+// not from another library's page that says it in more words.
+func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"chi/README.md": "# chi\n\nchi is a lightweight router for Go HTTP services.\n\n## Middlewares\n\nAdd middleware to a chi router with `r.Use`:\n\n" +
+			"```go\nr := chi.NewRouter()\nr.Use(middleware.Logger)\n```\n\n## Router interface\n\nchi's router is based on a radix trie.\n",
+		"chi/_examples/README.md": "# chi examples\n\n* fileserver - Easily serve static files from a folder\n* rest - REST APIs made easy\n",
+		"mux/README.md": "# gorilla/mux\n\nA request router.\n\n## Static Files\n\nServe static files with mux: serving static files from a " +
+			"static folder is easy, static files are served with `http.FileServer`:\n\n```go\nr.PathPrefix(\"/static/\").Handler(http.FileServer(dir))\n```\n",
+		"gin/README.md": "# gin\n\nA web framework.\n\n## Routing\n\nGroup routes with `router.Group`.\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I add middleware to a chi router, and how do I serve static files with it?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	var sources []string
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
+	}
+	assert.Equal(t, []string{"chi/README.md", "chi/_examples/README.md"}, sources)
+	assert.NotContains(t, resp.AnswerMarkdown, "PathPrefix")
+}
+
+// TestEarlierPartsShareTheLibraryALaterPartNames: the library a later
+// part names ("the gin server") is what the first part ("group routes")
+// asks about too, though another library's page says it in more words.
+func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
+	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	writePages(t, root, map[string]string{
+		"gin/README.md": "# Gin\n\nGin is a web framework.\n\n## Grouping routes\n\nGroup routes with `router.Group(\"/v1\")`.\n\n" +
+			"## Running\n\nRun the server on port 8080 with `router.Run(\":8080\")`.\n",
+		"chi/README.md": "# chi\n\nchi is a router.\n\n## Route groups\n\nGroup routes, group routes inline, and mount route groups: " +
+			"routes can be grouped with `r.Group` and `r.Route`, grouping routes under one prefix.\n",
+		"mux/README.md":    "# mux\n\nA request router.\n\n## Subrouters\n\nUse subrouters for routes with a common path prefix.\n",
+		"logrus/README.md": "# logrus\n\nStructured logging.\n",
+	})
+	resp := askInProcess(t, root, db, vm.Request{Question: "How do I group routes, and how do I run the gin server on port 8080?"})
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotEmpty(t, resp.Evidence)
+	assert.Equal(t, "gin/README.md", resp.Evidence[0].SourceID)
+	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
+}
