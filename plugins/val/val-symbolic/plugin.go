@@ -282,7 +282,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	corr := corrections(in)
 	credit(answerTerms, corr)
 	for _, t := range targets {
-		key := symbolic.ContentTerms(t)
+		key := askedTerms(t, rar)
 		if len(key) == 0 {
 			continue
 		}
@@ -903,7 +903,7 @@ func spanText(k *kus.KU, rc plugin.RunContext) string {
 // it misses; 1 when target has no key term.
 func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
-	for _, k := range symbolic.ContentTerms(target) {
+	for _, k := range askedTerms(target, rar) {
 		if filler[k] {
 			continue
 		}
@@ -919,6 +919,26 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 		return 1, ""
 	}
 	return got / total, worst
+}
+
+// askedTerms are the content terms of target that can tell an answer
+// from another: a word the knowledge base holds nowhere ("disk" over
+// documentation that never says it) is in no passage, right or wrong, so
+// it is evidence neither way and is left out. When no word of target is
+// known, all of them stay: a question made only of words the knowledge
+// base never uses is not answered by it.
+func askedTerms(target string, rar symbolic.Rarity) []string {
+	all := symbolic.ContentTerms(target)
+	var known []string
+	for _, k := range all {
+		if rar.Known(k) {
+			known = append(known, k)
+		}
+	}
+	if len(known) == 0 {
+		return all
+	}
+	return known
 }
 
 // filler are words of a question that name nothing it asks about.
