@@ -222,6 +222,36 @@ func TestStageRunnerIsolatesPlugins(t *testing.T) {
 	assert.Equal(t, "goal-deep", resp.Trace.Outcome.Stages[3].ModelRole)
 }
 
+// TestRejectedAnswerListsTheCandidatesSourcesFirst: when every candidate
+// is rejected, the pages the rejected candidate cited lead the "you may
+// look at" list, in its order, before the rest of the evidence in
+// retrieval order; each source is listed once.
+func TestRejectedAnswerListsTheCandidatesSourcesFirst(t *testing.T) {
+	unit := func(id, source, text string) *kus.KU {
+		k := leaf(id, text)
+		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
+		return k
+	}
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
+		unit("yetris.md::0", "yetris.md", "Pieces fall into a huge well."),
+		unit("bastet.md::0", "bastet.md", "Pieces fall, bastard tetris."),
+		unit("split.md::0", "split.md", "Split a file into pieces."),
+		unit("yetris.md::1", "yetris.md", "Smaller pieces."),
+		unit("split.md::1", "split.md", "Split a file with at most 512 bytes."),
+	}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(_ context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: "Split a file into pieces.", EvidenceIDs: []string{"split.md::1", "split.md::0"}}, nil
+	}}
+	val := &testVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), verdict: plugin.StatusRejected}
+	m, _ := setup(t, nil, kb, gs, val)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I break a huge file into smaller pieces?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, resp.Status)
+	_, list, ok := strings.Cut(resp.AnswerMarkdown, "You may look at:\n")
+	require.True(t, ok, resp.AnswerMarkdown)
+	assert.Equal(t, "- split — split.md:1\n- yetris — yetris.md:1\n- bastet — bastet.md:1\n", list)
+}
+
 func TestValidationRejectionMovesToTheNextPlanner(t *testing.T) {
 	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}
 	gsA := &testGS{Base: descriptor(t, "gs-a", plugin.TypeGS, ""), solve: answer("wrong")}
