@@ -177,3 +177,23 @@ func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestParticlesBelongToTheVerb: "back" in "write the config back" is part
+// of the action, which a page names with the verb alone, not a thing the
+// answer must hold; as the action itself ("back up") it is asked for.
+func TestParticlesBelongToTheVerb(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "back": 1})}
+	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
+		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"write the viper config file back", plugin.StatusAccepted},
+		{"back up the viper config file", plugin.StatusRejected},
+	} {
+		res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}}, Answer: answer, Evidence: []plugin.ScoredKU{writing}})
+		expect(t, res, tc.want, "")
+	}
+}

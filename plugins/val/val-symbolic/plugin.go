@@ -936,13 +936,20 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 }
 
 // askedTerms are the content terms of target that can tell an answer
-// from another: a word the knowledge base holds nowhere ("disk" over
+// from another, without the particles of its action (see particles): a word the knowledge base holds nowhere ("disk" over
 // documentation that never says it) is in no passage, right or wrong, so
 // it is evidence neither way and is left out. When no word of target is
 // known, all of them stay: a question made only of words the knowledge
 // base never uses is not answered by it.
 func askedTerms(target string, rar symbolic.Rarity) []string {
-	all := symbolic.ContentTerms(target)
+	var all []string
+	action, _ := symbolic.Action(target)
+	for _, k := range symbolic.ContentTerms(target) {
+		if action != "" && action != k && particles[k] {
+			continue // "back" of "write it back": part of the verb
+		}
+		all = append(all, k)
+	}
 	var known []string
 	for _, k := range all {
 		if rar.Known(k) {
@@ -953,6 +960,18 @@ func askedTerms(target string, rar symbolic.Rarity) []string {
 		return all
 	}
 	return known
+}
+
+// particles complete a how-to's verb after its object ("write it back",
+// "put it away"): they are part of the action, which pages name with the
+// verb alone ("writes the current configuration"), not a thing asked
+// about. The other particles ("up", "down", "out") are stop words already.
+var particles = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("back away") {
+		particles[w] = true
+	}
 }
 
 // filler are words of a question that name nothing it asks about.
