@@ -41,7 +41,7 @@ const ExpectNoContext = "no-context"
 
 // Set is one question file.
 type Set struct {
-	Name      string     `json:"set"`  // "dev" or "heldout"
+	Name      string     `json:"set"`  // one of SetNames
 	Note      string     `json:"note"` // what the set may be used for
 	Questions []Question `json:"questions"`
 }
@@ -86,10 +86,17 @@ func LoadSet(path string) (*Set, error) {
 	return &s, nil
 }
 
-// LoadSets reads questions/dev.json and questions/heldout.json under dir.
+// SetNames are the question sets, in the order they are loaded and asked:
+// the development set, the held-out set, and a second held-out set written
+// later by someone who had not seen the system's answers. A set asked later
+// never changes what an earlier one measures, since the earlier items of a
+// workspace are asked first.
+var SetNames = []string{"dev", "heldout", "heldout2"}
+
+// LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
 	var out []*Set
-	for _, name := range []string{"dev", "heldout"} {
+	for _, name := range SetNames {
 		s, err := LoadSet(filepath.Join(dir, "questions", name+".json"))
 		if err != nil {
 			return nil, err

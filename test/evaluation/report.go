@@ -61,9 +61,18 @@ type Summary struct {
 
 // Summarize tallies the results of one set ("" for every set).
 func (r *Report) Summarize(set string) *Summary {
-	s := &Summary{Set: set, ByKind: map[string]*Tally{}, ByWorkspace: map[string]*Tally{}}
+	if set == "" {
+		return r.SummarizeSets()
+	}
+	return r.SummarizeSets(set)
+}
+
+// SummarizeSets tallies the results of the named sets together (every set
+// when none is named).
+func (r *Report) SummarizeSets(sets ...string) *Summary {
+	s := &Summary{Set: strings.Join(sets, "+"), ByKind: map[string]*Tally{}, ByWorkspace: map[string]*Tally{}}
 	for _, res := range r.Results {
-		if set != "" && res.Set != set {
+		if len(sets) > 0 && !slices.Contains(sets, res.Set) {
 			continue
 		}
 		s.All.add(res)

@@ -209,7 +209,18 @@ func normalize(s string) string {
 // MissingPhrases returns the phrase groups none of whose alternatives occur
 // in the answer's body (case-insensitively, white space collapsed).
 func MissingPhrases(answer string, groups [][]string) [][]string {
-	body := " " + normalize(AnswerBody(answer)) + " "
+	return missingIn(AnswerBody(answer), groups)
+}
+
+// MissingFromSource is MissingPhrases for the text of a source file: all of
+// it counts, including what follows a "Sources:" line of an example answer
+// the file shows.
+func MissingFromSource(text string, groups [][]string) [][]string {
+	return missingIn(text, groups)
+}
+
+func missingIn(text string, groups [][]string) [][]string {
+	body := " " + normalize(text) + " "
 	var missing [][]string
 	for _, g := range groups {
 		found := false
