@@ -415,3 +415,35 @@ func TestSymbolicValidatorDrivesBacktracking(t *testing.T) {
 	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/rejected")
 	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/accepted")
 }
+
+// TestRejectedPartsListTheirSources: when every part of a question of
+// several parts was answered and every answer rejected, the no-context
+// answer still points at the sources the rejected parts cited, first.
+func TestRejectedPartsListTheirSources(t *testing.T) {
+	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
+		intent: "@i1 intent implement \"pack a directory into an archive\"\n@i2 set $i1 output procedure\n" +
+			"@i3 intent implement \"unpack the archive elsewhere\"\n@i4 set $i3 output procedure\n"}
+	unit := func(id, source, text string) *kus.KU {
+		k := leaf(id, text)
+		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
+		return k
+	}
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
+		unit("atool.md::0", "atool.md", "Manage archives of various formats."),
+		unit("tar.md::0", "tar.md", "Create an archive of a directory, extract an archive elsewhere."),
+	}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		if len(in.Intents) > 1 {
+			return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition}, nil
+		}
+		return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: "Use tar [1].", EvidenceIDs: []string{"tar.md::0"}}, nil
+	}}
+	val := &testVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), verdict: plugin.StatusRejected}
+	m, _ := setup(t, nil, sd, kb, gs, val)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I pack a directory into an archive and unpack the archive elsewhere?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, resp.Status)
+	_, list, ok := strings.Cut(resp.AnswerMarkdown, "You may look at:\n")
+	require.True(t, ok, resp.AnswerMarkdown)
+	assert.True(t, strings.HasPrefix(list, "- tar — tar.md:1\n"), list)
+}
