@@ -155,8 +155,10 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 // TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence: a question word no
 // source holds ("disk" over documentation that never says it) can be in
 // no passage, right or wrong, so an answer that covers the rest is
-// accepted; a question made only of such words is not answered by a page
-// that shares none of them, and a known rare word still counts.
+// accepted; but it weighs as the most common known word of the question,
+// so a question mostly about things the knowledge base lacks is not
+// answered by a page that shares its other words, and one made only of
+// such words is not answered at all; a known rare word still counts.
 func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "yaml": 1})}
 	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
@@ -169,6 +171,7 @@ func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 		{"an unknown word", "write the viper config file back to disk", plugin.StatusAccepted},
 		{"only unknown words", "flibber the wozzle", plugin.StatusRejected},
 		{"a known rare word missing", "write the viper config file as yaml", plugin.StatusRejected},
+		{"mostly unknown words", "viper config in a kubernetes helm chart", plugin.StatusRejected},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,9 +8,9 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
 // rarity in the knowledge base (a word the spelling correction changed
-// counts as asked too; a word the knowledge base never uses is evidence
-// neither way unless the question has no other; "back" in "write it back"
-// belongs to the verb; "Why X when Y?" is judged on X; a follow-up
+// counts as asked too; a word the knowledge base never uses need not be
+// mentioned and weighs as its most common known word; "back" in "write it
+// back" belongs to the verb; "Why X when Y?" is judged on X; a follow-up
 // completed with its topic must have its own words covered apart from that
 // topic). It must lead with a source that has them together in one
 // sentence (or names one of them in its title); for "what is X", with a

@@ -914,14 +914,31 @@ func spanText(k *kus.KU, rc plugin.RunContext) string {
 
 // keyCoverage is the share of target's key terms, each weighed by its
 // rarity, that cover holds (or a near spelling of), and the rarest term
-// it misses; 1 when target has no key term.
+// it misses; 1 when target has no key term. A word no source holds has no
+// measured rarity: it weighs as the most common of the known key terms,
+// so it still counts (a question about a thing the knowledge base lacks
+// is not answered by a page about the rest of it) without outweighing
+// the words a passage can be judged on.
 func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
-	got, total, worst, worstW := 0.0, 0.0, "", 0.0
-	for _, k := range askedTerms(target, rar) {
+	var terms []string
+	lightest := -1.0
+	for _, k := range keyTerms(target) {
 		if filler[k] {
 			continue
 		}
+		terms = append(terms, k)
+		if rar.Known(k) {
+			if w := rar.Weight(k); lightest < 0 || w < lightest {
+				lightest = w
+			}
+		}
+	}
+	got, total, worst, worstW := 0.0, 0.0, "", 0.0
+	for _, k := range terms {
 		w := rar.Weight(k)
+		if lightest >= 0 && !rar.Known(k) {
+			w = lightest
+		}
 		total += w
 		if covered(k, cover, rar) {
 			got += w
@@ -935,21 +952,28 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 	return got / total, worst
 }
 
-// askedTerms are the content terms of target that can tell an answer
-// from another, without the particles of its action (see particles): a word the knowledge base holds nowhere ("disk" over
-// documentation that never says it) is in no passage, right or wrong, so
-// it is evidence neither way and is left out. When no word of target is
-// known, all of them stay: a question made only of words the knowledge
-// base never uses is not answered by it.
-func askedTerms(target string, rar symbolic.Rarity) []string {
-	var all []string
+// keyTerms are the content terms of target without the particles of its
+// action (see particles).
+func keyTerms(target string) []string {
+	var out []string
 	action, _ := symbolic.Action(target)
 	for _, k := range symbolic.ContentTerms(target) {
 		if action != "" && action != k && particles[k] {
 			continue // "back" of "write it back": part of the verb
 		}
-		all = append(all, k)
+		out = append(out, k)
 	}
+	return out
+}
+
+// askedTerms are the key terms of target (keyTerms) an answer must
+// mention: a word the knowledge base holds nowhere ("disk" over
+// documentation that never says it) is in no passage, right or wrong, so
+// no answer can mention it and it is left out. When no word of target is
+// known, all of them stay: a question made only of words the knowledge
+// base never uses is not answered by it.
+func askedTerms(target string, rar symbolic.Rarity) []string {
+	all := keyTerms(target)
 	var known []string
 	for _, k := range all {
 		if rar.Known(k) {
