@@ -1103,12 +1103,13 @@ func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
 
 // reasonWords are the words (lower case, as written) by which a sentence
 // gives a reason, a purpose or a condition ("you must switch to another
-// branch before doing this", "only after ...", "requires ...").
+// branch before doing this", "requires root"). "Only" alone restricts
+// what is shown ("List only directories"); "only if" counts by its "if".
 var reasonWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
-		"must only before until require requires required need needs needed cannot") {
+		"must before until require requires required need needs needed cannot") {
 		reasonWords[w] = true
 	}
 }
