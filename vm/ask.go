@@ -506,7 +506,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 }
 
 // rejectedAnswer is the no-context answer given when every candidate
-// answer was rejected: the last reason and the closest sources.
+// answer was rejected: the last reason and the closest sources. The
+// sources the rejected candidate cited come first, in its order: the goal
+// solver chose them as the passages that answer, and validation found
+// them short of the question, not off it; the rest of the evidence
+// follows in retrieval order.
 func rejectedAnswer(res frameResult) string {
 	var b strings.Builder
 	b.WriteString("The knowledge base has no passage that answers this question with confidence")
@@ -514,22 +518,39 @@ func rejectedAnswer(res frameResult) string {
 		fmt.Fprintf(&b, " (the best candidate was rejected: %s)", res.reason)
 	}
 	b.WriteString(".\n")
+	byID := map[string]*kus.KU{}
+	var order []*kus.KU
+	for _, e := range res.evidence {
+		if e.KU != nil {
+			byID[e.KU.ID] = e.KU
+		}
+	}
+	for _, id := range res.cited {
+		if k := byID[id]; k != nil {
+			order = append(order, k)
+		}
+	}
+	for _, e := range res.evidence {
+		if e.KU != nil {
+			order = append(order, e.KU)
+		}
+	}
 	seen := map[string]bool{}
 	n := 0
-	for _, e := range res.evidence {
-		if e.KU == nil || seen[e.KU.SourceID] || n == 3 {
+	for _, k := range order {
+		if seen[k.SourceID] || n == 3 {
 			continue
 		}
 		if n == 0 {
 			b.WriteString("\nYou may look at:\n")
 		}
-		seen[e.KU.SourceID] = true
+		seen[k.SourceID] = true
 		n++
-		title := e.KU.Title
+		title := k.Title
 		if title == "" {
-			title = e.KU.SourceName
+			title = k.SourceName
 		}
-		fmt.Fprintf(&b, "- %s — %s:%d\n", title, e.KU.SourceID, max(1, e.KU.Range.StartLine))
+		fmt.Fprintf(&b, "- %s — %s:%d\n", title, k.SourceID, max(1, k.Range.StartLine))
 	}
 	return b.String()
 }

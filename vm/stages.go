@@ -794,6 +794,10 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	var cited []string
 	answered, noContext := 0, 0
 	var rejections []string
+	// What the rejected parts rested on and cited: the no-context answer
+	// points at those sources first.
+	var rejected []plugin.ScoredKU
+	var rejectedCited []string
 	asParts := len(splitIntents(intents)) >= 2
 	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
@@ -840,6 +844,8 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 			parts = append(parts, "### "+heading+"\n\n"+noContextAnswer(res.answer))
 		case "rejected":
 			rejections = append(rejections, heading+": "+res.reason)
+			rejected = mergeEvidence(rejected, res.evidence)
+			rejectedCited = append(rejectedCited, res.cited...)
 			parts = append(parts, "### "+heading+"\n\nNo answer: every answer was rejected by validation.")
 		default:
 			parts = append(parts, "### "+heading+"\n\nNo answer: "+res.status+".")
@@ -853,7 +859,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	case len(rejections) > 0:
 		// Every sub-task was answered and every answer rejected: the frame
 		// is rejected, so the next planner gets its turn.
-		return frameResult{status: "rejected", reason: strings.Join(rejections, "; ")}, true
+		return frameResult{status: "rejected", reason: strings.Join(rejections, "; "), evidence: rejected, cited: rejectedCited}, true
 	}
 	r.trace.fail(ft, CodeDecompositionFailed, "no sub-task of %d produced an answer", len(subs))
 	return frameResult{status: StatusFailure}, true

@@ -222,6 +222,36 @@ func TestStageRunnerIsolatesPlugins(t *testing.T) {
 	assert.Equal(t, "goal-deep", resp.Trace.Outcome.Stages[3].ModelRole)
 }
 
+// TestRejectedAnswerListsTheCandidatesSourcesFirst: when every candidate
+// is rejected, the pages the rejected candidate cited lead the "you may
+// look at" list, in its order, before the rest of the evidence in
+// retrieval order; each source is listed once.
+func TestRejectedAnswerListsTheCandidatesSourcesFirst(t *testing.T) {
+	unit := func(id, source, text string) *kus.KU {
+		k := leaf(id, text)
+		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
+		return k
+	}
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
+		unit("yetris.md::0", "yetris.md", "Pieces fall into a huge well."),
+		unit("bastet.md::0", "bastet.md", "Pieces fall, bastard tetris."),
+		unit("split.md::0", "split.md", "Split a file into pieces."),
+		unit("yetris.md::1", "yetris.md", "Smaller pieces."),
+		unit("split.md::1", "split.md", "Split a file with at most 512 bytes."),
+	}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(_ context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: "Split a file into pieces.", EvidenceIDs: []string{"split.md::1", "split.md::0"}}, nil
+	}}
+	val := &testVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), verdict: plugin.StatusRejected}
+	m, _ := setup(t, nil, kb, gs, val)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I break a huge file into smaller pieces?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, resp.Status)
+	_, list, ok := strings.Cut(resp.AnswerMarkdown, "You may look at:\n")
+	require.True(t, ok, resp.AnswerMarkdown)
+	assert.Equal(t, "- split — split.md:1\n- yetris — yetris.md:1\n- bastet — bastet.md:1\n", list)
+}
+
 func TestValidationRejectionMovesToTheNextPlanner(t *testing.T) {
 	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Alpha uses beta.")}}
 	gsA := &testGS{Base: descriptor(t, "gs-a", plugin.TypeGS, ""), solve: answer("wrong")}
@@ -384,4 +414,36 @@ func TestSymbolicValidatorDrivesBacktracking(t *testing.T) {
 	assert.Contains(t, errorCodes(resp), CodeValidationRejected)
 	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/rejected")
 	assert.Contains(t, stagesOf(resp), "validation/val-symbolic/accepted")
+}
+
+// TestRejectedPartsListTheirSources: when every part of a question of
+// several parts was answered and every answer rejected, the no-context
+// answer still points at the sources the rejected parts cited, first.
+func TestRejectedPartsListTheirSources(t *testing.T) {
+	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
+		intent: "@i1 intent implement \"pack a directory into an archive\"\n@i2 set $i1 output procedure\n" +
+			"@i3 intent implement \"unpack the archive elsewhere\"\n@i4 set $i3 output procedure\n"}
+	unit := func(id, source, text string) *kus.KU {
+		k := leaf(id, text)
+		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
+		return k
+	}
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
+		unit("atool.md::0", "atool.md", "Manage archives of various formats."),
+		unit("tar.md::0", "tar.md", "Create an archive of a directory, extract an archive elsewhere."),
+	}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		if len(in.Intents) > 1 {
+			return &plugin.SolveResult{Status: plugin.StatusNeedsDecomposition}, nil
+		}
+		return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: "Use tar [1].", EvidenceIDs: []string{"tar.md::0"}}, nil
+	}}
+	val := &testVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), verdict: plugin.StatusRejected}
+	m, _ := setup(t, nil, sd, kb, gs, val)
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I pack a directory into an archive and unpack the archive elsewhere?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, resp.Status)
+	_, list, ok := strings.Cut(resp.AnswerMarkdown, "You may look at:\n")
+	require.True(t, ok, resp.AnswerMarkdown)
+	assert.True(t, strings.HasPrefix(list, "- tar — tar.md:1\n"), list)
 }

@@ -187,10 +187,10 @@ func TestGrepBaseline(t *testing.T) {
 // When questions are added, the floors are set again just under the
 // figures the same system reaches on the enlarged sets.
 var floors = map[string]float64{
-	WorkspaceDocs:   0.78,
-	WorkspaceTLDR:   0.50,
-	WorkspaceGolibs: 0.82,
-	"overall":       0.65, // only checked when all three workspaces ran
+	WorkspaceDocs:   0.78, // 37/47
+	WorkspaceTLDR:   0.54, // 54/99
+	WorkspaceGolibs: 0.82, // 55/67
+	"overall":       0.68, // 146/213, only checked when all three workspaces ran
 }
 
 // heldOutFloors are floors of the held-out set alone. That set never
@@ -226,7 +226,7 @@ var dev2Floors = map[string]float64{
 // kindFloors are floors of the right answers of one kind, over the
 // development and held-out sets together, checked when all three workspaces ran.
 var kindFloors = map[string]float64{
-	KindFollowUp:  0.71, // 15/21
+	KindFollowUp:  0.76, // 16/21
 	KindMultiPart: 0.41, // 5/12
 }
 

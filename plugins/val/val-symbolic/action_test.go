@@ -29,7 +29,7 @@ const dockerPage = "# docker\n\n> Manage Docker containers and images.\n> More i
 // "delete"), passes.
 func TestHowToMustDoTheAction(t *testing.T) {
 	stash, docker := page(t, "common/git-stash.md", stashPage), page(t, "common/docker.md", dockerPage)
-	c := sourced{corpus: corpus{n: 1000, df: freq("stash latest back container delet bring", 5)},
+	c := sourced{corpus: corpus{n: 1000, df: freq("stash latest back container delet bring stop", 5)},
 		src: map[string]string{"common/git-stash.md": stashPage, "common/docker.md": dockerPage}}
 	cases := []struct {
 		name, target, answer string

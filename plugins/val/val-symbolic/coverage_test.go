@@ -151,3 +151,52 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 		expect(t, res, plugin.StatusAccepted, "")
 	}
 }
+
+// TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence: a question word no
+// source holds ("disk" over documentation that never says it) can be in
+// no passage, right or wrong, so an answer that covers the rest is
+// accepted; but it weighs as the most common known word of the question,
+// so a question mostly about things the knowledge base lacks is not
+// answered by a page that shares its other words, and one made only of
+// such words is not answered at all; a known rare word still counts.
+func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "yaml": 1})}
+	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
+		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	cases := []struct {
+		name, target string
+		want         plugin.Status
+	}{
+		{"an unknown word", "write the viper config file back to disk", plugin.StatusAccepted},
+		{"only unknown words", "flibber the wozzle", plugin.StatusRejected},
+		{"a known rare word missing", "write the viper config file as yaml", plugin.StatusRejected},
+		{"mostly unknown words", "viper config in a kubernetes helm chart", plugin.StatusRejected},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Intents: intent(tc.target), Answer: answer, Evidence: []plugin.ScoredKU{writing}})
+			expect(t, res, tc.want, "")
+		})
+	}
+}
+
+// TestParticlesBelongToTheVerb: "back" in "write the config back" is part
+// of the action, which a page names with the verb alone, not a thing the
+// answer must hold; as the action itself ("back up") it is asked for.
+func TestParticlesBelongToTheVerb(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "back": 1})}
+	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
+		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"write the viper config file back", plugin.StatusAccepted},
+		{"back up the viper config file", plugin.StatusRejected},
+	} {
+		res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}}, Answer: answer, Evidence: []plugin.ScoredKU{writing}})
+		expect(t, res, tc.want, "")
+	}
+}

@@ -8,14 +8,17 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
 // rarity in the knowledge base (a word the spelling correction changed
-// counts as asked too; a follow-up completed with its topic must have its
-// own words covered apart from that topic). It must lead with a source
-// that has them together in one sentence (or names one of them in its
-// title); for "what is X", with a source about X; for a how-to, with a
-// source that carries the action it asks for (the verb, a synonym or kind
-// of it, or its first broader terms, from the general lexicon the
-// retrieval package exposes; the source's title and path count only with
-// the action itself or a close relative). Any failure rejects the answer
-// with a reason that names the statement or source, which drives the VM's
-// backtracking.
+// counts as asked too; a word the knowledge base never uses need not be
+// mentioned and weighs as its most common known word; "back" in "write it
+// back" belongs to the verb; "Why X when Y?" is judged on X; a follow-up
+// completed with its topic must have its own words covered apart from that
+// topic). It must lead with a source that has them together in one
+// sentence (or names one of them in its title); for "what is X", with a
+// source about X; for a how-to, with a source that carries the action it
+// asks for (the verb, a synonym or kind of it, or its first broader terms,
+// from the general lexicon the retrieval package exposes; the source's
+// title and path count only with the action itself or a close relative);
+// for "why", with a reason or a condition ("because", "useful when", "you
+// must ... before"). Any failure rejects the answer with a reason that
+// names the statement or source, which drives the VM's backtracking.
 package valsymbolic

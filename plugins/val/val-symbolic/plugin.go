@@ -276,13 +276,22 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = meanRE.ReplaceAllString(t, " ")
 		}
 	}
+	// "Why X when Y?" asks the reason for X; Y is the circumstance it is
+	// asked in, which a reason need not repeat ("Why would I use nohup
+	// when starting a long job?" is answered by "nohup lets a process
+	// live when the terminal is killed").
+	if asksWhy(in) {
+		for i, t := range targets {
+			targets[i] = whyAsked(t)
+		}
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
 	corr := corrections(in)
 	credit(answerTerms, corr)
 	for _, t := range targets {
-		key := symbolic.ContentTerms(t)
+		key := askedTerms(t, rar)
 		if len(key) == 0 {
 			continue
 		}
@@ -363,7 +372,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// only apart, and has them together only in a page it cites further
 	// down, leads with the wrong page.
 	if single && !several(targets[0]) {
-		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc) {
+		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc, !asksWhy(in)) {
 			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
 				n, k.Title, clip(targets[0]))
 			return v
@@ -717,11 +726,16 @@ type keyToken struct {
 }
 
 // keyTokens are the distinct key terms of target with their positions:
-// its content terms and the words that name an action ("list", "show"),
-// without filler.
-func keyTokens(target string) []keyToken {
+// its content terms and, when task is set, the words that name an action
+// ("list", "show"), without filler. A "why" question asks for a reason,
+// not an action: its "use" in "why would I use nohup" names nothing.
+func keyTokens(target string, task bool) []keyToken {
+	terms := symbolic.ContentTerms
+	if task {
+		terms = symbolic.TaskTerms
+	}
 	content := map[string]bool{}
-	for _, k := range symbolic.TaskTerms(target) {
+	for _, k := range terms(target) {
 		if !filler[k] {
 			content[k] = true
 		}
@@ -747,8 +761,8 @@ func keyTokens(target string) []keyToken {
 // "long command", "short name") in one sentence, or one in k's title or
 // path (k is about it) and another anywhere in its text. A target of fewer
 // than two key words passes.
-func together(target string, k *kus.KU, said []string, rc plugin.RunContext) bool {
-	key := keyTokens(target)
+func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
+	key := keyTokens(target, task)
 	words := map[int]bool{}
 	for _, t := range key {
 		words[t.pos] = true
@@ -823,7 +837,7 @@ func defines(in *plugin.ValidateInput) bool {
 // ("" when it has none).
 func rarest(target string, rar symbolic.Rarity) string {
 	best, bestW := "", -1.0
-	for _, t := range keyTokens(target) {
+	for _, t := range keyTokens(target, true) {
 		if w := rar.Weight(t.term); w > bestW {
 			best, bestW = t.term, w
 		}
@@ -900,14 +914,31 @@ func spanText(k *kus.KU, rc plugin.RunContext) string {
 
 // keyCoverage is the share of target's key terms, each weighed by its
 // rarity, that cover holds (or a near spelling of), and the rarest term
-// it misses; 1 when target has no key term.
+// it misses; 1 when target has no key term. A word no source holds has no
+// measured rarity: it weighs as the most common of the known key terms,
+// so it still counts (a question about a thing the knowledge base lacks
+// is not answered by a page about the rest of it) without outweighing
+// the words a passage can be judged on.
 func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
-	got, total, worst, worstW := 0.0, 0.0, "", 0.0
-	for _, k := range symbolic.ContentTerms(target) {
+	var terms []string
+	lightest := -1.0
+	for _, k := range keyTerms(target) {
 		if filler[k] {
 			continue
 		}
+		terms = append(terms, k)
+		if rar.Known(k) {
+			if w := rar.Weight(k); lightest < 0 || w < lightest {
+				lightest = w
+			}
+		}
+	}
+	got, total, worst, worstW := 0.0, 0.0, "", 0.0
+	for _, k := range terms {
 		w := rar.Weight(k)
+		if lightest >= 0 && !rar.Known(k) {
+			w = lightest
+		}
 		total += w
 		if covered(k, cover, rar) {
 			got += w
@@ -919,6 +950,52 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 		return 1, ""
 	}
 	return got / total, worst
+}
+
+// keyTerms are the content terms of target without the particles of its
+// action (see particles).
+func keyTerms(target string) []string {
+	var out []string
+	action, _ := symbolic.Action(target)
+	for _, k := range symbolic.ContentTerms(target) {
+		if action != "" && action != k && particles[k] {
+			continue // "back" of "write it back": part of the verb
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// askedTerms are the key terms of target (keyTerms) an answer must
+// mention: a word the knowledge base holds nowhere ("disk" over
+// documentation that never says it) is in no passage, right or wrong, so
+// no answer can mention it and it is left out. When no word of target is
+// known, all of them stay: a question made only of words the knowledge
+// base never uses is not answered by it.
+func askedTerms(target string, rar symbolic.Rarity) []string {
+	all := keyTerms(target)
+	var known []string
+	for _, k := range all {
+		if rar.Known(k) {
+			known = append(known, k)
+		}
+	}
+	if len(known) == 0 {
+		return all
+	}
+	return known
+}
+
+// particles complete a how-to's verb after its object ("write it back",
+// "put it away"): they are part of the action, which pages name with the
+// verb alone ("writes the current configuration"), not a thing asked
+// about. The other particles ("up", "down", "out") are stop words already.
+var particles = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("back away") {
+		particles[w] = true
+	}
 }
 
 // filler are words of a question that name nothing it asks about.
@@ -936,6 +1013,28 @@ func init() {
 func asksWhy(in *plugin.ValidateInput) bool {
 	f := strings.Fields(strings.ToLower(in.Payload.Prompt))
 	return len(f) > 0 && strings.Trim(f[0], ",.;:?!") == "why"
+}
+
+// circumstanceRE finds the clause of a question that states the
+// circumstance it is asked in: a subordinating word and what follows.
+var circumstanceRE = regexp.MustCompile(`(?i)\s+(?:when|whenever|while|if|once|after|before|unless)\s+\S.*$`)
+
+// whyAsked is what a "why" target asks about without the circumstance
+// clause closing it ("would I use nohup" of "would I use nohup when
+// starting a long job"); target itself when it has no such clause or
+// nothing would remain of it but filler.
+func whyAsked(target string) string {
+	loc := circumstanceRE.FindStringIndex(target)
+	if loc == nil {
+		return target
+	}
+	asked := target[:loc[0]]
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return asked
+		}
+	}
+	return target
 }
 
 // explains reports whether an answer body says something beyond examples
@@ -1003,11 +1102,14 @@ func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
 }
 
 // reasonWords are the words (lower case, as written) by which a sentence
-// gives a reason, a purpose or a condition.
+// gives a reason, a purpose or a condition ("you must switch to another
+// branch before doing this", "requires root"). "Only" alone restricts
+// what is shown ("List only directories"); "only if" counts by its "if".
 var reasonWords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents") {
+	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
+		"must before until require requires required need needs needed cannot") {
 		reasonWords[w] = true
 	}
 }

@@ -85,9 +85,42 @@ func TestExplains(t *testing.T) {
 		{"- Apply a commit (so that the fix lands on main):\n\n  `git cherry-pick x`\n", true},
 		{"Viper is named after a snake, a companion to Cobra. [1]\n", true},
 		{"```sh\nthe reason is in a code block\n```\n- Apply a commit:\n", false},
+		{"- Rename a branch (you must switch to a different branch before doing this):\n\n  `git branch -m old new`\n", true},
+		{"- Drop a table only if it exists:\n\n  `psql -c 'drop table if exists t'`\n", true},
+		{"- Switch to a different branch:\n\n  `git switch other`\n", false},
 	} {
 		if got := explains(tc.body, nil, plugin.RunContext{}); got != tc.want {
 			t.Errorf("explains(%q) = %v, want %v", tc.body, got, tc.want)
 		}
+	}
+}
+
+const nohupPage = `# nohup
+
+> Allows for a process to live when the terminal gets killed.
+
+- Run a process that can live beyond the terminal:
+
+` + "`nohup {{command}} {{argument1 argument2 ...}}`" + `
+`
+
+// TestWhyAsksAboutItsMainClause: "Why X when Y?" asks the reason for X;
+// the circumstance Y need not be repeated by the reason ("Why would I use
+// nohup when starting a long job?" is answered by what nohup lets a
+// process do), while X must still be covered.
+func TestWhyAsksAboutItsMainClause(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"start long job process terminal": 100, "nohup screen": 2})},
+		src: map[string]string{"common/nohup.md": nohupPage}}
+	answer := "Allows for a process to live when the terminal gets killed. [1]\n\n- Run a process that can live beyond the terminal [1]:\n\n" +
+		"  `nohup {{command}} {{argument1 argument2 ...}}`\n\nSources:\n[1] nohup — common/nohup.md:3\n"
+	for _, tc := range []struct {
+		prompt string
+		want   plugin.Status
+	}{
+		{"Why would I use nohup when starting a long job?", plugin.StatusAccepted},
+		{"Why would I use screen when starting a long job?", plugin.StatusRejected},
+	} {
+		res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: answer, Evidence: units(t, "common/nohup.md", nohupPage)})
+		expect(t, res, tc.want, "")
 	}
 }
