@@ -197,8 +197,8 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 	clean, err := os.ReadFile(good)
 	require.NoError(t, err)
 	const page = 4096
-	pages := len(clean) / page
-	require.Greater(t, pages, 16, "the database is too small to damage in the middle")
+	live := livePages(t, good)
+	require.Greater(t, len(live), 16, "the database is too small to damage in the middle")
 
 	commands := [][]string{
 		{"search", "ocean tides"},
@@ -212,9 +212,9 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 	failures := 0
 	for i := 1; i < 16; i++ {
 		for _, fill := range []byte{0xff, 0x00} {
-			// Pages 0 and 1 are bbolt's meta pages (checksummed); damage
-			// data pages, 100 bytes in, past the page header.
-			off := (2+(pages-3)*i/16)*page + 100
+			// Damage pages that hold data (a free page is never read),
+			// 100 bytes in, past the page header.
+			off := live[(len(live)-1)*i/16]*page + 100
 			bad := filepath.Join(t.TempDir(), "bad.db")
 			b := append([]byte(nil), clean...)
 			for j := off; j < off+200; j++ {
@@ -238,6 +238,32 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 	// The damage must have been read: most runs fail.
 	require.Greater(t, failures, 10, "too few runs noticed the damage")
 	t.Logf("%d of %d runs reported kb_corrupt", failures, 15*2*len(commands))
+}
+
+// livePages lists the branch and leaf pages of a bbolt file, in order:
+// the pages a read may reach, as opposed to meta, freelist and free pages.
+func livePages(t *testing.T, path string) []int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o444, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	require.NoError(t, err)
+	defer db.Close()
+	var live []int
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for id := 2; ; {
+			info, err := tx.Page(id)
+			if err != nil {
+				return err
+			}
+			if info == nil {
+				return nil
+			}
+			if info.Type == "branch" || info.Type == "leaf" {
+				live = append(live, id)
+			}
+			id += 1 + info.OverflowCount
+		}
+	}))
+	return live
 }
 
 func TestKilledIngestLeavesConsistentDatabase(t *testing.T) {
@@ -272,7 +298,7 @@ func TestKilledIngestLeavesConsistentDatabase(t *testing.T) {
 	assert.Empty(t, rep.Errors)
 
 	// Every source's KUs exist: open the file and check.
-	db, err := bolt.Open(dbPath, 0o644, &bolt.Options{ReadOnly: true})
+	db, err := bolt.Open(dbPath, 0o644, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
 	require.NoError(t, err)
 	defer db.Close()
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
