@@ -1,11 +1,14 @@
 package ireval
 
 import (
+	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -232,4 +235,28 @@ func TestReadDocsAndWriteWorkspace(t *testing.T) {
 	require.NoError(t, os.WriteFile(corpus, []byte("{not json\n"), 0o644))
 	_, err = ReadDocs(corpus)
 	assert.ErrorContains(t, err, "corpus.jsonl:1")
+}
+
+func TestLoadQrelsAndScanLines(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "qrels.tsv")
+	require.NoError(t, os.WriteFile(p, []byte("query-id\tcorpus-id\tscore\n1\td1\t1\n\n  \n1 0 d2 2\n"), 0o644))
+	q, err := LoadQrels(p)
+	require.NoError(t, err)
+	assert.Equal(t, Qrels{"1": {"d1": 1, "d2": 2}}, q)
+
+	require.NoError(t, os.WriteFile(p, []byte("1\td1\t1\n\n1\td2\n"), 0o644))
+	_, err = LoadQrels(p)
+	assert.ErrorContains(t, err, "qrels.tsv:3: want 3 columns")
+
+	var lines []int
+	err = ScanLines(strings.NewReader("a\n\nb\ntoo long line\n"), 8, func(line int, text []byte) error {
+		lines = append(lines, line)
+		return nil
+	})
+	assert.Equal(t, []int{1, 3}, lines)
+	le, ok := errors.AsType[*LineError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 4, le.Line)
+	assert.ErrorIs(t, err, bufio.ErrTooLong)
 }
