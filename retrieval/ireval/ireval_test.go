@@ -1,14 +1,11 @@
 package ireval
 
 import (
-	"bufio"
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -249,14 +246,18 @@ func TestLoadQrelsAndScanLines(t *testing.T) {
 	_, err = LoadQrels(p)
 	assert.ErrorContains(t, err, "qrels.tsv:3: want 3 columns")
 
+	require.NoError(t, os.WriteFile(p, []byte("a\n\nb\ntoo long line\n"), 0o644))
+	f, err := os.Open(p)
+	require.NoError(t, err)
+	defer f.Close()
 	var lines []int
-	err = ScanLines(strings.NewReader("a\n\nb\ntoo long line\n"), 8, func(line int, text []byte) error {
+	err = ScanLines(f, 8, func(line int, text []byte) error {
 		lines = append(lines, line)
 		return nil
 	})
 	assert.Equal(t, []int{1, 3}, lines)
-	le, ok := errors.AsType[*LineError](err)
-	require.True(t, ok, "%v", err)
+	var le *LineError
+	require.ErrorAs(t, err, &le)
 	assert.Equal(t, 4, le.Line)
-	assert.ErrorIs(t, err, bufio.ErrTooLong)
+	assert.ErrorContains(t, err, "line 4: bufio.Scanner: token too long")
 }
