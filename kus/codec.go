@@ -141,93 +141,103 @@ func decidedAfter(g, f int) bool {
 
 // appendV2 appends the version 2 form of k with the given copies.
 func (k *KU) appendV2(b []byte, refs *[numRefFields]fieldRef) []byte {
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
+	w := recordWriter{b: b}
 	ref := func(f int) {
 		v := *k.refField(f)
 		r := refs[f]
 		switch r.mode {
 		case modeLiteral:
-			b = binary.AppendUvarint(b, uint64(len(v))<<2|modeLiteral)
-			b = append(b, v...)
+			w.b = binary.AppendUvarint(w.b, uint64(len(v))<<2|modeLiteral)
+			w.b = append(w.b, v...)
 			return
 		case modeSelf:
-			b = binary.AppendUvarint(b, uint64(r.n)<<2|modeSelf)
+			w.b = binary.AppendUvarint(w.b, uint64(r.n)<<2|modeSelf)
 		case modeOther:
-			b = binary.AppendUvarint(b, uint64(r.n)<<2|modeOther)
-			str(r.id)
+			w.b = binary.AppendUvarint(w.b, uint64(r.n)<<2|modeOther)
+			w.str(r.id)
 		}
-		b = append(b, byte(r.field))
-		str(v[r.n:])
+		w.b = append(w.b, byte(r.field))
+		w.str(v[r.n:])
 	}
-	list := func(l []string) {
-		b = binary.AppendUvarint(b, uint64(len(l)))
-		for _, s := range l {
-			str(s)
-		}
-	}
-	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
-
-	b = append(b, codecVersion2)
-	str(k.ID)
-	str(k.KUType)
-	str(k.Level)
+	w.b = append(w.b, codecVersion2)
+	w.str(k.ID)
+	w.str(k.KUType)
+	w.str(k.Level)
 	ref(refTitle)
-	str(k.Role)
+	w.str(k.Role)
 	ref(refTopic)
 	ref(refClaim)
 	ref(refProcedure)
-	str(k.Condition)
+	w.str(k.Condition)
 	ref(refTextBody)
-	list(k.Tags)
-	str(k.SymbolicSubject)
-	str(k.SymbolicRelation)
-	str(k.SymbolicObject)
+	w.list(k.Tags)
+	w.str(k.SymbolicSubject)
+	w.str(k.SymbolicRelation)
+	w.str(k.SymbolicObject)
 	if k.Confidence == nil {
-		b = append(b, 0)
+		w.b = append(w.b, 0)
 	} else {
-		b = append(b, 1)
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*k.Confidence))
+		w.b = append(w.b, 1)
+		w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(*k.Confidence))
 	}
-	list(k.ParentUnitIDs)
-	list(k.ChildUnitIDs)
-	list(k.DerivedFromUnitIDs)
-	str(k.SourceID)
-	str(k.SourceName)
-	str(k.SourceType)
+	w.list(k.ParentUnitIDs)
+	w.list(k.ChildUnitIDs)
+	w.list(k.DerivedFromUnitIDs)
+	w.str(k.SourceID)
+	w.str(k.SourceName)
+	w.str(k.SourceType)
 	ref(refChunkID)
-	num(k.ChunkIndex)
-	num(k.UnitIndex)
-	num(k.CharStart)
-	num(k.CharEnd)
+	w.num(k.ChunkIndex)
+	w.num(k.UnitIndex)
+	w.num(k.CharStart)
+	w.num(k.CharEnd)
 	if k.IngestedAt.IsZero() {
-		b = append(b, 0)
+		w.b = append(w.b, 0)
 	} else {
 		t, err := k.IngestedAt.MarshalBinary()
 		if err != nil { // a zone offset that is not whole minutes
 			t, _ = k.IngestedAt.UTC().MarshalBinary()
 		}
-		b = append(b, byte(len(t)))
-		b = append(b, t...)
+		w.b = append(w.b, byte(len(t)))
+		w.b = append(w.b, t...)
 	}
-	num(k.Range.StartLine)
-	num(k.Range.StartCol)
-	num(k.Range.EndLine)
-	num(k.Range.EndCol)
-	list(k.UtilityActs)
-	list(k.PhaseScopes)
-	str(k.UtilityNote)
+	w.num(k.Range.StartLine)
+	w.num(k.Range.StartCol)
+	w.num(k.Range.EndLine)
+	w.num(k.Range.EndCol)
+	w.list(k.UtilityActs)
+	w.list(k.PhaseScopes)
+	w.str(k.UtilityNote)
 	if raw, ok := rawHash(k.Hash); ok {
-		b = append(b, 1)
-		b = append(b, raw[:]...)
+		w.b = append(w.b, 1)
+		w.b = append(w.b, raw[:]...)
 	} else {
-		b = append(b, 0)
-		str(k.Hash)
+		w.b = append(w.b, 0)
+		w.str(k.Hash)
 	}
-	return b
+	return w.b
 }
+
+// recordWriter appends the parts of a binary KU record: strings and lists
+// of strings length-prefixed (uvarint), numbers as varints. internal/bindec
+// reads them back.
+type recordWriter struct {
+	b []byte
+}
+
+func (w *recordWriter) str(s string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *recordWriter) list(l []string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(l)))
+	for _, s := range l {
+		w.str(s)
+	}
+}
+
+func (w *recordWriter) num(n int) { w.b = binary.AppendVarint(w.b, int64(n)) }
 
 // rawHash decodes a lower-case hex SHA-256.
 func rawHash(h string) (raw [32]byte, ok bool) {

@@ -1,7 +1,6 @@
 package kus
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -262,46 +261,36 @@ func TestSharedFormIsCompact(t *testing.T) {
 
 // appendV1 is the version 1 form, for comparing sizes.
 func (k *KU) appendV1(b []byte) []byte {
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	list := func(l []string) {
-		b = binary.AppendUvarint(b, uint64(len(l)))
-		for _, s := range l {
-			str(s)
-		}
-	}
-	num := func(n int) { b = binary.AppendVarint(b, int64(n)) }
-	b = append(b, codecVersion)
+	w := recordWriter{b: b}
+	w.b = append(w.b, codecVersion)
 	for _, s := range []string{k.ID, k.KUType, k.Level, k.Title, k.Role, k.Topic, k.Claim, k.Procedure, k.Condition, k.TextBody} {
-		str(s)
+		w.str(s)
 	}
-	list(k.Tags)
-	str(k.SymbolicSubject)
-	str(k.SymbolicRelation)
-	str(k.SymbolicObject)
-	b = append(b, 0)
-	list(k.ParentUnitIDs)
-	list(k.ChildUnitIDs)
-	list(k.DerivedFromUnitIDs)
+	w.list(k.Tags)
+	w.str(k.SymbolicSubject)
+	w.str(k.SymbolicRelation)
+	w.str(k.SymbolicObject)
+	w.b = append(w.b, 0)
+	w.list(k.ParentUnitIDs)
+	w.list(k.ChildUnitIDs)
+	w.list(k.DerivedFromUnitIDs)
 	for _, s := range []string{k.SourceID, k.SourceName, k.SourceType, k.ChunkID} {
-		str(s)
+		w.str(s)
 	}
 	for _, n := range []int{k.ChunkIndex, k.UnitIndex, k.CharStart, k.CharEnd} {
-		num(n)
+		w.num(n)
 	}
 	t, _ := k.IngestedAt.MarshalBinary()
-	b = append(b, byte(len(t)))
-	b = append(b, t...)
+	w.b = append(w.b, byte(len(t)))
+	w.b = append(w.b, t...)
 	for _, n := range []int{k.Range.StartLine, k.Range.StartCol, k.Range.EndLine, k.Range.EndCol} {
-		num(n)
+		w.num(n)
 	}
-	list(k.UtilityActs)
-	list(k.PhaseScopes)
-	str(k.UtilityNote)
-	str(k.Hash)
-	return b
+	w.list(k.UtilityActs)
+	w.list(k.PhaseScopes)
+	w.str(k.UtilityNote)
+	w.str(k.Hash)
+	return w.b
 }
 
 // FuzzUnmarshalBinaryFrom decodes arbitrary bytes against a store holding

@@ -315,10 +315,7 @@ func TestTimeout(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tc.ctxTO)
 				defer cancel()
 			}
-			start := time.Now()
-			_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
-			require.Error(t, err)
-			assert.Less(t, time.Since(start), 2*time.Second)
+			err := chatFailsFast(t, ctx, c)
 			assert.Equal(t, CodeTimeout, CodeOf(err), "%v", err)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.ErrorIs(t, err, ErrTimeout)
@@ -347,17 +344,8 @@ func TestNoTimeLeftForRetry(t *testing.T) {
 func TestCancellation(t *testing.T) {
 	f := newFake(t, step{hang: true})
 	c := newClient(t, testEndpoint(f), testOpts(nil))
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for f.Hits() == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	start := time.Now()
-	_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
-	require.Error(t, err)
-	assert.Less(t, time.Since(start), 2*time.Second)
+	ctx := cancelAfterHit(f, 0)
+	err := chatFailsFast(t, ctx, c)
 	assert.Equal(t, CodeCanceled, CodeOf(err), "%v", err)
 	assert.ErrorIs(t, err, context.Canceled)
 
@@ -374,19 +362,35 @@ func TestCancelDuringBackoff(t *testing.T) {
 	f := newFake(t, step{status: 503, header: map[string]string{"Retry-After": "3"}})
 	c, err := NewClient(testEndpoint(f), testOpts(nil)) // real sleep
 	require.NoError(t, err)
+	err = chatFailsFast(t, cancelAfterHit(f, 20*time.Millisecond), c)
+	assert.Equal(t, CodeCanceled, CodeOf(err), "%v", err)
+	assert.Contains(t, err.Error(), "waiting to retry")
+}
+
+// cancelAfterHit returns a context canceled the given time after f
+// receives its first request.
+func cancelAfterHit(f *fake, after time.Duration) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for f.Hits() == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(after)
 		cancel()
 	}()
+	return ctx
+}
+
+// chatFailsFast sends one message through c and requires the call to fail
+// well within 2s (a deadline or cancellation ends it; nothing waits out a
+// hung server or a long backoff); it returns the error.
+func chatFailsFast(t *testing.T, ctx context.Context, c *Client) error {
+	t.Helper()
 	start := time.Now()
-	_, err = c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
+	_, err := c.Chat(ctx, ChatRequest{Messages: msgs("hi")})
+	require.Error(t, err)
 	assert.Less(t, time.Since(start), 2*time.Second)
-	assert.Equal(t, CodeCanceled, CodeOf(err), "%v", err)
-	assert.Contains(t, err.Error(), "waiting to retry")
+	return err
 }
 
 func TestNoMessages(t *testing.T) {

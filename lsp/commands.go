@@ -92,12 +92,18 @@ func (s *Server) decodeInFolder(arg json.RawMessage, v any, folderURI *string) (
 	return s.folderByURI(*folderURI)
 }
 
-// cmdPlugins lists the descriptors of a folder's catalog.
-func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+// folderArg resolves the folder of a command whose only argument is the
+// workspace folder ({"folder": uri}).
+func (s *Server) folderArg(arg json.RawMessage) (*folder, error) {
 	var a struct {
 		Folder string `json:"folder"`
 	}
-	f, err := s.decodeInFolder(arg, &a, &a.Folder)
+	return s.decodeInFolder(arg, &a, &a.Folder)
+}
+
+// cmdPlugins lists the descriptors of a folder's catalog.
+func (s *Server) cmdPlugins(ctx context.Context, arg, _ json.RawMessage) (any, error) {
+	f, err := s.folderArg(arg)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +146,7 @@ type statsResult struct {
 
 // cmdStats counts a folder's sources and KUs.
 func (s *Server) cmdStats(ctx context.Context, arg, _ json.RawMessage) (any, error) {
-	var a struct {
-		Folder string `json:"folder"`
-	}
-	f, err := s.decodeInFolder(arg, &a, &a.Folder)
+	f, err := s.folderArg(arg)
 	if err != nil {
 		return nil, err
 	}

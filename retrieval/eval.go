@@ -51,37 +51,30 @@ func LoadQueries(path string) ([]Query, error) {
 func ReadQueries(r io.Reader) ([]Query, error) {
 	var out []Query
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
+	err := ireval.ScanLines(r, 16<<20, func(_ int, b []byte) error {
 		var raw struct {
 			ID   json.RawMessage `json:"_id"`
 			Text *string         `json:"text"`
 		}
 		if err := json.Unmarshal(b, &raw); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return err
 		}
 		id, err := idOf(raw.ID)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: _id: %w", line, err)
+			return fmt.Errorf("_id: %w", err)
 		}
 		if raw.Text == nil {
-			return nil, fmt.Errorf("line %d: query %s has no \"text\"", line, id)
+			return fmt.Errorf("query %s has no \"text\"", id)
 		}
 		if seen[id] {
-			return nil, fmt.Errorf("line %d: duplicate query id %s", line, id)
+			return fmt.Errorf("duplicate query id %s", id)
 		}
 		seen[id] = true
 		out = append(out, Query{ID: id, Text: *raw.Text})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %w", line+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -173,26 +166,20 @@ func ReadTREC(r io.Reader) (Run, error) {
 		rank int
 	}
 	tmp := map[string][]ranked{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
+	err := ireval.ScanLines(r, 1<<20, func(_ int, text []byte) error {
+		fs := strings.Fields(string(text))
 		if len(fs) != 6 {
-			return nil, fmt.Errorf("run line %d: want 6 columns (qid Q0 docid rank score tag), got %d", line, len(fs))
+			return fmt.Errorf("want 6 columns (qid Q0 docid rank score tag), got %d", len(fs))
 		}
 		rank, err := strconv.Atoi(fs[3])
 		if err != nil {
-			return nil, fmt.Errorf("run line %d: rank: %w", line, err)
+			return fmt.Errorf("rank: %w", err)
 		}
 		tmp[fs[0]] = append(tmp[fs[0]], ranked{fs[2], rank})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("run: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("run %w", err) // "run line N: ..."
 	}
 	run := make(Run, len(tmp))
 	for q, rs := range tmp {

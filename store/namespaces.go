@@ -1,42 +1,25 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mrpvm/mrpvm/internal/boltkv"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// boltKV adapts one bbolt bucket to plugin.KV.
+// boltKV is a plugin namespace: one bbolt bucket as plugin.KV, with the
+// shared namespaces of its transaction.
 type boltKV struct {
-	b *bolt.Bucket
+	boltkv.Bucket
 }
 
 var (
 	_ plugin.KV               = boltKV{}
 	_ plugin.SharedNamespacer = boltKV{}
 )
-
-func (k boltKV) Get(key []byte) []byte { return k.b.Get(key) }
-
-func (k boltKV) Put(key, value []byte) error {
-	if !k.Writable() {
-		return errors.New("put in a read-only transaction")
-	}
-	return k.b.Put(key, value)
-}
-
-func (k boltKV) Delete(key []byte) error {
-	if !k.Writable() {
-		return errors.New("delete in a read-only transaction")
-	}
-	return k.b.Delete(key)
-}
-
-func (k boltKV) Writable() bool { return k.b.Writable() }
 
 // Shared returns the shared namespace name inside the same transaction as
 // k: the built-in kb-plugins keep one BM25 index there that each of them
@@ -45,7 +28,7 @@ func (k boltKV) Writable() bool { return k.b.Writable() }
 // namespace nobody wrote yet reads
 // as empty.
 func (k boltKV) Shared(name string) (plugin.KV, error) {
-	return sharedKV(k.b.Tx(), name)
+	return sharedKV(k.B.Tx(), name)
 }
 
 func sharedKV(tx *bolt.Tx, name string) (plugin.KV, error) {
@@ -62,10 +45,10 @@ func namespace(tx *bolt.Tx, root []byte, name string) (plugin.KV, error) {
 	if !tx.Writable() {
 		if r := tx.Bucket(root); r != nil {
 			if b := r.Bucket([]byte(name)); b != nil {
-				return boltKV{b}, nil
+				return boltKV{boltkv.Bucket{B: b}}, nil
 			}
 		}
-		return emptyKV{}, nil
+		return boltkv.Empty{}, nil
 	}
 	r, err := tx.CreateBucketIfNotExists(root)
 	if err != nil {
@@ -76,27 +59,7 @@ func namespace(tx *bolt.Tx, root []byte, name string) (plugin.KV, error) {
 		return nil, fmt.Errorf("%s bucket %s: %w", root, name, err)
 	}
 	b.FillPercent = appendFill
-	return boltKV{b}, nil
-}
-
-func (k boltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) error {
-	c := k.b.Cursor()
-	seek := prefix
-	if bytes.Compare(start, prefix) > 0 {
-		seek = start
-	}
-	for key, v := c.Seek(seek); key != nil && bytes.HasPrefix(key, prefix); key, v = c.Next() {
-		if v == nil && k.b.Bucket(key) != nil {
-			continue // nested bucket, not a value
-		}
-		if err := fn(key, v); err != nil {
-			if errors.Is(err, plugin.ErrStopScan) {
-				return nil
-			}
-			return err
-		}
-	}
-	return nil
+	return boltKV{boltkv.Bucket{B: b}}, nil
 }
 
 // PluginStore returns the private namespace of plugin id.
@@ -138,12 +101,3 @@ func (p pluginStore) with(tx *bolt.Tx, fn func(plugin.KV) error) error {
 	}
 	return fn(kv)
 }
-
-// emptyKV is a read-only KV with no keys, used before a plugin has written anything.
-type emptyKV struct{}
-
-func (emptyKV) Get([]byte) []byte                                       { return nil }
-func (emptyKV) Put(_, _ []byte) error                                   { return errors.New("put in a read-only transaction") }
-func (emptyKV) Delete([]byte) error                                     { return errors.New("delete in a read-only transaction") }
-func (emptyKV) Scan(_, _ []byte, _ func(key, value []byte) error) error { return nil }
-func (emptyKV) Writable() bool                                          { return false }

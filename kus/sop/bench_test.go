@@ -27,24 +27,18 @@ func benchDoc(n int) string {
 func BenchmarkInterpret(b *testing.B) {
 	for _, n := range []int{10, 1000} {
 		src := benchDoc(n)
-		b.Run(fmt.Sprintf("kus=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Interpret(src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(fmt.Sprintf("kus=%d", n), func(b *testing.B) { benchRead(b, src, Interpret) })
 	}
 }
 
-func BenchmarkParse(b *testing.B) {
-	src := benchDoc(1000)
+func BenchmarkParse(b *testing.B) { benchRead(b, benchDoc(1000), Parse) }
+
+// benchRead measures read (Parse or Interpret) over src, in bytes per second.
+func benchRead[T any](b *testing.B, src string, read func(string) (T, error)) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(src); err != nil {
+		if _, err := read(src); err != nil {
 			b.Fatal(err)
 		}
 	}

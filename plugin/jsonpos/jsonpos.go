@@ -226,44 +226,16 @@ func (w *walker) value(ptr string, keyOff int) {
 	w.ix.byPtr[ptr] = idx
 	switch w.src[w.pos] {
 	case '{':
-		w.pos++
-		w.skipSpace()
-		if w.src[w.pos] == '}' {
-			w.pos++
-			break
-		}
-		for {
-			w.skipSpace()
+		w.members('}', func(int) {
 			kOff := w.pos
 			key := w.str()
 			w.skipSpace()
 			w.pos++ // ':'
 			w.skipSpace()
 			w.value(ptr+Pointer(key), kOff)
-			w.skipSpace()
-			c := w.src[w.pos]
-			w.pos++
-			if c == '}' {
-				break
-			}
-		}
+		})
 	case '[':
-		w.pos++
-		w.skipSpace()
-		if w.src[w.pos] == ']' {
-			w.pos++
-			break
-		}
-		for i := 0; ; i++ {
-			w.skipSpace()
-			w.value(ptr+"/"+strconv.Itoa(i), w.pos)
-			w.skipSpace()
-			c := w.src[w.pos]
-			w.pos++
-			if c == ']' {
-				break
-			}
-		}
+		w.members(']', func(i int) { w.value(ptr+"/"+strconv.Itoa(i), w.pos) })
 	case '"':
 		w.str()
 	default:
@@ -272,6 +244,28 @@ func (w *walker) value(ptr string, keyOff int) {
 		}
 	}
 	w.ix.Nodes[idx].Raw = json.RawMessage(w.src[start:w.pos])
+}
+
+// members reads the members of the object or array that starts at w.pos
+// and ends with the byte end, calling member with the index of each, at its
+// first byte; member reads it.
+func (w *walker) members(end byte, member func(i int)) {
+	w.pos++
+	w.skipSpace()
+	if w.src[w.pos] == end {
+		w.pos++
+		return
+	}
+	for i := 0; ; i++ {
+		w.skipSpace()
+		member(i)
+		w.skipSpace()
+		c := w.src[w.pos]
+		w.pos++
+		if c == end {
+			return
+		}
+	}
 }
 
 // str reads a string token and returns its decoded value.

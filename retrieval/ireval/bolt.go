@@ -1,14 +1,13 @@
 package ireval
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/mrpvm/mrpvm/internal/boltkv"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
@@ -66,9 +65,9 @@ func (s boltStore) View(fn func(plugin.KV) error) error {
 	return s.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(s.name)
 		if b == nil {
-			return fn(emptyKV{})
+			return fn(boltkv.Empty{})
 		}
-		return fn(BoltKV{b})
+		return fn(boltkv.Bucket{B: b})
 	})
 }
 
@@ -78,55 +77,9 @@ func (s boltStore) Update(fn func(plugin.KV) error) error {
 		if err != nil {
 			return fmt.Errorf("ireval: bucket %s: %w", s.name, err)
 		}
-		return fn(BoltKV{b})
+		return fn(boltkv.Bucket{B: b})
 	})
 }
-
-// BoltKV adapts a bbolt bucket to plugin.KV.
-type BoltKV struct{ B *bolt.Bucket }
-
-var _ plugin.KV = BoltKV{}
-
-// Get returns the value of key or nil.
-func (k BoltKV) Get(key []byte) []byte { return k.B.Get(key) }
-
-// Put stores value under key.
-func (k BoltKV) Put(key, value []byte) error { return k.B.Put(key, value) }
-
-// Delete removes key.
-func (k BoltKV) Delete(key []byte) error { return k.B.Delete(key) }
-
-// Writable reports whether the transaction can write.
-func (k BoltKV) Writable() bool { return k.B.Writable() }
-
-// Scan visits the keys with prefix from start on.
-func (k BoltKV) Scan(prefix, start []byte, fn func(key, value []byte) error) error {
-	c := k.B.Cursor()
-	seek := prefix
-	if bytes.Compare(start, prefix) > 0 {
-		seek = start
-	}
-	for key, v := c.Seek(seek); key != nil && bytes.HasPrefix(key, prefix); key, v = c.Next() {
-		if v == nil {
-			continue // nested bucket
-		}
-		if err := fn(key, v); err != nil {
-			if errors.Is(err, plugin.ErrStopScan) {
-				return nil
-			}
-			return err
-		}
-	}
-	return nil
-}
-
-type emptyKV struct{}
-
-func (emptyKV) Get([]byte) []byte                                 { return nil }
-func (emptyKV) Put(_, _ []byte) error                             { return errors.New("ireval: read-only") }
-func (emptyKV) Delete([]byte) error                               { return errors.New("ireval: read-only") }
-func (emptyKV) Scan(_, _ []byte, _ func(k, v []byte) error) error { return nil }
-func (emptyKV) Writable() bool                                    { return false }
 
 // UpdateAll runs fn in one write transaction over the namespaces of several
 // plugins, as the engine's ingest commits a source and calls every hook.
@@ -138,7 +91,7 @@ func (d *DB) UpdateAll(names []string, fn func(kvs []plugin.KV) error) error {
 			if err != nil {
 				return fmt.Errorf("ireval: bucket %s: %w", n, err)
 			}
-			kvs[i] = BoltKV{b}
+			kvs[i] = boltkv.Bucket{B: b}
 		}
 		return fn(kvs)
 	})

@@ -2,8 +2,11 @@ package ireval
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -122,22 +125,54 @@ func readJSONL(path string, fn func([]byte) error) error {
 		return fmt.Errorf("ireval: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	err = ScanLines(f, 64<<20, func(_ int, text []byte) error { return fn(text) })
+	if err != nil {
+		return fileError(path, err)
+	}
+	return nil
+}
+
+// ScanLines calls fn with the number (from 1) and the text of every line
+// of r that is not blank (white space only); a line may be up to maxLine
+// bytes long. The first error of fn ends the scan. An error, of fn or of
+// reading, is returned as a *LineError.
+func ScanLines(r io.Reader, maxLine int, fn func(line int, text []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, min(64<<10, maxLine)), maxLine)
 	line := 0
 	for sc.Scan() {
 		line++
-		if len(strings.TrimSpace(sc.Text())) == 0 {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		if err := fn(sc.Bytes()); err != nil {
-			return fmt.Errorf("ireval: %s:%d: %w", path, line, err)
+		if err := fn(line, sc.Bytes()); err != nil {
+			return &LineError{Line: line, Err: err}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("ireval: %s: %w", path, err)
+		return &LineError{Line: line + 1, Err: err}
 	}
 	return nil
+}
+
+// LineError is an error on one line of what ScanLines reads.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the line's error.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// fileError says where in the file path err happened: "path:line" for a
+// *LineError.
+func fileError(path string, err error) error {
+	if le, ok := errors.AsType[*LineError](err); ok {
+		return fmt.Errorf("ireval: %s:%d: %w", path, le.Line, le.Err)
+	}
+	return fmt.Errorf("ireval: %s: %w", path, err)
 }
 
 // LoadQrels reads a TREC/BEIR qrels TSV (query-id, corpus-id, score) with an
@@ -149,34 +184,29 @@ func LoadQrels(path string) (Qrels, error) {
 	}
 	defer f.Close()
 	q := Qrels{}
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
+	err = ScanLines(f, 1<<20, func(line int, text []byte) error {
+		fs := strings.Fields(string(text))
 		if len(fs) == 4 { // TREC: qid iter docid rel
 			fs = []string{fs[0], fs[2], fs[3]}
 		}
 		if len(fs) != 3 {
-			return nil, fmt.Errorf("ireval: %s:%d: want 3 columns", path, line)
+			return errors.New("want 3 columns")
 		}
 		rel, err := strconv.Atoi(fs[2])
 		if err != nil {
 			if line == 1 {
-				continue // header
+				return nil // header
 			}
-			return nil, fmt.Errorf("ireval: %s:%d: %w", path, line, err)
+			return err
 		}
 		if q[fs[0]] == nil {
 			q[fs[0]] = map[string]int{}
 		}
 		q[fs[0]][fs[1]] = rel
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ireval: %s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, fileError(path, err)
 	}
 	return q, nil
 }

@@ -233,3 +233,31 @@ func TestReadDocsAndWriteWorkspace(t *testing.T) {
 	_, err = ReadDocs(corpus)
 	assert.ErrorContains(t, err, "corpus.jsonl:1")
 }
+
+func TestLoadQrelsAndScanLines(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "qrels.tsv")
+	require.NoError(t, os.WriteFile(p, []byte("query-id\tcorpus-id\tscore\n1\td1\t1\n\n  \n1 0 d2 2\n"), 0o644))
+	q, err := LoadQrels(p)
+	require.NoError(t, err)
+	assert.Equal(t, Qrels{"1": {"d1": 1, "d2": 2}}, q)
+
+	require.NoError(t, os.WriteFile(p, []byte("1\td1\t1\n\n1\td2\n"), 0o644))
+	_, err = LoadQrels(p)
+	assert.ErrorContains(t, err, "qrels.tsv:3: want 3 columns")
+
+	require.NoError(t, os.WriteFile(p, []byte("a\n\nb\ntoo long line\n"), 0o644))
+	f, err := os.Open(p)
+	require.NoError(t, err)
+	defer f.Close()
+	var lines []int
+	err = ScanLines(f, 8, func(line int, text []byte) error {
+		lines = append(lines, line)
+		return nil
+	})
+	assert.Equal(t, []int{1, 3}, lines)
+	var le *LineError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, 4, le.Line)
+	assert.ErrorContains(t, err, "line 4: bufio.Scanner: token too long")
+}

@@ -18,17 +18,13 @@ import (
 	_ "github.com/mrpvm/mrpvm/plugins/gs/gs-llm-fast"
 )
 
-// The goal solvers under test; their factories build them the way the
-// catalog does.
+// The goal solvers under test, built the way the catalog builds them.
 const gsFast, gsDeep = "gs-llm-fast", "gs-llm-deep"
 
-var newGSFast, newGSDeep = llmplugtest.Factory(gsFast), llmplugtest.Factory(gsDeep)
+var newGSFast = llmplugtest.Factory(gsFast)
 
 func fastSolver(t *testing.T) *llmplug.GoalSolverPlugin {
-	t.Helper()
-	p, err := newGSFast(nil, plugin.Env{PluginID: gsFast})
-	require.NoError(t, err)
-	return p.(*llmplug.GoalSolverPlugin)
+	return llmplugtest.New[*llmplug.GoalSolverPlugin](t, gsFast)
 }
 
 func fastSolveInput() *plugin.SolveInput {
@@ -197,8 +193,7 @@ func deepSolveInput() *plugin.SolveInput {
 }
 
 func TestSolveDeep(t *testing.T) {
-	p, err := newGSDeep(nil, plugin.Env{PluginID: gsDeep})
-	require.NoError(t, err)
+	p := llmplugtest.New[plugin.GSPlugin](t, gsDeep)
 	for _, tc := range []struct {
 		name    string
 		replies []llmtest.Reply
@@ -218,7 +213,7 @@ func TestSolveDeep(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(t, tc.replies...)
 			env := llmplugtest.Connect(t, srv, gsDeep, llmplugtest.Setup{MaxCalls: 2})
-			res, err := p.(plugin.GSPlugin).Solve(llmplugtest.Context(t), env.RC, deepSolveInput())
+			res, err := p.Solve(llmplugtest.Context(t), env.RC, deepSolveInput())
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, res.Status, "%+v", res.Error)
 			assert.Equal(t, tc.calls, res.Metadata.LLMCalls)

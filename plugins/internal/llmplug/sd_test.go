@@ -21,11 +21,9 @@ import (
 	_ "github.com/mrpvm/mrpvm/plugins/sd/sd-llm-fast"
 )
 
-// The seed detectors under test; their factories build them the way the
-// catalog does, and their prompts are read from their folders.
+// The seed detectors under test, built the way the catalog builds them;
+// their prompts are read from their folders.
 const sdFast, sdDeep = "sd-llm-fast", "sd-llm-deep"
-
-var newSDFast, newSDDeep = llmplugtest.Factory(sdFast), llmplugtest.Factory(sdDeep)
 
 var (
 	sdFastPrompts = llmplug.MustParsePrompts(os.DirFS(filepath.Join("..", "..", "sd", sdFast)), "prompts/*.tmpl")
@@ -49,10 +47,7 @@ const invalidSeeds = "### intentCNL\n@i1 intent compare \"BM25 and dense retriev
 	"### currentTurnContextCNL\n@k1 set $k9 role Narrative\n"
 
 func fastDetector(t *testing.T) *llmplug.SeedDetectorPlugin {
-	t.Helper()
-	p, err := newSDFast(nil, plugin.Env{PluginID: sdFast})
-	require.NoError(t, err)
-	return p.(*llmplug.SeedDetectorPlugin)
+	return llmplugtest.New[*llmplug.SeedDetectorPlugin](t, sdFast)
 }
 
 func seedInput() *plugin.SeedInput {
@@ -186,15 +181,14 @@ const deepReply = "@i1 intent compare \"BM25 and dense retrieval\"\n@i2 set $i1 
 	"@k4 set $k1 role Description\n@k5 set $k1 topic \"platform\"\n@k6 set $k1 claim \"Our service runs on ARM.\"\n"
 
 func TestDetectSeedsDeep(t *testing.T) {
-	p, err := newSDDeep(nil, plugin.Env{PluginID: sdDeep})
-	require.NoError(t, err)
+	p := llmplugtest.New[plugin.SDPlugin](t, sdDeep)
 	srv := llmtest.New(t, llmtest.Text(deepReply))
 	env := llmplugtest.Connect(t, srv, sdDeep, llmplugtest.Setup{MaxCalls: 2})
 	env.RC.Conversation = []plugin.Turn{
 		{ID: "t1", Role: "user", Text: "What retrieval methods are there?", At: time.Unix(0, 0)},
 		{ID: "t1-a", Role: "assistant", Text: "BM25 and dense retrieval.", At: time.Unix(1, 0)},
 	}
-	res, err := p.(plugin.SDPlugin).DetectSeeds(llmplugtest.Context(t), env.RC, &plugin.SeedInput{
+	res, err := p.DetectSeeds(llmplugtest.Context(t), env.RC, &plugin.SeedInput{
 		Payload: plugin.Payload{Prompt: "Our service runs on ARM. Compare them, then recommend one for offline laptops."}, TurnID: "t2"})
 	require.NoError(t, err)
 	require.Equal(t, plugin.StatusSuccess, res.Status, "%+v", res.Error)

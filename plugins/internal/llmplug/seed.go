@@ -101,15 +101,9 @@ func (s *SeedDetector) DetectSeeds(ctx context.Context, rc plugin.RunContext, in
 		return d, CheckSeedDocs(d)
 	})
 	res := &plugin.SeedResult{Metadata: c.Metadata()}
-	switch {
-	case err != nil:
-		res.Status, res.Error = StatusOf(err)
-	case len(problems) > 0:
-		res.Status = plugin.StatusError
-		res.Error = &plugin.Error{Code: CodeSOPInvalid, Message: fmt.Sprintf("the model's SOP documents failed validation after %d calls: %s",
-			c.Calls(), strings.Join(problems[:min(len(problems), 8)], "; "))}
-	default:
-		res.Status, res.IntentCNL, res.CurrentTurnContextCNL = plugin.StatusSuccess, docs.IntentCNL, docs.ContextCNL
+	res.Status, res.Error = generated(err, problems, fmt.Sprintf("the model's SOP documents failed validation after %d calls", c.Calls()))
+	if err == nil && len(problems) == 0 {
+		res.IntentCNL, res.CurrentTurnContextCNL = docs.IntentCNL, docs.ContextCNL
 	}
 	return res, nil
 }
@@ -152,17 +146,25 @@ func (s *SeedDetector) NormalizePersistentContext(ctx context.Context, rc plugin
 		return d, CheckDoc("contextCNL", d)
 	})
 	res := &plugin.NormalizeResult{Metadata: c.Metadata()}
-	switch {
-	case err != nil:
-		res.Status, res.Error = StatusOf(err)
-	case len(problems) > 0:
-		res.Status = plugin.StatusError
-		res.Error = &plugin.Error{Code: CodeSOPInvalid, Message: "the model's contextCNL failed validation: " +
-			strings.Join(problems[:min(len(problems), 8)], "; ")}
-	default:
-		res.Status, res.ContextCNL = plugin.StatusSuccess, doc
+	res.Status, res.Error = generated(err, problems, "the model's contextCNL failed validation")
+	if err == nil && len(problems) == 0 {
+		res.ContextCNL = doc
 	}
 	return res, nil
+}
+
+// generated is the outcome of a generate run: a failed call's status and
+// error; else, when problems remain, an error of code CodeSOPInvalid saying
+// invalid and quoting up to 8 of them; else success.
+func generated(err error, problems []string, invalid string) (plugin.Status, *plugin.Error) {
+	switch {
+	case err != nil:
+		return StatusOf(err)
+	case len(problems) > 0:
+		return plugin.StatusError, &plugin.Error{Code: CodeSOPInvalid,
+			Message: invalid + ": " + strings.Join(problems[:min(len(problems), 8)], "; ")}
+	}
+	return plugin.StatusSuccess, nil
 }
 
 // generate makes the call, checks the reply and, when it has problems,

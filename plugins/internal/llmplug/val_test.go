@@ -14,11 +14,8 @@ import (
 	_ "github.com/mrpvm/mrpvm/plugins/val/val-llm"
 )
 
-// valLLM is the validator under test; newValLLM builds it the way the
-// catalog does.
+// valLLM is the validator under test.
 const valLLM = "val-llm"
-
-var newValLLM = llmplugtest.Factory(valLLM)
 
 func validateInput(answer string) *plugin.ValidateInput {
 	return &plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is the capital of France?"}, Answer: answer, SolverID: "gs-llm-fast",
@@ -27,9 +24,7 @@ func validateInput(answer string) *plugin.ValidateInput {
 }
 
 func TestValidate(t *testing.T) {
-	p, err := newValLLM(nil, plugin.Env{PluginID: valLLM})
-	require.NoError(t, err)
-	v := p.(plugin.ValPlugin)
+	v := llmplugtest.New[plugin.ValPlugin](t, valLLM)
 	for _, tc := range []struct {
 		name   string
 		reply  llmtest.Reply
@@ -78,9 +73,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateOffline(t *testing.T) {
-	p, err := newValLLM(nil, plugin.Env{PluginID: valLLM})
-	require.NoError(t, err)
-	res, err := p.(plugin.ValPlugin).Validate(llmplugtest.Context(t), llmplugtest.Offline(), validateInput("Paris [1]."))
+	res, err := llmplugtest.New[plugin.ValPlugin](t, valLLM).Validate(llmplugtest.Context(t), llmplugtest.Offline(), validateInput("Paris [1]."))
 	require.NoError(t, err)
 	assert.Equal(t, plugin.StatusUnsupported, res.Status)
 	assert.Empty(t, res.Verdict, "an unsupported validator neither accepts nor rejects")

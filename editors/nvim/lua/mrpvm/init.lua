@@ -508,24 +508,37 @@ function M.ask(question, opts)
   end, client)
 end
 
+--- Runs command with arg; on the main loop, notifies '<what> failed' on an
+--- error, else calls on_ok with the result, then calls cb (when given) with
+--- the error and the result, or with what on_ok returned instead when that
+--- is not nil.
+local function run(command, arg, what, on_ok, cb)
+  M.exec(command, arg, function(err, res)
+    vim.schedule(function()
+      if err then
+        notify('mrpvm: ' .. what .. ' failed: ' .. err_text(err), vim.log.levels.ERROR)
+      else
+        local out = on_ok(res)
+        if out ~= nil then
+          res = out
+        end
+      end
+      if cb then
+        cb(err, res)
+      end
+    end)
+  end)
+end
+
 --- Re-ingests the workspace (or one file).
 function M.ingest(path, cb)
   local arg = {}
   if path and path ~= '' then
     arg.uri = vim.uri_from_fname(vim.fn.fnamemodify(path, ':p'))
   end
-  M.exec('mrpvm.ingest', arg, function(err, rep)
-    vim.schedule(function()
-      if err then
-        notify('mrpvm: ingest failed: ' .. err_text(err), vim.log.levels.ERROR)
-      else
-        vim.api.nvim_echo({ { render.ingest_summary(rep), 'ModeMsg' } }, true, {})
-      end
-      if cb then
-        cb(err, rep)
-      end
-    end)
-  end)
+  run('mrpvm.ingest', arg, 'ingest', function(rep)
+    vim.api.nvim_echo({ { render.ingest_summary(rep), 'ModeMsg' } }, true, {})
+  end, cb)
 end
 
 local function show_table(name, lines)
@@ -538,18 +551,9 @@ end
 
 --- Lists the plugins in a scratch buffer.
 function M.plugins(cb)
-  M.exec('mrpvm.plugins', {}, function(err, list)
-    vim.schedule(function()
-      if err then
-        notify('mrpvm: plugins failed: ' .. err_text(err), vim.log.levels.ERROR)
-      else
-        show_table('mrpvm://plugins', render.plugins_lines(list))
-      end
-      if cb then
-        cb(err, list)
-      end
-    end)
-  end)
+  run('mrpvm.plugins', {}, 'plugins', function(list)
+    show_table('mrpvm://plugins', render.plugins_lines(list))
+  end, cb)
 end
 
 --- Shows the trace of a request (the last one by default) as a stage table.
@@ -558,21 +562,13 @@ function M.trace(request_id, cb)
   if request_id and request_id ~= '' then
     arg.requestId = request_id
   end
-  M.exec('mrpvm.trace', arg, function(err, trace)
-    vim.schedule(function()
-      if err then
-        notify('mrpvm: trace failed: ' .. err_text(err), vim.log.levels.ERROR)
-      else
-        if type(trace) == 'table' and type(trace.trace) == 'table' then
-          trace = trace.trace
-        end
-        show_table('mrpvm://trace', render.trace_lines(trace))
-      end
-      if cb then
-        cb(err, trace)
-      end
-    end)
-  end)
+  run('mrpvm.trace', arg, 'trace', function(trace)
+    if type(trace) == 'table' and type(trace.trace) == 'table' then
+      trace = trace.trace
+    end
+    show_table('mrpvm://trace', render.trace_lines(trace))
+    return trace
+  end, cb)
 end
 
 M.kb_actions = { 'save', 'load', 'fork' }
@@ -583,39 +579,21 @@ function M.kb(action, name, cb)
     notify('mrpvm: usage: :MrpKb save|load|fork {name}', vim.log.levels.ERROR)
     return
   end
-  M.exec('mrpvm.kb', { action = action, name = name }, function(err, res)
-    vim.schedule(function()
-      if err then
-        notify('mrpvm: kb ' .. action .. ' failed: ' .. err_text(err), vim.log.levels.ERROR)
-      else
-        local msg = type(res) == 'table' and (res.message or res.path or res.name) or res
-        vim.api.nvim_echo({ { 'mrpvm: kb ' .. action .. ' ' .. name .. ': ' .. tostring(msg or 'done'), 'ModeMsg' } }, true, {})
-        if action ~= 'save' then
-          state.session = nil
-        end
-      end
-      if cb then
-        cb(err, res)
-      end
-    end)
-  end)
+  run('mrpvm.kb', { action = action, name = name }, 'kb ' .. action, function(res)
+    local msg = type(res) == 'table' and (res.message or res.path or res.name) or res
+    vim.api.nvim_echo({ { 'mrpvm: kb ' .. action .. ' ' .. name .. ': ' .. tostring(msg or 'done'), 'ModeMsg' } }, true, {})
+    if action ~= 'save' then
+      state.session = nil
+    end
+  end, cb)
 end
 
 --- Echoes knowledge base statistics.
 function M.stats(cb)
-  M.exec('mrpvm.stats', {}, function(err, st)
-    vim.schedule(function()
-      if err then
-        notify('mrpvm: stats failed: ' .. err_text(err), vim.log.levels.ERROR)
-      else
-        state.stats = st
-        vim.api.nvim_echo({ { render.stats_summary(st), 'ModeMsg' } }, true, {})
-      end
-      if cb then
-        cb(err, st)
-      end
-    end)
-  end)
+  run('mrpvm.stats', {}, 'stats', function(st)
+    state.stats = st
+    vim.api.nvim_echo({ { render.stats_summary(st), 'ModeMsg' } }, true, {})
+  end, cb)
 end
 
 --- Returns a short status for a statusline: ingest progress while it

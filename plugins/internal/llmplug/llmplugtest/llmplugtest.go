@@ -100,3 +100,20 @@ func Factory(id string) func(json.RawMessage, plugin.Env) (plugin.Plugin, error)
 		return b.New(raw, env)
 	}
 }
+
+// New builds the registered built-in id with no options and the
+// environment naming it, as the catalog does, and returns it as T (the
+// plugin's concrete type or a family interface); it fails the test when
+// the build fails or the plugin is not a T.
+func New[T any](t testing.TB, id string) T {
+	t.Helper()
+	p, err := Factory(id)(nil, plugin.Env{PluginID: id})
+	if err != nil {
+		t.Fatalf("build %s: %v", id, err)
+	}
+	v, ok := p.(T)
+	if !ok {
+		t.Fatalf("%s is a %T, not a %T", id, p, v)
+	}
+	return v
+}
