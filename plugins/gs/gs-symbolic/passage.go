@@ -277,8 +277,18 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 			}
 			// The items of the list it introduces are statements too,
 			// shown under it or on their own.
+			// The list's own items are its top level, however far the
+			// page indents it (" * explicit call to Set"): nested items
+			// are those indented further.
+			base := -1
 			for _, lb := range listed {
 				indent := len(lb.lines[0]) - len(strings.TrimLeft(lb.lines[0], " \t"))
+				if base < 0 || indent < base {
+					base = indent
+				}
+			}
+			for _, lb := range listed {
+				indent := len(lb.lines[0]) - len(strings.TrimLeft(lb.lines[0], " \t")) - base
 				if indent == 0 {
 					group++
 				}

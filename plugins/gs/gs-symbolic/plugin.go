@@ -170,11 +170,19 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	var cites citations
 	num := cites.num
 	var b strings.Builder
-	if act == "compare" && !g.bullets {
-		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus); ok {
+	if (act == "compare" || act == "recommend") && !g.bullets {
+		// A recommendation between named items ("curl or wget: which
+		// should I use to ...") is answered as their comparison when the
+		// evidence speaks for at least two of them.
+		need := 1
+		if act == "recommend" {
+			need = 2
+		}
+		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus, need); ok {
 			b.WriteString(rows)
 			return finish(&b, cites.kus), nil
 		}
+		cites = citations{}
 	}
 	switch {
 	case act == "compare" || g.table:
