@@ -61,3 +61,12 @@ func TestCutListKeepsTheItemsThatBearMost(t *testing.T) {
 	got := strings.Join(cutList(lines, []string{"command", "fail", "kb_lock"}), "\n")
 	checkMD(t, got, []string{"kb_locked"}, []string{"Shell completion", "unrelated"})
 }
+
+// TestCommentsLeftOut: an HTML comment over a code block (a test fixture
+// of the docs) is not the section's summary, and the answer never quotes
+// it; a comment inside the code is code and stays.
+func TestCommentsLeftOut(t *testing.T) {
+	src := parseMD(t, "docs/completion.md", "# Completion\n\n#### Custom auto-completion\n<!-- {\n  \"args\": [\"complete\"],\n  \"output\": \"laundry\"\n} -->\n```go\nfunc main() {\n\t<!-- kept -->\n\ttasks := []string{\"cook\", \"clean\"}\n}\n```\n")
+	md := solveMD(t, "implement", "How do I write a custom auto-completion?", "write a custom auto-completion", []mdSource{src}, src.leaf(t, "Custom auto-completion"))
+	checkMD(t, md, []string{"tasks := []string", "<!-- kept -->"}, []string{"\"args\"", "laundry\" }", "<!-- {"})
+}

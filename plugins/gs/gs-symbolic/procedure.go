@@ -99,7 +99,61 @@ func rawOf(k *kus.KU, c plugin.Corpus) string {
 		// follows the block's opening fence (closeFence closes it).
 		raw = fence + "\n" + raw
 	}
-	return fenceIndented(raw)
+	return fenceIndented(withoutComments(raw))
+}
+
+// withoutComments drops the HTML comments of Markdown outside its code
+// blocks (test fixtures, editor directives: "<!-- { "args": [...] } -->"):
+// they are not shown to a reader, so an answer does not quote them. A line
+// that held only a comment goes with it.
+func withoutComments(md string) string {
+	if !strings.Contains(md, "<!--") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	out := make([]string, 0, len(lines))
+	fence, inComment := "", false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if !inComment {
+			if fence != "" {
+				if strings.HasPrefix(t, fence) {
+					fence = ""
+				}
+				out = append(out, l)
+				continue
+			}
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence = t[:3]
+				out = append(out, l)
+				continue
+			}
+		}
+		var kept strings.Builder
+		rest := l
+		for rest != "" {
+			if inComment {
+				i := strings.Index(rest, "-->")
+				if i < 0 {
+					rest = ""
+					break
+				}
+				rest, inComment = rest[i+3:], false
+				continue
+			}
+			i := strings.Index(rest, "<!--")
+			if i < 0 {
+				kept.WriteString(rest)
+				break
+			}
+			kept.WriteString(rest[:i])
+			rest, inComment = rest[i+4:], true
+		}
+		if k := kept.String(); strings.TrimSpace(k) != "" || t == "" {
+			out = append(out, strings.TrimRight(k, " \t"))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // openFence returns the opening fence line (without its container markup)
