@@ -67,3 +67,16 @@ func TestHowToEntersASectionAtItsStart(t *testing.T) {
 	}
 	checkMD(t, res.ResponseMarkdown, []string{"editors/nvim", "setup"}, []string{"Session preferences"})
 }
+
+// TestLentWords: a part of a question searched with words lent by its
+// sibling parts ("(kernel messages in a human-readable way)") is answered
+// by the example that does what the part itself asks.
+func TestLentWords(t *testing.T) {
+	src := parseMD(t, "linux/dmesg.md", "# dmesg\n\n> Write the kernel messages to `stdout`.\n\n- Show kernel messages:\n\n`sudo dmesg`\n\n- Show kernel messages in human-readable format (equivalent of `dmesg --color --reltime` piped to a pager):\n\n`sudo dmesg {{[-H|--human]}}`\n\n- Show kernel messages and keep [w]aiting for new ones (similar to `tail --follow`):\n\n`sudo dmesg {{[-w|--follow]}}`\n")
+	target := "keep watching for new ones (kernel messages in a human-readable way)"
+	md := solveMD(t, "implement", target, target, []mdSource{src}, src.soleLeaf(t))
+	checkMD(t, md, []string{"`sudo dmesg {{[-w|--follow]}}`"}, []string{"--human"})
+	if own, lent := lentContext(target); own != "keep watching for new ones" || lent != "kernel messages in a human-readable way" {
+		t.Errorf("lentContext = %q, %q", own, lent)
+	}
+}

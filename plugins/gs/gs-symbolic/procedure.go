@@ -595,6 +595,27 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	if bestPlain(best.ex) < minOverlap {
 		return nil
 	}
+	if own, lent := lentContext(task); lent != "" {
+		// The words a part of a question borrows from its siblings
+		// ("keep watching for new ones (kernel messages)") chose the
+		// page; which of its examples answers is what the part itself
+		// asks, the borrowed words only deciding between equals.
+		ownWant := symbolic.TaskTerms(own)
+		oa, oo := symbolic.Action(own)
+		if symbolic.LightAction(oa) {
+			oa = ""
+		}
+		if len(ownWant) > 0 {
+			ex := best.p.rankFor(ownWant, compounds(own), oa, oo)
+			for i := range ex {
+				ex[i].score += lentWeight * symbolic.Overlap(want, withParts(symbolic.TermSet(ex[i].desc+" "+strings.Join(ex[i].how, " ")), joined))
+			}
+			sort.SliceStable(ex, func(i, j int) bool { return ex[i].score > ex[j].score })
+			if ex[0].score > 0 {
+				best.ex = ex
+			}
+		}
+	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
 		pages := make([]procedure, len(cands))
 		for i, c := range cands {
@@ -658,6 +679,24 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	return finish(&b, []*kus.KU{k})
 }
+
+// lentRE is a task that ends in the words the VM lends a part of a
+// question from its sibling parts, in parentheses.
+var lentRE = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
+
+// lentContext splits a task into what it asks itself and the words lent
+// to it in a trailing parenthesis; lent is "" when there are none.
+func lentContext(task string) (own, lent string) {
+	m := lentRE.FindStringSubmatch(strings.TrimSpace(task))
+	if m == nil || len(symbolic.ContentTerms(m[1])) == 0 {
+		return task, ""
+	}
+	return m[1], m[2]
+}
+
+// lentWeight is how much the lent words weigh in choosing an example: a
+// tie-breaker.
+const lentWeight = 0.1
 
 // clauseRE separates the actions of one how-to task: "pack a folder
 // into an archive, and later unpack it", "create a branch and then
