@@ -80,3 +80,19 @@ func TestLentWords(t *testing.T) {
 		t.Errorf("lentContext = %q, %q", own, lent)
 	}
 }
+
+// TestDirection: where a how-to moves something decides between examples
+// that name the same places the other way round, among those that do the
+// task's action.
+func TestDirection(t *testing.T) {
+	src := parseMD(t, "common/scp.md", "# scp\n\n> Secure copy.\n\n- Copy a local file to a remote host:\n\n`scp {{path/to/local_file}} {{remote_host}}:{{path/to/remote_file}}`\n\n- Use a specific port when connecting to the remote host:\n\n`scp -P {{port}} {{path/to/local_file}} {{remote_host}}:{{path/to/remote_file}}`\n\n- Copy a file from a remote host to a local directory:\n\n`scp {{remote_host}}:{{path/to/remote_file}} {{path/to/local_directory}}`\n\n- Recursively copy the contents of a directory from a remote host to a local directory:\n\n`scp -r {{remote_host}}:{{path/to/remote_directory}} {{path/to/local_directory}}`\n")
+	for _, tc := range []struct{ task, first string }{
+		{"copy a directory to a remote server", "- Copy a local file to a remote host:"},
+		{"copy a directory from a remote server", "- Recursively copy the contents of a directory from a remote host to a local directory:"},
+	} {
+		md := solveMD(t, "implement", "How do I "+tc.task+"?", tc.task, []mdSource{src}, src.soleLeaf(t))
+		if i := strings.Index(md, "\n- "); i < 0 || !strings.HasPrefix(md[i+1:], tc.first) {
+			t.Errorf("%s: the answer does not lead with %q:\n%s", tc.task, tc.first, md)
+		}
+	}
+}

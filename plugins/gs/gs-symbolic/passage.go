@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -161,6 +162,31 @@ func readBlocks(md string) []mdBlock {
 	return out
 }
 
+// clauseMark opens a clause quoted without the clause before it in its
+// sentence ("… the message quotes the raw name"): it does not read as a
+// sentence of its own.
+const clauseMark = "… "
+
+// clauseOf reports whether s goes on the sentence prev ends with a ";":
+// it opens in lower case.
+func clauseOf(prev, s string) bool {
+	r := []rune(s)
+	return strings.HasSuffix(strings.TrimSpace(prev), ";") && len(r) > 0 && unicode.IsLower(r[0])
+}
+
+// answerLabelRE is the label a FAQ puts before its answer ("A: Viper is
+// designed to ..."), followed by the answer's first word.
+var answerLabelRE = regexp.MustCompile(`^(?:A|Answer):\s+\p{Lu}`)
+
+// withoutAnswerLabel is a paragraph's first sentence without a FAQ's
+// answer label: the answer quotes the answer, not the page's markup.
+func withoutAnswerLabel(s string) string {
+	if !answerLabelRE.MatchString(s) {
+		return s
+	}
+	return strings.TrimLeft(s[strings.Index(s, ":")+1:], " \t")
+}
+
 // codeLine reports whether a paragraph is one span of inline code (a
 // command line, as reference pages show their examples).
 func codeLine(lines []string) bool {
@@ -265,7 +291,14 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 				if linkOnly(s) {
 					continue
 				}
-				st := statement{kind: kindSentence, text: plainMD(s), md: []string{s}, para: para}
+				if j == 0 {
+					s = withoutAnswerLabel(s)
+				}
+				md := s
+				if j > 0 && clauseOf(ss[j-1], s) {
+					md = clauseMark + s
+				}
+				st := statement{kind: kindSentence, text: plainMD(s), md: []string{md}, para: para}
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()
 					st.block = intro

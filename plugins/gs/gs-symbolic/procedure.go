@@ -262,7 +262,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	add := func(line string) {
 		if n := len(p.examples); n > 0 {
 			p.examples[n-1].how = append(p.examples[n-1].how, line)
-		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" {
+		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" && !strings.HasPrefix(t, "#") {
 			summary = append(summary, t)
 		}
 	}
@@ -279,6 +279,11 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	lines := strings.Split(raw, "\n")
 	for li, line := range lines {
 		if fence == "" {
+			if navRE.MatchString(line) || tocRE.MatchString(line) || breakRE.MatchString(line) {
+				// A table of contents' entry or a thematic break is
+				// navigation, not what a page says.
+				continue
+			}
 			line = unlink(line)
 		}
 		t := strings.TrimSpace(line)
@@ -335,7 +340,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	flush()
 	kept := p.examples[:0]
 	for _, e := range p.examples {
-		e.how = closeFence(trimBlock(e.how))
+		e.how = closeFence(trimBlock(oneBlank(e.how)))
 		if len(e.how) > 0 {
 			kept = append(kept, e)
 		}
@@ -344,6 +349,35 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	p.summary = strings.Join(summary, " ")
 	return p, len(p.examples) > 0
 }
+
+// tocRE is a list item that opens with a link to a heading of its own
+// page: a table of contents' entry.
+var tocRE = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)`)
+
+// oneBlank collapses runs of blank lines outside code blocks to one (the
+// lines between them left out).
+func oneBlank(lines []string) []string {
+	out := lines[:0:0]
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case t == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "":
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// breakRE is a thematic break ("---", "* * *").
+var breakRE = regexp.MustCompile(`^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
 
 // paragraphEnds reports whether line i ends its paragraph: the next line
 // is blank or opens a block (a fence, a list item, a table, a heading, a
@@ -361,10 +395,11 @@ func paragraphEnds(lines []string, i int) bool {
 }
 
 var (
-	// linkRE matches a Markdown link: [text](target).
-	linkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// linkRE matches a Markdown link: [text](target), a target holding
+	// one level of parentheses included ("wiki/Viper_(G.I._Joe)").
+	linkRE = regexp.MustCompile(`\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)`)
 	// imageRE matches a Markdown image: ![alt](target).
-	imageRE = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	imageRE = regexp.MustCompile(`!\[[^\]]*\]\((?:[^()]|\([^()]*\))*\)`)
 )
 
 // unlink keeps the text of a line's links and drops their targets and its
@@ -532,7 +567,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		raw := rawOf(e.KU, c)
 		if raw != "" {
 			if rp, rok := readRawProcedure(e.KU, raw); rok {
-				rp.summary = p.summary // the text as the KU holds it
+				if rp.summary == "" {
+					rp.summary = p.summary // the text as the KU holds it
+				}
 				p, ok = rp, true
 			}
 		}
@@ -616,6 +653,20 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 	}
+	if own, _ := lentContext(task); len(directions(own)) > 0 {
+		// Where the task moves something ("copy a directory to a remote
+		// server") decides between examples that name the same places
+		// the other way round ("from a remote host to a local directory").
+		// Only an example that does the task's action moves anything
+		// ("connecting to the remote host" names a place, not where a
+		// copy goes).
+		for i := range best.ex {
+			if action == "" || descAction(action, best.ex[i].desc) > 0 {
+				best.ex[i].score += directionWeight * agreement(own, best.ex[i].desc)
+			}
+		}
+		sort.SliceStable(best.ex, func(i, j int) bool { return best.ex[i].score > best.ex[j].score })
+	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
 		pages := make([]procedure, len(cands))
 		for i, c := range cands {
@@ -679,6 +730,52 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	return finish(&b, []*kus.KU{k})
 }
+
+// directionRE finds a direction in text: "to", "into", "onto" or "from"
+// and the word it leads to, past an article or a possessive.
+var directionRE = regexp.MustCompile(`(?i)\b(to|into|onto|from)\s+(?:(?:a|an|the|my|your|its|their|this|that|some|another)\s+)?([\p{L}\p{N}][\p{L}\p{N}_-]*)`)
+
+// directions maps each term text moves something to or from to "to" or
+// "from" ("copy a local file to a remote host": remot -> to).
+func directions(text string) map[string]string {
+	out := map[string]string{}
+	for _, m := range directionRE.FindAllStringSubmatch(text, -1) {
+		ts := symbolic.ContentTerms(m[2])
+		if len(ts) != 1 {
+			continue
+		}
+		dir := "to"
+		if strings.EqualFold(m[1], "from") {
+			dir = "from"
+		}
+		out[ts[0]] = dir
+	}
+	return out
+}
+
+// agreement is the share of the task's directions an example's
+// description keeps, less the share it reverses.
+func agreement(task, desc string) float64 {
+	want, have := directions(task), directions(desc)
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for t, d := range want {
+		switch have[t] {
+		case "":
+		case d:
+			n++
+		default:
+			n--
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// directionWeight is what an example keeping every direction of the task
+// gains, and one reversing every direction loses.
+const directionWeight = 0.3
 
 // lentRE is a task that ends in the words the VM lends a part of a
 // question from its sibling parts, in parentheses.
