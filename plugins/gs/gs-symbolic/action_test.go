@@ -96,3 +96,20 @@ func TestDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierInProse: an identifier a page names in prose ("Like the
+// standard http.ServeMux") does not show how to do the task as code
+// calling it does; the section written for the task answers.
+func TestIdentifierInProse(t *testing.T) {
+	src := parseMD(t, "mux/README.md", "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\nLike the standard `http.ServeMux`, `mux.Router` matches incoming requests. The main features are:\n\n* It implements the `http.Handler` interface so it is compatible with the standard `http.ServeMux`.\n* Routes can be used as subrouters.\n\n## Graceful Shutdown\n\nGo 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n```go\nsrv := &http.Server{Handler: r}\nctx, cancel := context.WithTimeout(context.Background(), wait)\ndefer cancel()\nsrv.Shutdown(ctx)\n```\n")
+	md := solveMD(t, "implement", "How do I shut down a gorilla/mux server gracefully?", "shut down a gorilla/mux server gracefully", []mdSource{src}, src.leaf(t, "gorilla/mux"), src.leaf(t, "Graceful Shutdown"))
+	checkMD(t, md, []string{"srv.Shutdown(ctx)"}, []string{"main features"})
+}
+
+// TestParagraphKeptTogether: the sentence after the best one in its
+// paragraph goes on what it says and is shown with it.
+func TestParagraphKeptTogether(t *testing.T) {
+	src := parseMD(t, "logrus/README.md", "# Logrus\n\n## Level logging\n\nLogrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\nLogging a fatal message writes it at the fatal level.\n\nA message logged after the level is lowered is dropped.\n\n## Fatal handlers\n\nLogrus can register one or more functions that will be called when any `fatal`\nlevel message is logged. The registered handlers will be executed before\nlogrus performs an `os.Exit(1)`. This behavior may be helpful if callers need\nto gracefully shut down.\n")
+	md := solveMD(t, "describe", "What does logrus do after logging a fatal message?", "logrus do after logging a fatal message", []mdSource{src}, src.leaf(t, "Level logging"), src.leaf(t, "Fatal handlers"))
+	checkMD(t, md, []string{"is logged. The registered handlers will be executed before logrus performs an `os.Exit(1)`."}, nil)
+}

@@ -155,6 +155,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		limit = 5
 	}
 	picked := pick(stmts, limit)
+	if !g.brief {
+		picked = withNextSentence(picked, stmts, limit)
+	}
 	ex := exclusionOf(in.Payload.Prompt)
 	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
 		picked = ov
@@ -367,6 +370,38 @@ func pick(stmts []scored, limit int) []scored {
 			picked = kept
 		}
 		picked = append(picked, s)
+	}
+	return picked
+}
+
+// withNextSentence keeps the best statement's paragraph together: when it
+// is a sentence, the sentence after it in its paragraph goes on what it
+// says ("Logrus can register functions called when a fatal message is
+// logged. The registered handlers will be executed before logrus performs
+// an os.Exit(1).") and is shown with it, in place of the last statement
+// picked from elsewhere when the answer is full.
+func withNextSentence(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 || strings.HasSuffix(strings.TrimSpace(picked[0].text), ":") {
+		return picked
+	}
+	top := picked[0]
+	for _, p := range picked {
+		if p.ku == top.ku && p.order == top.order+1 {
+			return picked // already there
+		}
+	}
+	for _, s := range stmts {
+		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.para != top.para || s.score <= 0 {
+			continue
+		}
+		if len(picked) >= limit {
+			last := len(picked) - 1
+			if picked[last].ku == top.ku {
+				return picked // the answer is full of the best statement's own unit
+			}
+			picked = picked[:last]
+		}
+		return append(picked, s)
 	}
 	return picked
 }

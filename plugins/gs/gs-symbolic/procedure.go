@@ -376,6 +376,31 @@ func oneBlank(lines []string) []string {
 	return out
 }
 
+// codeOf is the code of an example's lines: those inside its code blocks
+// and those that are one span of inline code (a command line). An
+// identifier named in prose ("Like the standard http.ServeMux") names a
+// thing; code calls it.
+func codeOf(how []string) string {
+	var out []string
+	fence := ""
+	for _, l := range how {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				continue
+			}
+			out = append(out, l)
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case codeLine([]string{t}) || !rawBlock(how):
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // breakRE is a thematic break ("---", "* * *").
 var breakRE = regexp.MustCompile(`^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
 
@@ -527,7 +552,7 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action str
 		}
 		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
-		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
+		if symbolic.NamesTask(codeOf(e.how), want) {
 			score += 0.25 // its code calls what the task asks for
 		}
 		if callsAction(e.how, action) {
@@ -588,12 +613,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// A heading that names the task marks the passage written to
 		// answer it ("Watching and re-reading config files"), and a
 		// passage that shows what to do beats one that only names it.
-		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
 		top := plainTop(ex)
 		if symbolic.Actionable(strings.Join(top.how, "\n")) {
 			score += codeBonus
 		}
-		if symbolic.NamesTask(strings.Join(top.how, "\n"), want) {
+		if symbolic.NamesTask(codeOf(top.how), want) {
 			score += identBonus // the code calls what the task asks for
 		}
 		if names(task, p.ku.Title) {
