@@ -162,6 +162,10 @@ func readBlocks(md string) []mdBlock {
 	return out
 }
 
+// maxLabelWords bounds the words of a paragraph read as the label of the
+// code block under it.
+const maxLabelWords = 4
+
 // clauseMark opens a clause quoted without the clause before it in its
 // sentence ("… the message quotes the raw name"): it does not read as a
 // sentence of its own.
@@ -266,7 +270,16 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 		var intro []string
 		var listed []mdBlock // the items of a list an introduction takes
 		introduces := func(text string) bool {
-			return strings.HasSuffix(strings.TrimSpace(text), ":") && i+1 < len(blocks) && (blocks[i+1].kind != kindSentence || codeLine(blocks[i+1].lines))
+			if i+1 >= len(blocks) {
+				return false
+			}
+			if strings.HasSuffix(strings.TrimSpace(text), ":") {
+				return blocks[i+1].kind != kindSentence || codeLine(blocks[i+1].lines)
+			}
+			// A paragraph of a few words over a code block is its label
+			// ("jsoniter" over "go build -tags=jsoniter ."), as a
+			// description ending in ":" is.
+			return b.kind == kindSentence && blocks[i+1].kind == kindCode && len(strings.Fields(strings.Join(b.lines, " "))) <= maxLabelWords && !strings.HasSuffix(strings.TrimSpace(text), ".")
 		}
 		takeIntro := func() {
 			nb := blocks[i+1]

@@ -243,7 +243,9 @@ const maxOverview = 9
 // bear most on the question when there are more than fit). It is nil when
 // the question asks for more than the best statement's page names in its
 // title (a list question aside), asks for a comparison or an explanation,
-// or the page shows fewer than two examples. "What does tar do?" is such a
+// or the page shows fewer than two examples. An example is a list item
+// with the command under it, or a paragraph with the code block it
+// introduces ("jsoniter" over "go build -tags=jsoniter ."). "What does tar do?" is such a
 // question: the page's summary says, its examples show.
 func overview(stmts []scored, want []string, act string, list bool, ex exclusion) []scored {
 	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
@@ -291,7 +293,7 @@ func overview(stmts []scored, want []string, act string, list bool, ex exclusion
 			if s.ku != k {
 				continue
 			}
-			if s.kind == kindItem && len(s.block) > 0 {
+			if len(s.block) > 0 && (s.kind == kindItem || s.kind == kindSentence && s.para > 1 && fenced(s.block)) {
 				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 || ex.covers(s.text) {
 					continue // past the cap, not about what else the question names, or what it sets aside
 				}
