@@ -113,3 +113,11 @@ func TestParagraphKeptTogether(t *testing.T) {
 	md := solveMD(t, "describe", "What does logrus do after logging a fatal message?", "logrus do after logging a fatal message", []mdSource{src}, src.leaf(t, "Level logging"), src.leaf(t, "Fatal handlers"))
 	checkMD(t, md, []string{"is logged. The registered handlers will be executed before logrus performs an `os.Exit(1)`."}, nil)
 }
+
+// TestHowInSummary: a section whose opening paragraph says how to do the
+// task, better than any example below it does, leads with that sentence.
+func TestHowInSummary(t *testing.T) {
+	src := parseMD(t, "logrus/README.md", "# Logrus\n\n#### Thread safety\n\nBy default, Logger is protected by a mutex for concurrent writes. The mutex is held when calling hooks and writing logs.\nIf you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking.\n\nSituations when locking is not needed include:\n\n* You have no hooks registered, or hooks calling is already thread-safe.\n\n* Writing to logger.Out is already thread-safe.\n")
+	md := solveMD(t, "implement", "How do I disable the mutex locking in logrus?", "disable the mutex locking in logrus", []mdSource{src}, src.leaf(t, "Thread safety"))
+	checkMD(t, md, []string{"Thread safety [1]: By default, Logger is protected by a mutex for concurrent writes. … If you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking."}, nil)
+}

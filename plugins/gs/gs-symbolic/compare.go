@@ -262,7 +262,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 			switch {
 			case i == 0:
 			case s.kind == kindSentence && bestSt[i-1].kind == kindSentence && s.para == bestSt[i-1].para,
-				s.kind != kindCode && strings.HasSuffix(cell, "."):
+				s.kind != kindCode && (strings.HasSuffix(cell, ".") || strings.HasSuffix(cell, ":")):
 				cell += " " // sentences of one paragraph read as one
 			default:
 				cell += "; "
@@ -422,6 +422,17 @@ func codeMention(s statement, item string) statement {
 // item, its parent and siblings: together they describe one thing.
 func rowStatements(ss []statement, i int) []statement {
 	s := ss[i]
+	if s.kind == kindItem && s.sub && s.indent == 0 && len(strings.Fields(s.text)) <= maxLabelWords {
+		// A short item of a list a sentence introduces says what it says
+		// under that sentence ("Each item takes precedence over the item
+		// below it: explicit call to Set").
+		for j := i - 1; j >= 0; j-- {
+			if o := ss[j]; o.kind == kindSentence && slices.Contains(o.subs, s.text) {
+				o.block = nil
+				return []statement{o, s}
+			}
+		}
+	}
 	if s.kind != kindItem || s.indent == 0 {
 		return []statement{s}
 	}

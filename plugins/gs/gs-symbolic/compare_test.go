@@ -2,6 +2,7 @@ package gssymbolic
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -159,5 +160,20 @@ func TestListGroupsFromItsOwnIndent(t *testing.T) {
 		if s.indent != 0 || s.group == ss[1].group || i > 0 && s.group == ss[i+1].group {
 			t.Errorf("item %q: indent %d group %d (the item above: group %d)", s.text, s.indent, s.group, ss[i+1].group)
 		}
+	}
+}
+
+// TestShortItemUnderItsIntroduction: a short item of an introduced list
+// speaks in a comparison's row under the sentence introducing it.
+func TestShortItemUnderItsIntroduction(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## Why Viper?\n\nViper uses the following precedence order. Each item takes precedence over the item below it:\n\n * explicit call to `Set`\n * flag\n * default\n")
+	ss := statementsOf(src.leaf(t, "Why Viper?"), srcCorpus{src.id: src.md})
+	i := slices.IndexFunc(ss, func(s statement) bool { return s.text == "explicit call to Set" })
+	if i < 0 {
+		t.Fatalf("no item \"explicit call to Set\" in %+v", ss)
+	}
+	row := rowStatements(ss, i)
+	if len(row) != 2 || row[0].text != "Each item takes precedence over the item below it:" || len(row[0].block) != 0 {
+		t.Fatalf("row = %+v", row)
 	}
 }

@@ -708,7 +708,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	var b strings.Builder
 	k := best.p.ku
 	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, lead)
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, withHowSentence(lead, best.p.summary, want, best.ex[0].desc))
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
@@ -819,6 +819,33 @@ func lentContext(task string) (own, lent string) {
 // lentWeight is how much the lent words weigh in choosing an example: a
 // tie-breaker.
 const lentWeight = 0.1
+
+// withHowSentence is a page's lead with the sentence of its summary that
+// says how to do the task, when one says it better than the best
+// example's description: it shows something to do and holds more of the
+// task's terms ("If you are sure such locking is not needed, you can call
+// logger.SetNoLock() to disable the locking." for "disable the mutex
+// locking"). The sentences skipped between them are marked.
+func withHowSentence(lead, summary string, want []string, desc string) string {
+	ss := sentences(summary)
+	if len(ss) < 2 || strings.TrimSpace(ss[0]) != lead {
+		return lead
+	}
+	bar := symbolic.Overlap(want, symbolic.TermSet(desc))
+	best := -1
+	for i, s := range ss[1:] {
+		if ov := symbolic.Overlap(want, symbolic.TermSet(plainMD(s))); ov > bar && symbolic.Actionable(s) && !strings.HasSuffix(strings.TrimSpace(s), ":") {
+			best, bar = i+1, ov
+		}
+	}
+	switch {
+	case best < 0:
+		return lead
+	case best == 1:
+		return lead + " " + ss[1]
+	}
+	return lead + " … " + ss[best]
+}
 
 // clauseRE separates the actions of one how-to task: "pack a folder
 // into an archive, and later unpack it", "create a branch and then
