@@ -1,6 +1,7 @@
 package gssymbolic
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,4 +70,22 @@ func TestCommentsLeftOut(t *testing.T) {
 	src := parseMD(t, "docs/completion.md", "# Completion\n\n#### Custom auto-completion\n<!-- {\n  \"args\": [\"complete\"],\n  \"output\": \"laundry\"\n} -->\n```go\nfunc main() {\n\t<!-- kept -->\n\ttasks := []string{\"cook\", \"clean\"}\n}\n```\n")
 	md := solveMD(t, "implement", "How do I write a custom auto-completion?", "write a custom auto-completion", []mdSource{src}, src.leaf(t, "Custom auto-completion"))
 	checkMD(t, md, []string{"tasks := []string", "<!-- kept -->"}, []string{"\"args\"", "laundry\" }", "<!-- {"})
+}
+
+// TestCutBlockIdentifiers: a long code block cut to the task's lines keeps
+// a line naming the task in an identifier ("DefaultText"), and never a
+// blank line as the line before a kept one.
+func TestCutBlockIdentifiers(t *testing.T) {
+	lines := []string{"```go", "package main", "", "import (", "\t\"log\"", "", "\t\"github.com/urfave/cli/v2\"", ")", ""}
+	for i := 0; i < 14; i++ {
+		lines = append(lines, fmt.Sprintf("\tx%d := %d", i, i))
+	}
+	lines = append(lines, "\tapp := &cli.App{Flags: []cli.Flag{&cli.IntFlag{", "\t\tName: \"port\",", "\t\tDefaultText: \"random\",", "\t}}}", "```")
+	got := strings.Join(cutBlock(lines, []string{"default", "text", "cli"}), "\n")
+	if !strings.Contains(got, "DefaultText: \"random\"") {
+		t.Errorf("the cut block lacks the DefaultText line:\n%s", got)
+	}
+	if strings.Contains(got, "```go\n\n") {
+		t.Errorf("the cut block opens with a blank line:\n%s", got)
+	}
 }

@@ -1144,8 +1144,9 @@ func proximity(want, seq []string) float64 {
 // the task.
 const maxBlockLines = 24
 
-// cutBlock keeps a long block's lines that hold a task term, with the
-// line before each (its comment or heading), in order; a comment inside
+// cutBlock keeps a long block's lines that hold a task term (in code, in
+// an identifier's words too), with the line before each (its comment or
+// heading) unless it is blank, in order; a comment inside
 // code that holds a task term also keeps the line after it, the statement
 // it describes (documentation code says what a line does in the comment
 // above it, so the comment alone would show the words without the code).
@@ -1171,11 +1172,19 @@ func cutBlock(lines []string, want []string) []string {
 			continue
 		}
 		code[i] = inCode
-		if symbolic.Overlap(want, symbolic.TermSet(l)) == 0 {
+		terms := symbolic.TermSet(l)
+		if inCode {
+			// Code names things in identifiers ("DefaultText" holds
+			// "default").
+			for t := range symbolic.IdentTerms(l) {
+				terms[t] = true
+			}
+		}
+		if symbolic.Overlap(want, terms) == 0 {
 			continue
 		}
 		keep[i] = true
-		if i > 0 && !isFence[i-1] {
+		if i > 0 && !isFence[i-1] && strings.TrimSpace(lines[i-1]) != "" {
 			keep[i-1] = true
 		}
 		if inCode && codeComment(l) {
