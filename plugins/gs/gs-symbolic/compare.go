@@ -19,11 +19,14 @@ var (
 	// compareAskRE is a comparison asked as a question about its first
 	// item ("how does Set differ from", "how is X different from"): the
 	// lead before the item.
-	compareAskRE = regexp.MustCompile(`(?i)^(?:how|in\s+what\s+ways?|what\s+ways?)\s+(?:does|do|is|are)\s+`)
+	compareAskRE = regexp.MustCompile(`(?i)^(?:how|what|in\s+what\s+ways?|what\s+ways?)\s+(?:does|do|is|are)\s+`)
 	// scopeLeadRE is a leading scope the items share ("In viper, ").
 	scopeLeadRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
 	// itemSepRE separates the compared items.
-	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b|\bdiffers?\s+from\b|\bdifferent\s+(?:from|than)\b|\bcompared?\s+(?:to|with)\b)\s*`)
+	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b|\bdiffers?\s+from\b|\bdifferent(?:ly)?\s+(?:from|than)\b|\bcompared?\s+(?:to|with)\b)\s*`)
+	// trailingAuxRE is the verb a question leaves after its first item
+	// ("what does X do differently from Y").
+	trailingAuxRE = regexp.MustCompile(`(?i)\s+(?:do|does)$`)
 	// itemScopeRE is a trailing scope of the last item ("Bind in gin").
 	itemScopeRE = regexp.MustCompile(`(?i)\s+(?:in|with|for|on|of|from)\s+\S.*$`)
 )
@@ -42,6 +45,7 @@ func comparedItems(target string) []string {
 	var items []string
 	for _, part := range itemSepRE.Split(t, -1) {
 		part = strings.Trim(itemScopeRE.ReplaceAllString(strings.TrimSpace(part), ""), " `\"'")
+		part = trailingAuxRE.ReplaceAllString(part, "") // "kb-thinkingdb do" of "what does kb-thinkingdb do differently from"
 		if part == "" || len(strings.Fields(part)) > 4 || len(symbolic.ContentTerms(part)) == 0 {
 			// Too long to be a name, or only question words ("which
 			// does what" of "chmod versus chown, which does what?").

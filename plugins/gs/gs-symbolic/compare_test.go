@@ -26,6 +26,7 @@ func TestComparedItems(t *testing.T) {
 		{"How is md_too_complex different from md_too_deep", []string{"md_too_complex", "md_too_deep"}},
 		{"grep compared with ripgrep", []string{"grep", "ripgrep"}},
 		{"they differ (I use zip or gzip to compress my files)", []string{"zip", "gzip"}},
+		{"What does kb-thinkingdb do differently from kb-balanced", []string{"kb-thinkingdb", "kb-balanced"}},
 		{"how they differ (use rsync instead of scp)", []string{"rsync", "scp"}},
 	}
 	for _, tc := range cases {
