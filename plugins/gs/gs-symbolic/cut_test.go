@@ -89,3 +89,22 @@ func TestCutBlockIdentifiers(t *testing.T) {
 		t.Errorf("the cut block opens with a blank line:\n%s", got)
 	}
 }
+
+// TestCutBlockWholeItems: a long list cut to the task's lines keeps each
+// item it keeps whole, from its marker to its last wrapped line, and not
+// the wrapped end of the item above.
+func TestCutBlockWholeItems(t *testing.T) {
+	var lines []string
+	for i := 0; i < 5; i++ {
+		lines = append(lines, fmt.Sprintf("- **Rule %d** says one thing", i), "  over several wrapped lines", "  that end here.")
+	}
+	lines = append(lines, "- **Shell completion**: `mrpvm completion bash` prints a", "  script. It completes commands and", "  flags, the stages and plugin ids.")
+	for i := 5; i < 10; i++ {
+		lines = append(lines, fmt.Sprintf("- **Rule %d** says one thing", i), "  over several wrapped lines", "  that end here.")
+	}
+	got := cutBlock(lines, []string{"shell", "complet"})
+	want := []string{"- **Shell completion**: `mrpvm completion bash` prints a", "  script. It completes commands and", "  flags, the stages and plugin ids."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cutBlock kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

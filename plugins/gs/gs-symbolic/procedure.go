@@ -1184,6 +1184,14 @@ func cutBlock(lines []string, want []string) []string {
 			continue
 		}
 		keep[i] = true
+		if start, end, ok := itemSpan(lines, i, code); ok {
+			// A list item is kept whole, from its marker to its last
+			// wrapped line: the line before it is the end of another.
+			for j := start; j < end; j++ {
+				keep[j] = true
+			}
+			continue
+		}
 		if i > 0 && !isFence[i-1] && strings.TrimSpace(lines[i-1]) != "" {
 			keep[i-1] = true
 		}
@@ -1282,6 +1290,40 @@ func cutBlock(lines []string, want []string) []string {
 		}
 	}
 	return out
+}
+
+// maxSpanLines bounds the lines of one list item cutBlock keeps whole.
+const maxSpanLines = 12
+
+// itemSpan is the list item, outside code, that line i is part of: from
+// its marker line to its last wrapped line (nested items are items of
+// their own). ok is false when line i lies in code or in no item, or the
+// item is longer than maxSpanLines.
+func itemSpan(lines []string, i int, code []bool) (start, end int, ok bool) {
+	if code[i] || strings.TrimSpace(lines[i]) == "" {
+		return 0, 0, false
+	}
+	start = i
+	for !isItem(strings.TrimSpace(lines[start])) {
+		if start == 0 || code[start-1] || strings.TrimSpace(lines[start-1]) == "" || fenceLine(lines[start-1]) {
+			return 0, 0, false
+		}
+		start--
+	}
+	end = i + 1
+	for end < len(lines) && !code[end] && strings.TrimSpace(lines[end]) != "" && !fenceLine(lines[end]) && !isItem(strings.TrimSpace(lines[end])) {
+		end++
+	}
+	if end-start > maxSpanLines {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// fenceLine reports whether a line opens or closes a fenced code block.
+func fenceLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // codeComment reports whether a line of code is a whole-line comment in
