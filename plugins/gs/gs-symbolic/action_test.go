@@ -121,3 +121,12 @@ func TestHowInSummary(t *testing.T) {
 	md := solveMD(t, "implement", "How do I disable the mutex locking in logrus?", "disable the mutex locking in logrus", []mdSource{src}, src.leaf(t, "Thread safety"))
 	checkMD(t, md, []string{"Thread safety [1]: By default, Logger is protected by a mutex for concurrent writes. … If you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking."}, nil)
 }
+
+// TestHowInSummaryProse: the sentence of an opening paragraph that holds
+// more of the task than the lead and the best example's description joins
+// the lead, code or not.
+func TestHowInSummaryProse(t *testing.T) {
+	src := parseMD(t, "docs/sessions.md", "# Sessions\n\n## Sessions\n\nEvery answer ends with a session id. Pass that id to `--session` to ask a follow-up.\nA session that is never used again expires after thirty days.\n\nExamples:\n\n```sh\nmrpvm ask --session s-1 \"and how do I remove one?\"\n```\n")
+	md := solveMD(t, "implement", "When does an unused session expire?", "unused session expire days", []mdSource{src}, src.leaf(t, "Sessions"))
+	checkMD(t, md, []string{"Sessions [1]: Every answer ends with a session id. … A session that is never used again expires after thirty days."}, nil)
+}

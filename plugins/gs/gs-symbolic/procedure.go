@@ -821,20 +821,20 @@ func lentContext(task string) (own, lent string) {
 const lentWeight = 0.1
 
 // withHowSentence is a page's lead with the sentence of its summary that
-// says how to do the task, when one says it better than the best
-// example's description: it shows something to do and holds more of the
-// task's terms ("If you are sure such locking is not needed, you can call
-// logger.SetNoLock() to disable the locking." for "disable the mutex
-// locking"). The sentences skipped between them are marked.
+// says how to do the task, when one says it better than the lead and the
+// best example's description: it holds more of the task's terms ("If you
+// are sure such locking is not needed, you can call logger.SetNoLock() to
+// disable the locking." for "disable the mutex locking"). The sentences
+// skipped between them are marked.
 func withHowSentence(lead, summary string, want []string, desc string) string {
 	ss := sentences(summary)
 	if len(ss) < 2 || strings.TrimSpace(ss[0]) != lead {
 		return lead
 	}
-	bar := symbolic.Overlap(want, symbolic.TermSet(desc))
+	bar := max(symbolic.Overlap(want, symbolic.TermSet(desc)), symbolic.Overlap(want, symbolic.TermSet(plainMD(lead))))
 	best := -1
 	for i, s := range ss[1:] {
-		if ov := symbolic.Overlap(want, symbolic.TermSet(plainMD(s))); ov > bar && symbolic.Actionable(s) && !strings.HasSuffix(strings.TrimSpace(s), ":") {
+		if ov := symbolic.Overlap(want, symbolic.TermSet(plainMD(s))); ov > bar && !strings.HasSuffix(strings.TrimSpace(s), ":") {
 			best, bar = i+1, ov
 		}
 	}
