@@ -108,3 +108,21 @@ func TestCutBlockWholeItems(t *testing.T) {
 		t.Errorf("cutBlock kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestShortProgramWhole: an example holding one short program and a
+// sentence about it is shown whole, the lines that do the task with the
+// ones that name it; a longer block is still cut.
+func TestShortProgramWhole(t *testing.T) {
+	prog := []string{"```go", "package main", "", "import (", "\t\"log\"", "\t\"os\"", "", "\t\"github.com/urfave/cli/v2\"", ")", "", "func main() {", "\tapp := &cli.App{", "\t\tFlags: []cli.Flag{", "\t\t\t&cli.StringFlag{", "\t\t\t\tName:    \"lang\",", "\t\t\t\tAliases: []string{\"l\"},", "\t\t\t\tValue:   \"english\",", "\t\t\t},", "\t\t},", "\t}", "", "\tif err := app.Run(os.Args); err != nil {", "\t\tlog.Fatal(err)", "\t}", "}", "```", "", "That flag can then be set with `--lang spanish` or `-l spanish`."}
+	if got := cutBlock(prog, []string{"flag", "short", "alia"}); len(got) != len(prog) {
+		t.Errorf("a %d-line program was cut to %d lines:\n%s", len(prog), len(got), strings.Join(got, "\n"))
+	}
+	long := append([]string{"```"}, prog[1:25]...)
+	for i := 0; i < 30; i++ {
+		long = append(long, fmt.Sprintf("  --option-%d  does thing %d", i, i))
+	}
+	long = append(long, "```")
+	if got := cutBlock(long, []string{"flag", "short", "alia"}); len(got) >= len(long) {
+		t.Errorf("a %d-line block was not cut", len(long))
+	}
+}

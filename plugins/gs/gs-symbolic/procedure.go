@@ -1153,9 +1153,10 @@ const maxBlockLines = 24
 // A code block keeps its fences around the lines it keeps and is left out
 // whole when it keeps none (an empty fence shows nothing). A short block,
 // or one with no line holding a task term, is kept whole up to
-// maxBlockLines.
+// maxBlockLines; one code block of at most maxProgramLines with a few
+// lines about it is kept whole.
 func cutBlock(lines []string, want []string) []string {
-	if len(lines) <= maxBlockLines {
+	if len(lines) <= maxBlockLines || len(lines) <= maxProgramLines && oneProgram(lines) {
 		return lines
 	}
 	keep := make([]bool, len(lines))
@@ -1290,6 +1291,30 @@ func cutBlock(lines []string, want []string) []string {
 		}
 	}
 	return out
+}
+
+// maxProgramLines bounds the lines of an example holding one code block
+// that is shown whole: a short program cut to the lines naming the task
+// loses the lines that do it (the struct field set under the one that
+// names the type).
+const maxProgramLines = 40
+
+// oneProgram reports whether lines hold exactly one fenced code block
+// that is most of them (a program and a sentence or two about it).
+func oneProgram(lines []string) bool {
+	fences, inside := 0, 0
+	open := false
+	for _, l := range lines {
+		if fenceLine(l) {
+			fences++
+			open = !open
+			continue
+		}
+		if open {
+			inside++
+		}
+	}
+	return fences == 2 && 2*inside >= len(lines)
 }
 
 // maxSpanLines bounds the lines of one list item cutBlock keeps whole.
