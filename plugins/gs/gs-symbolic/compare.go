@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -18,11 +19,14 @@ var (
 	// compareAskRE is a comparison asked as a question about its first
 	// item ("how does Set differ from", "how is X different from"): the
 	// lead before the item.
-	compareAskRE = regexp.MustCompile(`(?i)^(?:how|in\s+what\s+ways?|what\s+ways?)\s+(?:does|do|is|are)\s+`)
+	compareAskRE = regexp.MustCompile(`(?i)^(?:how|what|in\s+what\s+ways?|what\s+ways?)\s+(?:does|do|is|are)\s+`)
 	// scopeLeadRE is a leading scope the items share ("In viper, ").
 	scopeLeadRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
 	// itemSepRE separates the compared items.
-	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b|\bdiffers?\s+from\b|\bdifferent\s+(?:from|than)\b|\bcompared?\s+(?:to|with)\b)\s*`)
+	itemSepRE = regexp.MustCompile(`(?i)\s*(?:,|\bversus\b|\bvs\.?\s|\band\b|\bor\b|\bdiffers?\s+from\b|\bdifferent(?:ly)?\s+(?:from|than)\b|\bcompared?\s+(?:to|with)\b)\s*`)
+	// trailingAuxRE is the verb a question leaves after its first item
+	// ("what does X do differently from Y").
+	trailingAuxRE = regexp.MustCompile(`(?i)\s+(?:do|does)$`)
 	// itemScopeRE is a trailing scope of the last item ("Bind in gin").
 	itemScopeRE = regexp.MustCompile(`(?i)\s+(?:in|with|for|on|of|from)\s+\S.*$`)
 )
@@ -41,6 +45,7 @@ func comparedItems(target string) []string {
 	var items []string
 	for _, part := range itemSepRE.Split(t, -1) {
 		part = strings.Trim(itemScopeRE.ReplaceAllString(strings.TrimSpace(part), ""), " `\"'")
+		part = trailingAuxRE.ReplaceAllString(part, "") // "kb-thinkingdb do" of "what does kb-thinkingdb do differently from"
 		if part == "" || len(strings.Fields(part)) > 4 || len(symbolic.ContentTerms(part)) == 0 {
 			// Too long to be a name, or only question words ("which
 			// does what" of "chmod versus chown, which does what?").
@@ -97,6 +102,10 @@ func leads(text, item string) bool {
 	return namesItem(strings.Join(f[:min(len(f), 5)], " "), item)
 }
 
+// compareWords are the terms that ask for a comparison ("what is the
+// difference", "which is better"), not what it is about.
+var compareWords = symbolic.TermSet("difference differences different differ differs compare comparison compared versus better best choose pick prefer")
+
 // maxRowItems bounds the list items of one row.
 const maxRowItems = 4
 
@@ -109,8 +118,9 @@ const maxCellSentences = 2
 // list item speaks with its siblings ("Methods - Bind" with "Behavior -
 // ..."). A row says so when the evidence has nothing on its item. It also
 // adds a statement that says which to pick when one does. ok is false
-// when the target names no items.
-func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*kus.KU) int, c plugin.Corpus) (string, bool) {
+// when the target names no items or the evidence speaks for fewer than
+// need of them.
+func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*kus.KU) int, c plugin.Corpus, need int) (string, bool) {
 	items := comparedItems(target)
 	if items == nil {
 		return "", false
@@ -137,14 +147,23 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 	}
 	var rest []string
 	for _, w := range want {
-		if !named[w] {
+		if !named[w] && !compareWords[w] {
 			rest = append(rest, w)
 		}
 	}
+	// row is one item's row: what its sources say, how much of what the
+	// question asks beyond the names it holds (fit), and the retriever's
+	// score of its unit (rank).
+	type row struct {
+		item, cell string
+		ku         *kus.KU
+		fit, rank  float64
+	}
+	var rows []row
 	for _, item := range items {
 		var best *kus.KU
 		var bestSt []statement
-		bestScore := -1.0
+		bestScore, bestEv := -1.0, 0.0
 		// The item as named, else its leading words: a head noun the items
 		// share is written once, after the last ("Panic" of "Fatal and
 		// Panic logging").
@@ -221,7 +240,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						sc -= 2
 					}
 					if sc > bestScore {
-						best, bestScore = k, sc
+						best, bestScore, bestEv = k, sc, e.Score
 						bestSt = rowStatements(ss, si)
 						if s.kind == kindCode {
 							bestSt = []statement{s}
@@ -234,24 +253,115 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 			}
 		}
 		if best == nil {
-			fmt.Fprintf(&b, "| %s | %s %s |\n", escapeCell(item), saysNothing, escapeCell(item))
+			rows = append(rows, row{item: item, cell: saysNothing + " " + escapeCell(item), fit: -1})
 			continue
 		}
 		found++
-		var cell []string
-		for _, s := range bestSt {
-			used[best.ID+"\x00"+s.text] = true
-			cell = append(cell, cellText(s))
+		if strings.EqualFold(strings.TrimSpace(best.Title), item) || slices.ContainsFunc(itemForms(item), func(f string) bool { return strings.EqualFold(strings.TrimSpace(best.Title), f) }) {
+			bestSt = ownRow(read[best.ID], bestSt, rest, used, best.ID)
 		}
-		fmt.Fprintf(&b, "| %s | %s [%d] |\n", escapeCell(item), escapeCell(strings.Join(cell, "; ")), num(best))
+		cell := ""
+		for i, s := range bestSt {
+			used[best.ID+"\x00"+s.text] = true
+			switch {
+			case i == 0:
+			case s.kind == kindSentence && bestSt[i-1].kind == kindSentence && s.para == bestSt[i-1].para,
+				s.kind != kindCode && (strings.HasSuffix(cell, ".") || strings.HasSuffix(cell, ":")):
+				cell += " " // sentences of one paragraph read as one
+			default:
+				cell += "; "
+			}
+			cell += cellText(s)
+		}
+		var said []string
+		for _, s := range bestSt {
+			said = append(said, s.plain())
+		}
+		rows = append(rows, row{item: item, cell: escapeCell(cell), ku: best, rank: bestEv,
+			fit: symbolic.Overlap(rest, symbolic.TermSet(strings.Join(said, " ")))})
 	}
-	if found == 0 {
+	if found < max(1, need) {
 		return "", false
+	}
+	if need > 1 {
+		// A recommendation leads with the item whose row fits what the
+		// question asks of it ("stops processes by name") best, the one
+		// the retriever ranked higher of equals.
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].fit != rows[j].fit {
+				return rows[i].fit > rows[j].fit
+			}
+			return rows[i].rank > rows[j].rank
+		})
+	}
+	for _, r := range rows {
+		if r.ku == nil {
+			fmt.Fprintf(&b, "| %s | %s |\n", escapeCell(r.item), r.cell)
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s [%d] |\n", escapeCell(r.item), r.cell, num(r.ku))
 	}
 	if k, s := whichToPick(ev, items, read); k != nil && !used[k.ID+"\x00"+s.text] {
 		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
 	}
 	return b.String(), true
+}
+
+// ownRow completes the row an item's own page speaks in: a description
+// sentence brings the other sentences of its paragraph (up to
+// maxCellSentences: "Display dynamic real-time information about running
+// processes. An enhanced version of top."), and the example of the page
+// that bears most on what the question asks beyond the items' names
+// ("Switch to an existing branch" for "for changing branches") follows it,
+// its command with it.
+func ownRow(ss []statement, row []statement, rest []string, used map[string]bool, id string) []statement {
+	if len(row) != 1 {
+		return row
+	}
+	first := row[0]
+	out := []statement{first}
+	if first.kind == kindSentence {
+		// The paragraph's prose sentences in page order, the chosen one
+		// among them: a command the paragraph shows names the item
+		// without saying what it is, and which to pick is said under the
+		// table.
+		var para []statement
+		for _, s := range ss {
+			if s.text == first.text || s.kind == kindSentence && s.para == first.para && len(s.block) == 0 && !strings.HasSuffix(strings.TrimSpace(s.text), ":") &&
+				!used[id+"\x00"+s.text] && !commandText(s) && !pickRE.MatchString(s.text) && !rawCode(s.text) {
+				para = append(para, s)
+			}
+		}
+		if i := slices.IndexFunc(para, func(s statement) bool { return s.text == first.text }); i >= maxCellSentences {
+			para = append(para[:maxCellSentences-1], first)
+		}
+		out = para[:min(len(para), maxCellSentences)]
+	}
+	if len(rest) == 0 {
+		return out
+	}
+	var ex *statement
+	bestOv := 0.0
+	for i := range ss {
+		s := &ss[i]
+		if len(s.block) == 0 || s.kind != kindItem || !codeLine(s.block) || used[id+"\x00"+s.text] || s.text == first.text {
+			continue
+		}
+		if ov := symbolic.Overlap(rest, symbolic.TermSet(s.plain())); ov > bestOv {
+			ex, bestOv = s, ov
+		}
+	}
+	if ex != nil {
+		out = append(out, *ex)
+	}
+	return out
+}
+
+// commandText reports whether a sentence is a command line rather than
+// prose: one span of inline code, or text holding a placeholder
+// ("scp {{path/to/file}} {{host}}:{{path}}").
+func commandText(s statement) bool {
+	return codeLine(s.md[:1]) || strings.Contains(s.text, "{{")
 }
 
 // itemForms are the names an item is looked for by, longest first: the
@@ -316,6 +426,17 @@ func codeMention(s statement, item string) statement {
 // item, its parent and siblings: together they describe one thing.
 func rowStatements(ss []statement, i int) []statement {
 	s := ss[i]
+	if s.kind == kindItem && s.sub && s.indent == 0 && len(strings.Fields(s.text)) <= maxLabelWords {
+		// A short item of a list a sentence introduces says what it says
+		// under that sentence ("Each item takes precedence over the item
+		// below it: explicit call to Set").
+		for j := i - 1; j >= 0; j-- {
+			if o := ss[j]; o.kind == kindSentence && slices.Contains(o.subs, s.text) {
+				o.block = nil
+				return []statement{o, s}
+			}
+		}
+	}
 	if s.kind != kindItem || s.indent == 0 {
 		return []statement{s}
 	}
@@ -335,6 +456,10 @@ func cellText(s statement) string {
 	switch s.kind {
 	case kindItem:
 		t = itemText(s.md)
+		if codeLine(s.block) {
+			// An example: what it does and the command that does it.
+			return strings.TrimSuffix(strings.TrimSpace(t), ":") + ": " + strings.TrimSpace(s.block[0])
+		}
 	case kindRow:
 		t = strings.TrimSpace(strings.ReplaceAll(strings.Trim(s.md[0], "| "), "|", "—"))
 	}
@@ -366,7 +491,10 @@ func whichToPick(ev []plugin.ScoredKU, items []string, read map[string][]stateme
 			continue
 		}
 		for _, s := range read[e.KU.ID] {
-			if s.kind == kindCode || s.kind == kindRow || !pickRE.MatchString(s.text) || rawCode(s.text) {
+			// An example's description ("Sort processes (use htop --sort
+			// help for the options):") says how to run it, not which to
+			// pick.
+			if s.kind == kindCode || s.kind == kindRow || len(s.block) > 0 || strings.HasSuffix(strings.TrimSpace(s.text), ":") || !pickRE.MatchString(s.text) || rawCode(s.text) {
 				continue
 			}
 			for _, it := range items {

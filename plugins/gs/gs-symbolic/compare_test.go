@@ -2,6 +2,7 @@ package gssymbolic
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -25,6 +26,7 @@ func TestComparedItems(t *testing.T) {
 		{"How is md_too_complex different from md_too_deep", []string{"md_too_complex", "md_too_deep"}},
 		{"grep compared with ripgrep", []string{"grep", "ripgrep"}},
 		{"they differ (I use zip or gzip to compress my files)", []string{"zip", "gzip"}},
+		{"What does kb-thinkingdb do differently from kb-balanced", []string{"kb-thinkingdb", "kb-balanced"}},
 		{"how they differ (use rsync instead of scp)", []string{"rsync", "scp"}},
 	}
 	for _, tc := range cases {
@@ -111,11 +113,68 @@ func TestComparisonRowForms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var cited []*kus.KU
 			num := func(k *kus.KU) int { cited = append(cited, k); return len(cited) }
-			got, ok := compareRows(tc.ev, tc.target, symbolic.ContentTerms(tc.target), num, corpus)
+			got, ok := compareRows(tc.ev, tc.target, symbolic.ContentTerms(tc.target), num, corpus, 1)
 			if !ok {
 				t.Fatalf("compareRows: no table for %q", tc.target)
 			}
 			checkMD(t, got, tc.want, nil)
 		})
+	}
+}
+
+// TestComparisonOwnPages: an item's own page speaks in its row by its whole
+// description (the sentence that relates it to the other item included)
+// and by the example that does what the question asks beyond the names;
+// an example's description that says how to run it is not a verdict on
+// which to pick; a recommendation between named items is their comparison.
+func TestComparisonOwnPages(t *testing.T) {
+	top := parseMD(t, "linux/top.md", "# top\n\n> Display dynamic real-time information about running processes.\n> See also: `htop`.\n> More information: <https://manned.org/top>.\n\n- Start `top`:\n\n`top`\n\n- Show the individual threads of a given process:\n\n`top {{[-Hp|-H -p]}} {{process_id}}`\n")
+	htop := parseMD(t, "common/htop.md", "# htop\n\n> Display dynamic real-time information about running processes. An enhanced version of `top`.\n> More information: <https://htop.dev/>.\n\n- Start `htop`:\n\n`htop`\n\n- Sort processes by a specified `sort_item` (use `htop --sort help` for available options):\n\n`htop {{[-s|--sort]}} {{sort_item}}`\n\n- Switch to a different tab:\n\n`<Tab>`\n")
+	wget := parseMD(t, "common/wget.md", "# wget\n\n> Download files from the Web.\n> Supports HTTP, HTTPS, and FTP.\n\n- Download the contents of a URL to a file:\n\n`wget {{https://example.com/foo}}`\n\n- Download all listed files within a directory and its sub-directories:\n\n`wget {{[-mnp|--mirror --no-parent]}} {{https://example.com/some_path/}}`\n")
+	curl := parseMD(t, "common/curl.md", "# curl\n\n> Transfers data from or to a server.\n> Supports most protocols, including HTTP, HTTPS, FTP, SCP, etc.\n\n- Make an HTTP GET request and dump the contents in `stdout`:\n\n`curl {{https://example.com}}`\n\n- Download a file, saving the output under the filename indicated by the URL:\n\n`curl {{[-O|--remote-name]}} {{https://example.com/filename.zip}}`\n")
+
+	md := solveMD(t, "compare", "What is the difference between top and htop?", "difference between top and htop", []mdSource{top, htop}, htop.soleLeaf(t), top.soleLeaf(t))
+	checkMD(t, md, []string{"| htop | Display dynamic real-time information about running processes. An enhanced version of `top`. [", "| top | Display dynamic real-time information about running processes. See also: `htop`. ["},
+		[]string{"Sort processes", "different tab", "More information"})
+
+	md = solveMD(t, "recommend", "Should I use curl or wget to download a whole directory of a website?", "Should I use curl or wget to download a whole directory of a website", []mdSource{wget, curl}, wget.soleLeaf(t), curl.soleLeaf(t))
+	checkMD(t, md, []string{"| item | what the sources say |", "| curl | Transfers data from or to a server. Supports most protocols",
+		"| wget | Download files from the Web. Supports HTTP, HTTPS, and FTP. Download all listed files within a directory and its sub-directories: `wget {{[-mnp\\|--mirror --no-parent]}}"}, nil)
+}
+
+// TestListGroupsFromItsOwnIndent: a list a sentence introduces is its own
+// group of items, its top level the least indented of its items (" *
+// explicit call to Set"), so a row quoting one item does not bring the
+// items of the list above.
+func TestListGroupsFromItsOwnIndent(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## Why Viper?\n\nViper does the following for you:\n\n1. Find, load, and unmarshal a configuration file.\n2. Make it easy to tell the difference between a user value and the default.\n\nViper uses the following precedence order:\n\n * explicit call to `Set`\n * flag\n * default\n")
+	var ss []statement
+	for _, s := range statementsOf(src.leaf(t, "Why Viper?"), srcCorpus{src.id: src.md}) {
+		if s.kind == kindItem {
+			ss = append(ss, s)
+		}
+	}
+	if len(ss) != 5 {
+		t.Fatalf("%d items, want 5: %+v", len(ss), ss)
+	}
+	for i, s := range ss[2:] {
+		if s.indent != 0 || s.group == ss[1].group || i > 0 && s.group == ss[i+1].group {
+			t.Errorf("item %q: indent %d group %d (the item above: group %d)", s.text, s.indent, s.group, ss[i+1].group)
+		}
+	}
+}
+
+// TestShortItemUnderItsIntroduction: a short item of an introduced list
+// speaks in a comparison's row under the sentence introducing it.
+func TestShortItemUnderItsIntroduction(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## Why Viper?\n\nViper uses the following precedence order. Each item takes precedence over the item below it:\n\n * explicit call to `Set`\n * flag\n * default\n")
+	ss := statementsOf(src.leaf(t, "Why Viper?"), srcCorpus{src.id: src.md})
+	i := slices.IndexFunc(ss, func(s statement) bool { return s.text == "explicit call to Set" })
+	if i < 0 {
+		t.Fatalf("no item \"explicit call to Set\" in %+v", ss)
+	}
+	row := rowStatements(ss, i)
+	if len(row) != 2 || row[0].text != "Each item takes precedence over the item below it:" || len(row[0].block) != 0 {
+		t.Fatalf("row = %+v", row)
 	}
 }

@@ -1,6 +1,7 @@
 package gssymbolic
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,4 +61,68 @@ func TestCutListKeepsTheItemsThatBearMost(t *testing.T) {
 	}
 	got := strings.Join(cutList(lines, []string{"command", "fail", "kb_lock"}), "\n")
 	checkMD(t, got, []string{"kb_locked"}, []string{"Shell completion", "unrelated"})
+}
+
+// TestCommentsLeftOut: an HTML comment over a code block (a test fixture
+// of the docs) is not the section's summary, and the answer never quotes
+// it; a comment inside the code is code and stays.
+func TestCommentsLeftOut(t *testing.T) {
+	src := parseMD(t, "docs/completion.md", "# Completion\n\n#### Custom auto-completion\n<!-- {\n  \"args\": [\"complete\"],\n  \"output\": \"laundry\"\n} -->\n```go\nfunc main() {\n\t<!-- kept -->\n\ttasks := []string{\"cook\", \"clean\"}\n}\n```\n")
+	md := solveMD(t, "implement", "How do I write a custom auto-completion?", "write a custom auto-completion", []mdSource{src}, src.leaf(t, "Custom auto-completion"))
+	checkMD(t, md, []string{"tasks := []string", "<!-- kept -->"}, []string{"\"args\"", "laundry\" }", "<!-- {"})
+}
+
+// TestCutBlockIdentifiers: a long code block cut to the task's lines keeps
+// a line naming the task in an identifier ("DefaultText"), and never a
+// blank line as the line before a kept one.
+func TestCutBlockIdentifiers(t *testing.T) {
+	lines := []string{"```go", "package main", "", "import (", "\t\"log\"", "", "\t\"github.com/urfave/cli/v2\"", ")", ""}
+	for i := 0; i < 14; i++ {
+		lines = append(lines, fmt.Sprintf("\tx%d := %d", i, i))
+	}
+	lines = append(lines, "\tapp := &cli.App{Flags: []cli.Flag{&cli.IntFlag{", "\t\tName: \"port\",", "\t\tDefaultText: \"random\",", "\t}}}", "```")
+	got := strings.Join(cutBlock(lines, []string{"default", "text", "cli"}), "\n")
+	if !strings.Contains(got, "DefaultText: \"random\"") {
+		t.Errorf("the cut block lacks the DefaultText line:\n%s", got)
+	}
+	if strings.Contains(got, "```go\n\n") {
+		t.Errorf("the cut block opens with a blank line:\n%s", got)
+	}
+}
+
+// TestCutBlockWholeItems: a long list cut to the task's lines keeps each
+// item it keeps whole, from its marker to its last wrapped line, and not
+// the wrapped end of the item above.
+func TestCutBlockWholeItems(t *testing.T) {
+	var lines []string
+	for i := 0; i < 5; i++ {
+		lines = append(lines, fmt.Sprintf("- **Rule %d** says one thing", i), "  over several wrapped lines", "  that end here.")
+	}
+	lines = append(lines, "- **Shell completion**: `mrpvm completion bash` prints a", "  script. It completes commands and", "  flags, the stages and plugin ids.")
+	for i := 5; i < 10; i++ {
+		lines = append(lines, fmt.Sprintf("- **Rule %d** says one thing", i), "  over several wrapped lines", "  that end here.")
+	}
+	got := cutBlock(lines, []string{"shell", "complet"})
+	want := []string{"- **Shell completion**: `mrpvm completion bash` prints a", "  script. It completes commands and", "  flags, the stages and plugin ids."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cutBlock kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestShortProgramWhole: an example holding one short program and a
+// sentence about it is shown whole, the lines that do the task with the
+// ones that name it; a longer block is still cut.
+func TestShortProgramWhole(t *testing.T) {
+	prog := []string{"```go", "package main", "", "import (", "\t\"log\"", "\t\"os\"", "", "\t\"github.com/urfave/cli/v2\"", ")", "", "func main() {", "\tapp := &cli.App{", "\t\tFlags: []cli.Flag{", "\t\t\t&cli.StringFlag{", "\t\t\t\tName:    \"lang\",", "\t\t\t\tAliases: []string{\"l\"},", "\t\t\t\tValue:   \"english\",", "\t\t\t},", "\t\t},", "\t}", "", "\tif err := app.Run(os.Args); err != nil {", "\t\tlog.Fatal(err)", "\t}", "}", "```", "", "That flag can then be set with `--lang spanish` or `-l spanish`."}
+	if got := cutBlock(prog, []string{"flag", "short", "alia"}); len(got) != len(prog) {
+		t.Errorf("a %d-line program was cut to %d lines:\n%s", len(prog), len(got), strings.Join(got, "\n"))
+	}
+	long := append([]string{"```"}, prog[1:25]...)
+	for i := 0; i < 30; i++ {
+		long = append(long, fmt.Sprintf("  --option-%d  does thing %d", i, i))
+	}
+	long = append(long, "```")
+	if got := cutBlock(long, []string{"flag", "short", "alia"}); len(got) >= len(long) {
+		t.Errorf("a %d-line block was not cut", len(long))
+	}
 }

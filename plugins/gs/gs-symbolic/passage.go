@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -161,6 +162,35 @@ func readBlocks(md string) []mdBlock {
 	return out
 }
 
+// maxLabelWords bounds the words of a paragraph read as the label of the
+// code block under it.
+const maxLabelWords = 4
+
+// clauseMark opens a clause quoted without the clause before it in its
+// sentence ("… the message quotes the raw name"): it does not read as a
+// sentence of its own.
+const clauseMark = "… "
+
+// clauseOf reports whether s goes on the sentence prev ends with a ";":
+// it opens in lower case.
+func clauseOf(prev, s string) bool {
+	r := []rune(s)
+	return strings.HasSuffix(strings.TrimSpace(prev), ";") && len(r) > 0 && unicode.IsLower(r[0])
+}
+
+// answerLabelRE is the label a FAQ puts before its answer ("A: Viper is
+// designed to ..."), followed by the answer's first word.
+var answerLabelRE = regexp.MustCompile(`^(?:A|Answer):\s+\p{Lu}`)
+
+// withoutAnswerLabel is a paragraph's first sentence without a FAQ's
+// answer label: the answer quotes the answer, not the page's markup.
+func withoutAnswerLabel(s string) string {
+	if !answerLabelRE.MatchString(s) {
+		return s
+	}
+	return strings.TrimLeft(s[strings.Index(s, ":")+1:], " \t")
+}
+
 // codeLine reports whether a paragraph is one span of inline code (a
 // command line, as reference pages show their examples).
 func codeLine(lines []string) bool {
@@ -240,7 +270,16 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 		var intro []string
 		var listed []mdBlock // the items of a list an introduction takes
 		introduces := func(text string) bool {
-			return strings.HasSuffix(strings.TrimSpace(text), ":") && i+1 < len(blocks) && (blocks[i+1].kind != kindSentence || codeLine(blocks[i+1].lines))
+			if i+1 >= len(blocks) {
+				return false
+			}
+			if strings.HasSuffix(strings.TrimSpace(text), ":") {
+				return blocks[i+1].kind != kindSentence || codeLine(blocks[i+1].lines)
+			}
+			// A paragraph of a few words over a code block is its label
+			// ("jsoniter" over "go build -tags=jsoniter ."), as a
+			// description ending in ":" is.
+			return b.kind == kindSentence && blocks[i+1].kind == kindCode && len(strings.Fields(strings.Join(b.lines, " "))) <= maxLabelWords && !strings.HasSuffix(strings.TrimSpace(text), ".")
 		}
 		takeIntro := func() {
 			nb := blocks[i+1]
@@ -265,7 +304,14 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 				if linkOnly(s) {
 					continue
 				}
-				st := statement{kind: kindSentence, text: plainMD(s), md: []string{s}, para: para}
+				if j == 0 {
+					s = withoutAnswerLabel(s)
+				}
+				md := s
+				if j > 0 && clauseOf(ss[j-1], s) {
+					md = clauseMark + s
+				}
+				st := statement{kind: kindSentence, text: plainMD(s), md: []string{md}, para: para}
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()
 					st.block = intro
@@ -277,8 +323,18 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 			}
 			// The items of the list it introduces are statements too,
 			// shown under it or on their own.
+			// The list's own items are its top level, however far the
+			// page indents it (" * explicit call to Set"): nested items
+			// are those indented further.
+			base := -1
 			for _, lb := range listed {
 				indent := len(lb.lines[0]) - len(strings.TrimLeft(lb.lines[0], " \t"))
+				if base < 0 || indent < base {
+					base = indent
+				}
+			}
+			for _, lb := range listed {
+				indent := len(lb.lines[0]) - len(strings.TrimLeft(lb.lines[0], " \t")) - base
 				if indent == 0 {
 					group++
 				}

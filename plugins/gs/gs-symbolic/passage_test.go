@@ -485,3 +485,12 @@ func TestListQuestionCutsATableItIsNotAbout(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelledCode: a paragraph of a few words over a code block is its
+// label, and a list question about the section is answered by its
+// labelled blocks.
+func TestLabelledCode(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", "# Gin\n\n### Build with json replacement\n\nGin uses `encoding/json` as the default JSON package but you can change it by building from other tags.\n\n[jsoniter](https://github.com/json-iterator/go)\n\n```sh\ngo build -tags=jsoniter .\n```\n\n[go-json](https://github.com/goccy/go-json)\n\n```sh\ngo build -tags=go_json .\n```\n\n[sonic](https://github.com/bytedance/sonic)\n\n```sh\n$ go build -tags=sonic .\n```\n")
+	md := solveMD(t, "identify", "Which JSON packages can gin be built with instead of encoding/json?", "JSON packages can gin be built with instead of encoding/json", []mdSource{src}, src.leaf(t, "Build with json replacement"))
+	checkMD(t, md, []string{"- jsoniter [1]", "go build -tags=jsoniter .", "- go-json [1]", "go build -tags=go_json .", "- sonic [1]", "$ go build -tags=sonic ."}, []string{"github.com"})
+}

@@ -155,6 +155,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		limit = 5
 	}
 	picked := pick(stmts, limit)
+	if !g.brief {
+		picked = withNextSentence(picked, stmts, limit)
+	}
 	ex := exclusionOf(in.Payload.Prompt)
 	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
 		picked = ov
@@ -170,11 +173,19 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	var cites citations
 	num := cites.num
 	var b strings.Builder
-	if act == "compare" && !g.bullets {
-		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus); ok {
+	if (act == "compare" || act == "recommend") && !g.bullets {
+		// A recommendation between named items ("curl or wget: which
+		// should I use to ...") is answered as their comparison when the
+		// evidence speaks for at least two of them.
+		need := 1
+		if act == "recommend" {
+			need = 2
+		}
+		if rows, ok := compareRows(in.Evidence, target, want, num, rc.Corpus, need); ok {
 			b.WriteString(rows)
 			return finish(&b, cites.kus), nil
 		}
+		cites = citations{}
 	}
 	switch {
 	case act == "compare" || g.table:
@@ -232,7 +243,9 @@ const maxOverview = 9
 // bear most on the question when there are more than fit). It is nil when
 // the question asks for more than the best statement's page names in its
 // title (a list question aside), asks for a comparison or an explanation,
-// or the page shows fewer than two examples. "What does tar do?" is such a
+// or the page shows fewer than two examples. An example is a list item
+// with the command under it, or a paragraph with the code block it
+// introduces ("jsoniter" over "go build -tags=jsoniter ."). "What does tar do?" is such a
 // question: the page's summary says, its examples show.
 func overview(stmts []scored, want []string, act string, list bool, ex exclusion) []scored {
 	if len(stmts) == 0 || len(want) == 0 || act == "compare" || act == "explain" {
@@ -280,7 +293,7 @@ func overview(stmts []scored, want []string, act string, list bool, ex exclusion
 			if s.ku != k {
 				continue
 			}
-			if s.kind == kindItem && len(s.block) > 0 {
+			if len(s.block) > 0 && (s.kind == kindItem || s.kind == kindSentence && s.para > 1 && fenced(s.block)) {
 				if examples == maxOverview-1 || len(filter) > 0 && symbolic.Overlap(filter, symbolic.TermSet(s.plain())) == 0 || ex.covers(s.text) {
 					continue // past the cap, not about what else the question names, or what it sets aside
 				}
@@ -359,6 +372,38 @@ func pick(stmts []scored, limit int) []scored {
 			picked = kept
 		}
 		picked = append(picked, s)
+	}
+	return picked
+}
+
+// withNextSentence keeps the best statement's paragraph together: when it
+// is a sentence, the sentence after it in its paragraph goes on what it
+// says ("Logrus can register functions called when a fatal message is
+// logged. The registered handlers will be executed before logrus performs
+// an os.Exit(1).") and is shown with it, in place of the last statement
+// picked from elsewhere when the answer is full.
+func withNextSentence(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 || strings.HasSuffix(strings.TrimSpace(picked[0].text), ":") {
+		return picked
+	}
+	top := picked[0]
+	for _, p := range picked {
+		if p.ku == top.ku && p.order == top.order+1 {
+			return picked // already there
+		}
+	}
+	for _, s := range stmts {
+		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.para != top.para || s.score <= 0 {
+			continue
+		}
+		if len(picked) >= limit {
+			last := len(picked) - 1
+			if picked[last].ku == top.ku {
+				return picked // the answer is full of the best statement's own unit
+			}
+			picked = picked[:last]
+		}
+		return append(picked, s)
 	}
 	return picked
 }

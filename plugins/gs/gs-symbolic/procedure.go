@@ -99,7 +99,61 @@ func rawOf(k *kus.KU, c plugin.Corpus) string {
 		// follows the block's opening fence (closeFence closes it).
 		raw = fence + "\n" + raw
 	}
-	return fenceIndented(raw)
+	return fenceIndented(withoutComments(raw))
+}
+
+// withoutComments drops the HTML comments of Markdown outside its code
+// blocks (test fixtures, editor directives: "<!-- { "args": [...] } -->"):
+// they are not shown to a reader, so an answer does not quote them. A line
+// that held only a comment goes with it.
+func withoutComments(md string) string {
+	if !strings.Contains(md, "<!--") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	out := make([]string, 0, len(lines))
+	fence, inComment := "", false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if !inComment {
+			if fence != "" {
+				if strings.HasPrefix(t, fence) {
+					fence = ""
+				}
+				out = append(out, l)
+				continue
+			}
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence = t[:3]
+				out = append(out, l)
+				continue
+			}
+		}
+		var kept strings.Builder
+		rest := l
+		for rest != "" {
+			if inComment {
+				i := strings.Index(rest, "-->")
+				if i < 0 {
+					rest = ""
+					break
+				}
+				rest, inComment = rest[i+3:], false
+				continue
+			}
+			i := strings.Index(rest, "<!--")
+			if i < 0 {
+				kept.WriteString(rest)
+				break
+			}
+			kept.WriteString(rest[:i])
+			rest, inComment = rest[i+4:], true
+		}
+		if k := kept.String(); strings.TrimSpace(k) != "" || t == "" {
+			out = append(out, strings.TrimRight(k, " \t"))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // openFence returns the opening fence line (without its container markup)
@@ -208,7 +262,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	add := func(line string) {
 		if n := len(p.examples); n > 0 {
 			p.examples[n-1].how = append(p.examples[n-1].how, line)
-		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" {
+		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" && !strings.HasPrefix(t, "#") {
 			summary = append(summary, t)
 		}
 	}
@@ -225,6 +279,11 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	lines := strings.Split(raw, "\n")
 	for li, line := range lines {
 		if fence == "" {
+			if navRE.MatchString(line) || tocRE.MatchString(line) || breakRE.MatchString(line) {
+				// A table of contents' entry or a thematic break is
+				// navigation, not what a page says.
+				continue
+			}
 			line = unlink(line)
 		}
 		t := strings.TrimSpace(line)
@@ -281,7 +340,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	flush()
 	kept := p.examples[:0]
 	for _, e := range p.examples {
-		e.how = closeFence(trimBlock(e.how))
+		e.how = closeFence(trimBlock(oneBlank(e.how)))
 		if len(e.how) > 0 {
 			kept = append(kept, e)
 		}
@@ -290,6 +349,60 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	p.summary = strings.Join(summary, " ")
 	return p, len(p.examples) > 0
 }
+
+// tocRE is a list item that opens with a link to a heading of its own
+// page: a table of contents' entry.
+var tocRE = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)`)
+
+// oneBlank collapses runs of blank lines outside code blocks to one (the
+// lines between them left out).
+func oneBlank(lines []string) []string {
+	out := lines[:0:0]
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case t == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "":
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// codeOf is the code of an example's lines: those inside its code blocks
+// and those that are one span of inline code (a command line). An
+// identifier named in prose ("Like the standard http.ServeMux") names a
+// thing; code calls it.
+func codeOf(how []string) string {
+	var out []string
+	fence := ""
+	for _, l := range how {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				continue
+			}
+			out = append(out, l)
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case codeLine([]string{t}) || !rawBlock(how):
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// breakRE is a thematic break ("---", "* * *").
+var breakRE = regexp.MustCompile(`^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
 
 // paragraphEnds reports whether line i ends its paragraph: the next line
 // is blank or opens a block (a fence, a list item, a table, a heading, a
@@ -307,10 +420,11 @@ func paragraphEnds(lines []string, i int) bool {
 }
 
 var (
-	// linkRE matches a Markdown link: [text](target).
-	linkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// linkRE matches a Markdown link: [text](target), a target holding
+	// one level of parentheses included ("wiki/Viper_(G.I._Joe)").
+	linkRE = regexp.MustCompile(`\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)`)
 	// imageRE matches a Markdown image: ![alt](target).
-	imageRE = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	imageRE = regexp.MustCompile(`!\[[^\]]*\]\((?:[^()]|\([^()]*\))*\)`)
 )
 
 // unlink keeps the text of a line's links and drops their targets and its
@@ -438,7 +552,7 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action str
 		}
 		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
 		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
-		if symbolic.NamesTask(strings.Join(e.how, "\n"), want) {
+		if symbolic.NamesTask(codeOf(e.how), want) {
 			score += 0.25 // its code calls what the task asks for
 		}
 		if callsAction(e.how, action) {
@@ -478,7 +592,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		raw := rawOf(e.KU, c)
 		if raw != "" {
 			if rp, rok := readRawProcedure(e.KU, raw); rok {
-				rp.summary = p.summary // the text as the KU holds it
+				if rp.summary == "" {
+					rp.summary = p.summary // the text as the KU holds it
+				}
 				p, ok = rp, true
 			}
 		}
@@ -497,12 +613,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// A heading that names the task marks the passage written to
 		// answer it ("Watching and re-reading config files"), and a
 		// passage that shows what to do beats one that only names it.
-		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, symbolic.TermSet(p.ku.Title))
+		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
 		top := plainTop(ex)
 		if symbolic.Actionable(strings.Join(top.how, "\n")) {
 			score += codeBonus
 		}
-		if symbolic.NamesTask(strings.Join(top.how, "\n"), want) {
+		if symbolic.NamesTask(codeOf(top.how), want) {
 			score += identBonus // the code calls what the task asks for
 		}
 		if names(task, p.ku.Title) {
@@ -541,6 +657,41 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	if bestPlain(best.ex) < minOverlap {
 		return nil
 	}
+	if own, lent := lentContext(task); lent != "" {
+		// The words a part of a question borrows from its siblings
+		// ("keep watching for new ones (kernel messages)") chose the
+		// page; which of its examples answers is what the part itself
+		// asks, the borrowed words only deciding between equals.
+		ownWant := symbolic.TaskTerms(own)
+		oa, oo := symbolic.Action(own)
+		if symbolic.LightAction(oa) {
+			oa = ""
+		}
+		if len(ownWant) > 0 {
+			ex := best.p.rankFor(ownWant, compounds(own), oa, oo)
+			for i := range ex {
+				ex[i].score += lentWeight * symbolic.Overlap(want, withParts(symbolic.TermSet(ex[i].desc+" "+strings.Join(ex[i].how, " ")), joined))
+			}
+			sort.SliceStable(ex, func(i, j int) bool { return ex[i].score > ex[j].score })
+			if ex[0].score > 0 {
+				best.ex = ex
+			}
+		}
+	}
+	if own, _ := lentContext(task); len(directions(own)) > 0 {
+		// Where the task moves something ("copy a directory to a remote
+		// server") decides between examples that name the same places
+		// the other way round ("from a remote host to a local directory").
+		// Only an example that does the task's action moves anything
+		// ("connecting to the remote host" names a place, not where a
+		// copy goes).
+		for i := range best.ex {
+			if action == "" || descAction(action, best.ex[i].desc) > 0 {
+				best.ex[i].score += directionWeight * agreement(own, best.ex[i].desc)
+			}
+		}
+		sort.SliceStable(best.ex, func(i, j int) bool { return best.ex[i].score > best.ex[j].score })
+	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
 		pages := make([]procedure, len(cands))
 		for i, c := range cands {
@@ -557,7 +708,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	var b strings.Builder
 	k := best.p.ku
 	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, lead)
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, withHowSentence(lead, best.p.summary, want, best.ex[0].desc))
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
 	}
@@ -603,6 +754,97 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 	}
 	return finish(&b, []*kus.KU{k})
+}
+
+// directionRE finds a direction in text: "to", "into", "onto" or "from"
+// and the word it leads to, past an article or a possessive.
+var directionRE = regexp.MustCompile(`(?i)\b(to|into|onto|from)\s+(?:(?:a|an|the|my|your|its|their|this|that|some|another)\s+)?([\p{L}\p{N}][\p{L}\p{N}_-]*)`)
+
+// directions maps each term text moves something to or from to "to" or
+// "from" ("copy a local file to a remote host": remot -> to).
+func directions(text string) map[string]string {
+	out := map[string]string{}
+	for _, m := range directionRE.FindAllStringSubmatch(text, -1) {
+		ts := symbolic.ContentTerms(m[2])
+		if len(ts) != 1 {
+			continue
+		}
+		dir := "to"
+		if strings.EqualFold(m[1], "from") {
+			dir = "from"
+		}
+		out[ts[0]] = dir
+	}
+	return out
+}
+
+// agreement is the share of the task's directions an example's
+// description keeps, less the share it reverses.
+func agreement(task, desc string) float64 {
+	want, have := directions(task), directions(desc)
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for t, d := range want {
+		switch have[t] {
+		case "":
+		case d:
+			n++
+		default:
+			n--
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// directionWeight is what an example keeping every direction of the task
+// gains, and one reversing every direction loses.
+const directionWeight = 0.3
+
+// lentRE is a task that ends in the words the VM lends a part of a
+// question from its sibling parts, in parentheses.
+var lentRE = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
+
+// lentContext splits a task into what it asks itself and the words lent
+// to it in a trailing parenthesis; lent is "" when there are none.
+func lentContext(task string) (own, lent string) {
+	m := lentRE.FindStringSubmatch(strings.TrimSpace(task))
+	if m == nil || len(symbolic.ContentTerms(m[1])) == 0 {
+		return task, ""
+	}
+	return m[1], m[2]
+}
+
+// lentWeight is how much the lent words weigh in choosing an example: a
+// tie-breaker.
+const lentWeight = 0.1
+
+// withHowSentence is a page's lead with the sentence of its summary that
+// says how to do the task, when one says it better than the lead and the
+// best example's description: it holds more of the task's terms ("If you
+// are sure such locking is not needed, you can call logger.SetNoLock() to
+// disable the locking." for "disable the mutex locking"). The sentences
+// skipped between them are marked.
+func withHowSentence(lead, summary string, want []string, desc string) string {
+	ss := sentences(summary)
+	if len(ss) < 2 || strings.TrimSpace(ss[0]) != lead {
+		return lead
+	}
+	bar := max(symbolic.Overlap(want, symbolic.TermSet(desc)), symbolic.Overlap(want, symbolic.TermSet(plainMD(lead))))
+	best := -1
+	for i, s := range ss[1:] {
+		if ov := symbolic.Overlap(want, symbolic.TermSet(plainMD(s))); ov > bar && !strings.HasSuffix(strings.TrimSpace(s), ":") {
+			best, bar = i+1, ov
+		}
+	}
+	switch {
+	case best < 0:
+		return lead
+	case best == 1:
+		return lead + " " + ss[1]
+	}
+	return lead + " … " + ss[best]
 }
 
 // clauseRE separates the actions of one how-to task: "pack a folder
@@ -902,17 +1144,19 @@ func proximity(want, seq []string) float64 {
 // the task.
 const maxBlockLines = 24
 
-// cutBlock keeps a long block's lines that hold a task term, with the
-// line before each (its comment or heading), in order; a comment inside
+// cutBlock keeps a long block's lines that hold a task term (in code, in
+// an identifier's words too), with the line before each (its comment or
+// heading) unless it is blank, in order; a comment inside
 // code that holds a task term also keeps the line after it, the statement
 // it describes (documentation code says what a line does in the comment
 // above it, so the comment alone would show the words without the code).
 // A code block keeps its fences around the lines it keeps and is left out
 // whole when it keeps none (an empty fence shows nothing). A short block,
 // or one with no line holding a task term, is kept whole up to
-// maxBlockLines.
+// maxBlockLines; one code block of at most maxProgramLines with a few
+// lines about it is kept whole.
 func cutBlock(lines []string, want []string) []string {
-	if len(lines) <= maxBlockLines {
+	if len(lines) <= maxBlockLines || len(lines) <= maxProgramLines && oneProgram(lines) {
 		return lines
 	}
 	keep := make([]bool, len(lines))
@@ -929,11 +1173,27 @@ func cutBlock(lines []string, want []string) []string {
 			continue
 		}
 		code[i] = inCode
-		if symbolic.Overlap(want, symbolic.TermSet(l)) == 0 {
+		terms := symbolic.TermSet(l)
+		if inCode {
+			// Code names things in identifiers ("DefaultText" holds
+			// "default").
+			for t := range symbolic.IdentTerms(l) {
+				terms[t] = true
+			}
+		}
+		if symbolic.Overlap(want, terms) == 0 {
 			continue
 		}
 		keep[i] = true
-		if i > 0 && !isFence[i-1] {
+		if start, end, ok := itemSpan(lines, i, code); ok {
+			// A list item is kept whole, from its marker to its last
+			// wrapped line: the line before it is the end of another.
+			for j := start; j < end; j++ {
+				keep[j] = true
+			}
+			continue
+		}
+		if i > 0 && !isFence[i-1] && strings.TrimSpace(lines[i-1]) != "" {
 			keep[i-1] = true
 		}
 		if inCode && codeComment(l) {
@@ -1031,6 +1291,64 @@ func cutBlock(lines []string, want []string) []string {
 		}
 	}
 	return out
+}
+
+// maxProgramLines bounds the lines of an example holding one code block
+// that is shown whole: a short program cut to the lines naming the task
+// loses the lines that do it (the struct field set under the one that
+// names the type).
+const maxProgramLines = 40
+
+// oneProgram reports whether lines hold exactly one fenced code block
+// that is most of them (a program and a sentence or two about it).
+func oneProgram(lines []string) bool {
+	fences, inside := 0, 0
+	open := false
+	for _, l := range lines {
+		if fenceLine(l) {
+			fences++
+			open = !open
+			continue
+		}
+		if open {
+			inside++
+		}
+	}
+	return fences == 2 && 2*inside >= len(lines)
+}
+
+// maxSpanLines bounds the lines of one list item cutBlock keeps whole.
+const maxSpanLines = 12
+
+// itemSpan is the list item, outside code, that line i is part of: from
+// its marker line to its last wrapped line (nested items are items of
+// their own). ok is false when line i lies in code or in no item, or the
+// item is longer than maxSpanLines.
+func itemSpan(lines []string, i int, code []bool) (start, end int, ok bool) {
+	if code[i] || strings.TrimSpace(lines[i]) == "" {
+		return 0, 0, false
+	}
+	start = i
+	for !isItem(strings.TrimSpace(lines[start])) {
+		if start == 0 || code[start-1] || strings.TrimSpace(lines[start-1]) == "" || fenceLine(lines[start-1]) {
+			return 0, 0, false
+		}
+		start--
+	}
+	end = i + 1
+	for end < len(lines) && !code[end] && strings.TrimSpace(lines[end]) != "" && !fenceLine(lines[end]) && !isItem(strings.TrimSpace(lines[end])) {
+		end++
+	}
+	if end-start > maxSpanLines {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// fenceLine reports whether a line opens or closes a fenced code block.
+func fenceLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // codeComment reports whether a line of code is a whole-line comment in

@@ -59,3 +59,22 @@ func TestUndescribedCodeFollowsTheLead(t *testing.T) {
 		t.Errorf("the section's own code does not follow its opening sentence:\n%s", md)
 	}
 }
+
+// TestFAQAnswerAndNestedLinks: a FAQ's answer is quoted without its "A:"
+// label, and a link whose target holds parentheses leaves only its text.
+func TestFAQAnswerAndNestedLinks(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## FAQ\n\n### Why is it called “Viper”?\n\nA: Viper is designed to be a [companion](http://en.wikipedia.org/wiki/Viper_(G.I._Joe))\nto [Cobra](https://github.com/spf13/cobra). Together they make a powerful pair.\n")
+	md := solveMD(t, "explain", "Why is it called Viper?", "it called Viper", []mdSource{src}, src.leaf(t, "Why is it called “Viper”?"))
+	checkMD(t, md, []string{"Viper is designed to be a companion to Cobra."}, []string{"A: ", "Joe", ") to"})
+}
+
+// TestClauseQuotedAlone: a clause after a ";" quoted without the clause
+// before it is marked as the rest of a sentence; quoted with it, it reads
+// on.
+func TestClauseQuotedAlone(t *testing.T) {
+	src := parseMD(t, "docs/troubleshooting.md", "# Troubleshooting\n\n## A file is skipped\n\nA symlink whose target lies outside the workspace is never followed.\nA file or folder whose name is not valid UTF-8 is skipped with\n`file_name_not_utf8`; the message quotes the raw name so you can find and rename it.\n")
+	md := solveMD(t, "describe", "What does the message quote?", "message quote raw rename", []mdSource{src}, src.leaf(t, "A file is skipped"))
+	checkMD(t, md, []string{"… the message quotes the raw name"}, nil)
+	md = solveMD(t, "describe", "Which file name is skipped, and what does the message quote?", "file name not valid UTF-8 skipped message quote raw name", []mdSource{src}, src.leaf(t, "A file is skipped"))
+	checkMD(t, md, []string{"`file_name_not_utf8`; the message quotes the raw name"}, []string{"…"})
+}

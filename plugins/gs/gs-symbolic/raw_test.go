@@ -270,3 +270,13 @@ func TestPieceOfLongCodeIsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestNavigationLeftOut: a page's badges, table of contents and thematic
+// breaks are not what it says: the answer's lead is its first sentence,
+// and its examples hold no contents entry.
+func TestNavigationLeftOut(t *testing.T) {
+	src := parseMD(t, "mux/README.md", "# gorilla/mux\n\n![testing](https://example.com/badge.svg)\n[![codecov](https://example.com/c.svg)](https://codecov.io/x)\n\nPackage `gorilla/mux` implements a request router and dispatcher.\n\nThe main features are:\n\n* URL hosts, paths and query values can have variables with an optional regular expression.\n* Routes can be used as subrouters.\n\n---\n\n* [Install](#install)\n* [Serving Single Page Applications](#serving-single-page-applications) (e.g. React, Vue)\n* [Middleware](#middleware)\n\n---\n")
+	md := solveMD(t, "implement", "How do I use path variables in gorilla mux?", "use path variables in gorilla mux", []mdSource{src}, src.units[0])
+	checkMD(t, md, []string{"gorilla/mux [1]: Package `gorilla/mux` implements a request router", "can have variables"},
+		[]string{"testing", "codecov", "---", "Install", "Single Page", "\n\n\n"})
+}

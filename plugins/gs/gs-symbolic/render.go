@@ -119,6 +119,13 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 		if len(para) == 0 {
 			return
 		}
+		// A clause shown right after the one before it goes on its
+		// sentence.
+		for i := 1; i < len(para); i++ {
+			if strings.HasSuffix(para[i-1], ";") {
+				para[i] = strings.TrimPrefix(para[i], clauseMark)
+			}
+		}
 		text := strings.Join(para, " ")
 		if bullets {
 			sep(kindItem)
