@@ -152,6 +152,14 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 
+	// A comparison or a choice must weigh each of the things it names,
+	// which is judged on the answer's form before its statements are.
+	if weighs(in) {
+		if why := weighsApart(body, intentTargets(in), cited); why != "" {
+			v.reason = why
+			return v
+		}
+	}
 	stmts := statements(body)
 	citedAny := false
 	for _, s := range stmts {
