@@ -81,3 +81,51 @@ func TestChoiceNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAQuestionNamingAFolderIsAnsweredFromIt: "serve static files with
+// gin" is not answered by mux's documentation, although it says how to
+// serve static files; gin's page answers it, and so does a page outside
+// gin/ that names gin. A folder whose pages do not call themselves by its
+// name ("linux/") confines nothing.
+func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"serve static files directory handler": 20, "gin mux linux": 300})}
+	muxStatic := &kus.KU{ID: "m::1", Title: "Static Files", SourceID: "mux/README.md", Range: kus.Range{StartLine: 188},
+		TextBody: "This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`"}
+	ginStatic := &kus.KU{ID: "g::1", Title: "Serving static files", SourceID: "gin/docs/doc.md", Range: kus.Range{StartLine: 1416},
+		TextBody: "gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`"}
+	guide := &kus.KU{ID: "x::1", Title: "Static files", SourceID: "guides/static.md", Range: kus.Range{StartLine: 1},
+		TextBody: "To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`."}
+	lsblk := &kus.KU{ID: "l::1", Title: "lsblk", SourceID: "linux/lsblk.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Lists information about devices."}
+	cases := []struct {
+		name, target, answer string
+		lead                 *kus.KU
+		ev                   []*kus.KU
+		want                 plugin.Status
+	}{
+		{"another library's page", "serve static files with gin",
+			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
+			muxStatic, []*kus.KU{muxStatic, ginStatic}, plugin.StatusRejected},
+		{"the library's own page", "serve static files with gin",
+			"Serving static files [1]: gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`\n\nSources:\n[1] Serving static files — gin/docs/doc.md:1416\n",
+			ginStatic, []*kus.KU{ginStatic, muxStatic}, plugin.StatusAccepted},
+		{"a page elsewhere that names it", "serve static files with gin",
+			"Static files [1]: To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`.\n\nSources:\n[1] Static files — guides/static.md:1\n",
+			guide, []*kus.KU{guide, ginStatic}, plugin.StatusAccepted},
+		{"a folder that does not name its pages", "serve static files on linux",
+			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
+			muxStatic, []*kus.KU{muxStatic, lsblk}, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ev []plugin.ScoredKU
+			for _, k := range tc.ev {
+				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
+			}
+			res := validate(t, c, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: ev})
+			expect(t, res, tc.want, "the pages under gin/")
+		})
+	}
+}

@@ -444,6 +444,16 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A question confined to one folder's pages ("with gin") is answered
+	// from that folder, or from a page that says its name.
+	if single {
+		if _, k := leadUnit(stmts, cited); k != nil {
+			if why := outOfScope(targets[0], in.Evidence, k, rc); why != "" {
+				v.reason = why
+				return v
+			}
+		}
+	}
 	// "What is X" is answered by a unit about X: the rarest key word of the
 	// target names the unit (its title or path) or stands in the first
 	// sentence of what the answer says from it or of the unit itself, not
