@@ -190,3 +190,40 @@ func outOfScope(target string, ev []plugin.ScoredKU, lead *kus.KU, rc plugin.Run
 	}
 	return fmt.Sprintf("the question asks about %q (the pages under %s/), and the source the answer leads with, %s, is not about it", word, folder, lead.SourceID)
 }
+
+// displayActions are the light actions (symbolic.LightAction) that ask to
+// show something ("see my cron jobs", "print a file's permissions"), not
+// to make it.
+var displayActions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("see view look show display print list") {
+		displayActions[w] = true
+	}
+}
+
+// shows reports whether one of an answer's examples (lines: each
+// description and its command) does what a display action asks: its
+// description opens with a light action (symbolic.LightAction), or with
+// the action itself or a relative of it. An example that opens with
+// another verb ("Clone a remote repository", "Set the mask") changes
+// something rather than showing it.
+func shows(action string, lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "`") {
+			continue
+		}
+		f := strings.Fields(strings.TrimLeft(l, "-* "))
+		if len(f) == 0 {
+			continue
+		}
+		verb := text.Terms(strings.NewReplacer("[", "", "]", "").Replace(f[0]))
+		if len(verb) != 1 {
+			continue
+		}
+		if symbolic.LightAction(verb[0]) || symbolic.ActionMatch(action, map[string]bool{verb[0]: true}, true) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -129,3 +129,49 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 		})
 	}
 }
+
+const gitPage = `# git
+
+> Distributed version control system.
+
+- Clone a remote Git repository from the internet:
+
+` + "`git clone {{https://example.com/repo.git}}`" + `
+`
+
+const gitRemotePage = `# git remote
+
+> Manage set of tracked repositories ("remotes").
+
+- List existing remotes with their names and URLs:
+
+` + "`git remote {{[-v|--verbose]}}`" + `
+`
+
+// TestASeeQuestionIsAnsweredByAnExampleThatShows: "see which remotes my
+// repo has" is not answered by an example that clones a remote
+// repository, although it has the words; an example that lists them
+// answers it.
+func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
+	df := freqs(map[string]int{"list name url repository version control system internet": 500, "git remote clone": 30})
+	git, remote := descriptionUnit(t, "common/git.md", gitPage), descriptionUnit(t, "common/git-remote.md", gitRemotePage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/git.md": gitPage, "common/git-remote.md": gitRemotePage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         plugin.Status
+	}{
+		{"an example that changes something", "git [1]: Distributed version control system.\n\n- Clone a remote Git repository from the internet:\n\n" +
+			"  `git clone {{https://example.com/repo.git}}`\n\nSources:\n[1] git — common/git.md:3\n", git, plugin.StatusRejected},
+		{"an example that shows", "git remote [1]: Manage set of tracked repositories (\"remotes\").\n\n- List existing remotes with their names and URLs:\n\n" +
+			"  `git remote {{[-v|--verbose]}}`\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
+			expect(t, res, tc.want, "do not show anything")
+		})
+	}
+}

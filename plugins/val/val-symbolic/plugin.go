@@ -398,7 +398,15 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// name their action with a verb; prose and code say it in too many
 	// ways for the lexicon to judge.
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
+		if action, _ := symbolic.Action(targets[0]); displayActions[action] {
+			if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
+				if lines := exampleLines(body, n); len(lines) > 0 && !shows(action, lines) {
+					v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s do not show anything, as %q asks: each does something else",
+						n, k.Title, clip(targets[0]))
+					return v
+				}
+			}
+		} else if action != "" {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
