@@ -227,3 +227,73 @@ func shows(action string, lines []string) bool {
 	}
 	return false
 }
+
+// exampleSentences are the descriptions of the examples an answer quotes
+// from source n (exampleLines), with the description of that page (the
+// first paragraph of its span, a tldr page's "> ..." lines): what a page
+// of examples says it does, one per line.
+func exampleSentences(body string, n int, span string) string {
+	var b strings.Builder
+	for _, l := range exampleLines(body, n) {
+		if !strings.HasPrefix(l, "`") {
+			b.WriteString(strings.NewReplacer("[", "", "]", "").Replace(l))
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString(strings.ReplaceAll(firstParagraph(urlRE.ReplaceAllString(span, " ")), ">", " "))
+	return b.String()
+}
+
+// actionOnObject reports whether said (what a page says it does, a
+// sentence or more a line) has a sentence that carries action (or
+// asked, the word as asked when a spelling correction changed it: a
+// relative or a kind of it, or a compound that opens with it) together
+// with a term of object, the words the action is done to; a source whose
+// title or path (label) carries the action itself or a close relative
+// needs a term of object anywhere. An action asked of nothing (no object)
+// passes.
+func actionOnObject(action, asked string, object []string, said string, label map[string]bool) bool {
+	if len(object) == 0 {
+		return true
+	}
+	carries := func(set map[string]bool) bool {
+		for _, a := range []string{action, asked} {
+			if a == "" {
+				continue
+			}
+			for t := range set {
+				if compound(a, t) {
+					return true
+				}
+			}
+			if symbolic.ActionMatch(a, set, true) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	holds := func(set map[string]bool) bool {
+		for _, o := range object {
+			if covered(o, set, symbolic.Rarity{}) {
+				return true
+			}
+		}
+		return false
+	}
+	named := symbolic.ActionMatch(action, label, false) >= symbolic.RelativeMatch
+	if named && holds(label) {
+		return true
+	}
+	for _, line := range strings.Split(said, "\n") {
+		for _, sent := range symbolic.Sentences(line) {
+			set := symbolic.TermSet(sent)
+			for t := range symbolic.IdentTerms(sent) {
+				set[t] = true
+			}
+			if holds(set) && (named || carries(set)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -175,3 +175,50 @@ func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
 		})
 	}
 }
+
+const nohupScriptPage = `# nohup
+
+> Allows for a process to live when the terminal gets killed.
+
+- Run a shell script that can live beyond the terminal:
+
+` + "`nohup {{path/to/script.sh}} &`" + `
+`
+
+const chmodPage = `# chmod
+
+> Change the access permissions of a file or directory.
+
+- Allow the owner of a shell script to execute it:
+
+` + "`chmod u+x {{path/to/script.sh}}`" + `
+`
+
+// TestAnExamplePageMustDoTheActionToItsObject: "allow a shell script to
+// be run" is not answered by a page whose description allows a process
+// something and whose example runs a script, the action and its object
+// never in one sentence; a page whose example allows a script to be
+// executed answers it.
+func TestAnExamplePageMustDoTheActionToItsObject(t *testing.T) {
+	df := freqs(map[string]int{"run live terminal process program owner execute change access permission file directory": 400, "allow shell script": 40, "nohup chmod": 3})
+	nohup, chmod := descriptionUnit(t, "common/nohup.md", nohupScriptPage), descriptionUnit(t, "common/chmod.md", chmodPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/nohup.md": nohupScriptPage, "common/chmod.md": chmodPage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         plugin.Status
+	}{
+		{"the action and its object apart", "nohup [1]: Allows for a process to live when the terminal gets killed.\n\n- Run a shell script that can live beyond the terminal:\n\n" +
+			"  `nohup {{path/to/script.sh}} &`\n\nSources:\n[1] nohup — common/nohup.md:3\n", nohup, plugin.StatusRejected},
+		{"the action done to its object", "chmod [1]: Change the access permissions of a file or directory.\n\n- Allow the owner of a shell script to execute it:\n\n" +
+			"  `chmod u+x {{path/to/script.sh}}`\n\nSources:\n[1] chmod — common/chmod.md:3\n", chmod, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "allow a shell script to be run as a program"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
+			expect(t, res, tc.want, "with what it is done to")
+		})
+	}
+}
