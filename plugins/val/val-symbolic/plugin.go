@@ -436,17 +436,6 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 						n, k.Title, clip(targets[0]), action)
 					return v
 				}
-				// A page of examples must do the action to what the question
-				// asks it of: its description or one of the examples the
-				// answer quotes carries the action and a word of its object
-				// ("Allows for a process to live" and "Run a shell script"
-				// do not allow a script to be run). Prose and code say what
-				// they do to what in too many ways to be judged so.
-				if _, object := symbolic.Action(targets[0]); firstBlock(k, rc) && len(exampleLines(body, n)) > 0 && !actionOnObject(action, corr[action], object, exampleSentences(body, n, spanText(k, rc)), label) {
-					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, does not do what %q asks: no passage of it carries %q with what it is done to",
-						n, k.Title, clip(targets[0]), action)
-					return v
-				}
 				// A page that answers with its examples does what they do:
 				// an example that has the action only as a participle of
 				// what it acts on ("Edit the command line of a stopped
