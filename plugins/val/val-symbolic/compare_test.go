@@ -167,11 +167,17 @@ func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
 			"  `git remote {{[-v|--verbose]}}`\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
-			expect(t, res, tc.want, "do not show anything")
-		})
+		// Asked as a task, or as a question whether there is a way.
+		for _, intent := range []plugin.Intent{
+			{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"},
+			{ID: "i1", Act: "verify", Target: "Is there a way to list which remotes my git repository has"},
+		} {
+			t.Run(tc.name+"/"+intent.Act, func(t *testing.T) {
+				res := validate(t, c, &plugin.ValidateInput{
+					Intents: []plugin.Intent{intent},
+					Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
+				expect(t, res, tc.want, "do not show anything")
+			})
+		}
 	}
 }

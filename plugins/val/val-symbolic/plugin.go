@@ -397,7 +397,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// does not find things because a spy is a kind of finder). Examples
 	// name their action with a verb; prose and code say it in too many
 	// ways for the lexicon to judge.
-	if single && howTo(in) && exampleRE.MatchString(body) {
+	// A task that asks to see, show or list something ("Is there a way to
+	// print a file's permissions") answered with a page's examples needs
+	// an example that shows.
+	if single && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); displayActions[action] {
 			if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 				if lines := exampleLines(body, n); len(lines) > 0 && !shows(action, lines) {
@@ -406,7 +409,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 					return v
 				}
 			}
-		} else if action != "" {
+		}
+	}
+	if single && howTo(in) && exampleRE.MatchString(body) {
+		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
