@@ -176,8 +176,8 @@ func namedScope(target string, ev []plugin.ScoredKU) (word, folder string) {
 	return "", ""
 }
 
-// outOfScope is the reason the source an answer leads with (lead) fails
-// the folder target names (namedScope), or "" when it lies in that folder,
+// outOfScope is the reason a source an answer cites (lead) fails the
+// folder target names (namedScope), or "" when it lies in that folder,
 // says the word itself, or target names no folder: a page of mux's
 // documentation does not say how gin serves static files.
 func outOfScope(target string, ev []plugin.ScoredKU, lead *kus.KU, rc plugin.RunContext) string {
@@ -188,7 +188,7 @@ func outOfScope(target string, ev []plugin.ScoredKU, lead *kus.KU, rc plugin.Run
 	if symbolic.TermSet(citedText([]*kus.KU{lead}, rc))[word] {
 		return ""
 	}
-	return fmt.Sprintf("the question asks about %q (the pages under %s/), and the source the answer leads with, %s, is not about it", word, folder, lead.SourceID)
+	return fmt.Sprintf("the question asks about %q (the pages under %s/), and a source the answer cites, %s, is not about it", word, folder, lead.SourceID)
 }
 
 // displayActions are the light actions (symbolic.LightAction) that ask to

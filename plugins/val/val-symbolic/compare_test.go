@@ -109,6 +109,11 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 		{"the library's own page", "serve static files with gin",
 			"Serving static files [1]: gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`\n\nSources:\n[1] Serving static files — gin/docs/doc.md:1416\n",
 			ginStatic, []*kus.KU{ginStatic, muxStatic}, plugin.StatusAccepted},
+		{"another library's page cited second", "serve static files with gin",
+			"Serving static files [1]: gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`\n\n" +
+				"Static Files [2]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\n" +
+				"Sources:\n[1] Serving static files — gin/docs/doc.md:1416\n[2] Static Files — mux/README.md:188\n",
+			ginStatic, []*kus.KU{ginStatic, muxStatic}, plugin.StatusRejected},
 		{"a page elsewhere that names it", "serve static files with gin",
 			"Static files [1]: To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`.\n\nSources:\n[1] Static files — guides/static.md:1\n",
 			guide, []*kus.KU{guide, ginStatic}, plugin.StatusAccepted},

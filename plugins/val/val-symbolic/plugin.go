@@ -459,9 +459,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	// A question confined to one folder's pages ("with gin") is answered
-	// from that folder, or from a page that says its name.
+	// from that folder, or from pages that say its name: every source the
+	// answer cites (a list that quotes viper's codecs does not say which
+	// JSON packages gin can be built with).
 	if single {
-		if _, k := leadUnit(stmts, cited); k != nil {
+		for _, k := range cited {
 			if why := outOfScope(targets[0], in.Evidence, k, rc); why != "" {
 				v.reason = why
 				return v
