@@ -202,6 +202,24 @@ func init() {
 	}
 }
 
+// quantityRE opens a question that asks for an amount ("How many CPU cores
+// are available?", "how much memory is free").
+var quantityRE = regexp.MustCompile(`(?i)^\s*how\s+(?:many|much)\b`)
+
+// shownAction is the display action target asks for (displayActions:
+// "print" of "Is there a way to print a file's permissions"), "count" for
+// a question that asks for an amount, which is shown by counting or by
+// displaying it, or "" when target asks to show nothing.
+func shownAction(target string) string {
+	if quantityRE.MatchString(target) {
+		return "count"
+	}
+	if action, _ := symbolic.Action(target); displayActions[action] {
+		return action
+	}
+	return ""
+}
+
 // shows reports whether one of an answer's examples (lines: each
 // description and its command) does what a display action asks: its
 // description opens with a light action (symbolic.LightAction), or with

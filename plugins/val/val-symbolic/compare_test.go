@@ -186,3 +186,39 @@ func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
 		}
 	}
 }
+
+const nprocPage = `# nproc
+
+> Print the number of processing units (CPU cores) available.
+
+- Display the number of available processing units:
+
+` + "`nproc`" + `
+`
+
+// TestAnAmountIsAnsweredByAnExampleThatShowsIt: "How many CPU cores are
+// available?" is not answered by an example that benchmarks with all
+// available cores, but by one that displays their number.
+func TestAnAmountIsAnsweredByAnExampleThatShowsIt(t *testing.T) {
+	df := freqs(map[string]int{"print number display all multiple parallel": 500, "cpu cores available processing units benchmark algorithms": 40})
+	speed, nproc := descriptionUnit(t, "common/openssl-speed.md", sslSpeedPage), descriptionUnit(t, "common/nproc.md", nprocPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/openssl-speed.md": sslSpeedPage, "common/nproc.md": nprocPage}}
+	cases := []struct {
+		name, answer string
+		ev           *kus.KU
+		want         plugin.Status
+	}{
+		{"an example that uses the cores", "openssl speed [1]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n" +
+			"  `openssl speed -multi $(nproc)`\n\nSources:\n[1] openssl speed — common/openssl-speed.md:3\n", speed, plugin.StatusRejected},
+		{"an example that displays their number", "nproc [1]: Print the number of processing units (CPU cores) available.\n\n- Display the number of available processing units:\n\n" +
+			"  `nproc`\n\nSources:\n[1] nproc — common/nproc.md:3\n", nproc, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
+			expect(t, res, tc.want, "do not show anything")
+		})
+	}
+}

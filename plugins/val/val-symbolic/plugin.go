@@ -401,7 +401,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// print a file's permissions") answered with a page's examples needs
 	// an example that shows.
 	if single && exampleRE.MatchString(body) {
-		if action, _ := symbolic.Action(targets[0]); displayActions[action] {
+		if action := shownAction(targets[0]); action != "" {
 			if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 				if lines := exampleLines(body, n); len(lines) > 0 && !shows(action, lines) {
 					v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s do not show anything, as %q asks: each does something else",
