@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -198,5 +199,34 @@ func TestParticlesBelongToTheVerb(t *testing.T) {
 	} {
 		res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}}, Answer: answer, Evidence: []plugin.ScoredKU{writing}})
 		expect(t, res, tc.want, "")
+	}
+}
+
+// TestAWordTheSpellingCorrectionReplacedIsStillAsked: "office", a word the
+// knowledge base never uses, read as "offici" (of "official") is still
+// what the question asks about, and an answer that says "official" does
+// not cover it; a typing mistake mended the same way ("oficial") is
+// covered by the word it was mended to.
+func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
+	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
+	ku := &kus.KU{ID: "r::1", Title: "AI agents: mrpvm mcp", SourceID: "README.md", Range: kus.Range{StartLine: 541},
+		TextBody: "The tests drive the server with the official Go SDK's client."}
+	answer := "The tests drive the server with the official Go SDK's client. [1]\n\nSources:\n[1] AI agents: mrpvm mcp — README.md:541\n"
+	cases := []struct {
+		name, prompt, searched string
+		want                   plugin.Status
+	}{
+		{"an English word replaced", "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
+		{"a typing mistake mended", "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload:     plugin.Payload{Prompt: tc.prompt},
+				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
+				SearchedFor: tc.searched,
+				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
+			expect(t, res, tc.want, "is not covered")
+		})
 	}
 }

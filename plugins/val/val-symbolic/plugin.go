@@ -15,6 +15,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // ID is the plugin id.
@@ -298,6 +299,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// "alloc" is covered by an answer that says "allow".
 	corr := corrections(in)
 	credit(answerTerms, corr)
+	swap := substitutions(corr, rar)
 	for _, t := range targets {
 		key := askedTerms(t, rar)
 		if len(key) == 0 {
@@ -340,11 +342,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
-		cov, worst := keyCoverage(t, cover, rar)
+		cov, worst := keyCoverage(t, cover, rar, swap)
 		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
 			cov, worst = -1, ""
 			for _, u := range units {
-				if c, w := keyCoverage(t, u, rar); c > cov {
+				if c, w := keyCoverage(t, u, rar, swap); c > cov {
 					cov, worst = c, w
 				}
 			}
@@ -365,7 +367,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// before the completion must be covered on their own (light
 		// actions aside: "see", "list").
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
-			if cov, worst := keyCoverage(asked, cover, rar); cov < p.Options.MinKeyCoverage {
+			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
 				return v
@@ -681,6 +683,29 @@ func corrections(in *plugin.ValidateInput) map[string]string {
 	return out
 }
 
+// substitutions are the corrections (searched term to the question's
+// term) that replaced a word rather than mended a typing mistake: the word
+// as asked is an English word the general lexicon knows and no source of
+// the knowledge base holds ("office" read as "offici", of "official"). The
+// question asked about that word, which the knowledge base does not cover,
+// not about the one retrieval searched for in its place.
+func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]string {
+	var out map[string]string
+	for k, o := range corr {
+		if rar.Known(o) {
+			continue
+		}
+		if c, b := retrieval.Relatives(o); len(c)+len(b) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = o
+	}
+	return out
+}
+
 // credit adds to set each correction whose word as asked set covers.
 func credit(set map[string]bool, corr map[string]string) {
 	for k, o := range corr {
@@ -953,12 +978,21 @@ func spanText(k *kus.KU, rc plugin.RunContext) string {
 // so it still counts (a question about a thing the knowledge base lacks
 // is not answered by a page about the rest of it) without outweighing
 // the words a passage can be judged on.
-func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
+//
+// swap maps a term of target to the word the question asked in its place
+// (substitutions): that word counts instead, with the weight of the term
+// it stands in for, and only the word itself covers it.
+func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap map[string]string) (float64, string) {
 	var terms []string
 	lightest := -1.0
+	swapped := map[string]float64{}
 	for _, k := range keyTerms(target) {
 		if filler[k] {
 			continue
+		}
+		if o, ok := swap[k]; ok {
+			swapped[o] = rar.Weight(k)
+			k = o
 		}
 		terms = append(terms, k)
 		if rar.Known(k) {
@@ -970,11 +1004,15 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
-		if lightest >= 0 && !rar.Known(k) {
+		sw, isSwapped := swapped[k]
+		switch {
+		case isSwapped:
+			w = sw
+		case lightest >= 0 && !rar.Known(k):
 			w = lightest
 		}
 		total += w
-		if covered(k, cover, rar) {
+		if cover[k] || (!isSwapped && covered(k, cover, rar)) {
 			got += w
 		} else if w > worstW {
 			worst, worstW = k, w
