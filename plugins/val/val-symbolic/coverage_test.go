@@ -8,6 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // corpus is a knowledge base's source frequencies, as plugin.Corpus gives them.
@@ -228,5 +229,16 @@ func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
 				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
 			expect(t, res, tc.want, "is not covered")
 		})
+	}
+}
+
+// TestVersusNamesNothingAsked: "vs" joins the things a comparison weighs;
+// an answer on both covers the question without saying "vs".
+func TestVersusNamesNothingAsked(t *testing.T) {
+	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"git": 300, "switch checkout": 20, "vs versus": 2})})
+	for _, target := range []string{"git switch vs git checkout", "git switch versus git checkout"} {
+		if cov, worst := keyCoverage(target, symbolic.TermSet("git switch and git checkout"), rar, nil); cov != 1 {
+			t.Errorf("%q: coverage %.2f, %q not covered; want 1", target, cov, worst)
+		}
 	}
 }

@@ -1075,7 +1075,7 @@ var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
 		filler[w] = true
 	}
 }
