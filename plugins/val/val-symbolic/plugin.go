@@ -339,6 +339,21 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for _, u := range units {
 		credit(u, corr)
 	}
+	// A number the question gives ("port 8080") is a value the user fills
+	// in: a command that leaves a placeholder for it ("lsof -i :{{port}}")
+	// covers it.
+	if fillInRE.MatchString(body) {
+		for _, t := range targets {
+			for _, k := range keyTerms(t) {
+				if isNumber(k) {
+					cover[k] = true
+					for _, u := range units {
+						u[k] = true
+					}
+				}
+			}
+		}
+	}
 	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
@@ -704,6 +719,16 @@ func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]strin
 		out[k] = o
 	}
 	return out
+}
+
+// isNumber reports whether term is made of digits only.
+func isNumber(term string) bool {
+	for _, r := range term {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return term != ""
 }
 
 // credit adds to set each correction whose word as asked set covers.
