@@ -222,9 +222,10 @@ func shownAction(target string) string {
 
 // shows reports whether one of an answer's examples (lines: each
 // description and its command) does what a display action asks: its
-// description opens with a light action (symbolic.LightAction), or with
-// the action itself or a relative of it. An example that opens with
-// another verb ("Clone a remote repository", "Set the mask") changes
+// description opens with a light action (symbolic.LightAction), with the
+// action itself or a relative of it, or with a close relative of any
+// display action ("Scan", "Monitor", "Inspect"). An example that opens
+// with another verb ("Clone a remote repository", "Set the mask") does
 // something rather than showing it.
 func shows(action string, lines []string) bool {
 	for _, l := range lines {
@@ -241,6 +242,11 @@ func shows(action string, lines []string) bool {
 		}
 		if symbolic.LightAction(verb[0]) || symbolic.ActionMatch(action, map[string]bool{verb[0]: true}, true) > 0 {
 			return true
+		}
+		for d := range displayActions {
+			if symbolic.ActionMatch(d, map[string]bool{verb[0]: true}, true) >= symbolic.RelativeMatch {
+				return true // "Scan", "Monitor", "Inspect": ways of showing
+			}
 		}
 	}
 	return false

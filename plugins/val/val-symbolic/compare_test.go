@@ -222,3 +222,23 @@ func TestAnAmountIsAnsweredByAnExampleThatShowsIt(t *testing.T) {
 		})
 	}
 }
+
+// TestShows: an example shows what a display action asks when its
+// description opens with a light action, the action or a relative of it,
+// or a close relative of a display action; not when it opens with a verb
+// that does something else.
+func TestShows(t *testing.T) {
+	for line, want := range map[string]bool{
+		"- List existing remotes:":                  true,
+		"- Display the number of processing units:": true,
+		"- Monitor the changes of a file:":          true,
+		"- Inspect the contents of an archive:":     true,
+		"- Clone a remote repository:":              false,
+		"- Set the mask of new files:":              false,
+		"- Benchmark in parallel using all cores:":  false,
+	} {
+		if got := shows("see", []string{line, "`cmd`"}); got != want {
+			t.Errorf("shows(see, %q) = %v, want %v", line, got, want)
+		}
+	}
+}
