@@ -85,8 +85,8 @@ func TestChoiceNames(t *testing.T) {
 // TestAQuestionNamingAFolderIsAnsweredFromIt: "serve static files with
 // gin" is not answered by mux's documentation, although it says how to
 // serve static files; gin's page answers it, and so does a page outside
-// gin/ that names gin. A folder whose pages do not call themselves by its
-// name ("linux/") confines nothing.
+// gin/ that names gin. A folder whose pages do not, most of them, call
+// themselves by its name ("linux/") confines nothing.
 func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"serve static files directory handler": 20, "gin mux linux": 300})}
 	muxStatic := &kus.KU{ID: "m::1", Title: "Static Files", SourceID: "mux/README.md", Range: kus.Range{StartLine: 188},
@@ -97,6 +97,10 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 		TextBody: "To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`."}
 	lsblk := &kus.KU{ID: "l::1", Title: "lsblk", SourceID: "linux/lsblk.md", Range: kus.Range{StartLine: 3},
 		TextBody: "Lists information about devices."}
+	useradd := &kus.KU{ID: "l::2", Title: "useradd", SourceID: "linux/useradd.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Create a new Linux user."}
+	lsusb := &kus.KU{ID: "l::3", Title: "lsusb", SourceID: "linux/lsusb.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Display information about USB buses."}
 	cases := []struct {
 		name, target, answer string
 		lead                 *kus.KU
@@ -120,6 +124,9 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 		{"a folder that does not name its pages", "serve static files on linux",
 			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
 			muxStatic, []*kus.KU{muxStatic, lsblk}, plugin.StatusAccepted},
+		{"a folder only some of whose pages say its name", "serve static files on linux",
+			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
+			muxStatic, []*kus.KU{muxStatic, lsblk, useradd, lsusb}, plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

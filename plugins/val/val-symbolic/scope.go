@@ -26,11 +26,12 @@ func folderOf(sourceID string) string {
 // namedScope is the word of target that names a folder of the workspace
 // the question is confined to ("gin" of "serve static files with gin",
 // the documentation of gin living under gin/), with that folder: a key
-// word that is a word of the folder's name, when an evidence unit from
-// that folder says the word in its text too (the folder's pages call
-// their subject by it, as library documentation does; a folder of
-// unrelated pages, "linux/", does not make "linux" the question's scope
-// unless its pages say so). "" when target names no such folder.
+// word that is a word of the folder's name, when most of the evidence
+// units from that folder say the word in their title or text too (the
+// folder's pages call their subject by it, as a library's documentation
+// does; "linux/", a folder of pages on many programs, does not make
+// "linux" the scope of a question that says "on Linux", though some of
+// its pages say it). "" when target names no such folder.
 func namedScope(target string, ev []plugin.ScoredKU) (word, folder string) {
 	key := map[string]bool{}
 	for _, t := range symbolic.ContentTerms(target) {
@@ -38,6 +39,9 @@ func namedScope(target string, ev []plugin.ScoredKU) (word, folder string) {
 			key[t] = true
 		}
 	}
+	type tally struct{ units, say int }
+	counts := map[[2]string]*tally{}
+	var order [][2]string
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -47,9 +51,24 @@ func namedScope(target string, ev []plugin.ScoredKU) (word, folder string) {
 			continue
 		}
 		for _, t := range text.Terms(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(f)) {
-			if key[t] && symbolic.TermSet(e.KU.Title + "\n" + e.KU.Text())[t] {
-				return t, f
+			if !key[t] {
+				continue
 			}
+			c := counts[[2]string{t, f}]
+			if c == nil {
+				c = &tally{}
+				counts[[2]string{t, f}] = c
+				order = append(order, [2]string{t, f})
+			}
+			c.units++
+			if symbolic.TermSet(e.KU.Title + "\n" + e.KU.Text())[t] {
+				c.say++
+			}
+		}
+	}
+	for _, tf := range order {
+		if c := counts[tf]; c.say > 0 && 2*c.say >= c.units {
+			return tf[0], tf[1]
 		}
 	}
 	return "", ""
