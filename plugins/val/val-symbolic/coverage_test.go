@@ -2,11 +2,13 @@ package valsymbolic
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // corpus is a knowledge base's source frequencies, as plugin.Corpus gives them.
@@ -198,5 +200,83 @@ func TestParticlesBelongToTheVerb(t *testing.T) {
 	} {
 		res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}}, Answer: answer, Evidence: []plugin.ScoredKU{writing}})
 		expect(t, res, tc.want, "")
+	}
+}
+
+// TestAWordTheSpellingCorrectionReplacedIsStillAsked: "office", a word the
+// knowledge base never uses, read as "offici" (of "official") is still
+// what the question asks about, and an answer that says "official" does
+// not cover it; a typing mistake mended the same way ("oficial") is
+// covered by the word it was mended to.
+func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
+	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
+	ku := &kus.KU{ID: "r::1", Title: "AI agents: mrpvm mcp", SourceID: "README.md", Range: kus.Range{StartLine: 541},
+		TextBody: "The tests drive the server with the official Go SDK's client."}
+	answer := "The tests drive the server with the official Go SDK's client. [1]\n\nSources:\n[1] AI agents: mrpvm mcp — README.md:541\n"
+	cases := []struct {
+		name, prompt, searched string
+		want                   plugin.Status
+	}{
+		{"an English word replaced", "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
+		{"a typing mistake mended", "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload:     plugin.Payload{Prompt: tc.prompt},
+				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
+				SearchedFor: tc.searched,
+				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
+			expect(t, res, tc.want, "is not covered")
+		})
+	}
+}
+
+// TestVersusNamesNothingAsked: "vs" joins the things a comparison weighs;
+// an answer on both covers the question without saying "vs".
+func TestVersusNamesNothingAsked(t *testing.T) {
+	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"git": 300, "switch checkout": 20, "vs versus": 2})})
+	for _, target := range []string{"git switch vs git checkout", "git switch versus git checkout"} {
+		if cov, worst := keyCoverage(target, symbolic.TermSet("git switch and git checkout"), rar, nil); cov != 1 {
+			t.Errorf("%q: coverage %.2f, %q not covered; want 1", target, cov, worst)
+		}
+	}
+}
+
+const lsofPage = `# lsof
+
+> Lists open files and the corresponding processes.
+
+- Find the processes that have a given local TCP port open:
+
+` + "`lsof -i :{{port}}`" + `
+
+- Find the processes that use the default web port:
+
+` + "`lsof -i :80`" + `
+`
+
+// TestAPlaceholderCoversANumber: "port 8080" is answered by a command
+// that leaves the port to fill in, not by one that names another number.
+func TestAPlaceholderCoversANumber(t *testing.T) {
+	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
+	lsof := descriptionUnit(t, "common/lsof.md", lsofPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lsof.md": lsofPage}}
+	cases := []struct {
+		name, answer string
+		want         plugin.Status
+	}{
+		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
+			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusAccepted},
+		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
+			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusRejected},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}})
+			expect(t, res, tc.want, "\"8080\" is not covered")
+		})
 	}
 }

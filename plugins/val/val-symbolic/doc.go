@@ -19,6 +19,17 @@
 // from the general lexicon the retrieval package exposes; the source's
 // title and path count only with the action itself or a close relative);
 // for "why", with a reason or a condition ("because", "useful when", "you
-// must ... before"). Any failure rejects the answer with a reason that
-// names the statement or source, which drives the VM's backtracking.
+// must ... before"). A word the spelling correction replaced by another (an
+// English word no source holds: "office" read as "offici") is still the
+// one asked, and only it covers itself; "vs" asks nothing; a placeholder
+// of a command ("{{port}}") covers a number the question gives. A question
+// that names a folder whose pages go by that name ("with gin", the pages
+// under gin/) is answered only by sources in that folder or that say the
+// name. A comparison or a choice ("X or Y: which should I use?") must name
+// each item, have something on each and not describe two alike. A task
+// that asks to see, show, list or print something, or an amount ("How
+// many ..."), answered with a page's examples, needs an example that shows
+// or counts ("Clone a remote repository" does not show which remotes there
+// are). Any failure rejects the answer with a reason that names the
+// statement or source, which drives the VM's backtracking.
 package valsymbolic

@@ -15,6 +15,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/retrieval"
 )
 
 // ID is the plugin id.
@@ -152,6 +153,14 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 
+	// A comparison or a choice must weigh each of the things it names,
+	// which is judged on the answer's form before its statements are.
+	if weighs(in) {
+		if why := weighsApart(body, intentTargets(in), cited); why != "" {
+			v.reason = why
+			return v
+		}
+	}
 	stmts := statements(body)
 	citedAny := false
 	for _, s := range stmts {
@@ -290,6 +299,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// "alloc" is covered by an answer that says "allow".
 	corr := corrections(in)
 	credit(answerTerms, corr)
+	swap := substitutions(corr, rar)
 	for _, t := range targets {
 		key := askedTerms(t, rar)
 		if len(key) == 0 {
@@ -329,14 +339,29 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for _, u := range units {
 		credit(u, corr)
 	}
+	// A number the question gives ("port 8080") is a value the user fills
+	// in: a command that leaves a placeholder for it ("lsof -i :{{port}}")
+	// covers it.
+	if fillInRE.MatchString(body) {
+		for _, t := range targets {
+			for _, k := range keyTerms(t) {
+				if isNumber(k) {
+					cover[k] = true
+					for _, u := range units {
+						u[k] = true
+					}
+				}
+			}
+		}
+	}
 	single := len(targets) == 1 && !comparison(in)
 	v.coverage = 1
 	for _, t := range targets {
-		cov, worst := keyCoverage(t, cover, rar)
+		cov, worst := keyCoverage(t, cover, rar, swap)
 		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
 			cov, worst = -1, ""
 			for _, u := range units {
-				if c, w := keyCoverage(t, u, rar); c > cov {
+				if c, w := keyCoverage(t, u, rar, swap); c > cov {
 					cov, worst = c, w
 				}
 			}
@@ -357,7 +382,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// before the completion must be covered on their own (light
 		// actions aside: "see", "list").
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
-			if cov, worst := keyCoverage(asked, cover, rar); cov < p.Options.MinKeyCoverage {
+			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
 				return v
@@ -389,6 +414,20 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// does not find things because a spy is a kind of finder). Examples
 	// name their action with a verb; prose and code say it in too many
 	// ways for the lexicon to judge.
+	// A task that asks to see, show or list something ("Is there a way to
+	// print a file's permissions") answered with a page's examples needs
+	// an example that shows.
+	if single && exampleRE.MatchString(body) {
+		if action := shownAction(targets[0]); action != "" {
+			if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
+				if lines := exampleLines(body, n); len(lines) > 0 && !shows(action, lines) {
+					v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s do not show anything, as %q asks: each does something else",
+						n, k.Title, clip(targets[0]))
+					return v
+				}
+			}
+		}
+	}
 	if single && howTo(in) && exampleRE.MatchString(body) {
 		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
@@ -433,6 +472,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 						return v
 					}
 				}
+			}
+		}
+	}
+	// A question confined to one folder's pages ("with gin") is answered
+	// from that folder, or from pages that say its name: every source the
+	// answer cites (a list that quotes viper's codecs does not say which
+	// JSON packages gin can be built with).
+	if single {
+		for _, k := range cited {
+			if why := outOfScope(targets[0], in.Evidence, k, rc); why != "" {
+				v.reason = why
+				return v
 			}
 		}
 	}
@@ -645,6 +696,39 @@ func corrections(in *plugin.ValidateInput) map[string]string {
 		}
 	}
 	return out
+}
+
+// substitutions are the corrections (searched term to the question's
+// term) that replaced a word rather than mended a typing mistake: the word
+// as asked is an English word the general lexicon knows and no source of
+// the knowledge base holds ("office" read as "offici", of "official"). The
+// question asked about that word, which the knowledge base does not cover,
+// not about the one retrieval searched for in its place.
+func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]string {
+	var out map[string]string
+	for k, o := range corr {
+		if rar.Known(o) {
+			continue
+		}
+		if c, b := retrieval.Relatives(o); len(c)+len(b) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = o
+	}
+	return out
+}
+
+// isNumber reports whether term is made of digits only.
+func isNumber(term string) bool {
+	for _, r := range term {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return term != ""
 }
 
 // credit adds to set each correction whose word as asked set covers.
@@ -919,12 +1003,21 @@ func spanText(k *kus.KU, rc plugin.RunContext) string {
 // so it still counts (a question about a thing the knowledge base lacks
 // is not answered by a page about the rest of it) without outweighing
 // the words a passage can be judged on.
-func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (float64, string) {
+//
+// swap maps a term of target to the word the question asked in its place
+// (substitutions): that word counts instead, with the weight of the term
+// it stands in for, and only the word itself covers it.
+func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap map[string]string) (float64, string) {
 	var terms []string
 	lightest := -1.0
+	swapped := map[string]float64{}
 	for _, k := range keyTerms(target) {
 		if filler[k] {
 			continue
+		}
+		if o, ok := swap[k]; ok {
+			swapped[o] = rar.Weight(k)
+			k = o
 		}
 		terms = append(terms, k)
 		if rar.Known(k) {
@@ -936,11 +1029,15 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity) (flo
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
-		if lightest >= 0 && !rar.Known(k) {
+		sw, isSwapped := swapped[k]
+		switch {
+		case isSwapped:
+			w = sw
+		case lightest >= 0 && !rar.Known(k):
 			w = lightest
 		}
 		total += w
-		if covered(k, cover, rar) {
+		if cover[k] || (!isSwapped && covered(k, cover, rar)) {
 			got += w
 		} else if w > worstW {
 			worst, worstW = k, w
@@ -1003,7 +1100,7 @@ var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
 		filler[w] = true
 	}
 }
