@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // spellVocab is the index's own vocabulary: every indexed term with a
@@ -197,8 +198,9 @@ type Correction struct {
 
 // Correct returns query with each word the index does not know replaced by
 // the closest spelling it does know, and the replacements made. A word is
-// replaced only when it is plain letters, at least four of them, and none of
-// its terms is indexed; the replacement is the most frequent indexed term
+// replaced only when it is plain letters, at least four of them, none of
+// its terms is indexed and it is not a real word the knowledge base speaks
+// of in other words (realWord); the replacement is the most frequent indexed term
 // within one edit (a deletion, insertion, substitution or swap of adjacent
 // letters) of the word, else within two edits for words of seven letters
 // or more that share its first letter. The replacement keeps the typed word's surface form when one
@@ -236,7 +238,7 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 				known = true
 			}
 		}
-		if known {
+		if known || v.realWord(x.p.Analyzer.Append(nil, w)) {
 			continue
 		}
 		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
@@ -251,6 +253,27 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 		out = replaceWord(out, f.Word, f.As)
 	}
 	return out, fixes, nil
+}
+
+// realWord reports whether a word the index does not hold, analysed to
+// terms, is still a word of the language the knowledge base is written
+// in: the lexicon relates one of its terms (as a synonym, a derived form
+// or a broader term) to a term the index holds ("edited", in a knowledge base that
+// says "change" and "write" but never "edit"). Such a word was typed on
+// purpose and is searched as it is (and through its relatives, where a
+// kb-plugin expands the query), not turned into a neighbour that only
+// looks like it ("edited" into "exited"). A rare word whose relatives the
+// knowledge base never uses ("fils", a coin, for "files") is more likely a
+// slip than a word asked on purpose, and may be corrected. x.vmu is held.
+func (v *spellVocab) realWord(terms []string) bool {
+	for _, t := range terms {
+		for _, r := range lexicon.Related(t) {
+			if v.freq(r.Term) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isLetters(w string) bool {

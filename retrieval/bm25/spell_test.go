@@ -44,6 +44,33 @@ func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 	require.Equal(t, "feul", got)
 }
 
+func TestCorrectKeepsRealWords(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	units := []*kus.KU{
+		{ID: "exit::1", Title: "exit", Topic: "exit", TextBody: "Exit the shell. Exit with a status code."},
+		{ID: "change::1", Title: "change", Topic: "change", TextBody: "Change the configuration and write it back."},
+		{ID: "file::1", Title: "file", Topic: "file", TextBody: "Serve the files of a folder."},
+	}
+	for _, u := range units {
+		require.NoError(t, x.IndexSource(kv, u.ID[:len(u.ID)-3], []*kus.KU{u}, nil))
+	}
+	// "edited" is one edit from "exited", but the lexicon relates "edit"
+	// to "change" and "write", which the index holds: a real word, kept.
+	got, fixes, err := x.Correct(kv, "reload when the file is edited")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	require.Equal(t, "reload when the file is edited", got)
+
+	// "fils" is a word too (a coin), but nothing it relates to is in the
+	// index: a slip for "files", corrected.
+	_, fixes, err = x.Correct(kv, "serve static fils")
+	require.NoError(t, err)
+	require.Len(t, fixes, 1)
+	require.Equal(t, "fils", fixes[0].Word)
+	require.Contains(t, []string{"file", "files"}, fixes[0].As)
+}
+
 func TestOSA(t *testing.T) {
 	require.Equal(t, 1, osa("unzpi", "unzip", 2))
 	require.Equal(t, 1, osa("specf", "specif", 2))
