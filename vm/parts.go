@@ -159,6 +159,16 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 	if prevSource != "" {
 		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource) + " " + prevTitle)
 		named = func(t string) bool { return names[t] }
+	} else if i > 0 && r.m != nil && r.m.kb != nil {
+		// The part before was not answered: what it names of the
+		// workspace's libraries ("viper" of "is one viper instance safe
+		// from several goroutines") is what a pointer back ("are its
+		// keys case sensitive") stands for, not the rest of its
+		// question ("safe", "goroutines").
+		libs := r.libraryNames()
+		if slices.ContainsFunc(contentTerms(parts[i-1]), func(t string) bool { return libs[t] }) {
+			named = func(t string) bool { return libs[t] }
+		}
 	}
 	ctx := partContext(parts, i, named, i > 0 && subs[i-1].Act == "implement")
 	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
