@@ -215,20 +215,28 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	var picked, rest []string
 	anyHit := false
 	seen := map[string]bool{}
+	// A page named after the action word alone ("find" of find.md, for
+	// "How do I find files by name?") is the command the question asked
+	// for, however common the word: the topic keeps it although it is a
+	// light verb anywhere else.
+	pageIsAction := action != "" && slices.Equal(text.Terms(action), text.Terms(strings.TrimSuffix(base, filepath.Ext(base))))
 	for _, w := range wordRE.FindAllString(query, -1) {
 		ts := contentTerms(w)
+		isAction := action != "" && strings.EqualFold(w, action)
+		if isAction && pageIsAction && len(ts) == 0 {
+			ts = text.Terms(w)
+		}
 		if len(ts) == 0 || seen[strings.ToLower(w)] {
 			continue
 		}
 		seen[strings.ToLower(w)] = true
-		isAction := action != "" && strings.EqualFold(w, action)
 		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
 			hit = hit || names(t)
 		}
 		switch {
-		case isAction && !(hit && rare != nil && rare(ts[0])):
+		case isAction && !(hit && (pageIsAction || rare != nil && rare(ts[0]))):
 		case isAction:
 			keptAction = w
 			anyHit = true

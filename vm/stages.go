@@ -749,7 +749,11 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
-	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(evidence)))
+	searched := prompt
+	if res.RetrievalTrace.SearchedFor != "" {
+		searched = res.RetrievalTrace.SearchedFor
+	}
+	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(r.preferLibrary(searched, evidence))))
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
