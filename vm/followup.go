@@ -307,6 +307,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		topic = strings.Join(slices.DeleteFunc(strings.Fields(topic), func(w string) bool { return w == prev.Action }), " ")
 		r.trace.note("follow-up: %q left out of the topic, its page does not hold this question's words", prev.Action)
 	}
+	if sub, tc, ok := r.substitute(q, prev, topic); ok {
+		return sub, tc, true
+	}
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
 	for _, e := range ellipsisStarts {
@@ -999,4 +1002,138 @@ func (r *run) anchorsHold(prev *TurnContext, q string) bool {
 		}
 	}
 	return false
+}
+
+// substituteStarts open a follow-up that asks the earlier question again
+// of something else ("What about bzip2?" after "How do I compress a file
+// with gzip?").
+var substituteStarts = []string{"what about ", "how about ", "and what about ", "and how about ", "and with ", "and for ", "and in ", "and ", "or "}
+
+// substitute reads a follow-up that only names something else ("What
+// about bzip2?", "and in gin?") as the earlier question asked of it: the
+// words of the earlier topic that name the earlier page and not the pages
+// the new words name ("gzip", which no page named bzip2 shares) are
+// replaced by the new words in the earlier question as searched ("How do
+// I compress a file with bzip2?"), so that the question keeps its action
+// and its kind. It applies when the follow-up's one or two words each
+// name pages by their file names (or library folders) and are not
+// already in the earlier question, and some topic word is replaced. The
+// turn it returns carries the new topic and no anchors: the conversation
+// has moved to another page.
+func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *TurnContext, bool) {
+	low := strings.ToLower(strings.TrimSpace(q))
+	body := ""
+	for _, st := range substituteStarts {
+		if strings.HasPrefix(low, st) {
+			body = strings.TrimRight(strings.TrimSpace(strings.TrimSpace(q)[len(st):]), "?.! ")
+			break
+		}
+	}
+	for _, art := range []string{"the ", "a ", "an "} {
+		if len(body) > len(art) && strings.EqualFold(body[:len(art)], art) {
+			body = strings.TrimSpace(body[len(art):])
+		}
+	}
+	words := wordRE.FindAllString(strings.ToLower(body), -1)
+	if body == "" || len(words) > 3 || slices.ContainsFunc(words, func(w string) bool { return anaphors[w] }) {
+		return "", nil, false
+	}
+	terms := contentTerms(body)
+	if len(terms) == 0 || len(words) > 2 || prev.Query == "" {
+		return "", nil, false
+	}
+	for _, w := range words {
+		// Every word names pages: "and only between two dates?" narrows
+		// the earlier question, it does not ask it of "date".
+		if _, ok := r.fileNamesWith(contentTerms(w)); !ok {
+			return "", nil, false
+		}
+	}
+	inPrev := termSet(prev.Query)
+	if slices.ContainsFunc(terms, func(t string) bool { return inPrev[t] }) {
+		return "", nil, false
+	}
+	co, ok := r.fileNamesWith(terms)
+	if !ok {
+		return "", nil, false
+	}
+	// The earlier topic's words that the new pages' names do not share
+	// are what the new words stand in for.
+	var replaced, kept []string
+	for _, w := range strings.Fields(topic) {
+		ts := text.Terms(w)
+		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return co[t] }) {
+			replaced = append(replaced, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	if len(replaced) == 0 {
+		return "", nil, false
+	}
+	out, done := prev.Query, false
+	for _, w := range replaced {
+		by := ""
+		if !done {
+			by = body
+		}
+		if next := replaceWordFold(out, w, by); next != out {
+			out, done = next, done || by != ""
+		}
+	}
+	if !done {
+		return "", nil, false
+	}
+	out = strings.Join(strings.Fields(out), " ")
+	tc := &TurnContext{TurnID: prev.TurnID, Query: out, Topic: strings.TrimSpace(body + " " + strings.Join(kept, " "))}
+	r.trace.note("follow-up: %q asks the earlier question of %q instead of %q", q, body, strings.Join(replaced, " "))
+	return out, tc, true
+}
+
+// fileNamesWith returns the analysed words of the file names of the
+// knowledge base's sources whose file name, or library folder
+// (libraryNames), holds one of terms ("bzip2" of common/bzip2.md, "gin"
+// of gin/docs/doc.md), and whether there is any.
+func (r *run) fileNamesWith(terms []string) (map[string]bool, bool) {
+	if r.m == nil || r.m.kb == nil {
+		return nil, false
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return nil, false
+	}
+	libs := r.libraryNames()
+	co := map[string]bool{}
+	found := false
+	for _, rec := range recs {
+		_, base := splitSourceID(rec.SourceID)
+		names := text.Terms(sourceName(base))
+		if i := strings.Index(rec.SourceID, "/"); i > 0 && !strings.Contains(rec.SourceID[:i], "::") {
+			// A library's folder names each of its pages ("gin" of
+			// gin/docs/doc.md).
+			if folder := text.Terms(rec.SourceID[:i]); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
+				names = append(names, folder...)
+			}
+		}
+		if !slices.ContainsFunc(names, func(t string) bool { return slices.Contains(terms, t) }) {
+			continue
+		}
+		found = true
+		for _, t := range names {
+			co[t] = true
+		}
+	}
+	return co, found
+}
+
+// replaceWordFold replaces by by the first word of s that is w or
+// another form of it (its analysed terms shared: "images" for "image").
+func replaceWordFold(s, w, by string) string {
+	want := termSet(w)
+	for _, loc := range wordRE.FindAllStringIndex(s, -1) {
+		if strings.EqualFold(s[loc[0]:loc[1]], w) || slices.ContainsFunc(text.Terms(s[loc[0]:loc[1]]), func(t string) bool { return want[t] }) {
+			return s[:loc[0]] + by + s[loc[1]:]
+		}
+	}
+	return s
 }

@@ -52,3 +52,38 @@ func TestPreferLibrary(t *testing.T) {
 	notLib := []plugin.ScoredKU{unit("notes.md", 1), unit("gin/README.md", 0.6)}
 	assert.Equal(t, sources(notLib), sources(r.preferLibrary("gin notes", notLib)), "the first unit is of no library")
 }
+
+// TestSubstitute: a follow-up naming only other pages ("What about
+// bzip2?") asks the earlier question of them; one that narrows the
+// earlier question, points back or names no page is left to the usual
+// completion.
+func TestSubstitute(t *testing.T) {
+	m, kb := setup(t, nil)
+	testtree.WriteFiles(t, kb.Workspace(), map[string]string{
+		"common/gzip.md":          "# gzip\n\n> Compress files.\n",
+		"common/bzip2.md":         "# bzip2\n\n> Compress files.\n",
+		"common/date.md":          "# date\n\n> Show the date.\n",
+		"common/docker-image.md":  "# docker image\n\n> Manage images.\n",
+		"common/docker-volume.md": "# docker volume\n\n> Manage volumes.\n",
+	})
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	r := &run{m: m, trace: &Trace{}}
+	gzip := &TurnContext{TurnID: "t1", Query: "How do I compress a file with gzip?", Topic: "gzip", Anchors: []string{"common/gzip.md"}}
+
+	q, tc, ok := r.substitute("What about the bzip2?", gzip, gzip.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How do I compress a file with bzip2?", q)
+	assert.Equal(t, "bzip2", tc.Topic)
+	assert.Empty(t, tc.Anchors, "the conversation moved to another page")
+
+	volume := &TurnContext{TurnID: "t2", Query: "How do I list docker images?", Topic: "docker image"}
+	q, _, ok = r.substitute("and volumes?", volume, volume.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How do I list docker volumes?", q, "the word the new pages share stays")
+
+	for _, f := range []string{"and only between two dates?", "What about it?", "What about the weather?", "and gzip?", "and the other one?"} {
+		_, _, ok := r.substitute(f, gzip, gzip.Topic)
+		assert.False(t, ok, f)
+	}
+}
