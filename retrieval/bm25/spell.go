@@ -308,34 +308,46 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz"
 
 // correct returns the best known spelling of the lower-case word w, or "".
 func (v *spellVocab) correct(a *text.Analyzer, w string) string {
-	best, bestF := "", uint32(0)
-	try := func(c string) {
+	best, bestF, bestKind := "", uint32(0), 0
+	// Of the spellings that analyse to terms equally frequent (most
+	// often the same term: "environment" and "environent" both analyse
+	// to "environ"), the one the likelier slip explains is kept, so that
+	// the question reads as searched in a real spelling: two letters
+	// swapped, then a letter left out (the candidate inserts it), then a
+	// letter too many, then a letter mistyped.
+	try := func(c string, kind int) {
 		terms := a.Append(nil, c)
 		if len(terms) != 1 {
 			return
 		}
-		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && c < best {
-			best, bestF = c, f
+		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
+			best, bestF, bestKind = c, f, kind
 		}
 	}
+	const (
+		swap = iota
+		insertion
+		deletion
+		substitution
+	)
 	// One edit of the surface word, each analysed as the index would; the
 	// first letter stays (see below), except that it may swap with the
 	// second.
 	if len(w) > 1 {
-		try(string(w[1]) + string(w[0]) + w[2:])
+		try(string(w[1])+string(w[0])+w[2:], swap)
 	}
 	for i := 1; i <= len(w); i++ {
 		if i < len(w) {
-			try(w[:i] + w[i+1:]) // deletion
+			try(w[:i]+w[i+1:], deletion)
 		}
 		if i+1 < len(w) {
-			try(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]) // swap
+			try(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], swap)
 		}
 		for _, c := range alphabet {
 			if i < len(w) && byte(c) != w[i] {
-				try(w[:i] + string(c) + w[i+1:]) // substitution
+				try(w[:i]+string(c)+w[i+1:], substitution)
 			}
-			try(w[:i] + string(c) + w[i:]) // insertion
+			try(w[:i]+string(c)+w[i:], insertion)
 		}
 	}
 	if best != "" || utf8.RuneCountInString(w) < 7 {

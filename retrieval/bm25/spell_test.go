@@ -71,6 +71,19 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 	require.Contains(t, []string{"file", "files"}, fixes[0].As)
 }
 
+// TestCorrectPrefersTheLikelierSlip: of spellings that analyse to the
+// same indexed term, the one a left-out letter explains is searched, not
+// one a mistyped letter explains.
+func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	u := &kus.KU{ID: "env::1", Title: "env", Topic: "env", TextBody: "Working with environment variables, recursively."}
+	require.NoError(t, x.IndexSource(kv, "env", []*kus.KU{u}, nil))
+	got, _, err := x.Correct(kv, "enviroment variables recursivly")
+	require.NoError(t, err)
+	require.Equal(t, "environment variables recursively", got)
+}
+
 func TestOSA(t *testing.T) {
 	require.Equal(t, 1, osa("unzpi", "unzip", 2))
 	require.Equal(t, 1, osa("specf", "specif", 2))
