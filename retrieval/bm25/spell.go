@@ -238,7 +238,7 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 				known = true
 			}
 		}
-		if known || v.realWord(x.p.Analyzer.Append(nil, w)) {
+		if known || v.realWord(x.p.Analyzer.Append(nil, w)) || x.contraction(w) {
 			continue
 		}
 		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
@@ -271,6 +271,19 @@ func (v *spellVocab) realWord(terms []string) bool {
 			if v.freq(r.Term) > 0 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// contraction reports whether w is a contraction typed without its
+// apostrophe ("whats", "doesnt"): with the apostrophe put back it is a
+// word the analyzer drops as common. It is left as typed, not turned into
+// a name that looks like it ("whatis").
+func (x *Index) contraction(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if len(x.p.Analyzer.Append(nil, w[:i]+"'"+w[i:])) == 0 {
+			return true
 		}
 	}
 	return false

@@ -84,6 +84,21 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	require.Equal(t, "environment variables recursively", got)
 }
 
+// TestCorrectLeavesContractions: a contraction typed without its
+// apostrophe is not a misspelling of an indexed name.
+func TestCorrectLeavesContractions(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	u := &kus.KU{ID: "whatis::1", Title: "whatis", Topic: "whatis", TextBody: "Display one-line descriptions from manual pages."}
+	require.NoError(t, x.IndexSource(kv, "whatis", []*kus.KU{u}, nil))
+	_, fixes, err := x.Correct(kv, "whats my address")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	_, fixes, err = x.Correct(kv, "whatsi")
+	require.NoError(t, err)
+	require.Len(t, fixes, 1, "a misspelling is still corrected")
+}
+
 func TestOSA(t *testing.T) {
 	require.Equal(t, 1, osa("unzpi", "unzip", 2))
 	require.Equal(t, 1, osa("specf", "specif", 2))
