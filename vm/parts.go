@@ -58,6 +58,9 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		words = append(words, strings.Trim(w, ".,;:?!\"'()"))
 	}
 	earlier := wordRE.FindAllString(parts[i-1], -1)
+	if head := headNounFor(parts[i], earlier, leadAction); head != "" {
+		return head
+	}
 	choice := slices.ContainsFunc(earlier, func(w string) bool { return choiceWords[strings.ToLower(w)] })
 	if leadAction && len(earlier) > 1 {
 		// The earlier part's leading action ("see", "delete") is what
@@ -100,6 +103,23 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// headNounFor is the word a part's leading "one" stands in for: the
+// noun the part before it asks about, which both parts' question word
+// ("which", "what") was put before ("one shows free memory" after
+// "command shows disk usage": "which one" is another command, not the
+// disk usage). "" when the part does not start with "one", or the part
+// before starts with its action rather than the noun asked about.
+func headNounFor(part string, earlier []string, leadAction bool) string {
+	w := wordRE.FindAllString(strings.ToLower(part), 2)
+	if leadAction || len(w) < 2 || w[0] != "one" && w[0] != "ones" || len(earlier) < 2 {
+		return ""
+	}
+	if len(contentTerms(earlier[0])) == 0 {
+		return ""
+	}
+	return earlier[0]
 }
 
 // pointsBackInPart reports whether a part of a question depends on the
