@@ -323,18 +323,40 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz"
 func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 	best, bestF, bestKind := "", uint32(0), 0
 	// Of the spellings that analyse to terms equally frequent (most
-	// often the same term: "environment" and "environent" both analyse
-	// to "environ"), the one the likelier slip explains is kept, so that
-	// the question reads as searched in a real spelling: two letters
-	// swapped, then a letter left out (the candidate inserts it), then a
-	// letter too many, then a letter mistyped.
+	// often the same term), the one that reads as a word is kept, so that
+	// the question reads as searched in a real spelling: one the analyzer
+	// keeps as it is ("hidden", not "hiddene", for "hiddne"), then the one
+	// the likelier slip explains: two letters swapped, then a letter left
+	// out (the candidate inserts it: "environment", not "environent", for
+	// "enviroment"), then a letter too many, then a letter mistyped.
 	try := func(c string, kind int) {
 		terms := a.Append(nil, c)
 		if len(terms) != 1 {
 			return
 		}
+		if terms[0] != c {
+			kind += 4
+		}
 		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
 			best, bestF, bestKind = c, f, kind
+		}
+	}
+	// A slip in one of the language's commonest words ("waht", "wiht",
+	// "shoud"), which the analyzer drops as common, explains the word
+	// better than any term of the index: every text uses those words. A
+	// word of the language ("form", a swap from "from") is not one.
+	if terms := a.Append(nil, w); len(terms) == 1 && len(lexicon.Related(terms[0])) == 0 {
+		for i := 0; i+1 < len(w); i++ {
+			if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
+				return c
+			}
+		}
+		for i := 0; i <= len(w); i++ {
+			for _, l := range alphabet {
+				if c := w[:i] + string(l) + w[i:]; len(a.Append(nil, c)) == 0 {
+					return c
+				}
+			}
 		}
 	}
 	const (

@@ -77,11 +77,28 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	kv := kvtest.New()
 	x := New(DefaultParams())
-	u := &kus.KU{ID: "env::1", Title: "env", Topic: "env", TextBody: "Working with environment variables, recursively."}
+	u := &kus.KU{ID: "env::1", Title: "env", Topic: "env", TextBody: "Working with environment variables, recursively. Delete them."}
 	require.NoError(t, x.IndexSource(kv, "env", []*kus.KU{u}, nil))
 	got, _, err := x.Correct(kv, "enviroment variables recursivly")
 	require.NoError(t, err)
 	require.Equal(t, "environment variables recursively", got)
+	u = &kus.KU{ID: "hidden::1", Title: "hidden", Topic: "hidden", TextBody: "Show hidden files with logrus."}
+	require.NoError(t, x.IndexSource(kv, "hidden", []*kus.KU{u}, nil))
+	got, _, err = x.Correct(kv, "hiddne files in logruss")
+	require.NoError(t, err)
+	require.Equal(t, "hidden files in logrus", got)
+
+	// A slip in a common word is that word, not an indexed term one edit
+	// away ("waht" is "what", not "wait"); a word of the language one
+	// swap from a common word stays.
+	u = &kus.KU{ID: "wait::1", Title: "wait", Topic: "wait", TextBody: "Wait for a process. Wait again."}
+	require.NoError(t, x.IndexSource(kv, "wait", []*kus.KU{u}, nil))
+	got, _, err = x.Correct(kv, "waht does it mean")
+	require.NoError(t, err)
+	require.Equal(t, "what does it mean", got)
+	_, fixes, err := x.Correct(kv, "submit a form")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
 }
 
 // TestCorrectLeavesContractions: a contraction typed without its
