@@ -1042,27 +1042,29 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 	if len(terms) == 0 || len(words) > 2 || prev.Query == "" {
 		return "", nil, false
 	}
+	// A word is compared whole: "kb-thinkingdb" is not "kb-fast",
+	// although both hold "kb".
+	inPrev := termSet(prev.Query)
+	var fulls []string
 	for _, w := range words {
-		// Every word names pages: "and only between two dates?" narrows
-		// the earlier question, it does not ask it of "date".
-		if _, ok := r.fileNamesWith(contentTerms(w)); !ok {
+		full := wholeTerm(w)
+		// Every word names pages ("and only between two dates?" narrows
+		// the earlier question, it does not ask it of "date"), and none
+		// is in the earlier question already.
+		if full == "" || inPrev[full] {
 			return "", nil, false
 		}
+		if _, ok := r.fileNamesWith([]string{full}); !ok {
+			return "", nil, false
+		}
+		fulls = append(fulls, full)
 	}
-	inPrev := termSet(prev.Query)
-	if slices.ContainsFunc(terms, func(t string) bool { return inPrev[t] }) {
-		return "", nil, false
-	}
-	co, ok := r.fileNamesWith(terms)
-	if !ok {
-		return "", nil, false
-	}
+	co, _ := r.fileNamesWith(fulls)
 	// The earlier topic's words that the new pages' names do not share
 	// are what the new words stand in for.
 	var replaced, kept []string
 	for _, w := range strings.Fields(topic) {
-		ts := text.Terms(w)
-		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return co[t] }) {
+		if full := wholeTerm(w); full != "" && !co[full] {
 			replaced = append(replaced, w)
 		} else {
 			kept = append(kept, w)
@@ -1107,7 +1109,7 @@ func (r *run) fileNamesWith(terms []string) (map[string]bool, bool) {
 	found := false
 	for _, rec := range recs {
 		_, base := splitSourceID(rec.SourceID)
-		names := text.Terms(sourceName(base))
+		names := append(text.Terms(strings.TrimSuffix(base, filepath.Ext(base))), text.Terms(sourceName(base))...)
 		if i := strings.Index(rec.SourceID, "/"); i > 0 && !strings.Contains(rec.SourceID[:i], "::") {
 			// A library's folder names each of its pages ("gin" of
 			// gin/docs/doc.md).
@@ -1126,12 +1128,21 @@ func (r *run) fileNamesWith(terms []string) (map[string]bool, bool) {
 	return co, found
 }
 
+// wholeTerm is the analysed form of a word as a whole ("kb-fast", not
+// its parts "kb" and "fast"), "" for a word with no content.
+func wholeTerm(w string) string {
+	if len(contentTerms(w)) == 0 {
+		return ""
+	}
+	return text.Terms(w)[0]
+}
+
 // replaceWordFold replaces by by the first word of s that is w or
-// another form of it (its analysed terms shared: "images" for "image").
+// another form of it (the same whole term: "images" for "image").
 func replaceWordFold(s, w, by string) string {
-	want := termSet(w)
+	want := wholeTerm(w)
 	for _, loc := range wordRE.FindAllStringIndex(s, -1) {
-		if strings.EqualFold(s[loc[0]:loc[1]], w) || slices.ContainsFunc(text.Terms(s[loc[0]:loc[1]]), func(t string) bool { return want[t] }) {
+		if strings.EqualFold(s[loc[0]:loc[1]], w) || want != "" && wholeTerm(s[loc[0]:loc[1]]) == want {
 			return s[:loc[0]] + by + s[loc[1]:]
 		}
 	}

@@ -65,6 +65,9 @@ func TestSubstitute(t *testing.T) {
 		"common/date.md":          "# date\n\n> Show the date.\n",
 		"common/docker-image.md":  "# docker image\n\n> Manage images.\n",
 		"common/docker-volume.md": "# docker volume\n\n> Manage volumes.\n",
+		"kb/kb-fast.md":           "# kb-fast\n\nFast.\n",
+		"kb/kb-balanced.md":       "# kb-balanced\n\nBalanced.\n",
+		"kb/kb-thinkingdb.md":     "# kb-thinkingdb\n\nFacts.\n",
 	})
 	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
 	require.NoError(t, err)
@@ -81,6 +84,11 @@ func TestSubstitute(t *testing.T) {
 	q, _, ok = r.substitute("and volumes?", volume, volume.Topic)
 	require.True(t, ok)
 	assert.Equal(t, "How do I list docker volumes?", q, "the word the new pages share stays")
+
+	fast := &TurnContext{TurnID: "t3", Query: "How does it differ from kb-balanced (kb-fast)?", Topic: "kb-fast"}
+	q, _, ok = r.substitute("what about kb-thinkingdb?", fast, fast.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How does it differ from kb-balanced (kb-thinkingdb)?", q, "words are compared whole, not by their parts")
 
 	for _, f := range []string{"and only between two dates?", "What about it?", "What about the weather?", "and gzip?", "and the other one?"} {
 		_, _, ok := r.substitute(f, gzip, gzip.Topic)
