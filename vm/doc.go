@@ -2,4 +2,12 @@
 // catalog: seed detection -> plan -> retrieval -> goal solving ->
 // validation, with sessions, execution frames, budgets, decomposition,
 // backtracking to heavier planners and a trace of every stage.
+//
+// Conversations (followup.go): a follow-up that points back, continues or
+// names too little is completed with the topic of the session's last turn;
+// one that only names other pages ("What about bzip2?") is the earlier
+// turn asked of them. Questions of several parts (parts.go) are answered
+// part by part, each part borrowing what it leaves to its siblings. A
+// question naming one of the workspace's libraries (libscope.go) is
+// answered from that library before another's.
 package vm

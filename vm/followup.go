@@ -215,20 +215,28 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	var picked, rest []string
 	anyHit := false
 	seen := map[string]bool{}
+	// A page named after the action word alone ("find" of find.md, for
+	// "How do I find files by name?") is the command the question asked
+	// for, however common the word: the topic keeps it although it is a
+	// light verb anywhere else.
+	pageIsAction := action != "" && slices.Equal(text.Terms(action), text.Terms(strings.TrimSuffix(base, filepath.Ext(base))))
 	for _, w := range wordRE.FindAllString(query, -1) {
 		ts := contentTerms(w)
+		isAction := action != "" && strings.EqualFold(w, action)
+		if isAction && pageIsAction && len(ts) == 0 {
+			ts = text.Terms(w)
+		}
 		if len(ts) == 0 || seen[strings.ToLower(w)] {
 			continue
 		}
 		seen[strings.ToLower(w)] = true
-		isAction := action != "" && strings.EqualFold(w, action)
 		nameLike := strings.ContainsAny(w, "/-_.") || (len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w)
 		hit := false
 		for _, t := range ts {
 			hit = hit || names(t)
 		}
 		switch {
-		case isAction && !(hit && rare != nil && rare(ts[0])):
+		case isAction && !(hit && (pageIsAction || rare != nil && rare(ts[0]))):
 		case isAction:
 			keptAction = w
 			anyHit = true
@@ -298,6 +306,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		// the conversation is about the thing, not that action.
 		topic = strings.Join(slices.DeleteFunc(strings.Fields(topic), func(w string) bool { return w == prev.Action }), " ")
 		r.trace.note("follow-up: %q left out of the topic, its page does not hold this question's words", prev.Action)
+	}
+	if sub, tc, ok := r.substitute(q, prev, topic); ok {
+		return sub, tc, true
 	}
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
@@ -991,4 +1002,149 @@ func (r *run) anchorsHold(prev *TurnContext, q string) bool {
 		}
 	}
 	return false
+}
+
+// substituteStarts open a follow-up that asks the earlier question again
+// of something else ("What about bzip2?" after "How do I compress a file
+// with gzip?").
+var substituteStarts = []string{"what about ", "how about ", "and what about ", "and how about ", "and with ", "and for ", "and in ", "and ", "or "}
+
+// substitute reads a follow-up that only names something else ("What
+// about bzip2?", "and in gin?") as the earlier question asked of it: the
+// words of the earlier topic that name the earlier page and not the pages
+// the new words name ("gzip", which no page named bzip2 shares) are
+// replaced by the new words in the earlier question as searched ("How do
+// I compress a file with bzip2?"), so that the question keeps its action
+// and its kind. It applies when the follow-up's one or two words each
+// name pages by their file names (or library folders) and are not
+// already in the earlier question, and some topic word is replaced. The
+// turn it returns carries the new topic and no anchors: the conversation
+// has moved to another page.
+func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *TurnContext, bool) {
+	low := strings.ToLower(strings.TrimSpace(q))
+	body := ""
+	for _, st := range substituteStarts {
+		if strings.HasPrefix(low, st) {
+			body = strings.TrimRight(strings.TrimSpace(strings.TrimSpace(q)[len(st):]), "?.! ")
+			break
+		}
+	}
+	for _, art := range []string{"the ", "a ", "an "} {
+		if len(body) > len(art) && strings.EqualFold(body[:len(art)], art) {
+			body = strings.TrimSpace(body[len(art):])
+		}
+	}
+	words := wordRE.FindAllString(strings.ToLower(body), -1)
+	if body == "" || len(words) > 3 || slices.ContainsFunc(words, func(w string) bool { return anaphors[w] }) {
+		return "", nil, false
+	}
+	terms := contentTerms(body)
+	if len(terms) == 0 || len(words) > 2 || prev.Query == "" {
+		return "", nil, false
+	}
+	// A word is compared whole: "kb-thinkingdb" is not "kb-fast",
+	// although both hold "kb".
+	inPrev := termSet(prev.Query)
+	var fulls []string
+	for _, w := range words {
+		full := wholeTerm(w)
+		// Every word names pages ("and only between two dates?" narrows
+		// the earlier question, it does not ask it of "date"), and none
+		// is in the earlier question already.
+		if full == "" || inPrev[full] {
+			return "", nil, false
+		}
+		if _, ok := r.fileNamesWith([]string{full}); !ok {
+			return "", nil, false
+		}
+		fulls = append(fulls, full)
+	}
+	co, _ := r.fileNamesWith(fulls)
+	// The earlier topic's words that the new pages' names do not share
+	// are what the new words stand in for.
+	var replaced, kept []string
+	for _, w := range strings.Fields(topic) {
+		if full := wholeTerm(w); full != "" && !co[full] {
+			replaced = append(replaced, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	if len(replaced) == 0 {
+		return "", nil, false
+	}
+	out, done := prev.Query, false
+	for _, w := range replaced {
+		by := ""
+		if !done {
+			by = body
+		}
+		if next := replaceWordFold(out, w, by); next != out {
+			out, done = next, done || by != ""
+		}
+	}
+	if !done {
+		return "", nil, false
+	}
+	out = strings.Join(strings.Fields(out), " ")
+	tc := &TurnContext{TurnID: prev.TurnID, Query: out, Topic: strings.TrimSpace(body + " " + strings.Join(kept, " "))}
+	r.trace.note("follow-up: %q asks the earlier question of %q instead of %q", q, body, strings.Join(replaced, " "))
+	return out, tc, true
+}
+
+// fileNamesWith returns the analysed words of the file names of the
+// knowledge base's sources whose file name, or library folder
+// (libraryNames), holds one of terms ("bzip2" of common/bzip2.md, "gin"
+// of gin/docs/doc.md), and whether there is any.
+func (r *run) fileNamesWith(terms []string) (map[string]bool, bool) {
+	if r.m == nil || r.m.kb == nil {
+		return nil, false
+	}
+	recs, err := r.m.kb.Store().Sources()
+	if err != nil {
+		return nil, false
+	}
+	libs := r.libraryNames()
+	co := map[string]bool{}
+	found := false
+	for _, rec := range recs {
+		_, base := splitSourceID(rec.SourceID)
+		names := append(text.Terms(strings.TrimSuffix(base, filepath.Ext(base))), text.Terms(sourceName(base))...)
+		if i := strings.Index(rec.SourceID, "/"); i > 0 && !strings.Contains(rec.SourceID[:i], "::") {
+			// A library's folder names each of its pages ("gin" of
+			// gin/docs/doc.md).
+			if folder := text.Terms(rec.SourceID[:i]); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
+				names = append(names, folder...)
+			}
+		}
+		if !slices.ContainsFunc(names, func(t string) bool { return slices.Contains(terms, t) }) {
+			continue
+		}
+		found = true
+		for _, t := range names {
+			co[t] = true
+		}
+	}
+	return co, found
+}
+
+// wholeTerm is the analysed form of a word as a whole ("kb-fast", not
+// its parts "kb" and "fast"), "" for a word with no content.
+func wholeTerm(w string) string {
+	if len(contentTerms(w)) == 0 {
+		return ""
+	}
+	return text.Terms(w)[0]
+}
+
+// replaceWordFold replaces by by the first word of s that is w or
+// another form of it (the same whole term: "images" for "image").
+func replaceWordFold(s, w, by string) string {
+	want := wholeTerm(w)
+	for _, loc := range wordRE.FindAllStringIndex(s, -1) {
+		if strings.EqualFold(s[loc[0]:loc[1]], w) || want != "" && wholeTerm(s[loc[0]:loc[1]]) == want {
+			return s[:loc[0]] + by + s[loc[1]:]
+		}
+	}
+	return s
 }

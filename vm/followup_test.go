@@ -65,6 +65,9 @@ func TestTopicOf(t *testing.T) {
 		{"How do I create a new group of users on Linux?", "linux/groupadd.md", "groupadd", "group Linux"},
 		{"How do I read a config file with viper?", "viper/README.md", "Reading Config Files", "config file viper"},
 		{"How do I read query string parameters in gin?", "gin/docs/doc.md", "API Examples", "gin"},
+		// A page named after the action alone is the command asked for,
+		// although "find" is a light verb elsewhere.
+		{"How do I find files by name?", "common/find.md", "find", "find"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {

@@ -58,6 +58,9 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		words = append(words, strings.Trim(w, ".,;:?!\"'()"))
 	}
 	earlier := wordRE.FindAllString(parts[i-1], -1)
+	if head := headNounFor(parts[i], earlier, leadAction); head != "" {
+		return head
+	}
 	choice := slices.ContainsFunc(earlier, func(w string) bool { return choiceWords[strings.ToLower(w)] })
 	if leadAction && len(earlier) > 1 {
 		// The earlier part's leading action ("see", "delete") is what
@@ -100,6 +103,23 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// headNounFor is the word a part's leading "one" stands in for: the
+// noun the part before it asks about, which both parts' question word
+// ("which", "what") was put before ("one shows free memory" after
+// "command shows disk usage": "which one" is another command, not the
+// disk usage). "" when the part does not start with "one", or the part
+// before starts with its action rather than the noun asked about.
+func headNounFor(part string, earlier []string, leadAction bool) string {
+	w := wordRE.FindAllString(strings.ToLower(part), 2)
+	if leadAction || len(w) < 2 || w[0] != "one" && w[0] != "ones" || len(earlier) < 2 {
+		return ""
+	}
+	if len(contentTerms(earlier[0])) == 0 {
+		return ""
+	}
+	return earlier[0]
 }
 
 // pointsBackInPart reports whether a part of a question depends on the
@@ -159,6 +179,16 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 	if prevSource != "" {
 		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource) + " " + prevTitle)
 		named = func(t string) bool { return names[t] }
+	} else if i > 0 && r.m != nil && r.m.kb != nil {
+		// The part before was not answered: what it names of the
+		// workspace's libraries ("viper" of "is one viper instance safe
+		// from several goroutines") is what a pointer back ("are its
+		// keys case sensitive") stands for, not the rest of its
+		// question ("safe", "goroutines").
+		libs := r.libraryNames()
+		if slices.ContainsFunc(contentTerms(parts[i-1]), func(t string) bool { return libs[t] }) {
+			named = func(t string) bool { return libs[t] }
+		}
 	}
 	ctx := partContext(parts, i, named, i > 0 && subs[i-1].Act == "implement")
 	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
@@ -248,9 +278,16 @@ func (r *run) kuByID(id string, evidence []plugin.ScoredKU) (*kus.KU, error) {
 // cited units prevCited) is preferred when it holds the part's own words
 // as well as the best other unit does ("delete a local one" after "which
 // git branch am I on" is answered from git-branch, not git-delete-branch).
+// When the part before asked how to do something and its source is
+// named after that action ("start a docker container", answered from
+// docker-container-start), the page is not what the parts are about: its
+// family (docker-container) is carried instead, as a follow-up's is, so
+// that "stop it" is answered from the sibling named after stopping.
+// prevHowTo is the part before as a how-to question ("" when it is not
+// one).
 // It returns the function that restores the run's own follow-up state; a
 // question that is itself a follow-up keeps that state throughout.
-func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited []string) func() {
+func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited []string, prevHowTo string) func() {
 	if r.carried != nil || prevSource == "" || own == searched {
 		return func() {}
 	}
@@ -265,13 +302,18 @@ func (r *run) partAsFollowUp(own, searched string, prevSource string, prevCited 
 	}
 	r.carried = &TurnContext{TurnID: "part", Query: searched, Topic: topic, Sources: []string{prevSource},
 		Anchors: []string{prevSource}, AnchorKUs: prevCited}
+	if fam := familyOf(prevHowTo, topic, prevSource); fam != "" {
+		r.carried.Anchors, r.carried.AnchorKUs, r.carried.Family = nil, nil, fam
+	}
 	r.own = mine
 	return func() { r.carried, r.own = savedCarried, savedOwn }
 }
 
 // clauseJoinRE joins a task's clauses: ", and", ", then", ", and then",
-// ", and later".
-var clauseJoinRE = regexp.MustCompile(`(?i),\s*(?:and|then)\s+(?:(?:then|later|afterwards|also)\s+)?`)
+// ", and later", or a comma alone between the items of a list of actions
+// ("start a container, stop it, and remove it"); group 1 is set for the
+// comma alone.
+var clauseJoinRE = regexp.MustCompile(`(?i),\s*(?:(?:and|then)\s+(?:(?:then|later|afterwards|also)\s+)?|()\s*)`)
 
 // continuedClauses splits a task at ", and ..." where the clause after it
 // goes on with what the one before it named ("pack a directory into a
@@ -279,7 +321,7 @@ var clauseJoinRE = regexp.MustCompile(`(?i),\s*(?:and|then)\s+(?:(?:then|later|a
 // thing. A clause that does not name it again ("copy files, and keep their
 // permissions") qualifies the task and stays part of it.
 func continuedClauses(task string) []string {
-	locs := clauseJoinRE.FindAllStringIndex(task, -1)
+	locs := clauseJoinRE.FindAllStringSubmatchIndex(task, -1)
 	var out []string
 	start := 0
 	for _, l := range locs {
@@ -294,10 +336,33 @@ func continuedClauses(task string) []string {
 		if len(contentTerms(head)) == 0 || !namesAgain(clause) {
 			continue
 		}
+		if l[2] >= 0 && !actsOnPronoun(clause) {
+			// A comma alone separates actions only when what follows is
+			// an action done to what was named ("stop it"), not a
+			// condition or a manner ("if it fails", "keeping it").
+			continue
+		}
 		out = append(out, strings.TrimSpace(head))
 		start = l[1]
 	}
 	return append(out, strings.TrimSpace(task[start:]))
+}
+
+// nonActions open a clause that is not an action of its own: a
+// subordinating or coordinating word, a preposition, or a verb form that
+// qualifies the action before it.
+var nonActions = map[string]bool{"if": true, "when": true, "whenever": true, "while": true, "because": true, "unless": true,
+	"until": true, "once": true, "so": true, "but": true, "or": true, "as": true, "since": true, "after": true, "before": true,
+	"with": true, "without": true, "for": true, "from": true, "to": true, "in": true, "on": true, "into": true, "like": true}
+
+// actsOnPronoun reports whether a clause is an action done to something
+// named before it: its first word is a verb-like word (not in nonActions,
+// not an "-ing" form) and its second an object pronoun ("stop it",
+// "remove them").
+func actsOnPronoun(clause string) bool {
+	words := wordRE.FindAllString(strings.ToLower(clause), 3)
+	return len(words) >= 2 && !nonActions[words[0]] && !strings.HasSuffix(words[0], "ing") &&
+		len(text.Terms(words[0])) > 0 && objectPronouns[words[1]]
 }
 
 // objectPronouns stand for a thing named before as what a clause acts on.

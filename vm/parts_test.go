@@ -50,6 +50,8 @@ func TestPartContext(t *testing.T) {
 			"Should I use zip or gzip to compress my files"},
 		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), true, "viper"},
 		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), true, ""},
+		{"which one is another of the earlier part's kind", []string{"command shows disk usage of a folder", "one shows free memory"}, 1,
+			namedBy("common du du"), false, "command"},
 		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, true, ""},
 		{"unanswered earlier part, standalone part", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, nil, true, ""},
 	}
@@ -68,7 +70,7 @@ func TestPartContext(t *testing.T) {
 // leaves the state alone.
 func TestPartAsFollowUp(t *testing.T) {
 	r := &run{}
-	restore := r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", []string{"common/git-branch.md::0::1"})
+	restore := r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", []string{"common/git-branch.md::0::1"}, "How do I see which git branch I am on")
 	if assert.NotNil(t, r.carried) {
 		assert.Equal(t, []string{"common/git-branch.md"}, r.carried.Anchors)
 		assert.Equal(t, []string{"common/git-branch.md::0::1"}, r.carried.AnchorKUs)
@@ -79,12 +81,19 @@ func TestPartAsFollowUp(t *testing.T) {
 	assert.Nil(t, r.carried)
 	assert.Nil(t, r.own)
 
-	r.partAsFollowUp("delete a local one", "delete a local one", "common/git-branch.md", nil)()
+	r.partAsFollowUp("delete a local one", "delete a local one", "common/git-branch.md", nil, "")()
 	assert.Nil(t, r.carried, "nothing borrowed: not a follow-up of the part before")
 	prev := &TurnContext{TurnID: "t1", Topic: "docker"}
 	r.carried = prev
-	r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", nil)
+	r.partAsFollowUp("delete a local one", "delete a local one (git branch)", "common/git-branch.md", nil, "")
 	assert.Same(t, prev, r.carried, "a follow-up question keeps its own conversation")
+
+	r.carried = nil
+	r.partAsFollowUp("stop it", "stop it (docker container)", "common/docker-container-start.md", nil, "How do I start a docker container")
+	if assert.NotNil(t, r.carried) {
+		assert.Equal(t, "docker-container", r.carried.Family, "the part before's page is named after its action: its family is carried")
+		assert.Empty(t, r.carried.Anchors)
+	}
 }
 
 // TestTrailingScope: the scope a question closes with is read from its
@@ -107,6 +116,10 @@ func TestContinuedClauses(t *testing.T) {
 	assert.Equal(t, []string{"copy files, and keep their permissions"},
 		continuedClauses("copy files, and keep their permissions"))
 	assert.Equal(t, []string{"list containers"}, continuedClauses("list containers"))
+	assert.Equal(t, []string{"start a docker container", "stop it", "remove it"},
+		continuedClauses("start a docker container, stop it, and remove it"))
+	assert.Equal(t, []string{"run the job, if it fails"}, continuedClauses("run the job, if it fails"))
+	assert.Equal(t, []string{"copy a file, keeping it as it is"}, continuedClauses("copy a file, keeping it as it is"))
 }
 
 // correctingKB returns every unit and reports the query as searched with

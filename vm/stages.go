@@ -749,7 +749,11 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		evidence = mergeEvidence(evidence, ri.Evidence)
 		guidance = mergeEvidence(guidance, ri.Guidance)
 	}
-	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(evidence)))
+	searched := prompt
+	if res.RetrievalTrace.SearchedFor != "" {
+		searched = res.RetrievalTrace.SearchedFor
+	}
+	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(r.preferLibrary(searched, evidence))))
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
@@ -801,6 +805,9 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	asParts := len(splitIntents(intents)) >= 2
 	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
+	// searchedSubs are the parts as searched: a part that borrowed words
+	// lends them on ("remove it" after "stop it (a docker container)").
+	searchedSubs := slices.Clone(subs)
 	for i, sub := range subs {
 		if ctx.Err() != nil {
 			break
@@ -808,8 +815,13 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		heading := sub.Target
 		restore := func() {}
 		if asParts {
-			sub = r.withPartContext(subs, i, prevSource, prevTitle)
-			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited)
+			sub = r.withPartContext(searchedSubs, i, prevSource, prevTitle)
+			searchedSubs[i] = sub
+			prevHowTo := ""
+			if i > 0 && subs[i-1].Act == "implement" {
+				prevHowTo = "How do I " + searchedSubs[i-1].Target
+			}
+			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited, prevHowTo)
 			prevSource, prevTitle, prevCited = "", "", nil
 		}
 		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // spellVocab is the index's own vocabulary: every indexed term with a
@@ -197,8 +198,9 @@ type Correction struct {
 
 // Correct returns query with each word the index does not know replaced by
 // the closest spelling it does know, and the replacements made. A word is
-// replaced only when it is plain letters, at least four of them, and none of
-// its terms is indexed; the replacement is the most frequent indexed term
+// replaced only when it is plain letters, at least four of them, none of
+// its terms is indexed and it is not a real word the knowledge base speaks
+// of in other words (realWord); the replacement is the most frequent indexed term
 // within one edit (a deletion, insertion, substitution or swap of adjacent
 // letters) of the word, else within two edits for words of seven letters
 // or more that share its first letter. The replacement keeps the typed word's surface form when one
@@ -236,7 +238,7 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 				known = true
 			}
 		}
-		if known {
+		if known || v.realWord(x.p.Analyzer.Append(nil, w)) || x.contraction(w) {
 			continue
 		}
 		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
@@ -251,6 +253,40 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 		out = replaceWord(out, f.Word, f.As)
 	}
 	return out, fixes, nil
+}
+
+// realWord reports whether a word the index does not hold, analysed to
+// terms, is still a word of the language the knowledge base is written
+// in: the lexicon relates one of its terms (as a synonym, a derived form
+// or a broader term) to a term the index holds ("edited", in a knowledge base that
+// says "change" and "write" but never "edit"). Such a word was typed on
+// purpose and is searched as it is (and through its relatives, where a
+// kb-plugin expands the query), not turned into a neighbour that only
+// looks like it ("edited" into "exited"). A rare word whose relatives the
+// knowledge base never uses ("fils", a coin, for "files") is more likely a
+// slip than a word asked on purpose, and may be corrected. x.vmu is held.
+func (v *spellVocab) realWord(terms []string) bool {
+	for _, t := range terms {
+		for _, r := range lexicon.Related(t) {
+			if v.freq(r.Term) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contraction reports whether w is a contraction typed without its
+// apostrophe ("whats", "doesnt"): with the apostrophe put back it is a
+// word the analyzer drops as common. It is left as typed, not turned into
+// a name that looks like it ("whatis").
+func (x *Index) contraction(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if len(x.p.Analyzer.Append(nil, w[:i]+"'"+w[i:])) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func isLetters(w string) bool {
@@ -285,34 +321,68 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz"
 
 // correct returns the best known spelling of the lower-case word w, or "".
 func (v *spellVocab) correct(a *text.Analyzer, w string) string {
-	best, bestF := "", uint32(0)
-	try := func(c string) {
+	best, bestF, bestKind := "", uint32(0), 0
+	// Of the spellings that analyse to terms equally frequent (most
+	// often the same term), the one that reads as a word is kept, so that
+	// the question reads as searched in a real spelling: one the analyzer
+	// keeps as it is ("hidden", not "hiddene", for "hiddne"), then the one
+	// the likelier slip explains: two letters swapped, then a letter left
+	// out (the candidate inserts it: "environment", not "environent", for
+	// "enviroment"), then a letter too many, then a letter mistyped.
+	try := func(c string, kind int) {
 		terms := a.Append(nil, c)
 		if len(terms) != 1 {
 			return
 		}
-		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && c < best {
-			best, bestF = c, f
+		if terms[0] != c {
+			kind += 4
+		}
+		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
+			best, bestF, bestKind = c, f, kind
 		}
 	}
+	// A slip in one of the language's commonest words ("waht", "wiht",
+	// "shoud"), which the analyzer drops as common, explains the word
+	// better than any term of the index: every text uses those words. A
+	// word of the language ("form", a swap from "from") is not one.
+	if terms := a.Append(nil, w); len(terms) == 1 && len(lexicon.Related(terms[0])) == 0 {
+		for i := 0; i+1 < len(w); i++ {
+			if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
+				return c
+			}
+		}
+		for i := 0; i <= len(w); i++ {
+			for _, l := range alphabet {
+				if c := w[:i] + string(l) + w[i:]; len(a.Append(nil, c)) == 0 {
+					return c
+				}
+			}
+		}
+	}
+	const (
+		swap = iota
+		insertion
+		deletion
+		substitution
+	)
 	// One edit of the surface word, each analysed as the index would; the
 	// first letter stays (see below), except that it may swap with the
 	// second.
 	if len(w) > 1 {
-		try(string(w[1]) + string(w[0]) + w[2:])
+		try(string(w[1])+string(w[0])+w[2:], swap)
 	}
 	for i := 1; i <= len(w); i++ {
 		if i < len(w) {
-			try(w[:i] + w[i+1:]) // deletion
+			try(w[:i]+w[i+1:], deletion)
 		}
 		if i+1 < len(w) {
-			try(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]) // swap
+			try(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], swap)
 		}
 		for _, c := range alphabet {
 			if i < len(w) && byte(c) != w[i] {
-				try(w[:i] + string(c) + w[i+1:]) // substitution
+				try(w[:i]+string(c)+w[i+1:], substitution)
 			}
-			try(w[:i] + string(c) + w[i:]) // insertion
+			try(w[:i]+string(c)+w[i:], insertion)
 		}
 	}
 	if best != "" || utf8.RuneCountInString(w) < 7 {

@@ -44,6 +44,78 @@ func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 	require.Equal(t, "feul", got)
 }
 
+func TestCorrectKeepsRealWords(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	units := []*kus.KU{
+		{ID: "exit::1", Title: "exit", Topic: "exit", TextBody: "Exit the shell. Exit with a status code."},
+		{ID: "change::1", Title: "change", Topic: "change", TextBody: "Change the configuration and write it back."},
+		{ID: "file::1", Title: "file", Topic: "file", TextBody: "Serve the files of a folder."},
+	}
+	for _, u := range units {
+		require.NoError(t, x.IndexSource(kv, u.ID[:len(u.ID)-3], []*kus.KU{u}, nil))
+	}
+	// "edited" is one edit from "exited", but the lexicon relates "edit"
+	// to "change" and "write", which the index holds: a real word, kept.
+	got, fixes, err := x.Correct(kv, "reload when the file is edited")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	require.Equal(t, "reload when the file is edited", got)
+
+	// "fils" is a word too (a coin), but nothing it relates to is in the
+	// index: a slip for "files", corrected.
+	_, fixes, err = x.Correct(kv, "serve static fils")
+	require.NoError(t, err)
+	require.Len(t, fixes, 1)
+	require.Equal(t, "fils", fixes[0].Word)
+	require.Contains(t, []string{"file", "files"}, fixes[0].As)
+}
+
+// TestCorrectPrefersTheLikelierSlip: of spellings that analyse to the
+// same indexed term, the one a left-out letter explains is searched, not
+// one a mistyped letter explains.
+func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	u := &kus.KU{ID: "env::1", Title: "env", Topic: "env", TextBody: "Working with environment variables, recursively. Delete them."}
+	require.NoError(t, x.IndexSource(kv, "env", []*kus.KU{u}, nil))
+	got, _, err := x.Correct(kv, "enviroment variables recursivly")
+	require.NoError(t, err)
+	require.Equal(t, "environment variables recursively", got)
+	u = &kus.KU{ID: "hidden::1", Title: "hidden", Topic: "hidden", TextBody: "Show hidden files with logrus."}
+	require.NoError(t, x.IndexSource(kv, "hidden", []*kus.KU{u}, nil))
+	got, _, err = x.Correct(kv, "hiddne files in logruss")
+	require.NoError(t, err)
+	require.Equal(t, "hidden files in logrus", got)
+
+	// A slip in a common word is that word, not an indexed term one edit
+	// away ("waht" is "what", not "wait"); a word of the language one
+	// swap from a common word stays.
+	u = &kus.KU{ID: "wait::1", Title: "wait", Topic: "wait", TextBody: "Wait for a process. Wait again."}
+	require.NoError(t, x.IndexSource(kv, "wait", []*kus.KU{u}, nil))
+	got, _, err = x.Correct(kv, "waht does it mean")
+	require.NoError(t, err)
+	require.Equal(t, "what does it mean", got)
+	_, fixes, err := x.Correct(kv, "submit a form")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+}
+
+// TestCorrectLeavesContractions: a contraction typed without its
+// apostrophe is not a misspelling of an indexed name.
+func TestCorrectLeavesContractions(t *testing.T) {
+	kv := kvtest.New()
+	x := New(DefaultParams())
+	u := &kus.KU{ID: "whatis::1", Title: "whatis", Topic: "whatis", TextBody: "Display one-line descriptions from manual pages."}
+	require.NoError(t, x.IndexSource(kv, "whatis", []*kus.KU{u}, nil))
+	_, fixes, err := x.Correct(kv, "whats my address")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	_, fixes, err = x.Correct(kv, "whatsi")
+	require.NoError(t, err)
+	require.Len(t, fixes, 1, "a misspelling is still corrected")
+}
+
 func TestOSA(t *testing.T) {
 	require.Equal(t, 1, osa("unzpi", "unzip", 2))
 	require.Equal(t, 1, osa("specf", "specif", 2))

@@ -91,8 +91,12 @@ func Split(turn string) []Piece {
 }
 
 // partRE finds where a sentence asks a second question: ", and how ...",
-// "; and where ...", " and also what ...".
-var partRE = regexp.MustCompile(`(?i)(?:,|;)?\s+(?:and|then|and then|and also|also)\s+(?:(?:how|what|why|where|which|when|who)\b)`)
+// "; and where ...", " and also what ...", or, after a comma, a yes/no
+// question on a subject of its own (", and are its keys case sensitive",
+// ", and can I ..."); group 1 is where that question starts. Without the
+// comma an auxiliary after "and" is more often a verb of the first
+// question's own ("how do I list and are ...") than a second question.
+var partRE = regexp.MustCompile(`(?i)(?:(?:,|;)?\s+(?:and|then|and then|and also|also)\s+((?:how|what|why|where|which|when|who)\b)|(?:,|;)\s+(?:and|but|and also|also)\s+((?:is|are|does|do|did|can|could|should|will|would|was|were|has|have)\s+(?:it|its|they|their|there|the|this|that|these|those|i|my|we|our|you|your|a|an)\b))`)
 
 // scopeRE is a sentence's leading scope ("In gin, ", "With viper, ")
 // that the later parts of the sentence share.
@@ -103,7 +107,7 @@ var scopeRE = regexp.MustCompile(`(?i)^(?:in|with|using|for)\s+[^,]{1,40},\s+`)
 // leading scope ("In gin, ") is kept on every part. A sentence with one
 // question is returned as is.
 func Parts(s string) []string {
-	locs := partRE.FindAllStringIndex(s, -1)
+	locs := partRE.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
 		return []string{s}
 	}
@@ -111,8 +115,11 @@ func Parts(s string) []string {
 	var out []string
 	start := 0
 	for _, l := range locs {
-		// The part starts at the question word: the last word of the match.
-		q := l[1] - len(lastWord(s[l[0]:l[1]]))
+		// The part starts at its question word (group 1 or 2).
+		q := l[2]
+		if q < 0 {
+			q = l[4]
+		}
 		if head := strings.TrimSpace(s[start:l[0]]); len(ContentTerms(head)) > 0 {
 			out = append(out, head)
 		} else {
@@ -138,11 +145,6 @@ func Parts(s string) []string {
 		}
 	}
 	return out
-}
-
-func lastWord(s string) string {
-	f := strings.Fields(s)
-	return f[len(f)-1]
 }
 
 func classify(s string) Piece {

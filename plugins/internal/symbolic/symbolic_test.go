@@ -79,6 +79,13 @@ func TestParts(t *testing.T) {
 		{"How do I pack a directory into a tar.gz file, and later unpack it?", []string{"How do I pack a directory into a tar.gz file, and later unpack it?"}},
 		{"What is the difference between scp and rsync?", []string{"What is the difference between scp and rsync?"}},
 		{"and how do I remove one?", []string{"and how do I remove one?"}}, // a follow-up, not two parts
+		{"Is it safe to use one viper instance from several goroutines, and are its keys case sensitive?",
+			[]string{"Is it safe to use one viper instance from several goroutines?", "are its keys case sensitive?"}},
+		{"How do I copy a folder, but can I keep the permissions?", []string{"How do I copy a folder?", "can I keep the permissions?"}},
+		// Without a comma, or without a subject after the auxiliary, the
+		// words go on with the one question.
+		{"How do I find and are there files left?", []string{"How do I find and are there files left?"}},
+		{"How do I list files, and do so recursively?", []string{"How do I list files, and do so recursively?"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

@@ -1,0 +1,75 @@
+package vm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// preferLibrary puts first, in the evidence for a question that names one
+// or more of the workspace's libraries (libraryNames: "gin" of "How do I
+// serve static files with gin?"), the best unit of a named library when
+// the first unit comes from a library the question does not name (mux's
+// "Static Files"): the question asks of the library it names, and another
+// library's passage on the same words answers a different question. The
+// order is kept when no unit of a named library was retrieved, when the
+// first unit is from a named library or from no library at all, and for
+// a question naming no library.
+func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredKU {
+	if len(ev) < 2 || ev[0].KU == nil {
+		return ev
+	}
+	libs := r.libraryNames()
+	if len(libs) == 0 {
+		return ev
+	}
+	named := map[string]bool{}
+	for _, t := range text.Terms(query) {
+		if libs[t] {
+			named[t] = true
+		}
+	}
+	if len(named) == 0 {
+		return ev
+	}
+	// of reports whether a source is in a library folder, and whether
+	// that library is one the question names.
+	of := func(source string) (inLib, isNamed bool) {
+		i := strings.Index(source, "/")
+		if i <= 0 || strings.Contains(source[:i], "::") {
+			return false, false
+		}
+		for _, t := range text.Terms(source[:i]) {
+			if libs[t] {
+				inLib = true
+			}
+			if named[t] {
+				isNamed = true
+			}
+		}
+		return inLib, isNamed
+	}
+	if inLib, isNamed := of(ev[0].KU.SourceID); !inLib || isNamed {
+		return ev
+	}
+	i := slices.IndexFunc(ev, func(e plugin.ScoredKU) bool {
+		if e.KU == nil {
+			return false
+		}
+		_, isNamed := of(e.KU.SourceID)
+		return isNamed
+	})
+	if i <= 0 {
+		return ev
+	}
+	out := make([]plugin.ScoredKU, 0, len(ev))
+	e := ev[i]
+	e.Score = max(e.Score, ev[0].Score)
+	out = append(out, e)
+	out = append(out, ev[:i]...)
+	out = append(out, ev[i+1:]...)
+	r.trace.note("%s, of the library the question names, put before %s", e.KU.SourceID, ev[0].KU.SourceID)
+	return out
+}

@@ -1,0 +1,97 @@
+package vm
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+)
+
+// TestPreferLibrary: a question that names one of the workspace's
+// libraries gets that library's best unit first when another library's
+// unit came first; without a named library, or with the first unit from
+// the named one, the order stays.
+func TestPreferLibrary(t *testing.T) {
+	m, kb := setup(t, nil)
+	testtree.WriteFiles(t, kb.Workspace(), map[string]string{
+		"gin/README.md":  "# Gin\n\nServing static files.\n",
+		"gin/docs.md":    "# Docs\n\nRoutes.\n",
+		"mux/README.md":  "# Mux\n\nStatic files.\n",
+		"mux/example.md": "# Example\n\nA router.\n",
+		"notes.md":       "# Notes\n\nNotes.\n",
+		"todo.md":        "# Todo\n\nTodo.\n",
+		"faq.md":         "# FAQ\n\nQuestions.\n",
+	})
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	r := &run{m: m, trace: &Trace{}}
+	unit := func(source string, score float64) plugin.ScoredKU {
+		return plugin.ScoredKU{KU: &kus.KU{ID: source + "::0", SourceID: source}, Score: score}
+	}
+	ev := []plugin.ScoredKU{unit("mux/README.md", 1), unit("notes.md", 0.8), unit("gin/README.md", 0.6)}
+	sources := func(ev []plugin.ScoredKU) []string {
+		var out []string
+		for _, e := range ev {
+			out = append(out, e.KU.SourceID)
+		}
+		return out
+	}
+
+	got := r.preferLibrary("How do I serve static files with gin?", ev)
+	assert.Equal(t, []string{"gin/README.md", "mux/README.md", "notes.md"}, sources(got))
+	assert.Equal(t, 1.0, got[0].Score, "the unit put first scores as the one it displaced")
+
+	assert.Equal(t, sources(ev), sources(r.preferLibrary("How do I serve static files?", ev)), "no library named")
+	assert.Equal(t, sources(ev), sources(r.preferLibrary("How do I serve static files with gin or mux?", ev)), "the first unit's library is named too")
+	notLib := []plugin.ScoredKU{unit("notes.md", 1), unit("gin/README.md", 0.6)}
+	assert.Equal(t, sources(notLib), sources(r.preferLibrary("gin notes", notLib)), "the first unit is of no library")
+}
+
+// TestSubstitute: a follow-up naming only other pages ("What about
+// bzip2?") asks the earlier question of them; one that narrows the
+// earlier question, points back or names no page is left to the usual
+// completion.
+func TestSubstitute(t *testing.T) {
+	m, kb := setup(t, nil)
+	testtree.WriteFiles(t, kb.Workspace(), map[string]string{
+		"common/gzip.md":          "# gzip\n\n> Compress files.\n",
+		"common/bzip2.md":         "# bzip2\n\n> Compress files.\n",
+		"common/date.md":          "# date\n\n> Show the date.\n",
+		"common/docker-image.md":  "# docker image\n\n> Manage images.\n",
+		"common/docker-volume.md": "# docker volume\n\n> Manage volumes.\n",
+		"kb/kb-fast.md":           "# kb-fast\n\nFast.\n",
+		"kb/kb-balanced.md":       "# kb-balanced\n\nBalanced.\n",
+		"kb/kb-thinkingdb.md":     "# kb-thinkingdb\n\nFacts.\n",
+	})
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	r := &run{m: m, trace: &Trace{}}
+	gzip := &TurnContext{TurnID: "t1", Query: "How do I compress a file with gzip?", Topic: "gzip", Anchors: []string{"common/gzip.md"}}
+
+	q, tc, ok := r.substitute("What about the bzip2?", gzip, gzip.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How do I compress a file with bzip2?", q)
+	assert.Equal(t, "bzip2", tc.Topic)
+	assert.Empty(t, tc.Anchors, "the conversation moved to another page")
+
+	volume := &TurnContext{TurnID: "t2", Query: "How do I list docker images?", Topic: "docker image"}
+	q, _, ok = r.substitute("and volumes?", volume, volume.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How do I list docker volumes?", q, "the word the new pages share stays")
+
+	fast := &TurnContext{TurnID: "t3", Query: "How does it differ from kb-balanced (kb-fast)?", Topic: "kb-fast"}
+	q, _, ok = r.substitute("what about kb-thinkingdb?", fast, fast.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How does it differ from kb-balanced (kb-thinkingdb)?", q, "words are compared whole, not by their parts")
+
+	for _, f := range []string{"and only between two dates?", "What about it?", "What about the weather?", "and gzip?", "and the other one?"} {
+		_, _, ok := r.substitute(f, gzip, gzip.Topic)
+		assert.False(t, ok, f)
+	}
+}
