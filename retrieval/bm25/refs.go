@@ -11,13 +11,16 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// References: how many other sources of the workspace refer to a source by
-// its name. A page many others point at (a Markdown or wiki link to it, its
-// name run as a command in their code) is a page writers treat as the
-// standard one for its subject: chmod, tail and ln are used in the examples
-// and "See also" lines of many tldr pages, a niche tool in none. Search
-// uses the count as a prior on a source's score (an in-degree, the first
-// step of PageRank), learned from the workspace itself.
+// References: how many other sources of the workspace use a source's name
+// as a command in their code. A command many pages run in their examples
+// or point to in their "See also" lines is the one writers treat as the
+// standard tool for its job: chmod, tail and ln are used in many tldr
+// pages, a niche tool in none. Search uses the count as a prior on a
+// source's score (an in-degree, the first step of PageRank), learned from
+// the workspace itself. Links are not counted: in a documentation set they
+// are navigation (an index or a "next" line links to every page), so the
+// pages linked most are not the ones that answer most, and counting them
+// lowered the right answers on this project's own documentation.
 //
 // Keys, beside the index's own (see record.go):
 //
@@ -53,10 +56,8 @@ func SourceName(sourceID string) string {
 var shellWrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "nohup": true, "exec": true}
 
 // References lists the distinct names the Markdown text of source self
-// refers to: the targets of its Markdown links to relative paths and of its
-// wiki links ([[name]]), and the commands its code runs (the first word of
-// an inline code span or of a fenced code line, and of each part of a
-// pipeline or command list in them). A name of self's own family (self
+// uses as commands: the first word of an inline code span or of a fenced
+// code line, and of each part of a pipeline or command list in them. A name of self's own family (self
 // itself, a name self extends as "name-sub", or one extending self) is not
 // a reference: a page and its subcommand pages do not vote for each other.
 func References(self string, text []byte) []string {
@@ -92,7 +93,6 @@ func References(self string, text []byte) []string {
 			commands(rest[i+1:i+1+j], add)
 			rest = rest[i+2+j:]
 		}
-		links(l, add)
 	}
 	out := make([]string, 0, len(seen))
 	for n := range seen {
@@ -117,42 +117,6 @@ func commands(code string, add func(string)) {
 		if len(words) > 0 {
 			add(strings.TrimRight(words[0], ")"))
 		}
-	}
-}
-
-// links calls add with the name of each relative Markdown link target
-// ("](docs/usage.md#flags)" names usage) and wiki link ("[[Usage|see]]").
-func links(l string, add func(string)) {
-	for rest := l; ; {
-		i := strings.Index(rest, "](")
-		if i < 0 {
-			break
-		}
-		rest = rest[i+2:]
-		j := strings.IndexAny(rest, ") ")
-		if j < 0 {
-			break
-		}
-		target := rest[:j]
-		rest = rest[j:]
-		if target, _, _ = strings.Cut(target, "#"); target == "" || strings.Contains(target, ":") {
-			continue // an anchor in the page itself, or an absolute URL
-		}
-		add(SourceName(target))
-	}
-	for rest := l; ; {
-		i := strings.Index(rest, "[[")
-		if i < 0 {
-			break
-		}
-		rest = rest[i+2:]
-		j := strings.Index(rest, "]]")
-		if j < 0 {
-			break
-		}
-		name, _, _ := strings.Cut(rest[:j], "|")
-		add(SourceName(strings.TrimSpace(name)))
-		rest = rest[j+2:]
 	}
 }
 

@@ -22,11 +22,11 @@ func TestSourceName(t *testing.T) {
 	}
 }
 
-func TestReferencesFindsLinksWikiLinksAndCommands(t *testing.T) {
+func TestReferencesFindsCommands(t *testing.T) {
 	text := []byte("# pueue-add\n\n" +
 		"> See also: `head`, `tail`.\n" +
 		"> More information: <https://example.com/tail>.\n\n" +
-		"Read [the guide](docs/Guide.md#flags), [[Usage|usage]], [here](#top) and [web](https://x.org/a.md).\n\n" +
+		"Read [the guide](docs/Guide.md#flags) and [[Usage|usage]]: links are not references.\n\n" +
 		"- Run it:\n\n" +
 		"`sudo LANG=C chmod +x {{file}} && ls -l | grep x; echo $(date)`\n\n" +
 		"`pueue status` and `pueue-add` are the family; `{{path}}` is no name.\n\n" +
@@ -35,11 +35,11 @@ func TestReferencesFindsLinksWikiLinksAndCommands(t *testing.T) {
 		"```\n" +
 		"Prose words such as find are not references outside code.\n")
 	got := References("pueue-add", text)
-	assert.Equal(t, []string{"chmod", "date", "echo", "find", "grep", "guide", "head", "ls", "tail", "usage", "xargs"}, got)
+	assert.Equal(t, []string{"chmod", "date", "echo", "find", "grep", "head", "ls", "tail", "xargs"}, got)
 }
 
 func TestReferencesOfAPageToItselfAreNone(t *testing.T) {
-	assert.Empty(t, References("tail", []byte("`tail -f file`\n\nSee [tail](tail.md).\n")))
+	assert.Empty(t, References("tail", []byte("`tail -f file`\n\n```\ntail -n 5 log | tail -1\n```\n")))
 	assert.Empty(t, References("git", []byte("`git-commit` and `git commit`\n")))
 }
 
