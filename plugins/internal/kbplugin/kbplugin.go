@@ -470,32 +470,14 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 	// titles, descriptions and examples share (pseudo-relevance
 	// feedback), to reach pages that say the same thing in other words.
 	// A strong first match keeps the question's own words: there the added
-	// terms drew in neighbouring passages. The pages the feedback reads are
-	// those the question's own words rank best, as in RM3: read from the
-	// search that also holds the lexicon's relatives, they drift with them
-	// (a relative another subject's pages use together with one of the
-	// question's words brings those pages in, and their shared terms then
-	// outrank the pages the question meant). This costs one more search
-	// when the lexicon added words.
+	// terms drew in neighbouring passages.
 	weak := r.Confidence(e.bm.Params().K1) < weakMatch
 	if e.hd != nil && (perSource || weak) && len(r.Hits) > 0 {
 		fw := bm25.FeedbackWeight
 		if weak && !perSource {
 			fw = bm25.WeakFeedbackWeight
 		}
-		read := r.Hits
-		if len(lexExtra) > 0 {
-			own := bq
-			own.Extra, own.ExtraWeights = nil, nil
-			ro, err := e.bm.SearchQuery(bkv, own)
-			if err != nil {
-				return rk, fmt.Errorf("bm25: %w", err)
-			}
-			if len(ro.Hits) > 0 {
-				read = ro.Hits
-			}
-		}
-		extra, ws, err := e.bm.Feedback(bkv, read, r.Terms, fw)
+		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms, fw)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
