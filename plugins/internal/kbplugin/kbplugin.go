@@ -29,7 +29,7 @@ type Profile struct {
 }
 
 // IndexVersion changes whenever the stored index layout changes.
-const IndexVersion = "kb-6" // kb-6: the first paragraph of plain prose is a field of its own
+const IndexVersion = "kb-7" // kb-7: the names each source refers to, and how many sources refer to each name
 
 // Engine implements the kb-plugin contract for one profile.
 type Engine struct {
@@ -84,7 +84,11 @@ func (e *Engine) OnSourceText(_ context.Context, st *plugin.SourceText) (*plugin
 	if !st.Removed && st.Doc != nil {
 		units = st.Doc.Units
 	}
-	if err := e.index(st.KV, st.SourceID, units, st.OldUnitIDs); err != nil {
+	var text []byte
+	if !st.Removed {
+		text = st.Text
+	}
+	if err := e.index(st.KV, st.SourceID, units, text, st.OldUnitIDs); err != nil {
 		return &plugin.SourceTextResult{Status: plugin.StatusError, Error: errorOf(err)}, nil
 	}
 	return &plugin.SourceTextResult{Status: plugin.StatusAccepted, Artifacts: []map[string]any{{"units": len(units)}}}, nil
@@ -147,7 +151,9 @@ func bm25KV(kv plugin.KV) (plugin.KV, error) {
 	return skv, nil
 }
 
-func (e *Engine) index(kv plugin.KV, sourceID string, units []*kus.KU, old []string) error {
+// index writes one source's units (nil: the source is removed) and the
+// names its text refers to (bm25.References) into the indexes.
+func (e *Engine) index(kv plugin.KV, sourceID string, units []*kus.KU, text []byte, old []string) error {
 	bkv, err := bm25KV(kv)
 	if err != nil {
 		return err
@@ -165,6 +171,13 @@ func (e *Engine) index(kv plugin.KV, sourceID string, units []*kus.KU, old []str
 	}
 	if err := syncSource(e.bm, bkv, sourceID, units, old); err != nil {
 		return fmt.Errorf("bm25: %w", err)
+	}
+	var refs []string
+	if units != nil {
+		refs = bm25.References(bm25.SourceName(sourceID), text)
+	}
+	if err := bm25.SetReferences(bkv, sourceID, refs); err != nil {
+		return fmt.Errorf("bm25: references of %s: %w", sourceID, err)
 	}
 	if e.hd != nil {
 		if err := syncSource(e.hd, kv, sourceID, units, old); err != nil {
@@ -522,7 +535,45 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 			rk.cands[i] = scored{id: h.ID, source: h.SourceID, score: h.Score}
 		}
 	}
+	if err := weighReferences(bkv, rk.cands); err != nil {
+		return rk, fmt.Errorf("bm25: %w", err)
+	}
 	return rk, nil
+}
+
+// The reference prior: a source that n other sources refer to by name
+// (bm25.References) scores 1 + referenceWeight*n/(n+referenceHalf) times
+// its retrieval score. The gain saturates, so a name every page uses (echo,
+// git) gains little more than one a handful of pages use: the prior breaks
+// near-ties in favour of the page writers point readers to, and does not
+// lift a page the question hardly matches.
+const (
+	referenceWeight = 0.2
+	referenceHalf   = 3.0
+)
+
+// weighReferences applies the reference prior to the candidates and sorts
+// them again, best first (stable, so equal scores keep their order).
+func weighReferences(bkv plugin.KV, cands []scored) error {
+	if len(cands) == 0 {
+		return nil
+	}
+	prior := map[string]float64{}
+	for i := range cands {
+		src := cands[i].source
+		m, ok := prior[src]
+		if !ok {
+			n, err := bm25.Referrers(bkv, bm25.SourceName(src))
+			if err != nil {
+				return err
+			}
+			m = 1 + referenceWeight*float64(n)/(float64(n)+referenceHalf)
+			prior[src] = m
+		}
+		cands[i].score *= m
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	return nil
 }
 
 func (e *Engine) strategy(c scored) string {

@@ -49,7 +49,7 @@ func TestBalancedReachesPagesInOtherWords(t *testing.T) {
 	fast, balanced := New(Fast, st), New(Balanced, st)
 	for src, body := range pages {
 		u := &kus.KU{ID: src + "::0", SourceID: src, Level: kus.LevelLeaf, Title: src, TextBody: body}
-		require.NoError(t, balanced.index(st.kv, src, []*kus.KU{u}, nil))
+		require.NoError(t, balanced.index(st.kv, src, []*kus.KU{u}, nil, nil))
 	}
 	first := func(e *Engine, q string) string {
 		r, err := e.Search(context.Background(), plugin.SearchRequest{Query: q, K: 3, BySource: true})

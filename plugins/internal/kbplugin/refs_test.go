@@ -1,0 +1,72 @@
+package kbplugin
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/retrieval/bm25"
+	"github.com/mrpvm/mrpvm/retrieval/kvtest"
+)
+
+// Two pages match the question equally; the one other pages run in their
+// examples ranks first, and loses that place when those pages stop
+// referring to it (a re-ingest of the referring pages updates the counts).
+func TestReferencedPageBreaksATie(t *testing.T) {
+	st := memStore{kv: kvtest.New()}
+	e := New(Fast, st)
+	put := func(src, text string) {
+		t.Helper()
+		u := &kus.KU{ID: src + "::0", SourceID: src, Level: kus.LevelLeaf, Title: src, TextBody: text}
+		require.NoError(t, e.index(st.kv, src, []*kus.KU{u}, []byte(text), nil))
+	}
+	put("common/follow.md", "Keep reading a growing log file.")
+	put("common/tail.md", "Keep reading a growing log file.")
+	for i := range 4 {
+		put(fmt.Sprintf("common/tool%d.md", i), fmt.Sprintf("Tool %d prints its state: `tool%d state | tail -n 5`.", i, i))
+	}
+	first := func() string {
+		r, err := e.Search(context.Background(), plugin.SearchRequest{Query: "keep reading a growing log file", K: 2, BySource: true})
+		require.NoError(t, err)
+		require.Len(t, r.Hits, 2)
+		return r.Hits[0].SourceID
+	}
+	n, err := bm25.Referrers(st.kv, "tail")
+	require.NoError(t, err)
+	assert.Equal(t, 4, n)
+	assert.Equal(t, "common/tail.md", first())
+
+	for i := range 4 {
+		put(fmt.Sprintf("common/tool%d.md", i), fmt.Sprintf("Tool %d prints its state: `tool%d state | follow`.", i, i))
+	}
+	assert.Equal(t, "common/follow.md", first())
+
+	// A removed page takes its references with it.
+	for i := range 4 {
+		require.NoError(t, e.index(st.kv, fmt.Sprintf("common/tool%d.md", i), nil, nil, nil))
+	}
+	n, err = bm25.Referrers(st.kv, "follow")
+	require.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+// The prior saturates: a page every other page names gains at most
+// referenceWeight, and an unreferenced page nothing.
+func TestWeighReferencesSaturates(t *testing.T) {
+	kv := kvtest.New()
+	require.NoError(t, bm25.SetReferences(kv, "a.md", []string{"echo", "tail"}))
+	for i := range 500 {
+		require.NoError(t, bm25.SetReferences(kv, fmt.Sprint(i, ".md"), []string{"echo"}))
+	}
+	cands := []scored{{id: "x", source: "x.md", score: 1}, {id: "t", source: "common/tail.md", score: 1}, {id: "e", source: "echo.md", score: 1}}
+	require.NoError(t, weighReferences(kv, cands))
+	assert.Equal(t, []string{"e", "t", "x"}, []string{cands[0].id, cands[1].id, cands[2].id})
+	assert.InDelta(t, 1+referenceWeight*501/504.0, cands[0].score, 1e-9)
+	assert.InDelta(t, 1+referenceWeight*1/4.0, cands[1].score, 1e-9)
+	assert.Equal(t, 1.0, cands[2].score)
+}
