@@ -347,6 +347,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 	if len(cands) > 0 {
 		top = cands[0].score
 	}
+	nm := e.namerOf(terms, searched)
 	var evidence, guidance []plugin.ScoredKU
 	chosen := map[string]bool{}
 	levels := map[string]bool{}
@@ -379,7 +380,13 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 				guidance = append(guidance, item)
 				chosen[u.ID] = true
 			}
-			continue
+			// Guidance the question is about (it names the plugin or
+			// subject the unit describes) also answers it: "what is
+			// gs-llm-fast good for?" is answered from the units that
+			// guide the planner's choice of gs-llm-fast.
+			if !nm.about(u, in.KUs) {
+				continue
+			}
 		}
 		if len(evidence) >= k {
 			continue
@@ -633,13 +640,50 @@ func levelOf(u *kus.KU) string {
 	return u.Level
 }
 
-// overlaps reports whether a chosen KU already covers u: its parent or
-// grandparent (a section or summary holding the same text) or its child.
-func overlaps(u *kus.KU, chosen map[string]bool, r plugin.KUReader) bool {
-	for _, c := range u.ChildUnitIDs {
-		if chosen[c] {
+// about reports whether the question is about what u describes: it names
+// u's topic or symbolic subject, or the title of a section or page that
+// encloses u (the plugin a plugin.kus.md unit belongs to). A nil namer
+// names nothing.
+func (nm *namer) about(u *kus.KU, r plugin.KUReader) bool {
+	if nm == nil {
+		return false
+	}
+	if nm.names(u.Topic) || nm.names(u.SymbolicSubject) {
+		return true
+	}
+	p := u
+	for depth := 0; depth < 3 && len(p.ParentUnitIDs) > 0 && r != nil; depth++ {
+		next, err := r.KU(p.ParentUnitIDs[0])
+		if err != nil || next == nil {
+			return false
+		}
+		if nm.names(next.Title) {
 			return true
 		}
+		p = next
+	}
+	return false
+}
+
+// declared reports whether u is a leaf that states its own Claim or
+// Procedure with no page text of its own (a Context Unit): the sections
+// and summary that enclose it do not hold that statement, so choosing
+// them does not cover it.
+func declared(u *kus.KU) bool {
+	return levelOf(u) == kus.LevelLeaf && u.TextBody == "" && (u.Claim != "" || u.Procedure != "")
+}
+
+// overlaps reports whether a chosen KU already covers u: its parent or
+// grandparent (a section or summary holding the same text) or its child.
+// A declared unit is covered by neither, nor does it cover its parent.
+func overlaps(u *kus.KU, chosen map[string]bool, r plugin.KUReader) bool {
+	for _, c := range u.ChildUnitIDs {
+		if chosen[c] && (r == nil || !declaredID(c, r)) {
+			return true
+		}
+	}
+	if declared(u) {
+		return false
 	}
 	p := u
 	for depth := 0; depth < 3 && len(p.ParentUnitIDs) > 0; depth++ {
@@ -657,6 +701,12 @@ func overlaps(u *kus.KU, chosen map[string]bool, r plugin.KUReader) bool {
 		p = next
 	}
 	return false
+}
+
+// declaredID reports whether the unit with the given id is declared.
+func declaredID(id string, r plugin.KUReader) bool {
+	u, err := r.KU(id)
+	return err == nil && u != nil && declared(u)
 }
 
 // coverage is the share of query terms found in the evidence text.
@@ -777,52 +827,72 @@ func writes(words map[string]bool, w string) bool {
 const nameTrim = "?!,;:.()[]{}\"'`“”‘’<>"
 
 func (e *Engine) boostNamedTitles(cands []scored, terms []string, query string) {
-	if len(terms) == 0 {
+	nm := e.namerOf(terms, query)
+	if nm == nil {
 		return
 	}
-	q := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		q[t] = true
-	}
-	words := map[string]bool{}
-	for _, w := range strings.Fields(strings.ToLower(query)) {
-		w = strings.Trim(w, nameTrim)
-		words[w] = true
-		// and the parts of a compound ("tar.gz" names tar, "git-stash" git)
-		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_+=:@", r) }) {
-			words[p] = true
-		}
-	}
 	for i := range cands {
-		u := cands[i].ku
-		if u == nil || u.Title == "" || len(u.Title) > 40 {
-			continue
-		}
-		var whole []string
-		e.an.Each(u.Title, func(tok text.Token) {
-			if !tok.Part {
-				whole = append(whole, tok.Term)
-			}
-		})
-		if len(whole) == 0 || len(whole) > 3 {
-			continue
-		}
-		named := true
-		for _, t := range whole {
-			if !q[t] {
-				named = false
-				break
-			}
-		}
-		for _, w := range strings.Fields(strings.ToLower(u.Title)) {
-			if w = strings.Trim(w, nameTrim); named && !writes(words, w) && len(e.an.Append(nil, w)) > 0 {
-				named = false
-			}
-		}
-		if named {
+		if u := cands[i].ku; u != nil && nm.names(u.Title) {
 			cands[i].score *= titleBoost
 		}
 	}
+}
+
+// namer tells whether a question names a title in full (see titleBoost).
+type namer struct {
+	an    *text.Analyzer
+	terms map[string]bool // the question's analysed terms
+	words map[string]bool // its words as written, and the parts of compounds
+}
+
+// namerOf returns the namer of a question with the given analysed terms,
+// or nil when it has none.
+func (e *Engine) namerOf(terms []string, query string) *namer {
+	if len(terms) == 0 {
+		return nil
+	}
+	nm := &namer{an: e.an, terms: make(map[string]bool, len(terms)), words: map[string]bool{}}
+	for _, t := range terms {
+		nm.terms[t] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		w = strings.Trim(w, nameTrim)
+		nm.words[w] = true
+		// and the parts of a compound ("tar.gz" names tar, "git-stash" git)
+		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_+=:@", r) }) {
+			nm.words[p] = true
+		}
+	}
+	return nm
+}
+
+// names reports whether the question names title: a short title (at most
+// three whole terms) each of whose terms the question holds and each of
+// whose words it writes as written.
+func (nm *namer) names(title string) bool {
+	if title == "" || len(title) > 40 {
+		return false
+	}
+	var whole []string
+	nm.an.Each(title, func(tok text.Token) {
+		if !tok.Part {
+			whole = append(whole, tok.Term)
+		}
+	})
+	if len(whole) == 0 || len(whole) > 3 {
+		return false
+	}
+	for _, t := range whole {
+		if !nm.terms[t] {
+			return false
+		}
+	}
+	for _, w := range strings.Fields(strings.ToLower(title)) {
+		if w = strings.Trim(w, nameTrim); !writes(nm.words, w) && len(nm.an.Append(nil, w)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // coverBonus is how much a unit gains for each share of the question's
