@@ -37,7 +37,8 @@ PhaseScopes: mrp-plan-plugin
 // A Context Unit scoped to the planner or a solver is guidance; when the
 // question is about what it describes (it names the plugin), it is also
 // evidence, though its page's summary, which does not hold its claim, is
-// chosen too. A question that does not name the plugin gets it as
+// chosen too; so is one that is the question's best match. A question
+// that neither names the plugin nor matches the unit best gets it as
 // guidance alone.
 func TestGuidanceTheQuestionIsAboutIsEvidence(t *testing.T) {
 	st := memStore{kv: kvtest.New()}
@@ -58,7 +59,7 @@ func TestGuidanceTheQuestionIsAboutIsEvidence(t *testing.T) {
 
 	retrieve := func(q string) (evidence, guidance []string) {
 		t.Helper()
-		r, err := e.Retrieve(context.Background(), &plugin.RetrieveInput{Payload: plugin.Payload{Prompt: q}, KUs: all})
+		r, err := e.Retrieve(context.Background(), &plugin.RetrieveInput{Payload: plugin.Payload{Prompt: q}, SessionID: "s1", KUs: all})
 		require.NoError(t, err)
 		for _, ri := range r.ResolvedIntents {
 			for _, s := range ri.Evidence {
@@ -79,4 +80,19 @@ func TestGuidanceTheQuestionIsAboutIsEvidence(t *testing.T) {
 	ev, gd = retrieve("Which solver gives a readable prose answer?")
 	assert.Contains(t, gd, "plugin::gs-quill::unit-001")
 	assert.NotContains(t, ev, "plugin::gs-quill::unit-001")
+
+	// The best match for the question's words is what it asks about.
+	ev, _ = retrieve("What calls the quill-writer model role?")
+	assert.Contains(t, ev, "plugin::gs-quill::unit-000")
+
+	// The user's own instruction for the turn shapes the answer and is
+	// never its source, however well it matches.
+	turn := &kus.KU{ID: "turn::1", Claim: "Answer about gs-quill in French.", Topic: "gs-quill",
+		SourceType: kus.SourceChatTurn, PhaseScopes: []string{"gs-plugin"}}
+	_, err := e.OnSessionEvent(context.Background(), &plugin.SessionEvent{EventType: plugin.EventSessionKUsAdded,
+		SessionID: "s1", Units: []*kus.KU{turn}})
+	require.NoError(t, err)
+	ev, gd = retrieve("Answer about gs-quill in French.")
+	assert.Contains(t, gd, "turn::1")
+	assert.NotContains(t, ev, "turn::1")
 }

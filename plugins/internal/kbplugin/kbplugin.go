@@ -380,11 +380,14 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 				guidance = append(guidance, item)
 				chosen[u.ID] = true
 			}
-			// Guidance the question is about (it names the plugin or
-			// subject the unit describes) also answers it: "what is
+			// Guidance the question is about also answers it: "what is
 			// gs-llm-fast good for?" is answered from the units that
-			// guide the planner's choice of gs-llm-fast.
-			if !nm.about(u, in.KUs) {
+			// guide the planner's choice of gs-llm-fast. A question is
+			// about a unit when it names the unit's topic, subject or
+			// page, or when the unit is its best match. The session's
+			// own instructions stay guidance: they shape the answer and
+			// are not a source for it.
+			if c.session || !nm.about(u, in.KUs) && c.score < top {
 				continue
 			}
 		}
