@@ -234,19 +234,22 @@ func (r *run) libraryNames() map[string]bool {
 	if r.m == nil || r.m.kb == nil {
 		return r.libs
 	}
-	recs, err := r.m.kb.Store().Sources()
+	// The stat bucket lists every source id without decoding a source
+	// record: this runs once per request, on workspaces of many thousand
+	// files.
+	stats, err := r.m.kb.Store().FileStats()
 	if err != nil {
 		return r.libs
 	}
 	count := map[string]int{}
 	files := 0
-	for _, rec := range recs {
-		if strings.Contains(rec.SourceID, "::") {
+	for _, st := range stats {
+		if strings.Contains(st.SourceID, "::") {
 			continue
 		}
 		files++
-		if i := strings.Index(rec.SourceID, "/"); i > 0 {
-			count[rec.SourceID[:i]]++
+		if i := strings.Index(st.SourceID, "/"); i > 0 {
+			count[st.SourceID[:i]]++
 		}
 	}
 	for folder, n := range count {
