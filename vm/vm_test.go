@@ -114,6 +114,17 @@ func setup(t *testing.T, engCfg func(*config.Engine), ps ...plugin.Plugin) (*Mac
 	return New(kb, cat, Options{}), kb
 }
 
+// setupIngested is setup without plugins over a workspace holding files
+// (slash paths to text), ingested once.
+func setupIngested(t *testing.T, files map[string]string) (*Machine, *ingest.KB) {
+	t.Helper()
+	m, kb := setup(t, nil)
+	testtree.WriteFiles(t, kb.Workspace(), files)
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	return m, kb
+}
+
 // openTestKB opens a knowledge base over a new empty workspace with hooks,
 // closed when the test ends.
 func openTestKB(t *testing.T, hooks []ingest.SourceHook) *ingest.KB {
