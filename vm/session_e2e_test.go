@@ -39,6 +39,15 @@ func pagesWorkspace(t *testing.T, pages map[string]string) (root, db string) {
 	return root, db
 }
 
+// answeredFrom requires resp to be an answer whose first evidence is of
+// source.
+func answeredFrom(t *testing.T, resp *vm.Response, source string) {
+	t.Helper()
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotEmpty(t, resp.Evidence)
+	require.Equal(t, source, resp.Evidence[0].SourceID)
+}
+
 // evidenceSources lists the source of each unit of an answer's evidence.
 func evidenceSources(resp *vm.Response) []string {
 	var sources []string
@@ -67,14 +76,10 @@ func TestFollowUpContinuesInThePageFamily(t *testing.T) {
 		"common/tar.md":                 "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
 	first := askInProcess(t, root, db, vm.Request{Question: "How do I run a docker container in the background?"})
-	require.Equal(t, vm.StatusAnswered, first.Status)
-	require.NotEmpty(t, first.Evidence)
-	require.Equal(t, "common/docker-container-run.md", first.Evidence[0].SourceID)
+	answeredFrom(t, first, "common/docker-container-run.md")
 
 	list := askInProcess(t, root, db, vm.Request{Question: "How do I list them?", SessionID: first.SessionID})
-	require.Equal(t, vm.StatusAnswered, list.Status)
-	require.NotEmpty(t, list.Evidence)
-	assert.Equal(t, "common/docker-container-ls.md", list.Evidence[0].SourceID)
+	answeredFrom(t, list, "common/docker-container-ls.md")
 
 	images := askInProcess(t, root, db, vm.Request{Question: "And how do I list images?", SessionID: first.SessionID})
 	require.NotEmpty(t, images.Context)
@@ -97,14 +102,11 @@ func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
 		"linux/lsblk.md":          "# lsblk\n\n> List information about Linux devices.\n\n- List all devices on Linux:\n\n`lsblk --all`\n",
 	})
 	first := askInProcess(t, root, db, vm.Request{Question: "How do I create a new group of users on Linux?"})
-	require.Equal(t, vm.StatusAnswered, first.Status)
-	require.Equal(t, "linux/groupadd.md", first.Evidence[0].SourceID)
+	answeredFrom(t, first, "linux/groupadd.md")
 
 	del := askInProcess(t, root, db, vm.Request{Question: "And how do I delete one?", SessionID: first.SessionID})
 	assert.Contains(t, del.SearchedFor, "group")
-	require.Equal(t, vm.StatusAnswered, del.Status)
-	require.NotEmpty(t, del.Evidence)
-	assert.Equal(t, "linux/groupdel.md", del.Evidence[0].SourceID)
+	answeredFrom(t, del, "linux/groupdel.md")
 }
 
 // TestPartsAreAnsweredEachFromItsOwnPage: a question of two parts, the
@@ -170,8 +172,6 @@ func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
 		"logrus/README.md": "# logrus\n\nStructured logging.\n",
 	})
 	resp := askInProcess(t, root, db, vm.Request{Question: "How do I group routes, and how do I run the gin server on port 8080?"})
-	require.Equal(t, vm.StatusAnswered, resp.Status)
-	require.NotEmpty(t, resp.Evidence)
-	assert.Equal(t, "gin/README.md", resp.Evidence[0].SourceID)
+	answeredFrom(t, resp, "gin/README.md")
 	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
 }
