@@ -263,6 +263,23 @@ type reference struct {
 	units []*kus.KU
 }
 
+// index indexes units as source src into x and kv and adds them to the
+// reference.
+func (r *reference) index(t *testing.T, x *Index, kv *kvtest.Mem, src string, units []*kus.KU) {
+	t.Helper()
+	require.NoError(t, x.IndexSource(kv, src, units, nil))
+	r.units = append(r.units, units...)
+}
+
+// check searches x for q and requires the ranking of the reference.
+func (r *reference) check(t *testing.T, x *Index, kv *kvtest.Mem, q Query) *Result {
+	t.Helper()
+	got, err := x.SearchQuery(kv, q)
+	require.NoError(t, err)
+	sameRanking(t, r.search(q), got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
+	return got
+}
+
 func (r *reference) search(q Query) []Hit {
 	a := text.English()
 	type doc struct {
@@ -393,8 +410,7 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		require.NoError(t, x.IndexSource(kv, src, units, nil))
-		ref.units = append(ref.units, units...)
+		ref.index(t, x, kv, src, units)
 	}
 	filter := func(id string) bool { return !strings.HasSuffix(id, "::1") }
 	pruned := 0
@@ -408,11 +424,7 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 		case 3:
 			q.OnePerSource = true
 		}
-		got, err := x.SearchQuery(kv, q)
-		require.NoError(t, err)
-		pruned += got.PrunedTerms
-		want := ref.search(q)
-		sameRanking(t, want, got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
+		pruned += ref.check(t, x, kv, q).PrunedTerms
 	}
 	assert.Positive(t, pruned, "pruning never engaged")
 }
@@ -575,8 +587,7 @@ func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		require.NoError(t, x.IndexSource(kv, src, units, nil))
-		ref.units = append(ref.units, units...)
+		ref.index(t, x, kv, src, units)
 	}
 	pruned := 0
 	for i := 0; i < 100; i++ {
@@ -587,10 +598,7 @@ func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 		case 2:
 			q.OnePerSource = true
 		}
-		got, err := x.SearchQuery(kv, q)
-		require.NoError(t, err)
-		pruned += got.PrunedBlocks
-		sameRanking(t, ref.search(q), got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
+		pruned += ref.check(t, x, kv, q).PrunedBlocks
 	}
 	assert.Positive(t, pruned, "block-max pruning never engaged")
 }
