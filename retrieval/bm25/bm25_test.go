@@ -280,6 +280,28 @@ func (r *reference) check(t *testing.T, x *Index, kv *kvtest.Mem, q Query) *Resu
 	return got
 }
 
+// checkRandom checks n queries of minWords to minWords+7 random words
+// and at most 1 to maxK results, the i-th varied by vary[i%len(vary)], and
+// returns the terms and the blocks the searches pruned.
+func (r *reference) checkRandom(t *testing.T, x *Index, kv *kvtest.Mem, rnd *rand.Rand, n, minWords, maxK int, vary ...func(*Query)) (terms, blocks int) {
+	t.Helper()
+	for i := range n {
+		q := Query{Text: randomText(rnd, minWords+rnd.IntN(8)), K: 1 + rnd.IntN(maxK)}
+		vary[i%len(vary)](&q)
+		res := r.check(t, x, kv, q)
+		terms += res.PrunedTerms
+		blocks += res.PrunedBlocks
+	}
+	return terms, blocks
+}
+
+// Variations of a random query for checkRandom.
+func plain(*Query)          {}
+func onePerSource(q *Query) { q.OnePerSource = true }
+func randomAct(r *rand.Rand) func(*Query) {
+	return func(q *Query) { q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)] }
+}
+
 func (r *reference) search(q Query) []Hit {
 	a := text.English()
 	type doc struct {
@@ -412,20 +434,8 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 		}
 		ref.index(t, x, kv, src, units)
 	}
-	filter := func(id string) bool { return !strings.HasSuffix(id, "::1") }
-	pruned := 0
-	for i := 0; i < 200; i++ {
-		q := Query{Text: randomText(r, 1+r.IntN(8)), K: 1 + r.IntN(12)}
-		switch i % 4 {
-		case 1:
-			q.Filter = filter
-		case 2:
-			q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)]
-		case 3:
-			q.OnePerSource = true
-		}
-		pruned += ref.check(t, x, kv, q).PrunedTerms
-	}
+	filtered := func(q *Query) { q.Filter = func(id string) bool { return !strings.HasSuffix(id, "::1") } }
+	pruned, _ := ref.checkRandom(t, x, kv, r, 200, 1, 12, plain, filtered, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "pruning never engaged")
 }
 
@@ -589,17 +599,7 @@ func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 		}
 		ref.index(t, x, kv, src, units)
 	}
-	pruned := 0
-	for i := 0; i < 100; i++ {
-		q := Query{Text: randomText(r, 2+r.IntN(8)), K: 1 + r.IntN(20)}
-		switch i % 3 {
-		case 1:
-			q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)]
-		case 2:
-			q.OnePerSource = true
-		}
-		pruned += ref.check(t, x, kv, q).PrunedBlocks
-	}
+	_, pruned := ref.checkRandom(t, x, kv, r, 100, 2, 20, plain, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "block-max pruning never engaged")
 }
 
