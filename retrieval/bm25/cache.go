@@ -272,12 +272,32 @@ func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint
 	docs, tfs = docs[:cap(docs)], tfs[:cap(tfs)]
 	doc := int64(-1)
 	for i := 0; i < len(v); {
-		var gap, mask uint64
-		if gap, i = uvarintAt(v, i); i < 0 || i >= len(v) {
+		var gap uint64
+		if c := v[i]; c < 0x80 {
+			gap = uint64(c)
+			i++
+		} else {
+			x, k := binary.Uvarint(v[i:])
+			if k <= 0 {
+				return docs[:m], tfs[:m], false
+			}
+			gap = x
+			i += k
+		}
+		if i >= len(v) {
 			return docs[:m], tfs[:m], false
 		}
-		if mask, i = uvarintAt(v, i); i < 0 {
-			return docs[:m], tfs[:m], false
+		var mask uint64
+		if c := v[i]; c < 0x80 {
+			mask = uint64(c)
+			i++
+		} else {
+			x, k := binary.Uvarint(v[i:])
+			if k <= 0 {
+				return docs[:m], tfs[:m], false
+			}
+			mask = x
+			i += k
 		}
 		if mask>>NumFields != 0 {
 			return docs[:m], tfs[:m], false
@@ -290,8 +310,16 @@ func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint
 				return docs[:m], tfs[:m], false
 			}
 			var c uint64
-			if c, i = uvarintAt(v, i); i < 0 {
-				return docs[:m], tfs[:m], false
+			if b := v[i]; b < 0x80 {
+				c = uint64(b)
+				i++
+			} else {
+				x, k := binary.Uvarint(v[i:])
+				if k <= 0 {
+					return docs[:m], tfs[:m], false
+				}
+				c = x
+				i += k
 			}
 			tf += w[f] * float32(c)
 		}
@@ -311,26 +339,6 @@ func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint
 		}
 	}
 	return docs[:m], tfs[:m], true
-}
-
-// uvarintAt reads the unsigned varint at v[i] (i < len(v)) and returns it
-// and the offset after it, or next < 0 when it is corrupt. A one-byte
-// number, the common case, is read in place (small enough to inline).
-func uvarintAt(v []byte, i int) (x uint64, next int) {
-	if v[i] < 0x80 {
-		return uint64(v[i]), i + 1
-	}
-	return uvarintSlow(v[i:], i)
-}
-
-// uvarintSlow is uvarintAt for a number of more than one byte, v being the
-// bytes from offset i on.
-func uvarintSlow(v []byte, i int) (x uint64, next int) {
-	x, k := binary.Uvarint(v)
-	if k <= 0 {
-		return 0, -1
-	}
-	return x, i + k
 }
 
 // loadTerm decodes the live postings of term.
