@@ -7,18 +7,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/mrpvm/mrpvm/ingest"
 )
 
 // TestCorpusReadsASourceOncePerRequest: within one request the source text
 // is read and checked once; a later request sees the file as it is then.
 func TestCorpusReadsASourceOncePerRequest(t *testing.T) {
-	m, kb := setup(t, nil)
+	m, kb := setupIngested(t, map[string]string{"a.md": "# A\n\nFirst text.\n"})
 	path := filepath.Join(kb.Workspace(), "a.md")
-	require.NoError(t, os.WriteFile(path, []byte("# A\n\nFirst text.\n"), 0o644))
-	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
-	require.NoError(t, err)
 
 	c := m.newCorpus(context.Background())
 	first := c.SourceText("a.md")

@@ -545,17 +545,10 @@ func (r *run) preferFamily(ev []plugin.ScoredKU) []plugin.ScoredKU {
 			return ev
 		}
 	}
-	pick.Score = max(pick.Score, ev[0].Score)
 	if pick.Why == "" {
 		pick.Why = "the page beside the earlier answer's that leads with this follow-up's words"
 	}
-	out := make([]plugin.ScoredKU, 0, len(ev)+1)
-	out = append(out, pick)
-	for i, e := range ev {
-		if i != at {
-			out = append(out, e)
-		}
-	}
+	out := putFirst(ev, at, pick)
 	r.trace.note("follow-up: %s, of the family %q of turn %s's page, put first", best, c.Family, c.TurnID)
 	return out
 }
@@ -581,15 +574,26 @@ func (r *run) preferNamed(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		if !slices.ContainsFunc(topic, func(t string) bool { return names[t] }) {
 			continue
 		}
-		out := make([]plugin.ScoredKU, 0, len(ev))
-		e.Score = max(e.Score, ev[0].Score)
-		out = append(out, e)
-		out = append(out, ev[:i]...)
-		out = append(out, ev[i+1:]...)
+		out := putFirst(ev, i, e)
 		r.trace.note("follow-up: %s, named after this question's own words and the conversation's topic, put first", e.KU.SourceID)
 		return out
 	}
 	return ev
+}
+
+// putFirst returns evidence ev with pick first, its score raised to the
+// best of ev so that it stays first, and the rest in their order without
+// ev[at], the place pick came from (at < 0: pick came from elsewhere).
+func putFirst(ev []plugin.ScoredKU, at int, pick plugin.ScoredKU) []plugin.ScoredKU {
+	pick.Score = max(pick.Score, ev[0].Score)
+	out := make([]plugin.ScoredKU, 0, len(ev)+1)
+	out = append(out, pick)
+	for i, e := range ev {
+		if i != at {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // maxFolderFamily is the most sources a top-level folder may hold to
@@ -764,17 +768,10 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	if pick.KU == nil {
 		return ev
 	}
-	pick.Score = max(pick.Score, ev[0].Score)
 	if pick.Why == "" {
 		pick.Why = "the source of the earlier answer this follow-up continues"
 	}
-	out := make([]plugin.ScoredKU, 0, len(ev)+1)
-	out = append(out, pick)
-	for i, e := range ev {
-		if i != at {
-			out = append(out, e)
-		}
-	}
+	out := putFirst(ev, at, pick)
 	r.trace.note("follow-up: %s, the source of turn %s, put first", pick.KU.SourceID, c.TurnID)
 	return out
 }

@@ -64,12 +64,6 @@ func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredK
 	if i <= 0 {
 		return ev
 	}
-	out := make([]plugin.ScoredKU, 0, len(ev))
-	e := ev[i]
-	e.Score = max(e.Score, ev[0].Score)
-	out = append(out, e)
-	out = append(out, ev[:i]...)
-	out = append(out, ev[i+1:]...)
-	r.trace.note("%s, of the library the question names, put before %s", e.KU.SourceID, ev[0].KU.SourceID)
-	return out
+	r.trace.note("%s, of the library the question names, put before %s", ev[i].KU.SourceID, ev[0].KU.SourceID)
+	return putFirst(ev, i, ev[i])
 }

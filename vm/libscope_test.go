@@ -1,14 +1,11 @@
 package vm
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mrpvm/mrpvm/ingest"
-	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 )
@@ -18,8 +15,7 @@ import (
 // unit came first; without a named library, or with the first unit from
 // the named one, the order stays.
 func TestPreferLibrary(t *testing.T) {
-	m, kb := setup(t, nil)
-	testtree.WriteFiles(t, kb.Workspace(), map[string]string{
+	m, _ := setupIngested(t, map[string]string{
 		"gin/README.md":  "# Gin\n\nServing static files.\n",
 		"gin/docs.md":    "# Docs\n\nRoutes.\n",
 		"mux/README.md":  "# Mux\n\nStatic files.\n",
@@ -28,8 +24,6 @@ func TestPreferLibrary(t *testing.T) {
 		"todo.md":        "# Todo\n\nTodo.\n",
 		"faq.md":         "# FAQ\n\nQuestions.\n",
 	})
-	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
-	require.NoError(t, err)
 	r := &run{m: m, trace: &Trace{}}
 	unit := func(source string, score float64) plugin.ScoredKU {
 		return plugin.ScoredKU{KU: &kus.KU{ID: source + "::0", SourceID: source}, Score: score}
@@ -58,8 +52,7 @@ func TestPreferLibrary(t *testing.T) {
 // earlier question, points back or names no page is left to the usual
 // completion.
 func TestSubstitute(t *testing.T) {
-	m, kb := setup(t, nil)
-	testtree.WriteFiles(t, kb.Workspace(), map[string]string{
+	m, _ := setupIngested(t, map[string]string{
 		"common/gzip.md":          "# gzip\n\n> Compress files.\n",
 		"common/bzip2.md":         "# bzip2\n\n> Compress files.\n",
 		"common/date.md":          "# date\n\n> Show the date.\n",
@@ -69,8 +62,6 @@ func TestSubstitute(t *testing.T) {
 		"kb/kb-balanced.md":       "# kb-balanced\n\nBalanced.\n",
 		"kb/kb-thinkingdb.md":     "# kb-thinkingdb\n\nFacts.\n",
 	})
-	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
-	require.NoError(t, err)
 	r := &run{m: m, trace: &Trace{}}
 	gzip := &TurnContext{TurnID: "t1", Query: "How do I compress a file with gzip?", Topic: "gzip", Anchors: []string{"common/gzip.md"}}
 

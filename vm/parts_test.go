@@ -122,25 +122,16 @@ func TestContinuedClauses(t *testing.T) {
 	assert.Equal(t, []string{"copy a file, keeping it as it is"}, continuedClauses("copy a file, keeping it as it is"))
 }
 
-// correctingKB returns every unit and reports the query as searched with
+// correctingKB is a testKB that reports the query as searched with
 // "colr" corrected to "color", as a kb-plugin's spelling correction does.
-type correctingKB struct {
-	plugin.Base
-	plugin.UnimplementedKB
-	units []*kus.KU
-}
+type correctingKB struct{ testKB }
 
 func (p *correctingKB) Retrieve(ctx context.Context, rc plugin.RunContext, in *plugin.RetrieveInput) (*plugin.RetrieveResult, error) {
-	var ev []plugin.ScoredKU
-	for _, u := range p.units {
-		ev = append(ev, plugin.ScoredKU{KU: u, Score: 1, Level: u.Level})
-	}
-	res := &plugin.RetrieveResult{Status: plugin.StatusSuccess, Sufficient: true,
-		ResolvedIntents: []plugin.ResolvedIntent{{IntentID: "i1", Evidence: ev, Sufficient: true}}}
-	if strings.Contains(in.Payload.Prompt, "colr") {
+	res, err := p.testKB.Retrieve(ctx, rc, in)
+	if err == nil && strings.Contains(in.Payload.Prompt, "colr") {
 		res.RetrievalTrace.SearchedFor = strings.ReplaceAll(in.Payload.Prompt, "colr", "color")
 	}
-	return res, nil
+	return res, err
 }
 
 // TestPartsAreSearchedForAsThemselves: a spelling correction made while
@@ -151,7 +142,7 @@ func TestPartsAreSearchedForAsThemselves(t *testing.T) {
 	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
 		intent: "@i1 intent implement \"set the colr of the prompt\"\n@i2 set $i1 output procedure\n" +
 			"@i3 intent implement \"reset the size of the window\"\n@i4 set $i3 output procedure\n"}
-	kb := &correctingKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Set the color of the prompt, reset the size of the window.")}}
+	kb := &correctingKB{testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{leaf("doc.md::0::0", "Set the color of the prompt, reset the size of the window.")}}}
 	var mu sync.Mutex
 	searched := map[string]string{}
 	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {

@@ -2,7 +2,6 @@ package vm_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
 )
@@ -29,13 +29,32 @@ func askInProcess(t *testing.T, root, db string, req vm.Request) *vm.Response {
 	return resp
 }
 
-func writePages(t *testing.T, root string, pages map[string]string) {
+// pagesWorkspace writes pages (slash paths to Markdown) into a new
+// workspace folder and returns it with the path of a knowledge base file
+// beside it, not yet made.
+func pagesWorkspace(t *testing.T, pages map[string]string) (root, db string) {
 	t.Helper()
-	for name, text := range pages {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	root, db = t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
+	testtree.WriteFiles(t, root, pages)
+	return root, db
+}
+
+// answeredFrom requires resp to be an answer whose first evidence is of
+// source.
+func answeredFrom(t *testing.T, resp *vm.Response, source string) {
+	t.Helper()
+	require.Equal(t, vm.StatusAnswered, resp.Status)
+	require.NotEmpty(t, resp.Evidence)
+	require.Equal(t, source, resp.Evidence[0].SourceID)
+}
+
+// evidenceSources lists the source of each unit of an answer's evidence.
+func evidenceSources(resp *vm.Response) []string {
+	var sources []string
+	for _, e := range resp.Evidence {
+		sources = append(sources, e.SourceID)
 	}
+	return sources
 }
 
 // TestFollowUpContinuesInThePageFamily runs the built-in plugins over a
@@ -46,8 +65,7 @@ func writePages(t *testing.T, root string, pages map[string]string) {
 // of the whole family that mentions it among other things; one naming a
 // thing of its own keeps the page that leads with it.
 func TestFollowUpContinuesInThePageFamily(t *testing.T) {
-	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
-	writePages(t, root, map[string]string{
+	root, db := pagesWorkspace(t, map[string]string{
 		"common/docker-container-run.md": "# docker container run\n\n> Run a command in a new Docker container.\n\n- Run a command in a new container in the background:\n\n`docker container run --detach {{image}}`\n",
 		"common/docker-container.md": "# docker container\n\n> Manage Docker containers.\n\n- List currently running Docker containers:\n\n`docker container ls`\n\n" +
 			"- Start one or more stopped Docker containers:\n\n`docker container start {{container}}`\n\n- Kill one or more running Docker containers:\n\n`docker container kill {{container}}`\n",
@@ -58,14 +76,10 @@ func TestFollowUpContinuesInThePageFamily(t *testing.T) {
 		"common/tar.md":                 "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
 	first := askInProcess(t, root, db, vm.Request{Question: "How do I run a docker container in the background?"})
-	require.Equal(t, vm.StatusAnswered, first.Status)
-	require.NotEmpty(t, first.Evidence)
-	require.Equal(t, "common/docker-container-run.md", first.Evidence[0].SourceID)
+	answeredFrom(t, first, "common/docker-container-run.md")
 
 	list := askInProcess(t, root, db, vm.Request{Question: "How do I list them?", SessionID: first.SessionID})
-	require.Equal(t, vm.StatusAnswered, list.Status)
-	require.NotEmpty(t, list.Evidence)
-	assert.Equal(t, "common/docker-container-ls.md", list.Evidence[0].SourceID)
+	answeredFrom(t, list, "common/docker-container-ls.md")
 
 	images := askInProcess(t, root, db, vm.Request{Question: "And how do I list images?", SessionID: first.SessionID})
 	require.NotEmpty(t, images.Context)
@@ -80,8 +94,7 @@ func TestFollowUpContinuesInThePageFamily(t *testing.T) {
 // starts with, so "And how do I delete one?" looks for deleting groups,
 // not for anything deleted on Linux.
 func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
-	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
-	writePages(t, root, map[string]string{
+	root, db := pagesWorkspace(t, map[string]string{
 		"linux/groupadd.md":       "# groupadd\n\n> Add user groups to the system.\n\n- Create a new group:\n\n`sudo groupadd {{group_name}}`\n",
 		"linux/groupdel.md":       "# groupdel\n\n> Delete existing user groups from the system.\n\n- Delete an existing group:\n\n`sudo groupdel {{group_name}}`\n",
 		"linux/semanage-login.md": "# semanage-login\n\n> Manage SELinux login mappings between Linux users and SELinux users.\n\n- Delete a login mapping of a Linux user:\n\n`sudo semanage login --delete {{linux_username}}`\n",
@@ -89,14 +102,11 @@ func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
 		"linux/lsblk.md":          "# lsblk\n\n> List information about Linux devices.\n\n- List all devices on Linux:\n\n`lsblk --all`\n",
 	})
 	first := askInProcess(t, root, db, vm.Request{Question: "How do I create a new group of users on Linux?"})
-	require.Equal(t, vm.StatusAnswered, first.Status)
-	require.Equal(t, "linux/groupadd.md", first.Evidence[0].SourceID)
+	answeredFrom(t, first, "linux/groupadd.md")
 
 	del := askInProcess(t, root, db, vm.Request{Question: "And how do I delete one?", SessionID: first.SessionID})
 	assert.Contains(t, del.SearchedFor, "group")
-	require.Equal(t, vm.StatusAnswered, del.Status)
-	require.NotEmpty(t, del.Evidence)
-	assert.Equal(t, "linux/groupdel.md", del.Evidence[0].SourceID)
+	answeredFrom(t, del, "linux/groupdel.md")
 }
 
 // TestPartsAreAnsweredEachFromItsOwnPage: a question of two parts, the
@@ -105,8 +115,7 @@ func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
 // second part from the page named after what it asks for (git-push), not
 // from the first part's page that mentions it in passing.
 func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
-	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
-	writePages(t, root, map[string]string{
+	root, db := pagesWorkspace(t, map[string]string{
 		"common/git-branch.md": "# git branch\n\n> Main Git command for working with branches.\n\n- Create a new branch based on the current commit:\n\n`git branch {{branch_name}}`\n\n" +
 			"- Show the name of the current branch:\n\n`git branch --show-current`\n\n- Delete a local branch:\n\n`git branch --delete {{branch_name}}`\n\n" +
 			"- Delete a remote branch:\n\n`git push {{remote_name}} --delete {{remote_branch_name}}`\n",
@@ -119,22 +128,14 @@ func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
 	require.Equal(t, vm.StatusAnswered, resp.Status)
 	require.NotNil(t, resp.Trace.Frames)
 	require.Len(t, resp.Trace.Frames.Children, 2, "one frame per part")
-	var sources []string
-	for _, e := range resp.Evidence {
-		sources = append(sources, e.SourceID)
-	}
-	assert.Equal(t, []string{"common/git-branch.md", "common/git-push.md"}, sources)
+	assert.Equal(t, []string{"common/git-branch.md", "common/git-push.md"}, evidenceSources(resp))
 	assert.Contains(t, resp.AnswerMarkdown, "--set-upstream")
 
 	// The first part's page says what the second asks in its own words:
 	// it answers both.
 	resp = askInProcess(t, root, db, vm.Request{Question: "How can I tell which git branch I'm on, and how do I delete a local one?"})
 	require.Equal(t, vm.StatusAnswered, resp.Status)
-	sources = nil
-	for _, e := range resp.Evidence {
-		sources = append(sources, e.SourceID)
-	}
-	assert.Equal(t, []string{"common/git-branch.md"}, sources)
+	assert.Equal(t, []string{"common/git-branch.md"}, evidenceSources(resp))
 	assert.Contains(t, resp.AnswerMarkdown, "git branch --delete")
 }
 
@@ -144,8 +145,7 @@ func TestPartsAreAnsweredEachFromItsOwnPage(t *testing.T) {
 // middleware to a chi router") is answered from that library's folder,
 // not from another library's page that says it in more words.
 func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
-	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
-	writePages(t, root, map[string]string{
+	root, db := pagesWorkspace(t, map[string]string{
 		"chi/README.md": "# chi\n\nchi is a lightweight router for Go HTTP services.\n\n## Middlewares\n\nAdd middleware to a chi router with `r.Use`:\n\n" +
 			"```go\nr := chi.NewRouter()\nr.Use(middleware.Logger)\n```\n\n## Router interface\n\nchi's router is based on a radix trie.\n",
 		"chi/_examples/README.md": "# chi examples\n\n* fileserver - Easily serve static files from a folder\n* rest - REST APIs made easy\n",
@@ -155,11 +155,7 @@ func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
 	})
 	resp := askInProcess(t, root, db, vm.Request{Question: "How do I add middleware to a chi router, and how do I serve static files with it?"})
 	require.Equal(t, vm.StatusAnswered, resp.Status)
-	var sources []string
-	for _, e := range resp.Evidence {
-		sources = append(sources, e.SourceID)
-	}
-	assert.Equal(t, []string{"chi/README.md", "chi/_examples/README.md"}, sources)
+	assert.Equal(t, []string{"chi/README.md", "chi/_examples/README.md"}, evidenceSources(resp))
 	assert.NotContains(t, resp.AnswerMarkdown, "PathPrefix")
 }
 
@@ -167,8 +163,7 @@ func TestLaterPartsStayWithTheLibraryAskedAbout(t *testing.T) {
 // part names ("the gin server") is what the first part ("group routes")
 // asks about too, though another library's page says it in more words.
 func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
-	root, db := t.TempDir(), filepath.Join(t.TempDir(), "kb.db")
-	writePages(t, root, map[string]string{
+	root, db := pagesWorkspace(t, map[string]string{
 		"gin/README.md": "# Gin\n\nGin is a web framework.\n\n## Grouping routes\n\nGroup routes with `router.Group(\"/v1\")`.\n\n" +
 			"## Running\n\nRun the server on port 8080 with `router.Run(\":8080\")`.\n",
 		"chi/README.md": "# chi\n\nchi is a router.\n\n## Route groups\n\nGroup routes, group routes inline, and mount route groups: " +
@@ -177,8 +172,6 @@ func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
 		"logrus/README.md": "# logrus\n\nStructured logging.\n",
 	})
 	resp := askInProcess(t, root, db, vm.Request{Question: "How do I group routes, and how do I run the gin server on port 8080?"})
-	require.Equal(t, vm.StatusAnswered, resp.Status)
-	require.NotEmpty(t, resp.Evidence)
-	assert.Equal(t, "gin/README.md", resp.Evidence[0].SourceID)
+	answeredFrom(t, resp, "gin/README.md")
 	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
 }

@@ -114,6 +114,17 @@ func setup(t *testing.T, engCfg func(*config.Engine), ps ...plugin.Plugin) (*Mac
 	return New(kb, cat, Options{}), kb
 }
 
+// setupIngested is setup without plugins over a workspace holding files
+// (slash paths to text), ingested once.
+func setupIngested(t *testing.T, files map[string]string) (*Machine, *ingest.KB) {
+	t.Helper()
+	m, kb := setup(t, nil)
+	testtree.WriteFiles(t, kb.Workspace(), files)
+	_, err := kb.Ingest(context.Background(), ingest.RunOptions{})
+	require.NoError(t, err)
+	return m, kb
+}
+
 // openTestKB opens a knowledge base over a new empty workspace with hooks,
 // closed when the test ends.
 func openTestKB(t *testing.T, hooks []ingest.SourceHook) *ingest.KB {
@@ -151,6 +162,13 @@ func testCatalog(t *testing.T, engCfg func(*config.Engine), ps ...plugin.Plugin)
 
 func leaf(id, text string) *kus.KU {
 	return &kus.KU{ID: id, Title: id, Claim: text, TextBody: text, SourceID: "doc.md", Level: kus.LevelLeaf, Role: "Description"}
+}
+
+// sourceLeaf is a leaf unit of the page source, titled by its name.
+func sourceLeaf(id, source, text string) *kus.KU {
+	k := leaf(id, text)
+	k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
+	return k
 }
 
 func stagesOf(r *Response) []string {
@@ -227,17 +245,12 @@ func TestStageRunnerIsolatesPlugins(t *testing.T) {
 // look at" list, in its order, before the rest of the evidence in
 // retrieval order; each source is listed once.
 func TestRejectedAnswerListsTheCandidatesSourcesFirst(t *testing.T) {
-	unit := func(id, source, text string) *kus.KU {
-		k := leaf(id, text)
-		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
-		return k
-	}
 	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
-		unit("yetris.md::0", "yetris.md", "Pieces fall into a huge well."),
-		unit("bastet.md::0", "bastet.md", "Pieces fall, bastard tetris."),
-		unit("split.md::0", "split.md", "Split a file into pieces."),
-		unit("yetris.md::1", "yetris.md", "Smaller pieces."),
-		unit("split.md::1", "split.md", "Split a file with at most 512 bytes."),
+		sourceLeaf("yetris.md::0", "yetris.md", "Pieces fall into a huge well."),
+		sourceLeaf("bastet.md::0", "bastet.md", "Pieces fall, bastard tetris."),
+		sourceLeaf("split.md::0", "split.md", "Split a file into pieces."),
+		sourceLeaf("yetris.md::1", "yetris.md", "Smaller pieces."),
+		sourceLeaf("split.md::1", "split.md", "Split a file with at most 512 bytes."),
 	}}
 	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(_ context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
 		return &plugin.SolveResult{Status: plugin.StatusSuccess, ResponseMarkdown: "Split a file into pieces.", EvidenceIDs: []string{"split.md::1", "split.md::0"}}, nil
@@ -423,14 +436,9 @@ func TestRejectedPartsListTheirSources(t *testing.T) {
 	sd := &intentSD{Base: descriptor(t, "sd-t", plugin.TypeSD, ""),
 		intent: "@i1 intent implement \"pack a directory into an archive\"\n@i2 set $i1 output procedure\n" +
 			"@i3 intent implement \"unpack the archive elsewhere\"\n@i4 set $i3 output procedure\n"}
-	unit := func(id, source, text string) *kus.KU {
-		k := leaf(id, text)
-		k.SourceID, k.Title = source, strings.TrimSuffix(source, ".md")
-		return k
-	}
 	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{
-		unit("atool.md::0", "atool.md", "Manage archives of various formats."),
-		unit("tar.md::0", "tar.md", "Create an archive of a directory, extract an archive elsewhere."),
+		sourceLeaf("atool.md::0", "atool.md", "Manage archives of various formats."),
+		sourceLeaf("tar.md::0", "tar.md", "Create an archive of a directory, extract an archive elsewhere."),
 	}}
 	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
 		if len(in.Intents) > 1 {

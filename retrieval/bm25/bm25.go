@@ -314,26 +314,7 @@ func (x *Index) SearchQuery(kv plugin.KV, q Query) (*Result, error) {
 			if theta > 0 && t.blocks != nil {
 				theta, maxAcc = s.essentialBlocks(t, rem[i+1], theta, maxAcc, c1, c2, &res.PrunedBlocks)
 			} else {
-				lim := s.limit(theta, live)
-				tfs := pl.tf[:len(pl.docs)]
-				touched := slices.Grow(sc.touched, len(pl.docs))
-				for j, d := range pl.docs {
-					tf := float64(tfs[j])
-					a := acc[d]
-					if a == 0 {
-						touched = append(touched, d)
-					}
-					a += t.w * tf / (tf + c1 + c2*float64(v.docDL[d]))
-					acc[d] = a
-					if a > maxAcc {
-						maxAcc = a
-					}
-					if a > lim {
-						theta = s.raise(d, a)
-						lim = s.limit(theta, live)
-					}
-				}
-				sc.touched = touched
+				theta, maxAcc = s.addAll(t.w, pl.docs, pl.tf, theta, maxAcc, c1, c2)
 			}
 			continue
 		}
@@ -461,7 +442,7 @@ const boundSlack = 1 + 1e-9
 // the top k. It returns the threshold (raised as scores grow) and the new
 // maxAcc, and counts the pruned blocks in pruned.
 func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) (float64, float64) {
-	pl, acc, docDL, sc := t.list, s.sc.acc, s.v.docDL, s.sc
+	pl, acc, docDL := t.list, s.sc.acc, s.v.docDL
 	live := s.q.Filter == nil
 	lim := s.limit(theta, live)
 	for b, bm := range t.blocks {
@@ -470,31 +451,9 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 		bb := t.w*bm + rest
 		switch {
 		case bb*s.boost*boundSlack >= theta:
-			// Any unit of the block may still reach the top k. The block's
-			// postings are resliced so that their reads need no bounds
-			// checks, and touched is kept in a local (room for the whole
-			// block is made first).
-			docs := pl.docs[lo:hi]
-			tfs := pl.tf[lo:hi]
-			tfs = tfs[:len(docs)]
-			touched := slices.Grow(sc.touched, len(docs))
-			for j, d := range docs {
-				tf := float64(tfs[j])
-				a := acc[d]
-				if a == 0 {
-					touched = append(touched, d)
-				}
-				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
-				acc[d] = a
-				if a > maxAcc {
-					maxAcc = a
-				}
-				if a > lim {
-					theta = s.raise(d, a)
-					lim = s.limit(theta, live)
-				}
-			}
-			sc.touched = touched
+			// Any unit of the block may still reach the top k.
+			theta, maxAcc = s.addAll(t.w, pl.docs[lo:hi], pl.tf[lo:hi], theta, maxAcc, c1, c2)
+			lim = s.limit(theta, live)
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
 			*pruned++
 		default:
@@ -521,6 +480,38 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 			}
 		}
 	}
+	return theta, maxAcc
+}
+
+// addAll adds a term of weight w to every unit of the postings docs, tfs
+// (equal lengths), recording the units touched for the first time. It
+// returns threshold theta and maxAcc, the best accumulated score, as raised
+// by the units whose partial score can enter the live top k. The postings
+// are resliced so that their reads need no bounds checks, and touched is
+// kept in a local with room made for every unit first.
+func (s *searcher) addAll(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64) (float64, float64) {
+	acc, docDL, sc := s.sc.acc, s.v.docDL, s.sc
+	live := s.q.Filter == nil
+	lim := s.limit(theta, live)
+	tfs = tfs[:len(docs)]
+	touched := slices.Grow(sc.touched, len(docs))
+	for j, d := range docs {
+		tf := float64(tfs[j])
+		a := acc[d]
+		if a == 0 {
+			touched = append(touched, d)
+		}
+		a += w * tf / (tf + c1 + c2*float64(docDL[d]))
+		acc[d] = a
+		if a > maxAcc {
+			maxAcc = a
+		}
+		if a > lim {
+			theta = s.raise(d, a)
+			lim = s.limit(theta, live)
+		}
+	}
+	sc.touched = touched
 	return theta, maxAcc
 }
 

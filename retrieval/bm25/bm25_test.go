@@ -263,6 +263,45 @@ type reference struct {
 	units []*kus.KU
 }
 
+// index indexes units as source src into x and kv and adds them to the
+// reference.
+func (r *reference) index(t *testing.T, x *Index, kv *kvtest.Mem, src string, units []*kus.KU) {
+	t.Helper()
+	require.NoError(t, x.IndexSource(kv, src, units, nil))
+	r.units = append(r.units, units...)
+}
+
+// check searches x for q and requires the ranking of the reference.
+func (r *reference) check(t *testing.T, x *Index, kv *kvtest.Mem, q Query) *Result {
+	t.Helper()
+	got, err := x.SearchQuery(kv, q)
+	require.NoError(t, err)
+	sameRanking(t, r.search(q), got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
+	return got
+}
+
+// checkRandom checks n queries of minWords to minWords+7 random words
+// and at most 1 to maxK results, the i-th varied by vary[i%len(vary)], and
+// returns the terms and the blocks the searches pruned.
+func (r *reference) checkRandom(t *testing.T, x *Index, kv *kvtest.Mem, rnd *rand.Rand, n, minWords, maxK int, vary ...func(*Query)) (terms, blocks int) {
+	t.Helper()
+	for i := range n {
+		q := Query{Text: randomText(rnd, minWords+rnd.IntN(8)), K: 1 + rnd.IntN(maxK)}
+		vary[i%len(vary)](&q)
+		res := r.check(t, x, kv, q)
+		terms += res.PrunedTerms
+		blocks += res.PrunedBlocks
+	}
+	return terms, blocks
+}
+
+// Variations of a random query for checkRandom.
+func plain(*Query)          {}
+func onePerSource(q *Query) { q.OnePerSource = true }
+func randomAct(r *rand.Rand) func(*Query) {
+	return func(q *Query) { q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)] }
+}
+
 func (r *reference) search(q Query) []Hit {
 	a := text.English()
 	type doc struct {
@@ -393,27 +432,10 @@ func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		require.NoError(t, x.IndexSource(kv, src, units, nil))
-		ref.units = append(ref.units, units...)
+		ref.index(t, x, kv, src, units)
 	}
-	filter := func(id string) bool { return !strings.HasSuffix(id, "::1") }
-	pruned := 0
-	for i := 0; i < 200; i++ {
-		q := Query{Text: randomText(r, 1+r.IntN(8)), K: 1 + r.IntN(12)}
-		switch i % 4 {
-		case 1:
-			q.Filter = filter
-		case 2:
-			q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)]
-		case 3:
-			q.OnePerSource = true
-		}
-		got, err := x.SearchQuery(kv, q)
-		require.NoError(t, err)
-		pruned += got.PrunedTerms
-		want := ref.search(q)
-		sameRanking(t, want, got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
-	}
+	filtered := func(q *Query) { q.Filter = func(id string) bool { return !strings.HasSuffix(id, "::1") } }
+	pruned, _ := ref.checkRandom(t, x, kv, r, 200, 1, 12, plain, filtered, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "pruning never engaged")
 }
 
@@ -575,23 +597,9 @@ func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		require.NoError(t, x.IndexSource(kv, src, units, nil))
-		ref.units = append(ref.units, units...)
+		ref.index(t, x, kv, src, units)
 	}
-	pruned := 0
-	for i := 0; i < 100; i++ {
-		q := Query{Text: randomText(r, 2+r.IntN(8)), K: 1 + r.IntN(20)}
-		switch i % 3 {
-		case 1:
-			q.Act = []string{"explain", "compare", "describe"}[r.IntN(3)]
-		case 2:
-			q.OnePerSource = true
-		}
-		got, err := x.SearchQuery(kv, q)
-		require.NoError(t, err)
-		pruned += got.PrunedBlocks
-		sameRanking(t, ref.search(q), got.Hits, fmt.Sprintf("query %q k=%d", q.Text, q.K))
-	}
+	_, pruned := ref.checkRandom(t, x, kv, r, 100, 2, 20, plain, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "block-max pruning never engaged")
 }
 

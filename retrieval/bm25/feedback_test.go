@@ -34,10 +34,7 @@ func TestFeedbackReachesPagesWithOtherWords(t *testing.T) {
 	}
 	r2, err := x.SearchQuery(kv, Query{Text: "processor", K: 10, Extra: extra, ExtraWeights: ws})
 	require.NoError(t, err)
-	var srcs []string
-	for _, h := range r2.Hits {
-		srcs = append(srcs, h.SourceID)
-	}
+	srcs := sources(r2.Hits)
 	assert.Contains(t, srcs, "c.md")
 	assert.Equal(t, r.Terms, r2.Terms, "the reported terms are the query's own")
 	assert.Len(t, r2.IDF, len(r2.Terms))

@@ -9,17 +9,24 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
+// indexTitled indexes each page {title, body} into kv as a source named by
+// its title, of one leaf unit with that title and topic.
+func indexTitled(t *testing.T, x *Index, kv *kvtest.Mem, pages [][2]string) {
+	t.Helper()
+	for _, p := range pages {
+		u := &kus.KU{ID: p[0] + "::1", Title: p[0], Topic: p[0], TextBody: p[1]}
+		require.NoError(t, x.IndexSource(kv, p[0], []*kus.KU{u}, nil))
+	}
+}
+
 func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 	kv := kvtest.New()
 	x := New(DefaultParams())
-	units := []*kus.KU{
-		{ID: "unzip::1", Title: "unzip", Topic: "unzip", TextBody: "Extract files from a ZIP archive into a specific folder. Extract a file."},
-		{ID: "file::1", Title: "file", Topic: "file", TextBody: "Determine the type of a file. Files and folders."},
-		{ID: "fuel::1", Title: "fuel", Topic: "fuel", TextBody: "fuel"},
-	}
-	for _, u := range units {
-		require.NoError(t, x.IndexSource(kv, u.ID[:len(u.ID)-3], []*kus.KU{u}, nil))
-	}
+	indexTitled(t, x, kv, [][2]string{
+		{"unzip", "Extract files from a ZIP archive into a specific folder. Extract a file."},
+		{"file", "Determine the type of a file. Files and folders."},
+		{"fuel", "fuel"},
+	})
 	got, fixes, err := x.Correct(kv, "how do i unzpi a fiel to a specfic folder")
 	require.NoError(t, err)
 	require.Equal(t, "how do i unzip a file to a specific folder", got)
@@ -47,14 +54,11 @@ func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 func TestCorrectKeepsRealWords(t *testing.T) {
 	kv := kvtest.New()
 	x := New(DefaultParams())
-	units := []*kus.KU{
-		{ID: "exit::1", Title: "exit", Topic: "exit", TextBody: "Exit the shell. Exit with a status code."},
-		{ID: "change::1", Title: "change", Topic: "change", TextBody: "Change the configuration and write it back."},
-		{ID: "file::1", Title: "file", Topic: "file", TextBody: "Serve the files of a folder."},
-	}
-	for _, u := range units {
-		require.NoError(t, x.IndexSource(kv, u.ID[:len(u.ID)-3], []*kus.KU{u}, nil))
-	}
+	indexTitled(t, x, kv, [][2]string{
+		{"exit", "Exit the shell. Exit with a status code."},
+		{"change", "Change the configuration and write it back."},
+		{"file", "Serve the files of a folder."},
+	})
 	// "edited" is one edit from "exited", but the lexicon relates "edit"
 	// to "change" and "write", which the index holds: a real word, kept.
 	got, fixes, err := x.Correct(kv, "reload when the file is edited")
@@ -77,13 +81,11 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	kv := kvtest.New()
 	x := New(DefaultParams())
-	u := &kus.KU{ID: "env::1", Title: "env", Topic: "env", TextBody: "Working with environment variables, recursively. Delete them."}
-	require.NoError(t, x.IndexSource(kv, "env", []*kus.KU{u}, nil))
+	indexTitled(t, x, kv, [][2]string{{"env", "Working with environment variables, recursively. Delete them."}})
 	got, _, err := x.Correct(kv, "enviroment variables recursivly")
 	require.NoError(t, err)
 	require.Equal(t, "environment variables recursively", got)
-	u = &kus.KU{ID: "hidden::1", Title: "hidden", Topic: "hidden", TextBody: "Show hidden files with logrus."}
-	require.NoError(t, x.IndexSource(kv, "hidden", []*kus.KU{u}, nil))
+	indexTitled(t, x, kv, [][2]string{{"hidden", "Show hidden files with logrus."}})
 	got, _, err = x.Correct(kv, "hiddne files in logruss")
 	require.NoError(t, err)
 	require.Equal(t, "hidden files in logrus", got)
@@ -91,8 +93,7 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	// A slip in a common word is that word, not an indexed term one edit
 	// away ("waht" is "what", not "wait"); a word of the language one
 	// swap from a common word stays.
-	u = &kus.KU{ID: "wait::1", Title: "wait", Topic: "wait", TextBody: "Wait for a process. Wait again."}
-	require.NoError(t, x.IndexSource(kv, "wait", []*kus.KU{u}, nil))
+	indexTitled(t, x, kv, [][2]string{{"wait", "Wait for a process. Wait again."}})
 	got, _, err = x.Correct(kv, "waht does it mean")
 	require.NoError(t, err)
 	require.Equal(t, "what does it mean", got)
@@ -106,8 +107,7 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 func TestCorrectLeavesContractions(t *testing.T) {
 	kv := kvtest.New()
 	x := New(DefaultParams())
-	u := &kus.KU{ID: "whatis::1", Title: "whatis", Topic: "whatis", TextBody: "Display one-line descriptions from manual pages."}
-	require.NoError(t, x.IndexSource(kv, "whatis", []*kus.KU{u}, nil))
+	indexTitled(t, x, kv, [][2]string{{"whatis", "Display one-line descriptions from manual pages."}})
 	_, fixes, err := x.Correct(kv, "whats my address")
 	require.NoError(t, err)
 	require.Empty(t, fixes)
