@@ -792,18 +792,10 @@ func (r *run) unitText(k *kus.KU) string {
 // ownSection cuts Markdown at its first heading after the first line,
 // outside fenced code.
 func ownSection(md string) string {
-	fence := ""
+	var fences text.Fences
 	off := 0
 	for i, line := range strings.SplitAfter(md, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
-		case i > 0 && strings.HasPrefix(line, "#"):
+		if !fences.Step(line) && i > 0 && strings.HasPrefix(line, "#") {
 			return md[:off]
 		}
 		off += len(line)
