@@ -9,15 +9,17 @@ import (
 
 func TestFences(t *testing.T) {
 	doc := "prose\n```go\ncode\n~~~\nstill code\n  ```\nafter\n~~~\n```not closing\n~~~\nend"
+	want := []FenceLine{Prose, Opening, Inside, Inside, Inside, Closing, Prose, Opening, Inside, Closing, Prose}
 	var f Fences
-	var code []string
+	var got []FenceLine
 	for _, l := range strings.Split(doc, "\n") {
-		if f.Step(l) {
-			code = append(code, strings.TrimSpace(l))
-		}
+		got = append(got, f.Read(l))
 	}
-	assert.Equal(t, []string{"```go", "code", "~~~", "still code", "```", "~~~", "```not closing", "~~~"}, code)
+	assert.Equal(t, want, got)
 	assert.False(t, f.Open())
-	f.Step("```")
+	assert.True(t, f.Step("```"))
 	assert.True(t, f.Open())
+	assert.True(t, f.Step("x"))
+	assert.False(t, f.Step("```") && f.Open())
+	assert.False(t, f.Step("y"))
 }
