@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -359,8 +360,24 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar, swap)
 		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
+			// A choice ("curl or wget to download a directory") has a
+			// source for each thing it names: a unit answers it when it
+			// covers the rest of the question, whichever of them it is
+			// about (weighsApart has checked that each is named).
+			var names []string
+			if weighs(in) {
+				for _, n := range choiceNames(t) {
+					names = append(names, symbolic.ContentTerms(n)...)
+				}
+			}
 			cov, worst = -1, ""
 			for _, u := range units {
+				if len(names) > 0 {
+					u = maps.Clone(u)
+					for _, n := range names {
+						u[n] = true
+					}
+				}
 				if c, w := keyCoverage(t, u, rar, swap); c > cov {
 					cov, worst = c, w
 				}
