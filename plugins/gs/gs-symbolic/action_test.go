@@ -153,3 +153,22 @@ func TestASeeTaskLeadsWithAnExampleThatShows(t *testing.T) {
 		t.Errorf("the answer shows an example that changes the addresses:\n%s", md)
 	}
 }
+
+// TestASeeTaskIsAnsweredByAPageThatShows: between two pages whose best
+// examples hold as much of a see task, the one whose example shows what it
+// asks answers it ("List existing remotes", not "Clone a remote Git
+// repository").
+func TestASeeTaskIsAnsweredByAPageThatShows(t *testing.T) {
+	gitMD := "# git\n\n> Distributed version control system.\n\n" +
+		"- Clone a remote Git repository from the internet:\n\n`git clone {{url}}`\n\n" +
+		"- Check the Git version:\n\n`git --version`\n"
+	remoteMD := "# git remote\n\n> Manage set of tracked repositories (\"remotes\").\n\n" +
+		"- List existing remotes with their names and URLs:\n\n`git remote {{[-v|--verbose]}}`\n\n" +
+		"- Add a remote:\n\n`git remote add {{remote_name}} {{remote_url}}`\n"
+	git, remote := parseMD(t, "common/git.md", gitMD), parseMD(t, "common/git-remote.md", remoteMD)
+	md := solveMD(t, "implement", "How do I see which remotes my git repo has?", "see which remotes my git repo has",
+		[]mdSource{git, remote}, git.units[0], remote.units[0])
+	if !strings.Contains(md, "- List existing remotes") {
+		t.Errorf("the answer does not list the remotes:\n%s", md)
+	}
+}

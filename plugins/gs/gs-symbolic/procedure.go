@@ -580,6 +580,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	var cands []cand
 	action, object := symbolic.Action(task)
 	joined := compounds(task)
+	shownAct := "" // the display action the task asks for, if any
+	if own, _ := lentContext(task); !quantityRE.MatchString(own) {
+		if oa, _ := symbolic.Action(own); symbolic.DisplayAction(oa) {
+			shownAct = oa
+		}
+	}
 	if symbolic.LightAction(action) {
 		// "list files sorted by size": what to list says what to do.
 		action = ""
@@ -623,6 +629,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
+		}
+		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
+			score += displayWeight / 2 // its best example shows what the task asks to see
 		}
 		cands = append(cands, cand{p, ex, score})
 
@@ -707,6 +716,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				}
 			}
 			sort.SliceStable(best.ex, func(i, j int) bool { return best.ex[i].score > best.ex[j].score })
+			if display != "" && (best.ex[0].desc == "" || !symbolic.Shows(display, best.ex[0].desc)) {
+				display = "" // the page's best example does something else
+			}
 		}
 	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
