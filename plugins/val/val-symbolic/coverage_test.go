@@ -330,3 +330,38 @@ func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 		})
 	}
 }
+
+// TestAClippedWordIsCoveredByItsWord: a clipped word the general lexicon
+// does not know ("repo") is covered by a word it begins that the lexicon
+// knows ("repositories"); a word the lexicon knows ("file") is no clipped
+// one.
+func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"list": 300, "remote": 60, "repo repositories report": 30})}
+	target := "list the remotes of my repo"
+	for _, tc := range []struct {
+		name, answer string
+		want         plugin.Status
+	}{
+		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusAccepted},
+		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
+				TextBody: "List the remotes of tracked repositories. List the remotes."}
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+			expect(t, res, tc.want, "")
+		})
+	}
+	if clippedIn("repo", map[string]bool{"repositori": false}) {
+		t.Error("an absent term covers nothing")
+	}
+	for k, h := range map[string]string{"repo": "repositori", "config": "configur"} {
+		if !clippedIn(k, map[string]bool{h: true}) {
+			t.Errorf("%q should be covered by %q", k, h)
+		}
+	}
+	if clippedIn("file", map[string]bool{"filer": true}) {
+		t.Error(`"file" is a word of its own, not a clipped one`)
+	}
+}

@@ -15,7 +15,8 @@
 // topic, and one covered by its own words and some of the topic's need not
 // cover the rest of the topic; a key word the answer says from a source
 // with a synonym from the general lexicon, "follow" for "watch", counts
-// for half of it). It must lead with a source that has them together in one
+// for half of it, and a clipped word the lexicon does not know, "repo", is
+// covered by the word it begins, "repositories"). It must lead with a source that has them together in one
 // sentence (or names one of them in its title); for "what is X", with a
 // source about X; for a how-to, with a source that carries the action it
 // asks for (the verb, a synonym or kind of it, or its first broader terms,

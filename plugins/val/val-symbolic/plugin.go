@@ -1323,11 +1323,30 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 	if have[k] {
 		return true
 	}
+	if clippedIn(k, have) {
+		return true
+	}
 	if len(k) < 5 {
 		return false // short words are one edit away from many others
 	}
 	for h := range have {
 		if symbolic.Near(k, h) || compound(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// clippedIn reports whether k is a clipped form of a word have holds
+// ("repo" of "repositories", "config" of "configuration"): k, of four
+// letters or more, is no word the general lexicon knows, and a term of
+// have that it knows begins with k.
+func clippedIn(k string, have map[string]bool) bool {
+	if len(k) < 4 || len(lexicon.Related(k)) > 0 {
+		return false
+	}
+	for h := range have {
+		if have[h] && len(h) > len(k) && strings.HasPrefix(h, k) && len(lexicon.Related(h)) > 0 {
 			return true
 		}
 	}
