@@ -130,3 +130,45 @@ func TestHowInSummaryProse(t *testing.T) {
 	md := solveMD(t, "implement", "When does an unused session expire?", "unused session expire days", []mdSource{src}, src.leaf(t, "Sessions"))
 	checkMD(t, md, []string{"Sessions [1]: Every answer ends with a session id. … A session that is never used again expires after thirty days."}, nil)
 }
+
+// ipAddressMD is tldr-pages' ip-address page as published.
+const ipAddressMD = "# ip address\n\n> IP Address management subcommand.\n> More information: <https://manned.org/ip-address>.\n\n" +
+	"- List network interfaces and their associated IP addresses:\n\n`ip {{[a|address]}}`\n\n" +
+	"- Filter to show only active network interfaces:\n\n`ip {{[a|address]}} {{[s|show]}} up`\n\n" +
+	"- Display information about a specific network interface:\n\n`ip {{[a|address]}} {{[s|show]}} {{ethX}}`\n\n" +
+	"- Add an IP address to a network interface:\n\n`sudo ip {{[a|address]}} {{[a|add]}} {{ip_address}} dev {{ethX}}`\n\n" +
+	"- Remove an IP address from a network interface:\n\n`sudo ip {{[a|address]}} {{[d|delete]}} {{ip_address}} dev {{ethX}}`\n"
+
+// TestASeeTaskLeadsWithAnExampleThatShows: a task that asks to see
+// something is answered by an example that shows it, not by one that does
+// something else to the same things.
+func TestASeeTaskLeadsWithAnExampleThatShows(t *testing.T) {
+	src := parseMD(t, "linux/ip-address.md", ipAddressMD)
+	q := "How do I see the IP addresses assigned to my network interfaces?"
+	md := solveMD(t, "implement", q, "see the IP addresses assigned to my network interfaces", []mdSource{src}, src.units[0])
+	if first := strings.Index(md, "\n- "); first < 0 || !strings.HasPrefix(md[first+1:], "- List network interfaces") {
+		t.Errorf("the answer does not lead with the example that lists:\n%s", md)
+	}
+	if strings.Contains(md, "- Add an IP address") || strings.Contains(md, "- Remove an IP address") {
+		t.Errorf("the answer shows an example that changes the addresses:\n%s", md)
+	}
+}
+
+// TestASeeTaskIsAnsweredByAPageThatShows: between two pages whose best
+// examples hold as much of a see task, the one whose example shows what it
+// asks answers it ("List existing remotes", not "Clone a remote Git
+// repository").
+func TestASeeTaskIsAnsweredByAPageThatShows(t *testing.T) {
+	gitMD := "# git\n\n> Distributed version control system.\n\n" +
+		"- Clone a remote Git repository from the internet:\n\n`git clone {{url}}`\n\n" +
+		"- Check the Git version:\n\n`git --version`\n"
+	remoteMD := "# git remote\n\n> Manage set of tracked repositories (\"remotes\").\n\n" +
+		"- List existing remotes with their names and URLs:\n\n`git remote {{[-v|--verbose]}}`\n\n" +
+		"- Add a remote:\n\n`git remote add {{remote_name}} {{remote_url}}`\n"
+	git, remote := parseMD(t, "common/git.md", gitMD), parseMD(t, "common/git-remote.md", remoteMD)
+	md := solveMD(t, "implement", "How do I see which remotes my git repo has?", "see which remotes my git repo has",
+		[]mdSource{git, remote}, git.units[0], remote.units[0])
+	if !strings.Contains(md, "- List existing remotes") {
+		t.Errorf("the answer does not list the remotes:\n%s", md)
+	}
+}

@@ -580,6 +580,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	var cands []cand
 	action, object := symbolic.Action(task)
 	joined := compounds(task)
+	shownAct := "" // the display action the task asks for, if any
+	if own, _ := lentContext(task); !quantityRE.MatchString(own) {
+		if oa, _ := symbolic.Action(own); symbolic.DisplayAction(oa) {
+			shownAct = oa
+		}
+	}
 	if symbolic.LightAction(action) {
 		// "list files sorted by size": what to list says what to do.
 		action = ""
@@ -623,6 +629,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		if names(task, p.ku.Title) {
 			score += 0.5 // the task names this very tool or page
+		}
+		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
+			score += displayWeight / 2 // its best example shows what the task asks to see
 		}
 		cands = append(cands, cand{p, ex, score})
 
@@ -692,6 +701,26 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		sort.SliceStable(best.ex, func(i, j int) bool { return best.ex[i].score > best.ex[j].score })
 	}
+	// A task that asks to see something ("see the IP addresses assigned
+	// to my network interfaces") is answered by the examples that show it
+	// ("List network interfaces and their associated IP addresses"), not
+	// by those that do something to the same things ("Add an IP address
+	// to a network interface"), when the page has any.
+	display := ""
+	if own, _ := lentContext(task); !quantityRE.MatchString(own) {
+		if oa, _ := symbolic.Action(own); symbolic.DisplayAction(oa) {
+			for i := range best.ex {
+				if best.ex[i].desc != "" && symbolic.Shows(oa, best.ex[i].desc) {
+					best.ex[i].score += displayWeight
+					display = oa
+				}
+			}
+			sort.SliceStable(best.ex, func(i, j int) bool { return best.ex[i].score > best.ex[j].score })
+			if display != "" && (best.ex[0].desc == "" || !symbolic.Shows(display, best.ex[0].desc)) {
+				display = "" // the page's best example does something else
+			}
+		}
+	}
 	if parts := clauses(task); len(parts) > 1 && !g.brief {
 		pages := make([]procedure, len(cands))
 		for i, c := range cands {
@@ -720,6 +749,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		if e.parent > 0 && shown[e.parent-1] || slices.ContainsFunc(best.ex[:i], func(o scoredExample) bool { return shown[o.order] && o.parent == e.order+1 }) {
 			continue // the code of an example shown, or the example whose code is shown
+		}
+		if display != "" && e.desc != "" && !symbolic.Shows(display, e.desc) {
+			continue
 		}
 		shown[e.order] = true
 		chosen = append(chosen, e)
@@ -819,6 +851,15 @@ func lentContext(task string) (own, lent string) {
 // lentWeight is how much the lent words weigh in choosing an example: a
 // tie-breaker.
 const lentWeight = 0.1
+
+// displayWeight is what an example that shows adds to its score for a task
+// that asks to see something: enough to come before an example that holds
+// more of the task's words and does something else.
+const displayWeight = 0.4
+
+// quantityRE opens a task that asks for an amount ("How many CPU cores are
+// available?"), which counting answers as well as showing.
+var quantityRE = regexp.MustCompile(`(?i)^\s*how\s+(?:many|much)\b`)
 
 // withHowSentence is a page's lead with the sentence of its summary that
 // says how to do the task, when one says it better than the lead and the

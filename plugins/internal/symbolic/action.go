@@ -213,3 +213,44 @@ func init() {
 // LightAction reports whether action only asks to show or make something
 // (see lightActions): a passage is not judged on carrying it.
 func LightAction(action string) bool { return lightActions[action] }
+
+// displayActions are the light actions that ask to show something ("see
+// my cron jobs", "print a file's permissions"), not to make it.
+var displayActions = map[string]bool{}
+
+func init() {
+	for _, w := range text.Terms("see view look show display print list") {
+		displayActions[w] = true
+	}
+}
+
+// DisplayAction reports whether action asks to show something (see
+// displayActions).
+func DisplayAction(action string) bool { return displayActions[action] }
+
+// Shows reports whether an example's description does what the display
+// action asks: it opens with a light action (LightAction), with the action
+// itself or a relative of it, or with a close relative of any display
+// action ("Scan", "Monitor", "Inspect"). A description that opens with
+// another verb ("Clone a remote repository", "Add an IP address") does
+// something rather than showing it. Brackets marking a mnemonic letter
+// ("Lis[t]") are read through.
+func Shows(action, desc string) bool {
+	f := strings.Fields(strings.TrimLeft(desc, "-* "))
+	if len(f) == 0 {
+		return false
+	}
+	verb := text.Terms(strings.NewReplacer("[", "", "]", "").Replace(f[0]))
+	if len(verb) != 1 {
+		return false
+	}
+	if LightAction(verb[0]) || ActionMatch(action, map[string]bool{verb[0]: true}, true) > 0 {
+		return true
+	}
+	for d := range displayActions {
+		if ActionMatch(d, map[string]bool{verb[0]: true}, true) >= RelativeMatch {
+			return true // "Scan", "Monitor", "Inspect": ways of showing
+		}
+	}
+	return false
+}

@@ -249,3 +249,25 @@ func TestShows(t *testing.T) {
 		}
 	}
 }
+
+// TestAChoiceIsAnsweredByOneSourcePerItem: a choice between two tools for
+// a task ("curl or wget to download a whole directory") is answered by one
+// source per tool, so no source need name the other tool: the rare names
+// would otherwise outweigh the task the source answers.
+func TestAChoiceIsAnsweredByOneSourcePerItem(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"download file url directory website": 300, "whole": 100, "curl wget": 3})}
+	wget := &kus.KU{ID: "w::1", Title: "wget", SourceID: "common/wget.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Download files from the Web. Download a directory of a website recursively: `wget --mirror {{url}}`"}
+	curl := &kus.KU{ID: "c::1", Title: "curl", SourceID: "common/curl.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Transfers data from or to a server. Download a file from a URL: `curl -O {{url}}`"}
+	sources := "\nSources:\n[1] wget — common/wget.md:3\n[2] curl — common/curl.md:3\n"
+	ev := []plugin.ScoredKU{{KU: wget, Score: 1}, {KU: curl, Score: 1}}
+	ask := func(answer string) *plugin.ValidateResult {
+		return validate(t, c, &plugin.ValidateInput{
+			Intents: []plugin.Intent{{ID: "i1", Act: "recommend", Target: "Should I use curl or wget to download a whole directory of a website"}},
+			Answer:  answer, Evidence: ev})
+	}
+	expect(t, ask("| item | what the sources say |\n| --- | --- |\n"+
+		"| wget | Download a directory of a website recursively: `wget --mirror {{url}}` [1] |\n"+
+		"| curl | Download a file from a URL: `curl -O {{url}}` [2] |\n"+sources), plugin.StatusAccepted, "")
+}

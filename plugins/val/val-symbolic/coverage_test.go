@@ -280,3 +280,88 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 		})
 	}
 }
+
+// TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
+// of the part before it ("keep watching for new ones (kernel messages in
+// a human-readable way)") is answered by what covers its own words and
+// some of the topic's; the topic's other words were the earlier part's
+// to answer. An answer on its words with nothing of the topic is not.
+func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"keep new show": 300, "wait": 100, "kernel message": 40, "human-readable": 20, "dmesg": 3})}
+	dmesg := plugin.ScoredKU{KU: &kus.KU{ID: "d::3", Title: "dmesg", SourceID: "linux/dmesg.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Write the kernel messages to stdout. Show kernel messages in a human-readable way. Show kernel messages and keep waiting for new ones."}}
+	disk := plugin.ScoredKU{KU: &kus.KU{ID: "w::3", Title: "watch", SourceID: "common/watch.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Keep waiting for new ones."}}
+	target := "keep waiting for new ones (kernel messages in a human-readable way)"
+	for _, tc := range []struct {
+		name, answer string
+		want         plugin.Status
+	}{
+		{"its words and the topic's head", "Show kernel messages and keep waiting for new ones. [1]\n\nSources:\n[1] dmesg — linux/dmesg.md:3\n", plugin.StatusAccepted},
+		{"its words alone", "Keep waiting for new ones. [1]\n\nSources:\n[1] watch — common/watch.md:3\n", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+				Answer: tc.answer, Evidence: []plugin.ScoredKU{dmesg, disk}})
+			expect(t, res, tc.want, "")
+		})
+	}
+}
+
+// TestASynonymTheAnswerSaysCoversAWord: a key word the answer says with a
+// synonym ("watch" as "follow") is covered by what the answer says from a
+// source, not by the source's title.
+func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"new line log": 300, "watch follow": 50, "tail": 3})}
+	target := "watch new lines of a log"
+	for _, tc := range []struct {
+		name, title, answer string
+		want                plugin.Status
+	}{
+		{"said by the answer", "tail", "Follow new lines of a log: `tail --follow {{path/to/log}}` [1]\n\nSources:\n[1] tail — common/tail.md:3\n", plugin.StatusAccepted},
+		{"only in the title", "follow", "Print new lines of a log: `tail {{path/to/log}}` [1]\n\nSources:\n[1] follow — common/tail.md:3\n", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &kus.KU{ID: "t::3", Title: tc.title, SourceID: "common/tail.md", Range: kus.Range{StartLine: 3},
+				TextBody: "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`"}
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+			expect(t, res, tc.want, "")
+		})
+	}
+}
+
+// TestAClippedWordIsCoveredByItsWord: a clipped word the general lexicon
+// does not know ("repo") is covered by a word it begins that the lexicon
+// knows ("repositories"); a word the lexicon knows ("file") is no clipped
+// one.
+func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"list": 300, "remote": 60, "repo repositories report": 30})}
+	target := "list the remotes of my repo"
+	for _, tc := range []struct {
+		name, answer string
+		want         plugin.Status
+	}{
+		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusAccepted},
+		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
+				TextBody: "List the remotes of tracked repositories. List the remotes."}
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+			expect(t, res, tc.want, "")
+		})
+	}
+	if clippedIn("repo", map[string]bool{"repositori": false}) {
+		t.Error("an absent term covers nothing")
+	}
+	for k, h := range map[string]string{"repo": "repositori", "config": "configur"} {
+		if !clippedIn(k, map[string]bool{h: true}) {
+			t.Errorf("%q should be covered by %q", k, h)
+		}
+	}
+	if clippedIn("file", map[string]bool{"filer": true}) {
+		t.Error(`"file" is a word of its own, not a clipped one`)
+	}
+}

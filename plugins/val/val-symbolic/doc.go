@@ -12,7 +12,11 @@
 // mentioned and weighs as its most common known word; "back" in "write it
 // back" belongs to the verb; "Why X when Y?" is judged on X; a follow-up
 // completed with its topic must have its own words covered apart from that
-// topic). It must lead with a source that has them together in one
+// topic, and one covered by its own words and some of the topic's need not
+// cover the rest of the topic; a key word the answer says from a source
+// with a synonym from the general lexicon, "follow" for "watch", counts
+// for half of it, and a clipped word the lexicon does not know, "repo", is
+// covered by the word it begins, "repositories"). It must lead with a source that has them together in one
 // sentence (or names one of them in its title); for "what is X", with a
 // source about X; for a how-to, with a source that carries the action it
 // asks for (the verb, a synonym or kind of it, or its first broader terms,
@@ -26,7 +30,8 @@
 // that names a folder whose pages go by that name ("with gin", the pages
 // under gin/) is answered only by sources in that folder or that say the
 // name. A comparison or a choice ("X or Y: which should I use?") must name
-// each item, have something on each and not describe two alike. A task
+// each item, have something on each and not describe two alike; each of
+// its sources answers for its own item. A task
 // that asks to see, show, list or print something, or an amount ("How
 // many ..."), answered with a page's examples, needs an example that shows
 // or counts ("Clone a remote repository" does not show which remotes there

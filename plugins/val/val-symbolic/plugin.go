@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/retrieval"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // ID is the plugin id.
@@ -339,6 +341,22 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for _, u := range units {
 		credit(u, corr)
 	}
+	// A key word the answer says in other words ("watch" as "follow") is
+	// covered by a synonym or derived form of it, from the general
+	// lexicon, in what the answer says from one source: that source, and
+	// the answer, cover it. The source's title and path and the rest of its
+	// page do not count: a relative of some sense of the word stands
+	// somewhere in most pages.
+	for n, texts := range unitTexts(stmts, cited) {
+		said := symbolic.TermSet(strings.Join(texts, "\n"))
+		for _, t := range targets {
+			for _, k := range keyTerms(t) {
+				if !units[n][k] && !symbolic.LightAction(k) && saysRelative(k, said) {
+					units[n][relativeMark+k], cover[relativeMark+k] = true, true
+				}
+			}
+		}
+	}
 	// A number the question gives ("port 8080") is a value the user fills
 	// in: a command that leaves a placeholder for it ("lsof -i :{{port}}")
 	// covers it.
@@ -359,8 +377,24 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar, swap)
 		if single && len(units) > 1 && cov >= p.Options.MinKeyCoverage {
+			// A choice ("curl or wget to download a directory") has a
+			// source for each thing it names: a unit answers it when it
+			// covers the rest of the question, whichever of them it is
+			// about (weighsApart has checked that each is named).
+			var names []string
+			if weighs(in) {
+				for _, n := range choiceNames(t) {
+					names = append(names, symbolic.ContentTerms(n)...)
+				}
+			}
 			cov, worst = -1, ""
 			for _, u := range units {
+				if len(names) > 0 {
+					u = maps.Clone(u)
+					for _, n := range names {
+						u[n] = true
+					}
+				}
 				if c, w := keyCoverage(t, u, rar, swap); c > cov {
 					cov, worst = c, w
 				}
@@ -369,6 +403,20 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				v.coverage = cov
 				v.reason = fmt.Sprintf("no single source the answer cites covers what %q asks (best %.0f%%, by rarity in the knowledge base); %q is not covered with the rest", clip(t), 100*cov, worst)
 				return v
+			}
+		}
+		if cov < p.Options.MinKeyCoverage {
+			// A question completed with the topic of an earlier part or
+			// turn ("keep watching for new ones (kernel messages in a
+			// human-readable way)") asks its own words; the topic, which
+			// that part's answer covered, only says what they are about:
+			// some of its words suffice.
+			if asked, topic, ok := completion(t); ok {
+				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && mentions(topic, cover, rar, p.Options.MinKeyTerms) {
+					cov = c
+				} else if c < cov {
+					worst = w
+				}
 			}
 		}
 		v.coverage = min(v.coverage, cov)
@@ -555,6 +603,34 @@ func followUpAsk(target string) (string, bool) {
 	return "", false
 }
 
+// completion splits a target completed with a topic into what it asks
+// (followUpAsk) and the topic; ok is false when target is no completed
+// question or asks nothing beyond its topic.
+func completion(target string) (asked, topic string, ok bool) {
+	m := completionRE.FindStringSubmatchIndex(target)
+	if m == nil {
+		return "", "", false
+	}
+	if asked, ok = followUpAsk(target); !ok {
+		return "", "", false
+	}
+	topic = strings.Trim(strings.TrimSpace(target[m[3]:]), "()?.! \t")
+	return asked, topic, true
+}
+
+// mentions reports whether cover holds at least one key term of topic and
+// at least share of them.
+func mentions(topic string, cover map[string]bool, rar symbolic.Rarity, share float64) bool {
+	key := askedTerms(topic, rar)
+	found := 0
+	for _, k := range key {
+		if covered(k, cover, rar) {
+			found++
+		}
+	}
+	return found > 0 && float64(found) >= share*float64(len(key))
+}
+
 // earlierTurns reports whether the conversation has a user turn before
 // the current one: a question completed with a topic is then a follow-up.
 func earlierTurns(rc plugin.RunContext) bool {
@@ -739,6 +815,29 @@ func credit(set map[string]bool, corr map[string]string) {
 		}
 	}
 }
+
+// saysRelative reports whether said holds a close relative of key term k
+// (a synonym or a derived form the general lexicon gives for it).
+func saysRelative(k string, said map[string]bool) bool {
+	for _, r := range lexicon.Related(k) {
+		if r.Kind == lexicon.Synonym && r.Rank < maxSynonymRank && len(r.Term) >= 4 && said[r.Term] {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeMark marks, in a cover set, a key term covered by a relative
+// (saysRelative), which counts for relativeShare of its weight: a synonym
+// of one sense of a word says less than the word.
+const (
+	relativeMark  = "~"
+	relativeShare = 0.5
+)
+
+// maxSynonymRank is how many of a word's synonyms, from its most frequent
+// senses first, may stand in for it.
+const maxSynonymRank = 8
 
 // labelTerms are the terms of a unit's title and source path.
 func labelTerms(k *kus.KU) map[string]bool {
@@ -1039,6 +1138,8 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		total += w
 		if cover[k] || (!isSwapped && covered(k, cover, rar)) {
 			got += w
+		} else if cover[relativeMark+k] {
+			got += w * relativeShare
 		} else if w > worstW {
 			worst, worstW = k, w
 		}
@@ -1222,11 +1323,30 @@ func covered(k string, have map[string]bool, rar symbolic.Rarity) bool {
 	if have[k] {
 		return true
 	}
+	if clippedIn(k, have) {
+		return true
+	}
 	if len(k) < 5 {
 		return false // short words are one edit away from many others
 	}
 	for h := range have {
 		if symbolic.Near(k, h) || compound(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// clippedIn reports whether k is a clipped form of a word have holds
+// ("repo" of "repositories", "config" of "configuration"): k, of four
+// letters or more, is no word the general lexicon knows, and a term of
+// have that it knows begins with k.
+func clippedIn(k string, have map[string]bool) bool {
+	if len(k) < 4 || len(lexicon.Related(k)) > 0 {
+		return false
+	}
+	for h := range have {
+		if have[h] && len(h) > len(k) && strings.HasPrefix(h, k) && len(lexicon.Related(h)) > 0 {
 			return true
 		}
 	}
