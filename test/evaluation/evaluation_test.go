@@ -198,44 +198,44 @@ var ratchets = []ratchet{
 	// floors are set again just under the figures the same system reaches
 	// on the enlarged sets.
 	{"right answers", []string{"dev", "heldout"}, map[string]float64{
-		WorkspaceDocs:   0.78, // 37/47
-		WorkspaceTLDR:   0.54, // 54/99
-		WorkspaceGolibs: 0.82, // 55/67
-		"overall":       0.68, // 146/213
+		WorkspaceDocs:   0.80, // 38/47
+		WorkspaceTLDR:   0.56, // 56/99
+		WorkspaceGolibs: 0.86, // 58/67
+		"overall":       0.71, // 152/213
 	}},
 	// The held-out set alone. That set never changes (questions are added
 	// to the development set only), so these floors only ever rise,
 	// whatever the development set grows by.
 	{"held-out right answers", []string{"heldout"}, map[string]float64{
-		WorkspaceDocs:   0.66, // 10/15
-		WorkspaceTLDR:   0.44, // 17/38
-		WorkspaceGolibs: 0.73, // 17/23
-		"overall":       0.57, // 44/76
+		WorkspaceDocs:   0.73, // 11/15
+		WorkspaceTLDR:   0.50, // 19/38
+		WorkspaceGolibs: 0.82, // 19/23
+		"overall":       0.64, // 49/76
 	}},
 	// The second held-out set alone, set just under what the system reached
 	// on the tree the set was merged into. Like the held-out set it never
 	// changes, so these floors only ever rise.
 	{"second held-out right answers", []string{"heldout2"}, map[string]float64{
-		WorkspaceDocs:   0.70, // 19/27
-		WorkspaceTLDR:   0.22, // 10/45
-		WorkspaceGolibs: 0.40, // 13/32
-		"overall":       0.40, // 42/104
+		WorkspaceDocs:   0.77, // 21/27
+		WorkspaceTLDR:   0.35, // 16/45
+		WorkspaceGolibs: 0.46, // 15/32
+		"overall":       0.50, // 52/104
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
-		WorkspaceDocs:   0.47, // 10/21
-		WorkspaceTLDR:   0.49, // 20/40
-		WorkspaceGolibs: 0.53, // 15/28
-		"overall":       0.50, // 45/89
+		WorkspaceDocs:   0.66, // 14/21
+		WorkspaceTLDR:   0.65, // 26/40
+		WorkspaceGolibs: 0.67, // 19/28
+		"overall":       0.66, // 59/89
 	}},
 }
 
 // kindFloors are floors of the right answers of one kind, over the
 // development and held-out sets together, checked when all three workspaces ran.
 var kindFloors = map[string]float64{
-	KindFollowUp:  0.76, // 16/21
+	KindFollowUp:  0.80, // 17/21
 	KindMultiPart: 0.41, // 5/12
 }
 
