@@ -262,23 +262,14 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
 	lsof := descriptionUnit(t, "common/lsof.md", lsofPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lsof.md": lsofPage}}
-	cases := []struct {
-		name, answer string
-		want         plugin.Status
-	}{
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
+		Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8080\" is not covered", []answerCase{
 		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
-			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusAccepted},
+			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusAccepted},
 		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
-			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusRejected},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}})
-			expect(t, res, tc.want, "\"8080\" is not covered")
-		})
-	}
+			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusRejected},
+	})
 }
 
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
