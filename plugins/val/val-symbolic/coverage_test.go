@@ -154,6 +154,15 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 	}
 }
 
+// viperWriting is viper's unit on writing config files; viperWritingAnswer
+// quotes it.
+func viperWriting() plugin.ScoredKU {
+	return plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
+		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+}
+
+const viperWritingAnswer = "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+
 // TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence: a question word no
 // source holds ("disk" over documentation that never says it) can be in
 // no passage, right or wrong, so an answer that covers the rest is
@@ -163,9 +172,7 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 // such words is not answered at all; a known rare word still counts.
 func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "yaml": 1})}
-	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
-		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
-	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	writing, answer := viperWriting(), viperWritingAnswer
 	cases := []struct {
 		name, target string
 		want         plugin.Status
@@ -188,9 +195,7 @@ func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 // answer must hold; as the action itself ("back up") it is asked for.
 func TestParticlesBelongToTheVerb(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "back": 1})}
-	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
-		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
-	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	writing, answer := viperWriting(), viperWritingAnswer
 	for _, tc := range []struct {
 		target string
 		want   plugin.Status
