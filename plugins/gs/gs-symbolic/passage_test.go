@@ -99,6 +99,30 @@ func checkMD(t *testing.T, md string, want, not []string) {
 	}
 }
 
+// pageCase is a task asked of one Markdown page, the page's units titled
+// leaves its evidence in that order, and what the answer must say (want)
+// and must not (not).
+type pageCase struct {
+	name, id, md        string
+	act, prompt, target string
+	leaves, want, not   []string
+}
+
+// checkPages solves each case in a subtest and checks its answer.
+func checkPages(t *testing.T, cases []pageCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := parseMD(t, tc.id, tc.md)
+			var ev []*kus.KU
+			for _, title := range tc.leaves {
+				ev = append(ev, src.leaf(t, title))
+			}
+			checkMD(t, solveMD(t, tc.act, tc.prompt, tc.target, []mdSource{src}, ev...), tc.want, tc.not)
+		})
+	}
+}
+
 const loggingMD = `# Logging
 
 ## Level logging
@@ -199,20 +223,20 @@ r.GET("/someJSON", func(c *gin.Context) {
 ` + "```" + `
 `
 
-// TestWhyIsAnsweredByTheReason: a "why" question is answered by the
-// sentence that gives the reason first.
-func TestWhyIsAnsweredByTheReason(t *testing.T) {
-	src := parseMD(t, "gin/doc.md", proxiesMD)
-	md := solveMD(t, "explain", "Why should I not trust all proxies in gin?", "should I not trust all proxies in gin", []mdSource{src}, src.leaf(t, "Don't trust all proxies"))
-	checkMD(t, md, []string{"this is not safe because any client can then forge its IP address"}, nil)
-}
-
-// TestDefinitionIsTheDefiningSentence: "what is X" is answered by the
-// sentence saying what X is, not by the code that uses it.
-func TestDefinitionIsTheDefiningSentence(t *testing.T) {
-	src := parseMD(t, "gin/doc.md", proxiesMD)
-	md := solveMD(t, "define", "What is SecureJSON in gin?", "SecureJSON in gin", []mdSource{src}, src.leaf(t, "SecureJSON"))
-	checkMD(t, md, []string{"SecureJSON is a JSON renderer of gin"}, []string{"c.SecureJSON(http.StatusOK"})
+// TestProxiesPage: what answers "why" and "what is" over gin's page.
+func TestProxiesPage(t *testing.T) {
+	checkPages(t, []pageCase{
+		// A "why" question is answered by the sentence that gives the
+		// reason first.
+		{name: "why is answered by the reason", id: "gin/doc.md", md: proxiesMD,
+			act: "explain", prompt: "Why should I not trust all proxies in gin?", target: "should I not trust all proxies in gin",
+			leaves: []string{"Don't trust all proxies"}, want: []string{"this is not safe because any client can then forge its IP address"}},
+		// "What is X" is answered by the sentence saying what X is, not by
+		// the code that uses it.
+		{name: "a definition is the defining sentence", id: "gin/doc.md", md: proxiesMD,
+			act: "define", prompt: "What is SecureJSON in gin?", target: "SecureJSON in gin",
+			leaves: []string{"SecureJSON"}, want: []string{"SecureJSON is a JSON renderer of gin"}, not: []string{"c.SecureJSON(http.StatusOK"}},
+	})
 }
 
 const stashMD = `# git stash
