@@ -289,19 +289,11 @@ func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 	disk := plugin.ScoredKU{KU: &kus.KU{ID: "w::3", Title: "watch", SourceID: "common/watch.md", Range: kus.Range{StartLine: 3},
 		TextBody: "Keep waiting for new ones."}}
 	target := "keep waiting for new ones (kernel messages in a human-readable way)"
-	for _, tc := range []struct {
-		name, answer string
-		want         plugin.Status
-	}{
-		{"its words and the topic's head", "Show kernel messages and keep waiting for new ones. [1]\n\nSources:\n[1] dmesg — linux/dmesg.md:3\n", plugin.StatusAccepted},
-		{"its words alone", "Keep waiting for new ones. [1]\n\nSources:\n[1] watch — common/watch.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{dmesg, disk}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+		Evidence: []plugin.ScoredKU{dmesg, disk}}, "", "", []answerCase{
+		{"its words and the topic's head", "Show kernel messages and keep waiting for new ones. [1]\n\nSources:\n[1] dmesg — linux/dmesg.md:3\n", nil, plugin.StatusAccepted},
+		{"its words alone", "Keep waiting for new ones. [1]\n\nSources:\n[1] watch — common/watch.md:3\n", nil, plugin.StatusRejected},
+	})
 }
 
 // TestASynonymTheAnswerSaysCoversAWord: a key word the answer says with a
@@ -334,21 +326,12 @@ func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"list": 300, "remote": 60, "repo repositories report": 30})}
 	target := "list the remotes of my repo"
-	for _, tc := range []struct {
-		name, answer string
-		want         plugin.Status
-	}{
-		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusAccepted},
-		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			k := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
-				TextBody: "List the remotes of tracked repositories. List the remotes."}
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	remote := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
+		TextBody: "List the remotes of tracked repositories. List the remotes."}
+	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target)}, "", "", []answerCase{
+		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
+		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusRejected},
+	})
 	if clippedIn("repo", map[string]bool{"repositori": false}) {
 		t.Error("an absent term covers nothing")
 	}
