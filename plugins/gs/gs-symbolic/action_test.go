@@ -97,40 +97,6 @@ func TestDirection(t *testing.T) {
 	}
 }
 
-// TestIdentifierInProse: an identifier a page names in prose ("Like the
-// standard http.ServeMux") does not show how to do the task as code
-// calling it does; the section written for the task answers.
-func TestIdentifierInProse(t *testing.T) {
-	src := parseMD(t, "mux/README.md", "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\nLike the standard `http.ServeMux`, `mux.Router` matches incoming requests. The main features are:\n\n* It implements the `http.Handler` interface so it is compatible with the standard `http.ServeMux`.\n* Routes can be used as subrouters.\n\n## Graceful Shutdown\n\nGo 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n```go\nsrv := &http.Server{Handler: r}\nctx, cancel := context.WithTimeout(context.Background(), wait)\ndefer cancel()\nsrv.Shutdown(ctx)\n```\n")
-	md := solveMD(t, "implement", "How do I shut down a gorilla/mux server gracefully?", "shut down a gorilla/mux server gracefully", []mdSource{src}, src.leaf(t, "gorilla/mux"), src.leaf(t, "Graceful Shutdown"))
-	checkMD(t, md, []string{"srv.Shutdown(ctx)"}, []string{"main features"})
-}
-
-// TestParagraphKeptTogether: the sentence after the best one in its
-// paragraph goes on what it says and is shown with it.
-func TestParagraphKeptTogether(t *testing.T) {
-	src := parseMD(t, "logrus/README.md", "# Logrus\n\n## Level logging\n\nLogrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\nLogging a fatal message writes it at the fatal level.\n\nA message logged after the level is lowered is dropped.\n\n## Fatal handlers\n\nLogrus can register one or more functions that will be called when any `fatal`\nlevel message is logged. The registered handlers will be executed before\nlogrus performs an `os.Exit(1)`. This behavior may be helpful if callers need\nto gracefully shut down.\n")
-	md := solveMD(t, "describe", "What does logrus do after logging a fatal message?", "logrus do after logging a fatal message", []mdSource{src}, src.leaf(t, "Level logging"), src.leaf(t, "Fatal handlers"))
-	checkMD(t, md, []string{"is logged. The registered handlers will be executed before logrus performs an `os.Exit(1)`."}, nil)
-}
-
-// TestHowInSummary: a section whose opening paragraph says how to do the
-// task, better than any example below it does, leads with that sentence.
-func TestHowInSummary(t *testing.T) {
-	src := parseMD(t, "logrus/README.md", "# Logrus\n\n#### Thread safety\n\nBy default, Logger is protected by a mutex for concurrent writes. The mutex is held when calling hooks and writing logs.\nIf you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking.\n\nSituations when locking is not needed include:\n\n* You have no hooks registered, or hooks calling is already thread-safe.\n\n* Writing to logger.Out is already thread-safe.\n")
-	md := solveMD(t, "implement", "How do I disable the mutex locking in logrus?", "disable the mutex locking in logrus", []mdSource{src}, src.leaf(t, "Thread safety"))
-	checkMD(t, md, []string{"Thread safety [1]: By default, Logger is protected by a mutex for concurrent writes. … If you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking."}, nil)
-}
-
-// TestHowInSummaryProse: the sentence of an opening paragraph that holds
-// more of the task than the lead and the best example's description joins
-// the lead, code or not.
-func TestHowInSummaryProse(t *testing.T) {
-	src := parseMD(t, "docs/sessions.md", "# Sessions\n\n## Sessions\n\nEvery answer ends with a session id. Pass that id to `--session` to ask a follow-up.\nA session that is never used again expires after thirty days.\n\nExamples:\n\n```sh\nmrpvm ask --session s-1 \"and how do I remove one?\"\n```\n")
-	md := solveMD(t, "implement", "When does an unused session expire?", "unused session expire days", []mdSource{src}, src.leaf(t, "Sessions"))
-	checkMD(t, md, []string{"Sessions [1]: Every answer ends with a session id. … A session that is never used again expires after thirty days."}, nil)
-}
-
 // ipAddressMD is tldr-pages' ip-address page as published.
 const ipAddressMD = "# ip address\n\n> IP Address management subcommand.\n> More information: <https://manned.org/ip-address>.\n\n" +
 	"- List network interfaces and their associated IP addresses:\n\n`ip {{[a|address]}}`\n\n" +

@@ -15,18 +15,6 @@ const logrusMD = "# Logrus\n\n#### Example\n\nNote that it is completely api-com
 	"You can set the logging level on a `Logger`, then it will only log entries with that severity or anything above it:\n\n" +
 	"```go\n// Will log anything that is info or above (warn, error, fatal, panic). Default.\nlogrus.SetLevel(logrus.InfoLevel)\n```\n"
 
-// TestCommentInCodeIsAnExample: a comment in documentation code says
-// what the statement under it does, as a reference page's description
-// says what its command does; the statement it describes answers a task
-// the comment states, without the rest of the program around it.
-func TestCommentInCodeIsAnExample(t *testing.T) {
-	src := parseMD(t, "logrus/README.md", logrusMD)
-	md := solveMD(t, "implement", "How do I make logrus log only warnings and more severe messages?", "make logrus log only warnings and more severe messages",
-		[]mdSource{src}, src.leaf(t, "Example"), src.leaf(t, "Level logging"))
-	checkMD(t, md, []string{"- Only log the warning severity or above:\n\n  ```go\n  log.SetLevel(log.WarnLevel)\n  ```\n"},
-		[]string{"func main", "walrus", "  }\n"})
-}
-
 const chiMD = "# chi\n\n### Router interface\n\nBuilt on top of the tree is the `Router` interface:\n\n```go\n" +
 	"type Router interface {\n\thttp.Handler\n\n" +
 	"\t// Use appends one or more middlewares onto the Router stack.\n\tUse(middlewares ...func(http.Handler) http.Handler)\n\n" +
@@ -37,13 +25,25 @@ const chiMD = "# chi\n\n### Router interface\n\nBuilt on top of the tree is the 
 	"\t// HTTP-method routing along `pattern`\n\tConnect(pattern string, h http.HandlerFunc)\n\tDelete(pattern string, h http.HandlerFunc)\n" +
 	"\tGet(pattern string, h http.HandlerFunc)\n\tHead(pattern string, h http.HandlerFunc)\n\tPost(pattern string, h http.HandlerFunc)\n}\n```\n"
 
-// TestCallNamedForTheAction: in a block too long to show whole, code
-// that calls a function named for the task's action ("Mount(" for
-// "mount") is shown beside the comment that uses the task's other words.
-func TestCallNamedForTheAction(t *testing.T) {
-	src := parseMD(t, "chi/README.md", chiMD)
-	md := solveMD(t, "implement", "How do I mount a sub-router in chi?", "mount a sub-router in chi", []mdSource{src}, src.leaf(t, "Router interface"))
-	checkMD(t, md, []string{"Mount(pattern string, h http.Handler)", "Route(pattern string, fn func(r Router)) Router"}, []string{"Use(", "Group("})
+// TestCodeBlockExamples: what a task takes from a block of documentation
+// code.
+func TestCodeBlockExamples(t *testing.T) {
+	checkPages(t, []pageCase{
+		// A comment in documentation code says what the statement under it
+		// does, as a reference page's description says what its command
+		// does; the statement it describes answers a task the comment
+		// states, without the rest of the program around it.
+		{name: "a comment in code is an example", id: "logrus/README.md", md: logrusMD,
+			act: "implement", prompt: "How do I make logrus log only warnings and more severe messages?", target: "make logrus log only warnings and more severe messages",
+			leaves: []string{"Example", "Level logging"}, want: []string{"- Only log the warning severity or above:\n\n  ```go\n  log.SetLevel(log.WarnLevel)\n  ```\n"},
+			not: []string{"func main", "walrus", "  }\n"}},
+		// In a block too long to show whole, code that calls a function
+		// named for the task's action ("Mount(" for "mount") is shown
+		// beside the comment that uses the task's other words.
+		{name: "a call named for the action", id: "chi/README.md", md: chiMD,
+			act: "implement", prompt: "How do I mount a sub-router in chi?", target: "mount a sub-router in chi",
+			leaves: []string{"Router interface"}, want: []string{"Mount(pattern string, h http.Handler)", "Route(pattern string, fn func(r Router)) Router"}, not: []string{"Use(", "Group("}},
+	})
 }
 
 // TestExampleCodeKeepsItsClosingFence: the code of an example that ends

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -89,15 +90,14 @@ func readBlocks(md string) []mdBlock {
 		}
 		cur = nil
 	}
-	fence := ""
+	var fences text.Fences
 	comment := false
 	for _, line := range strings.Split(md, "\n") {
 		t := strings.TrimSpace(line)
 		nav := navRE.MatchString(line)
-		if fence != "" {
+		if fences.Open() {
 			cur.lines = append(cur.lines, line)
-			if strings.HasPrefix(t, fence) {
-				fence = ""
+			if fences.Read(line) == text.Closing {
 				flush()
 			}
 			continue
@@ -121,9 +121,8 @@ func readBlocks(md string) []mdBlock {
 			continue // an image or badge alone on its line
 		}
 		t = strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if fences.Read(line) == text.Opening {
 			flush()
-			fence = t[:3]
 			cur = &mdBlock{kind: kindCode, lines: []string{line}}
 			continue
 		}
@@ -155,8 +154,9 @@ func readBlocks(md string) []mdBlock {
 			}
 		}
 	}
-	if cur != nil && cur.kind == kindCode && fence != "" {
-		cur.lines = append(cur.lines, fence) // close a block the KU cuts short
+	if cur != nil && cur.kind == kindCode && fences.Open() {
+		// Close a block the KU cuts short with the fence that opened it.
+		cur.lines = append(cur.lines, strings.TrimSpace(cur.lines[0])[:3])
 	}
 	flush()
 	return out

@@ -99,6 +99,30 @@ func checkMD(t *testing.T, md string, want, not []string) {
 	}
 }
 
+// pageCase is a task asked of one Markdown page, the page's units titled
+// leaves its evidence in that order, and what the answer must say (want)
+// and must not (not).
+type pageCase struct {
+	name, id, md        string
+	act, prompt, target string
+	leaves, want, not   []string
+}
+
+// checkPages solves each case in a subtest and checks its answer.
+func checkPages(t *testing.T, cases []pageCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := parseMD(t, tc.id, tc.md)
+			var ev []*kus.KU
+			for _, title := range tc.leaves {
+				ev = append(ev, src.leaf(t, title))
+			}
+			checkMD(t, solveMD(t, tc.act, tc.prompt, tc.target, []mdSource{src}, ev...), tc.want, tc.not)
+		})
+	}
+}
+
 const loggingMD = `# Logging
 
 ## Level logging
@@ -114,16 +138,6 @@ if err != nil {
 
 You can set the logging level on a Logger, then it will only log entries with that severity or anything above it.
 `
-
-// TestCodeStaysFenced: a code block of the passage that answers stays a
-// fenced block with its indentation, never one inline span per line, and
-// the prose stays one paragraph.
-func TestCodeStaysFenced(t *testing.T) {
-	src := parseMD(t, "logrus/README.md", loggingMD)
-	md := solveMD(t, "describe", "Show me trace and fatal level logging in logrus", "trace and fatal level logging in logrus", []mdSource{src}, src.leaf(t, "Level logging"))
-	checkMD(t, md, []string{"```go\n", "\n\tlog.Fatal(\"Bye.\")\n", "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic."},
-		[]string{"`log.Trace(\"Something very low level.\")`", "1. "})
-}
 
 const viperMD2 = `# Viper
 
@@ -198,22 +212,6 @@ r.GET("/someJSON", func(c *gin.Context) {
 })
 ` + "```" + `
 `
-
-// TestWhyIsAnsweredByTheReason: a "why" question is answered by the
-// sentence that gives the reason first.
-func TestWhyIsAnsweredByTheReason(t *testing.T) {
-	src := parseMD(t, "gin/doc.md", proxiesMD)
-	md := solveMD(t, "explain", "Why should I not trust all proxies in gin?", "should I not trust all proxies in gin", []mdSource{src}, src.leaf(t, "Don't trust all proxies"))
-	checkMD(t, md, []string{"this is not safe because any client can then forge its IP address"}, nil)
-}
-
-// TestDefinitionIsTheDefiningSentence: "what is X" is answered by the
-// sentence saying what X is, not by the code that uses it.
-func TestDefinitionIsTheDefiningSentence(t *testing.T) {
-	src := parseMD(t, "gin/doc.md", proxiesMD)
-	md := solveMD(t, "define", "What is SecureJSON in gin?", "SecureJSON in gin", []mdSource{src}, src.leaf(t, "SecureJSON"))
-	checkMD(t, md, []string{"SecureJSON is a JSON renderer of gin"}, []string{"c.SecureJSON(http.StatusOK"})
-}
 
 const stashMD = `# git stash
 
@@ -349,14 +347,6 @@ Every command takes --workspace DIR.
 | ` + "`tool stats`" + ` | prints statistics |
 `
 
-// TestTableStaysATable: rows that answer are shown as a table under their
-// header, each row cited, not flattened to "a | b" text.
-func TestTableStaysATable(t *testing.T) {
-	src := parseMD(t, "README.md", tableMD)
-	md := solveMD(t, "describe", "How do I see the trace of a past request?", "see the trace of a past request", []mdSource{src}, src.leaf(t, "Commands"))
-	checkMD(t, md, []string{"| command | what it does |\n| --- | --- |\n", "| `tool trace [ID]` | prints the trace of a past request [1] |"}, []string{"\ncommand | what it does"})
-}
-
 const bindMD = `# Gin
 
 ## Model binding and validation
@@ -486,11 +476,37 @@ func TestListQuestionCutsATableItIsNotAbout(t *testing.T) {
 	}
 }
 
-// TestLabelledCode: a paragraph of a few words over a code block is its
-// label, and a list question about the section is answered by its
-// labelled blocks.
-func TestLabelledCode(t *testing.T) {
-	src := parseMD(t, "gin/docs/doc.md", "# Gin\n\n### Build with json replacement\n\nGin uses `encoding/json` as the default JSON package but you can change it by building from other tags.\n\n[jsoniter](https://github.com/json-iterator/go)\n\n```sh\ngo build -tags=jsoniter .\n```\n\n[go-json](https://github.com/goccy/go-json)\n\n```sh\ngo build -tags=go_json .\n```\n\n[sonic](https://github.com/bytedance/sonic)\n\n```sh\n$ go build -tags=sonic .\n```\n")
-	md := solveMD(t, "identify", "Which JSON packages can gin be built with instead of encoding/json?", "JSON packages can gin be built with instead of encoding/json", []mdSource{src}, src.leaf(t, "Build with json replacement"))
-	checkMD(t, md, []string{"- jsoniter [1]", "go build -tags=jsoniter .", "- go-json [1]", "go build -tags=go_json .", "- sonic [1]", "$ go build -tags=sonic ."}, []string{"github.com"})
+// TestPassages: which passage of a page answers a task, and the form it
+// keeps.
+func TestPassages(t *testing.T) {
+	checkPages(t, []pageCase{
+		// A "why" question is answered by the sentence that gives the
+		// reason first.
+		{name: "why is answered by the reason", id: "gin/doc.md", md: proxiesMD,
+			act: "explain", prompt: "Why should I not trust all proxies in gin?", target: "should I not trust all proxies in gin",
+			leaves: []string{"Don't trust all proxies"}, want: []string{"this is not safe because any client can then forge its IP address"}},
+		// "What is X" is answered by the sentence saying what X is, not by
+		// the code that uses it.
+		{name: "a definition is the defining sentence", id: "gin/doc.md", md: proxiesMD,
+			act: "define", prompt: "What is SecureJSON in gin?", target: "SecureJSON in gin",
+			leaves: []string{"SecureJSON"}, want: []string{"SecureJSON is a JSON renderer of gin"}, not: []string{"c.SecureJSON(http.StatusOK"}},
+		// A code block of the passage that answers stays a fenced block
+		// with its indentation, never one inline span per line, and the
+		// prose stays one paragraph.
+		{name: "code stays fenced", id: "logrus/README.md", md: loggingMD,
+			act: "describe", prompt: "Show me trace and fatal level logging in logrus", target: "trace and fatal level logging in logrus",
+			leaves: []string{"Level logging"}, want: []string{"```go\n", "\n\tlog.Fatal(\"Bye.\")\n", "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic."},
+			not: []string{"`log.Trace(\"Something very low level.\")`", "1. "}},
+		// Rows that answer are shown as a table under their header, each
+		// row cited, not flattened to "a | b" text.
+		{name: "a table stays a table", id: "README.md", md: tableMD,
+			act: "describe", prompt: "How do I see the trace of a past request?", target: "see the trace of a past request",
+			leaves: []string{"Commands"}, want: []string{"| command | what it does |\n| --- | --- |\n", "| `tool trace [ID]` | prints the trace of a past request [1] |"}, not: []string{"\ncommand | what it does"}},
+		// A paragraph of a few words over a code block is its label, and a
+		// list question about the section is answered by its labelled
+		// blocks.
+		{name: "labelled code", id: "gin/docs/doc.md", md: "# Gin\n\n### Build with json replacement\n\nGin uses `encoding/json` as the default JSON package but you can change it by building from other tags.\n\n[jsoniter](https://github.com/json-iterator/go)\n\n```sh\ngo build -tags=jsoniter .\n```\n\n[go-json](https://github.com/goccy/go-json)\n\n```sh\ngo build -tags=go_json .\n```\n\n[sonic](https://github.com/bytedance/sonic)\n\n```sh\n$ go build -tags=sonic .\n```\n",
+			act: "identify", prompt: "Which JSON packages can gin be built with instead of encoding/json?", target: "JSON packages can gin be built with instead of encoding/json",
+			leaves: []string{"Build with json replacement"}, want: []string{"- jsoniter [1]", "go build -tags=jsoniter .", "- go-json [1]", "go build -tags=go_json .", "- sonic [1]", "$ go build -tags=sonic ."}, not: []string{"github.com"}},
+	})
 }

@@ -112,22 +112,13 @@ func withoutComments(md string) string {
 	}
 	lines := strings.Split(md, "\n")
 	out := make([]string, 0, len(lines))
-	fence, inComment := "", false
+	var fences text.Fences
+	inComment := false
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if !inComment {
-			if fence != "" {
-				if strings.HasPrefix(t, fence) {
-					fence = ""
-				}
-				out = append(out, l)
-				continue
-			}
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-				fence = t[:3]
-				out = append(out, l)
-				continue
-			}
+		if !inComment && fences.Step(l) {
+			out = append(out, l)
+			continue
 		}
 		var kept strings.Builder
 		rest := l
@@ -196,18 +187,13 @@ func fenceIndented(md string) string {
 	lines := strings.Split(md, "\n")
 	out := make([]string, 0, len(lines)+4)
 	indented := func(l string) bool { return strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") }
-	fence, lastText := "", ""
-	blank := true
+	var fences text.Fences
+	lastText, blank := "", true
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := strings.TrimSpace(l)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
+		case fences.Step(l):
 		case t != "" && blank && indented(l) && !listLine(lastText):
 			var block []string
 			j := i
@@ -258,11 +244,13 @@ func listLine(l string) bool {
 func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	p := procedure{ku: k}
 	var summary []string
-	fence := ""
-	add := func(line string) {
+	var fences text.Fences
+	// add adds a line to the last example, or before any example to the
+	// summary unless it is code (a fence or a line inside one).
+	add := func(line string, code bool) {
 		if n := len(p.examples); n > 0 {
 			p.examples[n-1].how = append(p.examples[n-1].how, line)
-		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && fence == "" && !strings.HasPrefix(t, "#") {
+		} else if t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), ">")); t != "" && !code && !strings.HasPrefix(t, "#") {
 			summary = append(summary, t)
 		}
 	}
@@ -272,13 +260,13 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	heading := "" // the last subheading read, without its marks
 	flush := func() {
 		for _, l := range para {
-			add(l)
+			add(l, false)
 		}
 		para = nil
 	}
 	lines := strings.Split(raw, "\n")
 	for li, line := range lines {
-		if fence == "" {
+		if !fences.Open() {
 			if navRE.MatchString(line) || tocRE.MatchString(line) || breakRE.MatchString(line) {
 				// A table of contents' entry or a thematic break is
 				// navigation, not what a page says.
@@ -286,15 +274,11 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			}
 			line = unlink(line)
 		}
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			add(line)
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
+		switch fences.Read(line) {
+		case text.Inside, text.Closing:
+			add(line, true)
 			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		case text.Opening:
 			flush()
 			if len(p.examples) == 0 && heading != "" {
 				// Code under a subheading before any description line
@@ -302,10 +286,10 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 				// subheading's example.
 				p.examples = append(p.examples, example{desc: heading})
 			}
-			fence = t[:3]
-			add(line)
+			add(line, true)
 			continue
 		}
+		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "#") {
 			flush()
 			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
@@ -332,7 +316,7 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			continue
 		}
 		if t == "" || item {
-			add(line)
+			add(line, false)
 			continue
 		}
 		para = append(para, line)
@@ -358,16 +342,11 @@ var tocRE = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)`)
 // lines between them left out).
 func oneBlank(lines []string) []string {
 	out := lines[:0:0]
-	fence := ""
+	var fences text.Fences
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
+		case fences.Step(l):
 		case t == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "":
 			continue
 		}
@@ -382,20 +361,15 @@ func oneBlank(lines []string) []string {
 // thing; code calls it.
 func codeOf(how []string) string {
 	var out []string
-	fence := ""
+	var fences text.Fences
 	for _, l := range how {
-		t := strings.TrimSpace(l)
-		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-				continue
+		switch fences.Read(l) {
+		case text.Inside:
+			out = append(out, l)
+		case text.Prose:
+			if codeLine([]string{strings.TrimSpace(l)}) || !rawBlock(how) {
+				out = append(out, l)
 			}
-			out = append(out, l)
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
-		case codeLine([]string{t}) || !rawBlock(how):
-			out = append(out, l)
 		}
 	}
 	return strings.Join(out, "\n")

@@ -13,18 +13,6 @@ const searchMD = "# Tool\n\n## Searching and measuring retrieval: `tool search`\
 	"**Batches and evaluation.** `--queries` reads BEIR queries (one JSON object per line) and ranks sources for each.\n\n" +
 	"```sh\ntool search --queries queries.jsonl --run fast.trec --k 100\ntool search --queries queries.jsonl --qrels qrels.tsv\n```\n"
 
-// TestProseCodeIsAnExample: in prose documentation the paragraph right
-// above a code block says what it does, colon or not; a section showing
-// several blocks answers a task with the block whose paragraph matches,
-// after the section's opening sentence.
-func TestProseCodeIsAnExample(t *testing.T) {
-	src := parseMD(t, "README.md", searchMD)
-	md := solveMD(t, "implement", "How do I evaluate retrieval on BEIR queries?", "evaluate retrieval on BEIR queries", []mdSource{src},
-		src.leaf(t, "Searching and measuring retrieval: tool search"))
-	checkMD(t, md, []string{"- **Batches and evaluation.** `--queries` reads BEIR queries (one JSON object per line) and ranks sources for each.\n\n  ```sh\n  tool search --queries queries.jsonl --run fast.trec --k 100\n",
-		"[1]: `search` ranks the knowledge base"}, []string{"chlorophyll", "rust-ownership"})
-}
-
 const listFirstMD = "# Tool\n\n## Batch output\n\n" +
 	"- `--run FILE` writes a TREC run, `qid Q0 docid rank score tag` (`--run -` writes it to standard output; `--tag` sets the tag).\n" +
 	"- `--qrels FILE` prints nDCG@10 and MRR@10 over the judged queries.\n\n" +
@@ -60,14 +48,6 @@ func TestUndescribedCodeFollowsTheLead(t *testing.T) {
 	}
 }
 
-// TestFAQAnswerAndNestedLinks: a FAQ's answer is quoted without its "A:"
-// label, and a link whose target holds parentheses leaves only its text.
-func TestFAQAnswerAndNestedLinks(t *testing.T) {
-	src := parseMD(t, "viper/README.md", "# Viper\n\n## FAQ\n\n### Why is it called “Viper”?\n\nA: Viper is designed to be a [companion](http://en.wikipedia.org/wiki/Viper_(G.I._Joe))\nto [Cobra](https://github.com/spf13/cobra). Together they make a powerful pair.\n")
-	md := solveMD(t, "explain", "Why is it called Viper?", "it called Viper", []mdSource{src}, src.leaf(t, "Why is it called “Viper”?"))
-	checkMD(t, md, []string{"Viper is designed to be a companion to Cobra."}, []string{"A: ", "Joe", ") to"})
-}
-
 // TestClauseQuotedAlone: a clause after a ";" quoted without the clause
 // before it is marked as the rest of a sentence; quoted with it, it reads
 // on.
@@ -77,4 +57,46 @@ func TestClauseQuotedAlone(t *testing.T) {
 	checkMD(t, md, []string{"… the message quotes the raw name"}, nil)
 	md = solveMD(t, "describe", "Which file name is skipped, and what does the message quote?", "file name not valid UTF-8 skipped message quote raw name", []mdSource{src}, src.leaf(t, "A file is skipped"))
 	checkMD(t, md, []string{"`file_name_not_utf8`; the message quotes the raw name"}, []string{"…"})
+}
+
+// TestProsePages: what answers a task asked of a page written as prose.
+func TestProsePages(t *testing.T) {
+	checkPages(t, []pageCase{
+		// An identifier a page names in prose ("Like the standard
+		// http.ServeMux") does not show how to do the task as code calling
+		// it does; the section written for the task answers.
+		{name: "identifier in prose", id: "mux/README.md", md: "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\nLike the standard `http.ServeMux`, `mux.Router` matches incoming requests. The main features are:\n\n* It implements the `http.Handler` interface so it is compatible with the standard `http.ServeMux`.\n* Routes can be used as subrouters.\n\n## Graceful Shutdown\n\nGo 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n```go\nsrv := &http.Server{Handler: r}\nctx, cancel := context.WithTimeout(context.Background(), wait)\ndefer cancel()\nsrv.Shutdown(ctx)\n```\n",
+			act: "implement", prompt: "How do I shut down a gorilla/mux server gracefully?", target: "shut down a gorilla/mux server gracefully",
+			leaves: []string{"gorilla/mux", "Graceful Shutdown"}, want: []string{"srv.Shutdown(ctx)"}, not: []string{"main features"}},
+		// The sentence after the best one in its paragraph goes on what it
+		// says and is shown with it.
+		{name: "paragraph kept together", id: "logrus/README.md", md: "# Logrus\n\n## Level logging\n\nLogrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\nLogging a fatal message writes it at the fatal level.\n\nA message logged after the level is lowered is dropped.\n\n## Fatal handlers\n\nLogrus can register one or more functions that will be called when any `fatal`\nlevel message is logged. The registered handlers will be executed before\nlogrus performs an `os.Exit(1)`. This behavior may be helpful if callers need\nto gracefully shut down.\n",
+			act: "describe", prompt: "What does logrus do after logging a fatal message?", target: "logrus do after logging a fatal message",
+			leaves: []string{"Level logging", "Fatal handlers"}, want: []string{"is logged. The registered handlers will be executed before logrus performs an `os.Exit(1)`."}},
+		// A section whose opening paragraph says how to do the task, better
+		// than any example below it does, leads with that sentence.
+		{name: "how in summary", id: "logrus/README.md", md: "# Logrus\n\n#### Thread safety\n\nBy default, Logger is protected by a mutex for concurrent writes. The mutex is held when calling hooks and writing logs.\nIf you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking.\n\nSituations when locking is not needed include:\n\n* You have no hooks registered, or hooks calling is already thread-safe.\n\n* Writing to logger.Out is already thread-safe.\n",
+			act: "implement", prompt: "How do I disable the mutex locking in logrus?", target: "disable the mutex locking in logrus",
+			leaves: []string{"Thread safety"}, want: []string{"Thread safety [1]: By default, Logger is protected by a mutex for concurrent writes. … If you are sure such locking is not needed, you can call logger.SetNoLock() to disable the locking."}},
+		// The sentence of an opening paragraph that holds more of the task
+		// than the lead and the best example's description joins the lead,
+		// code or not.
+		{name: "how in summary prose", id: "docs/sessions.md", md: "# Sessions\n\n## Sessions\n\nEvery answer ends with a session id. Pass that id to `--session` to ask a follow-up.\nA session that is never used again expires after thirty days.\n\nExamples:\n\n```sh\nmrpvm ask --session s-1 \"and how do I remove one?\"\n```\n",
+			act: "implement", prompt: "When does an unused session expire?", target: "unused session expire days",
+			leaves: []string{"Sessions"}, want: []string{"Sessions [1]: Every answer ends with a session id. … A session that is never used again expires after thirty days."}},
+		// In prose documentation the paragraph right above a code block
+		// says what it does, colon or not; a section showing several
+		// blocks answers a task with the block whose paragraph matches,
+		// after the section's opening sentence.
+		{name: "prose code is an example", id: "README.md", md: searchMD,
+			act: "implement", prompt: "How do I evaluate retrieval on BEIR queries?", target: "evaluate retrieval on BEIR queries",
+			leaves: []string{"Searching and measuring retrieval: tool search"},
+			want: []string{"- **Batches and evaluation.** `--queries` reads BEIR queries (one JSON object per line) and ranks sources for each.\n\n  ```sh\n  tool search --queries queries.jsonl --run fast.trec --k 100\n",
+				"[1]: `search` ranks the knowledge base"}, not: []string{"chlorophyll", "rust-ownership"}},
+		// A FAQ's answer is quoted without its "A:" label, and a link whose
+		// target holds parentheses leaves only its text.
+		{name: "FAQ answer and nested links", id: "viper/README.md", md: "# Viper\n\n## FAQ\n\n### Why is it called “Viper”?\n\nA: Viper is designed to be a [companion](http://en.wikipedia.org/wiki/Viper_(G.I._Joe))\nto [Cobra](https://github.com/spf13/cobra). Together they make a powerful pair.\n",
+			act: "explain", prompt: "Why is it called Viper?", target: "it called Viper",
+			leaves: []string{"Why is it called “Viper”?"}, want: []string{"Viper is designed to be a companion to Cobra."}, not: []string{"A: ", "Joe", ") to"}},
+	})
 }

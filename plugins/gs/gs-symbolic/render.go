@@ -383,21 +383,31 @@ func splitItems(lines []string) [][]string {
 	return items
 }
 
+// tableParts splits a table's lines into its header (the header row and
+// the separator row under it, when there is one) and its rows.
+func tableParts(lines []string) (head, rows []string) {
+	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
+		return lines[:2], lines[2:]
+	}
+	return nil, lines
+}
+
+// rowOverlap is the share of the task terms want that the table row r
+// holds.
+func rowOverlap(r string, want []string) float64 {
+	return symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " "))))
+}
+
 // cutTable keeps a table's header and, when it has more than maxTableRows
 // rows, the rows that hold a task term (the first rows when none does).
 func cutTable(lines []string, want []string) []string {
-	var head, rows []string
-	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
-		head, rows = lines[:2], lines[2:]
-	} else {
-		rows = lines
-	}
+	head, rows := tableParts(lines)
 	if len(rows) <= maxTableRows {
 		return lines
 	}
 	var kept []string
 	for _, r := range rows {
-		if len(kept) < maxTableRows && symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " ")))) > 0 {
+		if len(kept) < maxTableRows && rowOverlap(r, want) > 0 {
 			kept = append(kept, r)
 		}
 	}
@@ -412,16 +422,11 @@ func cutTable(lines []string, want []string) []string {
 // neighbours. A table no row of which holds a task term is cut as
 // cutTable cuts it.
 func bestRows(lines []string, want []string) []string {
-	var head, rows []string
-	if len(lines) >= 2 && isSeparatorRow(lines[1]) {
-		head, rows = lines[:2], lines[2:]
-	} else {
-		rows = lines
-	}
+	head, rows := tableParts(lines)
 	best := 0.0
 	score := make([]float64, len(rows))
 	for i, r := range rows {
-		score[i] = symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.ReplaceAll(r, "|", " "))))
+		score[i] = rowOverlap(r, want)
 		best = max(best, score[i])
 	}
 	if best == 0 {

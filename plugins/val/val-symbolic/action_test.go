@@ -31,11 +31,7 @@ func TestHowToMustDoTheAction(t *testing.T) {
 	stash, docker := page(t, "common/git-stash.md", stashPage), page(t, "common/docker.md", dockerPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("stash latest back container delet bring stop", 5)},
 		src: map[string]string{"common/git-stash.md": stashPage, "common/docker.md": dockerPage}}
-	cases := []struct {
-		name, target, answer string
-		ev                   *kus.KU
-		want                 plugin.Status
-	}{
+	expectHowTo(t, c, kus.LevelSummary, `"bring"`, []howToCase{
 		{"another action on the object", "bring the latest stash back", "git stash [1]: Stash local Git changes in a temporary area.\n\n" +
 			"- Show the changes as a patch between the stash and the commit back when stash entry was first created:\n\n  `git stash show {{[-p|--patch]}}`\n\n" +
 			"- Delete the latest stash:\n\n  `git stash drop`\n\nSources:\n[1] git stash — common/git-stash.md:3\n",
@@ -46,16 +42,7 @@ func TestHowToMustDoTheAction(t *testing.T) {
 		{"a broader word for the action", "delete a stopped container", "docker [1]: Manage Docker containers and images.\n\n" +
 			"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n",
 			docker, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
-			expect(t, res, tc.want, `"bring"`)
-		})
-	}
+	})
 }
 
 // pkillLikePage, uniqLikePage and pySpyLikePage are cut from tldr-pages'
@@ -80,11 +67,7 @@ func TestHowToExampleMustDoTheAction(t *testing.T) {
 	uniq := page(t, "common/uniq.md", uniqLikePage)
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word find where executable program live path time line appear file": 300})},
 		src: map[string]string{"common/pkill.md": pkillLikePage, "common/py-spy.md": pySpyLikePage, "common/uniq.md": uniqLikePage}}
-	cases := []struct {
-		name, target, answer string
-		ev                   *kus.KU
-		want                 plugin.Status
-	}{
+	expectHowTo(t, c, kus.LevelSummary, "does not do what", []howToCase{
 		{"a page name the lexicon relates to the action", "find where the executable for a program lives on my path",
 			"py-spy [1]: A sampling profiler for Python programs.\n\n- Start a program and show a live view of the functions that take the most execution time:\n\n  `py-spy top -- python {{path/to/file.py}}`\n\nSources:\n[1] py-spy — common/py-spy.md:1\n",
 			pyspy, plugin.StatusRejected},
@@ -94,16 +77,7 @@ func TestHowToExampleMustDoTheAction(t *testing.T) {
 		{"an option of the example's command that names the action", "count how many times each line appears in a file",
 			"uniq [1]: Output the unique lines of a file.\n\n- Display how many times each line occurs:\n\n  `sort {{path/to/file}} | uniq {{[-c|--count]}}`\n\nSources:\n[1] uniq — common/uniq.md:1\n",
 			uniq, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelSummary}}})
-			expect(t, res, tc.want, "does not do what")
-		})
-	}
+	})
 }
 
 // descriptionUnit parses a tldr-style page as ingest does and returns the
@@ -142,11 +116,7 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 	pueue, tar, pkill := descriptionUnit(t, "common/pueue.md", pueueLikePage), descriptionUnit(t, "common/tar.md", tarLikePage), descriptionUnit(t, "common/pkill.md", pkillLikePage)
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"stop command automatically run long every process name match word extract tar gz archive": 300})},
 		src: map[string]string{"common/pueue.md": pueueLikePage, "common/tar.md": tarLikePage, "common/pkill.md": pkillLikePage}}
-	cases := []struct {
-		name, target, answer string
-		ev                   *kus.KU
-		want                 plugin.Status
-	}{
+	expectHowTo(t, c, kus.LevelLeaf, "only as the state", []howToCase{
 		{"the action as the state of what is acted on", "stop a command automatically if it runs for too long",
 			"pueue [1]: A task management tool for long-running tasks.\n\n- Edit the command line of a stopped task in the default editor:\n\n  `pueue edit {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:3\n",
 			pueue, plugin.StatusRejected},
@@ -156,14 +126,5 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 		{"a description that says what the page is for", "stop every process whose name matches a word",
 			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:3\n",
 			pkill, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
-			expect(t, res, tc.want, "only as the state")
-		})
-	}
+	})
 }

@@ -168,29 +168,20 @@ func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
 	df := freqs(map[string]int{"list name url repository version control system internet": 500, "git remote clone": 30})
 	git, remote := descriptionUnit(t, "common/git.md", gitPage), descriptionUnit(t, "common/git-remote.md", gitRemotePage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/git.md": gitPage, "common/git-remote.md": gitRemotePage}}
-	cases := []struct {
-		name, answer string
-		ev           *kus.KU
-		want         plugin.Status
-	}{
+	cases := []answerCase{
 		{"an example that changes something", "git [1]: Distributed version control system.\n\n- Clone a remote Git repository from the internet:\n\n" +
 			"  `git clone {{https://example.com/repo.git}}`\n\nSources:\n[1] git — common/git.md:3\n", git, plugin.StatusRejected},
 		{"an example that shows", "git remote [1]: Manage set of tracked repositories (\"remotes\").\n\n- List existing remotes with their names and URLs:\n\n" +
 			"  `git remote {{[-v|--verbose]}}`\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
 	}
-	for _, tc := range cases {
-		// Asked as a task, or as a question whether there is a way.
-		for _, intent := range []plugin.Intent{
-			{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"},
-			{ID: "i1", Act: "verify", Target: "Is there a way to list which remotes my git repository has"},
-		} {
-			t.Run(tc.name+"/"+intent.Act, func(t *testing.T) {
-				res := validate(t, c, &plugin.ValidateInput{
-					Intents: []plugin.Intent{intent},
-					Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
-				expect(t, res, tc.want, "do not show anything")
-			})
-		}
+	// Asked as a task, or as a question whether there is a way.
+	for _, intent := range []plugin.Intent{
+		{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"},
+		{ID: "i1", Act: "verify", Target: "Is there a way to list which remotes my git repository has"},
+	} {
+		t.Run(intent.Act, func(t *testing.T) {
+			expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{intent}}, kus.LevelLeaf, "do not show anything", cases)
+		})
 	}
 }
 
@@ -210,24 +201,13 @@ func TestAnAmountIsAnsweredByAnExampleThatShowsIt(t *testing.T) {
 	df := freqs(map[string]int{"print number display all multiple parallel": 500, "cpu cores available processing units benchmark algorithms": 40})
 	speed, nproc := descriptionUnit(t, "common/openssl-speed.md", sslSpeedPage), descriptionUnit(t, "common/nproc.md", nprocPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/openssl-speed.md": sslSpeedPage, "common/nproc.md": nprocPage}}
-	cases := []struct {
-		name, answer string
-		ev           *kus.KU
-		want         plugin.Status
-	}{
-		{"an example that uses the cores", "openssl speed [1]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n" +
-			"  `openssl speed -multi $(nproc)`\n\nSources:\n[1] openssl speed — common/openssl-speed.md:3\n", speed, plugin.StatusRejected},
-		{"an example that displays their number", "nproc [1]: Print the number of processing units (CPU cores) available.\n\n- Display the number of available processing units:\n\n" +
-			"  `nproc`\n\nSources:\n[1] nproc — common/nproc.md:3\n", nproc, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: kus.LevelLeaf}}})
-			expect(t, res, tc.want, "do not show anything")
+	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}}},
+		kus.LevelLeaf, "do not show anything", []answerCase{
+			{"an example that uses the cores", "openssl speed [1]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n" +
+				"  `openssl speed -multi $(nproc)`\n\nSources:\n[1] openssl speed — common/openssl-speed.md:3\n", speed, plugin.StatusRejected},
+			{"an example that displays their number", "nproc [1]: Print the number of processing units (CPU cores) available.\n\n- Display the number of available processing units:\n\n" +
+				"  `nproc`\n\nSources:\n[1] nproc — common/nproc.md:3\n", nproc, plugin.StatusAccepted},
 		})
-	}
 }
 
 // TestShows: an example shows what a display action asks when its

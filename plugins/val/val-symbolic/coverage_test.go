@@ -154,6 +154,15 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 	}
 }
 
+// viperWriting is viper's unit on writing config files; viperWritingAnswer
+// quotes it.
+func viperWriting() plugin.ScoredKU {
+	return plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
+		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+}
+
+const viperWritingAnswer = "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+
 // TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence: a question word no
 // source holds ("disk" over documentation that never says it) can be in
 // no passage, right or wrong, so an answer that covers the rest is
@@ -163,9 +172,7 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 // such words is not answered at all; a known rare word still counts.
 func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "yaml": 1})}
-	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
-		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
-	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	writing, answer := viperWriting(), viperWritingAnswer
 	cases := []struct {
 		name, target string
 		want         plugin.Status
@@ -188,9 +195,7 @@ func TestWordsTheKnowledgeBaseNeverUsesAreNoEvidence(t *testing.T) {
 // answer must hold; as the action itself ("back up") it is asked for.
 func TestParticlesBelongToTheVerb(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"config file": 300, "write": 100, "viper": 20, "back": 1})}
-	writing := plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
-		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
-	answer := "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
+	writing, answer := viperWriting(), viperWritingAnswer
 	for _, tc := range []struct {
 		target string
 		want   plugin.Status
@@ -262,23 +267,14 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
 	lsof := descriptionUnit(t, "common/lsof.md", lsofPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lsof.md": lsofPage}}
-	cases := []struct {
-		name, answer string
-		want         plugin.Status
-	}{
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
+		Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8080\" is not covered", []answerCase{
 		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
-			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusAccepted},
+			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusAccepted},
 		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
-			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", plugin.StatusRejected},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}})
-			expect(t, res, tc.want, "\"8080\" is not covered")
-		})
-	}
+			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusRejected},
+	})
 }
 
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
@@ -293,19 +289,11 @@ func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 	disk := plugin.ScoredKU{KU: &kus.KU{ID: "w::3", Title: "watch", SourceID: "common/watch.md", Range: kus.Range{StartLine: 3},
 		TextBody: "Keep waiting for new ones."}}
 	target := "keep waiting for new ones (kernel messages in a human-readable way)"
-	for _, tc := range []struct {
-		name, answer string
-		want         plugin.Status
-	}{
-		{"its words and the topic's head", "Show kernel messages and keep waiting for new ones. [1]\n\nSources:\n[1] dmesg — linux/dmesg.md:3\n", plugin.StatusAccepted},
-		{"its words alone", "Keep waiting for new ones. [1]\n\nSources:\n[1] watch — common/watch.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{dmesg, disk}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+		Evidence: []plugin.ScoredKU{dmesg, disk}}, "", "", []answerCase{
+		{"its words and the topic's head", "Show kernel messages and keep waiting for new ones. [1]\n\nSources:\n[1] dmesg — linux/dmesg.md:3\n", nil, plugin.StatusAccepted},
+		{"its words alone", "Keep waiting for new ones. [1]\n\nSources:\n[1] watch — common/watch.md:3\n", nil, plugin.StatusRejected},
+	})
 }
 
 // TestASynonymTheAnswerSaysCoversAWord: a key word the answer says with a
@@ -338,21 +326,12 @@ func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"list": 300, "remote": 60, "repo repositories report": 30})}
 	target := "list the remotes of my repo"
-	for _, tc := range []struct {
-		name, answer string
-		want         plugin.Status
-	}{
-		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusAccepted},
-		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			k := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
-				TextBody: "List the remotes of tracked repositories. List the remotes."}
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	remote := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
+		TextBody: "List the remotes of tracked repositories. List the remotes."}
+	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target)}, "", "", []answerCase{
+		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
+		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusRejected},
+	})
 	if clippedIn("repo", map[string]bool{"repositori": false}) {
 		t.Error("an absent term covers nothing")
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
@@ -32,5 +33,54 @@ func expect(t *testing.T, res *plugin.ValidateResult, want plugin.Status, says s
 	}
 	if want == plugin.StatusRejected && !strings.Contains(res.Reason, says) {
 		t.Errorf("the reason should say %q: %s", says, res.Reason)
+	}
+}
+
+// answerCase is an answer and the status val-symbolic should give it.
+type answerCase struct {
+	name, answer string
+	ev           *kus.KU // the one evidence unit, when the cases differ in it
+	want         plugin.Status
+}
+
+// expectAnswers validates in with each case's answer in a subtest and
+// expects the case's status and, for a rejection, a reason that contains
+// says. A case with a unit of its own has it as the one evidence, found
+// with score 1 at level.
+func expectAnswers(t *testing.T, c plugin.Corpus, in plugin.ValidateInput, level, says string, cases []answerCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := in
+			in.Answer = tc.answer
+			if tc.ev != nil {
+				in.Evidence = []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}
+			}
+			expect(t, validate(t, c, &in), tc.want, says)
+		})
+	}
+}
+
+// howToCase is a how-to question on target and an answer that rests on
+// the unit ev.
+type howToCase struct {
+	name, target, answer string
+	ev                   *kus.KU
+	want                 plugin.Status
+}
+
+// expectHowTo asks "How do I <target>?" of each case in a subtest, with
+// its unit the one evidence at level, and expects the case's status and,
+// for a rejection, a reason that contains says.
+func expectHowTo(t *testing.T, c plugin.Corpus, level, says string, cases []howToCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}})
+			expect(t, res, tc.want, says)
+		})
 	}
 }

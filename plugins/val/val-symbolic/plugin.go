@@ -1522,17 +1522,15 @@ func findKU(ev []plugin.ScoredKU, ref sourceRef) *kus.KU {
 func statements(body string) []statement {
 	var out []statement
 	lines := strings.Split(body, "\n")
-	fence := ""
+	var fences text.Fences
 	for i, raw := range lines {
-		if t := strings.TrimSpace(raw); fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			} else if t != "" && t != "..." {
+		switch fences.Read(raw) {
+		case text.Inside:
+			if t := strings.TrimSpace(raw); t != "" && t != "..." {
 				out = append(out, statement{text: t, line: i + 1, code: true})
 			}
 			continue
-		} else if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		case text.Opening, text.Closing:
 			continue
 		}
 		line := strings.TrimSpace(strings.ReplaceAll(raw, "**", ""))

@@ -130,23 +130,14 @@ func TestTheLeadSourceMustHoldTheWordsTogether(t *testing.T) {
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/cpupower.md": cpupowerPage, "common/openssl-speed.md": sslSpeedPage}}
 	cpuPart := "cpupower [%d]: Tools for CPU power and tuning.\n\n- Print CPU 0's available frequency governors:\n\n  `sudo cpupower --cpu 0 frequency-info --governors`\n\n"
 	sslPart := "openssl speed [%d]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n  `openssl speed -multi $(nproc)`\n\n"
-	cases := []struct {
-		name, answer string
-		want         plugin.Status
-	}{
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
+		Evidence: []plugin.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}}, "", "leads with, [1] cpupower", []answerCase{
 		{"led by the page that has them apart", fmt.Sprintf(cpuPart, 1) + fmt.Sprintf(sslPart, 2) +
-			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", plugin.StatusRejected},
+			"Sources:\n[1] cpupower — linux/cpupower.md:1\n[2] openssl speed — common/openssl-speed.md:1\n", nil, plugin.StatusRejected},
 		{"led by the page that has them together", fmt.Sprintf(sslPart, 1) + fmt.Sprintf(cpuPart, 2) +
-			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: cpupower, Score: 1}, {KU: speed, Score: 0.9}}})
-			expect(t, res, tc.want, "leads with, [1] cpupower")
-		})
-	}
+			"Sources:\n[1] openssl speed — common/openssl-speed.md:1\n[2] cpupower — linux/cpupower.md:1\n", nil, plugin.StatusAccepted},
+	})
 }
 
 const pueuePage = `# pueue
@@ -178,22 +169,10 @@ func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
 	df := freqs(map[string]int{"task add command change": 600, "stash": 20})
 	pueue, stash := page(t, "common/pueue.md", pueuePage), page(t, "common/git-stash.md", gitStashPage)
 	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/pueue.md": pueuePage, "common/git-stash.md": gitStashPage}}
-	cases := []struct {
-		name, answer string
-		ev           *kus.KU
-		want         plugin.Status
-	}{
+	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "a stash"}}}, "", "not about", []answerCase{
 		{"a page that mentions it in passing", "pueue [1]: A task management tool for long-running tasks.\n\n- Stash a task so that it waits until it is enqueued again:\n\n" +
 			"  `pueue stash {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:1\n", pueue, plugin.StatusRejected},
 		{"the page about it", "git stash [1]: Stash local Git changes in a temporary area.\n\n- Stash current changes, except new (untracked) files:\n\n" +
 			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "a stash"}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1}}})
-			expect(t, res, tc.want, "not about")
-		})
-	}
+	})
 }

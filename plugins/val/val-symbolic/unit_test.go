@@ -57,14 +57,22 @@ func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 	}
 }
 
+// markdownUnit is a knowledge base of ten units, each of the words terms
+// in one of them, whose one source src holds the Markdown md; and the
+// unit id, titled title, that spans the whole of md and claims claim.
+func markdownUnit(id, src, title, md, claim, terms string) (sourced, plugin.ScoredKU) {
+	c := sourced{corpus: corpus{n: 10, df: freq(terms, 1)}, src: map[string]string{src: md}}
+	k := plugin.ScoredKU{KU: &kus.KU{ID: id, Title: title, SourceID: src,
+		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: claim}}
+	return c, k
+}
+
 // TestStatementsRestOnTheCitedMarkdown: a line the answer quotes from the
 // Markdown of a unit it rests on (a label line its analysed fields leave
 // out) is supported; one the Markdown lacks is not.
 func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Querystring parameters\n\nHow to `curl`:\n\n```go\nc.Query(\"name\")\n```\n"
-	c := sourced{corpus: corpus{n: 10, df: freq("querystring parameters query", 1)}, src: map[string]string{"gin/doc.md": md}}
-	k := plugin.ScoredKU{KU: &kus.KU{ID: "g::1", Title: "Querystring parameters", SourceID: "gin/doc.md",
-		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: "Querystring parameters are read with Query."}}
+	c, k := markdownUnit("g::1", "gin/doc.md", "Querystring parameters", md, "Querystring parameters are read with Query.", "querystring parameters query")
 	cases := []struct {
 		name, line string
 		want       plugin.Status
@@ -113,9 +121,7 @@ func TestCitationGroupsStandAsWords(t *testing.T) {
 // Markdown of the unit it cites is grounded; one it makes up is not.
 func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Ollama\n\nmrpvm asks `localhost:11434` when the probe is on.\n"
-	c := sourced{corpus: corpus{n: 10, df: freq("ollama probe localhost", 1)}, src: map[string]string{"docs/llm.md": md}}
-	k := plugin.ScoredKU{KU: &kus.KU{ID: "o::1", Title: "Ollama", SourceID: "docs/llm.md",
-		Range: kus.Range{StartLine: 1}, CharStart: 0, CharEnd: len(md), Claim: "mrpvm asks a local Ollama when the probe is on."}}
+	c, k := markdownUnit("o::1", "docs/llm.md", "Ollama", md, "mrpvm asks a local Ollama when the probe is on.", "ollama probe localhost")
 	cases := []struct {
 		name, port string
 		want       plugin.Status
