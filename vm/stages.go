@@ -802,6 +802,8 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	// points at those sources first.
 	var rejected []plugin.ScoredKU
 	var rejectedCited []string
+	// unanswered are the parts with no accepted answer, by heading.
+	var unanswered []string
 	asParts := len(splitIntents(intents)) >= 2
 	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
@@ -842,6 +844,7 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		switch res.status {
 		case StatusAnswered:
 			answered++
+			unanswered = append(unanswered, res.unanswered...)
 			if len(res.cited) > 0 {
 				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
 					prevSource, prevTitle = k.SourceID, k.Title
@@ -853,19 +856,41 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 			cited = append(cited, res.cited...)
 		case StatusNoContext:
 			noContext++
+			unanswered = append(unanswered, heading)
 			parts = append(parts, "### "+heading+"\n\n"+noContextAnswer(res.answer))
 		case "rejected":
+			// The part's candidate is not shown, cited or counted among
+			// the answer's evidence: validation found it short of the
+			// part. What it rested on is where a reader may look.
 			rejections = append(rejections, heading+": "+res.reason)
 			rejected = mergeEvidence(rejected, res.evidence)
 			rejectedCited = append(rejectedCited, res.cited...)
-			parts = append(parts, "### "+heading+"\n\nNo answer: every answer was rejected by validation.")
+			unanswered = append(unanswered, heading)
+			r.trace.fail(ft, CodeValidationRejected, "part %d (%s): %s; the part is reported unanswered", i+1, heading, res.reason)
+			body := "Not answered: the answer found for this part was rejected by validation"
+			if res.reason != "" {
+				body += " (" + res.reason + ")"
+			}
+			body += "."
+			if look := lookAt(res.evidence, res.cited); look != "" {
+				body += "\n\n" + look
+			}
+			parts = append(parts, "### "+heading+"\n\n"+body)
 		default:
-			parts = append(parts, "### "+heading+"\n\nNo answer: "+res.status+".")
+			unanswered = append(unanswered, heading)
+			parts = append(parts, "### "+heading+"\n\nNot answered: "+res.status+".")
 		}
 	}
 	switch {
 	case answered > 0:
-		return frameResult{status: StatusAnswered, answer: strings.Join(parts, "\n\n"), evidence: evidence, cited: cited, solver: "decomposition"}, true
+		answer := strings.Join(parts, "\n\n")
+		if len(unanswered) > 0 {
+			// A reader sees before any part's answer that the question is
+			// answered only in part, and which parts are not.
+			answer = fmt.Sprintf("Only part of this question is answered: %d of %d parts have no accepted answer (%s).\n\n",
+				len(unanswered), len(subs), strings.Join(unanswered, "; ")) + answer
+		}
+		return frameResult{status: StatusAnswered, answer: answer, evidence: evidence, cited: cited, solver: "decomposition", unanswered: unanswered}, true
 	case noContext > 0:
 		return frameResult{status: StatusNoContext, answer: strings.Join(parts, "\n\n")}, true
 	case len(rejections) > 0:
