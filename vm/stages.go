@@ -887,8 +887,8 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		if len(unanswered) > 0 {
 			// A reader sees before any part's answer that the question is
 			// answered only in part, and which parts are not.
-			answer = fmt.Sprintf("Only part of this question is answered: %d of %d parts have no accepted answer (%s).\n\n",
-				len(unanswered), len(subs), strings.Join(unanswered, "; ")) + answer
+			answer = fmt.Sprintf("Only part of this question is answered; no accepted answer was found for: %s.\n\n",
+				strings.Join(unanswered, "; ")) + answer
 		}
 		return frameResult{status: StatusAnswered, answer: answer, evidence: evidence, cited: cited, solver: "decomposition", unanswered: unanswered}, true
 	case noContext > 0:
