@@ -162,6 +162,12 @@ type run struct {
 	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
+	// sibling, while a part of a multi-part question is asked again, is
+	// the source a later part was answered from and siblingKUs the units
+	// it cited: the part's evidence is that source's units that hold the
+	// part's own words (retryFromLaterParts).
+	sibling    string
+	siblingKUs []string
 	// broken holds the plugins whose call failed in a way a second call in
 	// the same request would repeat (see brokenCodes), with that error.
 	broken map[string]*plugin.Error

@@ -236,7 +236,7 @@ func (p *promptVal) Validate(ctx context.Context, rc plugin.RunContext, in *plug
 func TestRejectedPartIsReportedUnanswered(t *testing.T) {
 	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{sourceLeaf("tar.md::0::0", "tar.md", "Create an archive and extract it elsewhere with tar.")}}
 	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
-		return answer("Answer to: " + in.Payload.Prompt + " [1].")(ctx, in)
+		return answer("Answer to: "+in.Payload.Prompt+" [1].")(ctx, in)
 	}}
 	val := &promptVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), reject: "unpack"}
 	m, _ := setup(t, nil, kb, gs, val)
@@ -259,4 +259,53 @@ func TestRejectedPartIsReportedUnanswered(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, StatusNoContext, resp.Status, "no part accepted: no-context")
 	assert.Empty(t, resp.Unanswered)
+}
+
+// wordKB returns only the units of then when the prompt holds word, else
+// all units in order.
+type wordKB struct {
+	testKB
+	word string
+	then []*kus.KU
+}
+
+func (p *wordKB) Retrieve(ctx context.Context, rc plugin.RunContext, in *plugin.RetrieveInput) (*plugin.RetrieveResult, error) {
+	if strings.Contains(in.Payload.Prompt, p.word) {
+		return (&testKB{Base: p.Base, units: p.then}).Retrieve(ctx, rc, in)
+	}
+	return p.testKB.Retrieve(ctx, rc, in)
+}
+
+// sourceVal rejects the answers whose first evidence is of one source.
+type sourceVal struct {
+	plugin.Base
+	plugin.UnimplementedVal
+	reject string
+}
+
+func (p *sourceVal) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
+	if len(in.Evidence) > 0 && in.Evidence[0].KU.SourceID == p.reject {
+		return &plugin.ValidateResult{Status: plugin.StatusRejected, Verdict: plugin.StatusRejected, Reason: "off the question"}, nil
+	}
+	return &plugin.ValidateResult{Status: plugin.StatusAccepted, Verdict: plugin.StatusAccepted}, nil
+}
+
+// TestUnansweredPartIsAskedAgainOnALaterPartsSource: a part with no
+// accepted answer is asked again on the source a later part was answered
+// from, from that source's units that hold its words.
+func TestUnansweredPartIsAskedAgainOnALaterPartsSource(t *testing.T) {
+	other := sourceLeaf("other.md::0::0", "other.md", "Pack a directory of files for a backup.")
+	tar := sourceLeaf("tar.md::0::0", "tar.md", "Pack a directory into a tar.gz file, and unpack it with tar.")
+	kb := &wordKB{testKB: testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{other, tar}}, word: "unpack", then: []*kus.KU{tar}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("Use this [1].")}
+	val := &sourceVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), reject: "other.md"}
+	m, _ := setup(t, nil, kb, gs, val)
+
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I pack a directory into a tar.gz file, and later unpack it into another folder?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status, "%v", resp.Trace.Errors)
+	assert.Empty(t, resp.Unanswered, resp.AnswerMarkdown)
+	require.NotEmpty(t, resp.Evidence)
+	assert.Equal(t, "tar.md", resp.Evidence[0].SourceID)
+	assert.NotContains(t, resp.AnswerMarkdown, "Not answered")
 }
