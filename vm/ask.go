@@ -79,6 +79,12 @@ type Response struct {
 	SearchedFor string `json:"searchedFor,omitempty"`
 	// Hint says how to configure a model when LLM plugins stepped aside.
 	Hint string `json:"hint,omitempty"`
+	// Unanswered are the parts of a multi-part question that an
+	// "answered" response leaves without an accepted answer (each
+	// rejected by validation or with nothing in the knowledge base): the
+	// answer says so under each such part and cites nothing for it. Empty
+	// when the whole question is answered.
+	Unanswered []string `json:"unanswered,omitempty"`
 }
 
 // stageAliases maps short stage names to loop stages.
@@ -156,6 +162,12 @@ type run struct {
 	reasons   []string   // validation rejections, fed to the next attempt
 	meter     *llm.Meter // the request's LLM budget; nil without a model
 	llmHint   bool       // an LLM plugin stepped aside for want of a model
+	// sibling, while a part of a multi-part question is asked again, is
+	// the source a later part was answered from and siblingKUs the units
+	// it cited: the part's evidence is that source's units that hold the
+	// part's own words (retryFromLaterParts).
+	sibling    string
+	siblingKUs []string
 	// broken holds the plugins whose call failed in a way a second call in
 	// the same request would repeat (see brokenCodes), with that error.
 	broken map[string]*plugin.Error
@@ -336,6 +348,9 @@ type frameResult struct {
 	cited    []string
 	solver   string
 	reason   string
+	// unanswered are the parts of a multi-part task that got no
+	// accepted answer while others did (status StatusAnswered).
+	unanswered []string
 }
 
 func (f frameResult) better(g frameResult) bool { return rank(f.status) > rank(g.status) }
@@ -430,6 +445,10 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		t.FinalStatus, t.FinalAnswerStatus = "success", "answered"
 		resp.Status = StatusAnswered
 		resp.AnswerMarkdown = res.answer
+		resp.Unanswered = res.unanswered
+		if len(res.unanswered) > 0 {
+			t.note("answered in part: %d part(s) have no accepted answer: %s", len(res.unanswered), strings.Join(res.unanswered, "; "))
+		}
 	case StatusNoContext:
 		t.FinalStatus, t.FinalAnswerStatus = "success", "no-context"
 		resp.Status = StatusNoContext
@@ -518,19 +537,31 @@ func rejectedAnswer(res frameResult) string {
 		fmt.Fprintf(&b, " (the best candidate was rejected: %s)", res.reason)
 	}
 	b.WriteString(".\n")
+	if look := lookAt(res.evidence, res.cited); look != "" {
+		b.WriteString("\n" + look)
+	}
+	return b.String()
+}
+
+// lookAt lists up to three sources a reader may look at for a question
+// the knowledge base answered with no accepted answer: the sources of the
+// cited units first, in citing order, then the rest of the evidence in
+// retrieval order, one line per source. "" when there is no evidence.
+func lookAt(evidence []plugin.ScoredKU, cited []string) string {
+	var b strings.Builder
 	byID := map[string]*kus.KU{}
 	var order []*kus.KU
-	for _, e := range res.evidence {
+	for _, e := range evidence {
 		if e.KU != nil {
 			byID[e.KU.ID] = e.KU
 		}
 	}
-	for _, id := range res.cited {
+	for _, id := range cited {
 		if k := byID[id]; k != nil {
 			order = append(order, k)
 		}
 	}
-	for _, e := range res.evidence {
+	for _, e := range evidence {
 		if e.KU != nil {
 			order = append(order, e.KU)
 		}
@@ -542,7 +573,7 @@ func rejectedAnswer(res frameResult) string {
 			continue
 		}
 		if n == 0 {
-			b.WriteString("\nYou may look at:\n")
+			b.WriteString("You may look at:\n")
 		}
 		seen[k.SourceID] = true
 		n++

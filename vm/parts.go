@@ -67,7 +67,7 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		// was done, not what it was done to.
 		earlier = earlier[1:]
 	}
-	if pointsBackInPart(parts[i]) && named != nil && !choice {
+	if pointsBackInPart(parts[i]) && named != nil && !choice && !pointsAtEvent(parts[i]) {
 		// What the earlier part was answered from names what the
 		// pointer stands for ("a chi router" of "serve static files with
 		// it", answered from chi's "Router interface"): those words, not
@@ -84,7 +84,8 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		}
 	}
 	if pointsBackInPart(parts[i]) {
-		// The earlier part as it reads: "zip or gzip" stays a choice a
+		// The earlier part as it reads (an event a "before that" points
+		// at is what it describes, not only what it names): "zip or gzip" stays a choice a
 		// later "how do they differ" compares.
 		if len(earlier) > 2*maxPartContextWords {
 			earlier = earlier[:2*maxPartContextWords]
@@ -138,6 +139,24 @@ func pointsBackInPart(part string) bool {
 	words := wordRE.FindAllString(low, -1)
 	for i, w := range words {
 		if anaphors[w] && pointsBack(words, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventPrepositions put a point in time before the word that names it.
+var eventPrepositions = map[string]bool{"before": true, "after": true, "until": true, "till": true, "since": true, "during": true, "once": true}
+
+// pointsAtEvent reports whether a part points back at what happens in
+// the part before it rather than at a thing it names: a pointer placed in
+// time ("before that", "after it", "until then"). "How can I run cleanup
+// code before that", after "what does logrus do after logging a fatal
+// message", is about the fatal message, not about logrus alone.
+func pointsAtEvent(part string) bool {
+	words := wordRE.FindAllString(strings.ToLower(part), -1)
+	for i := 1; i < len(words); i++ {
+		if eventPrepositions[words[i-1]] && (words[i] == "then" || anaphors[words[i]] && pointsBack(words, i)) {
 			return true
 		}
 	}

@@ -37,7 +37,9 @@ func TestPartContext(t *testing.T) {
 		{"anaphor takes the earlier part's words", []string{"see my scheduled cron jobs", "wipe all of them"}, 1, nil, true, "my scheduled cron jobs"},
 		{"anaphor after its own clause break", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1, nil, false,
 			"logrus do after logging a fatal message"},
-		{"an answered part lends what named its answer", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1,
+		{"a pointer in time stands for the earlier part's event", []string{"logrus do after logging a fatal message", "run cleanup code before that"}, 1,
+			namedBy("logrus README Fatal handlers"), false, "logrus do after logging a fatal message"},
+		{"a pointer not in time lends what named the answer", []string{"logrus log a fatal message", "change its format"}, 1,
 			namedBy("logrus README Fatal handlers"), false, "logrus fatal"},
 		{"one points back", []string{"tell which git branch I'm on", "delete a local one"}, 1, namedBy("common git-branch git branch"), true, "git branch"},
 		{"it is the thing, not what was done to it", []string{"add middleware to a chi router", "serve static files with it"}, 1,
@@ -196,4 +198,114 @@ func TestPartsFirstThenTheWhole(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, StatusAnswered, resp.Status, "no part answered: the whole question is tried")
 	assert.Equal(t, q, prompts[len(prompts)-1])
+}
+
+func TestPointsAtEvent(t *testing.T) {
+	for part, want := range map[string]bool{
+		"run cleanup code before that": true,
+		"what happens after it":        true,
+		"keep it running until then":   true,
+		"serve static files with it":   false,
+		"delete a local one":           false,
+		"run cleanup before exiting":   false,
+	} {
+		assert.Equal(t, want, pointsAtEvent(part), part)
+	}
+}
+
+// promptVal rejects the answers to prompts that hold a word.
+type promptVal struct {
+	plugin.Base
+	plugin.UnimplementedVal
+	reject string
+}
+
+func (p *promptVal) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
+	if strings.Contains(in.Payload.Prompt, p.reject) {
+		return &plugin.ValidateResult{Status: plugin.StatusRejected, Verdict: plugin.StatusRejected, Reason: "\"" + p.reject + "\" is not covered"}, nil
+	}
+	return &plugin.ValidateResult{Status: plugin.StatusAccepted, Verdict: plugin.StatusAccepted}, nil
+}
+
+// TestRejectedPartIsReportedUnanswered: when validation rejects one part
+// of a multi-part question, the response is answered for the parts it
+// accepted, says up front and under the part that the rejected part has
+// no answer, shows no text of the rejected candidate, points at the pages
+// it rested on and lists the part in Unanswered; with every part rejected
+// the question is no-context.
+func TestRejectedPartIsReportedUnanswered(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{sourceLeaf("tar.md::0::0", "tar.md", "Create an archive and extract it elsewhere with tar.")}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: func(ctx context.Context, in *plugin.SolveInput) (*plugin.SolveResult, error) {
+		return answer("Answer to: "+in.Payload.Prompt+" [1].")(ctx, in)
+	}}
+	val := &promptVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), reject: "unpack"}
+	m, _ := setup(t, nil, kb, gs, val)
+	q := "How do I pack a directory into a tar.gz file, and later unpack it into another folder?"
+
+	resp, err := m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status, "%v", resp.Trace.Errors)
+	assert.Equal(t, []string{"unpack it into another folder"}, resp.Unanswered)
+	assert.True(t, strings.HasPrefix(resp.AnswerMarkdown, "Only part of this question is answered; no accepted answer was found for: unpack it into another folder."), resp.AnswerMarkdown)
+	_, rejectedPart, ok := strings.Cut(resp.AnswerMarkdown, "### unpack it into another folder")
+	require.True(t, ok, resp.AnswerMarkdown)
+	assert.Contains(t, rejectedPart, "Not answered: the answer found for this part was rejected by validation (\"unpack\" is not covered).")
+	assert.Contains(t, rejectedPart, "You may look at:\n- tar — tar.md:1")
+	assert.NotContains(t, rejectedPart, "Answer to:", "a rejected candidate is not shown")
+	assert.Contains(t, resp.AnswerMarkdown, "Answer to: How do I pack a directory into a tar.gz file", "the accepted part is answered")
+
+	val.reject = "tar"
+	resp, err = m.Ask(context.Background(), Request{Question: q})
+	require.NoError(t, err)
+	assert.Equal(t, StatusNoContext, resp.Status, "no part accepted: no-context")
+	assert.Empty(t, resp.Unanswered)
+}
+
+// wordKB returns only the units of then when the prompt holds word, else
+// all units in order.
+type wordKB struct {
+	testKB
+	word string
+	then []*kus.KU
+}
+
+func (p *wordKB) Retrieve(ctx context.Context, rc plugin.RunContext, in *plugin.RetrieveInput) (*plugin.RetrieveResult, error) {
+	if strings.Contains(in.Payload.Prompt, p.word) {
+		return (&testKB{Base: p.Base, units: p.then}).Retrieve(ctx, rc, in)
+	}
+	return p.testKB.Retrieve(ctx, rc, in)
+}
+
+// sourceVal rejects the answers whose first evidence is of one source.
+type sourceVal struct {
+	plugin.Base
+	plugin.UnimplementedVal
+	reject string
+}
+
+func (p *sourceVal) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
+	if len(in.Evidence) > 0 && in.Evidence[0].KU.SourceID == p.reject {
+		return &plugin.ValidateResult{Status: plugin.StatusRejected, Verdict: plugin.StatusRejected, Reason: "off the question"}, nil
+	}
+	return &plugin.ValidateResult{Status: plugin.StatusAccepted, Verdict: plugin.StatusAccepted}, nil
+}
+
+// TestUnansweredPartIsAskedAgainOnALaterPartsSource: a part with no
+// accepted answer is asked again on the source a later part was answered
+// from, from that source's units that hold its words.
+func TestUnansweredPartIsAskedAgainOnALaterPartsSource(t *testing.T) {
+	other := sourceLeaf("other.md::0::0", "other.md", "Pack a directory of files for a backup.")
+	tar := sourceLeaf("tar.md::0::0", "tar.md", "Pack a directory into a tar.gz file, and unpack it with tar.")
+	kb := &wordKB{testKB: testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, ""), units: []*kus.KU{other, tar}}, word: "unpack", then: []*kus.KU{tar}}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("Use this [1].")}
+	val := &sourceVal{Base: descriptor(t, "val-t", plugin.TypeVal, ""), reject: "other.md"}
+	m, _ := setup(t, nil, kb, gs, val)
+
+	resp, err := m.Ask(context.Background(), Request{Question: "How do I pack a directory into a tar.gz file, and later unpack it into another folder?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, resp.Status, "%v", resp.Trace.Errors)
+	assert.Empty(t, resp.Unanswered, resp.AnswerMarkdown)
+	require.NotEmpty(t, resp.Evidence)
+	assert.Equal(t, "tar.md", resp.Evidence[0].SourceID)
+	assert.NotContains(t, resp.AnswerMarkdown, "Not answered")
 }

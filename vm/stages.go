@@ -754,6 +754,7 @@ func (r *run) retrieve(ctx context.Context, ft *FrameTrace, id string, intents [
 		searched = res.RetrievalTrace.SearchedFor
 	}
 	evidence = r.preferEarlier(r.preferNamed(r.preferFamily(r.preferLibrary(searched, evidence))))
+	evidence = r.onSibling(evidence)
 	return evidence, guidance, res.Sufficient && o.status == plugin.StatusSuccess, true
 }
 
@@ -802,12 +803,16 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	// points at those sources first.
 	var rejected []plugin.ScoredKU
 	var rejectedCited []string
+	// unanswered are the parts with no accepted answer, by heading.
+	var unanswered []string
 	asParts := len(splitIntents(intents)) >= 2
 	prevSource, prevTitle := "", "" // the source the part before was answered from, its first cited passage's title
 	var prevCited []string
 	// searchedSubs are the parts as searched: a part that borrowed words
 	// lends them on ("remove it" after "stop it (a docker container)").
 	searchedSubs := slices.Clone(subs)
+	results := make([]frameResult, len(subs))
+	headings := make([]string, len(subs)) // a part's own words; "" for a part not run
 	for i, sub := range subs {
 		if ctx.Err() != nil {
 			break
@@ -839,33 +844,66 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 		r.trace.SearchedFor = searchedFor
 		restore()
 		cf.Status = res.status
+		results[i], headings[i] = res, heading
+		if res.status == StatusAnswered && len(res.cited) > 0 {
+			if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
+				prevSource, prevTitle = k.SourceID, k.Title
+			}
+			prevCited = res.cited
+		}
+	}
+	if asParts && ctx.Err() == nil {
+		r.retryFromLaterParts(ctx, ft, &child, searchedSubs, headings, results, depth, purpose)
+	}
+	for i, res := range results {
+		heading := headings[i]
+		if heading == "" {
+			continue // not run: the request ran out of time
+		}
 		switch res.status {
 		case StatusAnswered:
 			answered++
-			if len(res.cited) > 0 {
-				if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
-					prevSource, prevTitle = k.SourceID, k.Title
-				}
-				prevCited = res.cited
-			}
+			unanswered = append(unanswered, res.unanswered...)
 			parts = append(parts, "### "+heading+"\n\n"+strings.TrimSpace(res.answer))
 			evidence = mergeEvidence(evidence, res.evidence)
 			cited = append(cited, res.cited...)
 		case StatusNoContext:
 			noContext++
+			unanswered = append(unanswered, heading)
 			parts = append(parts, "### "+heading+"\n\n"+noContextAnswer(res.answer))
 		case "rejected":
+			// The part's candidate is not shown, cited or counted among
+			// the answer's evidence: validation found it short of the
+			// part. What it rested on is where a reader may look.
 			rejections = append(rejections, heading+": "+res.reason)
 			rejected = mergeEvidence(rejected, res.evidence)
 			rejectedCited = append(rejectedCited, res.cited...)
-			parts = append(parts, "### "+heading+"\n\nNo answer: every answer was rejected by validation.")
+			unanswered = append(unanswered, heading)
+			r.trace.fail(ft, CodeValidationRejected, "part %d (%s): %s; the part is reported unanswered", i+1, heading, res.reason)
+			body := "Not answered: the answer found for this part was rejected by validation"
+			if res.reason != "" {
+				body += " (" + res.reason + ")"
+			}
+			body += "."
+			if look := lookAt(res.evidence, res.cited); look != "" {
+				body += "\n\n" + look
+			}
+			parts = append(parts, "### "+heading+"\n\n"+body)
 		default:
-			parts = append(parts, "### "+heading+"\n\nNo answer: "+res.status+".")
+			unanswered = append(unanswered, heading)
+			parts = append(parts, "### "+heading+"\n\nNot answered: "+res.status+".")
 		}
 	}
 	switch {
 	case answered > 0:
-		return frameResult{status: StatusAnswered, answer: strings.Join(parts, "\n\n"), evidence: evidence, cited: cited, solver: "decomposition"}, true
+		answer := strings.Join(parts, "\n\n")
+		if len(unanswered) > 0 {
+			// A reader sees before any part's answer that the question is
+			// answered only in part, and which parts are not.
+			answer = fmt.Sprintf("Only part of this question is answered; no accepted answer was found for: %s.\n\n",
+				strings.Join(unanswered, "; ")) + answer
+		}
+		return frameResult{status: StatusAnswered, answer: answer, evidence: evidence, cited: cited, solver: "decomposition", unanswered: unanswered}, true
 	case noContext > 0:
 		return frameResult{status: StatusNoContext, answer: strings.Join(parts, "\n\n")}, true
 	case len(rejections) > 0:
@@ -875,6 +913,85 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	}
 	r.trace.fail(ft, CodeDecompositionFailed, "no sub-task of %d produced an answer", len(subs))
 	return frameResult{status: StatusFailure}, true
+}
+
+// retryFromLaterParts asks again each part of a multi-part task that got
+// no accepted answer when a later part was answered: the parts of one
+// question share what they are about ("see which remotes my git repo has,
+// and how do I change a remote's URL" asks both of git-remote), so the
+// part is run again as a follow-up of the source the later part was
+// answered from, preferring that source's passages that hold the part's
+// own words, and only from that source (onSibling). A question that is itself a follow-up keeps its own
+// conversation and is not asked again. results and subs are updated in
+// place for each part now answered.
+func (r *run) retryFromLaterParts(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, subs []plugin.Intent, headings []string,
+	results []frameResult, depth int, purpose string) {
+	if r.carried != nil {
+		return
+	}
+	for i := range results {
+		if headings[i] == "" || results[i].status == StatusAnswered || ctx.Err() != nil {
+			continue
+		}
+		source, cited := "", []string(nil)
+		for j := i + 1; j < len(results) && source == ""; j++ {
+			if results[j].status != StatusAnswered || len(results[j].cited) == 0 {
+				continue
+			}
+			if k, err := r.kuByID(results[j].cited[0], results[j].evidence); err == nil && k != nil {
+				source, cited = k.SourceID, results[j].cited
+			}
+		}
+		if source == "" {
+			continue
+		}
+		savedOwn := r.own
+		r.carried = &TurnContext{TurnID: "part", Query: subs[i].Target, Sources: []string{source}, Anchors: []string{source}, AnchorKUs: cited}
+		r.own = contentTerms(headings[i])
+		r.sibling, r.siblingKUs = source, cited
+		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{subs[i]})}
+		ft.Children = append(ft.Children, cf)
+		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+subs[i].Target+" (again, on "+source+" of a later part)")
+		searchedFor := r.trace.SearchedFor
+		r.trace.SearchedFor = ""
+		res := r.runFrame(ctx, cf, plan, []plugin.Intent{subs[i]}, subs[i].Target, depth+1)
+		r.trace.SearchedFor = searchedFor
+		r.carried, r.own = nil, savedOwn
+		r.sibling, r.siblingKUs = "", nil
+		cf.Status = res.status
+		if res.status == StatusAnswered {
+			r.trace.note("part %d of the question answered on %s, the source a later part was answered from", i+1, source)
+			results[i] = res
+		}
+	}
+}
+
+// onSibling narrows a part's evidence, while it is asked again on the
+// source a later part was answered from (r.sibling), to that source's
+// units that hold the part's own words: retrieved ones in their order,
+// else the units the later part cited. The evidence is kept as it is
+// when that source holds none of them.
+func (r *run) onSibling(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	if r.sibling == "" || len(r.own) == 0 {
+		return ev
+	}
+	var out []plugin.ScoredKU
+	for _, e := range ev {
+		if e.KU != nil && e.KU.SourceID == r.sibling && r.cover(e.KU) > 0 {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 && r.m.kb != nil {
+		for _, id := range r.siblingKUs {
+			if k, err := r.m.kb.Store().KU(id); err == nil && k != nil && k.SourceID == r.sibling && r.cover(k) > 0 {
+				out = append(out, plugin.ScoredKU{KU: k, Level: k.Level, Strategy: "session"})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ev
+	}
+	return out
 }
 
 // splitNoContext runs one child frame per part of a task that only got
