@@ -200,8 +200,8 @@ var ratchets = []ratchet{
 	{"right answers", []string{"dev", "heldout"}, map[string]float64{
 		WorkspaceDocs:   0.80, // 38/47
 		WorkspaceTLDR:   0.56, // 56/99
-		WorkspaceGolibs: 0.86, // 58/67
-		"overall":       0.71, // 152/213
+		WorkspaceGolibs: 0.88, // 59/67
+		"overall":       0.71, // 153/213
 	}},
 	// The held-out set alone. That set never changes (questions are added
 	// to the development set only), so these floors only ever rise,
@@ -226,9 +226,9 @@ var ratchets = []ratchet{
 	// raises its figures raises these.
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
 		WorkspaceDocs:   0.66, // 14/21
-		WorkspaceTLDR:   0.65, // 26/40
+		WorkspaceTLDR:   0.67, // 27/40
 		WorkspaceGolibs: 0.67, // 19/28
-		"overall":       0.66, // 59/89
+		"overall":       0.67, // 60/89
 	}},
 }
 
@@ -236,7 +236,7 @@ var ratchets = []ratchet{
 // development and held-out sets together, checked when all three workspaces ran.
 var kindFloors = map[string]float64{
 	KindFollowUp:  0.80, // 17/21
-	KindMultiPart: 0.41, // 5/12
+	KindMultiPart: 0.50, // 6/12
 }
 
 // TestEvaluationRatchet asks every question of every set and fails when
