@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -50,7 +51,51 @@ func (s *Server) scheduleDiagnostics(u string) {
 	if path == "" || !diagnosable(path) && !s.configFile(path) {
 		return
 	}
-	s.debounce(&s.dtimers, u, func() { s.publishDiagnostics(u) })
+	s.debounce(&s.dtimers, u, func() { s.refreshDiagnostics(u) })
+}
+
+// refreshDiagnostics computes and publishes u's diagnostics, one run per
+// URI at a time (serialRuns): the last diagnostics a client receives for u
+// are computed after the last request for them, and a slow run started
+// before a change (a link target deleted) cannot publish its stale result
+// after the fresh one.
+func (s *Server) refreshDiagnostics(u string) {
+	s.druns.do(u, func() { s.publishDiagnostics(u) })
+}
+
+// serialRuns runs a function for a key one call at a time. A call that
+// arrives while a run for its key is under way does not run beside it:
+// it makes that run go once more when it ends, so every call is followed
+// by a run that starts after it, and calls in a burst share one rerun.
+type serialRuns struct {
+	mu    sync.Mutex
+	again map[string]*bool // the keys running, and whether to run again
+}
+
+func (r *serialRuns) do(key string, fn func()) {
+	r.mu.Lock()
+	if again := r.again[key]; again != nil {
+		*again = true
+		r.mu.Unlock()
+		return
+	}
+	if r.again == nil {
+		r.again = map[string]*bool{}
+	}
+	again := new(bool)
+	r.again[key] = again
+	r.mu.Unlock()
+	for {
+		fn()
+		r.mu.Lock()
+		if !*again {
+			delete(r.again, key)
+			r.mu.Unlock()
+			return
+		}
+		*again = false
+		r.mu.Unlock()
+	}
 }
 
 // debounce runs fn in the background once the quiet period opt.Debounce

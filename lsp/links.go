@@ -161,7 +161,7 @@ func (s *Server) scheduleLinkers(f *folder, rel string) {
 			if s.ctx.Err() != nil {
 				return
 			}
-			s.publishDiagnostics(f.relURIString(r))
+			s.refreshDiagnostics(f.relURIString(r))
 		}
 	})
 }

@@ -94,6 +94,7 @@ type Server struct {
 	dmu     sync.Mutex
 	dtimers map[string]*time.Timer // debounced diagnostics per URI
 	ltimers map[string]*time.Timer // debounced refreshes of the files linking to a file
+	druns   serialRuns             // diagnostics runs, one at a time per URI
 
 	docs    *docStore
 	watcher *watcher
