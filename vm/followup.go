@@ -1043,12 +1043,12 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 		if full == "" || inPrev[full] {
 			return "", nil, false
 		}
-		if _, ok := r.fileNamesWith([]string{full}); !ok {
-			return "", nil, false
-		}
 		fulls = append(fulls, full)
 	}
-	co, _ := r.fileNamesWith(fulls)
+	co, named := r.fileNamesWith(fulls)
+	if len(fulls) == 0 || slices.ContainsFunc(fulls, func(t string) bool { return !named[t] }) {
+		return "", nil, false
+	}
 	// The earlier topic's words that the new pages' names do not share
 	// are what the new words stand in for.
 	var replaced, kept []string
@@ -1084,37 +1084,43 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 // fileNamesWith returns the analysed words of the file names of the
 // knowledge base's sources whose file name, or library folder
 // (libraryNames), holds one of terms ("bzip2" of common/bzip2.md, "gin"
-// of gin/docs/doc.md), and whether there is any.
-func (r *run) fileNamesWith(terms []string) (map[string]bool, bool) {
+// of gin/docs/doc.md), and which of terms some source is named by. The
+// source ids come from the stat bucket, without decoding a source record.
+func (r *run) fileNamesWith(terms []string) (co, named map[string]bool) {
+	co, named = map[string]bool{}, map[string]bool{}
 	if r.m == nil || r.m.kb == nil {
-		return nil, false
+		return co, named
 	}
-	recs, err := r.m.kb.Store().Sources()
+	stats, err := r.m.kb.Store().FileStats()
 	if err != nil {
-		return nil, false
+		return co, named
 	}
 	libs := r.libraryNames()
-	co := map[string]bool{}
-	found := false
-	for _, rec := range recs {
-		_, base := splitSourceID(rec.SourceID)
+	for _, st := range stats {
+		id := st.SourceID
+		_, base := splitSourceID(id)
 		names := append(text.Terms(strings.TrimSuffix(base, filepath.Ext(base))), text.Terms(sourceName(base))...)
-		if i := strings.Index(rec.SourceID, "/"); i > 0 && !strings.Contains(rec.SourceID[:i], "::") {
+		if i := strings.Index(id, "/"); i > 0 && !strings.Contains(id[:i], "::") {
 			// A library's folder names each of its pages ("gin" of
 			// gin/docs/doc.md).
-			if folder := text.Terms(rec.SourceID[:i]); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
+			if folder := text.Terms(id[:i]); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
 				names = append(names, folder...)
 			}
 		}
-		if !slices.ContainsFunc(names, func(t string) bool { return slices.Contains(terms, t) }) {
+		hit := false
+		for _, t := range terms {
+			if slices.Contains(names, t) {
+				named[t], hit = true, true
+			}
+		}
+		if !hit {
 			continue
 		}
-		found = true
 		for _, t := range names {
 			co[t] = true
 		}
 	}
-	return co, found
+	return co, named
 }
 
 // wholeTerm is the analysed form of a word as a whole ("kb-fast", not

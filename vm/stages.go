@@ -829,21 +829,11 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 			restore = r.partAsFollowUp(heading, sub.Target, prevSource, prevCited, prevHowTo)
 			prevSource, prevTitle, prevCited = "", "", nil
 		}
-		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
-		ft.Children = append(ft.Children, cf)
-		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+sub.Target)
-		// A sub-task is searched, solved and validated as its own words
-		// say (or as its retrieval corrects them), never as the whole
-		// question or a sibling's correction.
-		searchedFor := r.trace.SearchedFor
-		r.trace.SearchedFor = ""
-		res := r.runFrame(ctx, cf, &child, []plugin.Intent{sub}, sub.Target, depth+1)
-		if r.trace.SearchedFor != "" {
-			r.trace.note("part %d of the question searched for %q", i+1, r.trace.SearchedFor)
+		res, searched := r.subFrame(ctx, ft, &child, sub, "", depth, purpose)
+		if searched != "" {
+			r.trace.note("part %d of the question searched for %q", i+1, searched)
 		}
-		r.trace.SearchedFor = searchedFor
 		restore()
-		cf.Status = res.status
 		results[i], headings[i] = res, heading
 		if res.status == StatusAnswered && len(res.cited) > 0 {
 			if k, err := r.kuByID(res.cited[0], res.evidence); err == nil && k != nil {
@@ -915,6 +905,29 @@ func (r *run) decompose(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, 
 	return frameResult{status: StatusFailure}, true
 }
 
+// subFrame runs one part of a task in a child frame of ft, recorded as a
+// branch (with note, when there is one), and returns its result and what
+// its retrieval searched for when that differs from its words. A part is
+// searched, solved and validated as its own words say (or as its
+// retrieval corrects them), never as the whole question or a sibling's
+// correction: the request's SearchedFor is set aside while it runs.
+func (r *run) subFrame(ctx context.Context, ft *FrameTrace, plan *plugin.Plan, sub plugin.Intent, note string, depth int, purpose string) (frameResult, string) {
+	cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{sub})}
+	ft.Children = append(ft.Children, cf)
+	branch := "sub-task frame " + cf.ID + ": " + sub.Target
+	if note != "" {
+		branch += " (" + note + ")"
+	}
+	ft.Branches = append(ft.Branches, branch)
+	searchedFor := r.trace.SearchedFor
+	r.trace.SearchedFor = ""
+	res := r.runFrame(ctx, cf, plan, []plugin.Intent{sub}, sub.Target, depth+1)
+	searched := r.trace.SearchedFor
+	r.trace.SearchedFor = searchedFor
+	cf.Status = res.status
+	return res, searched
+}
+
 // retryFromLaterParts asks again each part of a multi-part task that got
 // no accepted answer when a later part was answered: the parts of one
 // question share what they are about ("see which remotes my git repo has,
@@ -949,16 +962,9 @@ func (r *run) retryFromLaterParts(ctx context.Context, ft *FrameTrace, plan *plu
 		r.carried = &TurnContext{TurnID: "part", Query: subs[i].Target, Sources: []string{source}, Anchors: []string{source}, AnchorKUs: cited}
 		r.own = contentTerms(headings[i])
 		r.sibling, r.siblingKUs = source, cited
-		cf := &FrameTrace{ID: newID("f-"), Depth: depth + 1, Purpose: purpose, Planner: r.planner, Intents: intentTargets([]plugin.Intent{subs[i]})}
-		ft.Children = append(ft.Children, cf)
-		ft.Branches = append(ft.Branches, "sub-task frame "+cf.ID+": "+subs[i].Target+" (again, on "+source+" of a later part)")
-		searchedFor := r.trace.SearchedFor
-		r.trace.SearchedFor = ""
-		res := r.runFrame(ctx, cf, plan, []plugin.Intent{subs[i]}, subs[i].Target, depth+1)
-		r.trace.SearchedFor = searchedFor
+		res, _ := r.subFrame(ctx, ft, plan, subs[i], "again, on "+source+" of a later part", depth, purpose)
 		r.carried, r.own = nil, savedOwn
 		r.sibling, r.siblingKUs = "", nil
-		cf.Status = res.status
 		if res.status == StatusAnswered {
 			r.trace.note("part %d of the question answered on %s, the source a later part was answered from", i+1, source)
 			results[i] = res

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // References: how many other sources of the workspace use a source's name
@@ -19,8 +20,7 @@ import (
 // source's score (an in-degree, the first step of PageRank), learned from
 // the workspace itself. Links are not counted: in a documentation set they
 // are navigation (an index or a "next" line links to every page), so the
-// pages linked most are not the ones that answer most, and counting them
-// lowered the right answers on this project's own documentation.
+// pages linked most are not the ones that answer most.
 //
 // Keys, beside the index's own (see record.go):
 //
@@ -60,7 +60,7 @@ var shellWrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "no
 // code line, and of each part of a pipeline or command list in them. A name of self's own family (self
 // itself, a name self extends as "name-sub", or one extending self) is not
 // a reference: a page and its subcommand pages do not vote for each other.
-func References(self string, text []byte) []string {
+func References(self string, src []byte) []string {
 	self = strings.ToLower(self)
 	seen := map[string]bool{}
 	add := func(n string) {
@@ -70,15 +70,14 @@ func References(self string, text []byte) []string {
 		}
 		seen[n] = true
 	}
-	fenced := false
-	for line := range bytes.Lines(text) {
+	var fences text.Fences
+	for line := range bytes.Lines(src) {
 		l := strings.TrimSpace(string(line))
-		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
+		switch fences.Read(l) {
+		case text.Inside:
 			commands(l, add)
+			continue
+		case text.Opening, text.Closing:
 			continue
 		}
 		for rest := l; ; {
