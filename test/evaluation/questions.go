@@ -88,11 +88,12 @@ func LoadSet(path string) (*Set, error) {
 
 // SetNames are the question sets, in the order they are loaded and asked:
 // the development set, the held-out set, a second held-out set written
-// later by someone who had not seen the system's answers, and a second
-// development set written after the first had been tuned on. A set asked
+// later by someone who had not seen the system's answers, a second
+// development set written after the first had been tuned on, and a third
+// held-out set written the same way as the second. A set asked
 // later never changes what an earlier one measures, since the earlier items
 // of a workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2", "dev2"}
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
