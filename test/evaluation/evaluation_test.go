@@ -26,14 +26,17 @@ func loadSets(t *testing.T) []*Set {
 // TestQuestionFiles checks the question sets against what the evaluation
 // promises: a valid schema, ids disjoint across the sets, the minimum
 // counts of each kind (for the first two sets together, and for each of the
-// second held-out, second development and third held-out sets alone), every kind in every set, every acceptable file
+// second held-out, second development, third held-out and third development
+// sets alone), every kind in every set, every acceptable file
 // present in its workspace, and every phrase group attainable from the
 // text of an acceptable file.
 func TestQuestionFiles(t *testing.T) {
 	sets := loadSets(t)
-	require.Len(t, sets, 5)
-	dev, held, held2, dev2, held3 := sets[0], sets[1], sets[2], sets[3], sets[4]
-	assert.NotContains(t, strings.ToLower(dev2.Note), "never tune", "%s is a development set", dev2.Name)
+	require.Len(t, sets, 6)
+	dev, held, held2, dev2, held3, dev3 := sets[0], sets[1], sets[2], sets[3], sets[4], sets[5]
+	for _, s := range []*Set{dev2, dev3} {
+		assert.NotContains(t, strings.ToLower(s.Note), "never tune", "%s is a development set", s.Name)
+	}
 	for _, s := range []*Set{held, held2, held3} {
 		assert.Contains(t, strings.ToLower(s.Note), "never tune", "the held-out set %s must say it is never tuned on", s.Name)
 	}
@@ -58,7 +61,7 @@ func TestQuestionFiles(t *testing.T) {
 			if q.Kind == KindFollowUp && len(q.Turns) <= 3 {
 				sessions[s.Name]++
 			}
-			if s == held2 || s == dev2 || s == held3 {
+			if s == held2 || s == dev2 || s == held3 || s == dev3 {
 				continue
 			}
 			records++
@@ -83,10 +86,10 @@ func TestQuestionFiles(t *testing.T) {
 	share := float64(len(dev.Questions)) / float64(records)
 	assert.InDelta(t, 0.58, share, 0.08, "the development set holds about 58%% of the first two sets' questions (50-66%%)")
 
-	// The second held-out set, the second development set and the third
-	// held-out set each stand on their own: enough of each kind to give a
-	// figure per kind.
-	for _, s := range []*Set{held2, dev2, held3} {
+	// The second held-out set, the second development set, the third
+	// held-out set and the third development set each stand on their own:
+	// enough of each kind to give a figure per kind.
+	for _, s := range []*Set{held2, dev2, held3, dev3} {
 		sWorkspaces := map[string]bool{}
 		for _, q := range s.Questions {
 			sWorkspaces[q.Workspace] = true
