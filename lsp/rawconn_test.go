@@ -193,45 +193,54 @@ func TestMisSizedFrames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// awaitAfterParseError reads up to the response with id, reporting
-	// whether a parse error (-32700) came before it.
-	awaitAfterParseError := func(id string) bool {
+	// Requests run concurrently once read, so their responses may come in
+	// any order: responses read while awaiting another id are kept, with
+	// the number of parse errors (-32700) read before each.
+	responses := map[string]int{}
+	parseErrors := 0
+	// await waits for the response with id and returns the number of
+	// parse errors read before it.
+	await := func(id string) int {
 		t.Helper()
-		sawParseError := false
 		deadline := time.Now().Add(5 * time.Second)
 		for {
+			if before, ok := responses[id]; ok {
+				return before
+			}
 			m, err := rc.read(time.Until(deadline))
 			if err != nil {
 				t.Fatalf("waiting for response %s: %v", id, err)
 			}
 			if m.Error != nil && m.Error.Code == -32700 {
-				sawParseError = true
+				parseErrors++
 			}
-			if m.Method == "" && string(m.ID) == id {
+			if m.Method == "" && len(m.ID) > 0 && string(m.ID) != "null" {
 				if m.Error != nil {
-					t.Fatalf("response %s: %+v", id, m.Error)
+					t.Fatalf("response %s: %+v", m.ID, m.Error)
 				}
-				return sawParseError
+				responses[string(m.ID)] = parseErrors
 			}
 		}
 	}
 
 	short := `{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":"Café"}}`
+	mark := parseErrors
 	write("Content-Length: %d\r\n\r\n%s", len([]rune(short)), short)
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "workspace/symbol", "params": map[string]any{"query": "x"}})
-	if !awaitAfterParseError("3") {
+	if await("3") == mark {
 		t.Error("short frame: no parse error answered")
 	}
 
 	long := `{"jsonrpc":"2.0","id":4,"method":"workspace/symbol","params":{"query":"x"}}`
 	next := `{"jsonrpc":"2.0","id":5,"method":"workspace/symbol","params":{"query":"x"}}`
 	write("Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s", len(long)+10, long, len(next), next)
-	awaitAfterParseError("4")
-	awaitAfterParseError("5")
+	await("4")
+	await("5")
 
+	mark = parseErrors
 	write("garbage line\r\nContent-Length: 99999999999\r\n\r\n")
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 6, "method": "shutdown"})
-	if !awaitAfterParseError("6") {
+	if await("6") == mark {
 		t.Error("noise: no parse error answered")
 	}
 }

@@ -1100,12 +1100,10 @@ func (r *run) fileNamesWith(terms []string) (co, named map[string]bool) {
 		id := st.SourceID
 		_, base := splitSourceID(id)
 		names := append(text.Terms(strings.TrimSuffix(base, filepath.Ext(base))), text.Terms(sourceName(base))...)
-		if i := strings.Index(id, "/"); i > 0 && !strings.Contains(id[:i], "::") {
-			// A library's folder names each of its pages ("gin" of
-			// gin/docs/doc.md).
-			if folder := text.Terms(id[:i]); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
-				names = append(names, folder...)
-			}
+		// A library's folder names each of its pages ("gin" of
+		// gin/docs/doc.md).
+		if folder := text.Terms(topFolder(id)); slices.ContainsFunc(folder, func(t string) bool { return libs[t] }) {
+			names = append(names, folder...)
 		}
 		hit := false
 		for _, t := range terms {

@@ -18,7 +18,16 @@ import (
 // first unit is from a named library or from no library at all, and for
 // a question naming no library.
 func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredKU {
-	if len(ev) < 2 || ev[0].KU == nil {
+	if len(ev) < 2 || ev[0].KU == nil || topFolder(ev[0].KU.SourceID) == "" {
+		return ev
+	}
+	qs := text.Terms(query)
+	// Only a unit in a folder the question names can be put first; when
+	// no other unit is in one, the workspace's library names (a scan of
+	// every source id) are not needed.
+	if !slices.ContainsFunc(ev[1:], func(e plugin.ScoredKU) bool {
+		return e.KU != nil && slices.ContainsFunc(text.Terms(topFolder(e.KU.SourceID)), func(t string) bool { return slices.Contains(qs, t) })
+	}) {
 		return ev
 	}
 	libs := r.libraryNames()
@@ -26,7 +35,7 @@ func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredK
 		return ev
 	}
 	named := map[string]bool{}
-	for _, t := range text.Terms(query) {
+	for _, t := range qs {
 		if libs[t] {
 			named[t] = true
 		}
@@ -37,11 +46,7 @@ func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredK
 	// of reports whether a source is in a library folder, and whether
 	// that library is one the question names.
 	of := func(source string) (inLib, isNamed bool) {
-		i := strings.Index(source, "/")
-		if i <= 0 || strings.Contains(source[:i], "::") {
-			return false, false
-		}
-		for _, t := range text.Terms(source[:i]) {
+		for _, t := range text.Terms(topFolder(source)) {
 			if libs[t] {
 				inLib = true
 			}
@@ -66,4 +71,14 @@ func (r *run) preferLibrary(query string, ev []plugin.ScoredKU) []plugin.ScoredK
 	}
 	r.trace.note("%s, of the library the question names, put before %s", ev[i].KU.SourceID, ev[0].KU.SourceID)
 	return putFirst(ev, i, ev[i])
+}
+
+// topFolder is the top-level folder of a file source ("gin" of
+// gin/docs/doc.md); "" for a source at the root or a built-in one.
+func topFolder(source string) string {
+	i := strings.Index(source, "/")
+	if i <= 0 || strings.Contains(source[:i], "::") {
+		return ""
+	}
+	return source[:i]
 }

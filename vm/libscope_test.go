@@ -45,6 +45,10 @@ func TestPreferLibrary(t *testing.T) {
 	assert.Equal(t, sources(ev), sources(r.preferLibrary("How do I serve static files with gin or mux?", ev)), "the first unit's library is named too")
 	notLib := []plugin.ScoredKU{unit("notes.md", 1), unit("gin/README.md", 0.6)}
 	assert.Equal(t, sources(notLib), sources(r.preferLibrary("gin notes", notLib)), "the first unit is of no library")
+
+	fresh := &run{m: m, trace: &Trace{}}
+	fresh.preferLibrary("How do I serve static files?", ev)
+	assert.Nil(t, fresh.libs, "no unit after the first lies in a folder the question names: the library names are not read")
 }
 
 // TestSubstitute: a follow-up naming only other pages ("What about

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/retrieval/bm25"
 	"github.com/mrpvm/mrpvm/retrieval/memo"
 )
 
@@ -72,12 +73,8 @@ func New(p Params) *Index {
 // Params returns the index's parameters.
 func (x *Index) Params() Params { return x.p }
 
-// Candidate is a first-stage (BM25) hit.
-type Candidate struct {
-	ID       string
-	SourceID string
-	Score    float64
-}
+// Candidate is a first-stage hit: the BM25 index's.
+type Candidate = bm25.Hit
 
 // Ranked is a reranked unit with its score parts.
 type Ranked struct {

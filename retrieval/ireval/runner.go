@@ -154,11 +154,7 @@ func (b *Balanced) Search(kv plugin.KV, query string, k int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands := make([]hdc.Candidate, len(r.Hits))
-	for i, h := range r.Hits {
-		cands[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-	}
-	ranked, err := b.H.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: true}, cands)
+	ranked, err := b.H.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: true}, r.Hits)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +187,7 @@ func (m *ThinkingDB) Search(kv plugin.KV, query string, k int) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	cands := make([]thinkingdb.Candidate, len(r.Hits))
-	for i, h := range r.Hits {
-		cands[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-	}
-	ranked := m.T.Fuse(cands, reasoning, k, true)
+	ranked := m.T.Fuse(r.Hits, reasoning, k, true)
 	return mapStrings(ranked, func(h thinkingdb.Ranked) string { return h.SourceID }), nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/bm25"
 )
 
 // Params bound the closure and weigh the fusion. DefaultParams holds the
@@ -421,12 +422,8 @@ func sortFacts(fs []*Fact) {
 	})
 }
 
-// Candidate is a first-stage (BM25) hit.
-type Candidate struct {
-	ID       string
-	SourceID string
-	Score    float64
-}
+// Candidate is a first-stage hit: the BM25 index's.
+type Candidate = bm25.Hit
 
 // Ranked is a fused result with its score parts and the proofs citing it.
 type Ranked struct {
