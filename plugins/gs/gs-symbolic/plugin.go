@@ -381,19 +381,32 @@ func pick(stmts []scored, limit int) []scored {
 // says ("Logrus can register functions called when a fatal message is
 // logged. The registered handlers will be executed before logrus performs
 // an os.Exit(1).") and is shown with it, in place of the last statement
-// picked from elsewhere when the answer is full.
+// picked from elsewhere when the answer is full. When the best statement
+// introduces a block ("Viper accepts a custom Finder interface
+// implementation:" and its code), the sentence right after that block goes
+// on it when it opens by referring back to it ("It is supposed to return
+// a list of paths to config files."): the page says there what the thing
+// shown is for.
 func withNextSentence(picked, stmts []scored, limit int) []scored {
-	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 || strings.HasSuffix(strings.TrimSpace(picked[0].text), ":") {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
 	}
 	top := picked[0]
+	introduces := len(top.block) > 0 || strings.HasSuffix(strings.TrimSpace(top.text), ":")
 	for _, p := range picked {
 		if p.ku == top.ku && p.order == top.order+1 {
 			return picked // already there
 		}
 	}
 	for _, s := range stmts {
-		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.para != top.para || s.score <= 0 {
+		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.score <= 0 {
+			continue
+		}
+		if introduces {
+			if s.para == top.para || !refersBack(s.text) {
+				continue
+			}
+		} else if s.para != top.para {
 			continue
 		}
 		if len(picked) >= limit {
@@ -406,6 +419,17 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 		return append(picked, s)
 	}
 	return picked
+}
+
+// referringWords open a sentence that speaks of what the sentence before
+// it named.
+var referringWords = map[string]bool{"it": true, "its": true, "this": true, "these": true, "they": true, "their": true}
+
+// refersBack reports whether sentence s opens with a word that refers to
+// what was said just before it ("It is supposed to return ...").
+func refersBack(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return referringWords[strings.ToLower(strings.Trim(w, ",;:"))]
 }
 
 // followProof orders the picked statements along the proof chain and adds

@@ -100,3 +100,22 @@ func TestProsePages(t *testing.T) {
 			leaves: []string{"Why is it called “Viper”?"}, want: []string{"Viper is designed to be a companion to Cobra."}, not: []string{"A: ", "Joe", ") to"}},
 	})
 }
+
+const finderMD = "# Update Log\n\n## v1.20.x\n\n### New file searching API\n\n" +
+	"Viper accepts a custom `Finder` interface implementation:\n\n" +
+	"```go\ntype Finder interface {\n\tFind(fsys afero.Fs) ([]string, error)\n}\n```\n\n" +
+	"It is supposed to return a list of paths to config files.\n\n" +
+	"The default implementation uses locafero under the hood.\n\n" +
+	"### Flags\n\nViper binds the flags of other flag systems.\n\n" +
+	"Viper binds flag values by name.\n\nViper reads flags last.\n"
+
+// TestSentenceAfterTheBlockGoesOn: a sentence that refers back to what
+// the best statement showed in its block ("It is supposed to return ...")
+// says what that is for, and is shown with it; a sentence after the
+// block that does not refer back is not drawn in.
+func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
+	src := parseMD(t, "viper/UPGRADE.md", finderMD)
+	md := solveMD(t, "define", "What's the Finder interface in viper for?", "the Finder interface in viper for",
+		[]mdSource{src}, src.leaf(t, "New file searching API"), src.leaf(t, "Flags"))
+	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
+}
