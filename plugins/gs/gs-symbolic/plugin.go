@@ -130,6 +130,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// answer it.
 			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
+			if act == "verify" && asksAlike(e.KU.Title, want) {
+				// A section headed by the question asked, or one much
+				// like it ("Is it safe to concurrently read and write to
+				// a viper?"), is the page's own answer to it.
+				sc += cueWeight
+			}
 			if s.kind == kindCode {
 				// Code alone says nothing a reader can follow; it shows
 				// how, which only a how-to asks.
@@ -202,6 +208,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// asksAlike reports whether a heading is a question that shares at least
+// a third of the terms a yes/no question asks about.
+func asksAlike(title string, want []string) bool {
+	return strings.HasSuffix(strings.TrimSpace(title), "?") && 3*symbolic.Overlap(want, symbolic.TermSet(title)) >= 1
 }
 
 // aliased reports whether k is a page that only says it is another name

@@ -119,3 +119,20 @@ func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
 		[]mdSource{src}, src.leaf(t, "New file searching API"), src.leaf(t, "Flags"))
 	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
 }
+
+const vipersMD = "# Viper\n\n## Viper or Vipers?\n\n" +
+	"Viper comes with a global instance out of the box. The best practice is to initialize a Viper instance and pass that around.\n\n" +
+	"## Q & A\n\n### Is it safe to concurrently read and write to a viper?\n\n" +
+	"No, you will need to synchronize access to the viper yourself (for example by using the `sync` package).\n"
+
+// TestQuestionAnsweredUnderItsHeading: a yes/no question is answered
+// first by the section headed by a question much like it, even when the
+// retriever ranked another section higher.
+func TestQuestionAnsweredUnderItsHeading(t *testing.T) {
+	src := parseMD(t, "viper/README.md", vipersMD)
+	md := solveMD(t, "verify", "Is it safe to use one viper instance from several goroutines?", "Is it safe to use one viper instance from several goroutines",
+		[]mdSource{src}, src.leaf(t, "Viper or Vipers?"), src.leaf(t, "Is it safe to concurrently read and write to a viper?"))
+	if !strings.HasPrefix(md, "No, you will need to synchronize access") {
+		t.Errorf("the answer does not open with the section that asks the question:\n%s", md)
+	}
+}
