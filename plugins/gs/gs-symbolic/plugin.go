@@ -82,7 +82,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
 	}
 
-	if act == "implement" {
+	if act == "implement" || act == "verify" && canAskRE.MatchString(in.Payload.Prompt) {
 		if res := solveProcedure(in.Evidence, target, symbolic.TaskTerms(target), g, rc.Corpus); res != nil {
 			return res, nil
 		}
@@ -209,6 +209,11 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	return finish(&b, cites.kus), nil
 }
+
+// canAskRE is a yes/no question that asks whether something can be done
+// ("Can it reload when the file changes?", "Can I set a default?"): the
+// page that shows how answers it.
+var canAskRE = regexp.MustCompile(`(?i)^\s*(?:can|could)\s+(?:i|it|you|we|one)\s+\w`)
 
 // asksAlike reports whether a heading is a question that shares at least
 // a third of the terms a yes/no question asks about.

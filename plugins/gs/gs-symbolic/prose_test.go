@@ -136,3 +136,18 @@ func TestQuestionAnsweredUnderItsHeading(t *testing.T) {
 		t.Errorf("the answer does not open with the section that asks the question:\n%s", md)
 	}
 }
+
+const watchMD = "# Viper\n\n## What is Viper?\n\nViper is a configuration solution. It supports:\n\n" +
+	"* setting defaults\n* live watching and re-reading of config files (optional)\n* reading from environment variables\n\n" +
+	"## Watching and re-reading config files\n\nViper supports the ability to have your application live read a config file while running.\n\n" +
+	"Simply tell the viper instance to watchConfig.\n\n" +
+	"```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
+
+// TestCanQuestionShowsHow: "Can it ...?" asks whether something can be
+// done, and the page that shows how to do it answers, its code with it.
+func TestCanQuestionShowsHow(t *testing.T) {
+	src := parseMD(t, "viper/README.md", watchMD)
+	md := solveMD(t, "verify", "Can it reload when the config file changes?", "Can it reload when the config file changes",
+		[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
+	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
+}
