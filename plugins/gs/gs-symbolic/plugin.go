@@ -128,8 +128,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// retriever ranked its KU. A heading that names the task
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
-			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
-			sc += cue.bonus(s)
+			ov := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain()))
+			sc := ov + e.Score + 0.5*titleOverlap
+			// The form the question asks for ("so that" for a why)
+			// tells apart statements that bear on the task; one that
+			// holds little of it gains as little.
+			sc += cue.bonus(s) * min(1, 2*ov)
 			if act == "verify" && asksAlike(e.KU.Title, want) {
 				// A section headed by the question asked, or one much
 				// like it ("Is it safe to concurrently read and write to
