@@ -104,6 +104,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	delete(labels, "")
 	proofOrder := proofKUs(in.Evidence, want)
 	cue := cueOf(act, in.Payload.Prompt, target)
+	negWant := negated(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -134,6 +135,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// tells apart statements that bear on the task; one that
 			// holds little of it gains as little.
 			sc += cue.bonus(s) * min(1, 2*ov)
+			if len(negWant) > 0 && anyIn(negWant, negated(e.KU.Title+". "+s.text)) {
+				// The question asks about something's absence ("when no
+				// model endpoint is configured"), and so does this
+				// statement or its heading ("Without a model").
+				sc += negationWeight
+			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
 				// A section headed by the question asked, or one much
 				// like it ("Is it safe to concurrently read and write to
@@ -218,6 +225,36 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 // ("Can it reload when the file changes?", "Can I set a default?"): the
 // page that shows how answers it.
 var canAskRE = regexp.MustCompile(`(?i)^\s*(?:can|could)\s+(?:i|it|you|we|one)\s+\w`)
+
+// negationRE finds a negated word: "no", "without", "not" or "never" and
+// the words after it, past an article.
+var negationRE = regexp.MustCompile(`(?i)\b(?:no|without|not|never)\s+(?:(?:a|an|the|any)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
+
+// negationWeight is what a statement gains for negating what the question
+// negates.
+const negationWeight = 0.3
+
+// negated is the content terms text says are absent: the one or two
+// words after each negation ("no model endpoint": model, endpoint).
+func negated(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range negationRE.FindAllStringSubmatch(text, -1) {
+		for _, t := range symbolic.ContentTerms(m[1]) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// anyIn reports whether a and b share a key.
+func anyIn(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
 
 // asksAlike reports whether a heading is a question that shares at least
 // a third of the terms a yes/no question asks about.

@@ -151,3 +151,23 @@ func TestCanQuestionShowsHow(t *testing.T) {
 		[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
 	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
 }
+
+const endpointMD = "# Tool\n\n## Model endpoints and secrets\n\n" +
+	"Every model endpoint configured is checked before it is used.\n\n" +
+	"## Without a model\n\n" +
+	"With no endpoint configured the model plugins answer unsupported and the symbolic plugins answer instead.\n"
+
+// TestAbsenceAnsweredByAbsence: a question about something's absence
+// ("when no model endpoint is configured") is answered first by the
+// statement that speaks of its absence, not by one about it being there.
+func TestAbsenceAnsweredByAbsence(t *testing.T) {
+	src := parseMD(t, "README.md", endpointMD)
+	md := solveMD(t, "describe", "What happens when no model endpoint is configured?", "happens when no model endpoint is configured",
+		[]mdSource{src}, src.leaf(t, "Model endpoints and secrets"), src.leaf(t, "Without a model"))
+	if !strings.HasPrefix(md, "With no endpoint configured") {
+		t.Errorf("the answer does not lead with the statement about the absence:\n%s", md)
+	}
+	if got := negated("no model endpoint, and never again"); !got["model"] || !got["endpoint"] || len(got) != 2 {
+		t.Errorf("negated = %v", got)
+	}
+}
