@@ -439,7 +439,7 @@ func pick(stmts []scored, limit int) []scored {
 // says ("Logrus can register functions called when a fatal message is
 // logged. The registered handlers will be executed before logrus performs
 // an os.Exit(1).") and is shown with it, in place of the last statement
-// picked from another unit when the answer is full. When the best statement
+// picked from elsewhere when the answer is full. When the best statement
 // introduces a block ("Viper accepts a custom Finder interface
 // implementation:" and its code), the sentence right after that block goes
 // on it when it opens by referring back to it ("It is supposed to return
@@ -469,13 +469,10 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 		}
 		if len(picked) >= limit {
 			last := len(picked) - 1
-			for last > 0 && picked[last].ku == top.ku {
-				last--
-			}
-			if last == 0 {
+			if picked[last].ku == top.ku {
 				return picked // the answer is full of the best statement's own unit
 			}
-			picked = slices.Delete(picked, last, last+1)
+			picked = picked[:last]
 		}
 		return append(picked, s)
 	}

@@ -171,19 +171,3 @@ func TestAbsenceAnsweredByAbsence(t *testing.T) {
 		t.Errorf("negated = %v", got)
 	}
 }
-
-// TestSentenceAfterTheBlockTakesAnotherUnitsPlace: when the answer is
-// full, the sentence that goes on the best statement takes the place of
-// the last statement picked from another unit, not of one from its own.
-func TestSentenceAfterTheBlockTakesAnotherUnitsPlace(t *testing.T) {
-	md := "# Update Log\n\n### New file searching API\n\n" +
-		"Viper now includes a new file searching API that allows users to customize how Viper looks for config files.\n\n" +
-		"Viper accepts a custom `Finder` interface implementation:\n\n" +
-		"```go\ntype Finder interface {\n\tFind(fsys afero.Fs) ([]string, error)\n}\n```\n\n" +
-		"It is supposed to return a list of paths to config files.\n\n" +
-		"### Flag interfaces\n\nViper binds other flag systems through two Go interfaces.\n"
-	src := parseMD(t, "viper/UPGRADE.md", md)
-	got := solveMD(t, "define", "What's the Finder interface in viper for?", "the Finder interface in viper for",
-		[]mdSource{src}, src.leaf(t, "New file searching API"), src.leaf(t, "Flag interfaces"))
-	checkMD(t, got, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"binds other flag systems"})
-}
