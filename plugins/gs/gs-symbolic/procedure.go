@@ -610,12 +610,6 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		cands = append(cands, cand{p, ex, score})
 
 	}
-	// A question confined to one library ("stop gin from logging
-	// requests") is answered from that library's pages, or from pages
-	// that name it, when the evidence holds any.
-	if word, folder := namedScope(task, ev); word != "" && slices.ContainsFunc(cands, func(c cand) bool { return inScope(c.p.ku, word, folder) }) {
-		cands = slices.DeleteFunc(cands, func(c cand) bool { return !inScope(c.p.ku, word, folder) })
-	}
 	if len(cands) == 0 {
 		return nil
 	}

@@ -135,24 +135,3 @@ func TestPointerPageGivesWay(t *testing.T) {
 		}
 	}
 }
-
-// TestScopeNamedByTheQuestion: a question that names the library whose
-// pages live in a folder ("stop gin from logging requests") is answered
-// from that folder's pages, not from another library's page that holds
-// more of its other words; without such a page in the evidence, the
-// other pages still answer.
-func TestScopeNamedByTheQuestion(t *testing.T) {
-	mux := page("mux/README.md", "Middleware", "Middleware can stop the handler chain.\n- Stop the chain and log the request:\nhttp.Error(w, \"Forbidden\", http.StatusForbidden) // stop logging requests\n", 1)
-	gin := page("gin/docs/doc.md", "Skip logging", "Gin can skip logging.\n- Skip logging for desired paths by setting SkipPaths in LoggerConfig:\nLoggerWithConfig(gin.LoggerConfig{SkipPaths: []string{\"/metrics\"}})\n", 0.6)
-	task := "stop gin from logging requests to /metrics"
-	res := solveProcedure([]plugin.ScoredKU{mux, gin}, task, symbolic.TaskTerms(task), guidance{}, nil)
-	if res == nil || res.EvidenceIDs[0] != "gin/docs/doc.md::0::0" {
-		t.Fatalf("answered outside the library the question names: %+v", res)
-	}
-	if res := solveProcedure([]plugin.ScoredKU{mux}, task, symbolic.TaskTerms(task), guidance{}, nil); res == nil || res.EvidenceIDs[0] != "mux/README.md::0::0" {
-		t.Errorf("with no page of the library, the other page does not answer: %+v", res)
-	}
-	if w, f := namedScope("log requests on linux", []plugin.ScoredKU{page("linux/tail.md", "tail", "Print the last lines.", 1), page("linux/uname.md", "uname", "Print Linux system information.", 1), page("linux/top.md", "top", "Show processes.", 1)}); w != "" {
-		t.Errorf("namedScope found %q in %q, a folder whose pages mostly do not say it", w, f)
-	}
-}
