@@ -129,12 +129,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// retriever ranked its KU. A heading that names the task
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
-			ov := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain()))
-			sc := ov + e.Score + 0.5*titleOverlap
-			// The form the question asks for ("so that" for a why)
-			// tells apart statements that bear on the task; one that
-			// holds little of it gains as little.
-			sc += cue.bonus(s) * min(1, 2*ov)
+			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
+			sc += cue.bonus(s)
 			if len(negWant) > 0 && anyIn(negWant, negated(e.KU.Title+". "+s.text)) {
 				// The question asks about something's absence ("when no
 				// model endpoint is configured"), and so does this

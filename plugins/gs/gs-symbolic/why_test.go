@@ -64,20 +64,3 @@ func TestWhyLeadsWithTheCondition(t *testing.T) {
 		t.Errorf("the answer does not lead with the condition:\n%s", md)
 	}
 }
-
-const guardMD = "# Performance\n\n## Hostile Markdown\n\nThe reader is guarded so that memory stays linear in the size of a file.\n"
-
-const storedMD = "# Tool\n\n## How the knowledge base is stored\n\n" +
-	"A knowledge base written by another schema version is rebuilt from its files the first time the new version opens it.\n"
-
-// TestWhyFormGoesToWhatBearsOnIt: a sentence that gives a reason ("so
-// that") but holds little of the question does not lead before the one
-// that says what the question asks about.
-func TestWhyFormGoesToWhatBearsOnIt(t *testing.T) {
-	guard, stored := parseMD(t, "docs/performance.md", guardMD), parseMD(t, "README.md", storedMD)
-	md := solveMD(t, "explain", "Why did it read every file again the first time after upgrading?", "did it read every file again the first time after upgrading",
-		[]mdSource{guard, stored}, guard.leaf(t, "Hostile Markdown"), stored.leaf(t, "How the knowledge base is stored"))
-	if !strings.HasPrefix(md, "A knowledge base written by another schema version") {
-		t.Errorf("the answer does not lead with the statement that bears on the question:\n%s", md)
-	}
-}
