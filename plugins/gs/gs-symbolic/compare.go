@@ -301,8 +301,12 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		}
 		fmt.Fprintf(&b, "| %s | %s [%d] |\n", escapeCell(r.item), r.cell, num(r.ku))
 	}
-	if k, s := whichToPick(ev, items, read); k != nil && !used[k.ID+"\x00"+s.text] {
+	pk, ps := whichToPick(ev, items, read)
+	if k, s := sideBySide(ev, items, read); k != nil && !used[k.ID+"\x00"+s.text] && (pk != k || ps.text != s.text) {
 		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
+	}
+	if pk != nil && !used[pk.ID+"\x00"+ps.text] {
+		fmt.Fprintf(&b, "\n%s\n", cited(ps.md[0], num(pk)))
 	}
 	return b.String(), true
 }
@@ -482,6 +486,33 @@ var inlineCodeRE = regexp.MustCompile("`[^`]*`")
 
 // pickRE finds a statement that says which to choose.
 var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b`)
+
+// contrastRE finds a statement that sets things side by side ("Compared
+// with X, Y misses ...", "unlike X", "X is faster than Y").
+var contrastRE = regexp.MustCompile(`(?i)\bcompared\s+(?:with|to)\b|\bunlike\b|\bwhereas\b|\bin contrast\b|\b(?:more|less|fewer|faster|slower|cheaper|better|worse|simpler|safer)\b[^.;]*\bthan\b`)
+
+// sideBySide is the first evidence statement in prose that names every
+// compared item and sets them side by side: the page's own comparison,
+// which the rows built from each item's description do not say. nil when
+// none does.
+func sideBySide(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
+	for _, e := range ev {
+		if e.KU == nil {
+			continue
+		}
+		for _, s := range read[e.KU.ID] {
+			if s.kind == kindCode || s.kind == kindRow || len(s.block) > 0 || strings.HasSuffix(strings.TrimSpace(s.text), ":") || !contrastRE.MatchString(s.text) || rawCode(s.text) {
+				continue
+			}
+			if !slices.ContainsFunc(items, func(it string) bool {
+				return !slices.ContainsFunc(itemForms(it), func(f string) bool { return namesItem(s.text, f) })
+			}) {
+				return e.KU, s
+			}
+		}
+	}
+	return nil, statement{}
+}
 
 // whichToPick is the first evidence statement that names an item and says
 // when to choose it; nil when none does.

@@ -178,3 +178,22 @@ func TestShortItemUnderItsIntroduction(t *testing.T) {
 		t.Fatalf("row = %+v", row)
 	}
 }
+
+// TestComparisonSaysWhatThePageCompares: a statement that sets the items
+// side by side ("Compared with B, A misses ...") follows the rows built
+// from each item's description; one that names both without comparing
+// them does not.
+func TestComparisonSaysWhatThePageCompares(t *testing.T) {
+	fast := &kus.KU{ID: "f::1", Title: "fastdet", SourceID: "plugin::fastdet", Range: kus.Range{StartLine: 1},
+		Claim: "fastdet is the lightweight model detector: one call emits the intents."}
+	sym := &kus.KU{ID: "s::1", Title: "symdet", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 1},
+		Claim: "symdet is the rule-based detector: patterns and keyword rules, no model."}
+	vs := &kus.KU{ID: "s::2", Title: "symdet versus model detectors", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 9},
+		Claim: "Compared with fastdet, symdet misses implicit intents and paraphrases in long turns."}
+	both := &kus.KU{ID: "s::3", Title: "detectors", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 12},
+		Claim: "symdet and fastdet both emit intents."}
+	ev := []plugin.ScoredKU{{KU: both, Score: 1}, {KU: vs, Score: 1}, {KU: sym, Score: 0.9}, {KU: fast, Score: 0.8}}
+	res := solve(t, nil, &plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: "compare", Target: "symdet compare with fastdet"}}, Evidence: ev})
+	checkMD(t, res.ResponseMarkdown, []string{"| symdet | symdet is the rule-based detector", "| fastdet | fastdet is the lightweight",
+		"\nCompared with fastdet, symdet misses implicit intents"}, []string{"both emit"})
+}

@@ -82,7 +82,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
 	}
 
-	if act == "implement" {
+	if act == "implement" || act == "verify" && canAskRE.MatchString(in.Payload.Prompt) {
 		if res := solveProcedure(in.Evidence, target, symbolic.TaskTerms(target), g, rc.Corpus); res != nil {
 			return res, nil
 		}
@@ -104,6 +104,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	delete(labels, "")
 	proofOrder := proofKUs(in.Evidence, want)
 	cue := cueOf(act, in.Payload.Prompt, target)
+	negWant := negated(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -130,6 +131,18 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// answer it.
 			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
+			if len(negWant) > 0 && anyIn(negWant, negated(e.KU.Title+". "+s.text)) {
+				// The question asks about something's absence ("when no
+				// model endpoint is configured"), and so does this
+				// statement or its heading ("Without a model").
+				sc += negationWeight
+			}
+			if act == "verify" && asksAlike(e.KU.Title, want) {
+				// A section headed by the question asked, or one much
+				// like it ("Is it safe to concurrently read and write to
+				// a viper?"), is the page's own answer to it.
+				sc += cueWeight
+			}
 			if s.kind == kindCode {
 				// Code alone says nothing a reader can follow; it shows
 				// how, which only a how-to asks.
@@ -202,6 +215,47 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// canAskRE is a yes/no question that asks whether something can be done
+// ("Can it reload when the file changes?", "Can I set a default?"): the
+// page that shows how answers it.
+var canAskRE = regexp.MustCompile(`(?i)^\s*(?:can|could)\s+(?:i|it|you|we|one)\s+\w`)
+
+// negationRE finds a negated word: "no", "without", "not" or "never" and
+// the words after it, past an article.
+var negationRE = regexp.MustCompile(`(?i)\b(?:no|without|not|never)\s+(?:(?:a|an|the|any)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
+
+// negationWeight is what a statement gains for negating what the question
+// negates.
+const negationWeight = 0.3
+
+// negated is the content terms text says are absent: the one or two
+// words after each negation ("no model endpoint": model, endpoint).
+func negated(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range negationRE.FindAllStringSubmatch(text, -1) {
+		for _, t := range symbolic.ContentTerms(m[1]) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// anyIn reports whether a and b share a key.
+func anyIn(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// asksAlike reports whether a heading is a question that shares at least
+// a third of the terms a yes/no question asks about.
+func asksAlike(title string, want []string) bool {
+	return strings.HasSuffix(strings.TrimSpace(title), "?") && 3*symbolic.Overlap(want, symbolic.TermSet(title)) >= 1
 }
 
 // aliased reports whether k is a page that only says it is another name
@@ -381,19 +435,32 @@ func pick(stmts []scored, limit int) []scored {
 // says ("Logrus can register functions called when a fatal message is
 // logged. The registered handlers will be executed before logrus performs
 // an os.Exit(1).") and is shown with it, in place of the last statement
-// picked from elsewhere when the answer is full.
+// picked from elsewhere when the answer is full. When the best statement
+// introduces a block ("Viper accepts a custom Finder interface
+// implementation:" and its code), the sentence right after that block goes
+// on it when it opens by referring back to it ("It is supposed to return
+// a list of paths to config files."): the page says there what the thing
+// shown is for.
 func withNextSentence(picked, stmts []scored, limit int) []scored {
-	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 || strings.HasSuffix(strings.TrimSpace(picked[0].text), ":") {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
 	}
 	top := picked[0]
+	introduces := len(top.block) > 0 || strings.HasSuffix(strings.TrimSpace(top.text), ":")
 	for _, p := range picked {
 		if p.ku == top.ku && p.order == top.order+1 {
 			return picked // already there
 		}
 	}
 	for _, s := range stmts {
-		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.para != top.para || s.score <= 0 {
+		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.score <= 0 {
+			continue
+		}
+		if introduces {
+			if s.para == top.para || !refersBack(s.text) {
+				continue
+			}
+		} else if s.para != top.para {
 			continue
 		}
 		if len(picked) >= limit {
@@ -406,6 +473,17 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 		return append(picked, s)
 	}
 	return picked
+}
+
+// referringWords open a sentence that speaks of what the sentence before
+// it named.
+var referringWords = map[string]bool{"it": true, "its": true, "this": true, "these": true, "they": true, "their": true}
+
+// refersBack reports whether sentence s opens with a word that refers to
+// what was said just before it ("It is supposed to return ...").
+func refersBack(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return referringWords[strings.ToLower(strings.Trim(w, ",;:"))]
 }
 
 // followProof orders the picked statements along the proof chain and adds

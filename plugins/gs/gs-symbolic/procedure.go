@@ -629,9 +629,15 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	// A page that only says it is another name of a second page ("This
 	// command is an alias of docker container rm") is answered by that
 	// page when the evidence holds it.
+	// So is a page whose examples only run a command on another page's
+	// name ("View documentation for managing cron entries: tldr crontab").
+	to := pointsTo(best.p)
 	if m := aliasRE.FindStringSubmatch(best.p.summary); m != nil {
+		to = m[1]
+	}
+	if to != "" {
 		for _, c := range cands[1:] {
-			if strings.EqualFold(strings.TrimSpace(c.p.ku.Title), strings.TrimSpace(m[1])) {
+			if strings.EqualFold(strings.TrimSpace(c.p.ku.Title), strings.TrimSpace(to)) {
 				best = c
 				break
 			}
@@ -1114,6 +1120,34 @@ func closeFence(lines []string) []string {
 
 // aliasRE finds the page a summary says it is an alias of.
 var aliasRE = regexp.MustCompile("(?i)\\ban alias (?:of|for)\\s+`?([^`.:;]+?)`?\\s*(?:[.:;]|$)")
+
+// pointsTo is the name every example of p hands to a command as its last
+// argument, when each is one command line doing only that and the name
+// is not p's own title: such a page only points to the page of that name
+// ("tldr crontab" on the cron page). It is "" otherwise.
+func pointsTo(p procedure) string {
+	to := ""
+	for _, e := range p.examples {
+		var lines []string
+		for _, h := range e.how {
+			if strings.TrimSpace(h) != "" {
+				lines = append(lines, h)
+			}
+		}
+		if len(lines) != 1 {
+			return ""
+		}
+		f := strings.Fields(strings.Trim(strings.TrimSpace(lines[0]), "`"))
+		if len(f) != 2 || strings.ContainsAny(f[1], "{}<>[]|/-") || to != "" && f[1] != to {
+			return ""
+		}
+		to = f[1]
+	}
+	if strings.EqualFold(to, strings.TrimSpace(p.ku.Title)) {
+		return ""
+	}
+	return to
+}
 
 // names reports whether the task names title as the tool to use ("with
 // sed", "using jq", "the tar command"). A title that merely occurs as a

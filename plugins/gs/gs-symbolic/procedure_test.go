@@ -107,3 +107,31 @@ func TestSectionOfCodeAnswersItsTask(t *testing.T) {
 		src.leaf(t, "Querystring parameters"), src.leaf(t, "Avoid logging query strings"))
 	checkMD(t, got, []string{"From Querystring parameters [1]:\n\n```go\nfunc main() {", "c.Query(\"lastname\")\n", "}\n```"}, []string{"SkipQueryString"})
 }
+
+// TestPointerPageGivesWay: a page whose examples only hand another page's
+// name to a command ("tldr crontab" on the cron page) is answered by that
+// page when the evidence holds it.
+func TestPointerPageGivesWay(t *testing.T) {
+	cron := page("cron.md", "cron", "A system scheduler for running jobs or tasks unattended.\n- View documentation for managing cron jobs:\ntldr crontab\n", 1)
+	crontab := page("crontab.md", "crontab", "Schedule cron jobs to run on a time interval for the current user.\n"+
+		"- Edit the crontab file for the current user:\ncrontab -e\n- List existing cron jobs for the current user:\ncrontab -l\n", 0.5)
+	task := "see my scheduled cron jobs"
+	res := solveProcedure([]plugin.ScoredKU{cron, crontab}, task, symbolic.TaskTerms(task), guidance{}, nil)
+	if res == nil || res.EvidenceIDs[0] != "crontab.md::0::0" || !strings.Contains(res.ResponseMarkdown, "crontab -l") {
+		t.Fatalf("the pointer page answered: %+v", res)
+	}
+	for _, tc := range []struct {
+		body string
+		want string
+	}{
+		{"Points on.\n- View documentation:\ntldr crontab\n", "crontab"},
+		{"Runs itself.\n- View documentation:\ntldr cron\n", ""},
+		{"Does work.\n- Edit a file:\ncron -e {{path/to/file}}\n", ""},
+		{"Mixed.\n- View documentation:\ntldr crontab\n- Run it:\ncron start\n", ""},
+	} {
+		p, _ := readProcedure(page("x.md", "cron", tc.body, 1).KU)
+		if got := pointsTo(p); got != tc.want {
+			t.Errorf("pointsTo(%q) = %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}

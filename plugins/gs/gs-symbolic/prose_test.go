@@ -100,3 +100,74 @@ func TestProsePages(t *testing.T) {
 			leaves: []string{"Why is it called “Viper”?"}, want: []string{"Viper is designed to be a companion to Cobra."}, not: []string{"A: ", "Joe", ") to"}},
 	})
 }
+
+const finderMD = "# Update Log\n\n## v1.20.x\n\n### New file searching API\n\n" +
+	"Viper accepts a custom `Finder` interface implementation:\n\n" +
+	"```go\ntype Finder interface {\n\tFind(fsys afero.Fs) ([]string, error)\n}\n```\n\n" +
+	"It is supposed to return a list of paths to config files.\n\n" +
+	"The default implementation uses locafero under the hood.\n\n" +
+	"### Flags\n\nViper binds the flags of other flag systems.\n\n" +
+	"Viper binds flag values by name.\n\nViper reads flags last.\n"
+
+// TestSentenceAfterTheBlockGoesOn: a sentence that refers back to what
+// the best statement showed in its block ("It is supposed to return ...")
+// says what that is for, and is shown with it; a sentence after the
+// block that does not refer back is not drawn in.
+func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
+	src := parseMD(t, "viper/UPGRADE.md", finderMD)
+	md := solveMD(t, "define", "What's the Finder interface in viper for?", "the Finder interface in viper for",
+		[]mdSource{src}, src.leaf(t, "New file searching API"), src.leaf(t, "Flags"))
+	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
+}
+
+const vipersMD = "# Viper\n\n## Viper or Vipers?\n\n" +
+	"Viper comes with a global instance out of the box. The best practice is to initialize a Viper instance and pass that around.\n\n" +
+	"## Q & A\n\n### Is it safe to concurrently read and write to a viper?\n\n" +
+	"No, you will need to synchronize access to the viper yourself (for example by using the `sync` package).\n"
+
+// TestQuestionAnsweredUnderItsHeading: a yes/no question is answered
+// first by the section headed by a question much like it, even when the
+// retriever ranked another section higher.
+func TestQuestionAnsweredUnderItsHeading(t *testing.T) {
+	src := parseMD(t, "viper/README.md", vipersMD)
+	md := solveMD(t, "verify", "Is it safe to use one viper instance from several goroutines?", "Is it safe to use one viper instance from several goroutines",
+		[]mdSource{src}, src.leaf(t, "Viper or Vipers?"), src.leaf(t, "Is it safe to concurrently read and write to a viper?"))
+	if !strings.HasPrefix(md, "No, you will need to synchronize access") {
+		t.Errorf("the answer does not open with the section that asks the question:\n%s", md)
+	}
+}
+
+const watchMD = "# Viper\n\n## What is Viper?\n\nViper is a configuration solution. It supports:\n\n" +
+	"* setting defaults\n* live watching and re-reading of config files (optional)\n* reading from environment variables\n\n" +
+	"## Watching and re-reading config files\n\nViper supports the ability to have your application live read a config file while running.\n\n" +
+	"Simply tell the viper instance to watchConfig.\n\n" +
+	"```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
+
+// TestCanQuestionShowsHow: "Can it ...?" asks whether something can be
+// done, and the page that shows how to do it answers, its code with it.
+func TestCanQuestionShowsHow(t *testing.T) {
+	src := parseMD(t, "viper/README.md", watchMD)
+	md := solveMD(t, "verify", "Can it reload when the config file changes?", "Can it reload when the config file changes",
+		[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
+	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
+}
+
+const endpointMD = "# Tool\n\n## Model endpoints and secrets\n\n" +
+	"Every model endpoint configured is checked before it is used.\n\n" +
+	"## Without a model\n\n" +
+	"With no endpoint configured the model plugins answer unsupported and the symbolic plugins answer instead.\n"
+
+// TestAbsenceAnsweredByAbsence: a question about something's absence
+// ("when no model endpoint is configured") is answered first by the
+// statement that speaks of its absence, not by one about it being there.
+func TestAbsenceAnsweredByAbsence(t *testing.T) {
+	src := parseMD(t, "README.md", endpointMD)
+	md := solveMD(t, "describe", "What happens when no model endpoint is configured?", "happens when no model endpoint is configured",
+		[]mdSource{src}, src.leaf(t, "Model endpoints and secrets"), src.leaf(t, "Without a model"))
+	if !strings.HasPrefix(md, "With no endpoint configured") {
+		t.Errorf("the answer does not lead with the statement about the absence:\n%s", md)
+	}
+	if got := negated("no model endpoint, and never again"); !got["model"] || !got["endpoint"] || len(got) != 2 {
+		t.Errorf("negated = %v", got)
+	}
+}
