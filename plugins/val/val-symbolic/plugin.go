@@ -437,6 +437,23 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A question answered with the examples of several sources is answered
+	// by each of them: a source that covers less than MinKeyTerms of what
+	// the task asks (by rarity) is quoted for a word it shares with the
+	// task in another sense ("space" of a space-separated file for the
+	// space a folder takes), and the answer mixes in examples that do
+	// something else. A question that asks which things there are
+	// ("which error codes can show up") gathers them from several
+	// sources by design.
+	if single && len(units) > 1 && exampleRE.MatchString(body) && !asksWhich(in) {
+		for _, n := range slices.Sorted(maps.Keys(units)) {
+			if c, _ := keyCoverage(targets[0], units[n], rar, swap); c < p.Options.MinKeyTerms {
+				v.reason = fmt.Sprintf("source [%d] %s covers %.0f%% of what %q asks (by rarity in the knowledge base): its examples do something else",
+					n, cited[n].Title, 100*c, clip(targets[0]))
+				return v
+			}
+		}
+	}
 	// The key terms must also stand together in the source the answer leads
 	// with: two neighbouring ones in one sentence, or one in its title or
 	// path and the other in its text. A page that mentions "long" in one
@@ -1363,6 +1380,17 @@ func compound(k, h string) bool {
 // starts with and still name it as the head of a compound ("allowlist"
 // for "allow", "timeout" for "time" is too short a term to tell).
 const maxCompoundTail = 5
+
+// asksWhich reports whether the question asks which things there are (the
+// act "identify": "which error codes can show up", "list the ...").
+func asksWhich(in *plugin.ValidateInput) bool {
+	for _, it := range in.Intents {
+		if it.Act == "identify" {
+			return true
+		}
+	}
+	return len(in.Intents) == 0 && symbolic.ActOf(in.Payload.Prompt) == "identify"
+}
 
 // howTo reports whether the task asks how to do something.
 func howTo(in *plugin.ValidateInput) bool {
