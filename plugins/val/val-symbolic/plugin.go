@@ -494,7 +494,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -1380,6 +1380,18 @@ func compound(k, h string) bool {
 // starts with and still name it as the head of a compound ("allowlist"
 // for "allow", "timeout" for "time" is too short a term to tell).
 const maxCompoundTail = 5
+
+// verbAction is the action of a how-to task (symbolic.Action) when the
+// general lexicon knows it as a verb, else "": a task that opens with a
+// word it knows only as another part of speech ("ad", mistyped for "add")
+// names no action a page can be checked against.
+func verbAction(task string) string {
+	action, _ := symbolic.Action(task)
+	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
+		return ""
+	}
+	return action
+}
 
 // asksWhich reports whether the question asks which things there are (the
 // act "identify": "which error codes can show up", "list the ...").
