@@ -572,7 +572,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// counts as explaining (what it says was checked against the evidence
 	// above), except a page's own description, which says what the page is
 	// for.
-	if asksWhy(in) && !explains(body, cited, rc) {
+	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) {
 		v.reason = fmt.Sprintf("%q asks why, and the answer only shows examples of what to do, with no reason or condition", clip(in.Payload.Prompt))
 		return v
 	}
@@ -1273,6 +1273,40 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 		for _, w := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if reasonWords[w] {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// asideRE finds a parenthetical aside in an example's description.
+var asideRE = regexp.MustCompile(`\(([^()]+)\)`)
+
+// remarks reports whether an example's description in body comments on
+// what it shows in the words of the question: a parenthetical aside
+// ("Remove empty directories (this is considered the safe method)") that
+// holds a key term of a target (or a near spelling of one) which the rest
+// of the answer does not, nor a cited source's title, judges the example
+// as a "why" question asks ("Why is rm -d considered safer than rm
+// -r?"); an aside that repeats what the examples name ("(a directory)")
+// does not.
+func remarks(body string, targets []string, cited map[int]*kus.KU, rar symbolic.Rarity) bool {
+	title := map[string]bool{}
+	for _, k := range cited {
+		for _, t := range symbolic.ContentTerms(k.Title) {
+			title[t] = true
+		}
+	}
+	rest := symbolic.TermSet(asideRE.ReplaceAllString(body, " "))
+	for _, line := range exampleRE.FindAllString(body, -1) {
+		for _, m := range asideRE.FindAllStringSubmatch(line, -1) {
+			said := symbolic.TermSet(m[1])
+			for _, t := range targets {
+				for _, k := range keyTerms(t) {
+					if !title[k] && !filler[k] && covered(k, said, rar) && !covered(k, rest, rar) {
+						return true
+					}
+				}
 			}
 		}
 	}
