@@ -80,15 +80,6 @@ func PartsOfSpeech(term string) (all, main PartOfSpeech) {
 	return tab.partsOfSpeech(term)
 }
 
-// Modifier reports whether an analysed term is mainly a modifier: it has
-// the most senses as an adjective or adverb and as many as a noun or verb
-// in none ("huge", "deeply"; not "empty", a verb as often). A modifier
-// grades what a phrase names rather than naming it.
-func Modifier(term string) bool {
-	_, main := PartsOfSpeech(term)
-	return main != 0 && main&(Noun|Verb) == 0
-}
-
 // Err reports a table that could not be read (a build that embedded a
 // damaged file); Related then returns nothing.
 func Err() error {

@@ -157,15 +157,19 @@ func TestCompilePartsOfSpeech(t *testing.T) {
 	assert.Nil(t, tab.related("huge"), "a row of parts of speech alone has no relatives")
 }
 
-// Modifier tells the words that grade what a phrase names from the words
-// that name it.
-func TestModifier(t *testing.T) {
-	for _, m := range []string{"huge", "deepli"} {
-		assert.True(t, Modifier(m), m)
+// The embedded table knows the parts of speech of analysed terms: "ad" is
+// only a noun, "huge" mostly an adjective, "stop" a noun and a verb.
+func TestEmbeddedPartsOfSpeech(t *testing.T) {
+	for term, want := range map[string]PartOfSpeech{"ad": Noun, "stop": Noun | Verb, "deepli": Adverb} {
+		all, _ := PartsOfSpeech(term)
+		assert.Equal(t, want, all&want, term)
 	}
-	for _, n := range []string{"file", "break", "stop", "qualiti", "nosuchtermanywhere"} {
-		assert.False(t, Modifier(n), n)
-	}
+	all, _ := PartsOfSpeech("ad")
+	assert.Zero(t, all&Verb, "ad is no verb")
+	_, main := PartsOfSpeech("huge")
+	assert.Equal(t, Adjective, main&(Noun|Verb|Adjective))
+	all, main = PartsOfSpeech("nosuchtermanywhere")
+	assert.Zero(t, all|main)
 }
 
 // A damaged compact table is refused when its header or sizes are wrong,
