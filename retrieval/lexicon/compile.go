@@ -8,25 +8,29 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // The compact form of the table, as Compile writes it and the package
 // embeds it:
 //
-//	magic                 "mrpvm-lexicon-1\n"
+//	magic                 "mrpvm-lexicon-2\n"
 //	words, rows, rels     three little-endian uint32s: the counts below
 //	wordEnd [words]uint32 end of word i in the words section (it starts
 //	                      where word i-1 ends)
 //	relEnd  [rows]uint32  end of row i's relatives in rel
 //	rel     [rels]uint32  a relative: its word number << 2 | its Kind
+//	pos     [rows]byte    row i's parts of speech: the PartOfSpeech bits
+//	                      it has any sense in, and, shifted left by 4,
+//	                      those it has the most senses in
 //	words                 the words, concatenated
 //
 // Word i, for i below rows, is the term of row i: the terms come first,
 // sorted bytewise, then the words that are only relatives, sorted. A row's
 // relatives are in the order of the text form, grouped by kind, so a
 // relative's rank is its place in its kind's run.
-const magic = "mrpvm-lexicon-1\n"
+const magic = "mrpvm-lexicon-2\n"
 
 const (
 	headerSize = len(magic) + 12
@@ -39,7 +43,10 @@ const (
 // compact form the package embeds. The text form has one row per term,
 // "term<TAB>K:rel rel ...<TAB>...", K one of S (synonyms), D (derived
 // forms) and H (broader terms), each at most once in a row, the relatives
-// of a group in rank order, the rows sorted bytewise by term.
+// of a group in rank order, the rows sorted bytewise by term. A row may
+// end with a group "P:n3 v1 a2 r1", the number of senses the term has as
+// a noun, verb, adjective and adverb (those it has none as left out); a
+// row may have that group alone.
 func Compile(text io.Reader, w io.Writer) error {
 	type rel struct {
 		word string
@@ -48,6 +55,7 @@ func Compile(text io.Reader, w io.Writer) error {
 	var (
 		terms []string
 		rows  [][]rel
+		parts []byte
 	)
 	sc := bufio.NewScanner(text)
 	sc.Buffer(nil, maxLine)
@@ -61,7 +69,16 @@ func Compile(text io.Reader, w io.Writer) error {
 		}
 		var row []rel
 		var seen [Broader + 1]bool
-		for g := range strings.SplitSeq(rest, "\t") {
+		groups := strings.Split(rest, "\t")
+		var pos byte
+		if last := groups[len(groups)-1]; strings.HasPrefix(last, "P:") {
+			p, err := parsePOS(last[2:])
+			if err != nil {
+				return fmt.Errorf("lexicon: line %d: %w", n, err)
+			}
+			pos, groups = p, groups[:len(groups)-1]
+		}
+		for _, g := range groups {
 			if len(g) < 3 || g[1] != ':' {
 				return fmt.Errorf("lexicon: line %d: bad group %q", n, g)
 			}
@@ -79,6 +96,7 @@ func Compile(text io.Reader, w io.Writer) error {
 		}
 		terms = append(terms, term)
 		rows = append(rows, row)
+		parts = append(parts, pos)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("lexicon: %w", err)
@@ -108,7 +126,7 @@ func Compile(text io.Reader, w io.Writer) error {
 		return fmt.Errorf("lexicon: %d words and %d relatives are too many", len(words), nRels)
 	}
 
-	out := make([]byte, 0, headerSize+4*(len(words)+len(rows)+nRels))
+	out := make([]byte, 0, headerSize+4*(len(words)+len(rows)+nRels)+len(rows))
 	out = append(out, magic...)
 	for _, v := range []int{len(words), len(rows), nRels} {
 		out = binary.LittleEndian.AppendUint32(out, uint32(v))
@@ -131,6 +149,7 @@ func Compile(text io.Reader, w io.Writer) error {
 			out = binary.LittleEndian.AppendUint32(out, id[r.word]<<2|uint32(r.kind))
 		}
 	}
+	out = append(out, parts...)
 	for _, x := range words {
 		out = append(out, x...)
 	}
@@ -139,3 +158,36 @@ func Compile(text io.Reader, w io.Writer) error {
 	}
 	return nil
 }
+
+// parsePOS reads the sense counts of a "P:" group ("n3 a2") into the
+// byte the compact form stores: the parts of speech with any sense, and,
+// shifted left by 4, those with the most.
+func parsePOS(g string) (byte, error) {
+	var count [4]int
+	for f := range strings.FieldsSeq(g) {
+		i := strings.IndexByte(posLetters, f[0])
+		n, err := strconv.Atoi(f[1:])
+		if i < 0 || err != nil || n <= 0 || count[i] != 0 {
+			return 0, fmt.Errorf("bad part of speech %q", f)
+		}
+		count[i] = n
+	}
+	most := slices.Max(count[:])
+	if most == 0 {
+		return 0, errors.New("empty parts of speech")
+	}
+	var b byte
+	for i, n := range count {
+		if n > 0 {
+			b |= 1 << i
+		}
+		if n == most {
+			b |= 1 << (4 + i)
+		}
+	}
+	return b, nil
+}
+
+// posLetters name the parts of speech in the text form, in the order of
+// their PartOfSpeech bits.
+const posLetters = "nvar"

@@ -33,6 +33,16 @@ type Relative struct {
 	Rank int
 }
 
+// PartOfSpeech is a set of parts of speech.
+type PartOfSpeech uint8
+
+const (
+	Noun PartOfSpeech = 1 << iota
+	Verb
+	Adjective
+	Adverb
+)
+
 // embedded is the table in its compact form (see Compile), made from
 // wordnet.tsv.gz. It is read where it lies in the binary: nothing is
 // decompressed or copied, and only the pages a lookup touches are read in.
@@ -58,6 +68,18 @@ func Related(term string) []Relative {
 	return tab.related(term)
 }
 
+// PartsOfSpeech returns the parts of speech an analysed term has a sense
+// in (of any of the lemmas it is the term of: "nest" of "nest" and
+// "nested"), and those of them it has the most senses in (several on a
+// tie); both are empty for a term the table does not know.
+func PartsOfSpeech(term string) (all, main PartOfSpeech) {
+	once.Do(load)
+	if bad != nil {
+		return 0, 0
+	}
+	return tab.partsOfSpeech(term)
+}
+
 // Err reports a table that could not be read (a build that embedded a
 // damaged file); Related then returns nothing.
 func Err() error {
@@ -71,6 +93,7 @@ func Err() error {
 // table cannot make a lookup fail.
 type table struct {
 	wordEnd, relEnd, rel string // sections of little-endian uint32s
+	pos                  string // a byte per row
 	words                string
 	nWords, nRows        int
 }
@@ -98,11 +121,12 @@ func readTable(b string) (*table, error) {
 		rest = rest[n:]
 		return s, true
 	}
-	var ok1, ok2, ok3 bool
+	var ok1, ok2, ok3, ok4 bool
 	t.wordEnd, ok1 = take(4 * nWords)
 	t.relEnd, ok2 = take(4 * nRows)
 	t.rel, ok3 = take(4 * nRels)
-	if !ok1 || !ok2 || !ok3 {
+	t.pos, ok4 = take(nRows)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return nil, errors.New("lexicon: table is truncated")
 	}
 	size := 0
@@ -138,12 +162,26 @@ func (t *table) word(i uint32) (string, bool) {
 	return t.words[start:end], true
 }
 
-func (t *table) related(term string) []Relative {
+// row returns the row of term.
+func (t *table) row(term string) (int, bool) {
 	// Row i is the row of word i; rows are sorted by their word.
-	i, found := sort.Find(t.nRows, func(i int) int {
+	return sort.Find(t.nRows, func(i int) int {
 		w, _ := t.word(uint32(i))
 		return strings.Compare(term, w)
 	})
+}
+
+func (t *table) partsOfSpeech(term string) (all, main PartOfSpeech) {
+	i, found := t.row(term)
+	if !found {
+		return 0, 0
+	}
+	b := t.pos[i]
+	return PartOfSpeech(b & 0xf), PartOfSpeech(b >> 4)
+}
+
+func (t *table) related(term string) []Relative {
+	i, found := t.row(term)
 	if !found {
 		return nil
 	}

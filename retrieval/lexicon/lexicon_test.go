@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,7 +60,13 @@ func TestEmbeddedTableIsTheTextForm(t *testing.T) {
 	rows := 0
 	for sc.Scan() {
 		term, want, _ := strings.Cut(sc.Text(), "\t")
+		pos := ""
+		if i := strings.LastIndex(want, "P:"); i >= 0 {
+			want, pos = strings.TrimSuffix(want[:i], "\t"), want[i+2:]
+		}
 		assert.Equal(t, want, format(Related(term)), term)
+		all, main := PartsOfSpeech(term)
+		assert.Equal(t, pos, formatPOS(all, main, pos), term)
 		rows++
 	}
 	require.NoError(t, sc.Err())
@@ -85,6 +93,25 @@ func format(rel []Relative) string {
 	return b.String()
 }
 
+// formatPOS checks the parts of speech read back against the sense
+// counts of the text form ("n3 a2") and returns the counts when they
+// agree.
+func formatPOS(all, main PartOfSpeech, counts string) string {
+	most := 0
+	n := map[PartOfSpeech]int{}
+	for f := range strings.FieldsSeq(counts) {
+		c, _ := strconv.Atoi(f[1:])
+		n[PartOfSpeech(1)<<strings.IndexByte("nvar", f[0])] = c
+		most = max(most, c)
+	}
+	for p := Noun; p <= Adverb; p <<= 1 {
+		if (all&p != 0) != (n[p] > 0) || (main&p != 0) != (n[p] == most) {
+			return fmt.Sprintf("<read %04b/%04b>", all, main)
+		}
+	}
+	return counts
+}
+
 func compile(t *testing.T, text string) (string, error) {
 	t.Helper()
 	var b bytes.Buffer
@@ -102,11 +129,47 @@ func TestCompile(t *testing.T) {
 	for _, none := range []string{"capi", "zzz", "", "uppercas", "charact"} {
 		assert.Nil(t, tab.related(none), "%q has no row", none)
 	}
-	for _, bad := range []string{"capit\n", "capit\t\n", "\tS:foo\n", "zip\tS:a\ncapit\tS:b\n", "a\tS:b\na\tS:c\n",
+	for _, bad := range []string{"capit\tP:\n", "capit\tP:x1\n", "capit\tP:n0\n", "capit\tP:n1 n2\n", "capit\tP:n1\tS:a\n", "capit\n", "capit\t\n", "\tS:foo\n", "zip\tS:a\ncapit\tS:b\n", "a\tS:b\na\tS:c\n",
 		"capit\tX:foo\n", "capit\tS\n", "capit\tS:\n", "capit\tS:a\tH:b\tS:c\n"} {
 		_, err := compile(t, bad)
 		assert.Error(t, err, "%q", bad)
 	}
+}
+
+// A row's parts of speech read back from the compact form: all it has,
+// and those it has the most senses in; a row may hold them alone.
+func TestCompilePartsOfSpeech(t *testing.T) {
+	bin, err := compile(t, "deep\tS:profound\tP:n3 a15 r3\nhuge\tP:a1\npublic\tP:n2 a2\nzip\tS:compress\n")
+	require.NoError(t, err)
+	tab, err := readTable(bin)
+	require.NoError(t, err)
+	for term, want := range map[string][2]PartOfSpeech{
+		"deep":   {Noun | Adjective | Adverb, Adjective},
+		"huge":   {Adjective, Adjective},
+		"public": {Noun | Adjective, Noun | Adjective},
+		"zip":    {0, 0},
+		"nosuch": {0, 0},
+	} {
+		all, main := tab.partsOfSpeech(term)
+		assert.Equal(t, want, [2]PartOfSpeech{all, main}, term)
+	}
+	assert.Equal(t, []Relative{{"profound", Synonym, 0}}, tab.related("deep"))
+	assert.Nil(t, tab.related("huge"), "a row of parts of speech alone has no relatives")
+}
+
+// The embedded table knows the parts of speech of analysed terms: "ad" is
+// only a noun, "huge" mostly an adjective, "stop" a noun and a verb.
+func TestEmbeddedPartsOfSpeech(t *testing.T) {
+	for term, want := range map[string]PartOfSpeech{"ad": Noun, "stop": Noun | Verb, "deepli": Adverb} {
+		all, _ := PartsOfSpeech(term)
+		assert.Equal(t, want, all&want, term)
+	}
+	all, _ := PartsOfSpeech("ad")
+	assert.Zero(t, all&Verb, "ad is no verb")
+	_, main := PartsOfSpeech("huge")
+	assert.Equal(t, Adjective, main&(Noun|Verb|Adjective))
+	all, main = PartsOfSpeech("nosuchtermanywhere")
+	assert.Zero(t, all|main)
 }
 
 // A damaged compact table is refused when its header or sizes are wrong,

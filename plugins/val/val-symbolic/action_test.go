@@ -45,6 +45,20 @@ func TestHowToMustDoTheAction(t *testing.T) {
 	})
 }
 
+// TestHowToActionMustBeAVerb: a task that opens with a word the lexicon
+// knows only as a noun ("ad", mistyped for "add") names no action, and
+// the page it is answered from is not held to one.
+func TestHowToActionMustBeAVerb(t *testing.T) {
+	docker := page(t, "common/docker.md", dockerPage)
+	c := sourced{corpus: corpus{n: 1000, df: freq("stop container", 5)}, src: map[string]string{"common/docker.md": dockerPage}}
+	answer := "docker [1]: Manage Docker containers and images.\n\n" +
+		"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "does not do what", []howToCase{
+		{"a noun where the verb stands", "ad stopped containers", answer, docker, plugin.StatusAccepted},
+		{"a verb the page does not do", "sell stopped containers", answer, docker, plugin.StatusRejected},
+	})
+}
+
 // pkillLikePage, uniqLikePage and pySpyLikePage are cut from tldr-pages'
 // pkill, uniq and py-spy pages.
 const (

@@ -437,6 +437,23 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A question answered with the examples of several sources is answered
+	// by each of them: a source that covers less than MinKeyTerms of what
+	// the task asks (by rarity) is quoted for a word it shares with the
+	// task in another sense ("space" of a space-separated file for the
+	// space a folder takes), and the answer mixes in examples that do
+	// something else. A question that asks which things there are
+	// ("which error codes can show up") gathers them from several
+	// sources by design.
+	if single && len(units) > 1 && exampleRE.MatchString(body) && !asksWhich(in) {
+		for _, n := range slices.Sorted(maps.Keys(units)) {
+			if c, _ := keyCoverage(targets[0], units[n], rar, swap); c < p.Options.MinKeyTerms {
+				v.reason = fmt.Sprintf("source [%d] %s covers %.0f%% of what %q asks (by rarity in the knowledge base): its examples do something else",
+					n, cited[n].Title, 100*c, clip(targets[0]))
+				return v
+			}
+		}
+	}
 	// The key terms must also stand together in the source the answer leads
 	// with: two neighbouring ones in one sentence, or one in its title or
 	// path and the other in its text. A page that mentions "long" in one
@@ -477,7 +494,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action, _ := symbolic.Action(targets[0]); action != "" && !symbolic.LightAction(action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -555,7 +572,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// counts as explaining (what it says was checked against the evidence
 	// above), except a page's own description, which says what the page is
 	// for.
-	if asksWhy(in) && !explains(body, cited, rc) {
+	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) {
 		v.reason = fmt.Sprintf("%q asks why, and the answer only shows examples of what to do, with no reason or condition", clip(in.Payload.Prompt))
 		return v
 	}
@@ -1262,6 +1279,40 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 	return false
 }
 
+// asideRE finds a parenthetical aside in an example's description.
+var asideRE = regexp.MustCompile(`\(([^()]+)\)`)
+
+// remarks reports whether an example's description in body comments on
+// what it shows in the words of the question: a parenthetical aside
+// ("Remove empty directories (this is considered the safe method)") that
+// holds a key term of a target (or a near spelling of one) which the rest
+// of the answer does not, nor a cited source's title, judges the example
+// as a "why" question asks ("Why is rm -d considered safer than rm
+// -r?"); an aside that repeats what the examples name ("(a directory)")
+// does not.
+func remarks(body string, targets []string, cited map[int]*kus.KU, rar symbolic.Rarity) bool {
+	title := map[string]bool{}
+	for _, k := range cited {
+		for _, t := range symbolic.ContentTerms(k.Title) {
+			title[t] = true
+		}
+	}
+	rest := symbolic.TermSet(asideRE.ReplaceAllString(body, " "))
+	for _, line := range exampleRE.FindAllString(body, -1) {
+		for _, m := range asideRE.FindAllStringSubmatch(line, -1) {
+			said := symbolic.TermSet(m[1])
+			for _, t := range targets {
+				for _, k := range keyTerms(t) {
+					if !title[k] && !filler[k] && covered(k, said, rar) && !covered(k, rest, rar) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // describes reports whether a line of prose only restates what a cited
 // page is (the description its summary unit holds: "Apply the changes
 // introduced by existing commits", optionally after "Title [1]: "), which
@@ -1363,6 +1414,29 @@ func compound(k, h string) bool {
 // starts with and still name it as the head of a compound ("allowlist"
 // for "allow", "timeout" for "time" is too short a term to tell).
 const maxCompoundTail = 5
+
+// verbAction is the action of a how-to task (symbolic.Action) when the
+// general lexicon knows it as a verb, else "": a task that opens with a
+// word it knows only as another part of speech ("ad", mistyped for "add")
+// names no action a page can be checked against.
+func verbAction(task string) string {
+	action, _ := symbolic.Action(task)
+	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
+		return ""
+	}
+	return action
+}
+
+// asksWhich reports whether the question asks which things there are (the
+// act "identify": "which error codes can show up", "list the ...").
+func asksWhich(in *plugin.ValidateInput) bool {
+	for _, it := range in.Intents {
+		if it.Act == "identify" {
+			return true
+		}
+	}
+	return len(in.Intents) == 0 && symbolic.ActOf(in.Payload.Prompt) == "identify"
+}
 
 // howTo reports whether the task asks how to do something.
 func howTo(in *plugin.ValidateInput) bool {

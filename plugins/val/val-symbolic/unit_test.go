@@ -137,3 +137,42 @@ func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 		})
 	}
 }
+
+// duLikePage and awkLikePage are cut from tldr-pages' du and awk pages.
+const (
+	duLikePage = "# du\n\n> Disk usage: estimate and summarize file and directory space usage.\n\n" +
+		"- Show the total space a folder takes up:\n\n`du {{[-s|--summarize]}} {{path/to/folder}}`\n"
+	awkLikePage = "# awk\n\n> A versatile programming language for working on files.\n\n" +
+		"- Print the fifth column in a space-separated file:\n\n`awk '{print $5}' {{path/to/file}}`\n"
+)
+
+// TestEachSourceOfExamplesAnswers: a question answered with the examples
+// of several pages is answered by each of them; a page quoted for a word
+// it shares with the question in another sense ("space" of a
+// space-separated file) makes the answer wrong. A question that asks
+// which things there are gathers them from several pages.
+func TestEachSourceOfExamplesAnswers(t *testing.T) {
+	du, awk := page(t, "common/du.md", duLikePage), page(t, "linux/awk.md", awkLikePage)
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"space": 40, "folder total take": 60, "column print fifth file": 300})},
+		src: map[string]string{"common/du.md": duLikePage, "linux/awk.md": awkLikePage}}
+	both := "- Show the total space a folder takes up [1]:\n\n  `du {{[-s|--summarize]}} {{path/to/folder}}`\n\n" +
+		"- Print the fifth column in a space-separated file [2]:\n\n  `awk '{print $5}' {{path/to/file}}`\n\n" +
+		"Sources:\n[1] du — common/du.md:3\n[2] awk — linux/awk.md:3\n"
+	one := "- Show the total space a folder takes up [1]:\n\n  `du {{[-s|--summarize]}} {{path/to/folder}}`\n\n" +
+		"Sources:\n[1] du — common/du.md:3\n"
+	ev := []plugin.ScoredKU{{KU: du, Score: 1, Level: kus.LevelSummary}, {KU: awk, Score: 0.5, Level: kus.LevelSummary}}
+	for _, tc := range []struct {
+		name, prompt, act, target, answer string
+		want                              plugin.Status
+	}{
+		{"a page for another sense", "How much space does a folder take up in total?", "explain", "How much space does a folder take up in total", both, plugin.StatusRejected},
+		{"the page that answers", "How much space does a folder take up in total?", "explain", "How much space does a folder take up in total", one, plugin.StatusAccepted},
+		{"which things there are", "Which commands show the space a folder takes?", "identify", "commands show the space a folder takes", both, plugin.StatusAccepted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt},
+				Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}}, Answer: tc.answer, Evidence: ev})
+			expect(t, res, tc.want, "its examples do something else")
+		})
+	}
+}

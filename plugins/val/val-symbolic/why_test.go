@@ -1,6 +1,7 @@
 package valsymbolic
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -122,5 +123,44 @@ func TestWhyAsksAboutItsMainClause(t *testing.T) {
 	} {
 		res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: answer, Evidence: units(t, "common/nohup.md", nohupPage)})
 		expect(t, res, tc.want, "")
+	}
+}
+
+const rmPage = `# rm
+
+> Remove files or directories.
+
+- Remove specific files and directories recursively:
+
+` + "`rm {{[-r|--recursive]}} {{path/to/file_or_directory}}`" + `
+
+- Remove empty directories (this is considered the safe method):
+
+` + "`rm {{[-d|--dir]}} {{path/to/directory}}`" + `
+`
+
+// TestWhyIsAnsweredByARemark: an example's aside that judges it in the
+// words of the question ("this is considered the safe method" for "why
+// is rm -d considered safer") gives the reason asked; an aside that only
+// repeats what the examples name does not.
+func TestWhyIsAnsweredByARemark(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"remove delete directory file recursive empty": 300, "considered safe safer": 50, "rm": 5})},
+		src: map[string]string{"common/rm.md": rmPage}}
+	for _, tc := range []struct {
+		name, prompt, aside string
+		want                plugin.Status
+	}{
+		{"an aside in the question's words", "Why is rm -d considered safer than rm -r for deleting a directory?", "this is considered the safe method", plugin.StatusAccepted},
+		{"an aside naming what the examples do", "Why is rm -d considered safer than rm -r for deleting a directory?", "empty directories only", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answer := "Remove files or directories. [1]\n\n- Remove specific files and directories recursively [1]:\n\n" +
+				"  `rm {{[-r|--recursive]}} {{path/to/file_or_directory}}`\n\n- Remove empty directories (" + tc.aside + ") [1]:\n\n" +
+				"  `rm {{[-d|--dir]}} {{path/to/directory}}`\n\nSources:\n[1] rm — common/rm.md:3\n"
+			page := strings.Replace(rmPage, "this is considered the safe method", tc.aside, 1)
+			res := validate(t, sourced{corpus: c.corpus, src: map[string]string{"common/rm.md": page}},
+				&plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: answer, Evidence: units(t, "common/rm.md", page)})
+			expect(t, res, tc.want, "asks why")
+		})
 	}
 }

@@ -19,5 +19,7 @@
 // hypernyms and similar adjectives (broader terms). Lemmas and relatives are
 // stored as the analyzer's terms, so lemmas sharing a stem (execute,
 // execution, executable) share one row; a relative that analyses to the
-// row's own term or to several terms is left out.
+// row's own term or to several terms is left out. Every row ends with the
+// number of senses its lemmas have per part of speech (a "P:" group), and
+// a single-word lemma without relatives has a row of that alone.
 package main

@@ -46,6 +46,9 @@ type synset struct {
 
 var posFiles = map[byte]string{'n': "noun", 'v': "verb", 'a': "adj", 'r': "adv"}
 
+// posOrder is the order of the parts of speech in a row's "P:" group.
+const posOrder = "nvar"
+
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "folder holding WordNet's data.* and index.* files")
 	out := flag.String("out", "wordnet.tsv.gz", "table to write, in text form (gzipped)")
@@ -69,6 +72,7 @@ func run(dict, out, bin string) error {
 		kind, rank int
 	}
 	rows := map[string]map[string]rel{}
+	senses := map[string]*[len(posOrder)]int{} // term -> senses per part of speech
 
 	add := func(key, word string, kind, rank int) {
 		t, ok := single(a, word)
@@ -103,6 +107,10 @@ func run(dict, out, bin string) error {
 			}
 			tagged, _ := strconv.Atoi(f[i+1])
 			offsets := f[i+2:]
+			if senses[key] == nil {
+				senses[key] = new([len(posOrder)]int)
+			}
+			senses[key][strings.IndexByte(posOrder, pos)] += len(offsets)
 			_ = tagged // every sense is read: the knowledge base tells which it uses
 			n := min(maxSenses, len(offsets))
 			for sense, off := range offsets[:n] {
@@ -146,8 +154,8 @@ func run(dict, out, bin string) error {
 			return err
 		}
 	}
-	keys := make([]string, 0, len(rows))
-	for k := range rows {
+	keys := make([]string, 0, len(senses))
+	for k := range senses {
 		keys = append(keys, k)
 	}
 
@@ -185,6 +193,14 @@ func run(dict, out, bin string) error {
 				bw.WriteByte(' ')
 			}
 			bw.WriteString(e.t)
+		}
+		bw.WriteString("\tP:")
+		sep := ""
+		for i, n := range senses[k] {
+			if n > 0 {
+				fmt.Fprintf(&bw, "%s%c%d", sep, posOrder[i], n)
+				sep = " "
+			}
 		}
 		bw.WriteByte('\n')
 	}
