@@ -70,3 +70,33 @@ func TestWeighReferencesSaturates(t *testing.T) {
 	assert.InDelta(t, 1+referenceWeight*1/4.0, cands[1].score, 1e-9)
 	assert.Equal(t, 1.0, cands[2].score)
 }
+
+// The reference prior weighs the whole candidate pool before it is cut to
+// k: the page it lifts to the first place is first whether one hit or
+// several are asked for, with every profile.
+func TestFirstHitDoesNotDependOnK(t *testing.T) {
+	for _, prof := range []Profile{Fast, Balanced, ThinkingDB} {
+		st := memStore{kv: kvtest.New()}
+		e := New(prof, st)
+		put := func(src, text string) {
+			t.Helper()
+			u := &kus.KU{ID: src + "::0", SourceID: src, Level: kus.LevelLeaf, Title: src, TextBody: text}
+			require.NoError(t, e.index(st.kv, src, []*kus.KU{u}, []byte(text), nil))
+		}
+		put("common/follow.md", "Keep reading a growing log file.")
+		put("common/tail.md", "Keep reading a growing log file as it is written.")
+		for i := range 4 {
+			put(fmt.Sprintf("common/tool%d.md", i), fmt.Sprintf("Tool %d prints its state: `tool%d state | tail -n 5`.", i, i))
+		}
+		for _, bySource := range []bool{true, false} {
+			var firsts []string
+			for _, k := range []int{1, 2, 5} {
+				r, err := e.Search(context.Background(), plugin.SearchRequest{Query: "keep reading a growing log file", K: k, BySource: bySource})
+				require.NoError(t, err)
+				require.NotEmpty(t, r.Hits)
+				firsts = append(firsts, r.Hits[0].SourceID)
+			}
+			assert.Equal(t, []string{"common/tail.md", "common/tail.md", "common/tail.md"}, firsts, "%s, by source %v", prof.ID, bySource)
+		}
+	}
+}

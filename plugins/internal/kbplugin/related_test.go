@@ -61,7 +61,7 @@ func TestBalancedReachesPagesInOtherWords(t *testing.T) {
 	}
 	for q, want := range map[string]string{
 		"How do I convert a file to capitals?": "tr.md",
-		"How many cpu units are there?":        "nproc.md",
+		"Which cpu units are there?":           "nproc.md",
 	} {
 		assert.Equal(t, want, first(balanced, q), "kb-balanced: %s", q)
 		assert.NotEqual(t, want, first(fast, q), "kb-fast: %s", q)

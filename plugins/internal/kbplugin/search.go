@@ -82,15 +82,18 @@ func (e *Engine) Search(ctx context.Context, req plugin.SearchRequest) (*plugin.
 		return res, nil
 	}
 	// A KU-level search over-fetches so that dropping KUs covered by a
-	// better one (a section and its leaf) still leaves k.
-	depth, k := max(4*req.K, 40), 2*req.K
+	// better one (a section and its leaf) still leaves k. The whole pool
+	// is ranked (reranked, then weighed by the reference prior) before it
+	// is cut to k, so the first hits do not depend on how many are asked
+	// for.
+	depth := max(4*req.K, 40)
 	if req.BySource {
-		depth, k = searchDepth(req.K), req.K
+		depth = searchDepth(req.K)
 	}
 	var rk ranking
 	err := e.store.View(func(kv plugin.KV) error {
 		var err error
-		rk, err = e.rank(kv, query, "", depth, k, req.BySource)
+		rk, err = e.rank(kv, query, "", depth, depth, req.BySource)
 		return err
 	})
 	if err != nil {
