@@ -49,4 +49,8 @@ func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
 	assert.True(t, boosted("pretty-print JSON with Jq", "jq"))
 	assert.True(t, boosted("how do I stash changes in git?", "git stash"))
 	assert.True(t, boosted("What logging levels does logrus have?", "Level logging"))
+	assert.False(t, boosted("print the current time as a Unix timestamp", "times"))
+	assert.False(t, boosted("fix a typo in the last commit", "typos"))
+	assert.True(t, boosted("count the typos in a file", "typos"))
+	assert.True(t, boosted("which plugins are there?", "plugin"))
 }

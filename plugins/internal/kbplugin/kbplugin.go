@@ -890,8 +890,16 @@ func (nm *namer) names(title string) bool {
 			return false
 		}
 	}
-	for _, w := range strings.Fields(strings.ToLower(title)) {
-		if w = strings.Trim(w, nameTrim); !writes(nm.words, w) && len(nm.an.Append(nil, w)) > 0 {
+	words := strings.Fields(strings.ToLower(title))
+	for _, w := range words {
+		w = strings.Trim(w, nameTrim)
+		// A one-word title is a name (a command, a page), and a name
+		// ending in s is a word of its own, not a plural: "the current
+		// time" does not name times, nor "a typo" typos.
+		if len(words) == 1 && strings.HasSuffix(w, "s") && !nm.words[w] {
+			return false
+		}
+		if !writes(nm.words, w) && len(nm.an.Append(nil, w)) > 0 {
 			return false
 		}
 	}
