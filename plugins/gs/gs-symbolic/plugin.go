@@ -440,20 +440,29 @@ func pick(stmts []scored, limit int) []scored {
 // implementation:" and its code), the sentence right after that block goes
 // on it when it opens by referring back to it ("It is supposed to return
 // a list of paths to config files."): the page says there what the thing
-// shown is for.
+// shown is for. A code block right after the best sentence is one it
+// introduces.
 func withNextSentence(picked, stmts []scored, limit int) []scored {
 	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
 	}
 	top := picked[0]
 	introduces := len(top.block) > 0 || strings.HasSuffix(strings.TrimSpace(top.text), ":")
+	next := top.order + 1
+	if !introduces && slices.ContainsFunc(stmts, func(s scored) bool { return s.ku == top.ku && s.order == next && s.kind == kindCode }) {
+		// The code block that follows the sentence shows what it says
+		// ("... by specifying the nomsgpack build tag." over "go build
+		// -tags=nomsgpack ."): the sentence after that block speaks of
+		// it as of a block the sentence introduces.
+		introduces, next = true, next+1
+	}
 	for _, p := range picked {
-		if p.ku == top.ku && p.order == top.order+1 {
+		if p.ku == top.ku && p.order == next {
 			return picked // already there
 		}
 	}
 	for _, s := range stmts {
-		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.score <= 0 {
+		if s.ku != top.ku || s.order != next || s.kind != kindSentence || s.score <= 0 {
 			continue
 		}
 		if introduces {

@@ -120,6 +120,23 @@ func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
 	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
 }
 
+const msgpackMD = "# Gin\n\n## Build tags\n\n" +
+	"Gin uses `encoding/json` as the default JSON package but you can change it by building from other tags.\n\n" +
+	"### Build without `MsgPack` rendering feature\n\n" +
+	"Gin enables `MsgPack` rendering feature by default. But you can disable this feature by specifying `nomsgpack` build tag.\n\n" +
+	"```sh\ngo build -tags=nomsgpack .\n```\n\n" +
+	"This is useful to reduce the binary size of executable files.\n"
+
+// TestSentenceAfterTheCodeGoesOn: when a code block follows the best
+// sentence and shows what it says, the sentence after that block that
+// refers back to it ("This is useful to reduce ...") is shown with it.
+func TestSentenceAfterTheCodeGoesOn(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", msgpackMD)
+	md := solveMD(t, "explain", "Why would I build gin with the nomsgpack tag?", "would I build gin with the nomsgpack tag",
+		[]mdSource{src}, src.leaf(t, "Build without MsgPack rendering feature"))
+	checkMD(t, md, []string{"specifying `nomsgpack` build tag", "This is useful to reduce the binary size"}, nil)
+}
+
 const vipersMD = "# Viper\n\n## Viper or Vipers?\n\n" +
 	"Viper comes with a global instance out of the box. The best practice is to initialize a Viper instance and pass that around.\n\n" +
 	"## Q & A\n\n### Is it safe to concurrently read and write to a viper?\n\n" +
