@@ -120,12 +120,11 @@ func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
 	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
 }
 
-const msgpackMD = "# Gin\n\n## Build tags\n\n" +
-	"Gin uses `encoding/json` as the default JSON package but you can change it by building from other tags.\n\n" +
-	"### Build without `MsgPack` rendering feature\n\n" +
+const msgpackMD = "# Gin\n\n## Build without `MsgPack` rendering feature\n\n" +
 	"Gin enables `MsgPack` rendering feature by default. But you can disable this feature by specifying `nomsgpack` build tag.\n\n" +
 	"```sh\ngo build -tags=nomsgpack .\n```\n\n" +
-	"This is useful to reduce the binary size of executable files.\n"
+	"This is useful to reduce the binary size of executable files.\n\n" +
+	"## Replace JSON package\n\nYou can build Gin with jsoniter. You can build Gin with go-json.\n"
 
 // TestSentenceAfterTheCodeGoesOn: when a code block follows the best
 // sentence and shows what it says, the sentence after that block that
@@ -133,7 +132,7 @@ const msgpackMD = "# Gin\n\n## Build tags\n\n" +
 func TestSentenceAfterTheCodeGoesOn(t *testing.T) {
 	src := parseMD(t, "gin/docs/doc.md", msgpackMD)
 	md := solveMD(t, "explain", "Why would I build gin with the nomsgpack tag?", "would I build gin with the nomsgpack tag",
-		[]mdSource{src}, src.leaf(t, "Build without MsgPack rendering feature"))
+		[]mdSource{src}, src.leaf(t, "Build without MsgPack rendering feature"), src.leaf(t, "Replace JSON package"))
 	checkMD(t, md, []string{"specifying `nomsgpack` build tag", "This is useful to reduce the binary size"}, nil)
 }
 
