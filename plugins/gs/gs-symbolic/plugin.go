@@ -105,6 +105,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	proofOrder := proofKUs(in.Evidence, want)
 	cue := cueOf(act, in.Payload.Prompt, target)
 	negWant := negated(target)
+	subject := definedSubject(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -136,6 +137,13 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// model endpoint is configured"), and so does this
 				// statement or its heading ("Without a model").
 				sc += negationWeight
+			}
+			if cue.define && subject != "" && label(e.KU.Title) == subject {
+				// The section the defined term heads ("PhaseScopes" for
+				// "What are phaseScopes on a knowledge unit?") is the
+				// page's own definition of it, where a passage about the
+				// scope names it in passing.
+				sc += headsWeight
 			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
 				// A section headed by the question asked, or one much
@@ -215,6 +223,21 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// headsWeight is what a statement gains for standing in the section the
+// term a definition asks for heads.
+const headsWeight = 1.5
+
+// definedScopeRE is the scope a definition's subject is asked in ("docgen
+// in chi", "phaseScopes on a knowledge unit").
+var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s+\S.*$`)
+
+// definedSubject is the term a definition target asks for, as a label
+// compares: without its scope or a leading article.
+func definedSubject(target string) string {
+	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
+	return label(itemArticleRE.ReplaceAllString(t, ""))
 }
 
 // canAskRE is a yes/no question that asks whether something can be done

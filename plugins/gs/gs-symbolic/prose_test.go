@@ -187,3 +187,31 @@ func TestAbsenceAnsweredByAbsence(t *testing.T) {
 		t.Errorf("negated = %v", got)
 	}
 }
+
+const kuFieldsMD = "# Contracts\n\n## Knowledge Units\n\n" +
+	"A knowledge unit is the smallest unit of knowledge stored and retrieved:\n\n" +
+	"- identity: `id`, `kuType`, `level`;\n- utility: `utilityActs`, `phaseScopes` and a note of the knowledge unit;\n\n" +
+	"### PhaseScopes\n\n`phaseScopes` says which stage a KU guides: `kb-plugin` (evidence; the default) or `gs-plugin`.\n"
+
+// TestDefinitionFromTheSectionItHeads: a definition is answered from the
+// section its term heads, not from a passage about the scope it is asked
+// in that names it in passing.
+func TestDefinitionFromTheSectionItHeads(t *testing.T) {
+	src := parseMD(t, "docs/contracts.md", kuFieldsMD)
+	md := solveMD(t, "define", "What are phaseScopes on a knowledge unit?", "phaseScopes on a knowledge unit",
+		[]mdSource{src}, src.leaf(t, "Knowledge Units"), src.leaf(t, "PhaseScopes"))
+	checkMD(t, md, []string{"says which stage a KU guides"}, nil)
+	if i := strings.Index(md, "says which stage"); i > strings.Index(md, "smallest unit") && strings.Contains(md, "smallest unit") {
+		t.Fatalf("the section the term heads does not lead:\n%s", md)
+	}
+}
+
+// TestDefinedSubject: the term a definition asks for is read without the
+// scope it is asked in and without its article.
+func TestDefinedSubject(t *testing.T) {
+	for target, want := range map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"} {
+		if got := definedSubject(target); got != want {
+			t.Errorf("definedSubject(%q) = %q, want %q", target, got, want)
+		}
+	}
+}
