@@ -138,11 +138,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// statement or its heading ("Without a model").
 				sc += negationWeight
 			}
-			if cue.define && subject != "" && label(e.KU.Title) == subject {
-				// The section the defined term heads ("PhaseScopes" for
-				// "What are phaseScopes on a knowledge unit?") is the
-				// page's own definition of it, where a passage about the
-				// scope names it in passing.
+			if cue.define && subject != "" && label(e.KU.Title) == subject && s.kind != kindCode {
+				// The prose of the section the defined term heads
+				// ("PhaseScopes" for "What are phaseScopes on a knowledge
+				// unit?") is the page's own definition of it, where a
+				// passage about the scope names it in passing; its code
+				// only uses it.
 				sc += headsWeight
 			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
