@@ -62,6 +62,10 @@ type mdBlock struct {
 // readBlocks splits Markdown into paragraphs, list items, tables and code
 // blocks. Headings and HTML comments are labels and markup, not
 // statements, and are left out; link targets are dropped.
+// setextRE is the underline that makes the paragraph above it a heading
+// ("chi examples" over "============").
+var setextRE = regexp.MustCompile(`^(?:=+|-+)$`)
+
 // linkRefRE is a link reference definition ("[RealIP]: https://...").
 var linkRefRE = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
 
@@ -131,6 +135,8 @@ func readBlocks(md string) []mdBlock {
 			flush()
 		case strings.HasPrefix(t, "#"):
 			flush()
+		case setextRE.MatchString(t) && cur != nil && cur.kind == kindSentence:
+			cur = nil // the paragraph above the underline is a heading
 		case strings.HasPrefix(t, "|"):
 			if cur == nil || cur.kind != kindRow {
 				flush()
