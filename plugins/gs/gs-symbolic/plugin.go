@@ -83,7 +83,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 
 	if act == "implement" || act == "verify" && canAskRE.MatchString(in.Payload.Prompt) {
-		if res := solveProcedure(in.Evidence, target, symbolic.TaskTerms(target), g, rc.Corpus); res != nil {
+		task := withoutAlternative(target)
+		if res := solveProcedure(in.Evidence, task, symbolic.TaskTerms(task), g, rc.Corpus); res != nil {
 			return res, nil
 		}
 	}
@@ -239,6 +240,21 @@ var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s
 func definedSubject(target string) string {
 	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
 	return label(itemArticleRE.ReplaceAllString(t, ""))
+}
+
+// alternativeRE is the way of doing a task that a how-to sets aside:
+// "rather than a remote one" of "send messages to the local daemon rather
+// than a remote one".
+var alternativeRE = regexp.MustCompile(`(?i),?\s+(?:rather than|instead of)\s+[^,;?.()]+`)
+
+// withoutAlternative is a how-to's task without the way of doing it the
+// question sets aside: the passage that does it the other way is not the
+// one asked for, so the words of that way do not choose the passage.
+func withoutAlternative(task string) string {
+	if t := strings.TrimSpace(alternativeRE.ReplaceAllString(task, "")); len(symbolic.ContentTerms(t)) > 0 {
+		return t
+	}
+	return task
 }
 
 // canAskRE is a yes/no question that asks whether something can be done

@@ -170,3 +170,29 @@ func TestProseList(t *testing.T) {
 		}
 	}
 }
+
+// TestHowToWithoutTheWaySetAside: the way of doing a task a how-to sets
+// aside ("instead of a scripted run") does not choose the example that
+// leads the answer.
+func TestHowToWithoutTheWaySetAside(t *testing.T) {
+	md := "# tests\n\n> Run the test suite.\n\n- Compare the output of a real model run with a scripted run:\n\n`cmp {{real.txt}} {{scripted.txt}}`\n\n" +
+		"- Run the tests against a real model:\n\n`go test {{./live}}`\n"
+	src := parseMD(t, "tests.md", md)
+	out := solveMD(t, "implement", "How do I run the tests against a real model instead of a scripted run?", "run the tests against a real model instead of a scripted run",
+		[]mdSource{src}, src.soleLeaf(t))
+	if g, c := strings.Index(out, "go test"), strings.Index(out, "cmp "); g < 0 || c >= 0 && c < g {
+		t.Fatalf("the example doing the task the way asked does not lead:\n%s", out)
+	}
+}
+
+func TestWithoutAlternative(t *testing.T) {
+	for task, want := range map[string]string{
+		"send logrus messages to the local syslog daemon rather than a remote one": "send logrus messages to the local syslog daemon",
+		"run the test suite against a real language model instead of the scripted one": "run the test suite against a real language model",
+		"use rsync": "use rsync",
+	} {
+		if got := withoutAlternative(task); got != want {
+			t.Errorf("withoutAlternative(%q) = %q, want %q", task, got, want)
+		}
+	}
+}
