@@ -187,7 +187,7 @@ func TestHowToWithoutTheWaySetAside(t *testing.T) {
 
 func TestWithoutAlternative(t *testing.T) {
 	for task, want := range map[string]string{
-		"send logrus messages to the local syslog daemon rather than a remote one": "send logrus messages to the local syslog daemon",
+		"send logrus messages to the local syslog daemon rather than a remote one":     "send logrus messages to the local syslog daemon",
 		"run the test suite against a real language model instead of the scripted one": "run the test suite against a real language model",
 		"use rsync": "use rsync",
 	} {
