@@ -139,12 +139,13 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// statement or its heading ("Without a model").
 				sc += negationWeight
 			}
-			if cue.define && subject != "" && label(e.KU.Title) == subject && s.kind != kindCode {
+			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || leads(s.text, subject)) {
 				// The prose of the section the defined term heads
 				// ("PhaseScopes" for "What are phaseScopes on a knowledge
-				// unit?") is the page's own definition of it, where a
-				// passage about the scope names it in passing; its code
-				// only uses it.
+				// unit?"), or a statement that opens with the term
+				// ("Doc generation - `docgen` auto-generates ..."), says
+				// what it is, where a passage about the scope names it
+				// in passing; code only uses it.
 				sc += headsWeight
 			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
@@ -228,7 +229,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 }
 
 // headsWeight is what a statement gains for standing in the section the
-// term a definition asks for heads.
+// term a definition asks for heads, or for opening with that term.
 const headsWeight = 1.5
 
 // definedScopeRE is the scope a definition's subject is asked in ("docgen

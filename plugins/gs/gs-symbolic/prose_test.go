@@ -215,3 +215,18 @@ func TestDefinedSubject(t *testing.T) {
 		}
 	}
 }
+
+const chiDocgenMD = "# chi\n\n## Install\n\n" +
+	"The core router of chi is quite small, but we've also included some useful subpackages of chi: middleware, render and docgen.\n\n" +
+	"## Features\n\n* **Lightweight** - cloc'd in about 1000 LOC for the chi router\n" +
+	"* **Doc generation** - `docgen` auto-generates routing documentation from your source to JSON or Markdown\n"
+
+// TestDefinitionFromTheStatementItOpens: a statement that opens with the
+// defined term says what it is, before one about the scope it is asked
+// in that names it in passing.
+func TestDefinitionFromTheStatementItOpens(t *testing.T) {
+	src := parseMD(t, "chi/README.md", chiDocgenMD)
+	md := solveMD(t, "define", "What is docgen in chi?", "docgen in chi",
+		[]mdSource{src}, src.leaf(t, "Install"), src.leaf(t, "Features"))
+	checkMD(t, md, []string{"auto-generates routing documentation"}, nil)
+}
