@@ -259,9 +259,10 @@ func withoutAlternative(task string) string {
 }
 
 // canAskRE is a yes/no question that asks whether something can be done
-// ("Can it reload when the file changes?", "Can I set a default?"): the
-// page that shows how answers it.
-var canAskRE = regexp.MustCompile(`(?i)^\s*(?:can|could)\s+(?:i|it|you|we|one)\s+\w`)
+// ("Can it reload when the file changes?", "Can I set a default?", a
+// follow-up's "and can they be nested?"): the page that shows how
+// answers it.
+var canAskRE = regexp.MustCompile(`(?i)^\s*(?:(?:and|so|but|then),?\s+)?(?:can|could)\s+(?:i|it|they|you|we|one)\s+\w`)
 
 // negationRE finds a negated word: "no", "without", "not" or "never" and
 // the words after it, past an article.

@@ -168,6 +168,18 @@ func TestCanQuestionShowsHow(t *testing.T) {
 	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
 }
 
+// TestCanTheyQuestionShowsHow: a follow-up asking whether the things of
+// the earlier turn can do something ("and can they reload ...?") asks
+// it as "Can it ...?" does.
+func TestCanTheyQuestionShowsHow(t *testing.T) {
+	src := parseMD(t, "viper/README.md", watchMD)
+	for _, q := range []string{"Can they reload when the config file changes?", "and can they reload when the config file changes?"} {
+		md := solveMD(t, "verify", q, strings.TrimSuffix(q, "?"),
+			[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
+		checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
+	}
+}
+
 const endpointMD = "# Tool\n\n## Model endpoints and secrets\n\n" +
 	"Every model endpoint configured is checked before it is used.\n\n" +
 	"## Without a model\n\n" +
