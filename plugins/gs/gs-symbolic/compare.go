@@ -248,7 +248,10 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						bestSt = rowStatements(ss, si)
 						if s.kind == kindCode {
 							bestSt = []statement{s}
-							if lead != nil {
+							if lead != nil && !docComment(s.text, item) {
+								// A doc comment says what the item is
+								// itself; the section's sentence would
+								// only repeat what every row shares.
 								bestSt = []statement{*lead, s}
 							}
 						}

@@ -215,12 +215,12 @@ func TestComparisonOfInvocations(t *testing.T) {
 }
 
 // TestComparisonByDocComment: a code comment that opens with an item's
-// name is the code's own description of it and speaks for it before a
-// line elsewhere that only uses it.
+// name is the code's own description of it and speaks for it, alone,
+// before a line elsewhere that only uses it.
 func TestComparisonByDocComment(t *testing.T) {
 	src := parseMD(t, "chi/README.md", "# chi\n\n## Examples\n\nHere is a router:\n\n```go\n// RESTy routes for the \"articles\" resource of the example service\nr.Route(\"/articles\", func(r chi.Router) {\n})\n```\n\n"+
-		"## Router interface\n\nBuilt on top of the tree is the `Router` interface:\n\n```go\ntype Router interface {\n\t// Route mounts a sub-Router along a pattern string.\n\tRoute(pattern string, fn func(r Router)) Router\n\n\t// Mount attaches another http.Handler along ./pattern/*\n\tMount(pattern string, h http.Handler)\n}\n```\n")
+		"## Router interface\n\nchi's router is based on a kind of radix trie.\n\nBuilt on top of the tree is the `Router` interface:\n\n```go\ntype Router interface {\n\t// Route mounts a sub-Router along a pattern string.\n\tRoute(pattern string, fn func(r Router)) Router\n\n\t// Mount attaches another http.Handler along ./pattern/*\n\tMount(pattern string, h http.Handler)\n}\n```\n")
 	md := solveMD(t, "compare", "In chi, how does Route differ from Mount?", "In chi, how does Route differ from Mount",
 		[]mdSource{src}, src.leaf(t, "Examples"), src.leaf(t, "Router interface"))
-	checkMD(t, md, []string{"Route mounts a sub-Router", "Mount attaches another"}, []string{"RESTy routes"})
+	checkMD(t, md, []string{"Route mounts a sub-Router", "Mount attaches another"}, []string{"RESTy routes", "radix trie"})
 }
