@@ -498,7 +498,15 @@ func cellText(s statement) string {
 			return strings.TrimSuffix(strings.TrimSpace(t), ":") + ": " + strings.TrimSpace(s.block[0])
 		}
 	case kindRow:
-		t = strings.TrimSpace(strings.ReplaceAll(strings.Trim(s.md[0], "| "), "|", "—"))
+		// A row's cells, their padding left out ("csv     | Comma-separated
+		// values."); an escaped pipe ("foo\|bar") is a pipe of its cell's
+		// text, which the comparison's table escapes again.
+		row := strings.ReplaceAll(strings.TrimSpace(s.md[0]), `\|`, "\x00")
+		cells := strings.Split(strings.Trim(row, "|"), "|")
+		for i, c := range cells {
+			cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|")
+		}
+		t = strings.Join(cells, " — ")
 	}
 	if ss := sentences(t); len(ss) > maxCellSentences {
 		t = strings.Join(ss[:maxCellSentences], " ")

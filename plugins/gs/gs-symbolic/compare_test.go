@@ -224,3 +224,16 @@ func TestComparisonByDocComment(t *testing.T) {
 		[]mdSource{src}, src.leaf(t, "Examples"), src.leaf(t, "Router interface"))
 	checkMD(t, md, []string{"Route mounts a sub-Router", "Mount attaches another"}, []string{"RESTy routes", "radix trie"})
 }
+
+// TestRowCellWithoutPadding: a table row quoted in a comparison's cell
+// reads as its cells, without the spaces that align the page's columns.
+func TestRowCellWithoutPadding(t *testing.T) {
+	s := statement{kind: kindRow, md: []string{"| csv             | Comma-separated values.          | foo,bar,baz |"}}
+	if got, want := cellText(s), "csv — Comma-separated values. — foo,bar,baz"; got != want {
+		t.Fatalf("cellText = %q, want %q", got, want)
+	}
+	s = statement{kind: kindRow, md: []string{"| pipes | Pipe-separated values. | foo\\|bar |"}}
+	if got, want := cellText(s), "pipes — Pipe-separated values. — foo|bar"; got != want {
+		t.Fatalf("cellText = %q, want %q", got, want)
+	}
+}
