@@ -98,7 +98,9 @@ func readBlocks(md string) []mdBlock {
 	comment := false
 	for _, line := range strings.Split(md, "\n") {
 		t := strings.TrimSpace(line)
-		nav := navRE.MatchString(line)
+		// A link alone, or a link to a heading of the page with words
+		// after it: a table of contents' entry.
+		nav := navRE.MatchString(line) || tocRE.MatchString(line)
 		if fences.Open() {
 			cur.lines = append(cur.lines, line)
 			if fences.Read(line) == text.Closing {

@@ -523,3 +523,16 @@ func TestSetextHeadingIsNoStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestTableOfContentsEntryIsNoStatement: a list item that opens with a
+// link to a heading of its own page is a table of contents' entry, with
+// words after the link or without, and is not quoted as a statement.
+func TestTableOfContentsEntryIsNoStatement(t *testing.T) {
+	for _, b := range readBlocks("* [Serving Single Page Applications](#serving-single-page-applications) (e.g. React, Vue, etc.)\n* [Registered URLs](#registered-urls)\n\nRoutes can be named.\n") {
+		for _, l := range b.lines {
+			if strings.Contains(l, "Single Page") || strings.Contains(l, "Registered") {
+				t.Fatalf("table of contents entry read as a statement: %q", b.lines)
+			}
+		}
+	}
+}
