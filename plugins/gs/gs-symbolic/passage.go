@@ -59,13 +59,13 @@ type mdBlock struct {
 	nav   bool     // an item whose first line is only a link
 }
 
-// readBlocks splits Markdown into paragraphs, list items, tables and code
-// blocks. Headings and HTML comments are labels and markup, not
-// statements, and are left out; link targets are dropped.
 // setextRE is the underline that makes the paragraph above it a heading
 // ("chi examples" over "============").
 var setextRE = regexp.MustCompile(`^(?:=+|-+)$`)
 
+// readBlocks splits Markdown into paragraphs, list items, tables and code
+// blocks. Headings and HTML comments are labels and markup, not
+// statements, and are left out; link targets are dropped.
 // linkRefRE is a link reference definition ("[RealIP]: https://...").
 var linkRefRE = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
 
