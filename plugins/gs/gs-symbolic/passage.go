@@ -63,12 +63,12 @@ type mdBlock struct {
 // ("chi examples" over "============").
 var setextRE = regexp.MustCompile(`^(?:=+|-+)$`)
 
-// readBlocks splits Markdown into paragraphs, list items, tables and code
-// blocks. Headings and HTML comments are labels and markup, not
-// statements, and are left out; link targets are dropped.
 // linkRefRE is a link reference definition ("[RealIP]: https://...").
 var linkRefRE = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
 
+// readBlocks splits Markdown into paragraphs, list items, tables and code
+// blocks. Headings and HTML comments are labels and markup, not
+// statements, and are left out; link targets are dropped.
 func readBlocks(md string) []mdBlock {
 	var out []mdBlock
 	var cur *mdBlock
