@@ -29,6 +29,9 @@ var (
 	trailingAuxRE = regexp.MustCompile(`(?i)\s+(?:do|does)$`)
 	// itemScopeRE is a trailing scope of the last item ("Bind in gin").
 	itemScopeRE = regexp.MustCompile(`(?i)\s+(?:in|with|for|on|of|from)\s+\S.*$`)
+	// itemArticleRE is the article a question sets before an item ("the
+	// multi and csv formats"): the page names the item without it.
+	itemArticleRE = regexp.MustCompile(`(?i)^(?:the|an?)\s+`)
 )
 
 // comparedItems reads the items a comparison target names: "scp and
@@ -46,6 +49,7 @@ func comparedItems(target string) []string {
 	for _, part := range itemSepRE.Split(t, -1) {
 		part = strings.Trim(itemScopeRE.ReplaceAllString(strings.TrimSpace(part), ""), " `\"'")
 		part = trailingAuxRE.ReplaceAllString(part, "") // "kb-thinkingdb do" of "what does kb-thinkingdb do differently from"
+		part = itemArticleRE.ReplaceAllString(part, "")
 		if part == "" || len(strings.Fields(part)) > 4 || len(symbolic.ContentTerms(part)) == 0 {
 			// Too long to be a name, or only question words ("which
 			// does what" of "chmod versus chown, which does what?").
@@ -192,7 +196,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						lead = bearingSentence(ss[:si], want)
 						s = statement{kind: kindCode, text: strings.Join(s.block, " "), md: s.block}
 					}
-					if !own && !namesItem(s.text, item) {
+					if !own && !namesItem(s.text, item) && !invokes(s, item) {
 						continue
 					}
 					if s.kind == kindCode {
@@ -222,7 +226,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						}
 					}
 					switch {
-					case s.kind == kindCode:
+					case s.kind == kindCode && !docComment(s.text, item):
 						sc -= 1
 					case !symbolic.Actionable(s.text):
 						sc += 0.75 // prose says what it is; a command only names it
@@ -244,7 +248,10 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						bestSt = rowStatements(ss, si)
 						if s.kind == kindCode {
 							bestSt = []statement{s}
-							if lead != nil {
+							if lead != nil && !docComment(s.text, item) {
+								// A doc comment says what the item is
+								// itself; the section's sentence would
+								// only repeat what every row shares.
 								bestSt = []statement{*lead, s}
 							}
 						}
@@ -361,6 +368,18 @@ func ownRow(ss []statement, row []statement, rest []string, used map[string]bool
 	return out
 }
 
+// invokes reports whether s is an example whose command runs item, an
+// invocation of several words ("umask 077" of "- Set the mask ...:" over
+// "`umask {{077}}`"), its placeholders read as the values they stand for:
+// that example is what the page says of the invocation, where the page
+// only names its command.
+func invokes(s statement, item string) bool {
+	if len(strings.Fields(item)) < 2 || s.kind != kindItem || !codeLine(s.block) {
+		return false
+	}
+	return namesItem(strings.NewReplacer("{{", "", "}}", "").Replace(s.block[0]), item)
+}
+
 // commandText reports whether a sentence is a command line rather than
 // prose: one span of inline code, or text holding a placeholder
 // ("scp {{path/to/file}} {{host}}:{{path}}").
@@ -426,6 +445,20 @@ func codeMention(s statement, item string) statement {
 	return statement{kind: kindCode, text: s.text, md: []string{""}}
 }
 
+// docComment reports whether a code mention is a comment that opens
+// with the item's name ("// Route mounts a sub-Router along a pattern"):
+// the code's own description of the item, which says what it is as prose
+// does, where a line that uses it only shows it.
+func docComment(text, item string) bool {
+	for _, lead := range []string{"//", "#"} {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(text), lead); ok {
+			f := strings.Fields(rest)
+			return len(f) > 1 && f[0] == item
+		}
+	}
+	return false
+}
+
 // rowStatements is the statement at i with, when it is a nested list
 // item, its parent and siblings: together they describe one thing.
 func rowStatements(ss []statement, i int) []statement {
@@ -465,7 +498,15 @@ func cellText(s statement) string {
 			return strings.TrimSuffix(strings.TrimSpace(t), ":") + ": " + strings.TrimSpace(s.block[0])
 		}
 	case kindRow:
-		t = strings.TrimSpace(strings.ReplaceAll(strings.Trim(s.md[0], "| "), "|", "—"))
+		// A row's cells, their padding left out ("csv     | Comma-separated
+		// values."); an escaped pipe ("foo\|bar") is a pipe of its cell's
+		// text, which the comparison's table escapes again.
+		row := strings.ReplaceAll(strings.TrimSpace(s.md[0]), `\|`, "\x00")
+		cells := strings.Split(strings.Trim(row, "|"), "|")
+		for i, c := range cells {
+			cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|")
+		}
+		t = strings.Join(cells, " — ")
 	}
 	if ss := sentences(t); len(ss) > maxCellSentences {
 		t = strings.Join(ss[:maxCellSentences], " ")

@@ -28,6 +28,7 @@ func TestComparedItems(t *testing.T) {
 		{"they differ (I use zip or gzip to compress my files)", []string{"zip", "gzip"}},
 		{"What does kb-thinkingdb do differently from kb-balanced", []string{"kb-thinkingdb", "kb-balanced"}},
 		{"how they differ (use rsync instead of scp)", []string{"rsync", "scp"}},
+		{"In gin, how do the multi and csv collection formats for array parameters differ", []string{"multi", "csv collection formats"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.target, func(t *testing.T) {
@@ -196,4 +197,43 @@ func TestComparisonSaysWhatThePageCompares(t *testing.T) {
 	res := solve(t, nil, &plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: "compare", Target: "symdet compare with fastdet"}}, Evidence: ev})
 	checkMD(t, res.ResponseMarkdown, []string{"| symdet | symdet is the rule-based detector", "| fastdet | fastdet is the lightweight",
 		"\nCompared with fastdet, symdet misses implicit intents"}, []string{"both emit"})
+}
+
+// TestComparisonOfInvocations: an item that is a command with its
+// argument ("umask 077") is spoken for by the example whose command runs
+// it, placeholders read as their values, not by the description of the
+// command the page is titled by.
+func TestComparisonOfInvocations(t *testing.T) {
+	src := parseMD(t, "common/umask.md", "# umask\n\n> Manage the permissions that are masked out for newly created files.\n\n"+
+		"- Display the current mask in octal notation:\n\n`umask`\n\n"+
+		"- Change the mask symbolically to allow read permission for all users:\n\n`umask {{a+r}}`\n\n"+
+		"- Set the mask to restrict all permissions for everyone but the owner:\n\n`umask {{077}}`\n")
+	md := solveMD(t, "compare", "What's the difference between umask 077 and umask a+r?", "the difference between umask 077 and umask a+r",
+		[]mdSource{src}, src.soleLeaf(t))
+	checkMD(t, md, []string{"| umask 077 | Set the mask to restrict all permissions", "| umask a+r | Change the mask symbolically"},
+		[]string{"| umask 077 | Manage the permissions"})
+}
+
+// TestComparisonByDocComment: a code comment that opens with an item's
+// name is the code's own description of it and speaks for it, alone,
+// before a line elsewhere that only uses it.
+func TestComparisonByDocComment(t *testing.T) {
+	src := parseMD(t, "chi/README.md", "# chi\n\n## Examples\n\nHere is a router:\n\n```go\n// RESTy routes for the \"articles\" resource of the example service\nr.Route(\"/articles\", func(r chi.Router) {\n})\n```\n\n"+
+		"## Router interface\n\nchi's router is based on a kind of radix trie.\n\nBuilt on top of the tree is the `Router` interface:\n\n```go\ntype Router interface {\n\t// Route mounts a sub-Router along a pattern string.\n\tRoute(pattern string, fn func(r Router)) Router\n\n\t// Mount attaches another http.Handler along ./pattern/*\n\tMount(pattern string, h http.Handler)\n}\n```\n")
+	md := solveMD(t, "compare", "In chi, how does Route differ from Mount?", "In chi, how does Route differ from Mount",
+		[]mdSource{src}, src.leaf(t, "Examples"), src.leaf(t, "Router interface"))
+	checkMD(t, md, []string{"Route mounts a sub-Router", "Mount attaches another"}, []string{"RESTy routes", "radix trie"})
+}
+
+// TestRowCellWithoutPadding: a table row quoted in a comparison's cell
+// reads as its cells, without the spaces that align the page's columns.
+func TestRowCellWithoutPadding(t *testing.T) {
+	s := statement{kind: kindRow, md: []string{"| csv             | Comma-separated values.          | foo,bar,baz |"}}
+	if got, want := cellText(s), "csv — Comma-separated values. — foo,bar,baz"; got != want {
+		t.Fatalf("cellText = %q, want %q", got, want)
+	}
+	s = statement{kind: kindRow, md: []string{"| pipes | Pipe-separated values. | foo\\|bar |"}}
+	if got, want := cellText(s), "pipes — Pipe-separated values. — foo|bar"; got != want {
+		t.Fatalf("cellText = %q, want %q", got, want)
+	}
 }

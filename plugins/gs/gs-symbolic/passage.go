@@ -59,12 +59,16 @@ type mdBlock struct {
 	nav   bool     // an item whose first line is only a link
 }
 
-// readBlocks splits Markdown into paragraphs, list items, tables and code
-// blocks. Headings and HTML comments are labels and markup, not
-// statements, and are left out; link targets are dropped.
+// setextRE is the underline that makes the paragraph above it a heading
+// ("chi examples" over "============").
+var setextRE = regexp.MustCompile(`^(?:=+|-+)$`)
+
 // linkRefRE is a link reference definition ("[RealIP]: https://...").
 var linkRefRE = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
 
+// readBlocks splits Markdown into paragraphs, list items, tables and code
+// blocks. Headings and HTML comments are labels and markup, not
+// statements, and are left out; link targets are dropped.
 func readBlocks(md string) []mdBlock {
 	var out []mdBlock
 	var cur *mdBlock
@@ -94,7 +98,9 @@ func readBlocks(md string) []mdBlock {
 	comment := false
 	for _, line := range strings.Split(md, "\n") {
 		t := strings.TrimSpace(line)
-		nav := navRE.MatchString(line)
+		// A link alone, or a link to a heading of the page with words
+		// after it: a table of contents' entry.
+		nav := navRE.MatchString(line) || tocRE.MatchString(line)
 		if fences.Open() {
 			cur.lines = append(cur.lines, line)
 			if fences.Read(line) == text.Closing {
@@ -131,6 +137,8 @@ func readBlocks(md string) []mdBlock {
 			flush()
 		case strings.HasPrefix(t, "#"):
 			flush()
+		case setextRE.MatchString(t) && cur != nil && cur.kind == kindSentence:
+			cur = nil // the paragraph above the underline is a heading
 		case strings.HasPrefix(t, "|"):
 			if cur == nil || cur.kind != kindRow {
 				flush()

@@ -510,3 +510,29 @@ func TestPassages(t *testing.T) {
 			leaves: []string{"Build with json replacement"}, want: []string{"- jsoniter [1]", "go build -tags=jsoniter .", "- go-json [1]", "go build -tags=go_json .", "- sonic [1]", "$ go build -tags=sonic ."}, not: []string{"github.com"}},
 	})
 }
+
+// TestSetextHeadingIsNoStatement: a heading written with an underline
+// ("chi examples" over "====") is a label, as an ATX heading is, and is
+// not quoted as a statement.
+func TestSetextHeadingIsNoStatement(t *testing.T) {
+	for _, b := range readBlocks("chi examples\n============\n\n* hello-world - Hello World!\n\nUsage\n-----\n\nRun the example.\n") {
+		for _, l := range b.lines {
+			if strings.Contains(l, "==") || strings.Contains(l, "--") || l == "chi examples" || l == "Usage" {
+				t.Fatalf("heading read as a statement: %q", b.lines)
+			}
+		}
+	}
+}
+
+// TestTableOfContentsEntryIsNoStatement: a list item that opens with a
+// link to a heading of its own page is a table of contents' entry, with
+// words after the link or without, and is not quoted as a statement.
+func TestTableOfContentsEntryIsNoStatement(t *testing.T) {
+	for _, b := range readBlocks("* [Serving Single Page Applications](#serving-single-page-applications) (e.g. React, Vue, etc.)\n* [Registered URLs](#registered-urls)\n\nRoutes can be named.\n") {
+		for _, l := range b.lines {
+			if strings.Contains(l, "Single Page") || strings.Contains(l, "Registered") {
+				t.Fatalf("table of contents entry read as a statement: %q", b.lines)
+			}
+		}
+	}
+}

@@ -83,7 +83,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 
 	if act == "implement" || act == "verify" && canAskRE.MatchString(in.Payload.Prompt) {
-		if res := solveProcedure(in.Evidence, target, symbolic.TaskTerms(target), g, rc.Corpus); res != nil {
+		task := withoutAlternative(target)
+		if res := solveProcedure(in.Evidence, task, symbolic.TaskTerms(task), g, rc.Corpus); res != nil {
 			return res, nil
 		}
 	}
@@ -105,6 +106,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	proofOrder := proofKUs(in.Evidence, want)
 	cue := cueOf(act, in.Payload.Prompt, target)
 	negWant := negated(target)
+	subject := definedSubject(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -136,6 +138,15 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// model endpoint is configured"), and so does this
 				// statement or its heading ("Without a model").
 				sc += negationWeight
+			}
+			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || leads(s.text, subject)) {
+				// The prose of the section the defined term heads
+				// ("PhaseScopes" for "What are phaseScopes on a knowledge
+				// unit?"), or a statement that opens with the term
+				// ("Doc generation - `docgen` auto-generates ..."), says
+				// what it is, where a passage about the scope names it
+				// in passing; code only uses it.
+				sc += headsWeight
 			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
 				// A section headed by the question asked, or one much
@@ -217,10 +228,41 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	return finish(&b, cites.kus), nil
 }
 
+// headsWeight is what a statement gains for standing in the section the
+// term a definition asks for heads, or for opening with that term.
+const headsWeight = 1.5
+
+// definedScopeRE is the scope a definition's subject is asked in ("docgen
+// in chi", "phaseScopes on a knowledge unit").
+var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s+\S.*$`)
+
+// definedSubject is the term a definition target asks for, as a label
+// compares: without its scope or a leading article.
+func definedSubject(target string) string {
+	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
+	return label(itemArticleRE.ReplaceAllString(t, ""))
+}
+
+// alternativeRE is the way of doing a task that a how-to sets aside:
+// "rather than a remote one" of "send messages to the local daemon rather
+// than a remote one".
+var alternativeRE = regexp.MustCompile(`(?i),?\s+(?:rather than|instead of)\s+[^,;?.()]+`)
+
+// withoutAlternative is a how-to's task without the way of doing it the
+// question sets aside: the passage that does it the other way is not the
+// one asked for, so the words of that way do not choose the passage.
+func withoutAlternative(task string) string {
+	if t := strings.TrimSpace(alternativeRE.ReplaceAllString(task, "")); len(symbolic.ContentTerms(t)) > 0 {
+		return t
+	}
+	return task
+}
+
 // canAskRE is a yes/no question that asks whether something can be done
-// ("Can it reload when the file changes?", "Can I set a default?"): the
-// page that shows how answers it.
-var canAskRE = regexp.MustCompile(`(?i)^\s*(?:can|could)\s+(?:i|it|you|we|one)\s+\w`)
+// ("Can it reload when the file changes?", "Can I set a default?", a
+// follow-up's "and can they be nested?"): the page that shows how
+// answers it.
+var canAskRE = regexp.MustCompile(`(?i)^\s*(?:(?:and|so|but|then),?\s+)?(?:can|could)\s+(?:i|it|they|you|we|one)\s+\w`)
 
 // negationRE finds a negated word: "no", "without", "not" or "never" and
 // the words after it, past an article.
@@ -440,20 +482,29 @@ func pick(stmts []scored, limit int) []scored {
 // implementation:" and its code), the sentence right after that block goes
 // on it when it opens by referring back to it ("It is supposed to return
 // a list of paths to config files."): the page says there what the thing
-// shown is for.
+// shown is for. A code block right after the best sentence is one it
+// introduces.
 func withNextSentence(picked, stmts []scored, limit int) []scored {
 	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
 	}
 	top := picked[0]
 	introduces := len(top.block) > 0 || strings.HasSuffix(strings.TrimSpace(top.text), ":")
+	next := top.order + 1
+	if !introduces && slices.ContainsFunc(stmts, func(s scored) bool { return s.ku == top.ku && s.order == next && s.kind == kindCode }) {
+		// The code block that follows the sentence shows what it says
+		// ("... by specifying the nomsgpack build tag." over "go build
+		// -tags=nomsgpack ."): the sentence after that block speaks of
+		// it as of a block the sentence introduces.
+		introduces, next = true, next+1
+	}
 	for _, p := range picked {
-		if p.ku == top.ku && p.order == top.order+1 {
+		if p.ku == top.ku && p.order == next {
 			return picked // already there
 		}
 	}
 	for _, s := range stmts {
-		if s.ku != top.ku || s.order != top.order+1 || s.kind != kindSentence || s.score <= 0 {
+		if s.ku != top.ku || s.order != next || s.kind != kindSentence || s.score <= 0 {
 			continue
 		}
 		if introduces {

@@ -595,7 +595,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// passage that shows what to do beats one that only names it.
 		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
 		top := plainTop(ex)
-		if symbolic.Actionable(strings.Join(top.how, "\n")) {
+		if symbolic.Actionable(strings.Join(top.how, "\n")) && !proseList(top.how) {
 			score += codeBonus
 		}
 		if symbolic.NamesTask(codeOf(top.how), want) {
@@ -1573,4 +1573,30 @@ func withParts(terms map[string]bool, joined map[string][]string) map[string]boo
 		}
 	}
 	return terms
+}
+
+// proseList reports whether lines are a bulleted list whose items are
+// prose, inline code at most naming things in them ("It implements the
+// `http.Handler` interface"): a list of what something has or does,
+// which names a task without showing how it is done. A numbered list is
+// steps, and an item that is mostly code is a command.
+func proseList(lines []string) bool {
+	items := 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
+			items++
+			prose := strings.Fields(inlineCodeRE.ReplaceAllString(t[2:], ""))
+			if len(prose) < 4 || len(prose) < 2*len(inlineCodeRE.FindAllString(t, -1)) {
+				return false
+			}
+		case strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t"):
+			// An item's continuation line.
+		default:
+			return false
+		}
+	}
+	return items >= 2
 }

@@ -135,3 +135,64 @@ func TestPointerPageGivesWay(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureListShowsNoHow: a bulleted list of what a library has, in
+// prose naming things in inline code, names a task without showing how
+// it is done: the section whose code does it answers a how-to.
+func TestFeatureListShowsNoHow(t *testing.T) {
+	md := "# router\n\n## router\n\nPackage router matches requests. The main features are:\n\n" +
+		"* It implements the `http.Handler` interface so it is compatible with the standard library.\n" +
+		"* Registered URLs can be built, or reversed, which helps keeping references to resources.\n\n" +
+		"## Registered URLs\n\nTo build a URL, get the route and call its `URL()` method:\n\n" +
+		"```go\nurl, err := r.Get(\"article\").URL(\"id\", \"42\")\n```\n"
+	src := parseMD(t, "router/README.md", md)
+	task := "build the URL of a registered route in router"
+	ev := []plugin.ScoredKU{{KU: src.leaf(t, "router"), Score: 1}, {KU: src.leaf(t, "Registered URLs"), Score: 0.8}}
+	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{src.id: md})
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	checkMD(t, res.ResponseMarkdown, []string{"URL(\"id\", \"42\")"}, []string{"main features"})
+}
+
+func TestProseList(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"* It implements the `http.Handler` interface so it is compatible.", "* Routes can be used as subrouters of other routes."}, true},
+		{[]string{"1. Run `go get` in the folder of the module.", "2. Run `go test ./...` afterwards."}, false},
+		{[]string{"- `go get -v -d -u ./...` - fetch deps", "- `go run *.go`"}, false},
+		{[]string{"```go", "x := 1", "```"}, false},
+	} {
+		if got := proseList(tc.lines); got != tc.want {
+			t.Errorf("proseList(%q) = %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestHowToWithoutTheWaySetAside: the way of doing a task a how-to sets
+// aside ("instead of a scripted run") does not choose the example that
+// leads the answer.
+func TestHowToWithoutTheWaySetAside(t *testing.T) {
+	md := "# tests\n\n> Run the test suite.\n\n- Compare the output of a real model run with a scripted run:\n\n`cmp {{real.txt}} {{scripted.txt}}`\n\n" +
+		"- Run the tests against a real model:\n\n`go test {{./live}}`\n"
+	src := parseMD(t, "tests.md", md)
+	out := solveMD(t, "implement", "How do I run the tests against a real model instead of a scripted run?", "run the tests against a real model instead of a scripted run",
+		[]mdSource{src}, src.soleLeaf(t))
+	if g, c := strings.Index(out, "go test"), strings.Index(out, "cmp "); g < 0 || c >= 0 && c < g {
+		t.Fatalf("the example doing the task the way asked does not lead:\n%s", out)
+	}
+}
+
+func TestWithoutAlternative(t *testing.T) {
+	for task, want := range map[string]string{
+		"send logrus messages to the local syslog daemon rather than a remote one":     "send logrus messages to the local syslog daemon",
+		"run the test suite against a real language model instead of the scripted one": "run the test suite against a real language model",
+		"use rsync": "use rsync",
+	} {
+		if got := withoutAlternative(task); got != want {
+			t.Errorf("withoutAlternative(%q) = %q, want %q", task, got, want)
+		}
+	}
+}

@@ -120,6 +120,22 @@ func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
 	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
 }
 
+const msgpackMD = "# Gin\n\n## Build without `MsgPack` rendering feature\n\n" +
+	"Gin enables `MsgPack` rendering feature by default. But you can disable this feature by specifying `nomsgpack` build tag.\n\n" +
+	"```sh\ngo build -tags=nomsgpack .\n```\n\n" +
+	"This is useful to reduce the binary size of executable files.\n\n" +
+	"## Replace JSON package\n\nYou can build Gin with jsoniter. You can build Gin with go-json.\n"
+
+// TestSentenceAfterTheCodeGoesOn: when a code block follows the best
+// sentence and shows what it says, the sentence after that block that
+// refers back to it ("This is useful to reduce ...") is shown with it.
+func TestSentenceAfterTheCodeGoesOn(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", msgpackMD)
+	md := solveMD(t, "explain", "Why would I build gin with the nomsgpack tag?", "would I build gin with the nomsgpack tag",
+		[]mdSource{src}, src.leaf(t, "Build without MsgPack rendering feature"), src.leaf(t, "Replace JSON package"))
+	checkMD(t, md, []string{"specifying `nomsgpack` build tag", "This is useful to reduce the binary size"}, nil)
+}
+
 const vipersMD = "# Viper\n\n## Viper or Vipers?\n\n" +
 	"Viper comes with a global instance out of the box. The best practice is to initialize a Viper instance and pass that around.\n\n" +
 	"## Q & A\n\n### Is it safe to concurrently read and write to a viper?\n\n" +
@@ -152,6 +168,18 @@ func TestCanQuestionShowsHow(t *testing.T) {
 	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
 }
 
+// TestCanTheyQuestionShowsHow: a follow-up asking whether the things of
+// the earlier turn can do something ("and can they reload ...?") asks
+// it as "Can it ...?" does.
+func TestCanTheyQuestionShowsHow(t *testing.T) {
+	src := parseMD(t, "viper/README.md", watchMD)
+	for _, q := range []string{"Can they reload when the config file changes?", "and can they reload when the config file changes?"} {
+		md := solveMD(t, "verify", q, strings.TrimSuffix(q, "?"),
+			[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
+		checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
+	}
+}
+
 const endpointMD = "# Tool\n\n## Model endpoints and secrets\n\n" +
 	"Every model endpoint configured is checked before it is used.\n\n" +
 	"## Without a model\n\n" +
@@ -170,4 +198,47 @@ func TestAbsenceAnsweredByAbsence(t *testing.T) {
 	if got := negated("no model endpoint, and never again"); !got["model"] || !got["endpoint"] || len(got) != 2 {
 		t.Errorf("negated = %v", got)
 	}
+}
+
+const kuFieldsMD = "# Contracts\n\n## Knowledge Units\n\n" +
+	"A knowledge unit is the smallest unit of knowledge stored and retrieved:\n\n" +
+	"- identity: `id`, `kuType`, `level`;\n- utility: `utilityActs`, `phaseScopes` and a note of the knowledge unit;\n\n" +
+	"### PhaseScopes\n\n`phaseScopes` says which stage a KU guides: `kb-plugin` (evidence; the default) or `gs-plugin`.\n"
+
+// TestDefinitionFromTheSectionItHeads: a definition is answered from the
+// section its term heads, not from a passage about the scope it is asked
+// in that names it in passing.
+func TestDefinitionFromTheSectionItHeads(t *testing.T) {
+	src := parseMD(t, "docs/contracts.md", kuFieldsMD)
+	md := solveMD(t, "define", "What are phaseScopes on a knowledge unit?", "phaseScopes on a knowledge unit",
+		[]mdSource{src}, src.leaf(t, "Knowledge Units"), src.leaf(t, "PhaseScopes"))
+	checkMD(t, md, []string{"says which stage a KU guides"}, nil)
+	if i := strings.Index(md, "says which stage"); i > strings.Index(md, "smallest unit") && strings.Contains(md, "smallest unit") {
+		t.Fatalf("the section the term heads does not lead:\n%s", md)
+	}
+}
+
+// TestDefinedSubject: the term a definition asks for is read without the
+// scope it is asked in and without its article.
+func TestDefinedSubject(t *testing.T) {
+	for target, want := range map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"} {
+		if got := definedSubject(target); got != want {
+			t.Errorf("definedSubject(%q) = %q, want %q", target, got, want)
+		}
+	}
+}
+
+const chiDocgenMD = "# chi\n\n## Install\n\n" +
+	"The core router of chi is quite small, but we've also included some useful subpackages of chi: middleware, render and docgen.\n\n" +
+	"## Features\n\n* **Lightweight** - cloc'd in about 1000 LOC for the chi router\n" +
+	"* **Doc generation** - `docgen` auto-generates routing documentation from your source to JSON or Markdown\n"
+
+// TestDefinitionFromTheStatementItOpens: a statement that opens with the
+// defined term says what it is, before one about the scope it is asked
+// in that names it in passing.
+func TestDefinitionFromTheStatementItOpens(t *testing.T) {
+	src := parseMD(t, "chi/README.md", chiDocgenMD)
+	md := solveMD(t, "define", "What is docgen in chi?", "docgen in chi",
+		[]mdSource{src}, src.leaf(t, "Install"), src.leaf(t, "Features"))
+	checkMD(t, md, []string{"auto-generates routing documentation"}, nil)
 }
