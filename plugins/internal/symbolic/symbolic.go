@@ -221,6 +221,12 @@ func ActOf(s string) string {
 			}
 		}
 	}
+	if best == "verify" && strings.HasSuffix(low[:at], " what ") {
+		// An auxiliary right after "what" is the question's verb, not
+		// the opening of a yes/no question: "what can a route match on?"
+		// asks for the things that can be, a list.
+		return "identify"
+	}
 	return best
 }
 

@@ -117,6 +117,22 @@ func TestActOfComparison(t *testing.T) {
 	}
 }
 
+// TestActOfWhatAuxiliary: an auxiliary right after "what" is the verb of a
+// question asking for things, not the opening of a yes/no question.
+func TestActOfWhatAuxiliary(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Besides the path, what can a gorilla/mux route match on?", "identify"},
+		{"What would break if I removed the lock file?", "identify"},
+		{"Can a gorilla/mux route match on headers?", "verify"},
+		{"What does kb-fast do?", "define"},
+	}
+	for _, tc := range cases {
+		if got := ActOf(tc.in); got != tc.want {
+			t.Errorf("ActOf(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestTargetOf: a task's target is what it asks about, without the
 // question's opening, and without the closing words of a question asking
 // what something means.
