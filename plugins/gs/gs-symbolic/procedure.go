@@ -280,10 +280,13 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			continue
 		case text.Opening:
 			flush()
-			if len(p.examples) == 0 && heading != "" {
+			if len(p.examples) == 0 {
 				// Code under a subheading before any description line
 				// ("#### Single file" and its program) is that
-				// subheading's example.
+				// subheading's example; code before any description
+				// line or subheading is the section's own example, which
+				// its heading describes (gin's "Bind Uri" program before
+				// "Test it with:" and its curl lines).
 				p.examples = append(p.examples, example{desc: heading})
 			}
 			add(line, true)
@@ -331,6 +334,11 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	}
 	p.examples = kept
 	p.summary = strings.Join(summary, " ")
+	if len(p.examples) == 1 && p.examples[0].desc == "" {
+		// Code that no description line follows: the section shows it
+		// without describing examples (wholeSection reads it).
+		return p, false
+	}
 	return p, len(p.examples) > 0
 }
 

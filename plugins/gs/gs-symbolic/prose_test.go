@@ -242,3 +242,20 @@ func TestDefinitionFromTheStatementItOpens(t *testing.T) {
 		[]mdSource{src}, src.leaf(t, "Install"), src.leaf(t, "Features"))
 	checkMD(t, md, []string{"auto-generates routing documentation"}, nil)
 }
+
+const bindUriMD = "# Gin\n\n### Bind Header\n\n" +
+	"```go\ntype testHeader struct {\n  Rate int `header:\"Rate\"`\n}\n\nfunc main() {\n  r := gin.Default()\n  r.GET(\"/\", func(c *gin.Context) {\n    h := testHeader{}\n    c.ShouldBindHeader(&h)\n  })\n}\n```\n\n" +
+	"### Bind Uri\n\nSee the [detail information](https://github.com/gin-gonic/gin/issues/846).\n\n" +
+	"```go\ntype Person struct {\n  ID string `uri:\"id\" binding:\"required,uuid\"`\n}\n\nfunc main() {\n  route := gin.Default()\n  route.GET(\"/:name/:id\", func(c *gin.Context) {\n    var person Person\n    c.ShouldBindUri(&person)\n  })\n}\n```\n\n" +
+	"Test it with:\n\n```sh\ncurl -v localhost:8088/thinkerou/987fbc97-4bed-5078-9f07-9141ba07c9f3\n```\n"
+
+// TestCodeBeforeFirstDescription: the code a section shows before its
+// first description line ("Test it with:") is the section's own example,
+// which the section's heading describes: a how-to the heading names is
+// answered with it, not with a section that only shares the words a
+// sibling part lends.
+func TestCodeBeforeFirstDescription(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", bindUriMD)
+	md := solveMD(t, "implement", "How do I bind URI path parameters in gin?", "bind URI path parameters in gin (headers)", []mdSource{src}, src.leaf(t, "Bind Uri"), src.leaf(t, "Bind Header"))
+	checkMD(t, md, []string{"Bind Uri [1]: See the detail information.\n\n```go", "c.ShouldBindUri(&person)", "[1] Bind Uri — gin/docs/doc.md:"}, []string{"ShouldBindHeader"})
+}
