@@ -601,7 +601,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// A heading that names the task marks the passage written to
 		// answer it ("Watching and re-reading config files"), and a
 		// passage that shows what to do beats one that only names it.
-		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
+		titleOv := symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
+		pathOv := symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title+" "+strings.Join(ancestors(p.ku), " ")), joined))
+		score := bestPlain(ex) + e.Score + titleWeight*titleOv + ancestorWeight*(pathOv-titleOv)
 		top := plainTop(ex)
 		if symbolic.Actionable(strings.Join(top.how, "\n")) && !proseList(top.how) {
 			score += codeBonus
@@ -609,8 +611,8 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		if symbolic.NamesTask(codeOf(top.how), want) {
 			score += identBonus // the code calls what the task asks for
 		}
-		if names(task, p.ku.Title) {
-			score += 0.5 // the task names this very tool or page
+		if names(task, p.ku.Title) || slices.ContainsFunc(ancestors(p.ku), func(h string) bool { return names(task, h) }) {
+			score += 0.5 // the task names this very tool or page, or the page it is a section of
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see
@@ -992,7 +994,8 @@ const (
 	callWeight = identBonus
 	// sectionMargin is how much lower an earlier unit of the best unit's
 	// section may score and still answer instead.
-	sectionMargin = 0.1
+	sectionMargin  = 0.1
+	ancestorWeight = 0.375
 )
 
 // wholeSection reads a KU that shows code without description lines as
@@ -1607,4 +1610,14 @@ func proseList(lines []string) bool {
 		}
 	}
 	return items >= 2
+}
+
+// ancestors are the headings a unit's section stands under, outermost
+// first (its Topic path without its own title).
+func ancestors(k *kus.KU) []string {
+	path := strings.Split(k.Topic, " > ")
+	if len(path) < 2 {
+		return nil
+	}
+	return path[:len(path)-1]
 }

@@ -3,6 +3,8 @@ package gssymbolic
 import (
 	"strings"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 const searchMD = "# Tool\n\n## Searching and measuring retrieval: `tool search`\n\n" +
@@ -258,4 +260,48 @@ func TestCodeBeforeFirstDescription(t *testing.T) {
 	src := parseMD(t, "gin/docs/doc.md", bindUriMD)
 	md := solveMD(t, "implement", "How do I bind URI path parameters in gin?", "bind URI path parameters in gin (headers)", []mdSource{src}, src.leaf(t, "Bind Uri"), src.leaf(t, "Bind Header"))
 	checkMD(t, md, []string{"Bind Uri [1]: See the detail information.\n\n```go", "c.ShouldBindUri(&person)", "[1] Bind Uri — gin/docs/doc.md:"}, []string{"ShouldBindHeader"})
+}
+
+const muxURLMD = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router and dispatcher.\n\n" +
+	"The name mux stands for \"HTTP request multiplexer\". The main features are:\n\n" +
+	"* Requests can be matched based on URL host, path, path prefix, schemes, header and query values.\n" +
+	"* Registered URLs can be built, or \"reversed\", which helps maintaining references to resources.\n\n" +
+	"## Examples\n\nLet's start registering a couple of URL paths and handlers.\n\n" +
+	"### Registered URLs\n\nNow let's see how to build registered URLs.\n\n" +
+	"Routes can be named. All routes that define a name can have their URLs built. We define a name calling `Name()` on a route. For example:\n\n" +
+	"```go\nr := mux.NewRouter()\nr.HandleFunc(\"/articles/{id}\", ArticleHandler).\n  Name(\"article\")\n```\n\n" +
+	"To build a URL, get the route and call the `URL()` method, passing a sequence of key/value pairs for the route variables:\n\n" +
+	"```go\nurl, err := r.Get(\"article\").URL(\"id\", \"42\")\n```\n"
+
+// TestNamedPageCoversItsSections: a how-to that names a page ("in
+// gorilla/mux") names every section of it, so the page's top section,
+// which only lists the feature, does not win over the section under it
+// that shows how.
+func TestNamedPageCoversItsSections(t *testing.T) {
+	src := parseMD(t, "mux/README.md", muxURLMD)
+	task := "build the URL of a named route in gorilla/mux"
+	res := solve(t, srcCorpus{src.id: src.md}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "How do I " + task + "?"},
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: task}},
+		Evidence: []plugin.ScoredKU{{KU: src.leaf(t, "gorilla/mux"), Score: 1}, {KU: src.leaf(t, "Registered URLs"), Score: 0.7}}})
+	md := res.ResponseMarkdown
+	checkMD(t, md, []string{"Name(\"article\")", "[1] Registered URLs — mux/README.md:"}, []string{"reversed"})
+}
+
+const ginShutdownMD = "# Gin Quick Start\n\n## API Examples\n\n### Graceful shutdown or restart\n\n" +
+	"There are a few approaches you can use to perform a graceful shutdown or restart.\n\n" +
+	"#### Manually\n\nIn case you are using Go 1.8 or a later version, you may not need to use those libraries. Consider using `http.Server`'s built-in `Shutdown()` method for graceful shutdowns.\n\n" +
+	"```go\nfunc main() {\n  router := gin.Default()\n  srv := &http.Server{Addr: \":8080\", Handler: router}\n  go srv.ListenAndServe()\n  <-quit\n  srv.Shutdown(ctx)\n}\n```\n"
+
+const muxShutdownMD = "# gorilla/mux\n\n## Examples\n\n### Graceful Shutdown\n\n" +
+	"Go 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n" +
+	"```go\nfunc main() {\n  r := mux.NewRouter()\n  srv := &http.Server{Handler: r}\n  go srv.ListenAndServe()\n  srv.Shutdown(ctx)\n}\n```\n"
+
+// TestSectionAboutWhatItsHeadingsName: the headings a section stands
+// under say what it is about: gin's "Manually" under "Gin Quick Start >
+// Graceful shutdown or restart" answers how to shut down a gin server
+// gracefully, before another library's "Graceful Shutdown".
+func TestSectionAboutWhatItsHeadingsName(t *testing.T) {
+	gin, mux := parseMD(t, "gin/docs/doc.md", ginShutdownMD), parseMD(t, "mux/README.md", muxShutdownMD)
+	md := solveMD(t, "implement", "How do I shut down a gin server gracefully?", "shut down a gin server gracefully", []mdSource{gin, mux}, mux.leaf(t, "Graceful Shutdown"), gin.leaf(t, "Manually"))
+	checkMD(t, md, []string{"router := gin.Default()", "[1] Manually — gin/docs/doc.md:"}, []string{"mux.NewRouter()"})
 }
