@@ -994,8 +994,13 @@ const (
 	callWeight = identBonus
 	// sectionMargin is how much lower an earlier unit of the best unit's
 	// section may score and still answer instead.
-	sectionMargin  = 0.1
-	ancestorWeight = 0.375
+	sectionMargin = 0.1
+	// ancestorWeight is how much the headings a section stands under
+	// add for the task terms they hold and its own heading does not:
+	// half a heading's weight, as they name what the whole page or
+	// chapter is about ("Gin Quick Start", "Graceful shutdown or
+	// restart" above "Manually").
+	ancestorWeight = titleWeight / 2
 )
 
 // wholeSection reads a KU that shows code without description lines as
