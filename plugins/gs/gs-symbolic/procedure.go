@@ -611,8 +611,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		if symbolic.NamesTask(codeOf(top.how), want) {
 			score += identBonus // the code calls what the task asks for
 		}
-		if names(task, p.ku.Title) || slices.ContainsFunc(ancestors(p.ku), func(h string) bool { return names(task, h) }) {
-			score += 0.5 // the task names this very tool or page, or the page it is a section of
+		if anc := ancestors(p.ku); names(task, p.ku.Title) || len(anc) > 0 && symbolic.Overlap(want, symbolic.TermSet(anc[0])) > 0 {
+			// The task names this very tool or page, or a word of the
+			// top heading of the page this is a section of ("gin" of
+			// "Gin Quick Start"): what the page is about, every section
+			// of it is about.
+			score += 0.5
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see

@@ -305,3 +305,21 @@ func TestSectionAboutWhatItsHeadingsName(t *testing.T) {
 	md := solveMD(t, "implement", "How do I shut down a gin server gracefully?", "shut down a gin server gracefully", []mdSource{gin, mux}, mux.leaf(t, "Graceful Shutdown"), gin.leaf(t, "Manually"))
 	checkMD(t, md, []string{"router := gin.Default()", "[1] Manually — gin/docs/doc.md:"}, []string{"mux.NewRouter()"})
 }
+
+const ginSkipMD = "# Gin Quick Start\n\n## API Examples\n\n### Skip logging\n\n" +
+	"```go\nfunc main() {\n  router := gin.New()\n  // skip logging for desired paths by setting SkipPaths in LoggerConfig\n  loggerConfig := gin.LoggerConfig{SkipPaths: []string{\"/metrics\"}}\n  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n"
+
+const muxMiddlewareMD = "# gorilla/mux\n\n## Examples\n\n### Middleware\n\n" +
+	"Middlewares take one request, do something with it, and pass it down to the final handler. Some common use cases for middleware are request logging.\n\n" +
+	"A middleware that logs each request and can stop the handler chain could be written as:\n\n" +
+	"```go\nfunc loggingMiddleware(next http.Handler) http.Handler {\n  return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n    log.Println(r.RequestURI) // log the request, or stop here\n    next.ServeHTTP(w, r)\n  })\n}\n```\n"
+
+// TestTaskNamesTheRootHeading: a how-to that names what a page's
+// top heading names ("stop gin from logging requests", under "Gin Quick
+// Start") is answered from that page's section that shows how before a
+// section of another library's page holding as many of its words.
+func TestTaskNamesTheRootHeading(t *testing.T) {
+	gin, mux := parseMD(t, "gin/docs/doc.md", ginSkipMD), parseMD(t, "mux/README.md", muxMiddlewareMD)
+	md := solveMD(t, "implement", "How can I stop gin from logging requests to /metrics?", "stop gin from logging requests to /metrics", []mdSource{gin, mux}, mux.leaf(t, "Middleware"), gin.leaf(t, "Skip logging"))
+	checkMD(t, md, []string{"SkipPaths", "[1] Skip logging — gin/docs/doc.md:"}, []string{"loggingMiddleware"})
+}
