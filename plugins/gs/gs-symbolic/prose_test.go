@@ -323,3 +323,16 @@ func TestTaskNamesTheRootHeading(t *testing.T) {
 	md := solveMD(t, "implement", "How can I stop gin from logging requests to /metrics?", "stop gin from logging requests to /metrics", []mdSource{gin, mux}, mux.leaf(t, "Middleware"), gin.leaf(t, "Skip logging"))
 	checkMD(t, md, []string{"SkipPaths", "[1] Skip logging — gin/docs/doc.md:"}, []string{"loggingMiddleware"})
 }
+
+// TestDefinitionFromPageFiledUnderTerm: a definition is answered from
+// the page filed under the term's name (gin/ginS/README.md for "ginS"),
+// whose prose says what it is without repeating the name, before another
+// page's sentence that shares the term's stem.
+func TestDefinitionFromPageFiledUnderTerm(t *testing.T) {
+	readme := parseMD(t, "gin/README.md", "# Gin\n\n## Contributing\n\nGin is the work of hundreds of contributors from around the world. We welcome your contributions!\n")
+	ginS := parseMD(t, "gin/ginS/README.md", "# Gin Default Server\n\nThis is API experiment for Gin.\n\n```go\nginS.GET(\"/\", func(c *gin.Context) { c.String(200, \"Hello World\") })\nginS.Run()\n```\n")
+	md := solveMD(t, "define", "What is ginS?", "ginS", []mdSource{readme, ginS}, readme.leaf(t, "Contributing"), ginS.leaf(t, "Gin Default Server"))
+	if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "This is API experiment for Gin.") {
+		t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
+	}
+}
