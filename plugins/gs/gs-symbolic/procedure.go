@@ -572,8 +572,21 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// "list files sorted by size": what to list says what to do.
 		action = ""
 	}
+	leafOf := map[string]bool{} // the sources the evidence holds a leaf unit of
+	for _, e := range ev {
+		if e.KU != nil && e.KU.Level == kus.LevelLeaf {
+			leafOf[e.KU.SourceID] = true
+		}
+	}
 	for _, e := range ev {
 		if e.KU == nil {
+			continue
+		}
+		if e.KU.Level == kus.LevelSection && len(e.KU.ChildUnitIDs) > 1 && leafOf[e.KU.SourceID] {
+			// A unit of several subsections gathers the task's words
+			// across them ("Reading Config Files" beside "io.Reader"'s
+			// nested yaml); its page is read through its own sections'
+			// units when the evidence holds any.
 			continue
 		}
 		p, ok := readProcedure(e.KU)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
@@ -335,4 +336,29 @@ func TestDefinitionFromPageFiledUnderTerm(t *testing.T) {
 	if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "This is API experiment for Gin.") {
 		t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
 	}
+}
+
+const viperNestedMD = "# Viper\n\n## Putting Values into Viper\n\nA good configuration system will support default values.\n\n" +
+	"### Reading Config Files\n\nViper can read a config file. Here is how to read a configuration file:\n\n```go\nviper.ReadInConfig()\n```\n\n" +
+	"### Reading Config from io.Reader\n\nYou can read config values from any reader, nested values like this one:\n\n" +
+	"```go\nvar yamlExample = []byte(`\nclothing:\n  jacket: leather\n`)\nviper.ReadConfig(bytes.NewBuffer(yamlExample))\n```\n\n" +
+	"## Getting Values From Viper\n\n### Accessing nested keys\n\nThe accessor methods also accept formatted paths to deeply nested keys. Viper can access a nested value of the config by passing a `.` delimited path of keys:\n\n" +
+	"```go\nGetString(\"datastore.metric.host\")\n```\n"
+
+// TestSectionOfSubsectionsReadThroughLeaves: a unit that holds several
+// subsections is read through its subsections' own units, not as one
+// passage whose examples gather the task's words across subsections.
+func TestSectionOfSubsectionsReadThroughLeaves(t *testing.T) {
+	src := parseMD(t, "viper/README.md", viperNestedMD)
+	var section *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelSection && k.Title == "Putting Values into Viper" {
+			section = k
+		}
+	}
+	if section == nil || len(section.ChildUnitIDs) < 2 {
+		t.Fatalf("no section unit with subsections: %+v", section)
+	}
+	md := solveMD(t, "implement", "How do I read a deeply nested value from a viper config?", "read a deeply nested value from a viper config", []mdSource{src}, section, src.leaf(t, "Accessing nested keys"))
+	checkMD(t, md, []string{"datastore.metric.host", "[1] Accessing nested keys — viper/README.md:"}, []string{"ReadInConfig"})
 }
