@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -139,13 +140,15 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// statement or its heading ("Without a model").
 				sc += negationWeight
 			}
-			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || leads(s.text, subject)) {
+			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || leads(s.text, subject) || pathNames(e.KU.SourceID, subject)) {
 				// The prose of the section the defined term heads
 				// ("PhaseScopes" for "What are phaseScopes on a knowledge
 				// unit?"), or a statement that opens with the term
-				// ("Doc generation - `docgen` auto-generates ..."), says
-				// what it is, where a passage about the scope names it
-				// in passing; code only uses it.
+				// ("Doc generation - `docgen` auto-generates ..."), or
+				// the prose of a page filed under the term's name
+				// ("gin/ginS/README.md" for ginS), says what it is,
+				// where a passage about the scope names it in passing;
+				// code only uses it.
 				sc += headsWeight
 			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
@@ -616,6 +619,15 @@ func withoutCovers(body string) string {
 		return body[:i]
 	}
 	return body
+}
+
+// pathNames reports whether a folder or the file name (without its
+// extension) of a source's path is, as a label, term.
+func pathNames(sourceID, term string) bool {
+	segs := strings.Split(sourceID, "/")
+	last := len(segs) - 1
+	segs[last] = strings.TrimSuffix(segs[last], path.Ext(segs[last]))
+	return slices.ContainsFunc(segs, func(seg string) bool { return label(seg) == term })
 }
 
 // label is s as a label compares: lower case, without its end

@@ -280,10 +280,13 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 			continue
 		case text.Opening:
 			flush()
-			if len(p.examples) == 0 && heading != "" {
+			if len(p.examples) == 0 {
 				// Code under a subheading before any description line
 				// ("#### Single file" and its program) is that
-				// subheading's example.
+				// subheading's example; code before any description
+				// line or subheading is the section's own example, which
+				// its heading describes (gin's "Bind Uri" program before
+				// "Test it with:" and its curl lines).
 				p.examples = append(p.examples, example{desc: heading})
 			}
 			add(line, true)
@@ -331,6 +334,11 @@ func readRawProcedure(k *kus.KU, raw string) (procedure, bool) {
 	}
 	p.examples = kept
 	p.summary = strings.Join(summary, " ")
+	if len(p.examples) == 1 && p.examples[0].desc == "" {
+		// Code that no description line follows: the section shows it
+		// without describing examples (wholeSection reads it).
+		return p, false
+	}
 	return p, len(p.examples) > 0
 }
 
@@ -564,8 +572,21 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// "list files sorted by size": what to list says what to do.
 		action = ""
 	}
+	leafOf := map[string]bool{} // the sources the evidence holds a leaf unit of
+	for _, e := range ev {
+		if e.KU != nil && e.KU.Level == kus.LevelLeaf {
+			leafOf[e.KU.SourceID] = true
+		}
+	}
 	for _, e := range ev {
 		if e.KU == nil {
+			continue
+		}
+		if e.KU.Level == kus.LevelSection && len(e.KU.ChildUnitIDs) > 1 && leafOf[e.KU.SourceID] {
+			// A unit of several subsections gathers the task's words
+			// across them ("Reading Config Files" beside "io.Reader"'s
+			// nested yaml); its page is read through its own sections'
+			// units when the evidence holds any.
 			continue
 		}
 		p, ok := readProcedure(e.KU)
@@ -593,7 +614,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// A heading that names the task marks the passage written to
 		// answer it ("Watching and re-reading config files"), and a
 		// passage that shows what to do beats one that only names it.
-		score := bestPlain(ex) + e.Score + titleWeight*symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
+		titleOv := symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title), joined))
+		pathOv := symbolic.Overlap(want, withParts(symbolic.TermSet(p.ku.Title+" "+strings.Join(ancestors(p.ku), " ")), joined))
+		score := bestPlain(ex) + e.Score + titleWeight*titleOv + ancestorWeight*(pathOv-titleOv)
 		top := plainTop(ex)
 		if symbolic.Actionable(strings.Join(top.how, "\n")) && !proseList(top.how) {
 			score += codeBonus
@@ -601,8 +624,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		if symbolic.NamesTask(codeOf(top.how), want) {
 			score += identBonus // the code calls what the task asks for
 		}
-		if names(task, p.ku.Title) {
-			score += 0.5 // the task names this very tool or page
+		if anc := ancestors(p.ku); names(task, p.ku.Title) || len(anc) > 0 && symbolic.Overlap(want, symbolic.TermSet(anc[0])) > 0 {
+			// The task names this very tool or page, or a word of the
+			// top heading of the page this is a section of ("gin" of
+			// "Gin Quick Start"): what the page is about, every section
+			// of it is about.
+			score += 0.5
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see
@@ -985,6 +1012,12 @@ const (
 	// sectionMargin is how much lower an earlier unit of the best unit's
 	// section may score and still answer instead.
 	sectionMargin = 0.1
+	// ancestorWeight is how much the headings a section stands under
+	// add for the task terms they hold and its own heading does not:
+	// half a heading's weight, as they name what the whole page or
+	// chapter is about ("Gin Quick Start", "Graceful shutdown or
+	// restart" above "Manually").
+	ancestorWeight = titleWeight / 2
 )
 
 // wholeSection reads a KU that shows code without description lines as
@@ -1599,4 +1632,14 @@ func proseList(lines []string) bool {
 		}
 	}
 	return items >= 2
+}
+
+// ancestors are the headings a unit's section stands under, outermost
+// first (its Topic path without its own title).
+func ancestors(k *kus.KU) []string {
+	path := strings.Split(k.Topic, " > ")
+	if len(path) < 2 {
+		return nil
+	}
+	return path[:len(path)-1]
 }

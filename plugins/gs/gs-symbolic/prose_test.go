@@ -3,6 +3,9 @@ package gssymbolic
 import (
 	"strings"
 	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
 )
 
 const searchMD = "# Tool\n\n## Searching and measuring retrieval: `tool search`\n\n" +
@@ -241,4 +244,121 @@ func TestDefinitionFromTheStatementItOpens(t *testing.T) {
 	md := solveMD(t, "define", "What is docgen in chi?", "docgen in chi",
 		[]mdSource{src}, src.leaf(t, "Install"), src.leaf(t, "Features"))
 	checkMD(t, md, []string{"auto-generates routing documentation"}, nil)
+}
+
+const bindUriMD = "# Gin\n\n### Bind Header\n\n" +
+	"```go\ntype testHeader struct {\n  Rate int `header:\"Rate\"`\n}\n\nfunc main() {\n  r := gin.Default()\n  r.GET(\"/\", func(c *gin.Context) {\n    h := testHeader{}\n    c.ShouldBindHeader(&h)\n  })\n}\n```\n\n" +
+	"### Bind Uri\n\nSee the [detail information](https://github.com/gin-gonic/gin/issues/846).\n\n" +
+	"```go\ntype Person struct {\n  ID string `uri:\"id\" binding:\"required,uuid\"`\n}\n\nfunc main() {\n  route := gin.Default()\n  route.GET(\"/:name/:id\", func(c *gin.Context) {\n    var person Person\n    c.ShouldBindUri(&person)\n  })\n}\n```\n\n" +
+	"Test it with:\n\n```sh\ncurl -v localhost:8088/thinkerou/987fbc97-4bed-5078-9f07-9141ba07c9f3\n```\n"
+
+// TestCodeBeforeFirstDescription: the code a section shows before its
+// first description line ("Test it with:") is the section's own example,
+// which the section's heading describes: a how-to the heading names is
+// answered with it, not with a section that only shares the words a
+// sibling part lends.
+func TestCodeBeforeFirstDescription(t *testing.T) {
+	src := parseMD(t, "gin/docs/doc.md", bindUriMD)
+	md := solveMD(t, "implement", "How do I bind URI path parameters in gin?", "bind URI path parameters in gin (headers)", []mdSource{src}, src.leaf(t, "Bind Uri"), src.leaf(t, "Bind Header"))
+	checkMD(t, md, []string{"Bind Uri [1]: See the detail information.\n\n```go", "c.ShouldBindUri(&person)", "[1] Bind Uri — gin/docs/doc.md:"}, []string{"ShouldBindHeader"})
+}
+
+const muxURLMD = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router and dispatcher.\n\n" +
+	"The name mux stands for \"HTTP request multiplexer\". The main features are:\n\n" +
+	"* Requests can be matched based on URL host, path, path prefix, schemes, header and query values.\n" +
+	"* Registered URLs can be built, or \"reversed\", which helps maintaining references to resources.\n\n" +
+	"## Examples\n\nLet's start registering a couple of URL paths and handlers.\n\n" +
+	"### Registered URLs\n\nNow let's see how to build registered URLs.\n\n" +
+	"Routes can be named. All routes that define a name can have their URLs built. We define a name calling `Name()` on a route. For example:\n\n" +
+	"```go\nr := mux.NewRouter()\nr.HandleFunc(\"/articles/{id}\", ArticleHandler).\n  Name(\"article\")\n```\n\n" +
+	"To build a URL, get the route and call the `URL()` method, passing a sequence of key/value pairs for the route variables:\n\n" +
+	"```go\nurl, err := r.Get(\"article\").URL(\"id\", \"42\")\n```\n"
+
+// TestNamedPageCoversItsSections: a how-to that names a page ("in
+// gorilla/mux") names every section of it, so the page's top section,
+// which only lists the feature, does not win over the section under it
+// that shows how.
+func TestNamedPageCoversItsSections(t *testing.T) {
+	src := parseMD(t, "mux/README.md", muxURLMD)
+	task := "build the URL of a named route in gorilla/mux"
+	res := solve(t, srcCorpus{src.id: src.md}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "How do I " + task + "?"},
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: task}},
+		Evidence: []plugin.ScoredKU{{KU: src.leaf(t, "gorilla/mux"), Score: 1}, {KU: src.leaf(t, "Registered URLs"), Score: 0.7}}})
+	md := res.ResponseMarkdown
+	checkMD(t, md, []string{"Name(\"article\")", "[1] Registered URLs — mux/README.md:"}, []string{"reversed"})
+}
+
+const ginShutdownMD = "# Gin Quick Start\n\n## API Examples\n\n### Graceful shutdown or restart\n\n" +
+	"There are a few approaches you can use to perform a graceful shutdown or restart.\n\n" +
+	"#### Manually\n\nIn case you are using Go 1.8 or a later version, you may not need to use those libraries. Consider using `http.Server`'s built-in `Shutdown()` method for graceful shutdowns.\n\n" +
+	"```go\nfunc main() {\n  router := gin.Default()\n  srv := &http.Server{Addr: \":8080\", Handler: router}\n  go srv.ListenAndServe()\n  <-quit\n  srv.Shutdown(ctx)\n}\n```\n"
+
+const muxShutdownMD = "# gorilla/mux\n\n## Examples\n\n### Graceful Shutdown\n\n" +
+	"Go 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n" +
+	"```go\nfunc main() {\n  r := mux.NewRouter()\n  srv := &http.Server{Handler: r}\n  go srv.ListenAndServe()\n  srv.Shutdown(ctx)\n}\n```\n"
+
+// TestSectionAboutWhatItsHeadingsName: the headings a section stands
+// under say what it is about: gin's "Manually" under "Gin Quick Start >
+// Graceful shutdown or restart" answers how to shut down a gin server
+// gracefully, before another library's "Graceful Shutdown".
+func TestSectionAboutWhatItsHeadingsName(t *testing.T) {
+	gin, mux := parseMD(t, "gin/docs/doc.md", ginShutdownMD), parseMD(t, "mux/README.md", muxShutdownMD)
+	md := solveMD(t, "implement", "How do I shut down a gin server gracefully?", "shut down a gin server gracefully", []mdSource{gin, mux}, mux.leaf(t, "Graceful Shutdown"), gin.leaf(t, "Manually"))
+	checkMD(t, md, []string{"router := gin.Default()", "[1] Manually — gin/docs/doc.md:"}, []string{"mux.NewRouter()"})
+}
+
+const ginSkipMD = "# Gin Quick Start\n\n## API Examples\n\n### Skip logging\n\n" +
+	"```go\nfunc main() {\n  router := gin.New()\n  // skip logging for desired paths by setting SkipPaths in LoggerConfig\n  loggerConfig := gin.LoggerConfig{SkipPaths: []string{\"/metrics\"}}\n  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n"
+
+const muxMiddlewareMD = "# gorilla/mux\n\n## Examples\n\n### Middleware\n\n" +
+	"Middlewares take one request, do something with it, and pass it down to the final handler. Some common use cases for middleware are request logging.\n\n" +
+	"A middleware that logs each request and can stop the handler chain could be written as:\n\n" +
+	"```go\nfunc loggingMiddleware(next http.Handler) http.Handler {\n  return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n    log.Println(r.RequestURI) // log the request, or stop here\n    next.ServeHTTP(w, r)\n  })\n}\n```\n"
+
+// TestTaskNamesTheRootHeading: a how-to that names what a page's
+// top heading names ("stop gin from logging requests", under "Gin Quick
+// Start") is answered from that page's section that shows how before a
+// section of another library's page holding as many of its words.
+func TestTaskNamesTheRootHeading(t *testing.T) {
+	gin, mux := parseMD(t, "gin/docs/doc.md", ginSkipMD), parseMD(t, "mux/README.md", muxMiddlewareMD)
+	md := solveMD(t, "implement", "How can I stop gin from logging requests to /metrics?", "stop gin from logging requests to /metrics", []mdSource{gin, mux}, mux.leaf(t, "Middleware"), gin.leaf(t, "Skip logging"))
+	checkMD(t, md, []string{"SkipPaths", "[1] Skip logging — gin/docs/doc.md:"}, []string{"loggingMiddleware"})
+}
+
+// TestDefinitionFromPageFiledUnderTerm: a definition is answered from
+// the page filed under the term's name (gin/ginS/README.md for "ginS"),
+// whose prose says what it is without repeating the name, before another
+// page's sentence that shares the term's stem.
+func TestDefinitionFromPageFiledUnderTerm(t *testing.T) {
+	readme := parseMD(t, "gin/README.md", "# Gin\n\n## Contributing\n\nGin is the work of hundreds of contributors from around the world. We welcome your contributions!\n")
+	ginS := parseMD(t, "gin/ginS/README.md", "# Gin Default Server\n\nThis is API experiment for Gin.\n\n```go\nginS.GET(\"/\", func(c *gin.Context) { c.String(200, \"Hello World\") })\nginS.Run()\n```\n")
+	md := solveMD(t, "define", "What is ginS?", "ginS", []mdSource{readme, ginS}, readme.leaf(t, "Contributing"), ginS.leaf(t, "Gin Default Server"))
+	if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "This is API experiment for Gin.") {
+		t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
+	}
+}
+
+const viperNestedMD = "# Viper\n\n## Putting Values into Viper\n\nA good configuration system will support default values.\n\n" +
+	"### Reading Config Files\n\nViper can read a config file. Here is how to read a configuration file:\n\n```go\nviper.ReadInConfig()\n```\n\n" +
+	"### Reading Config from io.Reader\n\nYou can read config values from any reader, nested values like this one:\n\n" +
+	"```go\nvar yamlExample = []byte(`\nclothing:\n  jacket: leather\n`)\nviper.ReadConfig(bytes.NewBuffer(yamlExample))\n```\n\n" +
+	"## Getting Values From Viper\n\n### Accessing nested keys\n\nThe accessor methods also accept formatted paths to deeply nested keys. Viper can access a nested value of the config by passing a `.` delimited path of keys:\n\n" +
+	"```go\nGetString(\"datastore.metric.host\")\n```\n"
+
+// TestSectionOfSubsectionsReadThroughLeaves: a unit that holds several
+// subsections is read through its subsections' own units, not as one
+// passage whose examples gather the task's words across subsections.
+func TestSectionOfSubsectionsReadThroughLeaves(t *testing.T) {
+	src := parseMD(t, "viper/README.md", viperNestedMD)
+	var section *kus.KU
+	for _, k := range src.units {
+		if k.Level == kus.LevelSection && k.Title == "Putting Values into Viper" {
+			section = k
+		}
+	}
+	if section == nil || len(section.ChildUnitIDs) < 2 {
+		t.Fatalf("no section unit with subsections: %+v", section)
+	}
+	md := solveMD(t, "implement", "How do I read a deeply nested value from a viper config?", "read a deeply nested value from a viper config", []mdSource{src}, section, src.leaf(t, "Accessing nested keys"))
+	checkMD(t, md, []string{"datastore.metric.host", "[1] Accessing nested keys — viper/README.md:"}, []string{"ReadInConfig"})
 }
