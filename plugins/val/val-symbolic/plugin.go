@@ -296,6 +296,15 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = whyAsked(t)
 		}
 	}
+	// "How do I X before I Y?" asks how to X; the clause that says when
+	// the user does it (a subordinating word and a subject pronoun:
+	// "before I post them online", "as it happens") is the occasion, which
+	// the command that does X need not name.
+	if howTo(in) {
+		for i, t := range targets {
+			targets[i] = occasionFree(t)
+		}
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
@@ -1247,6 +1256,23 @@ func whyAsked(target string) string {
 	for _, k := range symbolic.ContentTerms(asked) {
 		if !filler[k] {
 			return asked
+		}
+	}
+	return target
+}
+
+// occasionRE finds a clause of a how-to that says when the user does what
+// it asks: a subordinating word of time or order and a subject pronoun,
+// up to a completed follow-up's parenthesised topic or the end.
+var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// occasionFree is a how-to target without its occasion clauses
+// (occasionRE); target itself when nothing but filler would remain.
+func occasionFree(target string) string {
+	asked := occasionRE.ReplaceAllString(target, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return strings.TrimSpace(asked)
 		}
 	}
 	return target
