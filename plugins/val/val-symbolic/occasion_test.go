@@ -56,3 +56,48 @@ func TestOccasionFree(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifierFree: a classifier noun before a generic word ("kinds of
+// things") frames the question and goes; before a word that names
+// something ("kinds of files") it is asked and stays.
+func TestClassifierFree(t *testing.T) {
+	for in, want := range map[string]string{
+		"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
+		"What sort of things does it do":            "What things does it do",
+		"kinds of files get skipped when ingesting": "kinds of files get skipped when ingesting",
+		"the type of a value":                       "the type of a value",
+	} {
+		if got := classifierFree(in); got != want {
+			t.Errorf("classifierFree(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+const nmcliPage = `# nmcli
+
+> Manage the network configuration using NetworkManager.
+
+- View documentation for managing network connections:
+
+` + "`tldr nmcli connection`" + `
+
+- View documentation for managing radio switches:
+
+` + "`tldr nmcli radio`" + `
+`
+
+// TestKindsOfThingsIsNotAsked: "What kinds of things can I manage with
+// nmcli?" is answered by a list of what nmcli manages, which says no
+// "kind".
+func TestKindsOfThingsIsNotAsked(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"manag network connect radio switch configur document view": 300, "kind": 2, "nmcli": 5})},
+		src: map[string]string{"linux/nmcli.md": nmcliPage}}
+	target := "kinds of things can I manage with nmcli"
+	res := validate(t, c, &plugin.ValidateInput{
+		Payload: plugin.Payload{Prompt: "What " + target + "?"},
+		Intents: []plugin.Intent{{ID: "i1", Act: "list", Target: target}},
+		Answer: "- View documentation for managing network connections [1]:\n\n  `tldr nmcli connection`\n\n" +
+			"- View documentation for managing radio switches [1]:\n\n  `tldr nmcli radio`\n\nSources:\n[1] nmcli — linux/nmcli.md:3\n",
+		Evidence: units(t, "linux/nmcli.md", nmcliPage)})
+	expect(t, res, plugin.StatusAccepted, "")
+}

@@ -305,6 +305,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = occasionFree(t)
 		}
 	}
+	// "What kinds of things can nmcli manage?" asks what nmcli manages: a
+	// classifier noun before "of" and a generic word ("things") frame the
+	// question and name nothing the answer must say.
+	for i, t := range targets {
+		targets[i] = classifierFree(t)
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
@@ -1259,6 +1265,26 @@ func whyAsked(target string) string {
 		}
 	}
 	return target
+}
+
+// classifierRE finds a classifier noun that asks for classes of what
+// follows it ("what kinds of", "which sort of"): a question word or a
+// quantifier (or the start of a target, which the question word opened),
+// the noun and "of".
+var classifierRE = regexp.MustCompile(`(?i)(^\s*|\b(?:what|which|all|many|different|other|any)\s+)(?:kinds?|sorts?|types?)\s+of\s+(\w+)`)
+
+// classifierFree is target without a classifier noun (classifierRE) whose
+// "of" is followed by a generic word only: "kinds of things" asks nothing
+// beyond the rest of the target, while "kinds of files" asks about the
+// kinds.
+func classifierFree(target string) string {
+	return classifierRE.ReplaceAllStringFunc(target, func(m string) string {
+		sub := classifierRE.FindStringSubmatch(m)
+		if len(symbolic.ContentTerms(sub[2])) > 0 {
+			return m
+		}
+		return sub[1] + sub[2]
+	})
 }
 
 // occasionRE finds a clause of a how-to that says when the user does what
