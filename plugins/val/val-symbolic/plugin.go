@@ -1471,13 +1471,57 @@ const maxCompoundTail = 5
 // general lexicon knows it as a verb, else "": a task that opens with a
 // word it knows only as another part of speech ("ad", mistyped for "add")
 // names no action a page can be checked against.
+//
+// A task that keeps something from doing (a verb of prevention, see
+// hinders: "stop it from wrapping lines", "keep git from asking") is done by the option that governs the doing: its
+// action is the gerund's verb, which a page names ("Wrap encoded output at
+// a width, 0 disables wrapping") where it rarely names the hindering verb.
 func verbAction(task string) string {
 	action, _ := symbolic.Action(task)
 	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
 		return ""
 	}
+	if !hinders(action) {
+		return action
+	}
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if !slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
+			continue
+		}
+		if m := hinderRE.FindStringSubmatch(task[loc[1]:]); m != nil {
+			if g := symbolic.ContentTerms(m[1]); len(g) == 1 {
+				if all, _ := lexicon.PartsOfSpeech(g[0]); all&lexicon.Verb != 0 {
+					return g[0]
+				}
+			}
+		}
+		break
+	}
 	return action
 }
+
+// hinders reports whether action is a verb of prevention: "prevent" or a
+// word the general lexicon relates to it ("stop", "keep").
+func hinders(action string) bool {
+	prevent := text.Terms("prevent")[0]
+	if action == prevent {
+		return true
+	}
+	for _, r := range lexicon.Related(action) {
+		if r.Term == prevent {
+			return true
+		}
+	}
+	return false
+}
+
+// wordRE matches a word of a task.
+var wordRE = regexp.MustCompile(`[A-Za-z]+`)
+
+// hinderRE matches what follows a hindering verb: its object of up to
+// three words and "from" with a gerund ("it from wrapping", "the shell
+// from exiting").
+var hinderRE = regexp.MustCompile(`(?i)^\s+(?:[^\s()]+\s+){1,3}?from\s+([a-z]+ing)\b`)
 
 // asksWhich reports whether the question asks which things there are (the
 // act "identify": "which error codes can show up", "list the ...").
