@@ -101,3 +101,38 @@ func TestKindsOfThingsIsNotAsked(t *testing.T) {
 		Evidence: units(t, "linux/nmcli.md", nmcliPage)})
 	expect(t, res, plugin.StatusAccepted, "")
 }
+
+const envsubstPage = `# envsubst
+
+> Substitutes environment variables with their value in shell format strings.
+
+- Replace environment variables in an input file and output to a file:
+
+` + "`envsubst < {{path/to/input_file}} > {{path/to/output_file}}`" + `
+`
+
+// TestCombiningFormIsNotAsked: "$HOME-style variables" asks about
+// variables like $HOME; the "style" of the combining form is no word the
+// answer must say, while "style" asked as a word is.
+func TestCombiningFormIsNotAsked(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"environ variabl valu file input output replac substitut shell format string": 100, "home": 3, "style": 2})},
+		src: map[string]string{"common/envsubst.md": envsubstPage}}
+	answer := "envsubst [1]: Substitutes environment variables with their value in shell format strings.\n\n" +
+		"- Replace environment variables in an input file and output to a file:\n\n  `envsubst < {{path/to/input_file}} > {{path/to/output_file}}`\n\n" +
+		"Sources:\n[1] envsubst — common/envsubst.md:3\n"
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"replace $HOME-style environment variables in a file", plugin.StatusAccepted},
+		{"replace environment variables in a file in the style of $HOME", plugin.StatusRejected},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+				Answer:  answer, Evidence: units(t, "common/envsubst.md", envsubstPage)})
+			expect(t, res, tc.want, "style")
+		})
+	}
+}

@@ -307,9 +307,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	}
 	// "What kinds of things can nmcli manage?" asks what nmcli manages: a
 	// classifier noun before "of" and a generic word ("things") frame the
-	// question and name nothing the answer must say.
+	// question and name nothing the answer must say. "$HOME-style
+	// variables" asks about variables like $HOME: a combining form
+	// ("-style", "-like") makes its word a likeness and names nothing of
+	// its own either (combiningRE).
 	for i, t := range targets {
-		targets[i] = classifierFree(t)
+		targets[i] = combiningRE.ReplaceAllString(classifierFree(t), "$1")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -1286,6 +1289,10 @@ func classifierFree(target string) string {
 		return sub[1] + sub[2]
 	})
 }
+
+// combiningRE matches a combining form that makes a word a likeness
+// ("$HOME-style", "git-like"), with the letter before it.
+var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
 // it asks: a subordinating word of time or order and a subject pronoun,
