@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 const inotifywaitPage = `# inotifywait
@@ -134,5 +135,46 @@ func TestCombiningFormIsNotAsked(t *testing.T) {
 				Answer:  answer, Evidence: units(t, "common/envsubst.md", envsubstPage)})
 			expect(t, res, tc.want, "style")
 		})
+	}
+}
+
+// TestContactClauseIsNotAsked: "what happens to the reason it gave" asks
+// about the reason; the verb of the contact clause ("gave") says only
+// that the reason has a giver, and the answer need not repeat it.
+func TestContactClauseIsNotAsked(t *testing.T) {
+	const page = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"reach next solver reject valid answer": 50, "reason": 5, "happen": 400, "gave": 1})},
+		src: map[string]string{"docs/contracts.md": page}}
+	ev := units(t, "docs/contracts.md", page)
+	answer := "When a validator rejects an answer, this happens to its reason: the reason reaches the next solver. [1]\n\nSources:\n[1] Validation — docs/contracts.md:3\n"
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"happens to the reason it gave", plugin.StatusAccepted},
+		{"happens to the reason the validator gave", plugin.StatusRejected},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: "What " + tc.target + "?"},
+				Intents: []plugin.Intent{{ID: "i1", Act: "explain", Target: tc.target}},
+				Answer:  answer, Evidence: ev})
+			expect(t, res, tc.want, "gave")
+		})
+	}
+}
+
+// TestTableRowIsOneStatement: a unit is about a word that a table row the
+// answer quotes from it says, wherever the row's punctuation puts it; a
+// line of prose is read up to its first sentence's end.
+func TestTableRowIsOneStatement(t *testing.T) {
+	const page = "# Plugin families\n\nAll behaviour lives in plugins.\n\n| family | job |\n| --- | --- |\n| validator | accepts or rejects an answer; a rejection makes the VM backtrack |\n"
+	k := units(t, "docs/contracts.md", page)[0].KU
+	row := "| validator | accepts or rejects an answer; a rejection makes the VM backtrack |"
+	if !about("vm", k, []string{row}, symbolic.Rarity{}) {
+		t.Errorf("a table row that says VM after a semicolon should make its unit about the VM")
+	}
+	if about("vm", k, []string{"A validator accepts or rejects an answer; a rejection makes the VM backtrack."}, symbolic.Rarity{}) {
+		t.Errorf("prose that says VM after a semicolon should not make its unit about the VM")
 	}
 }

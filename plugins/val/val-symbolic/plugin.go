@@ -312,7 +312,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// ("-style", "-like") makes its word a likeness and names nothing of
 	// its own either (combiningRE).
 	for i, t := range targets {
-		targets[i] = combiningRE.ReplaceAllString(classifierFree(t), "$1")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(t), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -1072,6 +1072,9 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	}
 	first := func(s string) string {
 		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "|") {
+				return line // a table's row is one statement, whatever its cells' punctuation
+			}
 			if sents := symbolic.Sentences(line); len(sents) > 0 && strings.TrimSpace(sents[0]) != "" {
 				return sents[0]
 			}
@@ -1293,6 +1296,11 @@ func classifierFree(target string) string {
 // combiningRE matches a combining form that makes a word a likeness
 // ("$HOME-style", "git-like"), with the letter before it.
 var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
+
+// contactRE matches a contact clause closing a target or a part of it: a
+// noun with its article, a subject pronoun and the clause's verb ("the
+// reason it gave"), which says no more of the noun than that it has one.
+var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(\s*(?:$|[(,;?]))`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
 // it asks: a subordinating word of time or order and a subject pronoun,
