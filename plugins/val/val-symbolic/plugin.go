@@ -310,7 +310,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// question and name nothing the answer must say. "$HOME-style
 	// variables" asks about variables like $HOME: a combining form
 	// ("-style", "-like") makes its word a likeness and names nothing of
-	// its own either (combiningRE).
+	// its own either (combiningRE); nor does the verb of a contact clause
+	// closing it ("the reason it gave", contactRE).
 	for i, t := range targets {
 		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(t), "$1"), "$1$2")
 	}
