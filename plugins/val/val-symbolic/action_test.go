@@ -142,3 +142,28 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 			pkill, plugin.StatusAccepted},
 	})
 }
+
+// TestHinderingIsDoneByTheGerundsOption: "stop it from wrapping lines"
+// is done by the option that governs wrapping, which a page names with
+// "wrap", not with "stop"; a task that hinders nothing keeps its verb.
+func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
+	const page = "# base64\n\n> Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n`base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n"
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"wrap line encod output width specif decod file": 50, "stop": 300})}, src: map[string]string{"common/base64.md": page}}
+	ku := units(t, "common/base64.md", page)[0].KU
+	answer := "base64 [1]: Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n" +
+		"  `base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n\nSources:\n[1] base64 — common/base64.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, `"stop"`, []howToCase{
+		{"a hindering verb and a gerund", "stop it from wrapping encoded output", answer, ku, plugin.StatusAccepted},
+		{"the hindering verb alone", "stop wrapping encoded output", answer, ku, plugin.StatusRejected},
+	})
+	for task, want := range map[string]string{
+		"stop it from wrapping lines when I encode": "wrap",
+		"prevent the shell from exiting":            "exit",
+		"stop the running container":                "stop",
+		"copy files from existing folders":          "copi",
+	} {
+		if got := verbAction(task); got != want {
+			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
+		}
+	}
+}

@@ -296,6 +296,25 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = whyAsked(t)
 		}
 	}
+	// "How do I X before I Y?" asks how to X; the clause that says when
+	// the user does it (a subordinating word and a subject pronoun:
+	// "before I post them online", "as it happens") is the occasion, which
+	// the command that does X need not name.
+	if howTo(in) {
+		for i, t := range targets {
+			targets[i] = occasionFree(t)
+		}
+	}
+	// "What kinds of things can nmcli manage?" asks what nmcli manages: a
+	// classifier noun before "of" and a generic word ("things") frame the
+	// question and name nothing the answer must say. "$HOME-style
+	// variables" asks about variables like $HOME: a combining form
+	// ("-style", "-like") makes its word a likeness and names nothing of
+	// its own either (combiningRE); nor does the verb of a contact clause
+	// closing it ("the reason it gave", contactRE).
+	for i, t := range targets {
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(t), "$1"), "$1$2")
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
@@ -1054,6 +1073,9 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	}
 	first := func(s string) string {
 		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "|") {
+				return line // a table's row is one statement, whatever its cells' punctuation
+			}
 			if sents := symbolic.Sentences(line); len(sents) > 0 && strings.TrimSpace(sents[0]) != "" {
 				return sents[0]
 			}
@@ -1252,6 +1274,52 @@ func whyAsked(target string) string {
 	return target
 }
 
+// classifierRE finds a classifier noun that asks for classes of what
+// follows it ("what kinds of", "which sort of"): a question word or a
+// quantifier (or the start of a target, which the question word opened),
+// the noun and "of".
+var classifierRE = regexp.MustCompile(`(?i)(^\s*|\b(?:what|which|all|many|different|other|any)\s+)(?:kinds?|sorts?|types?)\s+of\s+(\w+)`)
+
+// classifierFree is target without a classifier noun (classifierRE) whose
+// "of" is followed by a generic word only: "kinds of things" asks nothing
+// beyond the rest of the target, while "kinds of files" asks about the
+// kinds.
+func classifierFree(target string) string {
+	return classifierRE.ReplaceAllStringFunc(target, func(m string) string {
+		sub := classifierRE.FindStringSubmatch(m)
+		if len(symbolic.ContentTerms(sub[2])) > 0 {
+			return m
+		}
+		return sub[1] + sub[2]
+	})
+}
+
+// combiningRE matches a combining form that makes a word a likeness
+// ("$HOME-style", "git-like"), with the letter before it.
+var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
+
+// contactRE matches a contact clause closing a target or a part of it: a
+// noun with its article, a subject pronoun and the clause's verb ("the
+// reason it gave"), which says no more of the noun than that it has one.
+var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(\s*(?:$|[(,;?]))`)
+
+// occasionRE finds a clause of a how-to that says when the user does what
+// it asks: a subordinating word of time or order and a subject pronoun,
+// up to a completed follow-up's parenthesised topic or the end.
+var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// occasionFree is a how-to target without its occasion clauses
+// (occasionRE); target itself when nothing but filler would remain.
+func occasionFree(target string) string {
+	asked := occasionRE.ReplaceAllString(target, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return strings.TrimSpace(asked)
+		}
+	}
+	return target
+}
+
 // explains reports whether an answer body says something beyond examples
 // of what to do: a line of prose (not a heading, a fence or code, not an
 // example's description), or an example's description that carries a
@@ -1419,13 +1487,57 @@ const maxCompoundTail = 5
 // general lexicon knows it as a verb, else "": a task that opens with a
 // word it knows only as another part of speech ("ad", mistyped for "add")
 // names no action a page can be checked against.
+//
+// A task that keeps something from doing (a verb of prevention, see
+// hinders: "stop it from wrapping lines", "keep git from asking") is done by the option that governs the doing: its
+// action is the gerund's verb, which a page names ("Wrap encoded output at
+// a width, 0 disables wrapping") where it rarely names the hindering verb.
 func verbAction(task string) string {
 	action, _ := symbolic.Action(task)
 	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
 		return ""
 	}
+	if !hinders(action) {
+		return action
+	}
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if !slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
+			continue
+		}
+		if m := hinderRE.FindStringSubmatch(task[loc[1]:]); m != nil {
+			if g := symbolic.ContentTerms(m[1]); len(g) == 1 {
+				if all, _ := lexicon.PartsOfSpeech(g[0]); all&lexicon.Verb != 0 {
+					return g[0]
+				}
+			}
+		}
+		break
+	}
 	return action
 }
+
+// hinders reports whether action is a verb of prevention: "prevent" or a
+// word the general lexicon relates to it ("stop", "keep").
+func hinders(action string) bool {
+	prevent := text.Terms("prevent")[0]
+	if action == prevent {
+		return true
+	}
+	for _, r := range lexicon.Related(action) {
+		if r.Term == prevent {
+			return true
+		}
+	}
+	return false
+}
+
+// wordRE matches a word of a task.
+var wordRE = regexp.MustCompile(`[A-Za-z]+`)
+
+// hinderRE matches what follows a hindering verb: its object of up to
+// three words and "from" with a gerund ("it from wrapping", "the shell
+// from exiting").
+var hinderRE = regexp.MustCompile(`(?i)^\s+(?:[^\s()]+\s+){1,3}?from\s+([a-z]+ing)\b`)
 
 // asksWhich reports whether the question asks which things there are (the
 // act "identify": "which error codes can show up", "list the ...").
