@@ -22,45 +22,12 @@ const listFirstMD = "# Tool\n\n## Batch output\n\n" +
 	"Figures measured end to end with `tool search --queries ... --qrels ...`:\n\n" +
 	"| plugin | nDCG@10 |\n| --- | --- |\n| fast | 0.70 |\n"
 
-// TestListIsNoLead: a unit that opens with a list has no summary sentence
-// to lead the answer with; a list item's first clause is not one.
-func TestListIsNoLead(t *testing.T) {
-	src := parseMD(t, "README.md", listFirstMD)
-	md := solveMD(t, "implement", "How do I measure nDCG of the judged queries?", "measure nDCG of the judged queries", []mdSource{src}, src.leaf(t, "Batch output"))
-	if first, _, _ := strings.Cut(md, "\n"); strings.Contains(first, "--run FILE") || strings.Contains(first, "]: -") {
-		t.Errorf("the answer leads with a list item:\n%s", md)
-	}
-}
-
 const redirectMD = "# Gin\n\n### Redirects\n\nIssuing a HTTP redirect is easy. Both internal and external locations are supported.\n\n" +
 	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusMovedPermanently, \"http://www.google.com/\")\n})\n```\n\n" +
 	"Issuing a HTTP redirect from POST. Refer to issue: #444\n\n" +
 	"```go\nr.POST(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusFound, \"/foo\")\n})\n```\n\n" +
 	"Issuing a Router redirect, use `HandleContext` like below.\n\n" +
 	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n    c.Request.URL.Path = \"/test2\"\n    r.HandleContext(c)\n})\n```\n"
-
-// TestUndescribedCodeFollowsTheLead: the code a section shows right
-// after its opening sentence is shown after that sentence, before the
-// examples described by their own paragraphs, not between them.
-func TestUndescribedCodeFollowsTheLead(t *testing.T) {
-	src := parseMD(t, "gin/docs/doc.md", redirectMD)
-	md := solveMD(t, "implement", "How do I redirect a request in gin?", "redirect a request in gin", []mdSource{src}, src.leaf(t, "Redirects"))
-	lead, post := strings.Index(md, "StatusMovedPermanently"), strings.Index(md, "- Issuing a HTTP redirect from POST")
-	if lead < 0 || post < 0 || lead > post {
-		t.Errorf("the section's own code does not follow its opening sentence:\n%s", md)
-	}
-}
-
-// TestClauseQuotedAlone: a clause after a ";" quoted without the clause
-// before it is marked as the rest of a sentence; quoted with it, it reads
-// on.
-func TestClauseQuotedAlone(t *testing.T) {
-	src := parseMD(t, "docs/troubleshooting.md", "# Troubleshooting\n\n## A file is skipped\n\nA symlink whose target lies outside the workspace is never followed.\nA file or folder whose name is not valid UTF-8 is skipped with\n`file_name_not_utf8`; the message quotes the raw name so you can find and rename it.\n")
-	md := solveMD(t, "describe", "What does the message quote?", "message quote raw rename", []mdSource{src}, src.leaf(t, "A file is skipped"))
-	checkMD(t, md, []string{"… the message quotes the raw name"}, nil)
-	md = solveMD(t, "describe", "Which file name is skipped, and what does the message quote?", "file name not valid UTF-8 skipped message quote raw name", []mdSource{src}, src.leaf(t, "A file is skipped"))
-	checkMD(t, md, []string{"`file_name_not_utf8`; the message quotes the raw name"}, []string{"…"})
-}
 
 // TestProsePages: what answers a task asked of a page written as prose.
 func TestProsePages(t *testing.T) {
@@ -112,49 +79,16 @@ const finderMD = "# Update Log\n\n## v1.20.x\n\n### New file searching API\n\n" 
 	"### Flags\n\nViper binds the flags of other flag systems.\n\n" +
 	"Viper binds flag values by name.\n\nViper reads flags last.\n"
 
-// TestSentenceAfterTheBlockGoesOn: a sentence that refers back to what
-// the best statement showed in its block ("It is supposed to return ...")
-// says what that is for, and is shown with it; a sentence after the
-// block that does not refer back is not drawn in.
-func TestSentenceAfterTheBlockGoesOn(t *testing.T) {
-	src := parseMD(t, "viper/UPGRADE.md", finderMD)
-	md := solveMD(t, "define", "What's the Finder interface in viper for?", "the Finder interface in viper for",
-		[]mdSource{src}, src.leaf(t, "New file searching API"), src.leaf(t, "Flags"))
-	checkMD(t, md, []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, []string{"locafero"})
-}
-
 const msgpackMD = "# Gin\n\n## Build without `MsgPack` rendering feature\n\n" +
 	"Gin enables `MsgPack` rendering feature by default. But you can disable this feature by specifying `nomsgpack` build tag.\n\n" +
 	"```sh\ngo build -tags=nomsgpack .\n```\n\n" +
 	"This is useful to reduce the binary size of executable files.\n\n" +
 	"## Replace JSON package\n\nYou can build Gin with jsoniter. You can build Gin with go-json.\n"
 
-// TestSentenceAfterTheCodeGoesOn: when a code block follows the best
-// sentence and shows what it says, the sentence after that block that
-// refers back to it ("This is useful to reduce ...") is shown with it.
-func TestSentenceAfterTheCodeGoesOn(t *testing.T) {
-	src := parseMD(t, "gin/docs/doc.md", msgpackMD)
-	md := solveMD(t, "explain", "Why would I build gin with the nomsgpack tag?", "would I build gin with the nomsgpack tag",
-		[]mdSource{src}, src.leaf(t, "Build without MsgPack rendering feature"), src.leaf(t, "Replace JSON package"))
-	checkMD(t, md, []string{"specifying `nomsgpack` build tag", "This is useful to reduce the binary size"}, nil)
-}
-
 const vipersMD = "# Viper\n\n## Viper or Vipers?\n\n" +
 	"Viper comes with a global instance out of the box. The best practice is to initialize a Viper instance and pass that around.\n\n" +
 	"## Q & A\n\n### Is it safe to concurrently read and write to a viper?\n\n" +
 	"No, you will need to synchronize access to the viper yourself (for example by using the `sync` package).\n"
-
-// TestQuestionAnsweredUnderItsHeading: a yes/no question is answered
-// first by the section headed by a question much like it, even when the
-// retriever ranked another section higher.
-func TestQuestionAnsweredUnderItsHeading(t *testing.T) {
-	src := parseMD(t, "viper/README.md", vipersMD)
-	md := solveMD(t, "verify", "Is it safe to use one viper instance from several goroutines?", "Is it safe to use one viper instance from several goroutines",
-		[]mdSource{src}, src.leaf(t, "Viper or Vipers?"), src.leaf(t, "Is it safe to concurrently read and write to a viper?"))
-	if !strings.HasPrefix(md, "No, you will need to synchronize access") {
-		t.Errorf("the answer does not open with the section that asks the question:\n%s", md)
-	}
-}
 
 const watchMD = "# Viper\n\n## What is Viper?\n\nViper is a configuration solution. It supports:\n\n" +
 	"* setting defaults\n* live watching and re-reading of config files (optional)\n* reading from environment variables\n\n" +
@@ -162,62 +96,242 @@ const watchMD = "# Viper\n\n## What is Viper?\n\nViper is a configuration soluti
 	"Simply tell the viper instance to watchConfig.\n\n" +
 	"```go\nviper.OnConfigChange(func(e fsnotify.Event) {\n\tfmt.Println(\"Config file changed:\", e.Name)\n})\nviper.WatchConfig()\n```\n"
 
-// TestCanQuestionShowsHow: "Can it ...?" asks whether something can be
-// done, and the page that shows how to do it answers, its code with it.
-func TestCanQuestionShowsHow(t *testing.T) {
-	src := parseMD(t, "viper/README.md", watchMD)
-	md := solveMD(t, "verify", "Can it reload when the config file changes?", "Can it reload when the config file changes",
-		[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
-	checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
-}
-
-// TestCanTheyQuestionShowsHow: a follow-up asking whether the things of
-// the earlier turn can do something ("and can they reload ...?") asks
-// it as "Can it ...?" does.
-func TestCanTheyQuestionShowsHow(t *testing.T) {
-	src := parseMD(t, "viper/README.md", watchMD)
-	for _, q := range []string{"Can they reload when the config file changes?", "and can they reload when the config file changes?"} {
-		md := solveMD(t, "verify", q, strings.TrimSuffix(q, "?"),
-			[]mdSource{src}, src.leaf(t, "What is Viper?"), src.leaf(t, "Watching and re-reading config files"))
-		checkMD(t, md, []string{"viper.WatchConfig()"}, nil)
-	}
-}
-
 const endpointMD = "# Tool\n\n## Model endpoints and secrets\n\n" +
 	"Every model endpoint configured is checked before it is used.\n\n" +
 	"## Without a model\n\n" +
 	"With no endpoint configured the model plugins answer unsupported and the symbolic plugins answer instead.\n"
-
-// TestAbsenceAnsweredByAbsence: a question about something's absence
-// ("when no model endpoint is configured") is answered first by the
-// statement that speaks of its absence, not by one about it being there.
-func TestAbsenceAnsweredByAbsence(t *testing.T) {
-	src := parseMD(t, "README.md", endpointMD)
-	md := solveMD(t, "describe", "What happens when no model endpoint is configured?", "happens when no model endpoint is configured",
-		[]mdSource{src}, src.leaf(t, "Model endpoints and secrets"), src.leaf(t, "Without a model"))
-	if !strings.HasPrefix(md, "With no endpoint configured") {
-		t.Errorf("the answer does not lead with the statement about the absence:\n%s", md)
-	}
-	if got := negated("no model endpoint, and never again"); !got["model"] || !got["endpoint"] || len(got) != 2 {
-		t.Errorf("negated = %v", got)
-	}
-}
 
 const kuFieldsMD = "# Contracts\n\n## Knowledge Units\n\n" +
 	"A knowledge unit is the smallest unit of knowledge stored and retrieved:\n\n" +
 	"- identity: `id`, `kuType`, `level`;\n- utility: `utilityActs`, `phaseScopes` and a note of the knowledge unit;\n\n" +
 	"### PhaseScopes\n\n`phaseScopes` says which stage a KU guides: `kb-plugin` (evidence; the default) or `gs-plugin`.\n"
 
-// TestDefinitionFromTheSectionItHeads: a definition is answered from the
-// section its term heads, not from a passage about the scope it is asked
-// in that names it in passing.
-func TestDefinitionFromTheSectionItHeads(t *testing.T) {
-	src := parseMD(t, "docs/contracts.md", kuFieldsMD)
-	md := solveMD(t, "define", "What are phaseScopes on a knowledge unit?", "phaseScopes on a knowledge unit",
-		[]mdSource{src}, src.leaf(t, "Knowledge Units"), src.leaf(t, "PhaseScopes"))
-	checkMD(t, md, []string{"says which stage a KU guides"}, nil)
-	if i := strings.Index(md, "says which stage"); i > strings.Index(md, "smallest unit") && strings.Contains(md, "smallest unit") {
-		t.Fatalf("the section the term heads does not lead:\n%s", md)
+const chiDocgenMD = "# chi\n\n## Install\n\n" +
+	"The core router of chi is quite small, but we've also included some useful subpackages of chi: middleware, render and docgen.\n\n" +
+	"## Features\n\n* **Lightweight** - cloc'd in about 1000 LOC for the chi router\n" +
+	"* **Doc generation** - `docgen` auto-generates routing documentation from your source to JSON or Markdown\n"
+
+const bindUriMD = "# Gin\n\n### Bind Header\n\n" +
+	"```go\ntype testHeader struct {\n  Rate int `header:\"Rate\"`\n}\n\nfunc main() {\n  r := gin.Default()\n  r.GET(\"/\", func(c *gin.Context) {\n    h := testHeader{}\n    c.ShouldBindHeader(&h)\n  })\n}\n```\n\n" +
+	"### Bind Uri\n\nSee the [detail information](https://github.com/gin-gonic/gin/issues/846).\n\n" +
+	"```go\ntype Person struct {\n  ID string `uri:\"id\" binding:\"required,uuid\"`\n}\n\nfunc main() {\n  route := gin.Default()\n  route.GET(\"/:name/:id\", func(c *gin.Context) {\n    var person Person\n    c.ShouldBindUri(&person)\n  })\n}\n```\n\n" +
+	"Test it with:\n\n```sh\ncurl -v localhost:8088/thinkerou/987fbc97-4bed-5078-9f07-9141ba07c9f3\n```\n"
+
+const ginShutdownMD = "# Gin Quick Start\n\n## API Examples\n\n### Graceful shutdown or restart\n\n" +
+	"There are a few approaches you can use to perform a graceful shutdown or restart.\n\n" +
+	"#### Manually\n\nIn case you are using Go 1.8 or a later version, you may not need to use those libraries. Consider using `http.Server`'s built-in `Shutdown()` method for graceful shutdowns.\n\n" +
+	"```go\nfunc main() {\n  router := gin.Default()\n  srv := &http.Server{Addr: \":8080\", Handler: router}\n  go srv.ListenAndServe()\n  <-quit\n  srv.Shutdown(ctx)\n}\n```\n"
+
+const muxShutdownMD = "# gorilla/mux\n\n## Examples\n\n### Graceful Shutdown\n\n" +
+	"Go 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n" +
+	"```go\nfunc main() {\n  r := mux.NewRouter()\n  srv := &http.Server{Handler: r}\n  go srv.ListenAndServe()\n  srv.Shutdown(ctx)\n}\n```\n"
+
+const ginSkipMD = "# Gin Quick Start\n\n## API Examples\n\n### Skip logging\n\n" +
+	"```go\nfunc main() {\n  router := gin.New()\n  // skip logging for desired paths by setting SkipPaths in LoggerConfig\n  loggerConfig := gin.LoggerConfig{SkipPaths: []string{\"/metrics\"}}\n  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n"
+
+const muxMiddlewareMD = "# gorilla/mux\n\n## Examples\n\n### Middleware\n\n" +
+	"Middlewares take one request, do something with it, and pass it down to the final handler. Some common use cases for middleware are request logging.\n\n" +
+	"A middleware that logs each request and can stop the handler chain could be written as:\n\n" +
+	"```go\nfunc loggingMiddleware(next http.Handler) http.Handler {\n  return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n    log.Println(r.RequestURI) // log the request, or stop here\n    next.ServeHTTP(w, r)\n  })\n}\n```\n"
+
+const troubleshootingMD = "# Troubleshooting\n\n## A file is skipped\n\nA symlink whose target lies outside the workspace is never followed.\nA file or folder whose name is not valid UTF-8 is skipped with\n`file_name_not_utf8`; the message quotes the raw name so you can find and rename it.\n"
+
+const ginReadmeMD = "# Gin\n\n## Contributing\n\nGin is the work of hundreds of contributors from around the world. We welcome your contributions!\n"
+
+const ginSMD = "# Gin Default Server\n\nThis is API experiment for Gin.\n\n```go\nginS.GET(\"/\", func(c *gin.Context) { c.String(200, \"Hello World\") })\nginS.Run()\n```\n"
+
+// mdPage is a Markdown file by its source id.
+type mdPage struct{ id, md string }
+
+// proseCase is a task asked of Markdown pages, the leaves titled leaves
+// (each found in the one page that has it) its evidence in that order, and
+// what the answer must say (want), must not (not), must open with
+// (prefix, with why it must when it does not), and any check of its own.
+type proseCase struct {
+	name                string
+	pages               []mdPage
+	act, prompt, target string
+	leaves, want, not   []string
+	prefix, why         string
+	check               func(t *testing.T, md string)
+}
+
+// pageLeaf is the leaf titled title of the one source that has it.
+func pageLeaf(t *testing.T, srcs []mdSource, title string) *kus.KU {
+	t.Helper()
+	var found []mdSource
+	for _, src := range srcs {
+		for _, k := range src.units {
+			if k.Level == kus.LevelLeaf && k.Title == title {
+				found = append(found, src)
+				break
+			}
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d sources have a leaf titled %q, want 1", len(found), title)
+	}
+	return found[0].leaf(t, title)
+}
+
+// TestProseAnswers: what answers a task asked of pages written as prose,
+// and what the answer leads with.
+func TestProseAnswers(t *testing.T) {
+	for _, tc := range []proseCase{
+		// A unit that opens with a list has no summary sentence to lead
+		// the answer with; a list item's first clause is not one.
+		{name: "list is no lead", pages: []mdPage{{"README.md", listFirstMD}},
+			act: "implement", prompt: "How do I measure nDCG of the judged queries?", target: "measure nDCG of the judged queries",
+			leaves: []string{"Batch output"},
+			check: func(t *testing.T, md string) {
+				if first, _, _ := strings.Cut(md, "\n"); strings.Contains(first, "--run FILE") || strings.Contains(first, "]: -") {
+					t.Errorf("the answer leads with a list item:\n%s", md)
+				}
+			}},
+		// The code a section shows right after its opening sentence is
+		// shown after that sentence, before the examples described by
+		// their own paragraphs, not between them.
+		{name: "undescribed code follows the lead", pages: []mdPage{{"gin/docs/doc.md", redirectMD}},
+			act: "implement", prompt: "How do I redirect a request in gin?", target: "redirect a request in gin",
+			leaves: []string{"Redirects"},
+			check: func(t *testing.T, md string) {
+				lead, post := strings.Index(md, "StatusMovedPermanently"), strings.Index(md, "- Issuing a HTTP redirect from POST")
+				if lead < 0 || post < 0 || lead > post {
+					t.Errorf("the section's own code does not follow its opening sentence:\n%s", md)
+				}
+			}},
+		// A clause after a ";" quoted without the clause before it is
+		// marked as the rest of a sentence; quoted with it, it reads on.
+		{name: "clause quoted alone", pages: []mdPage{{"docs/troubleshooting.md", troubleshootingMD}},
+			act: "describe", prompt: "What does the message quote?", target: "message quote raw rename",
+			leaves: []string{"A file is skipped"}, want: []string{"… the message quotes the raw name"}},
+		{name: "clause quoted with the one before it", pages: []mdPage{{"docs/troubleshooting.md", troubleshootingMD}},
+			act: "describe", prompt: "Which file name is skipped, and what does the message quote?", target: "file name not valid UTF-8 skipped message quote raw name",
+			leaves: []string{"A file is skipped"}, want: []string{"`file_name_not_utf8`; the message quotes the raw name"}, not: []string{"…"}},
+		// A sentence that refers back to what the best statement showed
+		// in its block ("It is supposed to return ...") says what that is
+		// for, and is shown with it; a sentence after the block that does
+		// not refer back is not drawn in.
+		{name: "sentence after the block goes on", pages: []mdPage{{"viper/UPGRADE.md", finderMD}},
+			act: "define", prompt: "What's the Finder interface in viper for?", target: "the Finder interface in viper for",
+			leaves: []string{"New file searching API", "Flags"},
+			want:   []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, not: []string{"locafero"}},
+		// When a code block follows the best sentence and shows what it
+		// says, the sentence after that block that refers back to it
+		// ("This is useful to reduce ...") is shown with it.
+		{name: "sentence after the code goes on", pages: []mdPage{{"gin/docs/doc.md", msgpackMD}},
+			act: "explain", prompt: "Why would I build gin with the nomsgpack tag?", target: "would I build gin with the nomsgpack tag",
+			leaves: []string{"Build without MsgPack rendering feature", "Replace JSON package"},
+			want:   []string{"specifying `nomsgpack` build tag", "This is useful to reduce the binary size"}},
+		// A yes/no question is answered first by the section headed by a
+		// question much like it, even when the retriever ranked another
+		// section higher.
+		{name: "question answered under its heading", pages: []mdPage{{"viper/README.md", vipersMD}},
+			act: "verify", prompt: "Is it safe to use one viper instance from several goroutines?", target: "Is it safe to use one viper instance from several goroutines",
+			leaves: []string{"Viper or Vipers?", "Is it safe to concurrently read and write to a viper?"},
+			prefix: "No, you will need to synchronize access", why: "the answer does not open with the section that asks the question"},
+		// "Can it ...?" asks whether something can be done, and the page
+		// that shows how to do it answers, its code with it.
+		{name: "can question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
+			act: "verify", prompt: "Can it reload when the config file changes?", target: "Can it reload when the config file changes",
+			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
+		// A follow-up asking whether the things of the earlier turn can do
+		// something ("and can they reload ...?") asks it as "Can it ...?"
+		// does.
+		{name: "can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
+			act: "verify", prompt: "Can they reload when the config file changes?", target: "Can they reload when the config file changes",
+			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
+		{name: "and can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
+			act: "verify", prompt: "and can they reload when the config file changes?", target: "and can they reload when the config file changes",
+			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
+		// A question about something's absence ("when no model endpoint
+		// is configured") is answered first by the statement that speaks
+		// of its absence, not by one about it being there.
+		{name: "absence answered by absence", pages: []mdPage{{"README.md", endpointMD}},
+			act: "describe", prompt: "What happens when no model endpoint is configured?", target: "happens when no model endpoint is configured",
+			leaves: []string{"Model endpoints and secrets", "Without a model"},
+			prefix: "With no endpoint configured", why: "the answer does not lead with the statement about the absence"},
+		// A definition is answered from the section its term heads, not
+		// from a passage about the scope it is asked in that names it in
+		// passing.
+		{name: "definition from the section it heads", pages: []mdPage{{"docs/contracts.md", kuFieldsMD}},
+			act: "define", prompt: "What are phaseScopes on a knowledge unit?", target: "phaseScopes on a knowledge unit",
+			leaves: []string{"Knowledge Units", "PhaseScopes"}, want: []string{"says which stage a KU guides"},
+			check: func(t *testing.T, md string) {
+				if i := strings.Index(md, "says which stage"); i > strings.Index(md, "smallest unit") && strings.Contains(md, "smallest unit") {
+					t.Fatalf("the section the term heads does not lead:\n%s", md)
+				}
+			}},
+		// A statement that opens with the defined term says what it is,
+		// before one about the scope it is asked in that names it in
+		// passing.
+		{name: "definition from the statement it opens", pages: []mdPage{{"chi/README.md", chiDocgenMD}},
+			act: "define", prompt: "What is docgen in chi?", target: "docgen in chi",
+			leaves: []string{"Install", "Features"}, want: []string{"auto-generates routing documentation"}},
+		// The code a section shows before its first description line
+		// ("Test it with:") is the section's own example, which the
+		// section's heading describes: a how-to the heading names is
+		// answered with it, not with a section that only shares the words
+		// a sibling part lends.
+		{name: "code before first description", pages: []mdPage{{"gin/docs/doc.md", bindUriMD}},
+			act: "implement", prompt: "How do I bind URI path parameters in gin?", target: "bind URI path parameters in gin (headers)",
+			leaves: []string{"Bind Uri", "Bind Header"},
+			want:   []string{"Bind Uri [1]: See the detail information.\n\n```go", "c.ShouldBindUri(&person)", "[1] Bind Uri — gin/docs/doc.md:"}, not: []string{"ShouldBindHeader"}},
+		// The headings a section stands under say what it is about: gin's
+		// "Manually" under "Gin Quick Start > Graceful shutdown or
+		// restart" answers how to shut down a gin server gracefully,
+		// before another library's "Graceful Shutdown".
+		{name: "section about what its headings name", pages: []mdPage{{"gin/docs/doc.md", ginShutdownMD}, {"mux/README.md", muxShutdownMD}},
+			act: "implement", prompt: "How do I shut down a gin server gracefully?", target: "shut down a gin server gracefully",
+			leaves: []string{"Graceful Shutdown", "Manually"},
+			want:   []string{"router := gin.Default()", "[1] Manually — gin/docs/doc.md:"}, not: []string{"mux.NewRouter()"}},
+		// A how-to that names what a page's top heading names ("stop gin
+		// from logging requests", under "Gin Quick Start") is answered
+		// from that page's section that shows how before a section of
+		// another library's page holding as many of its words.
+		{name: "task names the root heading", pages: []mdPage{{"gin/docs/doc.md", ginSkipMD}, {"mux/README.md", muxMiddlewareMD}},
+			act: "implement", prompt: "How can I stop gin from logging requests to /metrics?", target: "stop gin from logging requests to /metrics",
+			leaves: []string{"Middleware", "Skip logging"},
+			want:   []string{"SkipPaths", "[1] Skip logging — gin/docs/doc.md:"}, not: []string{"loggingMiddleware"}},
+		// A definition is answered from the page filed under the term's
+		// name (gin/ginS/README.md for "ginS"), whose prose says what it
+		// is without repeating the name, before another page's sentence
+		// that shares the term's stem.
+		{name: "definition from page filed under term", pages: []mdPage{{"gin/README.md", ginReadmeMD}, {"gin/ginS/README.md", ginSMD}},
+			act: "define", prompt: "What is ginS?", target: "ginS",
+			leaves: []string{"Contributing", "Gin Default Server"},
+			check: func(t *testing.T, md string) {
+				if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "This is API experiment for Gin.") {
+					t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var srcs []mdSource
+			for _, p := range tc.pages {
+				srcs = append(srcs, parseMD(t, p.id, p.md))
+			}
+			var ev []*kus.KU
+			for _, title := range tc.leaves {
+				ev = append(ev, pageLeaf(t, srcs, title))
+			}
+			md := solveMD(t, tc.act, tc.prompt, tc.target, srcs, ev...)
+			checkMD(t, md, tc.want, tc.not)
+			if tc.prefix != "" && !strings.HasPrefix(md, tc.prefix) {
+				t.Errorf("%s:\n%s", tc.why, md)
+			}
+			if tc.check != nil {
+				tc.check(t, md)
+			}
+		})
+	}
+}
+
+// TestNegated: the words a phrase negates ("no model endpoint") are the
+// ones a question about an absence asks of.
+func TestNegated(t *testing.T) {
+	if got := negated("no model endpoint, and never again"); !got["model"] || !got["endpoint"] || len(got) != 2 {
+		t.Errorf("negated = %v", got)
 	}
 }
 
@@ -229,38 +343,6 @@ func TestDefinedSubject(t *testing.T) {
 			t.Errorf("definedSubject(%q) = %q, want %q", target, got, want)
 		}
 	}
-}
-
-const chiDocgenMD = "# chi\n\n## Install\n\n" +
-	"The core router of chi is quite small, but we've also included some useful subpackages of chi: middleware, render and docgen.\n\n" +
-	"## Features\n\n* **Lightweight** - cloc'd in about 1000 LOC for the chi router\n" +
-	"* **Doc generation** - `docgen` auto-generates routing documentation from your source to JSON or Markdown\n"
-
-// TestDefinitionFromTheStatementItOpens: a statement that opens with the
-// defined term says what it is, before one about the scope it is asked
-// in that names it in passing.
-func TestDefinitionFromTheStatementItOpens(t *testing.T) {
-	src := parseMD(t, "chi/README.md", chiDocgenMD)
-	md := solveMD(t, "define", "What is docgen in chi?", "docgen in chi",
-		[]mdSource{src}, src.leaf(t, "Install"), src.leaf(t, "Features"))
-	checkMD(t, md, []string{"auto-generates routing documentation"}, nil)
-}
-
-const bindUriMD = "# Gin\n\n### Bind Header\n\n" +
-	"```go\ntype testHeader struct {\n  Rate int `header:\"Rate\"`\n}\n\nfunc main() {\n  r := gin.Default()\n  r.GET(\"/\", func(c *gin.Context) {\n    h := testHeader{}\n    c.ShouldBindHeader(&h)\n  })\n}\n```\n\n" +
-	"### Bind Uri\n\nSee the [detail information](https://github.com/gin-gonic/gin/issues/846).\n\n" +
-	"```go\ntype Person struct {\n  ID string `uri:\"id\" binding:\"required,uuid\"`\n}\n\nfunc main() {\n  route := gin.Default()\n  route.GET(\"/:name/:id\", func(c *gin.Context) {\n    var person Person\n    c.ShouldBindUri(&person)\n  })\n}\n```\n\n" +
-	"Test it with:\n\n```sh\ncurl -v localhost:8088/thinkerou/987fbc97-4bed-5078-9f07-9141ba07c9f3\n```\n"
-
-// TestCodeBeforeFirstDescription: the code a section shows before its
-// first description line ("Test it with:") is the section's own example,
-// which the section's heading describes: a how-to the heading names is
-// answered with it, not with a section that only shares the words a
-// sibling part lends.
-func TestCodeBeforeFirstDescription(t *testing.T) {
-	src := parseMD(t, "gin/docs/doc.md", bindUriMD)
-	md := solveMD(t, "implement", "How do I bind URI path parameters in gin?", "bind URI path parameters in gin (headers)", []mdSource{src}, src.leaf(t, "Bind Uri"), src.leaf(t, "Bind Header"))
-	checkMD(t, md, []string{"Bind Uri [1]: See the detail information.\n\n```go", "c.ShouldBindUri(&person)", "[1] Bind Uri — gin/docs/doc.md:"}, []string{"ShouldBindHeader"})
 }
 
 const muxURLMD = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router and dispatcher.\n\n" +
@@ -286,56 +368,6 @@ func TestNamedPageCoversItsSections(t *testing.T) {
 		Evidence: []plugin.ScoredKU{{KU: src.leaf(t, "gorilla/mux"), Score: 1}, {KU: src.leaf(t, "Registered URLs"), Score: 0.7}}})
 	md := res.ResponseMarkdown
 	checkMD(t, md, []string{"Name(\"article\")", "[1] Registered URLs — mux/README.md:"}, []string{"reversed"})
-}
-
-const ginShutdownMD = "# Gin Quick Start\n\n## API Examples\n\n### Graceful shutdown or restart\n\n" +
-	"There are a few approaches you can use to perform a graceful shutdown or restart.\n\n" +
-	"#### Manually\n\nIn case you are using Go 1.8 or a later version, you may not need to use those libraries. Consider using `http.Server`'s built-in `Shutdown()` method for graceful shutdowns.\n\n" +
-	"```go\nfunc main() {\n  router := gin.Default()\n  srv := &http.Server{Addr: \":8080\", Handler: router}\n  go srv.ListenAndServe()\n  <-quit\n  srv.Shutdown(ctx)\n}\n```\n"
-
-const muxShutdownMD = "# gorilla/mux\n\n## Examples\n\n### Graceful Shutdown\n\n" +
-	"Go 1.8 introduced the ability to gracefully shutdown a `*http.Server`. Here's how to do that alongside `mux`:\n\n" +
-	"```go\nfunc main() {\n  r := mux.NewRouter()\n  srv := &http.Server{Handler: r}\n  go srv.ListenAndServe()\n  srv.Shutdown(ctx)\n}\n```\n"
-
-// TestSectionAboutWhatItsHeadingsName: the headings a section stands
-// under say what it is about: gin's "Manually" under "Gin Quick Start >
-// Graceful shutdown or restart" answers how to shut down a gin server
-// gracefully, before another library's "Graceful Shutdown".
-func TestSectionAboutWhatItsHeadingsName(t *testing.T) {
-	gin, mux := parseMD(t, "gin/docs/doc.md", ginShutdownMD), parseMD(t, "mux/README.md", muxShutdownMD)
-	md := solveMD(t, "implement", "How do I shut down a gin server gracefully?", "shut down a gin server gracefully", []mdSource{gin, mux}, mux.leaf(t, "Graceful Shutdown"), gin.leaf(t, "Manually"))
-	checkMD(t, md, []string{"router := gin.Default()", "[1] Manually — gin/docs/doc.md:"}, []string{"mux.NewRouter()"})
-}
-
-const ginSkipMD = "# Gin Quick Start\n\n## API Examples\n\n### Skip logging\n\n" +
-	"```go\nfunc main() {\n  router := gin.New()\n  // skip logging for desired paths by setting SkipPaths in LoggerConfig\n  loggerConfig := gin.LoggerConfig{SkipPaths: []string{\"/metrics\"}}\n  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n"
-
-const muxMiddlewareMD = "# gorilla/mux\n\n## Examples\n\n### Middleware\n\n" +
-	"Middlewares take one request, do something with it, and pass it down to the final handler. Some common use cases for middleware are request logging.\n\n" +
-	"A middleware that logs each request and can stop the handler chain could be written as:\n\n" +
-	"```go\nfunc loggingMiddleware(next http.Handler) http.Handler {\n  return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n    log.Println(r.RequestURI) // log the request, or stop here\n    next.ServeHTTP(w, r)\n  })\n}\n```\n"
-
-// TestTaskNamesTheRootHeading: a how-to that names what a page's
-// top heading names ("stop gin from logging requests", under "Gin Quick
-// Start") is answered from that page's section that shows how before a
-// section of another library's page holding as many of its words.
-func TestTaskNamesTheRootHeading(t *testing.T) {
-	gin, mux := parseMD(t, "gin/docs/doc.md", ginSkipMD), parseMD(t, "mux/README.md", muxMiddlewareMD)
-	md := solveMD(t, "implement", "How can I stop gin from logging requests to /metrics?", "stop gin from logging requests to /metrics", []mdSource{gin, mux}, mux.leaf(t, "Middleware"), gin.leaf(t, "Skip logging"))
-	checkMD(t, md, []string{"SkipPaths", "[1] Skip logging — gin/docs/doc.md:"}, []string{"loggingMiddleware"})
-}
-
-// TestDefinitionFromPageFiledUnderTerm: a definition is answered from
-// the page filed under the term's name (gin/ginS/README.md for "ginS"),
-// whose prose says what it is without repeating the name, before another
-// page's sentence that shares the term's stem.
-func TestDefinitionFromPageFiledUnderTerm(t *testing.T) {
-	readme := parseMD(t, "gin/README.md", "# Gin\n\n## Contributing\n\nGin is the work of hundreds of contributors from around the world. We welcome your contributions!\n")
-	ginS := parseMD(t, "gin/ginS/README.md", "# Gin Default Server\n\nThis is API experiment for Gin.\n\n```go\nginS.GET(\"/\", func(c *gin.Context) { c.String(200, \"Hello World\") })\nginS.Run()\n```\n")
-	md := solveMD(t, "define", "What is ginS?", "ginS", []mdSource{readme, ginS}, readme.leaf(t, "Contributing"), ginS.leaf(t, "Gin Default Server"))
-	if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "This is API experiment for Gin.") {
-		t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
-	}
 }
 
 const viperNestedMD = "# Viper\n\n## Putting Values into Viper\n\nA good configuration system will support default values.\n\n" +

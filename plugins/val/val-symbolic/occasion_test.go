@@ -16,64 +16,6 @@ const inotifywaitPage = `# inotifywait
 ` + "`inotifywait --monitor --recursive {{path/to/directory}}`" + `
 `
 
-// TestHowToOccasionIsNotAsked: a how-to's clause that says when the user
-// does it ("as it happens", "before I post them") is no part of what the
-// answer must cover; the same words asked as the task are.
-func TestHowToOccasionIsNotAsked(t *testing.T) {
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"watch directory recursive event change file print": 100, "happen": 2})},
-		src: map[string]string{"linux/inotifywait.md": inotifywaitPage}}
-	ev := units(t, "linux/inotifywait.md", inotifywaitPage)
-	answer := "- Watch a directory recursively for events [1]:\n\n  `inotifywait --monitor --recursive {{path/to/directory}}`\n\nSources:\n[1] inotifywait — linux/inotifywait.md:3\n"
-	for _, tc := range []struct {
-		target string
-		want   plugin.Status
-	}{
-		{"watch a directory recursively, printing each change as it happens", plugin.StatusAccepted},
-		{"watch a directory recursively and print what happens", plugin.StatusRejected},
-	} {
-		t.Run(tc.target, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  answer, Evidence: ev})
-			expect(t, res, tc.want, "happen")
-		})
-	}
-}
-
-// TestOccasionFree: the occasion clause goes up to a completed
-// follow-up's topic, which stays; a target that would keep nothing but
-// filler stays whole.
-func TestOccasionFree(t *testing.T) {
-	for in, want := range map[string]string{
-		"remove the GPS tags from photos before I post them online": "remove the GPS tags from photos",
-		"stop it from wrapping lines when I encode (base64)":        "stop it from wrapping lines (base64)",
-		"force a new password the next time they log in":            "force a new password",
-		"remove the tags before posting":                            "remove the tags before posting",
-		"do it when I log in":                                       "do it when I log in",
-	} {
-		if got := occasionFree(in); got != want {
-			t.Errorf("occasionFree(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestClassifierFree: a classifier noun before a generic word ("kinds of
-// things") frames the question and goes; before a word that names
-// something ("kinds of files") it is asked and stays.
-func TestClassifierFree(t *testing.T) {
-	for in, want := range map[string]string{
-		"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
-		"What sort of things does it do":            "What things does it do",
-		"kinds of files get skipped when ingesting": "kinds of files get skipped when ingesting",
-		"the type of a value":                       "the type of a value",
-	} {
-		if got := classifierFree(in); got != want {
-			t.Errorf("classifierFree(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 const nmcliPage = `# nmcli
 
 > Manage the network configuration using NetworkManager.
@@ -87,22 +29,6 @@ const nmcliPage = `# nmcli
 ` + "`tldr nmcli radio`" + `
 `
 
-// TestKindsOfThingsIsNotAsked: "What kinds of things can I manage with
-// nmcli?" is answered by a list of what nmcli manages, which says no
-// "kind".
-func TestKindsOfThingsIsNotAsked(t *testing.T) {
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"manag network connect radio switch configur document view": 300, "kind": 2, "nmcli": 5})},
-		src: map[string]string{"linux/nmcli.md": nmcliPage}}
-	target := "kinds of things can I manage with nmcli"
-	res := validate(t, c, &plugin.ValidateInput{
-		Payload: plugin.Payload{Prompt: "What " + target + "?"},
-		Intents: []plugin.Intent{{ID: "i1", Act: "list", Target: target}},
-		Answer: "- View documentation for managing network connections [1]:\n\n  `tldr nmcli connection`\n\n" +
-			"- View documentation for managing radio switches [1]:\n\n  `tldr nmcli radio`\n\nSources:\n[1] nmcli — linux/nmcli.md:3\n",
-		Evidence: units(t, "linux/nmcli.md", nmcliPage)})
-	expect(t, res, plugin.StatusAccepted, "")
-}
-
 const envsubstPage = `# envsubst
 
 > Substitutes environment variables with their value in shell format strings.
@@ -112,55 +38,124 @@ const envsubstPage = `# envsubst
 ` + "`envsubst < {{path/to/input_file}} > {{path/to/output_file}}`" + `
 `
 
-// TestCombiningFormIsNotAsked: "$HOME-style variables" asks about
-// variables like $HOME; the "style" of the combining form is no word the
-// answer must say, while "style" asked as a word is.
-func TestCombiningFormIsNotAsked(t *testing.T) {
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"environ variabl valu file input output replac substitut shell format string": 100, "home": 3, "style": 2})},
-		src: map[string]string{"common/envsubst.md": envsubstPage}}
-	answer := "envsubst [1]: Substitutes environment variables with their value in shell format strings.\n\n" +
-		"- Replace environment variables in an input file and output to a file:\n\n  `envsubst < {{path/to/input_file}} > {{path/to/output_file}}`\n\n" +
-		"Sources:\n[1] envsubst — common/envsubst.md:3\n"
-	for _, tc := range []struct {
-		target string
-		want   plugin.Status
-	}{
-		{"replace $HOME-style environment variables in a file", plugin.StatusAccepted},
-		{"replace environment variables in a file in the style of $HOME", plugin.StatusRejected},
+const contactPage = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
+
+// askedTarget is one target asked of a notAskedCase's page and the
+// status its answer should get.
+type askedTarget struct {
+	target string
+	want   plugin.Status
+}
+
+// notAskedCase is a page, the corpus statistics it is read with, a
+// question "<ask><target>?" of act and the one answer given to each
+// target, and the word a rejection's reason must say.
+type notAskedCase struct {
+	name, id, page string
+	df             map[string]int
+	ask, act       string
+	answer, says   string
+	targets        []askedTarget
+}
+
+// TestWordsNotAsked: words of a target that frame the question rather
+// than ask something are no part of what the answer must cover; the same
+// words asked as the task are.
+func TestWordsNotAsked(t *testing.T) {
+	for _, tc := range []notAskedCase{
+		// A how-to's clause that says when the user does it ("as it
+		// happens", "before I post them") is no part of what the answer
+		// must cover; the same words asked as the task are.
+		{name: "how-to occasion", id: "linux/inotifywait.md", page: inotifywaitPage,
+			df:  map[string]int{"watch directory recursive event change file print": 100, "happen": 2},
+			ask: "How do I ", act: "implement", says: "happen",
+			answer: "- Watch a directory recursively for events [1]:\n\n  `inotifywait --monitor --recursive {{path/to/directory}}`\n\nSources:\n[1] inotifywait — linux/inotifywait.md:3\n",
+			targets: []askedTarget{
+				{"watch a directory recursively, printing each change as it happens", plugin.StatusAccepted},
+				{"watch a directory recursively and print what happens", plugin.StatusRejected},
+			}},
+		// "What kinds of things can I manage with nmcli?" is answered by a
+		// list of what nmcli manages, which says no "kind".
+		{name: "kinds of things", id: "linux/nmcli.md", page: nmcliPage,
+			df:  map[string]int{"manag network connect radio switch configur document view": 300, "kind": 2, "nmcli": 5},
+			ask: "What ", act: "list", says: "",
+			answer: "- View documentation for managing network connections [1]:\n\n  `tldr nmcli connection`\n\n" +
+				"- View documentation for managing radio switches [1]:\n\n  `tldr nmcli radio`\n\nSources:\n[1] nmcli — linux/nmcli.md:3\n",
+			targets: []askedTarget{
+				{"kinds of things can I manage with nmcli", plugin.StatusAccepted},
+			}},
+		// "$HOME-style variables" asks about variables like $HOME; the
+		// "style" of the combining form is no word the answer must say,
+		// while "style" asked as a word is.
+		{name: "combining form", id: "common/envsubst.md", page: envsubstPage,
+			df:  map[string]int{"environ variabl valu file input output replac substitut shell format string": 100, "home": 3, "style": 2},
+			ask: "How do I ", act: "implement", says: "style",
+			answer: "envsubst [1]: Substitutes environment variables with their value in shell format strings.\n\n" +
+				"- Replace environment variables in an input file and output to a file:\n\n  `envsubst < {{path/to/input_file}} > {{path/to/output_file}}`\n\n" +
+				"Sources:\n[1] envsubst — common/envsubst.md:3\n",
+			targets: []askedTarget{
+				{"replace $HOME-style environment variables in a file", plugin.StatusAccepted},
+				{"replace environment variables in a file in the style of $HOME", plugin.StatusRejected},
+			}},
+		// "what happens to the reason it gave" asks about the reason; the
+		// verb of the contact clause ("gave") says only that the reason
+		// has a giver, and the answer need not repeat it.
+		{name: "contact clause", id: "docs/contracts.md", page: contactPage,
+			df:  map[string]int{"reach next solver reject valid answer": 50, "reason": 5, "happen": 400, "gave": 1},
+			ask: "What ", act: "explain", says: "gave",
+			answer: "When a validator rejects an answer, this happens to its reason: the reason reaches the next solver. [1]\n\nSources:\n[1] Validation — docs/contracts.md:3\n",
+			targets: []askedTarget{
+				{"happens to the reason it gave", plugin.StatusAccepted},
+				{"happens to the reason the validator gave", plugin.StatusRejected},
+			}},
 	} {
-		t.Run(tc.target, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  answer, Evidence: units(t, "common/envsubst.md", envsubstPage)})
-			expect(t, res, tc.want, "style")
+		t.Run(tc.name, func(t *testing.T) {
+			c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.id: tc.page}}
+			for _, at := range tc.targets {
+				t.Run(at.target, func(t *testing.T) {
+					res := validate(t, c, &plugin.ValidateInput{
+						Payload: plugin.Payload{Prompt: tc.ask + at.target + "?"},
+						Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: at.target}},
+						Answer:  tc.answer, Evidence: units(t, tc.id, tc.page)})
+					expect(t, res, at.want, tc.says)
+				})
+			}
 		})
 	}
 }
 
-// TestContactClauseIsNotAsked: "what happens to the reason it gave" asks
-// about the reason; the verb of the contact clause ("gave") says only
-// that the reason has a giver, and the answer need not repeat it.
-func TestContactClauseIsNotAsked(t *testing.T) {
-	const page = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"reach next solver reject valid answer": 50, "reason": 5, "happen": 400, "gave": 1})},
-		src: map[string]string{"docs/contracts.md": page}}
-	ev := units(t, "docs/contracts.md", page)
-	answer := "When a validator rejects an answer, this happens to its reason: the reason reaches the next solver. [1]\n\nSources:\n[1] Validation — docs/contracts.md:3\n"
+// TestTargetTrims: what a target keeps once the words framing it go.
+func TestTargetTrims(t *testing.T) {
 	for _, tc := range []struct {
-		target string
-		want   plugin.Status
+		name string
+		trim func(string) string
+		want map[string]string // the trimmed target of each target
 	}{
-		{"happens to the reason it gave", plugin.StatusAccepted},
-		{"happens to the reason the validator gave", plugin.StatusRejected},
+		// The occasion clause goes up to a completed follow-up's topic,
+		// which stays; a target that would keep nothing but filler stays
+		// whole.
+		{"occasionFree", occasionFree, map[string]string{
+			"remove the GPS tags from photos before I post them online": "remove the GPS tags from photos",
+			"stop it from wrapping lines when I encode (base64)":        "stop it from wrapping lines (base64)",
+			"force a new password the next time they log in":            "force a new password",
+			"remove the tags before posting":                            "remove the tags before posting",
+			"do it when I log in":                                       "do it when I log in",
+		}},
+		// A classifier noun before a generic word ("kinds of things")
+		// frames the question and goes; before a word that names
+		// something ("kinds of files") it is asked and stays.
+		{"classifierFree", classifierFree, map[string]string{
+			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
+			"What sort of things does it do":            "What things does it do",
+			"kinds of files get skipped when ingesting": "kinds of files get skipped when ingesting",
+			"the type of a value":                       "the type of a value",
+		}},
 	} {
-		t.Run(tc.target, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "What " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "explain", Target: tc.target}},
-				Answer:  answer, Evidence: ev})
-			expect(t, res, tc.want, "gave")
-		})
+		for in, want := range tc.want {
+			if got := tc.trim(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", tc.name, in, got, want)
+			}
+		}
 	}
 }
 
