@@ -35,6 +35,8 @@
 // that asks to see, show, list or print something, or an amount ("How
 // many ..."), answered with a page's examples, needs an example that shows
 // or counts ("Clone a remote repository" does not show which remotes there
-// are). Any failure rejects the answer with a reason that names the
+// are). A question that names something the knowledge base holds nowhere
+// (a capitalized word inside a sentence, "from Obsidian Sync") must have
+// nearly all of its other key words covered. Any failure rejects the answer with a reason that names the
 // statement or source, which drives the VM's backtracking.
 package valsymbolic

@@ -443,6 +443,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
+		if u := unknownName(t, in.Payload.Prompt, rar, swap); u != "" && cov < strangerCoverage {
+			v.coverage = min(v.coverage, cov)
+			v.reason = fmt.Sprintf("%q names %q, which no source of the knowledge base holds, and the answer covers only %.0f%% of the rest (by rarity in the knowledge base); %q is not covered", clip(t), u, 100*cov, worst)
+			return v
+		}
 		// A follow-up completed with its topic ("Can it reload when the
 		// file changes (config file viper)?") is answered on what the user
 		// asked, not on the topic every source of it shares: the words
@@ -1851,3 +1856,47 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// strangerCoverage is the key coverage (see keyCoverage) a question must
+// reach when it names something the knowledge base holds nowhere: such a
+// name (a product, a service) is what the question is about, and a source
+// that shares only the question's other words answers something else.
+// The name, which no answer can carry, counts as uncovered at the weight
+// of the lightest known key term (keyCoverage), so only a question with
+// many other key terms, nearly all carried by the answer, can reach it.
+const strangerCoverage = 0.9
+
+// unknownName is a key term of target that the question writes as a name
+// (capitalized inside a sentence: "from Obsidian Sync") and the knowledge
+// base holds nowhere, or "". A word the spelling correction replaced is
+// read as its correction; a lower-case unknown word is as likely a
+// paraphrase of what the pages say in their own words.
+func unknownName(target, prompt string, rar symbolic.Rarity, swap map[string]string) string {
+	names := map[string]bool{}
+	for _, sentence := range sentenceRE.Split(prompt, -1) {
+		words := strings.Fields(sentence)
+		for i, w := range words {
+			w = strings.Trim(w, "\"'`()[]{},;:?!.")
+			if i == 0 || w == "" || !unicode.IsUpper([]rune(w)[0]) {
+				continue
+			}
+			for _, k := range symbolic.ContentTerms(w) {
+				names[k] = true
+			}
+		}
+	}
+	for _, k := range keyTerms(target) {
+		if !names[k] || filler[k] || isNumber(k) || rar.Known(k) {
+			continue
+		}
+		if _, ok := swap[k]; ok {
+			continue
+		}
+		return k
+	}
+	return ""
+}
+
+// sentenceRE splits a question into sentences, whose first word is
+// capitalized whatever it is.
+var sentenceRE = regexp.MustCompile(`[.?!]\s+`)
