@@ -536,3 +536,21 @@ func TestTableOfContentsEntryIsNoStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatQuestionNamingAListSectionGetsTheWholeList: a "what" question
+// that names everything a list's section is titled is shown the whole
+// list, whatever act it was read as; naming part of the title is not
+// enough.
+func TestWhatQuestionNamingAListSectionGetsTheWholeList(t *testing.T) {
+	src := parseMD(t, "chi/_examples/README.md", "chi examples\n============\n\n"+
+		"* [custom-handler](https://x/custom-handler) - Use a custom handler function signature\n"+
+		"* [fileserver](https://x/fileserver) - Easily serve static files\n"+
+		"* [graceful](https://x/graceful) - Graceful context signaling and server shutdown\n"+
+		"* [hello-world](https://x/hello-world) - Hello World!\n"+
+		"* [todos-resource](https://x/todos-resource) - Struct routers/handlers, an example of another code layout style\n")
+	md := solveMD(t, "explain", "What example programs come with chi?", "example programs come with chi", []mdSource{src}, src.leaf(t, "chi examples"))
+	checkMD(t, md, []string{"custom-handler", "fileserver", "graceful", "hello-world", "todos-resource"}, nil)
+	if titleNamed(src.leaf(t, "chi examples"), []string{"chi"}) {
+		t.Error("a question naming part of the title names the section")
+	}
+}

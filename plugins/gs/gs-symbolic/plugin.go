@@ -221,7 +221,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
 		}
 	default:
-		render(&b, picked, want, act == "identify" || g.bullets, act == "explain" && len(proofOrder) > 0, num)
+		render(&b, picked, want, act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
 			if concl := conclusion(in.Evidence, want); concl != "" {
 				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)
@@ -332,6 +332,9 @@ func aliased(k *kus.KU, ev []plugin.ScoredKU) bool {
 // auxiliaries are the verbs that shape a question without naming
 // anything in it ("what can I do with", "what does it do").
 var auxiliaries = symbolic.TermSet("can could do does did should would will may might must")
+
+// asksWhatRE is a question that asks what or which things are so.
+var asksWhatRE = regexp.MustCompile(`(?i)^\s*(?:what|which)\b`)
 
 // maxOverview bounds the statements of an overview.
 const maxOverview = 9

@@ -75,7 +75,7 @@ func (c cue) bonus(s statement) float64 {
 // Every paragraph, item and row carries its citation. With bullets every
 // sentence is a list item; with keep the given order is kept (a proof
 // chain).
-func render(b *strings.Builder, picked []scored, want []string, bullets, keep bool, num func(*kus.KU) int) {
+func render(b *strings.Builder, picked []scored, want []string, bullets, asksWhat, keep bool, num func(*kus.KU) int) {
 	ordered := append([]scored(nil), picked...)
 	if !keep {
 		first := map[string]int{}
@@ -180,9 +180,12 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, keep bo
 			for _, l := range cutBlock(trimBlock(s.md), want) {
 				b.WriteString(l + "\n")
 			}
-		case s.kind == kindItem && bullets && len(s.list) > 0 && !s.sub && len(s.block) == 0:
+		case s.kind == kindItem && (bullets || asksWhat && titleNamed(s.ku, want)) && len(s.list) > 0 && !s.sub && len(s.block) == 0:
 			// A list question is answered by the whole list the item is
-			// part of, once.
+			// part of, once; so is a "what"/"which" question that names
+			// everything the list's section is titled ("What example
+			// programs come with chi?" of "chi examples"): the list is of
+			// the things it asks for.
 			flush()
 			key := fmt.Sprintf("%s\x00%p", s.ku.ID, &s.list[0])
 			if lists[key] {
@@ -470,4 +473,23 @@ func cutHow(how []string, want []string) []string {
 	flushTable()
 	rest = out
 	return cutBlock(rest, want)
+}
+
+// titleNamed reports whether the question's terms hold every content term
+// of the KU's title, and the title has one.
+func titleNamed(k *kus.KU, want []string) bool {
+	title := symbolic.ContentTerms(k.Title)
+	if len(title) == 0 {
+		return false
+	}
+	asked := map[string]bool{}
+	for _, w := range want {
+		asked[w] = true
+	}
+	for _, t := range title {
+		if !asked[t] {
+			return false
+		}
+	}
+	return true
 }
