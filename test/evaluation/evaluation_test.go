@@ -222,25 +222,25 @@ var ratchets = []ratchet{
 	{"second held-out right answers", []string{"heldout2"}, map[string]float64{
 		WorkspaceDocs:   0.85, // 23/27
 		WorkspaceTLDR:   0.35, // 16/45
-		WorkspaceGolibs: 0.46, // 15/32
-		"overall":       0.51, // 54/104
+		WorkspaceGolibs: 0.50, // 16/32
+		"overall":       0.52, // 55/104
 	}},
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
 	// only ever rise.
 	{"third held-out right answers", []string{"heldout3"}, map[string]float64{
-		WorkspaceDocs:   0.68, // 17/25
+		WorkspaceDocs:   0.72, // 18/25
 		WorkspaceTLDR:   0.41, // 15/36
-		WorkspaceGolibs: 0.46, // 13/28
-		"overall":       0.50, // 45/89
+		WorkspaceGolibs: 0.53, // 15/28
+		"overall":       0.53, // 48/89
 	}},
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, map[string]float64{
-		WorkspaceDocs:   0.75, // 21/28
+		WorkspaceDocs:   0.78, // 22/28
 		WorkspaceTLDR:   0.64, // 25/39
 		WorkspaceGolibs: 0.78, // 22/28
-		"overall":       0.71, // 68/95
+		"overall":       0.72, // 69/95
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
