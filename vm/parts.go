@@ -267,8 +267,8 @@ func (r *run) libraryNames() map[string]bool {
 			continue
 		}
 		files++
-		if i := strings.Index(st.SourceID, "/"); i > 0 {
-			count[st.SourceID[:i]]++
+		if f := topFolder(st.SourceID); f != "" {
+			count[f]++
 		}
 	}
 	for folder, n := range count {

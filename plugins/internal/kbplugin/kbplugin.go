@@ -504,11 +504,7 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 		if len(r.Hits) == 0 {
 			return rk, nil
 		}
-		hc := make([]hdc.Candidate, len(r.Hits))
-		for i, h := range r.Hits {
-			hc[i] = hdc.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-		}
-		ranked, err := e.hd.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: perSource}, hc)
+		ranked, err := e.hd.Rerank(kv, hdc.Query{Text: query, Terms: r.Terms, IDF: r.IDF, K: k, OnePerSource: perSource}, r.Hits)
 		if err != nil {
 			return rk, fmt.Errorf("hdc: %w", err)
 		}
@@ -517,16 +513,12 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 			rk.cands[i] = scored{id: x.ID, source: x.SourceID, score: x.Score}
 		}
 	case e.td != nil:
-		tc := make([]thinkingdb.Candidate, len(r.Hits))
-		for i, h := range r.Hits {
-			tc[i] = thinkingdb.Candidate{ID: h.ID, SourceID: h.SourceID, Score: h.Score}
-		}
 		reasoning, err := e.td.Reason(kv, thinkingdb.Query{Text: query, Terms: r.Terms, IDF: r.IDF})
 		if err != nil {
 			return rk, fmt.Errorf("thinkingdb: %w", err)
 		}
 		rk.reasoning = reasoning
-		fused := e.td.Fuse(tc, reasoning, k, perSource)
+		fused := e.td.Fuse(r.Hits, reasoning, k, perSource)
 		rk.cands = make([]scored, len(fused))
 		for i, x := range fused {
 			s := scored{id: x.ID, source: x.SourceID, score: x.Score}
