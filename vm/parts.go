@@ -27,15 +27,20 @@ const maxPartContextWords = 8
 //     also ...") with few words of its own takes the earlier part's words
 //     that name what that part was answered from (named), else the words
 //     of the earlier part, its leading action left out;
-//   - any other part takes the earlier part's words that name the source
-//     that part was answered from (named: "viper" of viper/README.md)
-//     when it does not say them itself.
+//   - any other part takes the earlier part's words that name the page
+//     that part was answered from (page: "viper" of viper/README.md)
+//     when it does not say them itself. The section of that page the
+//     earlier part was answered from is what that part asked about, not
+//     what a part asking something else of the same page is about ("bind
+//     URI path parameters" after "bind request headers", answered from
+//     "Bind Header", is not about headers).
 //
 // named reports whether an analysed term names that source or the
-// passage first cited from it; nil when the earlier part was not
-// answered. leadAction says the earlier part starts with its action (a
-// how-to's "see my cron jobs"), which is never carried.
-func partContext(parts []string, i int, named func(term string) bool, leadAction bool) string {
+// passage first cited from it, page whether it names that source or its
+// page title; both are nil when the earlier part was not answered.
+// leadAction says the earlier part starts with its action (a how-to's
+// "see my cron jobs"), which is never carried.
+func partContext(parts []string, i int, named, page func(term string) bool, leadAction bool) string {
 	if i <= 0 || i >= len(parts) {
 		return ""
 	}
@@ -95,11 +100,11 @@ func partContext(parts []string, i int, named func(term string) bool, leadAction
 		}
 		return strings.Join(earlier, " ")
 	}
-	if named == nil {
+	if page == nil {
 		return ""
 	}
 	for _, w := range earlier {
-		if slices.ContainsFunc(contentTerms(w), named) {
+		if slices.ContainsFunc(contentTerms(w), page) {
 			add(w)
 		}
 	}
@@ -194,10 +199,12 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 	for j, s := range subs {
 		parts[j] = s.Target
 	}
-	var named func(string) bool
+	var named, page func(string) bool
 	if prevSource != "" {
+		pageNames := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource))
 		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource) + " " + prevTitle)
 		named = func(t string) bool { return names[t] }
+		page = func(t string) bool { return pageNames[t] }
 	} else if i > 0 && r.m != nil && r.m.kb != nil {
 		// The part before was not answered: what it names of the
 		// workspace's libraries ("viper" of "is one viper instance safe
@@ -207,9 +214,10 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 		libs := r.libraryNames()
 		if slices.ContainsFunc(contentTerms(parts[i-1]), func(t string) bool { return libs[t] }) {
 			named = func(t string) bool { return libs[t] }
+			page = named
 		}
 	}
-	ctx := partContext(parts, i, named, i > 0 && subs[i-1].Act == "implement")
+	ctx := partContext(parts, i, named, page, i > 0 && subs[i-1].Act == "implement")
 	if scope := trailingScope(parts); scope != "" && i < len(parts)-1 && r.m != nil && r.m.kb != nil && r.namesSource(contentTerms(scope)) {
 		own := termSet(parts[i] + " " + ctx)
 		if !slices.ContainsFunc(contentTerms(scope), func(t string) bool { return own[t] }) {

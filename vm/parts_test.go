@@ -59,9 +59,28 @@ func TestPartContext(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named, c.lead))
+			assert.Equal(t, c.want, partContext(c.parts, c.i, c.named, c.named, c.lead))
 		})
 	}
+}
+
+// TestPartContextLendsPageNotSection: a part that does not point back
+// borrows the name of the page the part before it was answered from, not
+// the title of the section it was answered from, which is what that part
+// asked about; a part that points back still takes what the section names.
+func TestPartContextLendsPageNotSection(t *testing.T) {
+	set := func(s string) func(string) bool {
+		terms := map[string]bool{}
+		for _, t := range text.Terms(s) {
+			terms[t] = true
+		}
+		return func(t string) bool { return terms[t] }
+	}
+	named, page := set("acme docs guide Parse Header Lines"), set("acme docs guide")
+	parts := []string{"in acme, parse header lines of a request", "parse the query string"}
+	assert.Equal(t, "acme", partContext(parts, 1, named, page, false))
+	pointing := []string{"in acme, parse header lines of a request", "log them"}
+	assert.Equal(t, "acme parse header lines", partContext(pointing, 1, named, page, false))
 }
 
 // TestPartAsFollowUp: while a part that borrowed the words of the part
