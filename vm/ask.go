@@ -371,6 +371,7 @@ func rank(s string) int {
 // of the fallback order until one produces a validated answer.
 func (r *run) loop(ctx context.Context) frameResult {
 	r.detectSeeds(ctx, r.seedRouting(ctx))
+	r.intents = r.foldSituations(r.intents)
 	if r.truncated || len(r.unknownIn(r.question)) > 0 {
 		// Units stated in a cut paste, or in words the knowledge base does
 		// not know at all, would only mislead the session's later turns.

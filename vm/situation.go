@@ -1,0 +1,127 @@
+package vm
+
+import (
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
+)
+
+// A question may open with what the user did or has before it asks: "I
+// enlarged the partition. How do I grow the filesystem on it?" The
+// opening sentence is no task of its own: it says what the question's
+// pointer ("it") stands for. Seed detection reads it as a task like any
+// other sentence; it is folded into the question after it as the words
+// that question borrows, as a part of a multi-part question borrows its
+// sibling's, and is not searched, answered or validated on its own.
+
+// situationSubjects open a sentence in which users say what they did or
+// have: a first-person subject.
+var situationSubjects = map[string]bool{"i": true, "we": true, "i'm": true, "i've": true, "i'd": true,
+	"we're": true, "we've": true, "we'd": true}
+
+// auxiliaries come before the verb of a sentence ("I have already
+// started", "I was running").
+var auxiliaries = map[string]bool{"have": true, "has": true, "had": true, "am": true, "are": true, "was": true,
+	"were": true, "do": true, "did": true, "been": true, "be": true}
+
+// desireVerbs make a first-person sentence a request ("I want to compress
+// a folder", "I'm trying to ..."): the sentence holds the task itself.
+var desireVerbs = map[string]bool{"want": true, "wanted": true, "need": true, "needed": true, "like": true, "wish": true,
+	"try": true, "trying": true, "tried": true, "hope": true, "hoping": true, "plan": true, "planning": true,
+	"looking": true, "wonder": true, "wondering": true, "would": true, "could": true, "can": true, "should": true}
+
+// situationContext returns what a first-person statement says the user
+// did something to or has ("the partition" of "I enlarged the
+// partition", "a long job in my shell" of "I already started a long job
+// in my shell"): the sentence without its subject, the adverbs and
+// auxiliaries before its verb, and the verb, which says what was done,
+// not what the next question is about. ok is false for a sentence that
+// is not such a statement: another subject, a request ("I want to ..."),
+// or nothing left to name.
+func situationContext(statement string) (ctx string, ok bool) {
+	locs := wordRE.FindAllStringIndex(statement, -1)
+	words := make([]string, len(locs))
+	for i, l := range locs {
+		words[i] = strings.ToLower(statement[l[0]:l[1]])
+	}
+	if len(words) < 3 || !situationSubjects[words[0]] {
+		return "", false
+	}
+	i := 1
+	for i < len(words)-1 && (adverb(words[i]) || auxiliaries[words[i]] && !verbless(words[i+1:])) {
+		i++
+	}
+	if desireVerbs[words[i]] || i+1 >= len(words) {
+		return "", false
+	}
+	ctx = strings.TrimRight(strings.TrimSpace(statement[locs[i+1][0]:]), ".,;:!? ")
+	if len(contentTerms(ctx)) == 0 {
+		return "", false
+	}
+	return ctx, true
+}
+
+// adverb reports whether a word is only ever an adverb ("already",
+// "never", "accidentally" of the lexicon's senses).
+func adverb(w string) bool {
+	ts := text.Terms(w)
+	if len(ts) != 1 {
+		return false
+	}
+	all, _ := lexicon.PartsOfSpeech(ts[0])
+	return all == lexicon.Adverb || strings.HasSuffix(w, "ly") && all&lexicon.Adverb != 0
+}
+
+// verbless reports whether the words after an auxiliary hold no verb for
+// it to help: past its adverbs, the next word is a stop word ("I have a
+// file"), so the auxiliary is the verb itself.
+func verbless(rest []string) bool {
+	for _, w := range rest {
+		if adverb(w) {
+			continue
+		}
+		return len(text.Terms(w)) == 0
+	}
+	return true
+}
+
+// foldSituations folds each intent that is a first-person statement
+// closed by a full stop in the question ("I enlarged the partition.")
+// into the intent after it: that intent's target is completed with what
+// the statement names, in parentheses, the form of the words a part
+// borrows from its siblings. The statement's intent is dropped.
+func (r *run) foldSituations(intents []plugin.Intent) []plugin.Intent {
+	if len(intents) < 2 {
+		return intents
+	}
+	low := strings.ToLower(r.question)
+	var out []plugin.Intent
+	for i := 0; i < len(intents); i++ {
+		in := intents[i]
+		if i+1 < len(intents) {
+			if ctx, ok := situationContext(in.Target); ok && closedStatement(low, strings.ToLower(in.Target)) {
+				next := intents[i+1]
+				next.Target = strings.TrimRight(strings.TrimSpace(next.Target), "?.! ") + " (" + ctx + ")"
+				intents[i+1] = next
+				r.trace.note("%q says what the question after it is about; that question is searched as %q", in.Target, next.Target)
+				continue
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// closedStatement reports whether part occurs in the question as a
+// sentence of its own, closed by a full stop, an exclamation mark or a
+// semicolon, not a question mark.
+func closedStatement(question, part string) bool {
+	at := strings.Index(question, part)
+	if at < 0 || part == "" {
+		return false
+	}
+	after := strings.TrimLeft(question[at+len(part):], " \t")
+	return strings.HasPrefix(after, ".") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, ";")
+}
