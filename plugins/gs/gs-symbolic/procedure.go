@@ -511,7 +511,7 @@ func bestPlain(ex []scoredExample) float64 { return plainTop(ex).plain }
 // ed25519 key" answers "generate an ed25519 SSH key" better than "generate
 // a seed phrase from an ed25519 key").
 func (p procedure) rankExamples(want []string) []scoredExample {
-	return p.rankFor(want, nil, "", nil)
+	return p.rankFor(want, nil, "", "", nil)
 }
 
 // rankFor is rankExamples for a task whose action and its object are
@@ -519,11 +519,21 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 // word the lexicon relates to it ("halt" for "stop"), and its object
 // answers the task better than one that only shares its nouns ("show the
 // changes of a stash" does not answer "bring the stash back").
-func (p procedure) rankFor(want []string, joined map[string][]string, action string, object []string) []scoredExample {
+//
+// A phrasal verb (action with particle: "set up") is held only where its
+// verb goes with its particle: the verb alone ("Set the UUID of a swap
+// area") is another action, and neither counts among the task's terms
+// nor carries the action there.
+func (p procedure) rankFor(want []string, joined map[string][]string, action, particle string, object []string) []scoredExample {
 	base := p.ku.Title + " " + p.summary
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
 		terms := withParts(symbolic.TermSet(base+" "+e.context+" "+e.desc+" "+strings.Join(e.how, " ")), joined)
+		otherSense := false
+		if particle != "" && action != "" && !symbolic.SaysPhrasal(action, particle, base+" "+e.context+" "+e.desc) {
+			delete(terms, action)
+			otherSense = symbolic.SaysVerbAlone(action, particle, e.desc)
+		}
 		var seq []string
 		for _, t := range text.Terms(e.desc) {
 			if parts, ok := joined[t]; ok {
@@ -541,13 +551,27 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action str
 			score += callWeight // its code calls the action by name ("Mount(" for "mount")
 		}
 		plain := score
-		if action != "" {
+		if action != "" && !otherSense {
 			score += actionWeight * descAction(action, e.desc) * (1 + symbolic.Overlap(object, symbolic.TermSet(e.desc))) / 2
 		}
 		out = append(out, scoredExample{example: e, score: score, plain: plain, order: len(out)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// phrasalSaid is particle when some unit of the evidence says the
+// phrasal verb of action and particle, else "".
+func phrasalSaid(ev []plugin.ScoredKU, action, particle string) string {
+	if action == "" || particle == "" {
+		return ""
+	}
+	for _, e := range ev {
+		if e.KU != nil && symbolic.SaysPhrasal(action, particle, e.KU.Title+"\n"+e.KU.Text()+"\n"+e.KU.TextBody) {
+			return particle
+		}
+	}
+	return ""
 }
 
 // solveProcedure answers a how-to task from the best example among the
@@ -561,6 +585,10 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var cands []cand
 	action, object := symbolic.Action(task)
+	// A phrasal verb ("set up") tells passages apart only where the
+	// evidence says it: where none does ("find out" when pages say
+	// "find"), its verb says the action alone.
+	particle := phrasalSaid(ev, action, symbolic.ActionParticle(task))
 	joined := compounds(task)
 	shownAct := "" // the display action the task asks for, if any
 	if own, _ := lentContext(task); !quantityRE.MatchString(own) {
@@ -608,7 +636,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 		p.examples = append(p.examples, commentExamples(p.examples)...)
-		ex := p.rankFor(want, joined, action, object)
+		ex := p.rankFor(want, joined, action, particle, object)
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
@@ -684,7 +712,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			oa = ""
 		}
 		if len(ownWant) > 0 {
-			ex := best.p.rankFor(ownWant, compounds(own), oa, oo)
+			ex := best.p.rankFor(ownWant, compounds(own), oa, phrasalSaid(ev, oa, symbolic.ActionParticle(own)), oo)
 			for i := range ex {
 				ex[i].score += lentWeight * symbolic.Overlap(want, withParts(symbolic.TermSet(ex[i].desc+" "+strings.Join(ex[i].how, " ")), joined))
 			}
