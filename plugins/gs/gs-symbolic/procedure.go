@@ -560,30 +560,6 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 	return out
 }
 
-// partsOnly is the task's terms with a hyphenated word left to its parts
-// when they are among the terms too: the analyser gives "human-readable"
-// as the whole word and as "human" and "readable", and one word of the
-// question must not weigh three times what another does ("1.5K" beside
-// "human-readable"). A text with the whole word holds its parts. A range
-// ("1-3") is kept whole: its numbers are no words of their own.
-func partsOnly(want []string) []string {
-	has := map[string]bool{}
-	for _, t := range want {
-		has[t] = true
-	}
-	out := make([]string, 0, len(want))
-	for _, t := range want {
-		if strings.Contains(t, "-") {
-			parts := text.Terms(strings.ReplaceAll(t, "-", " "))
-			if len(parts) > 0 && !slices.ContainsFunc(parts, func(p string) bool { return !has[p] || !strings.ContainsFunc(p, unicode.IsLetter) }) {
-				continue
-			}
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
 // phrasalSaid is particle when some unit of the evidence says the
 // phrasal verb of action and particle, else "".
 func phrasalSaid(ev []plugin.ScoredKU, action, particle string) string {
@@ -608,7 +584,6 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		score float64
 	}
 	var cands []cand
-	want = partsOnly(want)
 	action, object := symbolic.Action(task)
 	// A phrasal verb ("set up") tells passages apart only where the
 	// evidence says it: where none does ("find out" when pages say
