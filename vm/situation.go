@@ -27,7 +27,8 @@ var auxiliaries = map[string]bool{"have": true, "has": true, "had": true, "am": 
 	"were": true, "do": true, "did": true, "been": true, "be": true}
 
 // desireVerbs make a first-person sentence a request ("I want to compress
-// a folder", "I'm trying to ..."): the sentence holds the task itself.
+// a folder", "I'm trying to ..."), as modals do ("I should ..."): the
+// sentence holds the task itself.
 var desireVerbs = map[string]bool{"want": true, "wanted": true, "need": true, "needed": true, "like": true, "wish": true,
 	"try": true, "trying": true, "tried": true, "hope": true, "hoping": true, "plan": true, "planning": true,
 	"looking": true, "wonder": true, "wondering": true, "would": true, "could": true, "can": true, "should": true}
