@@ -7,17 +7,15 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // validate runs val-symbolic with its default options over in, with c as
 // the knowledge base it reads statistics and sources from (nil for none).
 func validate(t *testing.T, c plugin.Corpus, in *plugin.ValidateInput) *plugin.ValidateResult {
 	t.Helper()
-	p, err := New(nil, plugin.Env{PluginID: ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
+	p := plugintest.New[plugin.ValPlugin](t, New, plugin.Env{PluginID: ID})
+	res, err := p.Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 func ku(id, title, src string, line int, claim string) plugin.ScoredKU {
@@ -16,8 +17,7 @@ var evidence = []plugin.ScoredKU{
 	ku("a::1", "kb-thinkingdb", "plugins/kb.md", 3, "kb-thinkingdb derives facts with two-premise Horn rules and keeps at most 12 proofs."),
 	ku("a::2", "kb-fast", "plugins/kb.md", 9, "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt."),
 	ku("a::4", "kb-fast", "plugins/kb.md", 12, "kb-fast keeps a small result budget of three KUs."),
-	{KU: &kus.KU{ID: "b::3", Title: "Extract an archive", SourceID: "pages/tar.md", Range: kus.Range{StartLine: 1},
-		Procedure: "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz"}},
+	{KU: plugintest.Procedure("b::3", "Extract an archive", "pages/tar.md", 1, "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz")},
 }
 
 func intent(target string) []plugin.Intent {

@@ -3,8 +3,8 @@ package valsymbolic
 import (
 	"testing"
 
-	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // TestAnUnknownNameNeedsTheRestCovered: a question that names something
@@ -13,8 +13,7 @@ import (
 // word written in lower case may be a paraphrase and weighs as before.
 func TestAnUnknownNameNeedsTheRestCovered(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"migrate knowledge base sync": 20})}
-	ev := plugin.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "Migrating", SourceID: "docs/migrate.md", Range: kus.Range{StartLine: 3},
-		Claim: "Migrate the knowledge base and keep it in sync."}, Score: 1}
+	ev := plugin.ScoredKU{KU: plugintest.Claim("m::1", "Migrating", "docs/migrate.md", 3, "Migrate the knowledge base and keep it in sync."), Score: 1}
 	answer := "Migrate the knowledge base and keep it in sync. [1]\n\nSources:\n[1] Migrating — docs/migrate.md:3\n"
 	cases := []struct {
 		name, prompt string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // sourced is a corpus that also holds the Markdown of its sources.
@@ -21,16 +22,11 @@ func (c sourced) SourceText(id string) []byte { return []byte(c.src[id]) }
 // covering them all, or a comparison drawing on one source per item, is.
 func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"file number column print": 900, "mean life pbm scp rsync": 5})}
-	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "pbmlife", SourceID: "common/pbmlife.md", Range: kus.Range{StartLine: 3},
-		Claim: "Apply Conway's rules of Life to a PBM image."}}
-	stats := plugin.ScoredKU{KU: &kus.KU{ID: "d::1", Title: "datamash", SourceID: "linux/datamash.md", Range: kus.Range{StartLine: 3},
-		Claim: "Get the mean of a column of numbers."}}
-	both := plugin.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "mean life", SourceID: "common/meanlife.md", Range: kus.Range{StartLine: 3},
-		Claim: "Print the mean life of a file."}}
-	scp := plugin.ScoredKU{KU: &kus.KU{ID: "s::1", Title: "scp", SourceID: "common/scp.md", Range: kus.Range{StartLine: 3},
-		Claim: "Copy files between hosts over SSH."}}
-	rsync := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "rsync", SourceID: "common/rsync.md", Range: kus.Range{StartLine: 3},
-		Claim: "Transfer files to or from a remote host."}}
+	life := plugin.ScoredKU{KU: plugintest.Claim("l::1", "pbmlife", "common/pbmlife.md", 3, "Apply Conway's rules of Life to a PBM image.")}
+	stats := plugin.ScoredKU{KU: plugintest.Claim("d::1", "datamash", "linux/datamash.md", 3, "Get the mean of a column of numbers.")}
+	both := plugin.ScoredKU{KU: plugintest.Claim("m::1", "mean life", "common/meanlife.md", 3, "Print the mean life of a file.")}
+	scp := plugin.ScoredKU{KU: plugintest.Claim("s::1", "scp", "common/scp.md", 3, "Copy files between hosts over SSH.")}
+	rsync := plugin.ScoredKU{KU: plugintest.Claim("r::1", "rsync", "common/rsync.md", 3, "Transfer files to or from a remote host.")}
 	cases := []struct {
 		name, act, target, answer string
 		ev                        []plugin.ScoredKU
