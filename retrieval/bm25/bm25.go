@@ -110,6 +110,16 @@ type Hit struct {
 	Score    float64 // BM25 score (with the role boost when it applied)
 }
 
+// OfBest is a BM25 score on the scale of the best score among the
+// candidates (0 when best is not positive): BM25 scores are unbounded, so
+// a ranking that fuses them with a score in [0, 1] weighs them this way.
+func OfBest(score, best float64) float64 {
+	if best > 0 {
+		return score / best
+	}
+	return 0
+}
+
 // Query is a search request.
 type Query struct {
 	Text string
@@ -324,22 +334,8 @@ func (x *Index) SearchQuery(kv plugin.KV, q Query) (*Result, error) {
 		// in the remaining postings (a galloping search), instead of
 		// walking the lists.
 		if s.pool == nil {
-			// (boostOf and mark inlined by hand: this walks every
-			// touched unit.)
-			cands, bits, r := sc.cands[:0], sc.bits, rem[i]
-			roles, boost, docRole := s.roles, s.boost, v.docRole
-			for _, d := range sc.touched {
-				bo := 1.0
-				if roles != 0 && roles&(1<<docRole[d]) != 0 {
-					bo = boost
-				}
-				if (acc[d]+r)*bo*boundSlack >= theta {
-					cands = append(cands, d)
-					bits[d/64] |= 1 << (d % 64)
-				}
-			}
-			sc.cands = cands
-			s.pool = cands
+			sc.cands = s.cutPool(sc.cands[:0], sc.touched, rem[i], theta)
+			s.pool = sc.cands
 		}
 		res.PrunedTerms++
 		if prunedAt >= 0 && prunedAt < i {
@@ -347,20 +343,7 @@ func (x *Index) SearchQuery(kv plugin.KV, q Query) (*Result, error) {
 			// pool was last cut: drop the candidates that can no longer
 			// reach the top k, so that later lists are searched for fewer
 			// units.
-			kept, bits, r := s.pool[:0], sc.bits, rem[i]
-			roles, boost, docRole := s.roles, s.boost, v.docRole
-			for _, d := range s.pool {
-				bo := 1.0
-				if roles != 0 && roles&(1<<docRole[d]) != 0 {
-					bo = boost
-				}
-				if (acc[d]+r)*bo*boundSlack >= theta {
-					kept = append(kept, d)
-				} else {
-					bits[d/64] &^= 1 << (d % 64)
-				}
-			}
-			s.pool = kept
+			s.pool = s.cutPool(s.pool[:0], s.pool, rem[i], theta)
 		}
 		prunedAt = i
 		lim := s.limit(theta, live)
@@ -426,6 +409,31 @@ type searcher struct {
 	memo  map[uint32]bool
 	pool  []uint32 // the units the top k is chosen from (nil: all touched)
 	theta float64  // the final threshold: a lower bound of the k-th score
+}
+
+// cutPool appends to kept the units of from whose accumulated score plus
+// the remaining bound r, boosted where the unit's role suits the question,
+// can still reach theta, and leaves the candidate bits marking the kept
+// units and none of the others of from. kept may share from's array (a cut
+// in place). The candidate bits are cleared through sc.cands, so the first
+// cut, of the touched units, must keep into sc.cands. (boostOf and the
+// marking are inlined by hand: the first cut walks every touched unit.)
+func (s *searcher) cutPool(kept, from []uint32, r, theta float64) []uint32 {
+	acc, bits := s.sc.acc, s.sc.bits
+	roles, boost, docRole := s.roles, s.boost, s.v.docRole
+	for _, d := range from {
+		bo := 1.0
+		if roles != 0 && roles&(1<<docRole[d]) != 0 {
+			bo = boost
+		}
+		if (acc[d]+r)*bo*boundSlack >= theta {
+			kept = append(kept, d)
+			bits[d/64] |= 1 << (d % 64)
+		} else {
+			bits[d/64] &^= 1 << (d % 64)
+		}
+	}
+	return kept
 }
 
 // boundSlack widens bounds compared with a threshold, so that rounding
