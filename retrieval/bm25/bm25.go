@@ -450,9 +450,7 @@ const boundSlack = 1 + 1e-9
 // the top k. It returns the threshold (raised as scores grow) and the new
 // maxAcc, and counts the pruned blocks in pruned.
 func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) (float64, float64) {
-	pl, acc, docDL := t.list, s.sc.acc, s.v.docDL
-	live := s.q.Filter == nil
-	lim := s.limit(theta, live)
+	pl := t.list
 	for b, bm := range t.blocks {
 		lo := b * blockSize
 		hi := min(lo+blockSize, len(pl.docs))
@@ -461,54 +459,48 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 		case bb*s.boost*boundSlack >= theta:
 			// Any unit of the block may still reach the top k.
 			theta, maxAcc = s.addAll(t.w, pl.docs[lo:hi], pl.tf[lo:hi], theta, maxAcc, c1, c2)
-			lim = s.limit(theta, live)
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
 			*pruned++
 		default:
 			// Only units already touched may still reach the top k.
 			*pruned++
-			docs := pl.docs[lo:hi]
-			tfs := pl.tf[lo:hi]
-			tfs = tfs[:len(docs)]
-			for j, d := range docs {
-				a := acc[d]
-				if a == 0 {
-					continue
-				}
-				tf := float64(tfs[j])
-				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
-				acc[d] = a
-				if a > maxAcc {
-					maxAcc = a
-				}
-				if a > lim {
-					theta = s.raise(d, a)
-					lim = s.limit(theta, live)
-				}
-			}
+			theta, maxAcc = s.add(t.w, pl.docs[lo:hi], pl.tf[lo:hi], theta, maxAcc, c1, c2, true)
 		}
 	}
 	return theta, maxAcc
 }
 
 // addAll adds a term of weight w to every unit of the postings docs, tfs
-// (equal lengths), recording the units touched for the first time. It
+// (equal lengths), recording the units touched for the first time (see add).
+func (s *searcher) addAll(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64) (float64, float64) {
+	return s.add(w, docs, tfs, theta, maxAcc, c1, c2, false)
+}
+
+// add adds a term of weight w to the units of the postings docs, tfs
+// (equal lengths): with onlyTouched to the units already touched alone,
+// else to every unit, recording those touched for the first time. It
 // returns threshold theta and maxAcc, the best accumulated score, as raised
 // by the units whose partial score can enter the live top k. The postings
 // are resliced so that their reads need no bounds checks, and touched is
 // kept in a local with room made for every unit first.
-func (s *searcher) addAll(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64) (float64, float64) {
+func (s *searcher) add(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64, onlyTouched bool) (float64, float64) {
 	acc, docDL, sc := s.sc.acc, s.v.docDL, s.sc
 	live := s.q.Filter == nil
 	lim := s.limit(theta, live)
 	tfs = tfs[:len(docs)]
-	touched := slices.Grow(sc.touched, len(docs))
+	touched := sc.touched
+	if !onlyTouched {
+		touched = slices.Grow(touched, len(docs))
+	}
 	for j, d := range docs {
-		tf := float64(tfs[j])
 		a := acc[d]
 		if a == 0 {
+			if onlyTouched {
+				continue
+			}
 			touched = append(touched, d)
 		}
+		tf := float64(tfs[j])
 		a += w * tf / (tf + c1 + c2*float64(docDL[d]))
 		acc[d] = a
 		if a > maxAcc {
