@@ -56,17 +56,18 @@ func Parse(t testing.TB, id, md string) []*kus.KU {
 }
 
 // New is the plugin the factory build makes with no options object (the
-// defaults) and the services env, as the family P; it fails the test when
-// the factory fails or the plugin is not of that family.
+// defaults) and the services env, as P (the plugin's concrete type or a
+// family interface); it fails the test when the build fails or the plugin
+// is not a P.
 func New[P any](t testing.TB, build func(json.RawMessage, plugin.Env) (plugin.Plugin, error), env plugin.Env) P {
 	t.Helper()
 	p, err := build(nil, env)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("build %s: %v", env.PluginID, err)
 	}
-	fam, ok := p.(P)
+	v, ok := p.(P)
 	if !ok {
-		t.Fatalf("%T is not of the family asked for", p)
+		t.Fatalf("%s is a %T, not a %T", env.PluginID, p, v)
 	}
-	return fam
+	return v
 }

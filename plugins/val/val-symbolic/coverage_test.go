@@ -122,11 +122,8 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(nil, plugin.Env{PluginID: ID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
+			p := plugintest.New[plugin.ValPlugin](t, New, plugin.Env{PluginID: ID})
+			res, err := p.Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
 				Payload: plugin.Payload{Prompt: target}, SearchedFor: target, Intents: intent(target), Answer: tc.answer, Evidence: []plugin.ScoredKU{features}})
 			if err != nil {
 				t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // Setup says how to reach the server.
@@ -107,13 +108,5 @@ func Factory(id string) func(json.RawMessage, plugin.Env) (plugin.Plugin, error)
 // the build fails or the plugin is not a T.
 func New[T any](t testing.TB, id string) T {
 	t.Helper()
-	p, err := Factory(id)(nil, plugin.Env{PluginID: id})
-	if err != nil {
-		t.Fatalf("build %s: %v", id, err)
-	}
-	v, ok := p.(T)
-	if !ok {
-		t.Fatalf("%s is a %T, not a %T", id, p, v)
-	}
-	return v
+	return plugintest.New[T](t, Factory(id), plugin.Env{PluginID: id})
 }
