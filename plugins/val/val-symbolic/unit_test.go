@@ -69,22 +69,15 @@ func markdownUnit(id, src, title, md, claim, terms string) (sourced, plugin.Scor
 func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Querystring parameters\n\nHow to `curl`:\n\n```go\nc.Query(\"name\")\n```\n"
 	c, k := markdownUnit("g::1", "gin/doc.md", "Querystring parameters", md, "Querystring parameters are read with Query.", "querystring parameters query")
-	cases := []struct {
-		name, line string
-		want       plugin.Status
-	}{
-		{"quoted label line", "How to `curl`:", plugin.StatusAccepted},
-		{"line the source lacks", "How to `wget`:", plugin.StatusRejected},
+	answer := func(line string) string {
+		return "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + line +
+			"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			answer := "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + tc.line +
-				"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
-			res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
-				Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	in := plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}}, Evidence: []plugin.ScoredKU{k}}
+	expectAnswers(t, c, in, "", "", []answerCase{
+		{"quoted label line", answer("How to `curl`:"), nil, plugin.StatusAccepted},
+		{"line the source lacks", answer("How to `wget`:"), nil, plugin.StatusRejected},
+	})
 }
 
 // TestCitationGroupsStandAsWords: "[n]" inside quoted code (an array type,
@@ -118,20 +111,13 @@ func TestCitationGroupsStandAsWords(t *testing.T) {
 func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Ollama\n\nmrpvm asks `localhost:11434` when the probe is on.\n"
 	c, k := markdownUnit("o::1", "docs/llm.md", "Ollama", md, "mrpvm asks a local Ollama when the probe is on.", "ollama probe localhost")
-	cases := []struct {
-		name, port string
-		want       plugin.Status
-	}{
-		{"number in the cited Markdown", "11434", plugin.StatusAccepted},
-		{"number nowhere", "11435", plugin.StatusRejected},
+	answer := func(port string) string {
+		return "mrpvm asks `localhost:" + port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			answer := "mrpvm asks `localhost:" + tc.port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
-			res := validate(t, c, &plugin.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			expect(t, res, tc.want, "11435")
-		})
-	}
+	expectAnswers(t, c, plugin.ValidateInput{Intents: intent("ollama probe"), Evidence: []plugin.ScoredKU{k}}, "", "11435", []answerCase{
+		{"number in the cited Markdown", answer("11434"), nil, plugin.StatusAccepted},
+		{"number nowhere", answer("11435"), nil, plugin.StatusRejected},
+	})
 }
 
 // duLikePage and awkLikePage are cut from tldr-pages' du and awk pages.
