@@ -73,21 +73,15 @@ func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
 	wrappers := plugin.ScoredKU{KU: plugintest.Text("r::1", "External wrappers", "README.md", 260, "An external wrapper runs only when the user's engine.json allowlists it:\n\n```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n")}
 	answer := "External wrappers [1]: An external wrapper runs only when the user's engine.json allowlists it:\n\n" +
 		"```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n\nSources:\n[1] External wrappers — README.md:260\n"
-	cases := []struct {
-		name, asked string
-		want        plugin.Status
-	}{
-		{"the word as asked", "How do I allow an external wrapper to run?", plugin.StatusAccepted},
-		{"another word corrected the same way", "How do I alocate an external wrapper to run?", plugin.StatusRejected},
+	asked := func(prompt string) plugin.ValidateInput {
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, SearchedFor: "alloc an external wrapper to run",
+			Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
+			Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.asked}, SearchedFor: "alloc an external wrapper to run",
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
-				Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}})
-			expect(t, res, tc.want, `"alloc" is not covered`)
-		})
-	}
+	expectInputs(t, c, `"alloc" is not covered`, []inputCase{
+		{"the word as asked", asked("How do I allow an external wrapper to run?"), plugin.StatusAccepted},
+		{"another word corrected the same way", asked("How do I alocate an external wrapper to run?"), plugin.StatusRejected},
+	})
 }
 
 // TestFunctionWordsAreNotKeyTerms: "besides" and "else" say how a question
@@ -290,21 +284,15 @@ func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"new line log": 300, "watch follow": 50, "tail": 3})}
 	target := "watch new lines of a log"
-	for _, tc := range []struct {
-		name, title, answer string
-		want                plugin.Status
-	}{
-		{"said by the answer", "tail", "Follow new lines of a log: `tail --follow {{path/to/log}}` [1]\n\nSources:\n[1] tail — common/tail.md:3\n", plugin.StatusAccepted},
-		{"only in the title", "follow", "Print new lines of a log: `tail {{path/to/log}}` [1]\n\nSources:\n[1] follow — common/tail.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			k := &kus.KU{ID: "t::3", Title: tc.title, SourceID: "common/tail.md", Range: kus.Range{StartLine: 3},
-				TextBody: "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`"}
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-			expect(t, res, tc.want, "")
-		})
+	// The page titled title answers answer.
+	titled := func(title, answer string) plugin.ValidateInput {
+		k := plugintest.Text("t::3", title, "common/tail.md", 3, "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`")
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: answer, Evidence: plugintest.Scored(k)}
 	}
+	expectInputs(t, c, "", []inputCase{
+		{"said by the answer", titled("tail", "Follow new lines of a log: `tail --follow {{path/to/log}}` [1]\n\nSources:\n[1] tail — common/tail.md:3\n"), plugin.StatusAccepted},
+		{"only in the title", titled("follow", "Print new lines of a log: `tail {{path/to/log}}` [1]\n\nSources:\n[1] follow — common/tail.md:3\n"), plugin.StatusRejected},
+	})
 }
 
 // TestAClippedWordIsCoveredByItsWord: a clipped word the general lexicon
