@@ -3,5 +3,5 @@
 // folder, or one file with its parent folders; and the special files a
 // reader must refuse: symbolic links (to /dev/zero among others) and, on
 // Unix, named pipes. It is the one way the tests of every package write a
-// workspace.
+// workspace; BenchWorkspace names the real one a benchmark reads.
 package testtree
