@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/retrieval/kvns"
 )
 
 // segInfo describes one segment.
@@ -34,9 +35,7 @@ func (s *stats) encode() []byte {
 		size += len(src)
 	}
 	b := make([]byte, 0, size+16*(int(NumFields)+4))
-	b = append(b, formatVersion)
-	b = binary.LittleEndian.AppendUint64(b, s.nonce)
-	b = binary.LittleEndian.AppendUint64(b, s.gen)
+	b = kvns.AppendHeader(b, formatVersion, s.nonce, s.gen)
 	b = binary.AppendUvarint(b, s.units)
 	b = binary.AppendUvarint(b, s.sources)
 	for _, l := range s.fieldLen {
@@ -63,12 +62,11 @@ func readStats(kv plugin.KV) (s stats, ok bool, err error) {
 	if v == nil {
 		return s, false, nil
 	}
-	if len(v) < 17 || v[0] != formatVersion {
+	var rest []byte
+	if s.nonce, s.gen, rest, ok = kvns.ReadHeader(v, formatVersion); !ok {
 		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
 	}
-	s.nonce = binary.LittleEndian.Uint64(v[1:])
-	s.gen = binary.LittleEndian.Uint64(v[9:])
-	d := decoder{bindec.Decoder{B: v[17:]}}
+	d := decoder{bindec.Decoder{B: rest}}
 	s.units = d.Uvarint()
 	s.sources = d.Uvarint()
 	for f := range s.fieldLen {

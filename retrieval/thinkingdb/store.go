@@ -2,7 +2,6 @@ package thinkingdb
 
 import (
 	"cmp"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -47,9 +46,7 @@ type stats struct {
 }
 
 func (s *stats) encode() []byte {
-	b := []byte{formatVersion}
-	b = binary.LittleEndian.AppendUint64(b, s.nonce)
-	b = binary.LittleEndian.AppendUint64(b, s.gen)
+	b := kvns.AppendHeader(nil, formatVersion, s.nonce, s.gen)
 	b = binary.AppendUvarint(b, s.facts)
 	return binary.AppendUvarint(b, s.sources)
 }
@@ -59,12 +56,10 @@ func readStats(kv plugin.KV) (s stats, ok bool, err error) {
 	if v == nil {
 		return s, false, nil
 	}
-	if len(v) < 17 || v[0] != formatVersion {
+	var rest []byte
+	if s.nonce, s.gen, rest, ok = kvns.ReadHeader(v, formatVersion); !ok {
 		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
 	}
-	s.nonce = binary.LittleEndian.Uint64(v[1:])
-	s.gen = binary.LittleEndian.Uint64(v[9:])
-	rest := v[17:]
 	var n int
 	if s.facts, n = binary.Uvarint(rest); n <= 0 {
 		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
@@ -283,7 +278,7 @@ func (x *Index) indexSource(kv plugin.KV, src string, units []*kus.KU) error {
 		return err
 	}
 	if !ok {
-		st = stats{nonce: newNonce()}
+		st = stats{nonce: kvns.NewNonce()}
 	}
 	oldGen := st.gen
 	key := factsKey(src)
@@ -344,12 +339,6 @@ func (x *Index) drop() {
 	x.mu.Lock()
 	x.mem = nil
 	x.mu.Unlock()
-}
-
-func newNonce() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) | 1
 }
 
 // memory holds the facts of one index state (nonce, gen) and, once built,
