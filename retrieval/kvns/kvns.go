@@ -76,6 +76,25 @@ func AppendHeader(b []byte, format byte, nonce, gen uint64) []byte {
 	return binary.LittleEndian.AppendUint64(b, gen)
 }
 
+// ReadStats reads the stats record at key of an index of format version
+// format: found is false when there is none (an empty index). decode reads
+// the record after its header; a record without that header, or one decode
+// refuses, is an error wrapping corrupt.
+func ReadStats[S any](kv plugin.KV, key []byte, format byte, corrupt error, decode func(nonce, gen uint64, rest []byte) (S, bool)) (s S, found bool, err error) {
+	v := kv.Get(key)
+	if v == nil {
+		return s, false, nil
+	}
+	nonce, gen, rest, ok := ReadHeader(v, format)
+	if ok {
+		s, ok = decode(nonce, gen, rest)
+	}
+	if !ok {
+		return s, false, fmt.Errorf("%w: stats record", corrupt)
+	}
+	return s, true, nil
+}
+
 // ReadHeader reads the header AppendHeader wrote at the start of the stats
 // record v and returns what follows it; ok is false when v is too short or
 // of another format version.

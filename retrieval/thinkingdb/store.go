@@ -51,23 +51,17 @@ func (s *stats) encode() []byte {
 	return binary.AppendUvarint(b, s.sources)
 }
 
-func readStats(kv plugin.KV) (s stats, ok bool, err error) {
-	v := kv.Get(keyStats)
-	if v == nil {
-		return s, false, nil
-	}
-	var rest []byte
-	if s.nonce, s.gen, rest, ok = kvns.ReadHeader(v, formatVersion); !ok {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	var n int
-	if s.facts, n = binary.Uvarint(rest); n <= 0 {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	if s.sources, n = binary.Uvarint(rest[n:]); n <= 0 {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	return s, true, nil
+// readStats returns the stats, or ok=false when the index is empty.
+func readStats(kv plugin.KV) (stats, bool, error) {
+	return kvns.ReadStats(kv, keyStats, formatVersion, ErrCorrupt, func(nonce, gen uint64, v []byte) (s stats, ok bool) {
+		s.nonce, s.gen = nonce, gen
+		var n int
+		if s.facts, n = binary.Uvarint(v); n <= 0 {
+			return s, false
+		}
+		s.sources, n = binary.Uvarint(v[n:])
+		return s, n > 0
+	})
 }
 
 func factsKey(src string) []byte {
