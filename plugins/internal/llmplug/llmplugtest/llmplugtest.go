@@ -71,6 +71,22 @@ func Offline() plugin.RunContext {
 	return plugin.RunContext{RequestID: "r-test", Budgets: plugin.Budgets{MaxLLMCalls: 5, RemainingLLMCalls: 5, MaxFrameDepth: 3}}
 }
 
+// Unavailable fails the test unless a call made with the Offline run
+// context ended as a call without a model must: no error, status
+// unsupported and error code llm_unavailable.
+func Unavailable(t testing.TB, err error, status plugin.Status, e *plugin.Error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != plugin.StatusUnsupported {
+		t.Errorf("status %s, want %s", status, plugin.StatusUnsupported)
+	}
+	if e == nil || e.Code != plugin.CodeLLMUnavailable {
+		t.Errorf("error %+v, want code %s", e, plugin.CodeLLMUnavailable)
+	}
+}
+
 // Context is a context with a generous test deadline.
 func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
