@@ -12,10 +12,9 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
-// expandKB is an index with the default parameters and a new store
-// holding one single-unit source per body, named by its key, among pages
-// on other subjects, as a knowledge base holds.
-func expandKB(t *testing.T, docs map[string]string) (*Index, *kvtest.Mem) {
+// expandKB indexes one single-unit source per body, named by its key,
+// among pages on other subjects, as a knowledge base holds.
+func expandKB(t *testing.T, x *Index, docs map[string]string) *kvtest.Mem {
 	t.Helper()
 	var pages [][2]string
 	for _, src := range slices.Sorted(maps.Keys(docs)) {
@@ -25,8 +24,7 @@ func expandKB(t *testing.T, docs map[string]string) (*Index, *kvtest.Mem) {
 		"Start a web server.", "Query a database.", "Send an email.", "Mount a disk."} {
 		pages = append(pages, [2]string{fmt.Sprintf("other%d.md", i), body})
 	}
-	x := New(DefaultParams())
-	return x, pagesKB(t, x, pages)
+	return pagesKB(t, x, pages)
 }
 
 func relatedOf(m map[string][]Relative) func(string) []Relative {
@@ -44,7 +42,8 @@ func sources(hits []Hit) []string {
 // A relative the knowledge base does not hold is never searched: the
 // expansion is into the index's own vocabulary.
 func TestExpandOnlyIntoIndexVocabulary(t *testing.T) {
-	x, kv := expandKB(t, map[string]string{
+	x := New(DefaultParams())
+	kv := expandKB(t, x, map[string]string{
 		"tr.md":   "Translate characters of a file to uppercase letters.",
 		"tr2.md":  "Map uppercase letters to lower case letters of a file.",
 		"cat.md":  "Print a file.",
@@ -64,7 +63,8 @@ func TestExpandOnlyIntoIndexVocabulary(t *testing.T) {
 // its relative; the relative still reaches the second page, which the
 // question's words alone cannot.
 func TestExpandExactTermOutranksRelative(t *testing.T) {
-	x, kv := expandKB(t, map[string]string{
+	x := New(DefaultParams())
+	kv := expandKB(t, x, map[string]string{
 		"own.md":      "Turn every letter of a file into a capital.",
 		"relative.md": "Turn every letter of a file into uppercase.",
 		"a.md":        "Uppercase letters in a file name are kept.",
@@ -100,7 +100,8 @@ func TestExpandExactTermOutranksRelative(t *testing.T) {
 // the question's other words is kept; one of another sense, which never
 // meets them, is not.
 func TestExpandKeepsRelativesOfTheQuestionsSense(t *testing.T) {
-	x, kv := expandKB(t, map[string]string{
+	x := New(DefaultParams())
+	kv := expandKB(t, x, map[string]string{
 		"tr.md":    "Convert lowercase letters to uppercase letters.",
 		"case.md":  "Change uppercase letters in file names to lowercase letters.",
 		"tax.md":   "Compute the tax on an asset sold this year.",
@@ -119,7 +120,8 @@ func TestExpandKeepsRelativesOfTheQuestionsSense(t *testing.T) {
 // The plural the stemmer keeps apart ("CPUs") and the hyphenated form of
 // a word written as one ("upper-case") are searched as the word itself.
 func TestExpandVariantSpellings(t *testing.T) {
-	x, kv := expandKB(t, map[string]string{
+	x := New(DefaultParams())
+	kv := expandKB(t, x, map[string]string{
 		"nproc.md": "Print the number of processing units (normally CPUs) available.",
 		"tr.md":    "Translate the contents of a file to upper-case.",
 		"ls.md":    "List files.",
@@ -138,7 +140,8 @@ func TestExpandVariantSpellings(t *testing.T) {
 // Question words and light verbs are not expanded, and an empty index
 // expands nothing.
 func TestExpandLeavesQuestionWordsAlone(t *testing.T) {
-	x, kv := expandKB(t, map[string]string{"a.md": "Create a symbolic link.", "b.md": "Produce a report."})
+	x := New(DefaultParams())
+	kv := expandKB(t, x, map[string]string{"a.md": "Create a symbolic link.", "b.md": "Produce a report."})
 	terms, qtf := x.QueryTerms("how do I make a link")
 	extra, _, err := x.Expand(kv, terms, qtf, relatedOf(map[string][]Relative{"make": {{Term: "creat", Weight: 1}}, "link": {{Term: "produc", Weight: 1}}}))
 	require.NoError(t, err)
