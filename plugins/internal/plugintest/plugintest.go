@@ -8,29 +8,32 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// Unit is the unit id titled title that starts at line of source; the
+// unit is the unit id titled title that starts at line of source; the
 // caller sets the body the test reads.
-func Unit(id, title, source string, line int) *kus.KU {
+func unit(id, title, source string, line int) *kus.KU {
 	return &kus.KU{ID: id, Title: title, SourceID: source, Range: kus.Range{StartLine: line}}
 }
 
-// Text is Unit with the body text.
+// Text is the unit id titled title that starts at line of source, with
+// the body text.
 func Text(id, title, source string, line int, text string) *kus.KU {
-	k := Unit(id, title, source, line)
+	k := unit(id, title, source, line)
 	k.TextBody = text
 	return k
 }
 
-// Claim is Unit with the claim.
+// Claim is the unit id titled title that starts at line of source, with
+// the claim.
 func Claim(id, title, source string, line int, claim string) *kus.KU {
-	k := Unit(id, title, source, line)
+	k := unit(id, title, source, line)
 	k.Claim = claim
 	return k
 }
 
-// Procedure is Unit with the procedure.
+// Procedure is the unit id titled title that starts at line of source,
+// with the procedure.
 func Procedure(id, title, source string, line int, procedure string) *kus.KU {
-	k := Unit(id, title, source, line)
+	k := unit(id, title, source, line)
 	k.Procedure = procedure
 	return k
 }

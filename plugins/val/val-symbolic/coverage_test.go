@@ -284,7 +284,7 @@ func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"new line log": 300, "watch follow": 50, "tail": 3})}
 	target := "watch new lines of a log"
-	// The page titled title answers answer.
+	// titled answers with answer from the tail page titled title.
 	titled := func(title, answer string) plugin.ValidateInput {
 		k := plugintest.Text("t::3", title, "common/tail.md", 3, "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`")
 		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: answer, Evidence: plugintest.Scored(k)}
