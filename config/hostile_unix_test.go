@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // TestWorkspaceLayerSpecialFiles commits a workspace configuration that is
@@ -29,19 +29,12 @@ func TestWorkspaceLayerSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{}
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		if err := os.Symlink("/dev/zero", filepath.Join(dir, PluginsFile)); err != nil {
-			t.Fatal(err)
-		}
+	if testtree.LinkDevZero(t, filepath.Join(dir, PluginsFile)) {
 		want[PluginsFile] = fsafe.CodeOutsideRoot
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, LLMRolesFile), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.FIFO(t, filepath.Join(dir, LLMRolesFile))
 	want[LLMRolesFile] = fsafe.CodeNotRegular
-	if err := os.Symlink(outside, filepath.Join(dir, EngineFile)); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Link(t, outside, filepath.Join(dir, EngineFile))
 	want[EngineFile] = fsafe.CodeOutsideRoot
 
 	check := func() {

@@ -5,11 +5,11 @@ package evalsuite
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // TestLoadRefusesHostileStory points a suite's story at /dev/zero, a FIFO
@@ -17,39 +17,25 @@ import (
 // promptly instead of reading, blocking or leaking.
 func TestLoadRefusesHostileStory(t *testing.T) {
 	base := t.TempDir()
-	if err := os.WriteFile(filepath.Join(base, "secret.nl"), []byte("SECRET"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	suite := func(name, storyFile string, mk func(dir string) error) string {
+	testtree.WriteFile(t, filepath.Join(base, "secret.nl"), "SECRET")
+	suite := func(name, storyFile string) string {
 		dir := filepath.Join(base, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		js := `{"suiteId": "` + name + `", "storyFile": "` + storyFile + `", "questions": []}`
-		if err := os.WriteFile(filepath.Join(dir, "eval.json"), []byte(js), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := mk(dir); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, filepath.Join(dir, "eval.json"), `{"suiteId": "`+name+`", "storyFile": "`+storyFile+`", "questions": []}`)
 		return dir
 	}
 	cases := map[string]string{}
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		d := suite("zero", "story.nl", func(dir string) error { return os.Symlink("/dev/zero", filepath.Join(dir, "story.nl")) })
+	if d := suite("zero", "story.nl"); testtree.LinkDevZero(t, filepath.Join(d, "story.nl")) {
 		cases[d] = fsafe.CodeOutsideRoot
 	}
-	d := suite("fifo", "story.nl", func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "story.nl"), 0o644) })
+	d := suite("fifo", "story.nl")
+	testtree.FIFO(t, filepath.Join(d, "story.nl"))
 	cases[d] = fsafe.CodeNotRegular
-	d = suite("escape", "../secret.nl", func(string) error { return nil })
+	d = suite("escape", "../secret.nl")
 	cases[d] = fsafe.CodeOutsideRoot
-	d = suite("evaljson", "story.nl", func(dir string) error {
-		if err := os.WriteFile(filepath.Join(dir, "story.nl"), []byte("ok"), 0o644); err != nil {
-			return err
-		}
-		os.Remove(filepath.Join(dir, "eval.json"))
-		return syscall.Mkfifo(filepath.Join(dir, "eval.json"), 0o644)
-	})
+	d = suite("evaljson", "story.nl")
+	testtree.WriteFile(t, filepath.Join(d, "story.nl"), "ok")
+	os.Remove(filepath.Join(d, "eval.json"))
+	testtree.FIFO(t, filepath.Join(d, "eval.json"))
 	cases[d] = fsafe.CodeNotRegular
 
 	for dir, code := range cases {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // ingestWithin runs a full ingest and fails the test when it does not end
@@ -43,12 +45,11 @@ func ingestWithin(t *testing.T, kb *KB) *Report {
 // and ingests the rest.
 func TestIngestSpecialFiles(t *testing.T) {
 	ws := writeWorkspace(t, "-- a.md --\n# A\n\nalpha\n-- fifo/b.md --\n# B\n\nbeta\n-- big/c.md --\n# C\n\ngamma\n")
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		require.NoError(t, os.Symlink("/dev/zero", filepath.Join(ws, ".gitignore")))
-		require.NoError(t, os.Symlink("/dev/zero", filepath.Join(ws, "zero.md")))
+	if testtree.LinkDevZero(t, filepath.Join(ws, ".gitignore")) {
+		testtree.Link(t, "/dev/zero", filepath.Join(ws, "zero.md"))
 	}
-	require.NoError(t, syscall.Mkfifo(filepath.Join(ws, "fifo", ".gitignore"), 0o644))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(ws, "pipe.md"), 0o644))
+	testtree.FIFO(t, filepath.Join(ws, "fifo", ".gitignore"))
+	testtree.FIFO(t, filepath.Join(ws, "pipe.md"))
 	big := append(bytes.Repeat([]byte("#x\n"), (1<<20)/3), "\nc.md\n"...)
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "big", ".gitignore"), big, 0o644))
 

@@ -327,13 +327,7 @@ func inlineKindOf(ip parser.InlineParser) inlineKind {
 // the line before, outside fenced and indented code blocks.
 func wrappedLines(src []byte) int {
 	n, prevText, fence := 0, false, false
-	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+	for line := range bytes.SplitSeq(src, []byte("\n")) {
 		t := bytes.TrimLeft(line, " ")
 		switch {
 		case bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")):

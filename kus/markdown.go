@@ -14,6 +14,8 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	ptext "github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // Errors returned by Parse for input that is not Markdown text.
@@ -628,23 +630,10 @@ func kindOf(n ast.Node) blockKind {
 // leafKU builds a leaf from its pieces.
 func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, chunkIndex, unitIndex int) *KU {
 	var kinds blockKind
-	size := 0
 	for _, p := range pieces {
 		kinds |= p.kind
-		size += len(p.text) + 2
 	}
-	text := pieces[0].text
-	if len(pieces) > 1 {
-		var body strings.Builder
-		body.Grow(size)
-		for i, p := range pieces {
-			if i > 0 {
-				body.WriteString("\n\n")
-			}
-			body.WriteString(p.text)
-		}
-		text = body.String()
-	}
+	body := ptext.JoinFunc(pieces, "\n\n", func(p unit) string { return p.text })
 	title := parent.Title
 	if s == r.preamble {
 		title = ""
@@ -654,7 +643,7 @@ func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, c
 		KUType:        TypeComposite,
 		Level:         LevelLeaf,
 		Title:         title,
-		TextBody:      text,
+		TextBody:      body,
 		ParentUnitIDs: []string{parent.ID},
 		ChunkID:       chunkID,
 		ChunkIndex:    chunkIndex,
@@ -662,14 +651,14 @@ func (r *reader) leafKU(pieces []unit, s *section, parent *KU, chunkID string, c
 		CharStart:     pieces[0].start,
 		CharEnd:       pieces[len(pieces)-1].end,
 	}
-	if len(pieces) == 1 && pieces[0].kind == kindParagraph && sentenceCount(text) <= 2 {
+	if len(pieces) == 1 && pieces[0].kind == kindParagraph && sentenceCount(body) <= 2 {
 		k.KUType = TypeAtomic
 	}
-	k.Role = classify(title, text, kinds)
+	k.Role = classify(title, body, kinds)
 	if k.Role == "Procedure" {
-		k.Procedure = text
+		k.Procedure = body
 	} else {
-		k.Claim = r.firstSentence(text, 300)
+		k.Claim = r.firstSentence(body, 300)
 	}
 	r.addID(k.ID)
 	parent.ChildUnitIDs = append(parent.ChildUnitIDs, k.ID)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // Stage names the step of a plugin's life where a failure happened.
@@ -174,13 +176,7 @@ func (e *PluginError) Result() *Error { return &Error{Code: e.Code, Message: e.E
 // have the wrong JSON type; each element names its field.
 type FieldErrors []*PluginError
 
-func (fe FieldErrors) Error() string {
-	msgs := make([]string, len(fe))
-	for i, e := range fe {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "; ")
-}
+func (fe FieldErrors) Error() string { return text.JoinFunc(fe, "; ", (*PluginError).Error) }
 
 // ErrorOf turns any error into an error value with a stable code.
 func ErrorOf(err error) *Error {

@@ -45,12 +45,14 @@ func ReadFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte) {
 	return descriptorJSON, kusMarkdown
 }
 
-// Define is the Builtin of a plugin built from its embedded descriptor and
-// KUs: its factory decodes the options object over defaults (an unknown key
-// is an error), checks the result with check (nil: no check) and hands the
-// descriptor's base, the options and the injected services to build. Every
-// built-in is registered through it, so options are decoded one way.
-func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O) error, build func(base plugin.Base, opts O, env plugin.Env) plugin.Plugin) Builtin {
+// Define is the Builtin of a plugin built from the descriptor and KUs its
+// folder embeds (see ReadFolder): its factory decodes the options object
+// over defaults (an unknown key is an error), checks the result with check
+// (nil: no check) and hands the descriptor's base, the options and the
+// injected services to build. Every built-in is registered through it, so
+// options are decoded one way.
+func Define[O any](folder fs.FS, defaults O, check func(*O) error, build func(base plugin.Base, opts O, env plugin.Env) plugin.Plugin) Builtin {
+	descriptorJSON, kusMarkdown := ReadFolder(folder)
 	return Builtin{Descriptor: descriptorJSON, KUs: kusMarkdown,
 		New: func(raw json.RawMessage, env plugin.Env) (plugin.Plugin, error) {
 			opts := defaults
@@ -60,6 +62,13 @@ func Define[O any](descriptorJSON, kusMarkdown []byte, defaults O, check func(*O
 			}
 			return build(base, opts, env), nil
 		}}
+}
+
+// DefineStateless is the Builtin of a plugin that takes no options (any key
+// is an error) and needs no injected service: build makes it from its
+// descriptor's base alone.
+func DefineStateless(folder fs.FS, build func(base plugin.Base) plugin.Plugin) Builtin {
+	return Define(folder, struct{}{}, nil, func(base plugin.Base, _ struct{}, _ plugin.Env) plugin.Plugin { return build(base) })
 }
 
 // BuiltinInfo is a registered built-in.

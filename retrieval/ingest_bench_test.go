@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	_ "github.com/mrpvm/mrpvm/plugins/all"
 	"github.com/mrpvm/mrpvm/retrieval"
@@ -22,10 +23,7 @@ import (
 //
 //	MRPVM_BENCH_WS=/tmp/i4/ws1 go test ./plugins/kb/ -run '^$' -bench ColdIngestAll -benchtime 1x -cpuprofile cpu.prof
 func BenchmarkColdIngestAll(b *testing.B) {
-	ws := os.Getenv("MRPVM_BENCH_WS")
-	if ws == "" {
-		b.Skip("set MRPVM_BENCH_WS to a workspace folder")
-	}
+	ws := testtree.BenchWorkspace(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()

@@ -3,6 +3,7 @@ package vm
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -79,13 +80,18 @@ func (p *turnSD) DetectSeeds(ctx context.Context, rc plugin.RunContext, in *plug
 	return &plugin.SeedResult{Status: plugin.StatusSuccess, IntentCNL: intent, CurrentTurnContextCNL: p.turn}, nil
 }
 
-const oneTurnKU = `@k1 ku atomic "t::1"
-@k2 set $k1 sourceId t
-@k3 set $k1 chunkId t::c
-@k4 set $k1 role Explanation
-@k5 set $k1 topic "answer format"
-@k6 set $k1 claim "Answer in one short sentence."
-`
+// turnKU is the SOP Lang of one current-turn KU on the answer format with
+// role and claim, scoped to the phase scope when it is not "".
+func turnKU(role, claim, scope string) string {
+	sop := "@k1 ku atomic \"t::1\"\n@k2 set $k1 sourceId t\n@k3 set $k1 chunkId t::c\n" +
+		"@k4 set $k1 role " + role + "\n@k5 set $k1 topic \"answer format\"\n@k6 set $k1 claim " + strconv.Quote(claim) + "\n"
+	if scope != "" {
+		sop += "@k7 set $k1 phaseScopes " + scope + "\n"
+	}
+	return sop
+}
+
+var oneTurnKU = turnKU("Explanation", "Answer in one short sentence.", "")
 
 // TestSessionHookTimeoutFromConfig: onSessionEvent is bounded by
 // engine.json's hookTimeoutMs, a hook that overruns is abandoned and

@@ -140,14 +140,7 @@ func TestFollowUpsAndBadInput(t *testing.T) {
 		assert.Empty(t, s.Context, "a turn that did not answer leaves no topic")
 	})
 	t.Run("follow-up completed", func(t *testing.T) {
-		r1, err := m.Ask(ctx, Request{Question: "How do I run a docker container in the background?"})
-		require.NoError(t, err)
-		require.Equal(t, StatusAnswered, r1.Status)
-		prompts = nil
-		// A new machine over the same knowledge base is another process.
-		m2 := New(m.KB(), m.Catalog(), Options{})
-		r2, err := m2.Ask(ctx, Request{Question: "and how do I remove one?", SessionID: r1.SessionID})
-		require.NoError(t, err)
+		r1, r2, m2 := followUpElsewhere(t, m, "How do I run a docker container in the background?", "and how do I remove one?", func() { prompts = nil })
 		assert.Equal(t, "How do I remove one (docker container)?", r2.SearchedFor, "the page named after \"run\" does not say \"remove\"")
 		assert.Equal(t, r2.SearchedFor, r2.Trace.SearchedFor)
 		require.NotEmpty(t, prompts)
@@ -156,6 +149,23 @@ func TestFollowUpsAndBadInput(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "and how do I remove one?", s.Turns[len(s.Turns)-2].Text, "the turn keeps what the user wrote")
 	})
+}
+
+// followUpElsewhere asks first of m, which must answer it, calls reset,
+// and asks followUp in the same session of a new machine over the same
+// knowledge base (another process); it returns both responses and the new
+// machine.
+func followUpElsewhere(t *testing.T, m *Machine, first, followUp string, reset func()) (r1, r2 *Response, m2 *Machine) {
+	t.Helper()
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: first})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, r1.Status)
+	reset()
+	m2 = New(m.KB(), m.Catalog(), Options{})
+	r2, err = m2.Ask(ctx, Request{Question: followUp, SessionID: r1.SessionID})
+	require.NoError(t, err)
+	return r1, r2, m2
 }
 
 // TestFollowUpIsAnsweredFromItsOwnWords: the carried topic brings back
@@ -178,15 +188,7 @@ func TestFollowUpIsAnsweredFromItsOwnWords(t *testing.T) {
 		return answer("It is [1].")(ctx, in)
 	}}
 	m, _ := setup(t, nil, kb, gs)
-	ctx := context.Background()
-	r1, err := m.Ask(ctx, Request{Question: "How do I route requests with tool?"})
-	require.NoError(t, err)
-	require.Equal(t, StatusAnswered, r1.Status)
-
-	given = nil
-	m2 := New(m.KB(), m.Catalog(), Options{})
-	r2, err := m2.Ask(ctx, Request{Question: "How do I add middleware to it?", SessionID: r1.SessionID})
-	require.NoError(t, err)
+	_, r2, _ := followUpElsewhere(t, m, "How do I route requests with tool?", "How do I add middleware to it?", func() { given = nil })
 	assert.Equal(t, StatusAnswered, r2.Status)
 	assert.Contains(t, r2.SearchedFor, "tool")
 	require.NotEmpty(t, given)

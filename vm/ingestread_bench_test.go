@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/vm"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -20,10 +21,7 @@ import (
 //
 //	MRPVM_BENCH_WS=/tmp/ws go test ./vm/ -run '^$' -bench ReadSource -count 6
 func BenchmarkReadSource(b *testing.B) {
-	ws := os.Getenv("MRPVM_BENCH_WS")
-	if ws == "" {
-		b.Skip("set MRPVM_BENCH_WS to a workspace folder")
-	}
+	ws := testtree.BenchWorkspace(b)
 	names, err := filepath.Glob(filepath.Join(ws, "*.md"))
 	if err != nil || len(names) == 0 {
 		b.Skipf("no Markdown files in %s", ws)

@@ -49,14 +49,7 @@ func (p *inputPlanner) BuildPlan(ctx context.Context, rc plugin.RunContext, in *
 	return p.testPlanner.BuildPlan(ctx, rc, in)
 }
 
-const gsScopedTurn = `@k1 ku atomic "t::1"
-@k2 set $k1 sourceId t
-@k3 set $k1 chunkId t::c
-@k4 set $k1 role Constraint
-@k5 set $k1 topic "answer format"
-@k6 set $k1 claim "Answer in two bullet points."
-@k7 set $k1 phaseScopes gs-plugin
-`
+var gsScopedTurn = turnKU("Constraint", "Answer in two bullet points.", "gs-plugin")
 
 // TestPlannerInputIsComplete checks the plan input field by field: the
 // admitted and decomposed intents, the current-turn KUs, the KB identity

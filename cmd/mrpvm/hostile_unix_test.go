@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
@@ -21,26 +20,18 @@ func TestPluginsCheckSpecialFiles(t *testing.T) {
 	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
 	fifo := filepath.Join(base, "fifo")
 	testtree.WriteFile(t, filepath.Join(fifo, "README.md"), "x")
-	if err := syscall.Mkfifo(filepath.Join(fifo, "plugin.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.FIFO(t, filepath.Join(fifo, "plugin.json"))
 	wrap := filepath.Join(base, "wrap")
 	testtree.WriteFile(t, filepath.Join(wrap, "README.md"), "x")
-	if err := syscall.Mkfifo(filepath.Join(wrap, "manifest.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.FIFO(t, filepath.Join(wrap, "manifest.json"))
 	kus := filepath.Join(base, "kus")
 	testtree.WriteFile(t, filepath.Join(kus, "plugin.json"), `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`)
-	if err := os.Symlink(filepath.Join(base, "secret.md"), filepath.Join(kus, "plugin.kus.md")); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Link(t, filepath.Join(base, "secret.md"), filepath.Join(kus, "plugin.kus.md"))
 	want := map[string]string{fifo: fsafe.CodeNotRegular, wrap: fsafe.CodeNotRegular, kus: fsafe.CodeOutsideRoot}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		zero := filepath.Join(base, "zero")
 		testtree.WriteFile(t, filepath.Join(zero, "README.md"), "x")
-		if err := os.Symlink("/dev/zero", filepath.Join(zero, "manifest.json")); err != nil {
-			t.Fatal(err)
-		}
+		testtree.Link(t, "/dev/zero", filepath.Join(zero, "manifest.json"))
 		want[zero] = fsafe.CodeOutsideRoot
 	}
 	for dir, code := range want {
@@ -58,17 +49,10 @@ func TestKusSpecialFiles(t *testing.T) {
 	ws := filepath.Join(base, "ws")
 	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
 	testtree.WriteFile(t, filepath.Join(ws, "a.md"), "# A\n")
-	if err := syscall.Mkfifo(filepath.Join(ws, "fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(base, "secret.md"), filepath.Join(ws, "key.md")); err != nil {
-		t.Fatal(err)
-	}
+	testtree.FIFO(t, filepath.Join(ws, "fifo.md"))
+	testtree.Link(t, filepath.Join(base, "secret.md"), filepath.Join(ws, "key.md"))
 	want := map[string]string{"fifo.md": fsafe.CodeNotRegular, "key.md": fsafe.CodeOutsideRoot}
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		if err := os.Symlink("/dev/zero", filepath.Join(ws, "zero.md")); err != nil {
-			t.Fatal(err)
-		}
+	if testtree.LinkDevZero(t, filepath.Join(ws, "zero.md")) {
 		want["zero.md"] = fsafe.CodeOutsideRoot
 	}
 	for name, code := range want {

@@ -3,6 +3,8 @@ package sop
 import (
 	"fmt"
 	"strings"
+
+	ptext "github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // Code is a stable, machine-readable error code.
@@ -103,13 +105,7 @@ func (e *Error) String() string { return e.Error() }
 type Errors []*Error
 
 // Error renders one error a line.
-func (es Errors) Error() string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "\n")
-}
+func (es Errors) Error() string { return ptext.JoinFunc(es, "\n", (*Error).Error) }
 
 // String is the same as Error.
 func (es Errors) String() string { return es.Error() }

@@ -9,6 +9,9 @@
 // Scripts written without spaces between words (Han, Hiragana, Katakana,
 // Thai, Lao, Khmer, Myanmar) are split into one token per character.
 //
+// JoinFunc builds a text from the strings of items, as the parsers that
+// assemble units and phrases from pieces need.
+//
 // An Analyzer is safe for concurrent use. It caches stems, so repeated words
 // cost neither a stemmer call nor an allocation, and numbers its terms
 // (Token.ID).

@@ -5,11 +5,11 @@ package wrapper
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/internal/fsafe"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // TestDiscoverSpecialManifests ships wrappers whose manifest.json is a
@@ -30,21 +30,14 @@ func TestDiscoverSpecialManifests(t *testing.T) {
 	if err := os.WriteFile(mk("good"), []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(mk("fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.FIFO(t, mk("fifo"))
 	outside := filepath.Join(base, "outside.json")
 	if err := os.WriteFile(outside, []byte(good), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, mk("escape")); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Link(t, outside, mk("escape"))
 	want := map[string]string{"fifo": fsafe.CodeNotRegular, "escape": fsafe.CodeOutsideRoot}
-	if _, err := os.Stat("/dev/zero"); err == nil {
-		if err := os.Symlink("/dev/zero", mk("zero")); err != nil {
-			t.Fatal(err)
-		}
+	if testtree.LinkDevZero(t, mk("zero")) {
 		want["zero"] = fsafe.CodeOutsideRoot
 	}
 	type res struct {

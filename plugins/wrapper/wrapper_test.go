@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/wrapper/wrappertest"
 )
@@ -48,9 +49,7 @@ func setup(t *testing.T) string {
 	if err := os.MkdirAll(filepath.Join(dir, "symlink", "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(wrappertest.Binary(t), filepath.Join(dir, "symlink", "bin", "wrapper")); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Link(t, wrappertest.Binary(t), filepath.Join(dir, "symlink", "bin", "wrapper"))
 	return dir
 }
 

@@ -110,6 +110,16 @@ type Hit struct {
 	Score    float64 // BM25 score (with the role boost when it applied)
 }
 
+// OfBest is a BM25 score on the scale of the best score among the
+// candidates (0 when best is not positive): BM25 scores are unbounded, so
+// a ranking that fuses them with a score in [0, 1] weighs them this way.
+func OfBest(score, best float64) float64 {
+	if best > 0 {
+		return score / best
+	}
+	return 0
+}
+
 // Query is a search request.
 type Query struct {
 	Text string
@@ -324,22 +334,8 @@ func (x *Index) SearchQuery(kv plugin.KV, q Query) (*Result, error) {
 		// in the remaining postings (a galloping search), instead of
 		// walking the lists.
 		if s.pool == nil {
-			// (boostOf and mark inlined by hand: this walks every
-			// touched unit.)
-			cands, bits, r := sc.cands[:0], sc.bits, rem[i]
-			roles, boost, docRole := s.roles, s.boost, v.docRole
-			for _, d := range sc.touched {
-				bo := 1.0
-				if roles != 0 && roles&(1<<docRole[d]) != 0 {
-					bo = boost
-				}
-				if (acc[d]+r)*bo*boundSlack >= theta {
-					cands = append(cands, d)
-					bits[d/64] |= 1 << (d % 64)
-				}
-			}
-			sc.cands = cands
-			s.pool = cands
+			sc.cands = s.cutPool(sc.cands[:0], sc.touched, rem[i], theta)
+			s.pool = sc.cands
 		}
 		res.PrunedTerms++
 		if prunedAt >= 0 && prunedAt < i {
@@ -347,20 +343,7 @@ func (x *Index) SearchQuery(kv plugin.KV, q Query) (*Result, error) {
 			// pool was last cut: drop the candidates that can no longer
 			// reach the top k, so that later lists are searched for fewer
 			// units.
-			kept, bits, r := s.pool[:0], sc.bits, rem[i]
-			roles, boost, docRole := s.roles, s.boost, v.docRole
-			for _, d := range s.pool {
-				bo := 1.0
-				if roles != 0 && roles&(1<<docRole[d]) != 0 {
-					bo = boost
-				}
-				if (acc[d]+r)*bo*boundSlack >= theta {
-					kept = append(kept, d)
-				} else {
-					bits[d/64] &^= 1 << (d % 64)
-				}
-			}
-			s.pool = kept
+			s.pool = s.cutPool(s.pool[:0], s.pool, rem[i], theta)
 		}
 		prunedAt = i
 		lim := s.limit(theta, live)
@@ -428,6 +411,31 @@ type searcher struct {
 	theta float64  // the final threshold: a lower bound of the k-th score
 }
 
+// cutPool appends to kept the units of from whose accumulated score plus
+// the remaining bound r, boosted where the unit's role suits the question,
+// can still reach theta, and leaves the candidate bits marking the kept
+// units and none of the others of from. kept may share from's array (a cut
+// in place). The candidate bits are cleared through sc.cands, so the first
+// cut, of the touched units, must keep into sc.cands. (boostOf and the
+// marking are inlined by hand: the first cut walks every touched unit.)
+func (s *searcher) cutPool(kept, from []uint32, r, theta float64) []uint32 {
+	acc, bits := s.sc.acc, s.sc.bits
+	roles, boost, docRole := s.roles, s.boost, s.v.docRole
+	for _, d := range from {
+		bo := 1.0
+		if roles != 0 && roles&(1<<docRole[d]) != 0 {
+			bo = boost
+		}
+		if (acc[d]+r)*bo*boundSlack >= theta {
+			kept = append(kept, d)
+			bits[d/64] |= 1 << (d % 64)
+		} else {
+			bits[d/64] &^= 1 << (d % 64)
+		}
+	}
+	return kept
+}
+
 // boundSlack widens bounds compared with a threshold, so that rounding
 // (bounds and scores add the same terms in different orders) never prunes a
 // unit whose score equals the threshold.
@@ -442,9 +450,7 @@ const boundSlack = 1 + 1e-9
 // the top k. It returns the threshold (raised as scores grow) and the new
 // maxAcc, and counts the pruned blocks in pruned.
 func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64, pruned *int) (float64, float64) {
-	pl, acc, docDL := t.list, s.sc.acc, s.v.docDL
-	live := s.q.Filter == nil
-	lim := s.limit(theta, live)
+	pl := t.list
 	for b, bm := range t.blocks {
 		lo := b * blockSize
 		hi := min(lo+blockSize, len(pl.docs))
@@ -453,54 +459,48 @@ func (s *searcher) essentialBlocks(t qterm, rest, theta, maxAcc, c1, c2 float64,
 		case bb*s.boost*boundSlack >= theta:
 			// Any unit of the block may still reach the top k.
 			theta, maxAcc = s.addAll(t.w, pl.docs[lo:hi], pl.tf[lo:hi], theta, maxAcc, c1, c2)
-			lim = s.limit(theta, live)
 		case (maxAcc+bb)*s.boost*boundSlack < theta:
 			*pruned++
 		default:
 			// Only units already touched may still reach the top k.
 			*pruned++
-			docs := pl.docs[lo:hi]
-			tfs := pl.tf[lo:hi]
-			tfs = tfs[:len(docs)]
-			for j, d := range docs {
-				a := acc[d]
-				if a == 0 {
-					continue
-				}
-				tf := float64(tfs[j])
-				a += t.w * tf / (tf + c1 + c2*float64(docDL[d]))
-				acc[d] = a
-				if a > maxAcc {
-					maxAcc = a
-				}
-				if a > lim {
-					theta = s.raise(d, a)
-					lim = s.limit(theta, live)
-				}
-			}
+			theta, maxAcc = s.add(t.w, pl.docs[lo:hi], pl.tf[lo:hi], theta, maxAcc, c1, c2, true)
 		}
 	}
 	return theta, maxAcc
 }
 
 // addAll adds a term of weight w to every unit of the postings docs, tfs
-// (equal lengths), recording the units touched for the first time. It
+// (equal lengths), recording the units touched for the first time (see add).
+func (s *searcher) addAll(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64) (float64, float64) {
+	return s.add(w, docs, tfs, theta, maxAcc, c1, c2, false)
+}
+
+// add adds a term of weight w to the units of the postings docs, tfs
+// (equal lengths): with onlyTouched to the units already touched alone,
+// else to every unit, recording those touched for the first time. It
 // returns threshold theta and maxAcc, the best accumulated score, as raised
 // by the units whose partial score can enter the live top k. The postings
 // are resliced so that their reads need no bounds checks, and touched is
 // kept in a local with room made for every unit first.
-func (s *searcher) addAll(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64) (float64, float64) {
+func (s *searcher) add(w float64, docs []uint32, tfs []float32, theta, maxAcc, c1, c2 float64, onlyTouched bool) (float64, float64) {
 	acc, docDL, sc := s.sc.acc, s.v.docDL, s.sc
 	live := s.q.Filter == nil
 	lim := s.limit(theta, live)
 	tfs = tfs[:len(docs)]
-	touched := slices.Grow(sc.touched, len(docs))
+	touched := sc.touched
+	if !onlyTouched {
+		touched = slices.Grow(touched, len(docs))
+	}
 	for j, d := range docs {
-		tf := float64(tfs[j])
 		a := acc[d]
 		if a == 0 {
+			if onlyTouched {
+				continue
+			}
 			touched = append(touched, d)
 		}
+		tf := float64(tfs[j])
 		a += w * tf / (tf + c1 + c2*float64(docDL[d]))
 		acc[d] = a
 		if a > maxAcc {

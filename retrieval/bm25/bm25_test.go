@@ -55,6 +55,14 @@ func pagesKB(t *testing.T, x *Index, pages [][2]string) *kvtest.Mem {
 	return kv
 }
 
+// defaultKB is an index with the default parameters and a new store
+// holding the pages as pagesKB indexes them.
+func defaultKB(t *testing.T, pages [][2]string) (*Index, *kvtest.Mem) {
+	t.Helper()
+	x := New(DefaultParams())
+	return x, pagesKB(t, x, pages)
+}
+
 func TestHandComputedScores(t *testing.T) {
 	x := New(bodyOnly())
 	kv := handCorpus(t, x)
@@ -417,23 +425,31 @@ func randomText(r *rand.Rand, n int) string {
 	return strings.Join(w, " ")
 }
 
+// referenceKB is an index with the default parameters, a new store and the
+// exhaustive reference, all holding the sources numbered 0 to n-1, named by
+// the format name, each of the units that units makes for it.
+func referenceKB(t *testing.T, n int, name string, units func(s int, src string) []*kus.KU) (*Index, *kvtest.Mem, *reference) {
+	t.Helper()
+	p := DefaultParams()
+	x, kv, ref := New(p), kvtest.New(), &reference{p: p}
+	for s := range n {
+		src := fmt.Sprintf(name, s)
+		ref.index(t, x, kv, src, units(s, src))
+	}
+	return x, kv, ref
+}
+
 func TestPrunedSearchMatchesExhaustive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	p := DefaultParams()
-	x := New(p)
-	kv := kvtest.New()
-	ref := &reference{p: p}
-	for s := 0; s < 60; s++ {
-		src := fmt.Sprintf("doc%03d.md", s)
-		var units []*kus.KU
+	x, kv, ref := referenceKB(t, 60, "doc%03d.md", func(s int, src string) (units []*kus.KU) {
 		for u := 0; u < 1+r.IntN(4); u++ {
 			k := ku(src, u, randomText(r, 3+r.IntN(40)))
 			k.Topic = randomText(r, 2)
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		ref.index(t, x, kv, src, units)
-	}
+		return units
+	})
 	filtered := func(q *Query) { q.Filter = func(id string) bool { return !strings.HasSuffix(id, "::1") } }
 	pruned, _ := ref.checkRandom(t, x, kv, r, 200, 1, 12, plain, filtered, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "pruning never engaged")
@@ -581,24 +597,18 @@ func TestConcurrentSearchOverSegments(t *testing.T) {
 // engages and never changes the ranking.
 func TestBlockMaxSearchMatchesExhaustive(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	p := DefaultParams()
-	x := New(p)
-	kv := kvtest.New()
-	ref := &reference{p: p}
 	texts := make([]string, 150)
 	for i := range texts {
 		texts[i] = randomText(r, 3+r.IntN(60))
 	}
-	for s := 0; s < 400; s++ {
-		src := fmt.Sprintf("doc%04d.md", s)
-		var units []*kus.KU
+	x, kv, ref := referenceKB(t, 400, "doc%04d.md", func(s int, src string) (units []*kus.KU) {
 		for u := 0; u < 1+r.IntN(3); u++ {
 			k := ku(src, u, texts[(s*3+u)%len(texts)])
 			k.Role = kus.Roles[r.IntN(len(kus.Roles))]
 			units = append(units, k)
 		}
-		ref.index(t, x, kv, src, units)
-	}
+		return units
+	})
 	_, pruned := ref.checkRandom(t, x, kv, r, 100, 2, 20, plain, randomAct(r), onePerSource)
 	assert.Positive(t, pruned, "block-max pruning never engaged")
 }

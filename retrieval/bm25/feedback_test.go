@@ -12,8 +12,7 @@ import (
 // and the search with it reaches the third page, which the query alone
 // cannot.
 func TestFeedbackReachesPagesWithOtherWords(t *testing.T) {
-	x := New(DefaultParams())
-	kv := pagesKB(t, x, [][2]string{
+	x, kv := defaultKB(t, [][2]string{
 		{"a.md", "Show the processor model and CPU flags."},
 		{"b.md", "Set the processor frequency of each CPU core."},
 		{"c.md", "Print the number of CPU units available."},
@@ -55,8 +54,7 @@ func slicesIndex(s []string, v string) int {
 // than one of whose terms the best page holds only one, and a query that
 // matches nothing has confidence 0.
 func TestConfidence(t *testing.T) {
-	x := New(DefaultParams())
-	kv := pagesKB(t, x, [][2]string{
+	x, kv := defaultKB(t, [][2]string{
 		{"a.md", "Follow a log file as it grows."},
 		{"b.md", "Rotate log files daily."},
 		{"c.md", "Convert images between formats."},

@@ -6,16 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
 // benchSources parses the Markdown files of MRPVM_BENCH_WS.
 func benchSources(b *testing.B) (ids []string, units [][]*kus.KU) {
-	ws := os.Getenv("MRPVM_BENCH_WS")
-	if ws == "" {
-		b.Skip("set MRPVM_BENCH_WS to a workspace folder")
-	}
+	ws := testtree.BenchWorkspace(b)
 	files, err := filepath.Glob(filepath.Join(ws, "*.md"))
 	if err != nil || len(files) == 0 {
 		b.Fatal("no Markdown files in", ws, err)

@@ -19,10 +19,17 @@ func indexTitled(t *testing.T, x *Index, kv *kvtest.Mem, pages [][2]string) {
 	}
 }
 
+// titledKB is an index with the default parameters and a new store
+// holding the pages as indexTitled indexes them.
+func titledKB(t *testing.T, pages [][2]string) (*Index, *kvtest.Mem) {
+	t.Helper()
+	x, kv := New(DefaultParams()), kvtest.New()
+	indexTitled(t, x, kv, pages)
+	return x, kv
+}
+
 func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
-	kv := kvtest.New()
-	x := New(DefaultParams())
-	indexTitled(t, x, kv, [][2]string{
+	x, kv := titledKB(t, [][2]string{
 		{"unzip", "Extract files from a ZIP archive into a specific folder. Extract a file."},
 		{"file", "Determine the type of a file. Files and folders."},
 		{"fuel", "fuel"},
@@ -52,9 +59,7 @@ func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 }
 
 func TestCorrectKeepsRealWords(t *testing.T) {
-	kv := kvtest.New()
-	x := New(DefaultParams())
-	indexTitled(t, x, kv, [][2]string{
+	x, kv := titledKB(t, [][2]string{
 		{"exit", "Exit the shell. Exit with a status code."},
 		{"change", "Change the configuration and write it back."},
 		{"file", "Serve the files of a folder."},
@@ -79,9 +84,7 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 // same indexed term, the one a left-out letter explains is searched, not
 // one a mistyped letter explains.
 func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
-	kv := kvtest.New()
-	x := New(DefaultParams())
-	indexTitled(t, x, kv, [][2]string{{"env", "Working with environment variables, recursively. Delete them."}})
+	x, kv := titledKB(t, [][2]string{{"env", "Working with environment variables, recursively. Delete them."}})
 	got, _, err := x.Correct(kv, "enviroment variables recursivly")
 	require.NoError(t, err)
 	require.Equal(t, "environment variables recursively", got)
@@ -105,9 +108,7 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 // TestCorrectLeavesContractions: a contraction typed without its
 // apostrophe is not a misspelling of an indexed name.
 func TestCorrectLeavesContractions(t *testing.T) {
-	kv := kvtest.New()
-	x := New(DefaultParams())
-	indexTitled(t, x, kv, [][2]string{{"whatis", "Display one-line descriptions from manual pages."}})
+	x, kv := titledKB(t, [][2]string{{"whatis", "Display one-line descriptions from manual pages."}})
 	_, fixes, err := x.Correct(kv, "whats my address")
 	require.NoError(t, err)
 	require.Empty(t, fixes)

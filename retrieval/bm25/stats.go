@@ -2,11 +2,11 @@ package bm25
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 
 	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/retrieval/kvns"
 )
 
 // segInfo describes one segment.
@@ -34,9 +34,7 @@ func (s *stats) encode() []byte {
 		size += len(src)
 	}
 	b := make([]byte, 0, size+16*(int(NumFields)+4))
-	b = append(b, formatVersion)
-	b = binary.LittleEndian.AppendUint64(b, s.nonce)
-	b = binary.LittleEndian.AppendUint64(b, s.gen)
+	b = kvns.AppendHeader(b, formatVersion, s.nonce, s.gen)
 	b = binary.AppendUvarint(b, s.units)
 	b = binary.AppendUvarint(b, s.sources)
 	for _, l := range s.fieldLen {
@@ -58,17 +56,15 @@ func (s *stats) encode() []byte {
 }
 
 // readStats returns the stats, or ok=false when the index is empty.
-func readStats(kv plugin.KV) (s stats, ok bool, err error) {
-	v := kv.Get(keyStats)
-	if v == nil {
-		return s, false, nil
-	}
-	if len(v) < 17 || v[0] != formatVersion {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
-	}
-	s.nonce = binary.LittleEndian.Uint64(v[1:])
-	s.gen = binary.LittleEndian.Uint64(v[9:])
-	d := decoder{bindec.Decoder{B: v[17:]}}
+func readStats(kv plugin.KV) (stats, bool, error) {
+	return kvns.ReadStats(kv, keyStats, formatVersion, ErrCorrupt, decodeStats)
+}
+
+// decodeStats reads the stats record v after its header; ok is false when
+// it does not decode.
+func decodeStats(nonce, gen uint64, v []byte) (s stats, ok bool) {
+	s.nonce, s.gen = nonce, gen
+	d := decoder{bindec.Decoder{B: v}}
 	s.units = d.Uvarint()
 	s.sources = d.Uvarint()
 	for f := range s.fieldLen {
@@ -77,7 +73,7 @@ func readStats(kv plugin.KV) (s stats, ok bool, err error) {
 	s.nextSeg = uint32(d.Uvarint())
 	nd := d.Uvarint()
 	if nd > uint64(len(v)) {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
+		return s, false
 	}
 	// The delta's names share one string: one allocation instead of one
 	// per source (the stats are read by every write).
@@ -90,7 +86,7 @@ func readStats(kv plugin.KV) (s stats, ok bool, err error) {
 		spans[2*i+1] = len(d.Bytes(n))
 	}
 	if d.Bad {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
+		return s, false
 	}
 	all := string(v[base : len(v)-len(d.B)])
 	for i := range s.delta {
@@ -99,16 +95,13 @@ func readStats(kv plugin.KV) (s stats, ok bool, err error) {
 	}
 	n := d.Uvarint()
 	if n > uint64(len(v)) {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
+		return s, false
 	}
 	s.segs = make([]segInfo, n)
 	for i := range s.segs {
 		s.segs[i] = segInfo{id: uint32(d.Uvarint()), total: uint32(d.Uvarint()), live: uint32(d.Uvarint())}
 	}
-	if d.Bad || len(d.B) != 0 {
-		return s, false, fmt.Errorf("%w: stats record", ErrCorrupt)
-	}
-	return s, true, nil
+	return s, !d.Bad && len(d.B) == 0
 }
 
 // allocSeg returns a new segment id. Ids count down, so a new segment's

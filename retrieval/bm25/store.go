@@ -2,7 +2,6 @@ package bm25
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
@@ -57,7 +56,7 @@ func (x *Index) indexSource(kv plugin.KV, src string, units []*kus.KU) error {
 		return nil // nothing to remove
 	}
 	if !ok {
-		st = stats{nonce: newNonce(), nextSeg: math.MaxUint32}
+		st = stats{nonce: kvns.NewNonce(), nextSeg: math.MaxUint32}
 	}
 	oldGen := st.gen
 	structural := false // segments changed: caches must reload
@@ -625,10 +624,4 @@ func (x *Index) Compact(kv plugin.KV) error {
 		return fmt.Errorf("bm25: compact: %w", err)
 	}
 	return nil
-}
-
-func newNonce() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) | 1
 }

@@ -1,13 +1,13 @@
 package hdc
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/retrieval/kvns"
 )
 
 // keyGen holds the index state: a nonce (new whenever the namespace starts
@@ -50,9 +50,7 @@ func bumpGen(kv plugin.KV, removed bool) error {
 	}
 	st := readGen(kv)
 	if !st.ok {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		st.nonce = binary.LittleEndian.Uint64(b[:]) | 1
+		st.nonce = kvns.NewNonce()
 	}
 	v := make([]byte, 16)
 	binary.LittleEndian.PutUint64(v, st.nonce)

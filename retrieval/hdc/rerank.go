@@ -361,11 +361,7 @@ func (x *Index) Rerank(kv plugin.KV, q Query, cands []Candidate) ([]Ranked, erro
 	}
 	for i := range units {
 		su := &units[i]
-		bm := 0.0
-		if maxBM > 0 {
-			bm = su.BM25 / maxBM
-		}
-		su.Score = x.p.BM25Weight*bm + x.p.HDCWeight*su.HDC
+		su.Score = x.p.BM25Weight*bm25.OfBest(su.BM25, maxBM) + x.p.HDCWeight*su.HDC
 		if agree[i] == 3 {
 			su.Score += x.p.AgreeBonus
 			su.Agree = true

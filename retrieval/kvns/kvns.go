@@ -2,6 +2,8 @@ package kvns
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -51,4 +53,54 @@ func WriteSource(kv plugin.KV, name, sourceID string, write func() error, drop f
 		return fmt.Errorf("%s: index source %s: %w", name, sourceID, err)
 	}
 	return nil
+}
+
+// NewNonce is a random odd number that tells one life of an index from
+// another: an index cleared and rebuilt starts with a new one, so that a
+// cache keyed by nonce and generation never serves the old one's records.
+func NewNonce() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) | 1
+}
+
+// headerLen is the length of a stats record's header.
+const headerLen = 17
+
+// AppendHeader appends to b the header every index's stats record opens
+// with: the index's format version, then its nonce and generation as
+// 8-byte little-endian numbers.
+func AppendHeader(b []byte, format byte, nonce, gen uint64) []byte {
+	b = append(b, format)
+	b = binary.LittleEndian.AppendUint64(b, nonce)
+	return binary.LittleEndian.AppendUint64(b, gen)
+}
+
+// ReadStats reads the stats record at key of an index of format version
+// format: found is false when there is none (an empty index). decode reads
+// the record after its header; a record without that header, or one decode
+// refuses, is an error wrapping corrupt.
+func ReadStats[S any](kv plugin.KV, key []byte, format byte, corrupt error, decode func(nonce, gen uint64, rest []byte) (S, bool)) (s S, found bool, err error) {
+	v := kv.Get(key)
+	if v == nil {
+		return s, false, nil
+	}
+	nonce, gen, rest, ok := ReadHeader(v, format)
+	if ok {
+		s, ok = decode(nonce, gen, rest)
+	}
+	if !ok {
+		return s, false, fmt.Errorf("%w: stats record", corrupt)
+	}
+	return s, true, nil
+}
+
+// ReadHeader reads the header AppendHeader wrote at the start of the stats
+// record v and returns what follows it; ok is false when v is too short or
+// of another format version.
+func ReadHeader(v []byte, format byte) (nonce, gen uint64, rest []byte, ok bool) {
+	if len(v) < headerLen || v[0] != format {
+		return 0, 0, nil, false
+	}
+	return binary.LittleEndian.Uint64(v[1:]), binary.LittleEndian.Uint64(v[9:]), v[headerLen:], true
 }

@@ -593,19 +593,7 @@ func joinRaw(ws []word) string {
 	case 1:
 		return strings.Clone(ws[0].raw) // not an alias of the whole text
 	}
-	n := len(ws) - 1
-	for _, w := range ws {
-		n += len(w.raw)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for k, w := range ws {
-		if k > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w.raw)
-	}
-	return b.String()
+	return text.JoinFunc(ws, " ", func(w word) string { return w.raw })
 }
 
 // nextWord reads the word or mark starting at s[i] (ok is false when s[i]

@@ -492,11 +492,7 @@ func (x *Index) Fuse(cands []Candidate, r *Reasoning, k int, onePerSource bool) 
 	}
 	for i := range out {
 		u := &out[i]
-		bm := 0.0
-		if maxBM > 0 {
-			bm = u.BM25 / maxBM
-		}
-		u.Score = x.p.BM25Weight*bm + x.p.TDBWeight*u.TDB
+		u.Score = x.p.BM25Weight*bm25.OfBest(u.BM25, maxBM) + x.p.TDBWeight*u.TDB
 		if i < len(bmRank) && bmRank[i] < x.p.AgreeTop && u.TDB > 0 {
 			u.Score += x.p.AgreeBonus
 			u.Agree = true

@@ -2,7 +2,6 @@ package thinkingdb
 
 import (
 	"cmp"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -47,32 +46,22 @@ type stats struct {
 }
 
 func (s *stats) encode() []byte {
-	b := []byte{formatVersion}
-	b = binary.LittleEndian.AppendUint64(b, s.nonce)
-	b = binary.LittleEndian.AppendUint64(b, s.gen)
+	b := kvns.AppendHeader(nil, formatVersion, s.nonce, s.gen)
 	b = binary.AppendUvarint(b, s.facts)
 	return binary.AppendUvarint(b, s.sources)
 }
 
-func readStats(kv plugin.KV) (s stats, ok bool, err error) {
-	v := kv.Get(keyStats)
-	if v == nil {
-		return s, false, nil
-	}
-	if len(v) < 17 || v[0] != formatVersion {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	s.nonce = binary.LittleEndian.Uint64(v[1:])
-	s.gen = binary.LittleEndian.Uint64(v[9:])
-	rest := v[17:]
-	var n int
-	if s.facts, n = binary.Uvarint(rest); n <= 0 {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	if s.sources, n = binary.Uvarint(rest[n:]); n <= 0 {
-		return s, false, fmt.Errorf("%w: stats", ErrCorrupt)
-	}
-	return s, true, nil
+// readStats returns the stats, or ok=false when the index is empty.
+func readStats(kv plugin.KV) (stats, bool, error) {
+	return kvns.ReadStats(kv, keyStats, formatVersion, ErrCorrupt, func(nonce, gen uint64, v []byte) (s stats, ok bool) {
+		s.nonce, s.gen = nonce, gen
+		var n int
+		if s.facts, n = binary.Uvarint(v); n <= 0 {
+			return s, false
+		}
+		s.sources, n = binary.Uvarint(v[n:])
+		return s, n > 0
+	})
 }
 
 func factsKey(src string) []byte {
@@ -283,7 +272,7 @@ func (x *Index) indexSource(kv plugin.KV, src string, units []*kus.KU) error {
 		return err
 	}
 	if !ok {
-		st = stats{nonce: newNonce()}
+		st = stats{nonce: kvns.NewNonce()}
 	}
 	oldGen := st.gen
 	key := factsKey(src)
@@ -344,12 +333,6 @@ func (x *Index) drop() {
 	x.mu.Lock()
 	x.mem = nil
 	x.mu.Unlock()
-}
-
-func newNonce() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) | 1
 }
 
 // memory holds the facts of one index state (nonce, gen) and, once built,

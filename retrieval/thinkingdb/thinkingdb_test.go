@@ -66,19 +66,20 @@ func fact(id, s, r, o string) *kus.KU {
 	return &kus.KU{ID: id, Level: kus.LevelLeaf, KUType: kus.TypeAtomic, SymbolicSubject: s, SymbolicRelation: r, SymbolicObject: o}
 }
 
-// handStore holds: a.md kb-fast uses BM25 index; b.md BM25 index provides
-// fast lookup; c.md ranking depends_on term statistics.
-func handStore(t *testing.T, x *Index) *kvtest.Mem {
-	kv := kvtest.New()
+// handStore is an index with parameters p and a new store holding: a.md
+// kb-fast uses BM25 index; b.md BM25 index provides fast lookup; c.md
+// ranking depends_on term statistics.
+func handStore(t *testing.T, p Params) (*Index, *kvtest.Mem) {
+	t.Helper()
+	x, kv := New(p), kvtest.New()
 	require.NoError(t, x.IndexSource(kv, "a.md", []*kus.KU{fact("a.md::0::0", "kb-fast", "uses", "BM25 index")}, nil))
 	require.NoError(t, x.IndexSource(kv, "b.md", []*kus.KU{fact("b.md::0::0", "BM25 index", "provides", "fast lookup")}, nil))
 	require.NoError(t, x.IndexSource(kv, "c.md", []*kus.KU{fact("c.md::0::0", "ranking", "depends_on", "term statistics")}, nil))
-	return kv
+	return x, kv
 }
 
 func TestClosureHandComputed(t *testing.T) {
-	x := New(DefaultParams())
-	kv := handStore(t, x)
+	x, kv := handStore(t, DefaultParams())
 	// Query terms {kb-fast, kb, fast, lookup}, each weighing 1 (total 4).
 	// Seeds: b (fast, lookup: 2/4) scores 1*(0.5+0.25) = 0.75;
 	//        a (kb-fast: 1/4) scores 1*(0.5+0.125) = 0.625.
@@ -159,8 +160,7 @@ func TestClosureBounds(t *testing.T) {
 }
 
 func TestIncrementalAndRemoval(t *testing.T) {
-	x := New(DefaultParams())
-	kv := handStore(t, x)
+	x, kv := handStore(t, DefaultParams())
 	r, err := x.Reason(kv, Query{Text: "kb-fast fast lookup"})
 	require.NoError(t, err)
 	require.Equal(t, 1, r.Derived)
@@ -189,8 +189,7 @@ func TestIncrementalAndRemoval(t *testing.T) {
 }
 
 func TestCorrupt(t *testing.T) {
-	x := New(DefaultParams())
-	kv := handStore(t, x)
+	x, kv := handStore(t, DefaultParams())
 	require.NoError(t, kv.Put(factsKey("a.md"), []byte{5, 1}))
 	_, err := New(DefaultParams()).Reason(kv, Query{Text: "kb-fast"})
 	require.ErrorIs(t, err, ErrCorrupt)
@@ -205,8 +204,7 @@ func TestCorrupt(t *testing.T) {
 func TestFuse(t *testing.T) {
 	p := DefaultParams()
 	p.TDBWeight, p.AgreeBonus, p.AgreeTop = 0.5, 0.1, 1
-	x := New(p)
-	kv := handStore(t, x)
+	x, kv := handStore(t, p)
 	r, err := x.Reason(kv, Query{Text: "kb-fast fast lookup"})
 	require.NoError(t, err)
 	cands := []Candidate{
@@ -230,8 +228,7 @@ func TestFuse(t *testing.T) {
 }
 
 func TestBadQueries(t *testing.T) {
-	x := New(DefaultParams())
-	kv := handStore(t, x)
+	x, kv := handStore(t, DefaultParams())
 	huge := strings.Repeat("kb-fast fast lookup ranking statistics index ", 2000)
 	for _, q := range []string{"", "the of and", huge, "中文 текст عربى", "\xff\xfe"} {
 		r, err := x.Reason(kv, Query{Text: q})
@@ -274,8 +271,7 @@ func TestWarm(t *testing.T) {
 	require.NoError(t, y.Warm(kvtest.New()))
 	assert.Nil(t, y.mem)
 
-	x := New(DefaultParams())
-	kv := handStore(t, x)
+	x, kv := handStore(t, DefaultParams())
 	want, err := x.Reason(kv, Query{Text: "kb-fast fast lookup"})
 	require.NoError(t, err)
 	require.NoError(t, y.Warm(kv))

@@ -537,42 +537,37 @@ var contrastRE = regexp.MustCompile(`(?i)\bcompared\s+(?:with|to)\b|\bunlike\b|\
 // which the rows built from each item's description do not say. nil when
 // none does.
 func sideBySide(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
-	for _, e := range ev {
-		if e.KU == nil {
-			continue
-		}
-		for _, s := range read[e.KU.ID] {
-			if s.kind == kindCode || s.kind == kindRow || len(s.block) > 0 || strings.HasSuffix(strings.TrimSpace(s.text), ":") || !contrastRE.MatchString(s.text) || rawCode(s.text) {
-				continue
-			}
-			if !slices.ContainsFunc(items, func(it string) bool {
-				return !slices.ContainsFunc(itemForms(it), func(f string) bool { return namesItem(s.text, f) })
-			}) {
-				return e.KU, s
-			}
-		}
-	}
-	return nil, statement{}
+	return firstProse(ev, read, contrastRE, func(text string) bool {
+		return !slices.ContainsFunc(items, func(it string) bool {
+			return !slices.ContainsFunc(itemForms(it), func(f string) bool { return namesItem(text, f) })
+		})
+	})
 }
 
 // whichToPick is the first evidence statement that names an item and says
 // when to choose it; nil when none does.
 func whichToPick(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, statement) {
+	return firstProse(ev, read, pickRE, func(text string) bool {
+		return slices.ContainsFunc(items, func(it string) bool { return namesItem(text, it) })
+	})
+}
+
+// firstProse is the first statement of the evidence, in order, that is
+// prose re matches and that names accepts; nil when none is. Code, table
+// rows, blocks and raw code are not prose, nor is an example's description
+// ("Sort processes (use htop --sort help for the options):"), which says
+// how to run the example.
+func firstProse(ev []plugin.ScoredKU, read map[string][]statement, re *regexp.Regexp, names func(text string) bool) (*kus.KU, statement) {
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
 		}
 		for _, s := range read[e.KU.ID] {
-			// An example's description ("Sort processes (use htop --sort
-			// help for the options):") says how to run it, not which to
-			// pick.
-			if s.kind == kindCode || s.kind == kindRow || len(s.block) > 0 || strings.HasSuffix(strings.TrimSpace(s.text), ":") || !pickRE.MatchString(s.text) || rawCode(s.text) {
+			if s.kind == kindCode || s.kind == kindRow || len(s.block) > 0 || strings.HasSuffix(strings.TrimSpace(s.text), ":") || !re.MatchString(s.text) || rawCode(s.text) {
 				continue
 			}
-			for _, it := range items {
-				if namesItem(s.text, it) {
-					return e.KU, s
-				}
+			if names(s.text) {
+				return e.KU, s
 			}
 		}
 	}

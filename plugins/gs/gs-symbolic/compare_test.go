@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -43,10 +44,8 @@ func TestComparedItems(t *testing.T) {
 // own source (prose before its commands), says so when the evidence lacks
 // an item, and adds the statement that says which to pick.
 func TestComparisonTable(t *testing.T) {
-	scp := &kus.KU{ID: "s::1", Title: "scp", SourceID: "common/scp.md", Range: kus.Range{StartLine: 1},
-		TextBody: "scp {{path/to/file}} {{host}}:{{path}}. Secure copy."}
-	rsync := &kus.KU{ID: "r::1", Title: "rsync", SourceID: "common/rsync.md", Range: kus.Range{StartLine: 1},
-		Claim: "Transfer files either to or from a remote host. Prefer rsync over scp when a transfer may be interrupted."}
+	scp := plugintest.Text("s::1", "scp", "common/scp.md", 1, "scp {{path/to/file}} {{host}}:{{path}}. Secure copy.")
+	rsync := plugintest.Claim("r::1", "rsync", "common/rsync.md", 1, "Transfer files either to or from a remote host. Prefer rsync over scp when a transfer may be interrupted.")
 	cases := []struct {
 		name, target string
 		ev           []plugin.ScoredKU
@@ -70,14 +69,10 @@ func TestComparisonTable(t *testing.T) {
 // and an item's own page speaks for it by its description, not by one of
 // its examples.
 func TestComparisonRowForms(t *testing.T) {
-	levels := &kus.KU{ID: "l::1", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "Fatal calls os.Exit(1) after logging the entry. Panic calls panic() after logging the entry."}
-	chmod := &kus.KU{ID: "c::1", Title: "chmod", SourceID: "common/chmod.md", Range: kus.Range{StartLine: 1},
-		TextBody: "Change the access permissions of a file or directory.\n\n- Give the user who owns a file the right to execute it:\n\n`chmod u+x {{path/to/file}}`"}
-	chown := &kus.KU{ID: "o::1", Title: "chown", SourceID: "common/chown.md", Range: kus.Range{StartLine: 1},
-		TextBody: "Change user and group ownership of files and directories."}
-	allLevels := &kus.KU{ID: "l::2", Title: "Level logging", SourceID: "logrus/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\n```go\n// Calls os.Exit(1) after logging\nlogrus.Fatal(\"Bye.\")\n// Calls panic() after logging\nlogrus.Panic(\"I'm bailing.\")\n```"}
+	levels := plugintest.Text("l::1", "Level logging", "logrus/README.md", 1, "Fatal calls os.Exit(1) after logging the entry. Panic calls panic() after logging the entry.")
+	chmod := plugintest.Text("c::1", "chmod", "common/chmod.md", 1, "Change the access permissions of a file or directory.\n\n- Give the user who owns a file the right to execute it:\n\n`chmod u+x {{path/to/file}}`")
+	chown := plugintest.Text("o::1", "chown", "common/chown.md", 1, "Change user and group ownership of files and directories.")
+	allLevels := plugintest.Text("l::2", "Level logging", "logrus/README.md", 1, "Logrus has seven logging levels: Trace, Debug, Info, Warning, Error, Fatal and Panic.\n\n```go\n// Calls os.Exit(1) after logging\nlogrus.Fatal(\"Bye.\")\n// Calls panic() after logging\nlogrus.Panic(\"I'm bailing.\")\n```")
 	viperMD := "# Viper\n\n## Establishing Defaults\n\nA good configuration system will support default values. A default value is not required for a key, but it is useful when a key has not been set.\n\nExamples:\n\n```go\nviper.SetDefault(\"ContentDir\", \"content\")\n```\n\n## Setting Overrides\n\nThese could be from a command line flag, or from your own application logic.\n\n```go\nviper.Set(\"Verbose\", true)\n```\n"
 	doc, err := kus.Parse([]byte(viperMD), kus.SourceInfo{SourceID: "viper/README.md"})
 	if err != nil {
@@ -185,14 +180,10 @@ func TestShortItemUnderItsIntroduction(t *testing.T) {
 // from each item's description; one that names both without comparing
 // them does not.
 func TestComparisonSaysWhatThePageCompares(t *testing.T) {
-	fast := &kus.KU{ID: "f::1", Title: "fastdet", SourceID: "plugin::fastdet", Range: kus.Range{StartLine: 1},
-		Claim: "fastdet is the lightweight model detector: one call emits the intents."}
-	sym := &kus.KU{ID: "s::1", Title: "symdet", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 1},
-		Claim: "symdet is the rule-based detector: patterns and keyword rules, no model."}
-	vs := &kus.KU{ID: "s::2", Title: "symdet versus model detectors", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 9},
-		Claim: "Compared with fastdet, symdet misses implicit intents and paraphrases in long turns."}
-	both := &kus.KU{ID: "s::3", Title: "detectors", SourceID: "plugin::symdet", Range: kus.Range{StartLine: 12},
-		Claim: "symdet and fastdet both emit intents."}
+	fast := plugintest.Claim("f::1", "fastdet", "plugin::fastdet", 1, "fastdet is the lightweight model detector: one call emits the intents.")
+	sym := plugintest.Claim("s::1", "symdet", "plugin::symdet", 1, "symdet is the rule-based detector: patterns and keyword rules, no model.")
+	vs := plugintest.Claim("s::2", "symdet versus model detectors", "plugin::symdet", 9, "Compared with fastdet, symdet misses implicit intents and paraphrases in long turns.")
+	both := plugintest.Claim("s::3", "detectors", "plugin::symdet", 12, "symdet and fastdet both emit intents.")
 	ev := []plugin.ScoredKU{{KU: both, Score: 1}, {KU: vs, Score: 1}, {KU: sym, Score: 0.9}, {KU: fast, Score: 0.8}}
 	res := solve(t, nil, &plugin.SolveInput{Intents: []plugin.Intent{{ID: "i1", Act: "compare", Target: "symdet compare with fastdet"}}, Evidence: ev})
 	checkMD(t, res.ResponseMarkdown, []string{"| symdet | symdet is the rule-based detector", "| fastdet | fastdet is the lightweight",

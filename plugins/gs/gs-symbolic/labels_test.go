@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // TestLabelsAreNotStatements: the "Covers: a; b." list of a section's
@@ -16,8 +17,7 @@ func TestLabelsAreNotStatements(t *testing.T) {
 		TextBody: "Fast KB Retriever. Lexical-first retrieval with a small result budget.\n\nCovers: kb-fast versus kb-balanced and kb-thinkingdb; when to use kb-fast."}
 	unit := &kus.KU{ID: "p::2", Title: "kb-fast", Topic: "kb-fast versus kb-thinkingdb", SourceID: "plugin::kb-fast", Range: kus.Range{StartLine: 5},
 		Claim: "kb-fast is the cheapest kb-plugin: lexical-first BM25 retrieval that returns at most 3 KUs."}
-	other := &kus.KU{ID: "t::1", Title: "kb-thinkingdb", SourceID: "plugin::kb-thinkingdb", Range: kus.Range{StartLine: 5},
-		TextBody: "kb-fast versus kb-thinkingdb. kb-thinkingdb fuses BM25 with proofs over the facts it extracts."}
+	other := plugintest.Text("t::1", "kb-thinkingdb", "plugin::kb-thinkingdb", 5, "kb-fast versus kb-thinkingdb. kb-thinkingdb fuses BM25 with proofs over the facts it extracts.")
 	cases := []struct {
 		name, target string
 		act          string

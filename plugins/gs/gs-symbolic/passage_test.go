@@ -8,6 +8,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // mdSource is one Markdown file read into KUs as ingest reads it.
@@ -56,11 +57,8 @@ func (s mdSource) soleLeaf(t *testing.T) *kus.KU {
 // the corpus (nil for none).
 func solve(t *testing.T, c plugin.Corpus, in *plugin.SolveInput) *plugin.SolveResult {
 	t.Helper()
-	p, err := New(nil, plugin.Env{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.(plugin.GSPlugin).Solve(context.Background(), plugin.RunContext{Corpus: c}, in)
+	p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
+	res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: c}, in)
 	if err != nil {
 		t.Fatal(err)
 	}

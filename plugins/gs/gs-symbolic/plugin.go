@@ -2,7 +2,7 @@ package gssymbolic
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"fmt"
 	"math"
 	"path"
@@ -22,11 +22,8 @@ import (
 // ID is the plugin id.
 const ID = "gs-symbolic"
 
-//go:embed plugin.json
-var descriptorJSON []byte
-
-//go:embed plugin.kus.md
-var kusMarkdown []byte
+//go:embed plugin.json plugin.kus.md
+var files embed.FS
 
 func init() { plugins.RegisterBuiltin(builtin) }
 
@@ -35,8 +32,7 @@ type Plugin struct{ plugin.Base }
 
 var _ plugin.GSPlugin = (*Plugin)(nil)
 
-var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
-	func(base plugin.Base, _ struct{}, _ plugin.Env) plugin.Plugin { return &Plugin{Base: base} })
+var builtin = plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} })
 
 // New builds the plugin from its options and injected services, as the catalog does.
 var New = builtin.New

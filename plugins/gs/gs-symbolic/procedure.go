@@ -151,13 +151,7 @@ func withoutComments(md string) string {
 // of a fenced code block that before leaves open, or "".
 func openFence(before []byte) string {
 	open, char, width := "", byte(0), 0
-	for len(before) > 0 {
-		line := before
-		if i := bytes.IndexByte(before, '\n'); i >= 0 {
-			line, before = before[:i], before[i+1:]
-		} else {
-			before = nil
-		}
+	for line := range bytes.SplitSeq(before, []byte("\n")) {
 		t := bytes.TrimLeft(line, " \t>")
 		if len(t) < 3 || t[0] != '`' && t[0] != '~' {
 			continue

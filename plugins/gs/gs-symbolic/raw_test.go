@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -134,12 +135,9 @@ func TestFenceIndented(t *testing.T) {
 // ("list" picks "List all stashes"), and a page that is only an alias of
 // another page in the evidence is answered by that page.
 func TestHowToActionAndAlias(t *testing.T) {
-	stash := &kus.KU{ID: "s::1", Title: "git stash", SourceID: "common/git-stash.md", Range: kus.Range{StartLine: 3},
-		Procedure: "Stash local Git changes in a temporary area.\n- Stash the current uncommitted changes:\n`git stash`\n- List all stashes:\n`git stash list`"}
-	alias := &kus.KU{ID: "d::1", Title: "docker container remove", SourceID: "common/docker-container-remove.md", Range: kus.Range{StartLine: 3},
-		Procedure: "This command is an alias of `docker container rm`.\n- View documentation for the original command:\n`tldr docker container rm`"}
-	rm := &kus.KU{ID: "d::2", Title: "docker container rm", SourceID: "common/docker-container-rm.md", Range: kus.Range{StartLine: 3},
-		Procedure: "Remove containers.\n- Remove containers:\n`docker container rm {{container}}`"}
+	stash := plugintest.Procedure("s::1", "git stash", "common/git-stash.md", 3, "Stash local Git changes in a temporary area.\n- Stash the current uncommitted changes:\n`git stash`\n- List all stashes:\n`git stash list`")
+	alias := plugintest.Procedure("d::1", "docker container remove", "common/docker-container-remove.md", 3, "This command is an alias of `docker container rm`.\n- View documentation for the original command:\n`tldr docker container rm`")
+	rm := plugintest.Procedure("d::2", "docker container rm", "common/docker-container-rm.md", 3, "Remove containers.\n- Remove containers:\n`docker container rm {{container}}`")
 	cases := []struct {
 		name, task string
 		ev         []plugin.ScoredKU

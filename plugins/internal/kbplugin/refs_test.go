@@ -14,22 +14,32 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
-// Two pages match the question equally; the one other pages run in their
-// examples ranks first, and loses that place when those pages stop
-// referring to it (a re-ingest of the referring pages updates the counts).
-func TestReferencedPageBreaksATie(t *testing.T) {
-	st := memStore{kv: kvtest.New()}
-	e := New(Fast, st)
-	put := func(src, text string) {
+// tailReferrers is an engine of profile prof over a new store holding
+// common/follow.md, a page on following a growing log file,
+// common/tail.md, whose text is tail, and four pages whose examples run
+// tail; put (re)indexes a page of one leaf unit.
+func tailReferrers(t *testing.T, prof Profile, tail string) (e *Engine, st memStore, put func(src, text string)) {
+	t.Helper()
+	st = memStore{kv: kvtest.New()}
+	e = New(prof, st)
+	put = func(src, text string) {
 		t.Helper()
 		u := &kus.KU{ID: src + "::0", SourceID: src, Level: kus.LevelLeaf, Title: src, TextBody: text}
 		require.NoError(t, e.index(st.kv, src, []*kus.KU{u}, []byte(text), nil))
 	}
 	put("common/follow.md", "Keep reading a growing log file.")
-	put("common/tail.md", "Keep reading a growing log file.")
+	put("common/tail.md", tail)
 	for i := range 4 {
 		put(fmt.Sprintf("common/tool%d.md", i), fmt.Sprintf("Tool %d prints its state: `tool%d state | tail -n 5`.", i, i))
 	}
+	return e, st, put
+}
+
+// Two pages match the question equally; the one other pages run in their
+// examples ranks first, and loses that place when those pages stop
+// referring to it (a re-ingest of the referring pages updates the counts).
+func TestReferencedPageBreaksATie(t *testing.T) {
+	e, st, put := tailReferrers(t, Fast, "Keep reading a growing log file.")
 	first := func() string {
 		r, err := e.Search(context.Background(), plugin.SearchRequest{Query: "keep reading a growing log file", K: 2, BySource: true})
 		require.NoError(t, err)
@@ -76,18 +86,7 @@ func TestWeighReferencesSaturates(t *testing.T) {
 // several are asked for, with every profile.
 func TestFirstHitDoesNotDependOnK(t *testing.T) {
 	for _, prof := range []Profile{Fast, Balanced, ThinkingDB} {
-		st := memStore{kv: kvtest.New()}
-		e := New(prof, st)
-		put := func(src, text string) {
-			t.Helper()
-			u := &kus.KU{ID: src + "::0", SourceID: src, Level: kus.LevelLeaf, Title: src, TextBody: text}
-			require.NoError(t, e.index(st.kv, src, []*kus.KU{u}, []byte(text), nil))
-		}
-		put("common/follow.md", "Keep reading a growing log file.")
-		put("common/tail.md", "Keep reading a growing log file as it is written.")
-		for i := range 4 {
-			put(fmt.Sprintf("common/tool%d.md", i), fmt.Sprintf("Tool %d prints its state: `tool%d state | tail -n 5`.", i, i))
-		}
+		e, _, _ := tailReferrers(t, prof, "Keep reading a growing log file as it is written.")
 		for _, bySource := range []bool{true, false} {
 			var firsts []string
 			for _, k := range []int{1, 2, 5} {

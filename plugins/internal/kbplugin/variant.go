@@ -29,10 +29,9 @@ var (
 // plugins.RegisterBuiltin with it from the folder's init, so that the
 // registry records that folder's plugin.json as the plugin's source.
 func (prof Profile) Builtin(folder fs.FS) plugins.Builtin {
-	descriptorJSON, kusMarkdown := plugins.ReadFolder(folder)
 	if prof.ThinkingDB {
 		defaults := DepthOptions{MaxResults: prof.MaxResults, MinScore: prof.MinScore, MaxDepth: prof.MaxDepth}
-		return plugins.Define(descriptorJSON, kusMarkdown, defaults, (*DepthOptions).validate, func(base plugin.Base, o DepthOptions, env plugin.Env) plugin.Plugin {
+		return plugins.Define(folder, defaults, (*DepthOptions).validate, func(base plugin.Base, o DepthOptions, env plugin.Env) plugin.Plugin {
 			p := prof
 			p.MaxResults, p.MinScore, p.MaxDepth = o.MaxResults, o.MinScore, o.MaxDepth
 			return &Plugin{Base: base, engine: New(p, env.Store)}
@@ -41,7 +40,7 @@ func (prof Profile) Builtin(folder fs.FS) plugins.Builtin {
 	// Only a ThinkingDB variant accepts maxDepth; for the others it is an
 	// unknown key like any other.
 	defaults := Options{MaxResults: prof.MaxResults, MinScore: prof.MinScore}
-	return plugins.Define(descriptorJSON, kusMarkdown, defaults, (*Options).validate, func(base plugin.Base, o Options, env plugin.Env) plugin.Plugin {
+	return plugins.Define(folder, defaults, (*Options).validate, func(base plugin.Base, o Options, env plugin.Env) plugin.Plugin {
 		p := prof
 		p.MaxResults, p.MinScore, p.MaxDepth = o.MaxResults, o.MinScore, 0
 		return &Plugin{Base: base, engine: New(p, env.Store)}

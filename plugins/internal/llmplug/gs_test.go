@@ -144,9 +144,7 @@ func TestSolveWithoutEvidenceOrModel(t *testing.T) {
 	p := fastSolver(t)
 	// Offline: no LLM in the run context.
 	res, err := p.Solve(llmplugtest.Context(t), llmplugtest.Offline(), fastSolveInput())
-	require.NoError(t, err)
-	assert.Equal(t, plugin.StatusUnsupported, res.Status)
-	assert.Equal(t, plugin.CodeLLMUnavailable, res.Error.Code)
+	llmplugtest.Unavailable(t, err, res.Status, res.Error)
 	assert.Contains(t, res.Error.Message, "MRPVM_LLM_BASE_URL")
 
 	// No evidence: no-context without a call.

@@ -144,13 +144,9 @@ func TestFastSeedPromptExampleIsValid(t *testing.T) {
 func TestSeedDetectorOffline(t *testing.T) {
 	p := fastDetector(t)
 	res, err := p.DetectSeeds(llmplugtest.Context(t), llmplugtest.Offline(), seedInput())
-	require.NoError(t, err)
-	assert.Equal(t, plugin.StatusUnsupported, res.Status)
-	assert.Equal(t, plugin.CodeLLMUnavailable, res.Error.Code)
+	llmplugtest.Unavailable(t, err, res.Status, res.Error)
 	nres, err := p.NormalizePersistentContext(llmplugtest.Context(t), llmplugtest.Offline(), &plugin.NormalizeInput{Text: "Paris is in France."})
-	require.NoError(t, err)
-	assert.Equal(t, plugin.StatusUnsupported, nres.Status)
-	assert.Equal(t, plugin.CodeLLMUnavailable, nres.Error.Code)
+	llmplugtest.Unavailable(t, err, nres.Status, nres.Error)
 }
 
 func TestNormalizePersistentContext(t *testing.T) {

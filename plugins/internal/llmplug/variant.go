@@ -33,26 +33,19 @@ var (
 		Defaults: ValOptions{MaxEvidence: 8, MaxEvidenceChars: 10000, MaxAnswerBytes: 8000}}
 )
 
-// readFolder reads a plugin folder's embedded files: its descriptor and
-// KUs (plugins.ReadFolder) and its prompt templates prompts/*.tmpl, all in
-// one embed.FS:
+// builtin is the registration of a variant from its folder's files, its
+// options' defaults and check, and build, which makes the plugin from its
+// base, options and prompts. The folder embeds the descriptor, the KUs
+// (see plugins.ReadFolder) and the prompt templates prompts/*.tmpl:
 //
 //	//go:embed plugin.json plugin.kus.md prompts/*.tmpl
 //	var files embed.FS
 //
 // It panics when a file is missing or a prompt does not parse, a
 // programming error caught by the folder's tests.
-func readFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte, prompts *Prompts) {
-	descriptorJSON, kusMarkdown = plugins.ReadFolder(folder)
-	return descriptorJSON, kusMarkdown, MustParsePrompts(folder, "prompts/*.tmpl")
-}
-
-// builtin is the registration of a variant from its folder's files (see
-// readFolder), its options' defaults and check, and build, which makes the
-// plugin from its base, options and prompts.
 func builtin[O any](folder fs.FS, defaults O, check func(*O) error, build func(plugin.Base, O, *Prompts) plugin.Plugin) plugins.Builtin {
-	descriptorJSON, kusMarkdown, prompts := readFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, defaults, check, func(base plugin.Base, opts O, _ plugin.Env) plugin.Plugin {
+	prompts := MustParsePrompts(folder, "prompts/*.tmpl")
+	return plugins.Define(folder, defaults, check, func(base plugin.Base, opts O, _ plugin.Env) plugin.Plugin {
 		return build(base, opts, prompts)
 	})
 }
@@ -84,7 +77,7 @@ func (o *GSOptions) validate() error {
 }
 
 // Builtin is the registration of the variant v from its folder's files
-// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+// (see builtin). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v GSVariant) Builtin(folder fs.FS) plugins.Builtin {
 	return builtin(folder, v.Defaults, (*GSOptions).validate, func(base plugin.Base, opts GSOptions, prompts *Prompts) plugin.Plugin {
 		return &GoalSolverPlugin{Base: base, Options: opts, GoalSolver: &GoalSolver{ID: v.ID, Role: v.Role, Prompts: prompts,
@@ -126,7 +119,7 @@ func (o *SDOptions) validate() error {
 }
 
 // Builtin is the registration of the variant v from its folder's files
-// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+// (see builtin). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v SDVariant) Builtin(folder fs.FS) plugins.Builtin {
 	return builtin(folder, v.Defaults, (*SDOptions).validate, func(base plugin.Base, opts SDOptions, prompts *Prompts) plugin.Plugin {
 		return &SeedDetectorPlugin{Base: base, Options: opts, SeedDetector: &SeedDetector{ID: v.ID, Role: v.Role, Prompts: prompts,
@@ -172,7 +165,7 @@ func (o *ValOptions) validate() error {
 }
 
 // Builtin is the registration of the variant v from its folder's files
-// (see readFolder). Call plugins.RegisterBuiltin with it from the folder's init.
+// (see builtin). Call plugins.RegisterBuiltin with it from the folder's init.
 func (v ValVariant) Builtin(folder fs.FS) plugins.Builtin {
 	return builtin(folder, v.Defaults, (*ValOptions).validate, func(base plugin.Base, opts ValOptions, prompts *Prompts) plugin.Plugin {
 		return &ValidatorPlugin{Base: base, Options: opts, Validator: &Validator{ID: v.ID, Role: v.Role, Prompts: prompts,

@@ -32,8 +32,7 @@ var (
 // plugins.RegisterBuiltin with it from the folder's init, so that the
 // registry records that folder's plugin.json as the plugin's source.
 func (v Variant) Builtin(folder fs.FS) plugins.Builtin {
-	descriptorJSON, kusMarkdown := plugins.ReadFolder(folder)
-	return plugins.Define(descriptorJSON, kusMarkdown, Options{Alpha: 0.25}, (*Options).validate, func(base plugin.Base, opts Options, env plugin.Env) plugin.Plugin {
+	return plugins.Define(folder, Options{Alpha: 0.25}, (*Options).validate, func(base plugin.Base, opts Options, env plugin.Env) plugin.Plugin {
 		return &Planner{Base: base, Options: opts, variant: v, learner: NewLearner(opts.Alpha, env.Store)}
 	})
 }

@@ -2,7 +2,7 @@ package sdsymbolic
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,11 +20,8 @@ import (
 // ID is the plugin id.
 const ID = "sd-symbolic"
 
-//go:embed plugin.json
-var descriptorJSON []byte
-
-//go:embed plugin.kus.md
-var kusMarkdown []byte
+//go:embed plugin.json plugin.kus.md
+var files embed.FS
 
 func init() { plugins.RegisterBuiltin(builtin) }
 
@@ -33,8 +30,7 @@ type Plugin struct{ plugin.Base }
 
 var _ plugin.SDPlugin = (*Plugin)(nil)
 
-var builtin = plugins.Define(descriptorJSON, kusMarkdown, struct{}{}, nil,
-	func(base plugin.Base, _ struct{}, _ plugin.Env) plugin.Plugin { return &Plugin{Base: base} })
+var builtin = plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} })
 
 // New builds the plugin from its options and injected services, as the catalog does.
 var New = builtin.New

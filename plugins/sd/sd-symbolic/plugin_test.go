@@ -10,6 +10,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/kus/sop"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // TestTurnContextIsGrouped: a mixed turn's instructions and facts become
@@ -17,8 +18,7 @@ import (
 // subject together), each with the PhaseScopes of the phase it serves,
 // while every task stays its own intent.
 func TestTurnContextIsGrouped(t *testing.T) {
-	p, err := New(nil, plugin.Env{PluginID: ID})
-	require.NoError(t, err)
+	sd := plugintest.New[plugin.SDPlugin](t, New, plugin.Env{PluginID: ID})
 	type unit struct {
 		scope, kuType, claim string
 		triple               bool
@@ -42,7 +42,7 @@ func TestTurnContextIsGrouped(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := p.(plugin.SDPlugin).DetectSeeds(context.Background(), plugin.RunContext{}, &plugin.SeedInput{Payload: plugin.Payload{Prompt: tc.turn}, TurnID: "t1"})
+			res, err := sd.DetectSeeds(context.Background(), plugin.RunContext{}, &plugin.SeedInput{Payload: plugin.Payload{Prompt: tc.turn}, TurnID: "t1"})
 			require.NoError(t, err)
 			require.Equal(t, plugin.StatusSuccess, res.Status)
 			ir, err := sop.Interpret(res.IntentCNL)
@@ -64,9 +64,7 @@ func TestTurnContextIsGrouped(t *testing.T) {
 // the Markdown reader's hierarchy (sections, Context Unit blocks and all),
 // other text as grouped paragraph KUs in contextCNL.
 func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
-	p, err := New(nil, plugin.Env{PluginID: ID})
-	require.NoError(t, err)
-	sd := p.(plugin.SDPlugin)
+	sd := plugintest.New[plugin.SDPlugin](t, New, plugin.Env{PluginID: ID})
 	src := "# Guide\n\n## Install\n\nRun the installer. Paris is part of France.\n\n## Use\n\nOpen the app.\n"
 	cases := []struct {
 		name, sourceType string
@@ -99,6 +97,6 @@ func TestNormalizeMarkdownIsTheMarkdownReader(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = sd.NormalizePersistentContext(ctx, plugin.RunContext{}, &plugin.NormalizeInput{Source: kus.SourceInfo{SourceID: "a.md"}, Text: src})
+	_, err := sd.NormalizePersistentContext(ctx, plugin.RunContext{}, &plugin.NormalizeInput{Source: kus.SourceInfo{SourceID: "a.md"}, Text: src})
 	assert.ErrorIs(t, err, context.Canceled, "a cancelled read stops")
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // stashPage and dockerPage are tldr-pages' git-stash and docker pages
@@ -99,12 +100,8 @@ func TestHowToExampleMustDoTheAction(t *testing.T) {
 // tldr-pages cites ("pueue — common/pueue.md:3").
 func descriptionUnit(t *testing.T, id, md string) *kus.KU {
 	t.Helper()
-	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := sourced{src: map[string]string{id: md}}
-	for _, k := range doc.Units {
+	for _, k := range plugintest.Parse(t, id, md) {
 		if firstBlock(k, plugin.RunContext{Corpus: c}) {
 			return k
 		}

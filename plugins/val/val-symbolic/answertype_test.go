@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // srcCorpus serves source texts and counts every term once.
@@ -22,10 +23,8 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 	const md = "## Upload files\n\nSave an uploaded file:\n\n```go\nfor _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}\n```\n"
 	upload := &kus.KU{ID: "g::1", Title: "Upload files", SourceID: "gin/doc.md", Range: kus.Range{StartLine: 1},
 		Claim: "Save an uploaded file.", TextBody: "Save an uploaded file:", CharStart: 0, CharEnd: len(md)}
-	about := &kus.KU{ID: "v::1", Title: "What is Viper?", SourceID: "viper/README.md", Range: kus.Range{StartLine: 1},
-		Claim: "Viper supports live watching and re-reading of config files."}
-	watch := &kus.KU{ID: "v::2", Title: "Watching config files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 9},
-		Claim: "Call `viper.WatchConfig()` to watch config files."}
+	about := plugintest.Claim("v::1", "What is Viper?", "viper/README.md", 1, "Viper supports live watching and re-reading of config files.")
+	watch := plugintest.Claim("v::2", "Watching config files", "viper/README.md", 9, "Call `viper.WatchConfig()` to watch config files.")
 	const page = "# Installing Frobnicator\n\nFrobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs libjpeg 9 and 2 GB of disk space.\n"
 	install := &kus.KU{ID: "i::summary", Title: "Installing Frobnicator", SourceID: "guide/install.md", Range: kus.Range{StartLine: 1},
 		TextBody: "Frobnicator tidies photo libraries.", CharStart: 0, CharEnd: len(page)}
@@ -59,10 +58,7 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var ev []plugin.ScoredKU
-			for _, k := range tc.ev {
-				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
-			}
+			ev := plugintest.Scored(tc.ev...)
 			in := &plugin.ValidateInput{Intents: []plugin.Intent{{Act: "implement", Target: tc.target}}, Answer: tc.answer, Evidence: ev, SearchedFor: tc.searched}
 			expect(t, validate(t, c, in), tc.want, "")
 		})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // TestAComparisonMustWeighEachItem: an answer to a comparison or a choice
@@ -12,14 +13,10 @@ import (
 // of them one description; an answer that does all that is accepted.
 func TestAComparisonMustWeighEachItem(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process display information running real time": 400, "top htop fast deep solver": 5})}
-	top := &kus.KU{ID: "t::1", Title: "top", SourceID: "linux/top.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Display dynamic real-time information about running processes."}
-	htop := &kus.KU{ID: "h::1", Title: "htop", SourceID: "common/htop.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Display dynamic real-time information about running processes. An enhanced version of top."}
-	fast := &kus.KU{ID: "f::1", Title: "gs-fast", SourceID: "plugin::gs-fast", Range: kus.Range{StartLine: 3},
-		TextBody: "Fast goal solver. Good fluency with low latency."}
-	deep := &kus.KU{ID: "d::1", Title: "gs-deep", SourceID: "plugin::gs-deep", Range: kus.Range{StartLine: 3},
-		TextBody: "Deep goal solver. Slower, for nuanced questions."}
+	top := plugintest.Text("t::1", "top", "linux/top.md", 3, "Display dynamic real-time information about running processes.")
+	htop := plugintest.Text("h::1", "htop", "common/htop.md", 3, "Display dynamic real-time information about running processes. An enhanced version of top.")
+	fast := plugintest.Text("f::1", "gs-fast", "plugin::gs-fast", 3, "Fast goal solver. Good fluency with low latency.")
+	deep := plugintest.Text("d::1", "gs-deep", "plugin::gs-deep", 3, "Deep goal solver. Slower, for nuanced questions.")
 	sources := "\nSources:\n[1] top — linux/top.md:3\n[2] htop — common/htop.md:3\n"
 	cases := []struct {
 		name, act, target, answer, says string
@@ -47,10 +44,7 @@ func TestAComparisonMustWeighEachItem(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var ev []plugin.ScoredKU
-			for _, k := range tc.ev {
-				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
-			}
+			ev := plugintest.Scored(tc.ev...)
 			res := validate(t, c, &plugin.ValidateInput{
 				Intents: []plugin.Intent{{ID: "i1", Act: tc.act, Target: tc.target}},
 				Answer:  tc.answer, Evidence: ev})
@@ -89,18 +83,12 @@ func TestChoiceNames(t *testing.T) {
 // themselves by its name ("linux/") confines nothing.
 func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"serve static files directory handler": 20, "gin mux linux": 300})}
-	muxStatic := &kus.KU{ID: "m::1", Title: "Static Files", SourceID: "mux/README.md", Range: kus.Range{StartLine: 188},
-		TextBody: "This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`"}
-	ginStatic := &kus.KU{ID: "g::1", Title: "Serving static files", SourceID: "gin/docs/doc.md", Range: kus.Range{StartLine: 1416},
-		TextBody: "gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`"}
-	guide := &kus.KU{ID: "x::1", Title: "Static files", SourceID: "guides/static.md", Range: kus.Range{StartLine: 1},
-		TextBody: "To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`."}
-	lsblk := &kus.KU{ID: "l::1", Title: "lsblk", SourceID: "linux/lsblk.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Lists information about devices."}
-	useradd := &kus.KU{ID: "l::2", Title: "useradd", SourceID: "linux/useradd.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Create a new Linux user."}
-	lsusb := &kus.KU{ID: "l::3", Title: "lsusb", SourceID: "linux/lsusb.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Display information about USB buses."}
+	muxStatic := plugintest.Text("m::1", "Static Files", "mux/README.md", 188, "This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`")
+	ginStatic := plugintest.Text("g::1", "Serving static files", "gin/docs/doc.md", 1416, "gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`")
+	guide := plugintest.Text("x::1", "Static files", "guides/static.md", 1, "To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`.")
+	lsblk := plugintest.Text("l::1", "lsblk", "linux/lsblk.md", 3, "Lists information about devices.")
+	useradd := plugintest.Text("l::2", "useradd", "linux/useradd.md", 3, "Create a new Linux user.")
+	lsusb := plugintest.Text("l::3", "lsusb", "linux/lsusb.md", 3, "Display information about USB buses.")
 	cases := []struct {
 		name, target, answer string
 		lead                 *kus.KU
@@ -130,10 +118,7 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var ev []plugin.ScoredKU
-			for _, k := range tc.ev {
-				ev = append(ev, plugin.ScoredKU{KU: k, Score: 1})
-			}
+			ev := plugintest.Scored(tc.ev...)
 			res := validate(t, c, &plugin.ValidateInput{
 				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
 				Answer:  tc.answer, Evidence: ev})
@@ -236,10 +221,8 @@ func TestShows(t *testing.T) {
 // would otherwise outweigh the task the source answers.
 func TestAChoiceIsAnsweredByOneSourcePerItem(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"download file url directory website": 300, "whole": 100, "curl wget": 3})}
-	wget := &kus.KU{ID: "w::1", Title: "wget", SourceID: "common/wget.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Download files from the Web. Download a directory of a website recursively: `wget --mirror {{url}}`"}
-	curl := &kus.KU{ID: "c::1", Title: "curl", SourceID: "common/curl.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Transfers data from or to a server. Download a file from a URL: `curl -O {{url}}`"}
+	wget := plugintest.Text("w::1", "wget", "common/wget.md", 3, "Download files from the Web. Download a directory of a website recursively: `wget --mirror {{url}}`")
+	curl := plugintest.Text("c::1", "curl", "common/curl.md", 3, "Transfers data from or to a server. Download a file from a URL: `curl -O {{url}}`")
 	sources := "\nSources:\n[1] wget — common/wget.md:3\n[2] curl — common/curl.md:3\n"
 	ev := []plugin.ScoredKU{{KU: wget, Score: 1}, {KU: curl, Score: 1}}
 	ask := func(answer string) *plugin.ValidateResult {

@@ -8,6 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -43,10 +44,8 @@ func freqs(groups map[string]int) map[string]int {
 func TestKeyCoverageWeighsRareTerms(t *testing.T) {
 	df := freqs(map[string]int{"line show print number": 900, "life game cells": 3, "static files serve": 20})
 	c := corpus{n: 1000, df: df}
-	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "life", SourceID: "common/life.md", Range: kus.Range{StartLine: 1},
-		Claim: "Run Conway's game of life with cells on a grid."}}
-	static := plugin.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "Static Files", SourceID: "mux/README.md", Range: kus.Range{StartLine: 3},
-		Claim: "Serve static files from a folder with a file server."}}
+	life := plugin.ScoredKU{KU: plugintest.Claim("l::1", "life", "common/life.md", 1, "Run Conway's game of life with cells on a grid.")}
+	static := plugin.ScoredKU{KU: plugintest.Claim("m::1", "Static Files", "mux/README.md", 3, "Serve static files from a folder with a file server.")}
 	cases := []struct {
 		name, target, answer string
 		ev                   plugin.ScoredKU
@@ -71,25 +70,18 @@ func TestKeyCoverageWeighsRareTerms(t *testing.T) {
 func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
 	df := freqs(map[string]int{"external wrapper run engine user": 300, "alloc": 4, "allow": 40})
 	c := corpus{n: 1000, df: df}
-	wrappers := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "External wrappers", SourceID: "README.md", Range: kus.Range{StartLine: 260},
-		TextBody: "An external wrapper runs only when the user's engine.json allowlists it:\n\n```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n"}}
+	wrappers := plugin.ScoredKU{KU: plugintest.Text("r::1", "External wrappers", "README.md", 260, "An external wrapper runs only when the user's engine.json allowlists it:\n\n```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n")}
 	answer := "External wrappers [1]: An external wrapper runs only when the user's engine.json allowlists it:\n\n" +
 		"```json\n{\"pluginAllowlist\": [\"my-helper\"]}\n```\n\nSources:\n[1] External wrappers — README.md:260\n"
-	cases := []struct {
-		name, asked string
-		want        plugin.Status
-	}{
-		{"the word as asked", "How do I allow an external wrapper to run?", plugin.StatusAccepted},
-		{"another word corrected the same way", "How do I alocate an external wrapper to run?", plugin.StatusRejected},
+	asked := func(prompt string) plugin.ValidateInput {
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, SearchedFor: "alloc an external wrapper to run",
+			Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
+			Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.asked}, SearchedFor: "alloc an external wrapper to run",
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "alloc an external wrapper to run"}},
-				Answer:  answer, Evidence: []plugin.ScoredKU{wrappers}})
-			expect(t, res, tc.want, `"alloc" is not covered`)
-		})
-	}
+	expectInputs(t, c, `"alloc" is not covered`, []inputCase{
+		{"the word as asked", asked("How do I allow an external wrapper to run?"), plugin.StatusAccepted},
+		{"another word corrected the same way", asked("How do I alocate an external wrapper to run?"), plugin.StatusRejected},
+	})
 }
 
 // TestFunctionWordsAreNotKeyTerms: "besides" and "else" say how a question
@@ -97,8 +89,7 @@ func TestCorrectedWordsAreCoveredAsAsked(t *testing.T) {
 // are in the knowledge base.
 func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"create key": 200, "ssh-keygen": 3, "besides else": 2})}
-	keygen := plugin.ScoredKU{KU: &kus.KU{ID: "k::1", Title: "ssh-keygen", SourceID: "common/ssh-keygen.md", Range: kus.Range{StartLine: 3},
-		Claim: "Generate ssh keys used for authentication, password-less logins, and other things."}}
+	keygen := plugin.ScoredKU{KU: plugintest.Claim("k::1", "ssh-keygen", "common/ssh-keygen.md", 3, "Generate ssh keys used for authentication, password-less logins, and other things.")}
 	res := validate(t, c, &plugin.ValidateInput{Intents: intent("Besides creating keys, what else can ssh-keygen do"),
 		Answer: "Generate ssh keys used for authentication, password-less logins, and other things. [1]\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n", Evidence: []plugin.ScoredKU{keygen}})
 	expect(t, res, plugin.StatusAccepted, "")
@@ -111,8 +102,7 @@ func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 // question without earlier turns is judged as a whole.
 func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"reload": 30, "file change": 300, "config viper": 20})}
-	features := plugin.ScoredKU{KU: &kus.KU{ID: "v::48", Title: "What is Viper?", SourceID: "viper/README.md", Range: kus.Range{StartLine: 48},
-		TextBody: "Viper reads config files and watches them for changes.\nViper reloads the config file when it changes."}}
+	features := plugin.ScoredKU{KU: plugintest.Text("v::48", "What is Viper?", "viper/README.md", 48, "Viper reads config files and watches them for changes.\nViper reloads the config file when it changes.")}
 	target := "Can it reload when the file changes (config file viper)?"
 	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
 	cases := []struct {
@@ -126,11 +116,8 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(nil, plugin.Env{PluginID: ID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
+			p := plugintest.New[plugin.ValPlugin](t, New, plugin.Env{PluginID: ID})
+			res, err := p.Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: tc.turns}, &plugin.ValidateInput{
 				Payload: plugin.Payload{Prompt: target}, SearchedFor: target, Intents: intent(target), Answer: tc.answer, Evidence: []plugin.ScoredKU{features}})
 			if err != nil {
 				t.Fatal(err)
@@ -144,8 +131,7 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 // "mean" is the question's, not a word the answer must hold.
 func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"kb_corrupt": 3, "mean": 10, "file knowledge base damaged": 200})}
-	damaged := plugin.ScoredKU{KU: &kus.KU{ID: "t::5", Title: "The knowledge base file is damaged", SourceID: "docs/troubleshooting.md", Range: kus.Range{StartLine: 5},
-		TextBody: "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated."}}
+	damaged := plugin.ScoredKU{KU: plugintest.Text("t::5", "The knowledge base file is damaged", "docs/troubleshooting.md", 5, "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated.")}
 	answer := "Commands fail with kb_corrupt when the knowledge base file is damaged or truncated. [1]\n\nSources:\n[1] The knowledge base file is damaged — docs/troubleshooting.md:5\n"
 	for _, prompt := range []string{"What does kb_corrupt mean?", "does kb_corrupt mean"} {
 		res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "does kb_corrupt mean"}},
@@ -157,8 +143,7 @@ func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
 // viperWriting is viper's unit on writing config files; viperWritingAnswer
 // quotes it.
 func viperWriting() plugin.ScoredKU {
-	return plugin.ScoredKU{KU: &kus.KU{ID: "v::200", Title: "Writing Config Files", SourceID: "viper/README.md", Range: kus.Range{StartLine: 200},
-		TextBody: "viper.WriteConfig() writes the current viper configuration to the predefined path."}}
+	return plugin.ScoredKU{KU: plugintest.Text("v::200", "Writing Config Files", "viper/README.md", 200, "viper.WriteConfig() writes the current viper configuration to the predefined path.")}
 }
 
 const viperWritingAnswer = "Writing Config Files [1]: viper.WriteConfig() writes the current viper configuration to the predefined path.\n\nSources:\n[1] Writing Config Files — viper/README.md:200\n"
@@ -215,8 +200,7 @@ func TestParticlesBelongToTheVerb(t *testing.T) {
 // covered by the word it was mended to.
 func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
 	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
-	ku := &kus.KU{ID: "r::1", Title: "AI agents: mrpvm mcp", SourceID: "README.md", Range: kus.Range{StartLine: 541},
-		TextBody: "The tests drive the server with the official Go SDK's client."}
+	ku := plugintest.Text("r::1", "AI agents: mrpvm mcp", "README.md", 541, "The tests drive the server with the official Go SDK's client.")
 	answer := "The tests drive the server with the official Go SDK's client. [1]\n\nSources:\n[1] AI agents: mrpvm mcp — README.md:541\n"
 	cases := []struct {
 		name, prompt, searched string
@@ -284,10 +268,8 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 // to answer. An answer on its words with nothing of the topic is not.
 func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"keep new show": 300, "wait": 100, "kernel message": 40, "human-readable": 20, "dmesg": 3})}
-	dmesg := plugin.ScoredKU{KU: &kus.KU{ID: "d::3", Title: "dmesg", SourceID: "linux/dmesg.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Write the kernel messages to stdout. Show kernel messages in a human-readable way. Show kernel messages and keep waiting for new ones."}}
-	disk := plugin.ScoredKU{KU: &kus.KU{ID: "w::3", Title: "watch", SourceID: "common/watch.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Keep waiting for new ones."}}
+	dmesg := plugin.ScoredKU{KU: plugintest.Text("d::3", "dmesg", "linux/dmesg.md", 3, "Write the kernel messages to stdout. Show kernel messages in a human-readable way. Show kernel messages and keep waiting for new ones.")}
+	disk := plugin.ScoredKU{KU: plugintest.Text("w::3", "watch", "common/watch.md", 3, "Keep waiting for new ones.")}
 	target := "keep waiting for new ones (kernel messages in a human-readable way)"
 	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
 		Evidence: []plugin.ScoredKU{dmesg, disk}}, "", "", []answerCase{
@@ -302,21 +284,15 @@ func TestACompletedPartIsJudgedOnItsOwnWords(t *testing.T) {
 func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"new line log": 300, "watch follow": 50, "tail": 3})}
 	target := "watch new lines of a log"
-	for _, tc := range []struct {
-		name, title, answer string
-		want                plugin.Status
-	}{
-		{"said by the answer", "tail", "Follow new lines of a log: `tail --follow {{path/to/log}}` [1]\n\nSources:\n[1] tail — common/tail.md:3\n", plugin.StatusAccepted},
-		{"only in the title", "follow", "Print new lines of a log: `tail {{path/to/log}}` [1]\n\nSources:\n[1] follow — common/tail.md:3\n", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			k := &kus.KU{ID: "t::3", Title: tc.title, SourceID: "common/tail.md", Range: kus.Range{StartLine: 3},
-				TextBody: "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`"}
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
-				Answer: tc.answer, Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-			expect(t, res, tc.want, "")
-		})
+	// titled answers with answer from the tail page titled title.
+	titled := func(title, answer string) plugin.ValidateInput {
+		k := plugintest.Text("t::3", title, "common/tail.md", 3, "Follow new lines of a log: `tail --follow {{path/to/log}}`\nPrint new lines of a log: `tail {{path/to/log}}`")
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: answer, Evidence: plugintest.Scored(k)}
 	}
+	expectInputs(t, c, "", []inputCase{
+		{"said by the answer", titled("tail", "Follow new lines of a log: `tail --follow {{path/to/log}}` [1]\n\nSources:\n[1] tail — common/tail.md:3\n"), plugin.StatusAccepted},
+		{"only in the title", titled("follow", "Print new lines of a log: `tail {{path/to/log}}` [1]\n\nSources:\n[1] follow — common/tail.md:3\n"), plugin.StatusRejected},
+	})
 }
 
 // TestAClippedWordIsCoveredByItsWord: a clipped word the general lexicon
@@ -326,8 +302,7 @@ func TestASynonymTheAnswerSaysCoversAWord(t *testing.T) {
 func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"list": 300, "remote": 60, "repo repositories report": 30})}
 	target := "list the remotes of my repo"
-	remote := &kus.KU{ID: "r::3", Title: "git remote", SourceID: "common/git-remote.md", Range: kus.Range{StartLine: 3},
-		TextBody: "List the remotes of tracked repositories. List the remotes."}
+	remote := plugintest.Text("r::3", "git remote", "common/git-remote.md", 3, "List the remotes of tracked repositories. List the remotes.")
 	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target)}, "", "", []answerCase{
 		{"the whole word", "List the remotes of tracked repositories. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
 		{"neither", "List the remotes. [1]\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusRejected},

@@ -7,17 +7,15 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // validate runs val-symbolic with its default options over in, with c as
 // the knowledge base it reads statistics and sources from (nil for none).
 func validate(t *testing.T, c plugin.Corpus, in *plugin.ValidateInput) *plugin.ValidateResult {
 	t.Helper()
-	p, err := New(nil, plugin.Env{PluginID: ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.(plugin.ValPlugin).Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
+	p := plugintest.New[plugin.ValPlugin](t, New, plugin.Env{PluginID: ID})
+	res, err := p.Validate(context.Background(), plugin.RunContext{Corpus: c}, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +34,25 @@ func expect(t *testing.T, res *plugin.ValidateResult, want plugin.Status, says s
 	}
 }
 
+// inputCase is a validation input and the status val-symbolic should give
+// it.
+type inputCase struct {
+	name string
+	in   plugin.ValidateInput
+	want plugin.Status
+}
+
+// expectInputs validates each case's input in a subtest and expects the
+// case's status and, for a rejection, a reason that contains says.
+func expectInputs(t *testing.T, c plugin.Corpus, says string, cases []inputCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			expect(t, validate(t, c, &tc.in), tc.want, says)
+		})
+	}
+}
+
 // answerCase is an answer and the status val-symbolic should give it.
 type answerCase struct {
 	name, answer string
@@ -49,16 +66,15 @@ type answerCase struct {
 // with score 1 at level.
 func expectAnswers(t *testing.T, c plugin.Corpus, in plugin.ValidateInput, level, says string, cases []answerCase) {
 	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			in := in
-			in.Answer = tc.answer
-			if tc.ev != nil {
-				in.Evidence = []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}
-			}
-			expect(t, validate(t, c, &in), tc.want, says)
-		})
+	ins := make([]inputCase, len(cases))
+	for i, tc := range cases {
+		ins[i] = inputCase{tc.name, in, tc.want}
+		ins[i].in.Answer = tc.answer
+		if tc.ev != nil {
+			ins[i].in.Evidence = []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}
+		}
 	}
+	expectInputs(t, c, says, ins)
 }
 
 // howToCase is a how-to question on target and an answer that rests on
@@ -74,13 +90,12 @@ type howToCase struct {
 // for a rejection, a reason that contains says.
 func expectHowTo(t *testing.T, c plugin.Corpus, level, says string, cases []howToCase) {
 	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}})
-			expect(t, res, tc.want, says)
-		})
+	ins := make([]inputCase, len(cases))
+	for i, tc := range cases {
+		ins[i] = inputCase{tc.name, plugin.ValidateInput{
+			Payload: plugin.Payload{Prompt: "How do I " + tc.target + "?"},
+			Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+			Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}}, tc.want}
 	}
+	expectInputs(t, c, says, ins)
 }

@@ -2,7 +2,7 @@ package valsymbolic
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"fmt"
 	"maps"
 	"regexp"
@@ -23,11 +23,8 @@ import (
 // ID is the plugin id.
 const ID = "val-symbolic"
 
-//go:embed plugin.json
-var descriptorJSON []byte
-
-//go:embed plugin.kus.md
-var kusMarkdown []byte
+//go:embed plugin.json plugin.kus.md
+var files embed.FS
 
 func init() { plugins.RegisterBuiltin(builtin) }
 
@@ -69,7 +66,7 @@ type Plugin struct {
 
 var _ plugin.ValPlugin = (*Plugin)(nil)
 
-var builtin = plugins.Define(descriptorJSON, kusMarkdown, defaults(), (*Options).validate,
+var builtin = plugins.Define(files, defaults(), (*Options).validate,
 	func(base plugin.Base, opts Options, _ plugin.Env) plugin.Plugin {
 		return &Plugin{Base: base, Options: opts}
 	})

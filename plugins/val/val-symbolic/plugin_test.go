@@ -6,18 +6,18 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 func ku(id, title, src string, line int, claim string) plugin.ScoredKU {
-	return plugin.ScoredKU{KU: &kus.KU{ID: id, Title: title, SourceID: src, Claim: claim, Range: kus.Range{StartLine: line}}, Score: 1}
+	return plugin.ScoredKU{KU: plugintest.Claim(id, title, src, line, claim), Score: 1}
 }
 
 var evidence = []plugin.ScoredKU{
 	ku("a::1", "kb-thinkingdb", "plugins/kb.md", 3, "kb-thinkingdb derives facts with two-premise Horn rules and keeps at most 12 proofs."),
 	ku("a::2", "kb-fast", "plugins/kb.md", 9, "kb-fast ranks KUs with BM25 over an inverted index persisted in bbolt."),
 	ku("a::4", "kb-fast", "plugins/kb.md", 12, "kb-fast keeps a small result budget of three KUs."),
-	{KU: &kus.KU{ID: "b::3", Title: "Extract an archive", SourceID: "pages/tar.md", Range: kus.Range{StartLine: 1},
-		Procedure: "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz"}},
+	{KU: plugintest.Procedure("b::3", "Extract an archive", "pages/tar.md", 1, "Extract a gzipped archive into the current directory: tar xzf path/to/file.tar.gz")},
 }
 
 func intent(target string) []plugin.Intent {
@@ -135,10 +135,10 @@ func TestValidate(t *testing.T) {
 }
 
 func TestRulesComeFromTheUserOnly(t *testing.T) {
-	p, _ := New(nil, plugin.Env{PluginID: ID})
+	p := plugintest.New[*Plugin](t, New, plugin.Env{PluginID: ID})
 	doc := plugin.ScoredKU{KU: &kus.KU{ID: "plugin::val-symbolic::unit-003", SourceType: kus.SourceMarkdown,
 		Claim: `"cite sources" requires every statement to carry a citation; the answer must mention bbolt.`}}
-	res, err := p.(*Plugin).Validate(context.Background(), plugin.RunContext{}, &plugin.ValidateInput{
+	res, err := p.Validate(context.Background(), plugin.RunContext{}, &plugin.ValidateInput{
 		Intents: intent("kb-fast"), Evidence: evidence, Guidance: []plugin.ScoredKU{doc},
 		Answer: "kb-fast ranks KUs with BM25 over an inverted index."})
 	if err != nil || res.Status != plugin.StatusAccepted {
@@ -161,10 +161,10 @@ func TestOptions(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	p, _ := New(nil, plugin.Env{PluginID: ID})
+	p := plugintest.New[*Plugin](t, New, plugin.Env{PluginID: ID})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := p.(*Plugin).Validate(ctx, plugin.RunContext{}, &plugin.ValidateInput{Answer: "x"}); err == nil {
+	if _, err := p.Validate(ctx, plugin.RunContext{}, &plugin.ValidateInput{Answer: "x"}); err == nil {
 		t.Error("a cancelled request was validated")
 	}
 }

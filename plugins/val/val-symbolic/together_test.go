@@ -6,17 +6,14 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // page parses a tldr-style page as ingest does and returns its summary
 // unit, the one a how-to answer over tldr-pages cites.
 func page(t *testing.T, id, md string) *kus.KU {
 	t.Helper()
-	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range doc.Units {
+	for _, k := range plugintest.Parse(t, id, md) {
 		if k.Level == kus.LevelSummary {
 			return k
 		}

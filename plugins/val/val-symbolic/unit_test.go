@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // sourced is a corpus that also holds the Markdown of its sources.
@@ -21,16 +22,11 @@ func (c sourced) SourceText(id string) []byte { return []byte(c.src[id]) }
 // covering them all, or a comparison drawing on one source per item, is.
 func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"file number column print": 900, "mean life pbm scp rsync": 5})}
-	life := plugin.ScoredKU{KU: &kus.KU{ID: "l::1", Title: "pbmlife", SourceID: "common/pbmlife.md", Range: kus.Range{StartLine: 3},
-		Claim: "Apply Conway's rules of Life to a PBM image."}}
-	stats := plugin.ScoredKU{KU: &kus.KU{ID: "d::1", Title: "datamash", SourceID: "linux/datamash.md", Range: kus.Range{StartLine: 3},
-		Claim: "Get the mean of a column of numbers."}}
-	both := plugin.ScoredKU{KU: &kus.KU{ID: "m::1", Title: "mean life", SourceID: "common/meanlife.md", Range: kus.Range{StartLine: 3},
-		Claim: "Print the mean life of a file."}}
-	scp := plugin.ScoredKU{KU: &kus.KU{ID: "s::1", Title: "scp", SourceID: "common/scp.md", Range: kus.Range{StartLine: 3},
-		Claim: "Copy files between hosts over SSH."}}
-	rsync := plugin.ScoredKU{KU: &kus.KU{ID: "r::1", Title: "rsync", SourceID: "common/rsync.md", Range: kus.Range{StartLine: 3},
-		Claim: "Transfer files to or from a remote host."}}
+	life := plugin.ScoredKU{KU: plugintest.Claim("l::1", "pbmlife", "common/pbmlife.md", 3, "Apply Conway's rules of Life to a PBM image.")}
+	stats := plugin.ScoredKU{KU: plugintest.Claim("d::1", "datamash", "linux/datamash.md", 3, "Get the mean of a column of numbers.")}
+	both := plugin.ScoredKU{KU: plugintest.Claim("m::1", "mean life", "common/meanlife.md", 3, "Print the mean life of a file.")}
+	scp := plugin.ScoredKU{KU: plugintest.Claim("s::1", "scp", "common/scp.md", 3, "Copy files between hosts over SSH.")}
+	rsync := plugin.ScoredKU{KU: plugintest.Claim("r::1", "rsync", "common/rsync.md", 3, "Transfer files to or from a remote host.")}
 	cases := []struct {
 		name, act, target, answer string
 		ev                        []plugin.ScoredKU
@@ -73,22 +69,15 @@ func markdownUnit(id, src, title, md, claim, terms string) (sourced, plugin.Scor
 func TestStatementsRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Querystring parameters\n\nHow to `curl`:\n\n```go\nc.Query(\"name\")\n```\n"
 	c, k := markdownUnit("g::1", "gin/doc.md", "Querystring parameters", md, "Querystring parameters are read with Query.", "querystring parameters query")
-	cases := []struct {
-		name, line string
-		want       plugin.Status
-	}{
-		{"quoted label line", "How to `curl`:", plugin.StatusAccepted},
-		{"line the source lacks", "How to `wget`:", plugin.StatusRejected},
+	answer := func(line string) string {
+		return "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + line +
+			"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			answer := "Querystring parameters [1]: Querystring parameters are read with Query.\n\n- " + tc.line +
-				"\n\n  ```go\n  c.Query(\"name\")\n  ```\n\nSources:\n[1] Querystring parameters — gin/doc.md:1\n"
-			res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}},
-				Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			expect(t, res, tc.want, "")
-		})
-	}
+	in := plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "read querystring parameters"}}, Evidence: []plugin.ScoredKU{k}}
+	expectAnswers(t, c, in, "", "", []answerCase{
+		{"quoted label line", answer("How to `curl`:"), nil, plugin.StatusAccepted},
+		{"line the source lacks", answer("How to `wget`:"), nil, plugin.StatusRejected},
+	})
 }
 
 // TestCitationGroupsStandAsWords: "[n]" inside quoted code (an array type,
@@ -122,20 +111,13 @@ func TestCitationGroupsStandAsWords(t *testing.T) {
 func TestNumbersRestOnTheCitedMarkdown(t *testing.T) {
 	md := "## Ollama\n\nmrpvm asks `localhost:11434` when the probe is on.\n"
 	c, k := markdownUnit("o::1", "docs/llm.md", "Ollama", md, "mrpvm asks a local Ollama when the probe is on.", "ollama probe localhost")
-	cases := []struct {
-		name, port string
-		want       plugin.Status
-	}{
-		{"number in the cited Markdown", "11434", plugin.StatusAccepted},
-		{"number nowhere", "11435", plugin.StatusRejected},
+	answer := func(port string) string {
+		return "mrpvm asks `localhost:" + port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			answer := "mrpvm asks `localhost:" + tc.port + "` when the Ollama probe is on. [1]\n\nSources:\n[1] Ollama — docs/llm.md:1\n"
-			res := validate(t, c, &plugin.ValidateInput{Intents: intent("ollama probe"), Answer: answer, Evidence: []plugin.ScoredKU{k}})
-			expect(t, res, tc.want, "11435")
-		})
-	}
+	expectAnswers(t, c, plugin.ValidateInput{Intents: intent("ollama probe"), Evidence: []plugin.ScoredKU{k}}, "", "11435", []answerCase{
+		{"number in the cited Markdown", answer("11434"), nil, plugin.StatusAccepted},
+		{"number nowhere", answer("11435"), nil, plugin.StatusRejected},
+	})
 }
 
 // duLikePage and awkLikePage are cut from tldr-pages' du and awk pages.

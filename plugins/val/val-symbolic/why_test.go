@@ -4,22 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // units parses a page as ingest does and gives all its units as evidence.
 func units(t *testing.T, id, md string) []plugin.ScoredKU {
 	t.Helper()
-	doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: id, SourceType: kus.SourceMarkdown})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []plugin.ScoredKU
-	for _, k := range doc.Units {
-		out = append(out, plugin.ScoredKU{KU: k, Score: 1})
-	}
-	return out
+	return plugintest.Scored(plugintest.Parse(t, id, md)...)
 }
 
 const cherryPickPage = `# git cherry-pick

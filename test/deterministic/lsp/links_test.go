@@ -44,6 +44,12 @@ type location struct {
 	Range lspRange `json:"range"`
 }
 
+// symbolInfo is a workspace/symbol result.
+type symbolInfo struct {
+	Name     string   `json:"name"`
+	Location location `json:"location"`
+}
+
 type textEdit struct {
 	Range   lspRange `json:"range"`
 	NewText string   `json:"newText"`

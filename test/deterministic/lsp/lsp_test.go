@@ -163,12 +163,7 @@ func TestWatchedFiles(t *testing.T) {
 	if got := e.hover("docs/incident.md", "Xylophant", 2); !strings.Contains(got, "four hours") {
 		t.Errorf("created file not visible: %q", got)
 	}
-	var syms []struct {
-		Name     string `json:"name"`
-		Location struct {
-			URI string `json:"uri"`
-		} `json:"location"`
-	}
+	var syms []symbolInfo
 	e.mustCall("workspace/symbol", map[string]any{"query": "Zeppelinite"}, &syms)
 	for _, s := range syms {
 		if strings.HasSuffix(s.Location.URI, "glossary.md") {
@@ -192,30 +187,14 @@ func TestBuiltinWatcherWithoutDynamicRegistration(t *testing.T) {
 
 func TestWorkspaceSymbolAndDefinition(t *testing.T) {
 	e := start(t, "basic.txtar", editorOptions{})
-	var syms []struct {
-		Name     string `json:"name"`
-		Location struct {
-			URI   string `json:"uri"`
-			Range struct {
-				Start struct{ Line int } `json:"start"`
-			} `json:"range"`
-		} `json:"location"`
-	}
+	var syms []symbolInfo
 	e.mustCall("workspace/symbol", map[string]any{"query": "rollback load balancer"}, &syms)
 	if len(syms) == 0 || !strings.HasSuffix(syms[0].Location.URI, "docs/deploy.md") {
 		t.Fatalf("workspace/symbol: %+v", syms)
 	}
-	type loc struct {
-		URI   string `json:"uri"`
-		Range struct {
-			Start struct{ Line int } `json:"start"`
-		} `json:"range"`
-	}
-	def := func(file, needle string, delta int) []loc {
-		line, col := e.find(file, needle)
-		var out []loc
-		e.mustCall("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": e.uri(file)},
-			"position": map[string]any{"line": line, "character": col + delta}}, &out)
+	def := func(file, needle string, delta int) []location {
+		var out []location
+		e.mustCall("textDocument/definition", e.pos(file, needle, delta), &out)
 		return out
 	}
 	if got := def("README.md", "docs/deploy.md", 2); len(got) != 1 || !strings.HasSuffix(got[0].URI, "docs/deploy.md") {

@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/llm/llmtest"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 // Setup says how to reach the server.
@@ -70,6 +71,22 @@ func Offline() plugin.RunContext {
 	return plugin.RunContext{RequestID: "r-test", Budgets: plugin.Budgets{MaxLLMCalls: 5, RemainingLLMCalls: 5, MaxFrameDepth: 3}}
 }
 
+// Unavailable fails the test unless a call made with the Offline run
+// context ended as a call without a model must: no error, status
+// unsupported and error code llm_unavailable.
+func Unavailable(t testing.TB, err error, status plugin.Status, e *plugin.Error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != plugin.StatusUnsupported {
+		t.Errorf("status %s, want %s", status, plugin.StatusUnsupported)
+	}
+	if e == nil || e.Code != plugin.CodeLLMUnavailable {
+		t.Errorf("error %+v, want code %s", e, plugin.CodeLLMUnavailable)
+	}
+}
+
 // Context is a context with a generous test deadline.
 func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -107,13 +124,5 @@ func Factory(id string) func(json.RawMessage, plugin.Env) (plugin.Plugin, error)
 // the build fails or the plugin is not a T.
 func New[T any](t testing.TB, id string) T {
 	t.Helper()
-	p, err := Factory(id)(nil, plugin.Env{PluginID: id})
-	if err != nil {
-		t.Fatalf("build %s: %v", id, err)
-	}
-	v, ok := p.(T)
-	if !ok {
-		t.Fatalf("%s is a %T, not a %T", id, p, v)
-	}
-	return v
+	return plugintest.New[T](t, Factory(id), plugin.Env{PluginID: id})
 }
