@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -34,10 +36,16 @@ func panicInBolt() bool {
 // commitFailed classifies an error of bbolt's own commit (not of the
 // transaction's code): bbolt allocates pages from the freelist stored in
 // the file, and a damaged freelist makes it write at impossible offsets.
-// The file's pages are checked then, and a damaged file is CodeCorrupt.
+// A write at an offset the operating system refuses before trying it (a
+// negative one, from a garbage page id) is such a damage by itself, since
+// the page check need not reach a damaged freelist; otherwise the file's
+// pages are checked, and a damaged file is CodeCorrupt.
 func (s *Store) commitFailed(err error) error {
 	if errors.Is(err, ErrCorrupt) {
 		return err
+	}
+	if impossibleWrite(err) {
+		return &Error{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v: the file's page numbers are damaged", err)}
 	}
 	var problem error
 	_ = s.guard(func() error {
@@ -50,6 +58,20 @@ func (s *Store) commitFailed(err error) error {
 		return &Error{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v; checking its pages: %v", err, problem)}
 	}
 	return err
+}
+
+// impossibleWrite reports whether err is a write the operating system
+// refused without an errno: os.File.WriteAt rejects a negative offset itself,
+// which bbolt only asks for when a page id read from the file is garbage.
+// Failures of the disk or the file system (ENOSPC, EIO, ...) carry an errno
+// and are not damage.
+func impossibleWrite(err error) bool {
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Op != "writeat" && pe.Op != "write" {
+		return false
+	}
+	var errno syscall.Errno
+	return !errors.As(pe.Err, &errno)
 }
 
 // checkTx checks the pages of tx and returns the first problem found.

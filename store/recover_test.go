@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -93,5 +94,26 @@ func TestDamagedLeafAfterCrashIsKBCorrupt(t *testing.T) {
 			s.Close()
 		}
 		t.Fatalf("open: %v, want kb_corrupt", err)
+	}
+}
+
+// TestImpossibleWriteIsDamage: a write at a negative offset (a garbage page
+// id) is a damaged file; a disk failure, which carries an errno, is not.
+func TestImpossibleWriteIsDamage(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, negative := f.WriteAt([]byte("x"), -4096)
+	if negative == nil || !impossibleWrite(fmt.Errorf("commit: %w", negative)) {
+		t.Errorf("write at a negative offset (%v) is not taken for damage", negative)
+	}
+	full := &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	if impossibleWrite(full) {
+		t.Errorf("a full disk (%v) is taken for damage", full)
+	}
+	if impossibleWrite(errors.New("tx closed")) {
+		t.Error("an error without a path is taken for damage")
 	}
 }
