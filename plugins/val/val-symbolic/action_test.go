@@ -1,6 +1,7 @@
 package valsymbolic
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
@@ -165,5 +166,24 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 		if got := verbAction(task); got != want {
 			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
 		}
+	}
+}
+
+// TestHinderingVerbIsNoKeyTerm: "stop web from logging requests" asks how
+// not to log them; a page that skips logging answers it without saying
+// "stop", however rare that word is, while a task that stops something
+// itself must still be covered with its verb.
+func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"stop": 5, "web": 50, "log": 100, "request": 200, "health": 20, "skip": 30, "path set logger config": 300})}
+	ku := &kus.KU{ID: "w::1", Title: "Skip logging", SourceID: "web/docs.md", Range: kus.Range{StartLine: 10},
+		TextBody: "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n"}
+	answer := "From Skip logging [1]:\n\n- Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n" +
+		"  ```go\n  cfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n  ```\n\nSources:\n[1] Skip logging — web/docs.md:10\n"
+	expectHowTo(t, c, kus.LevelSection, "stop", []howToCase{
+		{"a hindering verb and a gerund", "stop web from logging requests to /health", answer, ku, plugin.StatusAccepted},
+		{"the verb stops something itself", "stop web logging requests to /health", answer, ku, plugin.StatusRejected},
+	})
+	if got := keyTerms("stop web from logging requests"); slices.Contains(got, "stop") {
+		t.Errorf("keyTerms keeps the hindering verb: %q", got)
 	}
 }

@@ -10,7 +10,8 @@
 // rarity in the knowledge base (a word the spelling correction changed
 // counts as asked too; a word the knowledge base never uses need not be
 // mentioned and weighs as its most common known word; "back" in "write it
-// back" belongs to the verb; "Why X when Y?" is judged on X; a follow-up
+// back" belongs to the verb, and "stop" of "stop gin from logging" is no
+// key word, the gerund names the action; "Why X when Y?" is judged on X; a follow-up
 // completed with its topic must have its own words covered apart from that
 // topic, and one covered by its own words and some of the topic's need not
 // cover the rest of the topic; a key word the answer says from a source

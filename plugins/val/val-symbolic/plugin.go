@@ -1195,13 +1195,21 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 }
 
 // keyTerms are the content terms of target without the particles of its
-// action (see particles).
+// action (see particles) and without a verb of prevention whose gerund
+// names what is kept from happening ("stop" of "stop gin from logging
+// requests"): such a task asks how not to do the gerund's action, which
+// pages say as an option of that action ("skip logging", "disable
+// wrapping") and rarely with the hindering verb (see verbAction).
 func keyTerms(target string) []string {
 	var out []string
 	action, _ := symbolic.Action(target)
+	hindered := action != "" && hinders(action) && verbAction(target) != action
 	for _, k := range symbolic.ContentTerms(target) {
 		if action != "" && action != k && particles[k] {
 			continue // "back" of "write it back": part of the verb
+		}
+		if hindered && k == action {
+			continue
 		}
 		out = append(out, k)
 	}
