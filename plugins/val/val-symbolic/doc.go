@@ -19,7 +19,8 @@
 // for half of it, and a clipped word the lexicon does not know, "repo", is
 // covered by the word it begins, "repositories"). It must lead with a source that has them together in one
 // sentence (or names one of them in its title); for "what is X", with a
-// source about X; for a how-to, with a source that carries the action it
+// source about X (its title or first sentence names X, or its code
+// declares X); for a how-to, with a source that carries the action it
 // asks for (the verb, a synonym or kind of it, or its first broader terms,
 // from the general lexicon the retrieval package exposes; the source's
 // title and path count only with the action itself or a close relative);

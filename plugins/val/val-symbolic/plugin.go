@@ -1071,10 +1071,17 @@ func rarest(target string, rar symbolic.Rarity) string {
 
 // about reports whether unit k is about term w: w (or a near spelling of
 // it) is in k's title or path, or in the first sentence of what the
-// answer says from k (said) or of k's own text.
+// answer says from k (said) or of k's own text, or code in k declares a
+// type or function of that name ("type Finder interface" is where a
+// Finder is defined, wherever it stands in the unit).
 func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	if covered(w, labelTerms(k), rar) {
 		return true
+	}
+	for _, m := range declarationRE.FindAllStringSubmatch(k.Text()+"\n"+k.TextBody, -1) {
+		if slices.Equal(text.Terms(m[1]), []string{w}) {
+			return true
+		}
 	}
 	first := func(s string) string {
 		for _, line := range strings.Split(s, "\n") {
@@ -1094,6 +1101,11 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	}
 	return false
 }
+
+// declarationRE matches the declaration of a named type or function in
+// code (Go, C-like, Python, Rust, TypeScript), the name following the
+// keyword and, for a Go method, its receiver.
+var declarationRE = regexp.MustCompile(`(?m)(?:^|[\s;{])(?:type|func|class|interface|struct|enum|trait|def|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
 
 // leadUnit is the source the answer leads with: the lowest source number
 // it cites, else its first evidence unit.
