@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // stashPage and dockerPage are tldr-pages' git-stash and docker pages
@@ -185,5 +186,31 @@ func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
 	})
 	if got := keyTerms("stop web from logging requests"); slices.Contains(got, "stop") {
 		t.Errorf("keyTerms keeps the hindering verb: %q", got)
+	}
+}
+
+// TestPhrasalVerbWithItsParticleAfterTheObject: "hook the notes up to
+// Xed" asks to connect them, which the verb "hook" alone does not say: a
+// page that connects them answers it without a word of hooking, while
+// "hook the notes to Xed" asks for the verb's own action.
+func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"hook": 200, "note": 20, "xed": 10, "agent ai mcp add": 100})}
+	ku := &kus.KU{ID: "r::1", Title: "AI agents", SourceID: "README.md", Range: kus.Range{StartLine: 509},
+		TextBody: "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n"}
+	answer := "From AI agents [1]:\n\n- Xed:\n\n  ```sh\n  xed mcp add notes\n  ```\n\nSources:\n[1] AI agents — README.md:509\n"
+	expectHowTo(t, c, kus.LevelSection, "does not do what", []howToCase{
+		{"the particle after the object", "hook the notes up to Xed", answer, ku, plugin.StatusAccepted},
+		{"the verb alone", "hook the notes to Xed", answer, ku, plugin.StatusRejected},
+	})
+	for task, want := range map[string]bool{
+		"turn the bell off":         true,
+		"set my project up quickly": false,
+		"write it back to disk":     false,
+		"look up a word":            false,
+	} {
+		action, _ := symbolic.Action(task)
+		if got := splitPhrasal(task, action); got != want {
+			t.Errorf("splitPhrasal(%q, %q) = %v, want %v", task, action, got, want)
+		}
 	}
 }

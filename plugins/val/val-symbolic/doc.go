@@ -23,7 +23,9 @@
 // declares X); for a how-to, with a source that carries the action it
 // asks for (the verb, a synonym or kind of it, or its first broader terms,
 // from the general lexicon the retrieval package exposes; the source's
-// title and path count only with the action itself or a close relative);
+// title and path count only with the action itself or a close relative;
+// a verb whose particle follows its object, "hook mrpvm up", is not
+// checked, the phrasal verb meaning what the verb alone need not);
 // for "why", with a reason or a condition ("because", "useful when", "you
 // must ... before"). A word the spelling correction replaced by another (an
 // English word no source holds: "office" read as "offici") is still the

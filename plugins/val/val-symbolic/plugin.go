@@ -518,7 +518,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !splitPhrasal(targets[0], action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -1540,6 +1540,26 @@ func verbAction(task string) string {
 	}
 	return action
 }
+
+// splitPhrasal reports whether the verb action of task takes a particle
+// after its object ("hook mrpvm up to Claude Code", "turn the bell off"):
+// a phrasal verb means what the verb alone need not ("hook up" is
+// "connect"), and the lexicon's relatives of the verb say nothing of
+// what the task asks, so a page cannot be checked against them. "back"
+// ("write it back") keeps the verb's meaning (see particles).
+func splitPhrasal(task, action string) bool {
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
+			return splitParticleRE.MatchString(task[loc[1]:])
+		}
+	}
+	return false
+}
+
+// splitParticleRE matches what follows a verb that takes a particle after
+// its object: an object of one to three words, the particle, and the end
+// of the clause or a preposition.
+var splitParticleRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,3}?(?:up|down|off|out)(?:\s*(?:[?.!,;(]|$)|\s+(?:to|from|with|in|into|for|on|at|so|and|when|before|after)\b)`)
 
 // hinders reports whether action is a verb of prevention: "prevent" or a
 // word the general lexicon relates to it ("stop", "keep").
