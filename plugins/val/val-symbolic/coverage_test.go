@@ -344,3 +344,26 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 		t.Error(`"file" is a word of its own, not a clipped one`)
 	}
 }
+
+// TestModifierLeftOutCostsHalf: "split a tremendous log into bigger
+// chunks" is answered by a page that splits a log into chunks; the
+// adjectives that only say how big the user's things are (rare as they
+// are) weigh half when the answer leaves them out, and the words they
+// stand between are neighbours. A word the lexicon knows as an adjective
+// that stands before a preposition ("next to") describes no word.
+func TestModifierLeftOutCostsHalf(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
+	ku := &kus.KU{ID: "s::1", Title: "split", SourceID: "common/split.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n"}
+	answer := "split [1]: Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n  `split -l 10 {{path/to/log}}`\n\nSources:\n[1] split — common/split.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
+		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
+	})
+	if got := modifiers("show line numbers next to each line"); got["next"] {
+		t.Errorf("modifiers takes \"next\" of \"next to each line\" for a modifier: %v", got)
+	}
+	other := &kus.KU{ID: "u::1", Title: "Utility", SourceID: "common/util.md", Range: kus.Range{StartLine: 3}, Claim: "Split a log into chunks."}
+	if !together("split a tremendous log into bigger chunks", other, []string{"Split a log into chunks."}, plugin.RunContext{}, true) {
+		t.Error("the words a modifier stands between are not neighbours")
+	}
+}

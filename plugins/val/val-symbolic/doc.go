@@ -7,7 +7,8 @@
 // evidence it cites (or, uncited, in the answer's cited evidence, else in
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
-// rarity in the knowledge base (a word the spelling correction changed
+// rarity in the knowledge base (an adjective right before the noun it
+// describes, "a huge file", costs half its weight when left out; a word the spelling correction changed
 // counts as asked too; a word the knowledge base never uses need not be
 // mentioned and weighs as its most common known word; "back" in "write it
 // back" belongs to the verb, and "stop" of "stop gin from logging" is no

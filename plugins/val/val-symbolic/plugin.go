@@ -987,6 +987,28 @@ func keyTokens(target string, task bool) []keyToken {
 // than two key words passes.
 func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
 	key := keyTokens(target, task)
+	// A modifier (modifiers) stands between the words it describes and
+	// the rest: "file" and "pieces" are neighbours in "a huge file into
+	// smaller pieces".
+	if mods := modifiers(target); len(mods) > 0 {
+		var kept []keyToken
+		gone := map[int]bool{}
+		for _, t := range key {
+			if mods[t.term] {
+				gone[t.pos] = true
+				continue
+			}
+			kept = append(kept, t)
+		}
+		for i, t := range kept {
+			for p := range gone {
+				if p < t.pos {
+					kept[i].pos--
+				}
+			}
+		}
+		key = kept
+	}
 	words := map[int]bool{}
 	for _, t := range key {
 		words[t.pos] = true
@@ -1181,6 +1203,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 			}
 		}
 	}
+	mods := modifiers(target)
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
@@ -1191,13 +1214,20 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		case lightest >= 0 && !rar.Known(k):
 			w = lightest
 		}
-		total += w
-		if cover[k] || (!isSwapped && covered(k, cover, rar)) {
+		switch {
+		case cover[k] || (!isSwapped && covered(k, cover, rar)):
+			total += w
 			got += w
-		} else if cover[relativeMark+k] {
+		case cover[relativeMark+k]:
+			total += w
 			got += w * relativeShare
-		} else if w > worstW {
-			worst, worstW = k, w
+		case mods[k]:
+			total += w * modifierShare
+		default:
+			total += w
+			if w > worstW {
+				worst, worstW = k, w
+			}
 		}
 	}
 	if total == 0 {
@@ -1205,6 +1235,48 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	return got / total, worst
 }
+
+// modifierShare is the share of its weight a modifier (modifiers) the
+// answer does not cover counts against it.
+const modifierShare = 0.5
+
+// modifiers are the terms of target that only describe the word after
+// them: a word the general lexicon knows only as an adjective (or
+// adverb), directly before a key word with a noun sense or none the
+// lexicon knows, with no word between ("a huge file", "smaller pieces";
+// not "next" of "next to each line"). A page names the thing
+// it acts on, seldom how big or old the user's one is, so a modifier the
+// answer leaves out costs half its weight; a rare one would otherwise
+// outweigh the words of the action and its object.
+func modifiers(target string) map[string]bool {
+	content := map[string]bool{}
+	for _, k := range symbolic.ContentTerms(target) {
+		content[k] = !filler[k]
+	}
+	words := rawWordRE.FindAllString(target, -1)
+	var out map[string]bool
+	for i := 0; i+1 < len(words); i++ {
+		t, next := text.Terms(words[i]), text.Terms(words[i+1])
+		if len(t) != 1 || len(next) == 0 || !content[t[0]] || !content[next[0]] {
+			continue
+		}
+		all, _ := lexicon.PartsOfSpeech(t[0])
+		if all == 0 || all&(lexicon.Noun|lexicon.Verb) != 0 {
+			continue
+		}
+		if nall, _ := lexicon.PartsOfSpeech(next[0]); nall != 0 && nall&lexicon.Noun == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[t[0]] = true
+	}
+	return out
+}
+
+// rawWordRE matches a word as written, stop words included.
+var rawWordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._/+-]*`)
 
 // keyTerms are the content terms of target without the particles of its
 // action (see particles) and without a verb of prevention whose gerund
