@@ -214,3 +214,29 @@ func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 		}
 	}
 }
+
+// TestLabellingVerbIsNoKeyTerm: "mark an endpoint as retired" asks for
+// the state the participle names, which a page gives without the verb
+// ("the endpoint is retired"); "mark an endpoint" with no state keeps its
+// verb.
+func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"mark": 5, "endpoint": 200, "retir": 100, "router": 150, "middlewar use": 300})}
+	ku := &kus.KU{ID: "r::1", Title: "Retiring an endpoint", SourceID: "router/README.md", Range: kus.Range{StartLine: 40},
+		TextBody: "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n"}
+	answer := "Retiring an endpoint [1]: Use the Retirement middleware: the endpoint is retired.\n\n" +
+		"```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n\nSources:\n[1] Retiring an endpoint — router/README.md:40\n"
+	expectHowTo(t, c, kus.LevelSection, "mark", []howToCase{
+		{"a verb that gives a state", "mark a router endpoint as retired", answer, ku, plugin.StatusAccepted},
+		{"the verb with no state", "mark a retired router endpoint", answer, ku, plugin.StatusRejected},
+	})
+	for task, want := range map[string]bool{
+		"flag the jobs as finished": true,
+		"run the script as root":    false,
+		"save the page as pdf":      false,
+	} {
+		action, _ := symbolic.Action(task)
+		if got := labels(task, action); got != want {
+			t.Errorf("labels(%q, %q) = %v, want %v", task, action, got, want)
+		}
+	}
+}

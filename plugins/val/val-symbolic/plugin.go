@@ -1288,11 +1288,12 @@ func keyTerms(target string) []string {
 	var out []string
 	action, _ := symbolic.Action(target)
 	hindered := action != "" && hinders(action) && verbAction(target) != action
+	labelling := action != "" && labels(target, action)
 	for _, k := range symbolic.ContentTerms(target) {
 		if action != "" && action != k && particles[k] {
 			continue // "back" of "write it back": part of the verb
 		}
-		if hindered && k == action {
+		if (hindered || labelling) && k == action {
 			continue
 		}
 		out = append(out, k)
@@ -1612,6 +1613,23 @@ func verbAction(task string) string {
 	}
 	return action
 }
+
+// labels reports whether the verb action of task gives its object the
+// state a participle after "as" names ("mark a route as deprecated",
+// "flag the jobs as finished"): the state is what the task asks for,
+// which pages name ("Deprecation"), the verb only says it is given.
+func labels(task, action string) bool {
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
+			return asStateRE.MatchString(task[loc[1]:])
+		}
+	}
+	return false
+}
+
+// asStateRE matches what follows a verb that gives its object a state:
+// an object of one to four words, "as" and a past participle.
+var asStateRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,4}?as\s+[a-z]+ed\b`)
 
 // splitPhrasal reports whether the verb action of task takes a particle
 // after its object ("hook mrpvm up to Claude Code", "turn the bell off"):
