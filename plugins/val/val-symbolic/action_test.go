@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -238,5 +239,24 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 		if got := labels(task, action); got != want {
 			t.Errorf("labels(%q, %q) = %v, want %v", task, action, got, want)
 		}
+	}
+}
+
+// TestNounThatRestatesTheActionIsNoKeyTerm: "show the processes in a tree
+// view" asks to show them as a tree; "view" says the showing again, and a
+// page that shows them as a tree answers it. A noun that names something
+// else ("diagram") is still asked, and a verb the lexicon relates to the
+// action ("match" of "check that the files match") is no restatement.
+func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
+	ku := &kus.KU{ID: "p::1", Title: "pstree", SourceID: "common/pstree.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n"}
+	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
+		{"a noun that restates the action", "show the processes in a tree view", answer, ku, plugin.StatusAccepted},
+		{"a noun that names something else", "show the processes in a tree diagram", answer, ku, plugin.StatusRejected},
+	})
+	if restates(text.Terms("match")[0], text.Terms("check")[0]) {
+		t.Error(`restates takes the verb "match" for a restatement of "check"`)
 	}
 }

@@ -1296,6 +1296,9 @@ func keyTerms(target string) []string {
 		if (hindered || labelling) && k == action {
 			continue
 		}
+		if action != "" && k != action && restates(k, action) {
+			continue
+		}
 		out = append(out, k)
 	}
 	return out
@@ -1612,6 +1615,24 @@ func verbAction(task string) string {
 		break
 	}
 	return action
+}
+
+// restates reports whether key term k names the action of its task
+// again as a noun: the general lexicon knows k mainly as a noun and gives
+// the action as one of its synonyms ("view" of "show the files in a tree
+// view"; not the verb "match" of "check that the files match"). Such a
+// word asks nothing the action does not, and a page that does the action
+// need not say it.
+func restates(k, action string) bool {
+	if _, main := lexicon.PartsOfSpeech(k); main&lexicon.Noun == 0 {
+		return false
+	}
+	for _, r := range lexicon.Related(k) {
+		if r.Kind == lexicon.Synonym && r.Rank < maxSynonymRank && r.Term == action {
+			return true
+		}
+	}
+	return false
 }
 
 // labels reports whether the verb action of task gives its object the
