@@ -367,3 +367,20 @@ func TestModifierLeftOutCostsHalf(t *testing.T) {
 		t.Error("the words a modifier stands between are not neighbours")
 	}
 }
+
+// TestCompoundHeadLeftOutCostsHalf: "sample scripts" is named by its
+// modifier on a page of "toolx samples"; the head ("scripts"), which only
+// names their kind, costs half when the answer covers the modifier and
+// leaves it out, but all of its weight when the answer covers neither.
+func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"sampl": 60, "script": 5, "toolx": 30, "serv static file show log": 300})}
+	samples := &kus.KU{ID: "t::1", Title: "toolx samples", SourceID: "toolx/samples/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	other := &kus.KU{ID: "t::2", Title: "toolx", SourceID: "toolx/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	list := "- fileserver - Serve static files [1]\n- logging - Show logs [1]\n\nSources:\n"
+	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "identify", Target: "sample scripts come with toolx"}}}, kus.LevelSection, "", []answerCase{
+		{"the modifier covered", list + "[1] toolx samples — toolx/samples/README.md:1\n", samples, plugin.StatusAccepted},
+		{"neither covered", list + "[1] toolx — toolx/README.md:1\n", other, plugin.StatusRejected},
+	})
+}

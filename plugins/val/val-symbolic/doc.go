@@ -8,7 +8,9 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
 // rarity in the knowledge base (an adjective right before the noun it
-// describes, "a huge file", costs half its weight when left out; a word
+// describes, "a huge file", costs half its weight when left out, as does
+// the head of a noun compound whose modifier is covered, "programs" of
+// "example programs" on a page of "chi examples"; a word
 // the spelling correction changed counts as asked too; a word the
 // knowledge base never uses need not be mentioned and weighs as its most
 // common known word; "back" in "write it back" belongs to the verb, and

@@ -1203,7 +1203,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 			}
 		}
 	}
-	mods := modifiers(target)
+	mods, heads := modifiers(target), compoundHeads(target)
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
@@ -1221,7 +1221,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		case cover[relativeMark+k]:
 			total += w
 			got += w * relativeShare
-		case mods[k]:
+		case mods[k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
 			total += w * modifierShare
 		default:
 			total += w
@@ -1236,7 +1236,8 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	return got / total, worst
 }
 
-// modifierShare is the share of its weight a modifier (modifiers) the
+// modifierShare is the share of its weight a modifier (modifiers), or
+// the head of a compound whose modifier is covered (compoundHeads), the
 // answer does not cover counts against it.
 const modifierShare = 0.5
 
@@ -1271,6 +1272,40 @@ func modifiers(target string) map[string]bool {
 			out = map[string]bool{}
 		}
 		out[t[0]] = true
+	}
+	return out
+}
+
+// compoundHeads maps the head of each noun compound of target to the noun
+// that modifies it ("program" to "exampl" in "example programs"): two
+// words the general lexicon knows mainly as nouns, one right after the
+// other. The modifier says which thing is asked; the head names only its
+// kind, which pages often leave to the modifier ("chi examples" for the
+// example programs), so a head the answer leaves out while it covers the
+// modifier costs half its weight.
+func compoundHeads(target string) map[string]string {
+	content := map[string]bool{}
+	for _, k := range symbolic.ContentTerms(target) {
+		content[k] = !filler[k]
+	}
+	noun := func(t []string) bool {
+		if len(t) != 1 || !content[t[0]] {
+			return false
+		}
+		_, main := lexicon.PartsOfSpeech(t[0])
+		return main == lexicon.Noun
+	}
+	words := rawWordRE.FindAllString(target, -1)
+	var out map[string]string
+	for i := 0; i+1 < len(words); i++ {
+		m, h := text.Terms(words[i]), text.Terms(words[i+1])
+		if !noun(m) || !noun(h) || m[0] == h[0] {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[h[0]] = m[0]
 	}
 	return out
 }
