@@ -242,9 +242,10 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 	}
 }
 
-// TestNounThatRestatesTheActionIsNoKeyTerm: "show the processes in a tree
-// view" asks to show them as a tree; "view" says the showing again, and a
-// page that shows them as a tree answers it. A noun that names something
+// TestNounThatRestatesTheActionIsNoKeyTerm: "show the running processes
+// in a view of their tree" asks to show them as a tree; "view" says the
+// showing again, and a page that shows them as a tree answers it. A noun
+// that names something
 // else ("diagram") is still asked, and a verb the lexicon relates to the
 // action ("match" of "check that the files match") is no restatement.
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
@@ -253,8 +254,8 @@ func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 		TextBody: "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n"}
 	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
-		{"a noun that restates the action", "show the processes in a tree view", answer, ku, plugin.StatusAccepted},
-		{"a noun that names something else", "show the processes in a tree diagram", answer, ku, plugin.StatusRejected},
+		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},
+		{"a noun that names something else", "show the running processes in a diagram of their tree", answer, ku, plugin.StatusRejected},
 	})
 	if restates(text.Terms("match")[0], text.Terms("check")[0]) {
 		t.Error(`restates takes the verb "match" for a restatement of "check"`)

@@ -383,4 +383,13 @@ func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 		{"the modifier covered", list + "[1] toolx samples — toolx/samples/README.md:1\n", samples, plugin.StatusAccepted},
 		{"neither covered", list + "[1] toolx — toolx/README.md:1\n", other, plugin.StatusRejected},
 	})
+	// The modifier may be a word the lexicon knows mainly as a verb
+	// ("render"); the head must be mainly a noun ("gin offer" is a
+	// subject and its verb).
+	if heads := compoundHeads("improve rendering speed"); heads[text.Terms("speed")[0]] == "" {
+		t.Errorf("compoundHeads(%q) = %v, want the head \"speed\"", "improve rendering speed", heads)
+	}
+	if heads := compoundHeads("what does gin offer"); len(heads) > 0 {
+		t.Errorf("compoundHeads(%q) = %v, want none", "what does gin offer", heads)
+	}
 }

@@ -1277,9 +1277,10 @@ func modifiers(target string) map[string]bool {
 }
 
 // compoundHeads maps the head of each noun compound of target to the noun
-// that modifies it ("program" to "exampl" in "example programs"): two
-// words the general lexicon knows mainly as nouns, one right after the
-// other. The modifier says which thing is asked; the head names only its
+// that modifies it ("program" to "exampl" in "example programs"): a word
+// the general lexicon knows as a noun (among other parts of speech:
+// "retrieval quality") right before one it knows mainly as a noun. The
+// modifier says which thing is asked; the head names only its
 // kind, which pages often leave to the modifier ("chi examples" for the
 // example programs), so a head the answer leaves out while it covers the
 // modifier costs half its weight.
@@ -1288,18 +1289,21 @@ func compoundHeads(target string) map[string]string {
 	for _, k := range symbolic.ContentTerms(target) {
 		content[k] = !filler[k]
 	}
-	noun := func(t []string) bool {
+	noun := func(t []string, mainly bool) bool {
 		if len(t) != 1 || !content[t[0]] {
 			return false
 		}
-		_, main := lexicon.PartsOfSpeech(t[0])
-		return main == lexicon.Noun
+		all, main := lexicon.PartsOfSpeech(t[0])
+		if mainly {
+			return main == lexicon.Noun
+		}
+		return all&lexicon.Noun != 0
 	}
 	words := rawWordRE.FindAllString(target, -1)
 	var out map[string]string
 	for i := 0; i+1 < len(words); i++ {
 		m, h := text.Terms(words[i]), text.Terms(words[i+1])
-		if !noun(m) || !noun(h) || m[0] == h[0] {
+		if !noun(m, false) || !noun(h, true) || m[0] == h[0] {
 			continue
 		}
 		if out == nil {
