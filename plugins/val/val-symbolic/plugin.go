@@ -1069,8 +1069,12 @@ func several(target string) bool {
 	return false
 }
 
-// defines reports whether the task asks what something is.
+// defines reports whether the task asks what something is. "What's the
+// way to X?" asks how to X (wayRE), whatever act the intents give it.
 func defines(in *plugin.ValidateInput) bool {
+	if wayRE.MatchString(in.Payload.Prompt) {
+		return false
+	}
 	for _, it := range in.Intents {
 		if it.Act != "define" {
 			return false
@@ -1078,6 +1082,11 @@ func defines(in *plugin.ValidateInput) bool {
 	}
 	return len(in.Intents) > 0 || symbolic.ActOf(in.Payload.Prompt) == "define"
 }
+
+// wayRE matches a question that asks for the way to do something in the
+// form of a what-question ("What's the way to ...", "What is the best way
+// to ...", "What command do I use to ...").
+var wayRE = regexp.MustCompile(`(?i)^\W*what(?:'s|’s|\s+is)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:way|command|method)\s+(?:to|for)\b|^\W*what\s+(?:command|tool)\s+do\s+i\s+use\s+to\b`)
 
 // rarest is the key term of target that is rarest in the knowledge base
 // ("" when it has none).
@@ -1439,9 +1448,11 @@ func classifierFree(target string) string {
 var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
 
 // contactRE matches a contact clause closing a target or a part of it: a
-// noun with its article, a subject pronoun and the clause's verb ("the
-// reason it gave"), which says no more of the noun than that it has one.
-var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(\s*(?:$|[(,;?]))`)
+// noun of one or two words with its article, a subject pronoun, the
+// clause's verb and a place it may name ("the reason it gave", "the file
+// name it has on the server"), which says no more of the noun than that
+// it has one.
+var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(?:\s+(?:on|in|at|from|under|inside)\s+(?:the\s+|a\s+|an\s+|my\s+|its\s+|their\s+|your\s+)?[\w./-]+)?(\s*(?:$|[(,;?]))`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
 // it asks: a subordinating word of time or order and a subject pronoun,
