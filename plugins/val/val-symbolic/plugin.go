@@ -1287,8 +1287,9 @@ func modifiers(target string) map[string]bool {
 
 // compoundHeads maps the head of each noun compound of target to the noun
 // that modifies it ("program" to "exampl" in "example programs"): a word
-// the general lexicon knows as a noun (among other parts of speech:
-// "retrieval quality") right before one it knows mainly as a noun. The
+// the general lexicon knows mainly as a noun (or as much as another part
+// of speech: "retrieval quality"), not the task's verb, right before one
+// it knows mainly as a noun. The
 // modifier says which thing is asked; the head names only its
 // kind, which pages often leave to the modifier ("chi examples" for the
 // example programs), so a head the answer leaves out while it covers the
@@ -1302,17 +1303,18 @@ func compoundHeads(target string) map[string]string {
 		if len(t) != 1 || !content[t[0]] {
 			return false
 		}
-		all, main := lexicon.PartsOfSpeech(t[0])
+		_, main := lexicon.PartsOfSpeech(t[0])
 		if mainly {
 			return main == lexicon.Noun
 		}
-		return all&lexicon.Noun != 0
+		return main&lexicon.Noun != 0
 	}
+	action := verbAction(target)
 	words := rawWordRE.FindAllString(target, -1)
 	var out map[string]string
 	for i := 0; i+1 < len(words); i++ {
 		m, h := text.Terms(words[i]), text.Terms(words[i+1])
-		if !noun(m, false) || !noun(h, true) || m[0] == h[0] {
+		if !noun(m, false) || !noun(h, true) || m[0] == h[0] || m[0] == action {
 			continue
 		}
 		if out == nil {
