@@ -1254,15 +1254,12 @@ const modifierShare = 0.5
 // them: a word the general lexicon knows only as an adjective (or
 // adverb), directly before a key word with a noun sense or none the
 // lexicon knows, with no word between ("a huge file", "smaller pieces";
-// not "next" of "next to each line"). A page names the thing
-// it acts on, seldom how big or old the user's one is, so a modifier the
-// answer leaves out costs half its weight; a rare one would otherwise
-// outweigh the words of the action and its object.
+// not "next" of "next to each line"). A page names the thing it acts on,
+// seldom how big or old the user's one is, so a modifier the answer
+// leaves out costs half its weight; a rare one would otherwise outweigh
+// the words of the action and its object.
 func modifiers(target string) map[string]bool {
-	content := map[string]bool{}
-	for _, k := range symbolic.ContentTerms(target) {
-		content[k] = !filler[k]
-	}
+	content := askedWords(target)
 	words := rawWordRE.FindAllString(target, -1)
 	var out map[string]bool
 	for i := 0; i+1 < len(words); i++ {
@@ -1289,16 +1286,12 @@ func modifiers(target string) map[string]bool {
 // that modifies it ("program" to "exampl" in "example programs"): a word
 // the general lexicon knows mainly as a noun (or as much as another part
 // of speech: "retrieval quality"), not the task's verb, right before one
-// it knows mainly as a noun. The
-// modifier says which thing is asked; the head names only its
-// kind, which pages often leave to the modifier ("chi examples" for the
-// example programs), so a head the answer leaves out while it covers the
-// modifier costs half its weight.
+// it knows mainly as a noun. The modifier says which thing is asked; the
+// head names only its kind, which pages often leave to the modifier ("chi
+// examples" for the example programs), so a head the answer leaves out
+// while it covers the modifier costs half its weight.
 func compoundHeads(target string) map[string]string {
-	content := map[string]bool{}
-	for _, k := range symbolic.ContentTerms(target) {
-		content[k] = !filler[k]
-	}
+	content := askedWords(target)
 	noun := func(t []string, mainly bool) bool {
 		if len(t) != 1 || !content[t[0]] {
 			return false
@@ -1325,15 +1318,27 @@ func compoundHeads(target string) map[string]string {
 	return out
 }
 
+// askedWords reports, for each content term of target, whether it is a
+// word the question asks about (not filler).
+func askedWords(target string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range symbolic.ContentTerms(target) {
+		out[k] = !filler[k]
+	}
+	return out
+}
+
 // rawWordRE matches a word as written, stop words included.
 var rawWordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._/+-]*`)
 
 // keyTerms are the content terms of target without the particles of its
-// action (see particles) and without a verb of prevention whose gerund
-// names what is kept from happening ("stop" of "stop gin from logging
+// action (see particles); without a verb of prevention whose gerund names
+// what is kept from happening ("stop" of "stop gin from logging
 // requests"): such a task asks how not to do the gerund's action, which
 // pages say as an option of that action ("skip logging", "disable
-// wrapping") and rarely with the hindering verb (see verbAction).
+// wrapping") and rarely with the hindering verb (see verbAction); without
+// a verb that gives its object a state (labels) and without a noun that
+// names the action again (restates).
 func keyTerms(target string) []string {
 	var out []string
 	action, _ := symbolic.Action(target)
@@ -1692,12 +1697,8 @@ func restates(k, action string) bool {
 // "flag the jobs as finished"): the state is what the task asks for,
 // which pages name ("Deprecation"), the verb only says it is given.
 func labels(task, action string) bool {
-	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
-		if slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
-			return asStateRE.MatchString(task[loc[1]:])
-		}
-	}
-	return false
+	rest, ok := afterVerb(task, action)
+	return ok && asStateRE.MatchString(rest)
 }
 
 // asStateRE matches what follows a verb that gives its object a state:
@@ -1711,12 +1712,19 @@ var asStateRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,4}?as\s+[a-z]+ed
 // what the task asks, so a page cannot be checked against them. "back"
 // ("write it back") keeps the verb's meaning (see particles).
 func splitPhrasal(task, action string) bool {
+	rest, ok := afterVerb(task, action)
+	return ok && splitParticleRE.MatchString(rest)
+}
+
+// afterVerb is what follows the first word of task whose term is action,
+// and whether task has one.
+func afterVerb(task, action string) (string, bool) {
 	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
 		if slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
-			return splitParticleRE.MatchString(task[loc[1]:])
+			return task[loc[1]:], true
 		}
 	}
-	return false
+	return "", false
 }
 
 // splitParticleRE matches what follows a verb that takes a particle after
