@@ -1,11 +1,14 @@
 package valsymbolic
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // stashPage and dockerPage are tldr-pages' git-stash and docker pages
@@ -162,5 +165,96 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 		if got := verbAction(task); got != want {
 			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
 		}
+	}
+}
+
+// TestHinderingVerbIsNoKeyTerm: "stop web from logging requests" asks how
+// not to log them; a page that skips logging answers it without saying
+// "stop", however rare that word is, while a task that stops something
+// itself must still be covered with its verb.
+func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"stop": 5, "web": 50, "log": 100, "request": 200, "health": 20, "skip": 30, "path set logger config": 300})}
+	ku := &kus.KU{ID: "w::1", Title: "Skip logging", SourceID: "web/docs.md", Range: kus.Range{StartLine: 10},
+		TextBody: "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n"}
+	answer := "From Skip logging [1]:\n\n- Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n" +
+		"  ```go\n  cfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n  ```\n\nSources:\n[1] Skip logging — web/docs.md:10\n"
+	expectHowTo(t, c, kus.LevelSection, "stop", []howToCase{
+		{"a hindering verb and a gerund", "stop web from logging requests to /health", answer, ku, plugin.StatusAccepted},
+		{"the verb stops something itself", "stop web logging requests to /health", answer, ku, plugin.StatusRejected},
+	})
+	if got := keyTerms("stop web from logging requests"); slices.Contains(got, "stop") {
+		t.Errorf("keyTerms keeps the hindering verb: %q", got)
+	}
+}
+
+// TestPhrasalVerbWithItsParticleAfterTheObject: "hook the notes up to
+// Xed" asks to connect them, which the verb "hook" alone does not say: a
+// page that connects them answers it without a word of hooking, while
+// "hook the notes to Xed" asks for the verb's own action.
+func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"hook": 200, "note": 20, "xed": 10, "agent ai mcp add": 100})}
+	ku := &kus.KU{ID: "r::1", Title: "AI agents", SourceID: "README.md", Range: kus.Range{StartLine: 509},
+		TextBody: "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n"}
+	answer := "From AI agents [1]:\n\n- Xed:\n\n  ```sh\n  xed mcp add notes\n  ```\n\nSources:\n[1] AI agents — README.md:509\n"
+	expectHowTo(t, c, kus.LevelSection, "does not do what", []howToCase{
+		{"the particle after the object", "hook the notes up to Xed", answer, ku, plugin.StatusAccepted},
+		{"the verb alone", "hook the notes to Xed", answer, ku, plugin.StatusRejected},
+	})
+	for task, want := range map[string]bool{
+		"turn the bell off":         true,
+		"set my project up quickly": false,
+		"write it back to disk":     false,
+		"look up a word":            false,
+	} {
+		action, _ := symbolic.Action(task)
+		if got := splitPhrasal(task, action); got != want {
+			t.Errorf("splitPhrasal(%q, %q) = %v, want %v", task, action, got, want)
+		}
+	}
+}
+
+// TestLabellingVerbIsNoKeyTerm: "mark an endpoint as retired" asks for
+// the state the participle names, which a page gives without the verb
+// ("the endpoint is retired"); "mark an endpoint" with no state keeps its
+// verb.
+func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"mark": 5, "endpoint": 200, "retir": 100, "router": 150, "middlewar use": 300})}
+	ku := &kus.KU{ID: "r::1", Title: "Retiring an endpoint", SourceID: "router/README.md", Range: kus.Range{StartLine: 40},
+		TextBody: "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n"}
+	answer := "Retiring an endpoint [1]: Use the Retirement middleware: the endpoint is retired.\n\n" +
+		"```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n\nSources:\n[1] Retiring an endpoint — router/README.md:40\n"
+	expectHowTo(t, c, kus.LevelSection, "mark", []howToCase{
+		{"a verb that gives a state", "mark a router endpoint as retired", answer, ku, plugin.StatusAccepted},
+		{"the verb with no state", "mark a retired router endpoint", answer, ku, plugin.StatusRejected},
+	})
+	for task, want := range map[string]bool{
+		"flag the jobs as finished": true,
+		"run the script as root":    false,
+		"save the page as pdf":      false,
+	} {
+		action, _ := symbolic.Action(task)
+		if got := labels(task, action); got != want {
+			t.Errorf("labels(%q, %q) = %v, want %v", task, action, got, want)
+		}
+	}
+}
+
+// TestNounThatRestatesTheActionIsNoKeyTerm: "show the running processes
+// in a view of their tree" asks to show them as a tree; "view" says the
+// showing again, and a page that shows them as a tree answers it. A noun
+// that names something
+// else ("diagram") is still asked, and a verb the lexicon relates to the
+// action ("match" of "check that the files match") is no restatement.
+func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
+	ku := &kus.KU{ID: "p::1", Title: "pstree", SourceID: "common/pstree.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n"}
+	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
+		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},
+		{"a noun that names something else", "show the running processes in a diagram of their tree", answer, ku, plugin.StatusRejected},
+	})
+	if restates(text.Terms("match")[0], text.Terms("check")[0]) {
+		t.Error(`restates takes the verb "match" for a restatement of "check"`)
 	}
 }

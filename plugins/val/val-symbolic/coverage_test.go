@@ -319,3 +319,51 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 		t.Error(`"file" is a word of its own, not a clipped one`)
 	}
 }
+
+// TestModifierLeftOutCostsHalf: "split a tremendous log into bigger
+// chunks" is answered by a page that splits a log into chunks; the
+// adjectives that only say how big the user's things are (rare as they
+// are) weigh half when the answer leaves them out, and the words they
+// stand between are neighbours. A word the lexicon knows as an adjective
+// that stands before a preposition ("next to") describes no word.
+func TestModifierLeftOutCostsHalf(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
+	ku := &kus.KU{ID: "s::1", Title: "split", SourceID: "common/split.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n"}
+	answer := "split [1]: Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n  `split -l 10 {{path/to/log}}`\n\nSources:\n[1] split — common/split.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
+		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
+	})
+	if got := modifiers("show line numbers next to each line"); got["next"] {
+		t.Errorf("modifiers takes \"next\" of \"next to each line\" for a modifier: %v", got)
+	}
+	other := &kus.KU{ID: "u::1", Title: "Utility", SourceID: "common/util.md", Range: kus.Range{StartLine: 3}, Claim: "Split a log into chunks."}
+	if !together("split a tremendous log into bigger chunks", other, []string{"Split a log into chunks."}, plugin.RunContext{}, true) {
+		t.Error("the words a modifier stands between are not neighbours")
+	}
+}
+
+// TestCompoundHeadLeftOutCostsHalf: "example scripts" is named by its
+// modifier on a page of "toolx examples"; the head ("scripts"), which only
+// names their kind, costs half when the answer covers the modifier and
+// leaves it out, but all of its weight when the answer covers neither.
+func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"exampl": 60, "script": 5, "toolx": 30, "serv static file show log": 300})}
+	examples := &kus.KU{ID: "t::1", Title: "toolx examples", SourceID: "toolx/examples/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	other := &kus.KU{ID: "t::2", Title: "toolx", SourceID: "toolx/README.md", Range: kus.Range{StartLine: 1},
+		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	list := "- fileserver - Serve static files [1]\n- logging - Show logs [1]\n\nSources:\n"
+	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "identify", Target: "example scripts come with toolx"}}}, kus.LevelSection, "", []answerCase{
+		{"the modifier covered", list + "[1] toolx examples — toolx/examples/README.md:1\n", examples, plugin.StatusAccepted},
+		{"neither covered", list + "[1] toolx — toolx/README.md:1\n", other, plugin.StatusRejected},
+	})
+	// The modifier may be a word the lexicon knows as much as a verb as a
+	// noun ("retrieval"), not the task's verb ("connect gin"); the head
+	// must be mainly a noun ("gin offer" is a subject and its verb).
+	for target, want := range map[string]int{"measure retrieval speed": 1, "what does gin offer": 0, "connect gin to a database": 0} {
+		if heads := compoundHeads(target); len(heads) != want {
+			t.Errorf("compoundHeads(%q) = %v, want %d head(s)", target, heads, want)
+		}
+	}
+}

@@ -141,6 +141,14 @@ func TestTargetTrims(t *testing.T) {
 			"remove the tags before posting":                            "remove the tags before posting",
 			"do it when I log in":                                       "do it when I log in",
 		}},
+		// A contact clause closing the target goes, with a place it
+		// names; one that goes on to say more stays.
+		{"contact clause", func(s string) string { return contactRE.ReplaceAllString(s, "$1$2") }, map[string]string{
+			"happens to the reason it gave":                   "happens to the reason",
+			"keep the page title it has on the server":        "keep the page title",
+			"copy the page title it has to the clipboard":     "copy the page title it has to the clipboard",
+			"keep the page title it has on the server (wget)": "keep the page title (wget)",
+		}},
 		// A classifier noun before a generic word ("kinds of things")
 		// frames the question and goes; before a word that names
 		// something ("kinds of files") it is asked and stays.
@@ -171,5 +179,21 @@ func TestTableRowIsOneStatement(t *testing.T) {
 	}
 	if about("vm", k, []string{"A validator accepts or rejects an answer; a rejection makes the VM backtrack."}, symbolic.Rarity{}) {
 		t.Errorf("prose that says VM after a semicolon should not make its unit about the VM")
+	}
+}
+
+// TestTheWayToIsNoDefinition: "What's the way to X?" asks how to X, not
+// what something is, whatever act the intents give it.
+func TestTheWayToIsNoDefinition(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"What's the way to download a page and keep its title?": false,
+		"What is the best way to watch a log?":                  false,
+		"What command do I use to split a file?":                false,
+		"What's the Locator interface for?":                     true,
+	} {
+		in := &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: prompt}}}
+		if got := defines(in); got != want {
+			t.Errorf("defines(%q) = %v, want %v", prompt, got, want)
+		}
 	}
 }

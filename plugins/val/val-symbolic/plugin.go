@@ -515,7 +515,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !splitPhrasal(targets[0], action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -984,6 +984,28 @@ func keyTokens(target string, task bool) []keyToken {
 // than two key words passes.
 func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
 	key := keyTokens(target, task)
+	// A modifier (modifiers) stands between the words it describes and
+	// the rest: "file" and "pieces" are neighbours in "a huge file into
+	// smaller pieces".
+	if mods := modifiers(target); len(mods) > 0 {
+		var kept []keyToken
+		gone := map[int]bool{}
+		for _, t := range key {
+			if mods[t.term] {
+				gone[t.pos] = true
+				continue
+			}
+			kept = append(kept, t)
+		}
+		for i, t := range kept {
+			for p := range gone {
+				if p < t.pos {
+					kept[i].pos--
+				}
+			}
+		}
+		key = kept
+	}
 	words := map[int]bool{}
 	for _, t := range key {
 		words[t.pos] = true
@@ -1044,8 +1066,12 @@ func several(target string) bool {
 	return false
 }
 
-// defines reports whether the task asks what something is.
+// defines reports whether the task asks what something is. "What's the
+// way to X?" asks how to X (wayRE), whatever act the intents give it.
 func defines(in *plugin.ValidateInput) bool {
+	if wayRE.MatchString(in.Payload.Prompt) {
+		return false
+	}
 	for _, it := range in.Intents {
 		if it.Act != "define" {
 			return false
@@ -1053,6 +1079,11 @@ func defines(in *plugin.ValidateInput) bool {
 	}
 	return len(in.Intents) > 0 || symbolic.ActOf(in.Payload.Prompt) == "define"
 }
+
+// wayRE matches a question that asks for the way to do something in the
+// form of a what-question ("What's the way to ...", "What is the best way
+// to ...", "What command do I use to ...").
+var wayRE = regexp.MustCompile(`(?i)^\W*what(?:'s|’s|\s+is)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:way|command|method)\s+(?:to|for)\b|^\W*what\s+(?:command|tool)\s+do\s+i\s+use\s+to\b`)
 
 // rarest is the key term of target that is rarest in the knowledge base
 // ("" when it has none).
@@ -1068,10 +1099,17 @@ func rarest(target string, rar symbolic.Rarity) string {
 
 // about reports whether unit k is about term w: w (or a near spelling of
 // it) is in k's title or path, or in the first sentence of what the
-// answer says from k (said) or of k's own text.
+// answer says from k (said) or of k's own text, or code in k declares a
+// type or function of that name ("type Finder interface" is where a
+// Finder is defined, wherever it stands in the unit).
 func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	if covered(w, labelTerms(k), rar) {
 		return true
+	}
+	for _, m := range declarationRE.FindAllStringSubmatch(k.Text()+"\n"+k.TextBody, -1) {
+		if slices.Equal(text.Terms(m[1]), []string{w}) {
+			return true
+		}
 	}
 	first := func(s string) string {
 		for _, line := range strings.Split(s, "\n") {
@@ -1091,6 +1129,11 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	}
 	return false
 }
+
+// declarationRE matches the declaration of a named type or function in
+// code (Go, C-like, Python, Rust, TypeScript), the name following the
+// keyword and, for a Go method, its receiver.
+var declarationRE = regexp.MustCompile(`(?m)(?:^|[\s;{])(?:type|func|class|interface|struct|enum|trait|def|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
 
 // leadUnit is the source the answer leads with: the lowest source number
 // it cites, else its first evidence unit.
@@ -1166,6 +1209,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 			}
 		}
 	}
+	mods, heads := modifiers(target), compoundHeads(target)
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
@@ -1176,13 +1220,20 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		case lightest >= 0 && !rar.Known(k):
 			w = lightest
 		}
-		total += w
-		if cover[k] || (!isSwapped && covered(k, cover, rar)) {
+		switch {
+		case cover[k] || (!isSwapped && covered(k, cover, rar)):
+			total += w
 			got += w
-		} else if cover[relativeMark+k] {
+		case cover[relativeMark+k]:
+			total += w
 			got += w * relativeShare
-		} else if w > worstW {
-			worst, worstW = k, w
+		case mods[k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
+			total += w * modifierShare
+		default:
+			total += w
+			if w > worstW {
+				worst, worstW = k, w
+			}
 		}
 	}
 	if total == 0 {
@@ -1191,14 +1242,114 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	return got / total, worst
 }
 
+// modifierShare is the share of its weight a modifier (modifiers), or
+// the head of a compound whose modifier is covered (compoundHeads), the
+// answer does not cover counts against it.
+const modifierShare = 0.5
+
+// modifiers are the terms of target that only describe the word after
+// them: a word the general lexicon knows only as an adjective (or
+// adverb), directly before a key word with a noun sense or none the
+// lexicon knows, with no word between ("a huge file", "smaller pieces";
+// not "next" of "next to each line"). A page names the thing it acts on,
+// seldom how big or old the user's one is, so a modifier the answer
+// leaves out costs half its weight; a rare one would otherwise outweigh
+// the words of the action and its object.
+func modifiers(target string) map[string]bool {
+	content := askedWords(target)
+	words := rawWordRE.FindAllString(target, -1)
+	var out map[string]bool
+	for i := 0; i+1 < len(words); i++ {
+		t, next := text.Terms(words[i]), text.Terms(words[i+1])
+		if len(t) != 1 || len(next) == 0 || !content[t[0]] || !content[next[0]] {
+			continue
+		}
+		all, _ := lexicon.PartsOfSpeech(t[0])
+		if all == 0 || all&(lexicon.Noun|lexicon.Verb) != 0 {
+			continue
+		}
+		if nall, _ := lexicon.PartsOfSpeech(next[0]); nall != 0 && nall&lexicon.Noun == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[t[0]] = true
+	}
+	return out
+}
+
+// compoundHeads maps the head of each noun compound of target to the noun
+// that modifies it ("program" to "exampl" in "example programs"): a word
+// the general lexicon knows mainly as a noun (or as much as another part
+// of speech: "retrieval quality"), not the task's verb, right before one
+// it knows mainly as a noun. The modifier says which thing is asked; the
+// head names only its kind, which pages often leave to the modifier ("chi
+// examples" for the example programs), so a head the answer leaves out
+// while it covers the modifier costs half its weight.
+func compoundHeads(target string) map[string]string {
+	content := askedWords(target)
+	noun := func(t []string, mainly bool) bool {
+		if len(t) != 1 || !content[t[0]] {
+			return false
+		}
+		_, main := lexicon.PartsOfSpeech(t[0])
+		if mainly {
+			return main == lexicon.Noun
+		}
+		return main&lexicon.Noun != 0
+	}
+	action := verbAction(target)
+	words := rawWordRE.FindAllString(target, -1)
+	var out map[string]string
+	for i := 0; i+1 < len(words); i++ {
+		m, h := text.Terms(words[i]), text.Terms(words[i+1])
+		if !noun(m, false) || !noun(h, true) || m[0] == h[0] || m[0] == action {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[h[0]] = m[0]
+	}
+	return out
+}
+
+// askedWords reports, for each content term of target, whether it is a
+// word the question asks about (not filler).
+func askedWords(target string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range symbolic.ContentTerms(target) {
+		out[k] = !filler[k]
+	}
+	return out
+}
+
+// rawWordRE matches a word as written, stop words included.
+var rawWordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._/+-]*`)
+
 // keyTerms are the content terms of target without the particles of its
-// action (see particles).
+// action (see particles); without a verb of prevention whose gerund names
+// what is kept from happening ("stop" of "stop gin from logging
+// requests"): such a task asks how not to do the gerund's action, which
+// pages say as an option of that action ("skip logging", "disable
+// wrapping") and rarely with the hindering verb (see verbAction); without
+// a verb that gives its object a state (labels) and without a noun that
+// names the action again (restates).
 func keyTerms(target string) []string {
 	var out []string
 	action, _ := symbolic.Action(target)
+	hindered := action != "" && hinders(action) && verbAction(target) != action
+	labelling := action != "" && labels(target, action)
 	for _, k := range symbolic.ContentTerms(target) {
 		if action != "" && action != k && particles[k] {
 			continue // "back" of "write it back": part of the verb
+		}
+		if (hindered || labelling) && k == action {
+			continue
+		}
+		if action != "" && k != action && restates(k, action) {
+			continue
 		}
 		out = append(out, k)
 	}
@@ -1301,9 +1452,11 @@ func classifierFree(target string) string {
 var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
 
 // contactRE matches a contact clause closing a target or a part of it: a
-// noun with its article, a subject pronoun and the clause's verb ("the
-// reason it gave"), which says no more of the noun than that it has one.
-var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(\s*(?:$|[(,;?]))`)
+// noun of one or two words with its article, a subject pronoun, the
+// clause's verb and a place it may name ("the reason it gave", "the file
+// name it has on the server"), which says no more of the noun than that
+// it has one.
+var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(?:\s+(?:on|in|at|from|under|inside)\s+(?:the\s+|a\s+|an\s+|my\s+|its\s+|their\s+|your\s+)?[\w./-]+)?(\s*(?:$|[(,;?]))`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
 // it asks: a subordinating word of time or order and a subject pronoun,
@@ -1517,6 +1670,64 @@ func verbAction(task string) string {
 	}
 	return action
 }
+
+// restates reports whether key term k names the action of its task
+// again as a noun: the general lexicon knows k mainly as a noun and gives
+// the action as one of its synonyms ("view" of "show the files in a tree
+// view"; not the verb "match" of "check that the files match"). Such a
+// word asks nothing the action does not, and a page that does the action
+// need not say it.
+func restates(k, action string) bool {
+	if _, main := lexicon.PartsOfSpeech(k); main&lexicon.Noun == 0 {
+		return false
+	}
+	for _, r := range lexicon.Related(k) {
+		if r.Kind == lexicon.Synonym && r.Rank < maxSynonymRank && r.Term == action {
+			return true
+		}
+	}
+	return false
+}
+
+// labels reports whether the verb action of task gives its object the
+// state a participle after "as" names ("mark a route as deprecated",
+// "flag the jobs as finished"): the state is what the task asks for,
+// which pages name ("Deprecation"), the verb only says it is given.
+func labels(task, action string) bool {
+	rest, ok := afterVerb(task, action)
+	return ok && asStateRE.MatchString(rest)
+}
+
+// asStateRE matches what follows a verb that gives its object a state:
+// an object of one to four words, "as" and a past participle.
+var asStateRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,4}?as\s+[a-z]+ed\b`)
+
+// splitPhrasal reports whether the verb action of task takes a particle
+// after its object ("hook mrpvm up to Claude Code", "turn the bell off"):
+// a phrasal verb means what the verb alone need not ("hook up" is
+// "connect"), and the lexicon's relatives of the verb say nothing of
+// what the task asks, so a page cannot be checked against them. "back"
+// ("write it back") keeps the verb's meaning (see particles).
+func splitPhrasal(task, action string) bool {
+	rest, ok := afterVerb(task, action)
+	return ok && splitParticleRE.MatchString(rest)
+}
+
+// afterVerb is what follows the first word of task whose term is action,
+// and whether task has one.
+func afterVerb(task, action string) (string, bool) {
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if slices.Equal(symbolic.ContentTerms(task[loc[0]:loc[1]]), []string{action}) {
+			return task[loc[1]:], true
+		}
+	}
+	return "", false
+}
+
+// splitParticleRE matches what follows a verb that takes a particle after
+// its object: an object of one to three words, the particle, and the end
+// of the clause or a preposition.
+var splitParticleRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,3}?(?:up|down|off|out)(?:\s*(?:[?.!,;(]|$)|\s+(?:to|from|with|in|into|for|on|at|so|and|when|before|after)\b)`)
 
 // hinders reports whether action is a verb of prevention: "prevent" or a
 // word the general lexicon relates to it ("stop", "keep").

@@ -173,3 +173,23 @@ func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
 			"  `git stash push`\n\nSources:\n[1] git stash — common/git-stash.md:1\n", stash, plugin.StatusAccepted},
 	})
 }
+
+// TestWhatIsXIsAnsweredByTheCodeThatDeclaresIt: "What is the Locator
+// interface for?" is answered by a unit whose code declares it
+// ("type Locator interface"), though its first sentence speaks of the
+// API the interface belongs to; a unit that only uses the name is not
+// about it.
+func TestWhatIsXIsAnsweredByTheCodeThatDeclaresIt(t *testing.T) {
+	df := freqs(map[string]int{"new api file search config": 300, "interfac": 200, "locat": 5, "store": 100})
+	declared := &kus.KU{ID: "u::1", Title: "New file searching API", SourceID: "store/UPGRADE.md", Range: kus.Range{StartLine: 9},
+		TextBody: "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\ntype Locator interface {\n\tFind(dir string) ([]string, error)\n}\n```\n"}
+	used := &kus.KU{ID: "u::2", Title: "New file searching API", SourceID: "store/UPGRADE.md", Range: kus.Range{StartLine: 9},
+		TextBody: "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\nstore.SetLocator(myLocator)\n```\n"}
+	c := corpus{n: 1000, df: df}
+	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "the Locator interface in store for"}}}, kus.LevelSection, "not about", []answerCase{
+		{"code that declares it", "Store now has a new file searching API for config files. [1]\n\nStore accepts a custom `Locator` interface implementation [1]:\n\n" +
+			"```go\ntype Locator interface {\n\tFind(dir string) ([]string, error)\n}\n```\n\nSources:\n[1] New file searching API — store/UPGRADE.md:9\n", declared, plugin.StatusAccepted},
+		{"code that only uses it", "Store now has a new file searching API for config files. [1]\n\nStore accepts a custom `Locator` interface implementation [1]:\n\n" +
+			"```go\nstore.SetLocator(myLocator)\n```\n\nSources:\n[1] New file searching API — store/UPGRADE.md:9\n", used, plugin.StatusRejected},
+	})
+}
