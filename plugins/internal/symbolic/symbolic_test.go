@@ -117,14 +117,17 @@ func TestActOfComparison(t *testing.T) {
 	}
 }
 
-// TestActOfWhatAuxiliary: an auxiliary right after "what" is the verb of a
-// question asking for things, not the opening of a yes/no question.
+// TestActOfWhatAuxiliary: an auxiliary right after "what", or after "how
+// many" or "how much" and its noun, is the verb of a question asking for
+// things or a quantity, not the opening of a yes/no question.
 func TestActOfWhatAuxiliary(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"Besides the path, what can a gorilla/mux route match on?", "identify"},
 		{"What would break if I removed the lock file?", "identify"},
 		{"Can a gorilla/mux route match on headers?", "verify"},
 		{"What does kb-fast do?", "define"},
+		{"How many threads are started per request?", "identify"},
+		{"How much memory does the indexer use?", "identify"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {
