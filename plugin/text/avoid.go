@@ -56,19 +56,19 @@ func Avoided(s string) (sought, avoided string) {
 }
 
 // opensWithAction reports whether a clause starts with a verb's -ing form,
-// past adverbs ("rebooting", "first deleting it", "ever asking"): "without
-// deleting it" names an action the user will not take, a side effect the
-// answer must avoid. A clause that names a thing instead ("without the
-// default middleware", "instead of encoding/json") often names the very
-// property that sets the answer apart, in the words its page uses, and is
-// left to count.
+// past adverbs and the pronoun that does it ("rebooting", "first deleting
+// it", "it asking first"): "without deleting it" names an action the user
+// will not take, a side effect the answer must avoid. A clause that names
+// a thing instead ("without the default middleware", "instead of
+// encoding/json") often names the very property that sets the answer
+// apart, in the words its page uses, and is left to count.
 func opensWithAction(clause string) bool {
 	for _, w := range strings.Fields(strings.ToLower(clause)) {
 		w = strings.Trim(w, `"'`+"`")
 		switch {
-		case strings.HasSuffix(w, "ly") || w == "first" || w == "ever" || w == "even" || w == "again":
+		case strings.HasSuffix(w, "ly") || agents[w]:
 			continue
-		case len(w) > 5 && strings.HasSuffix(w, "ing") && !ingNouns[w]:
+		case len(w) >= 5 && strings.HasSuffix(w, "ing") && !ingNouns[w]:
 			return true
 		}
 		return false
@@ -76,10 +76,19 @@ func opensWithAction(clause string) bool {
 	return false
 }
 
+// agents are the words that may stand before the -ing form of an avoided
+// action: adverbs not ending in -ly and the pronouns that do the action
+// ("without it asking", "instead of me typing it").
+var agents = map[string]bool{
+	"first": true, "ever": true, "even": true, "again": true,
+	"me": true, "it": true, "them": true, "him": true, "her": true, "us": true, "you": true,
+	"anyone": true, "anybody": true, "someone": true, "somebody": true,
+}
+
 // ingNouns are common words ending in -ing that are not a verb's -ing
 // form.
 var ingNouns = map[string]bool{
-	"anything": true, "everything": true, "nothing": true, "something": true,
-	"string": true, "strings": true, "spring": true, "sibling": true, "ceiling": true,
+	"thing": true, "anything": true, "everything": true, "nothing": true, "something": true,
+	"string": true, "spring": true, "swing": true, "sibling": true, "ceiling": true,
 	"during": true, "morning": true, "evening": true,
 }

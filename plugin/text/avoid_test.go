@@ -16,6 +16,8 @@ func TestAvoided(t *testing.T) {
 		{"merge two lists instead of sorting them so that order stays", "merge two lists so that order stays", "sorting them"},
 		{"set a quota without touching its owner or group?", "set a quota ?", "touching its owner or group"},
 		{"Rather than printing it, save the report", ", save the report", "printing it"},
+		{"install the package without it asking for confirmation", "install the package", "it asking for confirmation"},
+		{"run the backup without using sudo", "run the backup", "using sudo"},
 		{"build a router without the default middleware", "build a router without the default middleware", ""},
 		{"use a local queue instead of a remote one", "use a local queue instead of a remote one", ""},
 		{"why are labels not case sensitive", "why are labels not case sensitive", ""},
