@@ -175,8 +175,9 @@ func (x *Index) Search(kv plugin.KV, query string, k int, filter func(id string)
 }
 
 // QueryTerms returns the distinct terms of a query and the weight of each:
-// how often it occurs times its QueryWeight. Question words (weight 0) are
-// left out unless the query has nothing else.
+// how often it occurs times its QueryWeight. Question words (weight 0) and
+// the words of a clause naming an action the user avoids (avoidedTerms)
+// are left out unless the query has nothing else.
 func (x *Index) QueryTerms(q string) (terms []string, qtf []float64) {
 	terms, qtf = x.queryTerms(q, true)
 	if len(terms) == 0 {
@@ -188,13 +189,17 @@ func (x *Index) QueryTerms(q string) (terms []string, qtf []float64) {
 func (x *Index) queryTerms(q string, weigh bool) (terms []string, qtf []float64) {
 	seen := make(map[string]int, 16)
 	qw := queryWeights(x.p.Analyzer)
+	var aside map[string]bool
+	if weigh {
+		aside = x.avoidedTerms(q)
+	}
 	x.p.Analyzer.Each(q, func(t text.Token) {
 		w := 1.0
 		if weigh {
 			if v, ok := qw[t.Term]; ok {
 				w = v
 			}
-			if w == 0 {
+			if w == 0 || aside[t.Term] {
 				return
 			}
 		}

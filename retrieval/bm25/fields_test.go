@@ -75,3 +75,16 @@ func TestHasWords(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryTermsLeaveOutAvoidedActions: the words of a clause naming an
+// action the question avoids are not searched, unless the rest of the
+// question holds them too.
+func TestQueryTermsLeaveOutAvoidedActions(t *testing.T) {
+	x := New(DefaultParams())
+	terms, _ := x.QueryTerms("How do I clear a cache folder without restarting the daemon?")
+	assert.Equal(t, []string{"clear", "cach", "folder", "without"}, terms)
+	terms, _ = x.QueryTerms("restart the daemon without restarting its workers")
+	assert.Equal(t, []string{"restart", "daemon", "without"}, terms)
+	terms, _ = x.QueryTerms("build a router without the default middleware")
+	assert.Equal(t, []string{"build", "router", "without", "default", "middlewar"}, terms)
+}

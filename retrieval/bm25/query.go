@@ -67,3 +67,24 @@ func (x *Index) QueryWeight(t string) float64 {
 	}
 	return 1
 }
+
+// avoidedTerms are the terms of the clauses of q that name an action the
+// user avoids ("without deleting it", "instead of copying it",
+// text.Avoided) and that the rest of q does not also hold; nil when q has
+// no such clause. They constrain the answer and do not say which page gives
+// it: a page about deleting files must not win "empty a log file without
+// deleting it", so queries leave them out.
+func (x *Index) avoidedTerms(q string) map[string]bool {
+	sought, avoided := text.Avoided(q)
+	if avoided == "" {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, t := range x.p.Analyzer.Append(nil, avoided) {
+		out[t] = true
+	}
+	for _, t := range x.p.Analyzer.Append(nil, sought) {
+		delete(out, t)
+	}
+	return out
+}

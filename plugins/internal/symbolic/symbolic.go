@@ -221,14 +221,20 @@ func ActOf(s string) string {
 			}
 		}
 	}
-	if best == "verify" && strings.HasSuffix(low[:at], " what ") {
+	if best == "verify" && (strings.HasSuffix(low[:at], " what ") || quantityRE.MatchString(low[:at])) {
 		// An auxiliary right after "what" is the question's verb, not
 		// the opening of a yes/no question: "what can a route match on?"
-		// asks for the things that can be, a list.
+		// asks for the things that can be, a list. So is one after "how
+		// many" or "how much" and its noun: "how many words are in a
+		// file?" asks for a number, not a verdict.
 		return "identify"
 	}
 	return best
 }
+
+// quantityRE is the opening of a question that asks for a quantity ("how
+// many", "how much"), as ActOf sees it (lowercased, after a space).
+var quantityRE = regexp.MustCompile(`^\s*how\s+(?:many|much)\b`)
 
 // OutputOf names the output shape an act expects.
 func OutputOf(act string) string {

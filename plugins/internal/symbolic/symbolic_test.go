@@ -103,8 +103,9 @@ func TestParts(t *testing.T) {
 }
 
 // TestActOf: a comparison's act is compare; an auxiliary right after
-// "what" is the verb of a question asking for things, not the opening of a
-// yes/no question.
+// "what", or after "how many" or "how much" and its noun, is the verb of a
+// question asking for things or a quantity, not the opening of a yes/no
+// question.
 func TestActOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What is the difference between scp and rsync?", "compare"},
@@ -116,6 +117,8 @@ func TestActOf(t *testing.T) {
 		{"What would break if I removed the lock file?", "identify"},
 		{"Can a gorilla/mux route match on headers?", "verify"},
 		{"What does kb-fast do?", "define"},
+		{"How many threads are started per request?", "identify"},
+		{"How much memory does the indexer use?", "identify"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
@@ -366,4 +368,35 @@ func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 			t.Errorf("compoundHeads(%q) = %v, want %d head(s)", target, heads, want)
 		}
 	}
+}
+
+// TestAnAvoidedActionIsNotAsked: the words of a how-to's clause naming an
+// action the user avoids ("without rebooting") are a constraint, not
+// something the answer must mention: a page that answers the rest covers
+// the question. The same words in a clause that asks for them stay asked.
+func TestAnAvoidedActionIsNotAsked(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"show read": 300, "firmware": 5, "version": 60, "reboot": 4})}
+	fw := plugin.ScoredKU{KU: &kus.KU{ID: "f::1", Title: "fwinfo", SourceID: "common/fwinfo.md", Range: kus.Range{StartLine: 3},
+		Claim: "Show the firmware version read from the system tables."}}
+	answer := "Show the firmware version read from the system tables. [1]\n\nSources:\n[1] fwinfo — common/fwinfo.md:3\n"
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"show the firmware version without rebooting", plugin.StatusAccepted},
+		{"show the firmware version after rebooting", plugin.StatusRejected},
+	} {
+		res := validate(t, c, &plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
+			Answer: answer, Evidence: []plugin.ScoredKU{fw}})
+		expect(t, res, tc.want, `"reboot" is not covered`)
+	}
+}
+
+// TestAvoidFreeKeepsWhatTheAnswerSays: an avoided action the answer
+// speaks of stays asked; one it does not is left out.
+func TestAvoidFreeKeepsWhatTheAnswerSays(t *testing.T) {
+	said := symbolic.TermSet("List the files of an archive without extracting them.")
+	assert.Equal(t, "list an archive's files extracting", avoidFree("list an archive's files without extracting", said))
+	assert.Equal(t, "list an archive's files", avoidFree("list an archive's files without unpacking", said))
+	assert.Equal(t, "list an archive's files", avoidFree("list an archive's files", said))
 }

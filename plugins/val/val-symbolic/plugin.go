@@ -299,7 +299,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// the command that does X need not name.
 	if howTo(in) {
 		for i, t := range targets {
-			targets[i] = occasionFree(t)
+			targets[i] = avoidFree(occasionFree(t), answerTerms)
 		}
 	}
 	// "What kinds of things can nmcli manage?" asks what nmcli manages: a
@@ -1432,6 +1432,30 @@ func whyAsked(target string) string {
 // quantifier (or the start of a target, which the question word opened),
 // the noun and "of".
 var classifierRE = regexp.MustCompile(`(?i)(^\s*|\b(?:what|which|all|many|different|other|any)\s+)(?:kinds?|sorts?|types?)\s+of\s+(\w+)`)
+
+// avoidFree is a how-to's target without the clauses naming an action the
+// user avoids ("empty a log file without deleting it", text.Avoided): they
+// constrain the answer, which need not say what the user will not do. The
+// words of such a clause that the answer says (its terms in said) stay
+// asked: an answer that speaks of that action speaks of the same thing as
+// the question.
+func avoidFree(target string, said map[string]bool) string {
+	sought, avoided := text.Avoided(target)
+	if avoided == "" {
+		return target
+	}
+	kept := []string{sought}
+	for _, w := range strings.Fields(avoided) {
+		terms := symbolic.ContentTerms(w)
+		if len(terms) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(terms, func(t string) bool { return !said[t] }) {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
+}
 
 // classifierFree is target without a classifier noun (classifierRE) whose
 // "of" is followed by a generic word only: "kinds of things" asks nothing
