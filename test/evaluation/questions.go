@@ -90,11 +90,12 @@ func LoadSet(path string) (*Set, error) {
 // the development set, the held-out set, a second held-out set written
 // later by someone who had not seen the system's answers, a second
 // development set written after the first had been tuned on, a third
-// held-out set written the same way as the second, and a third development
-// set written the same day from passages the others do not use. A set asked
+// held-out set written the same way as the second, a third development
+// set written the same day from passages the others do not use, and a
+// fourth development set written the next day the same way. A set asked
 // later never changes what an earlier one measures, since the earlier items
 // of a workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3"}
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
