@@ -243,6 +243,15 @@ var ratchets = []ratchet{
 		WorkspaceGolibs: 0.78, // 22/28
 		"overall":       0.72, // 69/95
 	}},
+	// The fourth development set alone, at the figures of its first run
+	// (the tree it was written on). It is tuned on, so whoever raises its
+	// figures raises these.
+	{"fourth development set right answers", []string{"dev4"}, map[string]float64{
+		WorkspaceDocs:   0.75, // 22/29
+		WorkspaceTLDR:   0.37, // 17/45
+		WorkspaceGolibs: 0.56, // 17/30
+		"overall":       0.53, // 56/104
+	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
