@@ -102,9 +102,11 @@ func TestParts(t *testing.T) {
 	}
 }
 
-// TestActOf: a comparison's act is compare; an auxiliary right after
-// "what" is the verb of a question asking for things, not the opening of a
-// yes/no question.
+// TestActOf: a comparison's act is compare, and "different" or "differ"
+// in a relative clause is none; an auxiliary right after "what" is the verb
+// of a question asking for things, not the opening of a yes/no question; a
+// question asking for the way to do a task is a how-to; alternatives
+// before a colon are a choice.
 func TestActOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What is the difference between scp and rsync?", "compare"},
@@ -116,6 +118,22 @@ func TestActOf(t *testing.T) {
 		{"What would break if I removed the lock file?", "identify"},
 		{"Can a gorilla/mux route match on headers?", "verify"},
 		{"What does kb-fast do?", "define"},
+		// A question asking for the way to do a task is a how-to.
+		{"What's the way to copy a folder and keep its timestamps?", "implement"},
+		{"what is the easiest way to rename many files", "implement"},
+		// "different" names another thing; only "different from" compares.
+		{"How do I send the output to a different file?", "implement"},
+		{"Is there a plugin for a different editor?", "verify"},
+		{"How is a tag different from a branch?", "compare"},
+		{"How do tags and branches differ?", "compare"},
+		// "differ" in a relative clause says which things, it asks no comparison.
+		{"How can I list the lines that differ?", "implement"},
+		{"Which line is where the two logs differ?", "identify"},
+		// A comparative with "than" after "how much" compares.
+		{"How much faster is the cache than the disk?", "compare"},
+		{"How many times larger is a block than a page?", "compare"},
+		// Alternatives before a colon are a choice between them.
+		{"cron or systemd timers: when is the second one better?", "recommend"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {
@@ -125,8 +143,8 @@ func TestActOf(t *testing.T) {
 }
 
 // TestTargetOf: a task's target is what it asks about, without the
-// question's opening, and without the closing words of a question asking
-// what something means.
+// question's opening (also "is there a way to"), and without the closing
+// words of a question asking what something means.
 func TestTargetOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What does kb_corrupt mean?", "kb_corrupt"},
@@ -137,6 +155,8 @@ func TestTargetOf(t *testing.T) {
 		{"How do I make a flag required in cobra?", "make a flag required in cobra"},
 		{"What does it mean?", "it"},
 		{"What is a mean?", "mean"},
+		{"Is there a way to resume an interrupted copy?", "resume an interrupted copy"},
+		{"What's the best way to split a large file?", "split a large file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
