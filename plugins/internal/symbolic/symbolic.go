@@ -204,20 +204,21 @@ var actCues = []struct {
 // "different than" compares.
 var compareAnywhere = regexp.MustCompile(`\b(?:compar(?:e|es|ed|ing)|versus|contrast(?:s|ed|ing)?|differ(?:s|ed|ing|ently|ences?)?|different\s+(?:from|than|to)|better\s+than)\b`)
 
-// relativeDifferRE is "differ" in a relative clause ("the files that
-// differ", "the byte where two files differ"): it says which things the
-// question is about, it does not ask how things differ.
-var relativeDifferRE = regexp.MustCompile(`\b(?:that|which|where|whose)\s+(?:[\w'-]+\s+){0,3}differs?$`)
+// relativeDifferRE is "differ" in a relative clause, after the noun it
+// qualifies ("the files that differ", "the byte where two files differ"):
+// it says which things the question is about, it does not ask how things
+// differ. An opening "which" asks ("Which settings differ?").
+var relativeDifferRE = regexp.MustCompile(`[\w'-]\s+(?:that|which|where|whose)\s+(?:[\w'-]+\s+){0,3}differs?$`)
 
-// clauseLeadRE is what may stand before a question's opening in its
-// clause: a conjunction ("and how do I ...") or a leading scope ("In gin,
-// how do I ...").
-const clauseLeadRE = `^\s*(?:(?:and|so|but|then|also|and\s+also)\s+|(?:in|with|using|for)\s+[^,]{1,40},\s+)*`
+// clauseLead is the pattern of what may stand before a question's
+// opening in its clause: a conjunction ("and what's the way to ...") or a
+// leading scope ("In gin, what's the way to ...").
+const clauseLead = `^\s*(?:(?:and|so|but|then|also|and\s+also)\s+|(?:in|with|using|for)\s+[^,]{1,40},\s+)*`
 
 // howToOpenRE opens a question asking for the way to do a task ("what's
 // the way to", "what is the best way to"): a how-to, not a question of
 // what something is, whatever the task's verb.
-var howToOpenRE = regexp.MustCompile(`(?i)` + clauseLeadRE + `(?:what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to\b)`)
+var howToOpenRE = regexp.MustCompile(`(?i)` + clauseLead + `(?:what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to\b)`)
 
 // choiceRE opens a question with the alternatives it chooses between,
 // before a colon ("kill or killall: which one ...", "sd-llm-deep or

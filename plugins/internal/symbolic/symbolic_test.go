@@ -129,6 +129,7 @@ func TestActOf(t *testing.T) {
 		// "differ" in a relative clause says which things, it asks no comparison.
 		{"How can I list the lines that differ?", "implement"},
 		{"Which line is where the two logs differ?", "identify"},
+		{"Which settings differ between the two profiles?", "compare"},
 		// A comparative with "than" after "how much" compares.
 		{"How much faster is the cache than the disk?", "compare"},
 		{"How many times larger is a block than a page?", "compare"},
