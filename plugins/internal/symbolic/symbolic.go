@@ -185,7 +185,7 @@ var actCues = []struct {
 	act  string
 	cues []string
 }{
-	{"compare", []string{"compare", " vs ", " vs. ", "versus", "difference between", "differ", "better than", "contrast"}},
+	{"compare", []string{" vs ", " vs. "}}, // and compareAnywhere
 	{"implement", []string{"how do i", "how can i", "how to", "how should i", "steps to", "install", "configure", "set up", "setup"}},
 	{"diagnose", []string{"fix", "error", "fails", "failing", "broken", "troubleshoot", "debug", "why does it not", "doesn't work", "not working"}},
 	{"recommend", []string{"should i", "which is best", "which should", "recommend", "suits", "suit ", "best for", "which one"}},
@@ -199,19 +199,60 @@ var actCues = []struct {
 
 // compareAnywhere are the comparison cues that decide the act wherever
 // they stand; " vs " is not one of them, as it is also part of names ("VS
-// Code").
-var compareAnywhere = []string{"compare", "versus", "difference between", "differences between", "differ", "contrast", "better than"}
+// Code"). "different" alone is no cue ("a different one", "two different
+// structs" name other things, not a comparison): only "different from" or
+// "different than" compares.
+var compareAnywhere = regexp.MustCompile(`\b(?:compar(?:e|es|ed|ing)|versus|contrast(?:s|ed|ing)?|differ(?:s|ed|ing|ently|ences?)?|different\s+(?:from|than|to)|better\s+than)\b`)
+
+// relativeDifferRE is "differ" in a relative clause, after the noun it
+// qualifies ("the files that differ", "the byte where two files differ"):
+// it says which things the question is about, it does not ask how things
+// differ. An opening "which" asks ("Which settings differ?").
+var relativeDifferRE = regexp.MustCompile(`[\w'-]\s+(?:that|which|where|whose)\s+(?:[\w'-]+\s+){0,3}differs?$`)
+
+// clauseLead is the pattern of what may stand before a question's
+// opening in its clause: a conjunction ("and what's the way to ...") or a
+// leading scope ("In gin, what's the way to ...").
+const clauseLead = `^\s*(?:(?:and|so|but|then|also|and\s+also)\s+|(?:in|with|using|for)\s+[^,]{1,40},\s+)*`
+
+// howToOpenRE opens a question asking for the way to do a task ("what's
+// the way to", "what is the best way to"): a how-to, not a question of
+// what something is, whatever the task's verb.
+var howToOpenRE = regexp.MustCompile(`(?i)` + clauseLead + `(?:what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to\b)`)
+
+// choiceRE opens a question with the alternatives it chooses between,
+// before a colon ("kill or killall: which one ...", "sd-llm-deep or
+// sd-llm-fast: when is the deep one worth it?").
+var choiceRE = regexp.MustCompile(`(?i)^\s*[^\s:]+(?:\s+[^\s:]+)?\s+or\s+[^\s:]+(?:\s+[^\s:]+)?\s*:\s*\S`)
+
+// quantityCompareRE opens a question asking how much a comparative
+// holds between two things ("how much slower is X than Y", "how many
+// times larger is X than Y"): a comparison.
+var quantityCompareRE = regexp.MustCompile(`(?i)^\s*how\s+(?:much|many\s+times)\s+(?:more\s+\w+|less\s+\w+|\w+er)\b.*\bthan\b`)
 
 // ActOf picks the act of a task sentence; describe when nothing matches.
-// A comparison cue anywhere makes it a comparison ("What is the difference
-// between X and Y?", "X or Y: how do they differ?"); otherwise the
-// earliest cue decides.
+// A question asking for the way to do a task is a how-to ("What's the
+// way to keep the file name?"); otherwise a comparison cue anywhere makes
+// it a comparison ("What is the difference between X and Y?", "X or Y:
+// how do they differ?", "how much slower is X than Y?"), and alternatives
+// before a colon a choice between them ("X or Y: when is X worth it?");
+// otherwise the earliest cue decides.
 func ActOf(s string) string {
 	low := " " + strings.ToLower(s) + " "
-	for _, c := range compareAnywhere {
-		if strings.Contains(low, c) {
-			return "compare"
+	if howToOpenRE.MatchString(s) {
+		return "implement"
+	}
+	if quantityCompareRE.MatchString(s) {
+		return "compare"
+	}
+	for _, m := range compareAnywhere.FindAllStringIndex(low, -1) {
+		if relativeDifferRE.MatchString(low[:m[1]]) {
+			continue
 		}
+		return "compare"
+	}
+	if choiceRE.MatchString(s) {
+		return "recommend"
 	}
 	best, at := "describe", len(low)+1
 	for _, ac := range actCues {
@@ -264,6 +305,10 @@ func OutputOf(act string) string {
 // leadIns are question openings dropped from a task's target.
 var leadIns = []string{"can you please ", "could you please ", "please ", "can you ", "could you ", "tell me ", "explain why ", "explain how ", "explain ", "describe ", "define ", "what is the ", "what is a ", "what is an ", "what is ", "what are the ", "what are ", "what's ", "how do i ", "how can i ", "how to ", "why is ", "why does ", "why do ", "why ", "how does ", "how do ", "how is ", "which ", "what does ", "what do ", "what ", "who ", "compare "}
 
+// wayToRE opens a question asking for a way to do a task ("is there a
+// way to", "what's the best way to"): the words before the task.
+var wayToRE = regexp.MustCompile(`(?i)^(?:is\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?way\s+to|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to)\s+`)
+
 // meaningEndRE closes a question asking what something means ("What does
 // kb_corrupt mean?", "What does TTL stand for?"): the words asking for a
 // meaning, not what it is asked of.
@@ -274,6 +319,10 @@ var meaningEndRE = regexp.MustCompile(`(?i)\s+(?:mean|means|stand\s+for|stands\s
 // kept.
 func TargetOf(s string) string {
 	t := strings.TrimSpace(s)
+	if m := wayToRE.FindStringIndex(t); m != nil && strings.TrimSpace(t[m[1]:]) != "" {
+		// "Is there a way to X", "What's the best way to X": the task is X.
+		t = strings.TrimSpace(t[m[1]:])
+	}
 	low := strings.ToLower(t)
 	lead := ""
 	for _, l := range leadIns {

@@ -102,10 +102,12 @@ func TestParts(t *testing.T) {
 	}
 }
 
-// TestActOf: a comparison's act is compare; an auxiliary right after
-// "what", or after "how many" or "how much" and its noun, is the verb of a
-// question asking for things or a quantity, not the opening of a yes/no
-// question.
+// TestActOf: a comparison's act is compare, and "different" or "differ"
+// in a relative clause is none; an auxiliary right after "what" (or after
+// "how many" or "how much" and its noun) is the verb of a question asking
+// for things or a quantity, not the opening of a yes/no question; a
+// question asking for the way to do a task is a how-to; alternatives
+// before a colon are a choice.
 func TestActOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What is the difference between scp and rsync?", "compare"},
@@ -119,6 +121,23 @@ func TestActOf(t *testing.T) {
 		{"What does kb-fast do?", "define"},
 		{"How many threads are started per request?", "identify"},
 		{"How much memory does the indexer use?", "identify"},
+		// A question asking for the way to do a task is a how-to.
+		{"What's the way to copy a folder and keep its timestamps?", "implement"},
+		{"what is the easiest way to rename many files", "implement"},
+		// "different" names another thing; only "different from" compares.
+		{"How do I send the output to a different file?", "implement"},
+		{"Is there a plugin for a different editor?", "verify"},
+		{"How is a tag different from a branch?", "compare"},
+		{"How do tags and branches differ?", "compare"},
+		// "differ" in a relative clause says which things, it asks no comparison.
+		{"How can I list the lines that differ?", "implement"},
+		{"Which line is where the two logs differ?", "identify"},
+		{"Which settings differ between the two profiles?", "compare"},
+		// A comparative with "than" after "how much" compares.
+		{"How much faster is the cache than the disk?", "compare"},
+		{"How many times larger is a block than a page?", "compare"},
+		// Alternatives before a colon are a choice between them.
+		{"cron or systemd timers: when is the second one better?", "recommend"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {
@@ -128,8 +147,8 @@ func TestActOf(t *testing.T) {
 }
 
 // TestTargetOf: a task's target is what it asks about, without the
-// question's opening, and without the closing words of a question asking
-// what something means.
+// question's opening (also "is there a way to"), and without the closing
+// words of a question asking what something means.
 func TestTargetOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What does kb_corrupt mean?", "kb_corrupt"},
@@ -140,6 +159,8 @@ func TestTargetOf(t *testing.T) {
 		{"How do I make a flag required in cobra?", "make a flag required in cobra"},
 		{"What does it mean?", "it"},
 		{"What is a mean?", "mean"},
+		{"Is there a way to resume an interrupted copy?", "resume an interrupted copy"},
+		{"What's the best way to split a large file?", "split a large file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
