@@ -225,25 +225,17 @@ var howToOpenRE = regexp.MustCompile(`(?i)` + clauseLead + `(?:what(?:'s|\s+is)\
 // sd-llm-fast: when is the deep one worth it?").
 var choiceRE = regexp.MustCompile(`(?i)^\s*[^\s:]+(?:\s+[^\s:]+)?\s+or\s+[^\s:]+(?:\s+[^\s:]+)?\s*:\s*\S`)
 
-// quantityCompareRE opens a question asking how much a comparative
-// holds between two things ("how much slower is X than Y", "how many
-// times larger is X than Y"): a comparison.
-var quantityCompareRE = regexp.MustCompile(`(?i)^\s*how\s+(?:much|many\s+times)\s+(?:more\s+\w+|less\s+\w+|\w+er)\b.*\bthan\b`)
-
 // ActOf picks the act of a task sentence; describe when nothing matches.
 // A question asking for the way to do a task is a how-to ("What's the
 // way to keep the file name?"); otherwise a comparison cue anywhere makes
 // it a comparison ("What is the difference between X and Y?", "X or Y:
-// how do they differ?", "how much slower is X than Y?"), and alternatives
+// how do they differ?"), and alternatives
 // before a colon a choice between them ("X or Y: when is X worth it?");
 // otherwise the earliest cue decides.
 func ActOf(s string) string {
 	low := " " + strings.ToLower(s) + " "
 	if howToOpenRE.MatchString(s) {
 		return "implement"
-	}
-	if quantityCompareRE.MatchString(s) {
-		return "compare"
 	}
 	for _, m := range compareAnywhere.FindAllStringIndex(low, -1) {
 		if relativeDifferRE.MatchString(low[:m[1]]) {

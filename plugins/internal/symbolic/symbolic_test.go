@@ -133,9 +133,8 @@ func TestActOf(t *testing.T) {
 		{"How can I list the lines that differ?", "implement"},
 		{"Which line is where the two logs differ?", "identify"},
 		{"Which settings differ between the two profiles?", "compare"},
-		// A comparative with "than" after "how much" compares.
-		{"How much faster is the cache than the disk?", "compare"},
-		{"How many times larger is a block than a page?", "compare"},
+		// "How much" with a comparative asks for a quantity: the factor.
+		{"How much faster is the cache than the disk?", "identify"},
 		// Alternatives before a colon are a choice between them.
 		{"cron or systemd timers: when is the second one better?", "recommend"},
 	}
