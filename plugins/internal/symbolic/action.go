@@ -10,7 +10,8 @@ import (
 // howOpenings open a how-to question before its action ("how do I
 // extract ...", "is there a way to extract ..."), longest first.
 var howOpenings = []string{
-	"is there a way to ", "what is the way to ", "what's the way to ", "what command do i use to ",
+	"is there a way to ", "is there any way to ", "is it possible to ", "what is the way to ", "what's the way to ",
+	"what is the command to ", "what's the command to ", "what command do i use to ", "what can i run to ", "what do i run to ",
 	"how would i ", "how could i ", "how should i ", "how can i ", "how do i ",
 	"how would you ", "how can you ", "how do you ", "how can we ", "how do we ", "how does one ",
 	"i want to ", "i need to ", "i'd like to ", "how to ",

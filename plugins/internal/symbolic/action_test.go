@@ -17,6 +17,8 @@ func TestAction(t *testing.T) {
 		{"how to lst running proceses", "", nil},        // a typing mistake is no action
 		{"What is the meaning of life?", "", nil},       // "what" is a stop word
 		{"kill all processes by name", "kill", []string{"process"}},
+		{"What can I run to read the disk temperature?", "read", []string{"disk", "temperatur"}},
+		{"Is it possible to rename a branch?", "renam", []string{"branch"}},
 	} {
 		a, o := Action(tc.task)
 		if a != tc.action || (tc.action != "" && len(o)+len(tc.object) > 0 && !reflect.DeepEqual(o, tc.object)) {

@@ -119,11 +119,29 @@ func TestActOf(t *testing.T) {
 		{"What does kb-fast do?", "define"},
 		{"How many threads are started per request?", "identify"},
 		{"How much memory does the indexer use?", "identify"},
+		// A sentence that opens as a how-to asks how, whatever cue of
+		// another act follows; a cue counts only at the start of a word.
+		{"Is there a way to resume a download that was cut off?", "implement"},
+		{"What's the command to make a temporary directory?", "implement"},
+		{"What can I run to read the disk temperature?", "implement"},
+		{"I need to format a partition so that it can boot.", "implement"},
+		{"I want to know what a router is.", "describe"},
+		{"A link points somewhere; how do I see its target?", "implement"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {
 			t.Errorf("ActOf(%q) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestActBeside: a wish beside a question of its turn is not a how-to.
+func TestActBeside(t *testing.T) {
+	if got := ActBeside("I want to write a plugin."); got == "implement" {
+		t.Errorf("ActBeside of a wish = %s", got)
+	}
+	if got := ActBeside("Is there a way to resume a download?"); got != "implement" {
+		t.Errorf("ActBeside of a how-to question = %s, want implement", got)
 	}
 }
 
