@@ -34,6 +34,20 @@ func init() {
 	}
 }
 
+// WeakAction is the weak verb a how-to task opens with ("put" of "put
+// two files next to each other", see weakActions), or "": it names no
+// action of its own.
+func WeakAction(task string) string {
+	words := actionWords(task)
+	if len(words) == 0 {
+		return ""
+	}
+	if verb := text.Terms(strings.Trim(words[0], ",.;:?!")); len(verb) == 1 && weakActions[verb[0]] {
+		return verb[0]
+	}
+	return ""
+}
+
 // Action is the analysed verb a how-to task asks to carry out ("follow"
 // for "How do I follow a log file as it grows?", "find" for "find where
 // the executable lives"), with the content terms of its object up to the

@@ -1228,6 +1228,15 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		}
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
+	if w := symbolic.WeakAction(target); w != "" {
+		// A weak verb ("put" of "put two files next to each other")
+		// names no action of its own: its object says what to do, which
+		// pages say with a verb of their own ("merge").
+		if mods == nil {
+			mods = map[string]bool{}
+		}
+		mods[w] = true
+	}
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)

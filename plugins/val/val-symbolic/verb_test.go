@@ -22,3 +22,21 @@ func TestHowToVerbCountsAsAModifier(t *testing.T) {
 			docker, plugin.StatusAccepted},
 	})
 }
+
+// gluePage is a made-up page in the form of tldr-pages.
+const gluePage = "# glue\n\n> Join the lines of files.\n\n- Merge two files side by side:\n\n`glue {{path/to/file1}} {{path/to/file2}}`\n"
+
+// TestHowToWeakVerbCountsAsAModifier: a weak verb a task opens with
+// ("put") names no action of its own, and a page says what to do with a
+// verb of its own ("Merge"): rare in the knowledge base, it does not sink
+// the coverage of an answer that covers what the task acts on.
+func TestHowToWeakVerbCountsAsAModifier(t *testing.T) {
+	glue := page(t, "common/glue.md", gluePage)
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"put": 1, "files side": 50})},
+		src: map[string]string{"common/glue.md": gluePage}}
+	expectHowTo(t, c, kus.LevelSummary, "is not covered", []howToCase{
+		{"weak verb", "put two files side by side", "glue [1]: Join the lines of files.\n\n" +
+			"- Merge two files side by side:\n\n  `glue {{path/to/file1}} {{path/to/file2}}`\n\nSources:\n[1] glue — common/glue.md:3\n",
+			glue, plugin.StatusAccepted},
+	})
+}
