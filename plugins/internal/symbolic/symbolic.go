@@ -205,9 +205,9 @@ var compareAnywhere = []string{"compare", "versus", "difference between", "diffe
 
 // ActOf picks the act of a task sentence; describe when nothing matches.
 // A comparison cue anywhere makes it a comparison ("What is the difference
-// between X and Y?", "X or Y: how do they differ?"); otherwise the
-// earliest cue decides.
-// A task that opens as a how-to does (asksHow) asks how to do it.
+// between X and Y?", "X or Y: how do they differ?"); a task that opens as
+// a how-to does (asksHow) asks how to do it; otherwise the earliest cue
+// decides.
 func ActOf(s string) string { return actOf(s, true) }
 
 // ActBeside is the act of a sentence of a turn that asks a question
@@ -287,7 +287,7 @@ func asksHow(task string) bool {
 // to", "I'd like to").
 func wishes(task string) bool {
 	low := strings.ToLower(strings.TrimSpace(task)) + " "
-	for _, o := range []string{"i want to ", "i need to ", "i'd like to ", "i would like to "} {
+	for _, o := range []string{"i want to ", "i need to ", "i'd like to "} {
 		if strings.HasPrefix(low, o) {
 			return true
 		}
