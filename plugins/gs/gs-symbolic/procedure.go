@@ -631,6 +631,16 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		p.examples = append(p.examples, commentExamples(p.examples)...)
 		ex := p.rankFor(want, joined, action, particle, object)
+		if lits := optionLiterals(task); len(lits) > 0 {
+			// An option the task quotes as written ("combine short
+			// options like -som") is shown by the example that has it.
+			for i := range ex {
+				if holdsLiteral(ex[i].how, lits) {
+					ex[i].score += literalWeight
+				}
+			}
+			sort.SliceStable(ex, func(i, j int) bool { return ex[i].score > ex[j].score })
+		}
 		// The retriever's score weighs as much as the example's: it saw
 		// the whole knowledge base, the solver sees a handful of KUs.
 		// A heading that names the task marks the passage written to
@@ -1664,4 +1674,34 @@ func ancestors(k *kus.KU) []string {
 		return nil
 	}
 	return path[:len(path)-1]
+}
+
+// literalWeight is what an example gains by holding an option the task
+// quotes (optionLiterals).
+const literalWeight = 0.5
+
+// optionLiteralRE matches a command-line option written out in a task: a
+// dash or two and a letter, standing as a word ("-som", "--dry-run").
+var optionLiteralRE = regexp.MustCompile(`(?:^|[\s(\x60"'])(--?[A-Za-z][A-Za-z0-9-]*)`)
+
+// optionLiterals are the options task quotes as written.
+func optionLiterals(task string) []string {
+	var out []string
+	for _, m := range optionLiteralRE.FindAllStringSubmatch(task, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// holdsLiteral reports whether the lines of an example hold one of lits
+// as a word of their own.
+func holdsLiteral(how []string, lits []string) bool {
+	for _, l := range how {
+		for _, m := range optionLiteralRE.FindAllStringSubmatch(l, -1) {
+			if slices.Contains(lits, m[1]) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -10,7 +10,8 @@ import (
 // howOpenings open a how-to question before its action ("how do I
 // extract ...", "is there a way to extract ..."), longest first.
 var howOpenings = []string{
-	"is there a way to ", "what is the way to ", "what's the way to ", "what command do i use to ",
+	"is there a way to ", "is there any way to ", "is it possible to ", "what is the way to ", "what's the way to ",
+	"what is the command to ", "what's the command to ", "what command do i use to ", "what can i run to ", "what do i run to ",
 	"how would i ", "how could i ", "how should i ", "how can i ", "how do i ",
 	"how would you ", "how can you ", "how do you ", "how can we ", "how do we ", "how does one ",
 	"i want to ", "i need to ", "i'd like to ", "how to ",
@@ -31,6 +32,20 @@ func init() {
 	for _, w := range text.Terms("use make get do have go let try put give take keep") {
 		weakActions[w] = true
 	}
+}
+
+// WeakAction is the weak verb a how-to task opens with ("put" of "put
+// two files next to each other", see weakActions), or "": it names no
+// action of its own.
+func WeakAction(task string) string {
+	words := actionWords(task)
+	if len(words) == 0 {
+		return ""
+	}
+	if verb := text.Terms(strings.Trim(words[0], ",.;:?!")); len(verb) == 1 && weakActions[verb[0]] {
+		return verb[0]
+	}
+	return ""
 }
 
 // Action is the analysed verb a how-to task asks to carry out ("follow"

@@ -17,6 +17,8 @@ func TestAction(t *testing.T) {
 		{"how to lst running proceses", "", nil},        // a typing mistake is no action
 		{"What is the meaning of life?", "", nil},       // "what" is a stop word
 		{"kill all processes by name", "kill", []string{"process"}},
+		{"What can I run to read the disk temperature?", "read", []string{"disk", "temperatur"}},
+		{"Is it possible to rename a branch?", "renam", []string{"branch"}},
 	} {
 		a, o := Action(tc.task)
 		if a != tc.action || (tc.action != "" && len(o)+len(tc.object) > 0 && !reflect.DeepEqual(o, tc.object)) {
@@ -54,5 +56,19 @@ func TestActionCompoundAndIdentTerms(t *testing.T) {
 	id := IdentTerms("viper.SetDefault(\"key\", 1)")
 	if !id["set"] || !id["default"] {
 		t.Errorf("IdentTerms = %v", id)
+	}
+}
+
+// TestWeakAction: the weak verb a task opens with, after its how-to
+// opening; none for a task with a verb of its own.
+func TestWeakAction(t *testing.T) {
+	for task, want := range map[string]string{
+		"I want to put two files next to each other": "put",
+		"How do I make a script executable?":         "make",
+		"kill all processes by name":                 "",
+	} {
+		if got := WeakAction(task); got != want {
+			t.Errorf("WeakAction(%q) = %q, want %q", task, got, want)
+		}
 	}
 }

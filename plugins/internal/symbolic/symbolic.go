@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mrpvm/mrpvm/plugin/text"
 )
@@ -229,10 +230,18 @@ var choiceRE = regexp.MustCompile(`(?i)^\s*[^\s:]+(?:\s+[^\s:]+)?\s+or\s+[^\s:]+
 // A question asking for the way to do a task is a how-to ("What's the
 // way to keep the file name?"); otherwise a comparison cue anywhere makes
 // it a comparison ("What is the difference between X and Y?", "X or Y:
-// how do they differ?"), and alternatives
-// before a colon a choice between them ("X or Y: when is X worth it?");
-// otherwise the earliest cue decides.
-func ActOf(s string) string {
+// how do they differ?"), alternatives before a colon a choice between
+// them ("X or Y: when is X worth it?"), and a task that opens as a how-to
+// does (asksHow) asks how to do it; otherwise the earliest cue decides.
+func ActOf(s string) string { return actOf(s, true) }
+
+// ActBeside is the act of a sentence of a turn that asks a question
+// beside it: a wish there ("I want to contribute a plugin. Which files do
+// I change?") says what the question is for, not how to do it, and its
+// act is that of its cues.
+func ActBeside(s string) string { return actOf(s, !wishes(s)) }
+
+func actOf(s string, how bool) string {
 	low := " " + strings.ToLower(s) + " "
 	if howToOpenRE.MatchString(s) {
 		return "implement"
@@ -246,10 +255,13 @@ func ActOf(s string) string {
 	if choiceRE.MatchString(s) {
 		return "recommend"
 	}
+	if how && asksHow(s) {
+		return "implement"
+	}
 	best, at := "describe", len(low)+1
 	for _, ac := range actCues {
 		for _, c := range ac.cues {
-			if i := strings.Index(low, c); i >= 0 && i < at {
+			if i := cueIndex(low, c); i >= 0 && i < at {
 				best, at = ac.act, i
 			}
 		}
@@ -264,6 +276,60 @@ func ActOf(s string) string {
 	}
 	return best
 }
+
+// cueIndex is where cue c first stands in low at the start of a word, or
+// -1: "where" in "somewhere" or "fix" in "prefix" is no cue.
+func cueIndex(low, c string) int {
+	for off := 0; off < len(low); {
+		i := strings.Index(low[off:], c)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if r, _ := utf8.DecodeLastRuneInString(low[:i]); i == 0 || c[0] == ' ' || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
+}
+
+// asksHow reports whether task opens as a how-to does (howOpenings, after
+// lead words): "Is there a way to resume a download?" and "I need to
+// format a partition" ask how to do it, whatever cue of another act
+// follows ("is", "can"). Wanting to know or understand something asks
+// for it, not for a way to do it.
+func asksHow(task string) bool {
+	low := strings.ToLower(strings.TrimSpace(task))
+	words := strings.Fields(low)
+	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
+		words = words[1:]
+	}
+	low = strings.Join(words, " ") + " "
+	for _, o := range howOpenings {
+		if rest, ok := strings.CutPrefix(low, o); ok {
+			next, _, _ := strings.Cut(rest, " ")
+			return !cognition[next]
+		}
+	}
+	return false
+}
+
+// wishes reports whether task opens with a wish ("I want to", "I need
+// to", "I'd like to").
+func wishes(task string) bool {
+	low := strings.ToLower(strings.TrimSpace(task)) + " "
+	for _, o := range []string{"i want to ", "i need to ", "i'd like to "} {
+		if strings.HasPrefix(low, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// cognition are verbs of coming to know: "I want to know what X is" asks
+// what X is.
+var cognition = map[string]bool{"know": true, "understand": true, "learn": true}
 
 // quantityRE is the opening of a question that asks for a quantity ("how
 // many", "how much"), as ActOf sees it (lowercased, after a space).

@@ -106,8 +106,8 @@ func TestParts(t *testing.T) {
 // in a relative clause is none; an auxiliary right after "what" (or after
 // "how many" or "how much" and its noun) is the verb of a question asking
 // for things or a quantity, not the opening of a yes/no question; a
-// question asking for the way to do a task is a how-to; alternatives
-// before a colon are a choice.
+// question asking for the way to do a task, or opening as a how-to does, is
+// a how-to; alternatives before a colon are a choice.
 func TestActOf(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"What is the difference between scp and rsync?", "compare"},
@@ -137,11 +137,29 @@ func TestActOf(t *testing.T) {
 		{"How much faster is the cache than the disk?", "identify"},
 		// Alternatives before a colon are a choice between them.
 		{"cron or systemd timers: when is the second one better?", "recommend"},
+		// A sentence that opens as a how-to asks how, whatever cue of
+		// another act follows; a cue counts only at the start of a word.
+		{"Is there a way to resume a download that was cut off?", "implement"},
+		{"What's the command to make a temporary directory?", "implement"},
+		{"What can I run to read the disk temperature?", "implement"},
+		{"I need to format a partition so that it can boot.", "implement"},
+		{"I want to know what a router is.", "describe"},
+		{"A link points somewhere; how do I see its target?", "implement"},
 	}
 	for _, tc := range cases {
 		if got := ActOf(tc.in); got != tc.want {
 			t.Errorf("ActOf(%q) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestActBeside: a wish beside a question of its turn is not a how-to.
+func TestActBeside(t *testing.T) {
+	if got := ActBeside("I want to write a plugin."); got == "implement" {
+		t.Errorf("ActBeside of a wish = %s", got)
+	}
+	if got := ActBeside("Is there a way to resume a download?"); got != "implement" {
+		t.Errorf("ActBeside of a how-to question = %s, want implement", got)
 	}
 }
 

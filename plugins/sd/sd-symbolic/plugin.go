@@ -79,6 +79,9 @@ func (p *Plugin) DetectSeeds(ctx context.Context, rc plugin.RunContext, in *plug
 		if pc.Task {
 			nIntents++
 			act := symbolic.ActOf(pc.Text)
+			if asksBeside(pieces, pc) {
+				act = symbolic.ActBeside(pc.Text)
+			}
 			intents.Intent(&sop.Intent{Act: act, Target: symbolic.TargetOf(pc.Text), Output: symbolic.OutputOf(act)})
 			continue
 		}
@@ -225,4 +228,14 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// asksBeside reports whether a task piece other than pc asks a question.
+func asksBeside(pieces []symbolic.Piece, pc symbolic.Piece) bool {
+	for _, o := range pieces {
+		if o.Task && o.Text != pc.Text && strings.HasSuffix(strings.TrimSpace(o.Text), "?") {
+			return true
+		}
+	}
+	return false
 }

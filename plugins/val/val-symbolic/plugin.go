@@ -389,6 +389,20 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	single := len(targets) == 1 && !comparison(in)
+	// A how-to answered with examples has its verb judged on its own, on
+	// the source the answer leads with and the lexicon's relatives of the
+	// verb (see below): pages name an action with any of many verbs
+	// ("convert" for "turn into", "merge" for "put next to each other"),
+	// and what it acts on says which thing is asked. In the coverage the
+	// verb counts as a modifier does.
+	if single && howTo(in) && exampleRE.MatchString(body) {
+		if a := verbAction(targets[0]); a != "" && !symbolic.LightAction(a) && !splitPhrasal(targets[0], a) {
+			cover[judgedMark+a] = true
+			for _, u := range units {
+				u[judgedMark+a] = true
+			}
+		}
+	}
 	v.coverage = 1
 	for _, t := range targets {
 		cov, worst := keyCoverage(t, cover, rar, swap)
@@ -873,6 +887,10 @@ const (
 	relativeShare = 0.5
 )
 
+// judgedMark marks, in a cover set, the verb of a how-to that the action
+// check judges: uncovered, it counts for modifierShare of its weight.
+const judgedMark = "!"
+
 // maxSynonymRank is how many of a word's synonyms, from its most frequent
 // senses first, may stand in for it.
 const maxSynonymRank = 8
@@ -1210,6 +1228,15 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		}
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
+	if w := symbolic.WeakAction(target); w != "" {
+		// A weak verb ("put" of "put two files next to each other")
+		// names no action of its own: its object says what to do, which
+		// pages say with a verb of their own ("merge").
+		if mods == nil {
+			mods = map[string]bool{}
+		}
+		mods[w] = true
+	}
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
 	for _, k := range terms {
 		w := rar.Weight(k)
@@ -1227,7 +1254,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		case cover[relativeMark+k]:
 			total += w
 			got += w * relativeShare
-		case mods[k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
+		case mods[k] || cover[judgedMark+k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
 			total += w * modifierShare
 		default:
 			total += w
