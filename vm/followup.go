@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // TurnContext is what a later follow-up may draw on from one turn of a
@@ -172,15 +173,26 @@ var howActionRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|t
 
 // antecedentBefore reports whether the anaphor at pos of q has something
 // to refer to in an earlier clause of q itself: a content word that is
-// not a how-to's action ("viper" in "What is viper and how do I use
-// it?"). Such a question stands alone, in a session or not.
+// not a how-to's action and can name a thing ("viper" in "What is viper
+// and how do I use it?"). Such a question stands alone, in a session or
+// not. A word the lexicon knows mostly as a verb, adjective or adverb
+// names nothing a pronoun could stand for: "What happens when it rejects an
+// answer?" points back.
 func antecedentBefore(q string, pos int) bool {
 	locs := clauseBreakRE.FindAllStringIndex(q[:pos], -1)
 	if len(locs) == 0 {
 		return false
 	}
 	earlier := howActionRE.ReplaceAllString(q[:locs[len(locs)-1][0]], " ")
-	return len(contentTerms(earlier)) > 0
+	return slices.ContainsFunc(contentTerms(earlier), canName)
+}
+
+// canName reports whether an analysed term can name a thing: most of its
+// senses are nouns, or the lexicon does not know it (a name: "viper",
+// "gin"). "happen" has a noun sense ("happening") but is a verb.
+func canName(term string) bool {
+	all, main := lexicon.PartsOfSpeech(term)
+	return all == 0 || main&lexicon.Noun != 0
 }
 
 // topicOf picks the words of a turn that a follow-up carries:

@@ -28,6 +28,10 @@ func TestFollowUpDetection(t *testing.T) {
 		// The anaphor's antecedent is in an earlier clause of the question.
 		{"What is viper and how do I use it?", false},
 		{"How do I install cobra, and where do I put its config?", false},
+		// A verb before the clause names nothing the anaphor could
+		// stand for.
+		{"What happens when it crashes?", true},
+		{"What happens to cobra when it crashes?", false},
 		// Only a how-to's action precedes it: nothing to refer to.
 		{"How do I list them and remove them?", true},
 		{"How do I see the list of them?", true},
