@@ -322,6 +322,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	if sub, tc, ok := r.substitute(q, prev, topic); ok {
 		return sub, tc, true
 	}
+	if inv, ok := r.invert(q, prev); ok {
+		return inv, prev, true
+	}
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
 	for _, e := range ellipsisStarts {
@@ -1152,4 +1155,86 @@ func replaceWordFold(s, w, by string) string {
 		}
 	}
 	return s
+}
+
+// reversals are the words that ask to undo what was done.
+var reversals = termSet("undo revert reverse")
+
+// negativePrefixes make a word's opposite ("mutable", "immutable"; "mount",
+// "unmount"); enPrefixes are replaced by them ("enable", "disable";
+// "encrypt", "decrypt").
+var (
+	negativePrefixes = []string{"un", "dis", "de", "non", "im", "in", "ir", "il"}
+	enPrefixes       = []string{"en", "em"}
+)
+
+// minOppositeBase is the fewest letters a word keeps without its
+// negative prefix: "in" of "info" makes no opposite of "fo".
+const minOppositeBase = 4
+
+// opposites are the words a negative prefix, added, taken away or put in
+// place of "en-", makes of w (lower case).
+func opposites(w string) []string {
+	w = strings.ToLower(w)
+	var out []string
+	for _, p := range negativePrefixes {
+		if strings.HasPrefix(w, p) && len(w)-len(p) >= minOppositeBase {
+			out = append(out, w[len(p):])
+		}
+	}
+	for _, p := range enPrefixes {
+		if strings.HasPrefix(w, p) && len(w)-len(p) >= minOppositeBase {
+			out = append(out, "dis"+w[len(p):], "de"+w[len(p):])
+		}
+	}
+	if len(w) >= minOppositeBase {
+		for _, p := range negativePrefixes {
+			out = append(out, p+w)
+		}
+	}
+	return out
+}
+
+// invert reads a follow-up that only asks to undo what the earlier turn
+// did ("and how do I undo that?") as the earlier question with its word
+// reversed: the first word of its main clause (up to its first
+// subordinate clause) whose opposite, formed with a negative prefix
+// (opposites), is a word of a page the earlier answer came from. "How do
+// I make a file immutable so that nobody can delete it?" is undone by
+// "How do I make a file mutable?", which the page that made it
+// immutable says; the word "undo" itself the page need not hold. The
+// conversation's topic stays the earlier one.
+func (r *run) invert(q string, prev *TurnContext) (string, bool) {
+	own := contentTerms(q)
+	if len(own) != 1 || !reversals[own[0]] || prev.Query == "" || r.corp == nil {
+		return "", false
+	}
+	pages := prev.Anchors
+	if len(pages) == 0 && len(prev.Sources) > 0 {
+		pages = prev.Sources[:1]
+	}
+	said := map[string]bool{}
+	for _, src := range pages {
+		for _, w := range wordRE.FindAllString(prose(string(r.corp.SourceText(src))), -1) {
+			said[strings.ToLower(w)] = true
+		}
+	}
+	main := strings.TrimRight(prev.Query, "?.! ")
+	if loc := clauseBreakRE.FindStringIndex(main); loc != nil {
+		main = main[:loc[0]]
+	}
+	for _, loc := range wordRE.FindAllStringIndex(main, -1) {
+		w := main[loc[0]:loc[1]]
+		if len(contentTerms(w)) == 0 {
+			continue
+		}
+		for _, o := range opposites(w) {
+			if said[o] {
+				out := main[:loc[0]] + o + main[loc[1]:] + "?"
+				r.trace.note("follow-up: %q asks to undo the earlier question: %q", q, out)
+				return out, true
+			}
+		}
+	}
+	return "", false
 }

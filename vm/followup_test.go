@@ -248,3 +248,13 @@ func TestPageLead(t *testing.T) {
 		pageLead([]byte("# Viper\n\nViper is a complete configuration solution\nfor Go applications.\n\n## Install\n\nRun go get.\n")))
 	assert.Equal(t, "Title\n", pageLead([]byte("# Title\n\n```sh\nrm -rf /\n```\n")))
 }
+
+// TestOpposites: a negative prefix added, taken away or put in place of
+// "en-" makes a word's opposite.
+func TestOpposites(t *testing.T) {
+	assert.Contains(t, opposites("immutable"), "mutable")
+	assert.Contains(t, opposites("mount"), "unmount")
+	assert.Contains(t, opposites("enable"), "disable")
+	assert.Contains(t, opposites("encrypt"), "decrypt")
+	assert.NotContains(t, opposites("info"), "fo", "too little is left without the prefix")
+}

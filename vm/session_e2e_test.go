@@ -175,3 +175,21 @@ func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
 	answeredFrom(t, resp, "gin/README.md")
 	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
 }
+
+// TestUndoFollowUpAsksTheOpposite: "and how do I undo that?" after making
+// something locked is answered with the page's example that unlocks it,
+// the opposite the page names with a negative prefix, not with the
+// example the earlier turn showed again.
+func TestUndoFollowUpAsksTheOpposite(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"linux/vaultctl.md": "# vaultctl\n\n> Manage entries of a vault.\n\n- Make an entry locked so that nobody can edit it:\n\n`vaultctl +l {{entry}}`\n\n" +
+			"- Make an entry unlocked:\n\n`vaultctl -l {{entry}}`\n\n- Show the state of an entry:\n\n`vaultctl show {{entry}}`\n",
+		"common/tar.md": "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I make a vault entry locked so that nobody can edit it?"})
+	answeredFrom(t, first, "linux/vaultctl.md")
+	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo that?", SessionID: first.SessionID})
+	answeredFrom(t, undo, "linux/vaultctl.md")
+	assert.Contains(t, undo.AnswerMarkdown, "vaultctl -l")
+	assert.NotContains(t, undo.AnswerMarkdown, "vaultctl +l")
+}
