@@ -379,7 +379,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	switch {
 	case carried != nil:
-		tc.Topic, tc.Action = carried.Topic, carried.Action
+		tc.Topic, tc.Action = withNamed(carried.Topic, r.asked), carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 		tc.Family = carried.Family
 	case len(tc.Sources) > 0:
@@ -1237,4 +1237,35 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// modals are the auxiliaries of a question ("Can a workspace ..."), which
+// name nothing although some are nouns as well.
+var modals = map[string]bool{"can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "will": true, "would": true}
+
+// withNamed is a topic with the things a follow-up named itself added
+// (its words that only name things, namesOnly; not its how-to action): "Can a workspace override
+// them?" makes the conversation about the workspace too, which the next
+// turn's "it" may stand for.
+func withNamed(topic, followUp string) string {
+	have := termSet(topic)
+	words := strings.Fields(topic)
+	for _, w := range wordRE.FindAllString(howActionRE.ReplaceAllString(followUp, " "), -1) {
+		ts := contentTerms(w)
+		if len(ts) != 1 || have[ts[0]] || modals[strings.ToLower(w)] || !namesOnly(ts[0]) || len(words) >= maxTopicWords {
+			continue
+		}
+		have[ts[0]] = true
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
+}
+
+// namesOnly reports whether an analysed term names a thing and nothing
+// else: the lexicon does not know it (a name), or most of its senses are
+// nouns and none as many are verbs ("delete" and "deletion" share a
+// term).
+func namesOnly(term string) bool {
+	all, main := lexicon.PartsOfSpeech(term)
+	return all == 0 || main&lexicon.Noun != 0 && main&lexicon.Verb == 0
 }

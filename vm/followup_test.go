@@ -258,3 +258,10 @@ func TestOpposites(t *testing.T) {
 	assert.Contains(t, opposites("encrypt"), "decrypt")
 	assert.NotContains(t, opposites("info"), "fo", "too little is left without the prefix")
 }
+
+// TestWithNamed: a follow-up adds to the conversation's topic the things
+// it names itself, not its actions, auxiliaries or pronouns.
+func TestWithNamed(t *testing.T) {
+	assert.Equal(t, "configuration files workspace", withNamed("configuration files", "Can a workspace override them?"))
+	assert.Equal(t, "git stash", withNamed("git stash", "and how do I delete it?"))
+}
