@@ -1157,8 +1157,9 @@ func replaceWordFold(s, w, by string) string {
 	return s
 }
 
-// reversals are the words that ask to undo what was done.
-var reversals = termSet("undo revert reverse")
+// reversals are the words that ask to undo what was done ("reverse"
+// also asks for the reverse order: "sort -r" for "How do I reverse it?").
+var reversals = termSet("undo revert")
 
 // negativePrefixes make a word's opposite ("mutable", "immutable"; "mount",
 // "unmount"); enPrefixes are replaced by them ("enable", "disable";
