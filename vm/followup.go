@@ -1200,11 +1200,13 @@ func opposites(w string) []string {
 // did ("and how do I undo that?") as the earlier question with its word
 // reversed: the first word of its main clause (up to its first
 // subordinate clause) whose opposite, formed with a negative prefix
-// (opposites), is a word of a page the earlier answer came from. "How do
-// I make a file immutable so that nobody can delete it?" is undone by
-// "How do I make a file mutable?", which the page that made it
-// immutable says; the word "undo" itself the page need not hold. The
-// conversation's topic stays the earlier one.
+// (opposites), is a word of a page the earlier answer came from, or else
+// its how-to action, when the opposite names a page of the knowledge
+// base. "How do I make a file immutable so that nobody can delete it?"
+// is undone by "How do I make a file mutable?", which the page that made
+// it immutable says; "How do I enable a service?" by "How do I disable a
+// service?", the page beside it. The word "undo" itself the answer need
+// not hold. The conversation's topic stays the earlier one.
 func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 	own := contentTerms(q)
 	if len(own) != 1 || !reversals[own[0]] || prev.Query == "" || r.corp == nil {
@@ -1224,6 +1226,12 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 	if loc := clauseBreakRE.FindStringIndex(main); loc != nil {
 		main = main[:loc[0]]
 	}
+	reverse := func(loc []int, o string) (string, bool) {
+		out := main[:loc[0]] + o + main[loc[1]:] + "?"
+		r.trace.note("follow-up: %q asks to undo the earlier question: %q", q, out)
+		r.undone = true
+		return out, true
+	}
 	for _, loc := range wordRE.FindAllStringIndex(main, -1) {
 		w := main[loc[0]:loc[1]]
 		if len(contentTerms(w)) == 0 {
@@ -1231,9 +1239,22 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 		}
 		for _, o := range opposites(w) {
 			if said[o] {
-				out := main[:loc[0]] + o + main[loc[1]:] + "?"
-				r.trace.note("follow-up: %q asks to undo the earlier question: %q", q, out)
-				return out, true
+				return reverse(loc, o)
+			}
+		}
+	}
+	// The page did one thing and its sibling does the opposite
+	// (systemctl-enable, systemctl-disable): the how-to's action is
+	// reversed when the opposite names a page.
+	if lead := howLeadRE.FindStringIndex(main); lead != nil {
+		if loc := wordRE.FindStringIndex(main[lead[1]:]); loc != nil {
+			loc = []int{lead[1] + loc[0], lead[1] + loc[1]}
+			for _, o := range opposites(main[loc[0]:loc[1]]) {
+				if t := wholeTerm(o); t != "" {
+					if _, named := r.fileNamesWith([]string{t}); named[t] {
+						return reverse(loc, o)
+					}
+				}
 			}
 		}
 	}

@@ -193,3 +193,20 @@ func TestUndoFollowUpAsksTheOpposite(t *testing.T) {
 	assert.Contains(t, undo.AnswerMarkdown, "vaultctl -l")
 	assert.NotContains(t, undo.AnswerMarkdown, "vaultctl +l")
 }
+
+// TestUndoFollowUpFindsTheOppositePage: when the page that answered does
+// not say the opposite, "and how do I undo it?" reverses the how-to's
+// action to the one a page of the knowledge base is named after
+// (svcctl-enable, then svcctl-disable).
+func TestUndoFollowUpFindsTheOppositePage(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"linux/svcctl-enable.md":  "# svcctl enable\n\n> Enable daemons at boot.\n\n- Enable a daemon to start at boot:\n\n`svcctl enable {{daemon}}`\n",
+		"linux/svcctl-disable.md": "# svcctl disable\n\n> Disable daemons at boot.\n\n- Stop a daemon from starting at boot:\n\n`svcctl disable {{daemon}}`\n",
+		"linux/svcctl-status.md":  "# svcctl status\n\n> Show the state of daemons.\n\n- Show whether a daemon runs:\n\n`svcctl status {{daemon}}`\n",
+		"common/tar.md":           "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I enable a daemon at boot?"})
+	answeredFrom(t, first, "linux/svcctl-enable.md")
+	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo it?", SessionID: first.SessionID})
+	answeredFrom(t, undo, "linux/svcctl-disable.md")
+}
