@@ -1285,9 +1285,9 @@ func withNamed(topic, followUp string) string {
 
 // namesOnly reports whether an analysed term names a thing and nothing
 // else: the lexicon does not know it (a name), or most of its senses are
-// nouns and none as many are verbs ("delete" and "deletion" share a
-// term).
+// nouns and no other part of speech has as many ("delete" and "deletion"
+// share a term, as "different" and "differ" do).
 func namesOnly(term string) bool {
 	all, main := lexicon.PartsOfSpeech(term)
-	return all == 0 || main&lexicon.Noun != 0 && main&lexicon.Verb == 0
+	return all == 0 || main == lexicon.Noun
 }
