@@ -1033,9 +1033,12 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 			break
 		}
 	}
-	for _, art := range []string{"the ", "a ", "an "} {
-		if len(body) > len(art) && strings.EqualFold(body[:len(art)], art) {
-			body = strings.TrimSpace(body[len(art):])
+	// "What about in chi?", "how about with bzip2?": the preposition
+	// says how the new thing stands in the earlier question, which keeps
+	// its own.
+	for _, lead := range []string{"in ", "for ", "with ", "on ", "using ", "the ", "a ", "an "} {
+		if len(body) > len(lead) && strings.EqualFold(body[:len(lead)], lead) {
+			body = strings.TrimSpace(body[len(lead):])
 		}
 	}
 	words := wordRE.FindAllString(strings.ToLower(body), -1)
@@ -1066,9 +1069,19 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 	}
 	// The earlier topic's words that the new pages' names do not share
 	// are what the new words stand in for.
+	// Only a topic word that names pages itself stands for the earlier
+	// thing ("gin" of "static files gin" for "What about in chi?"); the
+	// rest says what is asked of either.
+	var topicFulls []string
+	for _, w := range strings.Fields(topic) {
+		if full := wholeTerm(w); full != "" {
+			topicFulls = append(topicFulls, full)
+		}
+	}
+	_, topicNamed := r.fileNamesWith(topicFulls)
 	var replaced, kept []string
 	for _, w := range strings.Fields(topic) {
-		if full := wholeTerm(w); full != "" && !co[full] {
+		if full := wholeTerm(w); full != "" && !co[full] && topicNamed[full] {
 			replaced = append(replaced, w)
 		} else {
 			kept = append(kept, w)
