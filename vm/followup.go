@@ -55,6 +55,12 @@ var anaphors = map[string]bool{
 // ellipsisStarts open a question that continues the previous one.
 var ellipsisStarts = []string{"and ", "also ", "but ", "or ", "what about ", "how about ", "then ", "so "}
 
+// continuing opens a question that, in a session, adds to the previous
+// one however much it names itself ("and delete files at the destination
+// that no longer exist in the source?" after a turn on rsync): a question
+// on its own does not start with a conjunction.
+const continuing = "and "
+
 // lightWords carry no topic of their own in a follow-up ("how do I see
 // them", "where are its settings").
 var lightWords = map[string]bool{}
@@ -289,6 +295,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		}
 	}
 	is, _ := followUp(q)
+	if !is && prev != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), continuing) {
+		is = true
+	}
 	if !is && prev != nil && len(contentTerms(q)) > 0 {
 		// Only an action ("How do I uninstall?") or one word that names
 		// no page ("What is the default?"): it is about what the

@@ -210,3 +210,21 @@ func TestUndoFollowUpFindsTheOppositePage(t *testing.T) {
 	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo it?", SessionID: first.SessionID})
 	answeredFrom(t, undo, "linux/svcctl-disable.md")
 }
+
+// TestLongContinuationKeepsTheTopic: a turn opening with "and" continues
+// the previous one however many words of its own it has: "and delete
+// files at the target that no longer exist at the origin?" after a turn
+// answered from syncdir is asked of syncdir, not of another tool that
+// deletes files.
+func TestLongContinuationKeepsTheTopic(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"common/syncdir.md": "# syncdir\n\n> Mirror folders.\n\n- Copy a folder to a target folder:\n\n`syncdir {{origin}} {{target}}`\n\n" +
+			"- Delete files at the target that no longer exist at the origin:\n\n`syncdir --prune {{origin}} {{target}}`\n",
+		"common/cloudcp.md": "# cloudcp\n\n> Copy files to cloud storage.\n\n- Delete files at the target bucket that no longer exist at the origin folder:\n\n`cloudcp sync --delete-target {{origin}} {{bucket}}`\n",
+		"common/tar.md":     "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I copy a folder with syncdir?"})
+	answeredFrom(t, first, "common/syncdir.md")
+	next := askInProcess(t, root, db, vm.Request{Question: "and delete files at the target bucket that no longer exist at the origin folder?", SessionID: first.SessionID})
+	answeredFrom(t, next, "common/syncdir.md")
+}
