@@ -1306,10 +1306,11 @@ func withNamed(topic, followUp string) string {
 }
 
 // namesOnly reports whether an analysed term names a thing and nothing
-// else: the lexicon does not know it (a name), or most of its senses are
-// nouns and no other part of speech has as many ("delete" and "deletion"
-// share a term, as "different" and "differ" do).
+// else: the lexicon does not know it (a name) or knows it as a noun only.
+// A term with a verb sense may be what a follow-up does ("and delete
+// files ..."; "delete" and "deletion" share a term), one with an
+// adjective sense how ("different" and "differ").
 func namesOnly(term string) bool {
-	all, main := lexicon.PartsOfSpeech(term)
-	return all == 0 || main == lexicon.Noun
+	all, _ := lexicon.PartsOfSpeech(term)
+	return all == 0 || all == lexicon.Noun
 }

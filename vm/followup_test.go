@@ -265,4 +265,5 @@ func TestWithNamed(t *testing.T) {
 	assert.Equal(t, "configuration files workspace", withNamed("configuration files", "Can a workspace override them?"))
 	assert.Equal(t, "git stash", withNamed("git stash", "and how do I delete it?"))
 	assert.Equal(t, "kb-thinkingdb", withNamed("kb-thinkingdb", "How is it different?"))
+	assert.Equal(t, "rsync", withNamed("rsync", "and delete them?"))
 }
