@@ -175,7 +175,11 @@ type run struct {
 	// loop searches for (a follow-up completed from the session).
 	asked   string
 	carried *TurnContext
-	own     []string            // a follow-up's own content terms, the carried topic's aside
+	own     []string // a follow-up's own content terms, the carried topic's aside
+	// undone is set for a follow-up read as the earlier question
+	// reversed (invert): its own words are those of that question, not
+	// "undo".
+	undone  bool
 	folders map[string][]string // anchorFolders by anchors, for the request's life
 	libs    map[string]bool     // libraryNames, for the request's life
 	// truncated is set for a question cut to MaxQuestionBytes: most
@@ -224,7 +228,11 @@ func (r *run) screen() (frameResult, bool) {
 	}
 	r.question, r.carried = q, prev
 	topic := termSet(prev.Topic)
-	for _, t := range contentTerms(r.asked) {
+	own := r.asked
+	if r.undone {
+		own = q
+	}
+	for _, t := range contentTerms(own) {
 		if !topic[t] && !slices.Contains(r.own, t) {
 			r.own = append(r.own, t)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // TurnContext is what a later follow-up may draw on from one turn of a
@@ -53,6 +54,12 @@ var anaphors = map[string]bool{
 
 // ellipsisStarts open a question that continues the previous one.
 var ellipsisStarts = []string{"and ", "also ", "but ", "or ", "what about ", "how about ", "then ", "so "}
+
+// continuing opens a question that, in a session, adds to the previous
+// one however much it names itself ("and delete files at the destination
+// that no longer exist in the source?" after a turn on rsync): a question
+// on its own does not start with a conjunction.
+const continuing = "and "
 
 // lightWords carry no topic of their own in a follow-up ("how do I see
 // them", "where are its settings").
@@ -172,15 +179,26 @@ var howActionRE = regexp.MustCompile(`(?i)\bhow\s+(?:do|can|could|should|would|t
 
 // antecedentBefore reports whether the anaphor at pos of q has something
 // to refer to in an earlier clause of q itself: a content word that is
-// not a how-to's action ("viper" in "What is viper and how do I use
-// it?"). Such a question stands alone, in a session or not.
+// not a how-to's action and can name a thing ("viper" in "What is viper
+// and how do I use it?"). Such a question stands alone, in a session or
+// not. A word the lexicon knows mostly as a verb, adjective or adverb
+// names nothing a pronoun could stand for: "What happens when it rejects an
+// answer?" points back.
 func antecedentBefore(q string, pos int) bool {
 	locs := clauseBreakRE.FindAllStringIndex(q[:pos], -1)
 	if len(locs) == 0 {
 		return false
 	}
 	earlier := howActionRE.ReplaceAllString(q[:locs[len(locs)-1][0]], " ")
-	return len(contentTerms(earlier)) > 0
+	return slices.ContainsFunc(contentTerms(earlier), canName)
+}
+
+// canName reports whether an analysed term can name a thing: most of its
+// senses are nouns, or the lexicon does not know it (a name: "viper",
+// "gin"). "happen" has a noun sense ("happening") but is a verb.
+func canName(term string) bool {
+	all, main := lexicon.PartsOfSpeech(term)
+	return all == 0 || main&lexicon.Noun != 0
 }
 
 // topicOf picks the words of a turn that a follow-up carries:
@@ -277,6 +295,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		}
 	}
 	is, _ := followUp(q)
+	if !is && prev != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), continuing) {
+		is = true
+	}
 	if !is && prev != nil && len(contentTerms(q)) > 0 {
 		// Only an action ("How do I uninstall?") or one word that names
 		// no page ("What is the default?"): it is about what the
@@ -309,6 +330,9 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	}
 	if sub, tc, ok := r.substitute(q, prev, topic); ok {
 		return sub, tc, true
+	}
+	if inv, ok := r.invert(q, prev); ok {
+		return inv, prev, true
 	}
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
@@ -364,7 +388,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	switch {
 	case carried != nil:
-		tc.Topic, tc.Action = carried.Topic, carried.Action
+		tc.Topic, tc.Action = withNamed(carried.Topic, r.asked), carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs
 		tc.Family = carried.Family
 	case len(tc.Sources) > 0:
@@ -1018,9 +1042,12 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 			break
 		}
 	}
-	for _, art := range []string{"the ", "a ", "an "} {
-		if len(body) > len(art) && strings.EqualFold(body[:len(art)], art) {
-			body = strings.TrimSpace(body[len(art):])
+	// "What about in chi?", "how about with bzip2?": the preposition
+	// says how the new thing stands in the earlier question, which keeps
+	// its own.
+	for _, lead := range []string{"in ", "for ", "with ", "on ", "using ", "the ", "a ", "an "} {
+		if len(body) > len(lead) && strings.EqualFold(body[:len(lead)], lead) {
+			body = strings.TrimSpace(body[len(lead):])
 		}
 	}
 	words := wordRE.FindAllString(strings.ToLower(body), -1)
@@ -1051,9 +1078,19 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 	}
 	// The earlier topic's words that the new pages' names do not share
 	// are what the new words stand in for.
+	// Only a topic word that names pages itself stands for the earlier
+	// thing ("gin" of "static files gin" for "What about in chi?"); the
+	// rest says what is asked of either.
+	var topicFulls []string
+	for _, w := range strings.Fields(topic) {
+		if full := wholeTerm(w); full != "" {
+			topicFulls = append(topicFulls, full)
+		}
+	}
+	_, topicNamed := r.fileNamesWith(topicFulls)
 	var replaced, kept []string
 	for _, w := range strings.Fields(topic) {
-		if full := wholeTerm(w); full != "" && !co[full] {
+		if full := wholeTerm(w); full != "" && !co[full] && topicNamed[full] {
 			replaced = append(replaced, w)
 		} else {
 			kept = append(kept, w)
@@ -1140,4 +1177,140 @@ func replaceWordFold(s, w, by string) string {
 		}
 	}
 	return s
+}
+
+// reversals are the words that ask to undo what was done ("reverse"
+// also asks for the reverse order: "sort -r" for "How do I reverse it?").
+var reversals = termSet("undo revert")
+
+// negativePrefixes make a word's opposite ("mutable", "immutable"; "mount",
+// "unmount"); enPrefixes are replaced by them ("enable", "disable";
+// "encrypt", "decrypt").
+var (
+	negativePrefixes = []string{"un", "dis", "de", "non", "im", "in", "ir", "il"}
+	enPrefixes       = []string{"en", "em"}
+)
+
+// minOppositeBase is the fewest letters a word keeps without its
+// negative prefix: "in" of "info" makes no opposite of "fo".
+const minOppositeBase = 4
+
+// opposites are the words a negative prefix, added, taken away or put in
+// place of "en-", makes of w (lower case).
+func opposites(w string) []string {
+	w = strings.ToLower(w)
+	var out []string
+	for _, p := range negativePrefixes {
+		if strings.HasPrefix(w, p) && len(w)-len(p) >= minOppositeBase {
+			out = append(out, w[len(p):])
+		}
+	}
+	for _, p := range enPrefixes {
+		if strings.HasPrefix(w, p) && len(w)-len(p) >= minOppositeBase {
+			out = append(out, "dis"+w[len(p):], "de"+w[len(p):])
+		}
+	}
+	if len(w) >= minOppositeBase {
+		for _, p := range negativePrefixes {
+			out = append(out, p+w)
+		}
+	}
+	return out
+}
+
+// invert reads a follow-up that only asks to undo what the earlier turn
+// did ("and how do I undo that?") as the earlier question with its word
+// reversed: the first word of its main clause (up to its first
+// subordinate clause) whose opposite, formed with a negative prefix
+// (opposites), is a word of a page the earlier answer came from, or else
+// its how-to action, when the opposite names a page of the knowledge
+// base. "How do I make a file immutable so that nobody can delete it?"
+// is undone by "How do I make a file mutable?", which the page that made
+// it immutable says; "How do I enable a service?" by "How do I disable a
+// service?", the page beside it. The word "undo" itself the answer need
+// not hold. The conversation's topic stays the earlier one.
+func (r *run) invert(q string, prev *TurnContext) (string, bool) {
+	own := contentTerms(q)
+	if len(own) != 1 || !reversals[own[0]] || prev.Query == "" || r.corp == nil {
+		return "", false
+	}
+	pages := prev.Anchors
+	if len(pages) == 0 && len(prev.Sources) > 0 {
+		pages = prev.Sources[:1]
+	}
+	said := map[string]bool{}
+	for _, src := range pages {
+		for _, w := range wordRE.FindAllString(prose(string(r.corp.SourceText(src))), -1) {
+			said[strings.ToLower(w)] = true
+		}
+	}
+	main := strings.TrimRight(prev.Query, "?.! ")
+	if loc := clauseBreakRE.FindStringIndex(main); loc != nil {
+		main = main[:loc[0]]
+	}
+	reverse := func(loc []int, o string) (string, bool) {
+		out := main[:loc[0]] + o + main[loc[1]:] + "?"
+		r.trace.note("follow-up: %q asks to undo the earlier question: %q", q, out)
+		r.undone = true
+		return out, true
+	}
+	for _, loc := range wordRE.FindAllStringIndex(main, -1) {
+		w := main[loc[0]:loc[1]]
+		if len(contentTerms(w)) == 0 {
+			continue
+		}
+		for _, o := range opposites(w) {
+			if said[o] {
+				return reverse(loc, o)
+			}
+		}
+	}
+	// The page did one thing and its sibling does the opposite
+	// (systemctl-enable, systemctl-disable): the how-to's action is
+	// reversed when the opposite names a page.
+	if lead := howLeadRE.FindStringIndex(main); lead != nil {
+		if loc := wordRE.FindStringIndex(main[lead[1]:]); loc != nil {
+			loc = []int{lead[1] + loc[0], lead[1] + loc[1]}
+			for _, o := range opposites(main[loc[0]:loc[1]]) {
+				if t := wholeTerm(o); t != "" {
+					if _, named := r.fileNamesWith([]string{t}); named[t] {
+						return reverse(loc, o)
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// modals are the auxiliaries of a question ("Can a workspace ..."), which
+// name nothing although some are nouns as well.
+var modals = map[string]bool{"can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "will": true, "would": true}
+
+// withNamed is a topic with the things a follow-up named itself added
+// (its words that only name things, namesOnly; not its how-to action): "Can a workspace override
+// them?" makes the conversation about the workspace too, which the next
+// turn's "it" may stand for.
+func withNamed(topic, followUp string) string {
+	have := termSet(topic)
+	words := strings.Fields(topic)
+	for _, w := range wordRE.FindAllString(howActionRE.ReplaceAllString(followUp, " "), -1) {
+		ts := contentTerms(w)
+		if len(ts) != 1 || have[ts[0]] || modals[strings.ToLower(w)] || !namesOnly(ts[0]) || len(words) >= maxTopicWords {
+			continue
+		}
+		have[ts[0]] = true
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
+}
+
+// namesOnly reports whether an analysed term names a thing and nothing
+// else: the lexicon does not know it (a name) or knows it as a noun only.
+// A term with a verb sense may be what a follow-up does ("and delete
+// files ..."; "delete" and "deletion" share a term), one with an
+// adjective sense how ("different" and "differ").
+func namesOnly(term string) bool {
+	all, _ := lexicon.PartsOfSpeech(term)
+	return all == 0 || all == lexicon.Noun
 }

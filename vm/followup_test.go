@@ -28,6 +28,10 @@ func TestFollowUpDetection(t *testing.T) {
 		// The anaphor's antecedent is in an earlier clause of the question.
 		{"What is viper and how do I use it?", false},
 		{"How do I install cobra, and where do I put its config?", false},
+		// A verb before the clause names nothing the anaphor could
+		// stand for.
+		{"What happens when it crashes?", true},
+		{"What happens to cobra when it crashes?", false},
 		// Only a how-to's action precedes it: nothing to refer to.
 		{"How do I list them and remove them?", true},
 		{"How do I see the list of them?", true},
@@ -243,4 +247,23 @@ func TestPageLead(t *testing.T) {
 	assert.Equal(t, "Viper\nViper is a complete configuration solution\nfor Go applications.\n",
 		pageLead([]byte("# Viper\n\nViper is a complete configuration solution\nfor Go applications.\n\n## Install\n\nRun go get.\n")))
 	assert.Equal(t, "Title\n", pageLead([]byte("# Title\n\n```sh\nrm -rf /\n```\n")))
+}
+
+// TestOpposites: a negative prefix added, taken away or put in place of
+// "en-" makes a word's opposite.
+func TestOpposites(t *testing.T) {
+	assert.Contains(t, opposites("immutable"), "mutable")
+	assert.Contains(t, opposites("mount"), "unmount")
+	assert.Contains(t, opposites("enable"), "disable")
+	assert.Contains(t, opposites("encrypt"), "decrypt")
+	assert.NotContains(t, opposites("info"), "fo", "too little is left without the prefix")
+}
+
+// TestWithNamed: a follow-up adds to the conversation's topic the things
+// it names itself, not its actions, auxiliaries or pronouns.
+func TestWithNamed(t *testing.T) {
+	assert.Equal(t, "configuration files workspace", withNamed("configuration files", "Can a workspace override them?"))
+	assert.Equal(t, "git stash", withNamed("git stash", "and how do I delete it?"))
+	assert.Equal(t, "kb-thinkingdb", withNamed("kb-thinkingdb", "How is it different?"))
+	assert.Equal(t, "rsync", withNamed("rsync", "and delete them?"))
 }

@@ -90,3 +90,21 @@ func TestSubstitute(t *testing.T) {
 		assert.False(t, ok, f)
 	}
 }
+
+// TestSubstituteKeepsWhatIsAskedOfEither: "what about in mux?" replaces
+// the library of the earlier question, past the preposition, and keeps
+// the topic's words that name no page ("static files").
+func TestSubstituteKeepsWhatIsAskedOfEither(t *testing.T) {
+	m, _ := setupIngested(t, map[string]string{
+		"gin/docs/doc.md": "# Gin\n\nServe static files with gin.\n",
+		"gin/README.md":   "# Gin\n\nA web framework.\n",
+		"mux/README.md":   "# mux\n\nServe static files with mux.\n",
+		"chi/README.md":   "# chi\n\nA router.\n",
+	})
+	r := &run{m: m, trace: &Trace{}}
+	prev := &TurnContext{TurnID: "t1", Query: "How do I serve static files with gin?", Topic: "static files gin", Anchors: []string{"gin/docs/doc.md"}}
+	q, tc, ok := r.substitute("what about in mux?", prev, prev.Topic)
+	require.True(t, ok)
+	assert.Equal(t, "How do I serve static files with mux?", q)
+	assert.Equal(t, "mux static files", tc.Topic)
+}

@@ -175,3 +175,56 @@ func TestEarlierPartsShareTheLibraryALaterPartNames(t *testing.T) {
 	answeredFrom(t, resp, "gin/README.md")
 	assert.Contains(t, resp.AnswerMarkdown, "router.Group")
 }
+
+// TestUndoFollowUpAsksTheOpposite: "and how do I undo that?" after making
+// something locked is answered with the page's example that unlocks it,
+// the opposite the page names with a negative prefix, not with the
+// example the earlier turn showed again.
+func TestUndoFollowUpAsksTheOpposite(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"linux/vaultctl.md": "# vaultctl\n\n> Manage entries of a vault.\n\n- Make an entry locked so that nobody can edit it:\n\n`vaultctl +l {{entry}}`\n\n" +
+			"- Make an entry unlocked:\n\n`vaultctl -l {{entry}}`\n\n- Show the state of an entry:\n\n`vaultctl show {{entry}}`\n",
+		"common/tar.md": "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I make a vault entry locked so that nobody can edit it?"})
+	answeredFrom(t, first, "linux/vaultctl.md")
+	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo that?", SessionID: first.SessionID})
+	answeredFrom(t, undo, "linux/vaultctl.md")
+	assert.Contains(t, undo.AnswerMarkdown, "vaultctl -l")
+	assert.NotContains(t, undo.AnswerMarkdown, "vaultctl +l")
+}
+
+// TestUndoFollowUpFindsTheOppositePage: when the page that answered does
+// not say the opposite, "and how do I undo it?" reverses the how-to's
+// action to the one a page of the knowledge base is named after
+// (svcctl-enable, then svcctl-disable).
+func TestUndoFollowUpFindsTheOppositePage(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"linux/svcctl-enable.md":  "# svcctl enable\n\n> Enable daemons at boot.\n\n- Enable a daemon to start at boot:\n\n`svcctl enable {{daemon}}`\n",
+		"linux/svcctl-disable.md": "# svcctl disable\n\n> Disable daemons at boot.\n\n- Stop a daemon from starting at boot:\n\n`svcctl disable {{daemon}}`\n",
+		"linux/svcctl-status.md":  "# svcctl status\n\n> Show the state of daemons.\n\n- Show whether a daemon runs:\n\n`svcctl status {{daemon}}`\n",
+		"common/tar.md":           "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I enable a daemon at boot?"})
+	answeredFrom(t, first, "linux/svcctl-enable.md")
+	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo it?", SessionID: first.SessionID})
+	answeredFrom(t, undo, "linux/svcctl-disable.md")
+}
+
+// TestLongContinuationKeepsTheTopic: a turn opening with "and" continues
+// the previous one however many words of its own it has: "and delete
+// files at the target that no longer exist at the origin?" after a turn
+// answered from syncdir is asked of syncdir, not of another tool that
+// deletes files.
+func TestLongContinuationKeepsTheTopic(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"common/syncdir.md": "# syncdir\n\n> Mirror folders.\n\n- Copy a folder to a target folder:\n\n`syncdir {{origin}} {{target}}`\n\n" +
+			"- Delete files at the target that no longer exist at the origin:\n\n`syncdir --prune {{origin}} {{target}}`\n",
+		"common/cloudcp.md": "# cloudcp\n\n> Copy files to cloud storage.\n\n- Delete files at the target bucket that no longer exist at the origin folder:\n\n`cloudcp sync --delete-target {{origin}} {{bucket}}`\n",
+		"common/tar.md":     "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
+	})
+	first := askInProcess(t, root, db, vm.Request{Question: "How do I copy a folder with syncdir?"})
+	answeredFrom(t, first, "common/syncdir.md")
+	next := askInProcess(t, root, db, vm.Request{Question: "and delete files at the target bucket that no longer exist at the origin folder?", SessionID: first.SessionID})
+	answeredFrom(t, next, "common/syncdir.md")
+}

@@ -400,3 +400,38 @@ func TestAvoidFreeKeepsWhatTheAnswerSays(t *testing.T) {
 	assert.Equal(t, "list an archive's files", avoidFree("list an archive's files without unpacking", said))
 	assert.Equal(t, "list an archive's files", avoidFree("list an archive's files", said))
 }
+
+// TestCalledNamesSayTheirWords: a function the answer's code calls, named
+// in camel or Pascal case ("q.OldestItem()"), covers the words of its name;
+// a variable so named ("oldestItem := ...") does not.
+func TestCalledNamesSayTheirWords(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"oldest": 2, "item queue take": 300})}
+	call := "Take items off the queue [1]:\n\n```go\nv := q.OldestItem()\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
+	variable := "Take items off the queue [1]:\n\n```go\noldestItem := q.Pop()\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
+	target := "the oldest"
+	for _, tc := range []struct {
+		name, answer string
+		want         plugin.Status
+	}{
+		{"called", call, plugin.StatusAccepted},
+		{"variable", variable, plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := plugin.ScoredKU{KU: plugintest.Text("q::3", "Queue", "queue/README.md", 3, strings.TrimSuffix(tc.answer[:strings.Index(tc.answer, "\n\nSources")], " [1]:"))}
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: tc.answer, Evidence: []plugin.ScoredKU{ev}})
+			expect(t, res, tc.want, "oldest")
+		})
+	}
+}
+
+// TestIndefinitePronounsNameNothing: "everything" in "everything in the
+// archive" stands for what the rest of the question names; the answer
+// need not say it.
+func TestIndefinitePronounsNameNothing(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"archive": 20, "list content": 300})}
+	answer := "List the contents of the archive. [1]\n\nSources:\n[1] Archives — docs/archives.md:3\n"
+	ev := plugin.ScoredKU{KU: plugintest.Claim("a::3", "Archives", "docs/archives.md", 3, "List the contents of the archive.")}
+	target := "everything in the archive"
+	res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: answer, Evidence: []plugin.ScoredKU{ev}})
+	expect(t, res, plugin.StatusAccepted, "")
+}

@@ -270,6 +270,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	}
 	// Key terms: the targets of the intents (else the question).
 	answerTerms := symbolic.TermSet(in.Answer)
+	maps.Copy(answerTerms, callTerms(in.Answer))
 	targets := intentTargets(in)
 	if in.SearchedFor != "" && len(targets) <= 1 {
 		// The evidence was retrieved for the spelling-corrected or
@@ -341,6 +342,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// its common ones ("meaning of life" is not answered by a page that
 	// mentions life).
 	cover := symbolic.TermSet(body)
+	maps.Copy(cover, callTerms(body))
 	for _, k := range cited {
 		for t := range labelTerms(k) {
 			cover[t] = true
@@ -906,11 +908,24 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 	units := map[int]map[string]bool{}
 	for n, texts := range unitTexts(stmts, cited) {
 		units[n] = labelTerms(cited[n])
-		for t := range symbolic.TermSet(strings.Join(texts, "\n")) {
-			units[n][t] = true
-		}
+		said := strings.Join(texts, "\n")
+		maps.Copy(units[n], symbolic.TermSet(said))
+		maps.Copy(units[n], callTerms(said))
 	}
 	return units
+}
+
+// callRE matches the name of a function or method called in code
+// ("LastEntry" of "hook.LastEntry()").
+var callRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*\(`)
+
+// callTerms are the words of the functions and methods s calls, named in
+// camel or Pascal case: code names a call after what it does
+// ("hook.LastEntry()" shows the last entry). A variable's or parameter's
+// name ("handlerName") says what it holds, not what the code does, and
+// does not count.
+func callTerms(s string) map[string]bool {
+	return symbolic.IdentTerms(strings.Join(callRE.FindAllString(s, -1), " "))
 }
 
 // unitTexts gives, per cited source, what the answer says from it. An
@@ -1415,12 +1430,16 @@ func init() {
 	}
 }
 
-// filler are words of a question that name nothing it asks about.
+// filler are words of a question that name nothing it asks about; an
+// indefinite pronoun of things ("everything in it", "something like
+// that") stands for whatever the rest of the question says. One of
+// persons ("everyone") names whom it is for, and "nothing" negates.
 var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus " +
+		"everything anything something") {
 		filler[w] = true
 	}
 }
