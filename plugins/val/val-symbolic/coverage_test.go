@@ -423,15 +423,3 @@ func TestCalledNamesSayTheirWords(t *testing.T) {
 		})
 	}
 }
-
-// TestIndefinitePronounsNameNothing: "everything" in "everything in the
-// archive" stands for what the rest of the question names; the answer
-// need not say it.
-func TestIndefinitePronounsNameNothing(t *testing.T) {
-	c := corpus{n: 1000, df: freqs(map[string]int{"archive": 20, "list content": 300})}
-	answer := "List the contents of the archive. [1]\n\nSources:\n[1] Archives — docs/archives.md:3\n"
-	ev := plugin.ScoredKU{KU: plugintest.Claim("a::3", "Archives", "docs/archives.md", 3, "List the contents of the archive.")}
-	target := "everything in the archive"
-	res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target), Answer: answer, Evidence: []plugin.ScoredKU{ev}})
-	expect(t, res, plugin.StatusAccepted, "")
-}

@@ -1430,16 +1430,12 @@ func init() {
 	}
 }
 
-// filler are words of a question that name nothing it asks about; an
-// indefinite pronoun of things ("everything in it", "something like
-// that") stands for whatever the rest of the question says. One of
-// persons ("everyone") names whom it is for, and "nothing" negates.
+// filler are words of a question that name nothing it asks about.
 var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus " +
-		"everything anything something") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
 		filler[w] = true
 	}
 }
