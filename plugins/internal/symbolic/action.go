@@ -103,22 +103,28 @@ func ActionCompound(task string) string {
 	return t[0]
 }
 
-// actionWords are the lower-cased words of a how-to task from its action
-// on: without its opening ("how do I") and the words before the verb.
-func actionWords(task string) []string {
-	low := strings.ToLower(strings.TrimSpace(task))
-	words := strings.Fields(low)
+// afterOpening is the lower-cased task after its lead words and its
+// how-to opening (howOpenings), with a space at its end, and whether it
+// had such an opening; without one it is the task after its lead words.
+func afterOpening(task string) (rest string, opened bool) {
+	words := strings.Fields(strings.ToLower(task))
 	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
 		words = words[1:]
 	}
-	low = strings.Join(words, " ") + " "
+	low := strings.Join(words, " ") + " "
 	for _, o := range howOpenings {
-		if strings.HasPrefix(low, o) {
-			low = low[len(o):]
-			break
+		if rest, ok := strings.CutPrefix(low, o); ok {
+			return rest, true
 		}
 	}
-	words = strings.Fields(low)
+	return low, false
+}
+
+// actionWords are the lower-cased words of a how-to task from its action
+// on: without its opening ("how do I") and the words before the verb.
+func actionWords(task string) []string {
+	rest, _ := afterOpening(task)
+	words := strings.Fields(rest)
 	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
 		words = words[1:]
 	}

@@ -300,19 +300,12 @@ func cueIndex(low, c string) int {
 // follows ("is", "can"). Wanting to know or understand something asks
 // for it, not for a way to do it.
 func asksHow(task string) bool {
-	low := strings.ToLower(strings.TrimSpace(task))
-	words := strings.Fields(low)
-	for len(words) > 0 && leadWords[strings.Trim(words[0], ",.;:")] {
-		words = words[1:]
+	rest, opened := afterOpening(task)
+	if !opened {
+		return false
 	}
-	low = strings.Join(words, " ") + " "
-	for _, o := range howOpenings {
-		if rest, ok := strings.CutPrefix(low, o); ok {
-			next, _, _ := strings.Cut(rest, " ")
-			return !cognition[next]
-		}
-	}
-	return false
+	next, _, _ := strings.Cut(rest, " ")
+	return !cognition[next]
 }
 
 // wishes reports whether task opens with a wish ("I want to", "I need
