@@ -18,10 +18,9 @@
 // action, nor "mark" of "mark a route as deprecated", the participle names
 // the state asked for, nor a noun that names the action again, "view" of
 // "show the files in a tree view"; "Why X when Y?" is judged on X; a
-// follow-up
-// completed with its topic must have its own words covered apart from that
-// topic, and one covered by its own words and some of the topic's need not
-// cover the rest of the topic; a key word the answer says from a source
+// follow-up completed with its topic must have its own words covered apart
+// from that topic, and one covered by its own words and some of the
+// topic's need not cover the rest of the topic; a key word the answer says from a source
 // with a synonym from the general lexicon, "follow" for "watch", counts
 // for half of it, and a clipped word the lexicon does not know, "repo", is
 // covered by the word it begins, "repositories"). It must lead with a
@@ -48,7 +47,14 @@
 // or counts ("Clone a remote repository" does not show which remotes there
 // are). A question that names something the knowledge base holds nowhere
 // (a capitalized word inside a sentence, "from Obsidian Sync") must have
-// nearly all of its other key words covered. Any failure rejects the
+// nearly all of its other key words covered. The words of the functions
+// and methods the answer's code calls ("hook.LastEntry()") count as said.
+// In a how-to, a clause naming an action the user avoids ("without
+// deleting it") asks nothing but the words of it the answer says; a weak
+// verb ("put" of "put two files next to each other") costs half its
+// weight when left out, as does the verb of a how-to answered with
+// examples, which the action check judges instead; "What's the way to
+// X?" asks how to X, never what X is. Any failure rejects the
 // answer with a reason that names the statement or source, which drives
 // the VM's backtracking.
 package valsymbolic
