@@ -20,9 +20,9 @@
 // "show the files in a tree view"; "Why X when Y?" is judged on X; a
 // follow-up completed with its topic must have its own words covered apart
 // from that topic, and one covered by its own words and some of the
-// topic's need not cover the rest of the topic; a key word the answer says from a source
-// with a synonym from the general lexicon, "follow" for "watch", counts
-// for half of it, and a clipped word the lexicon does not know, "repo", is
+// topic's need not cover the rest of the topic; a key word the answer
+// says from a source with a synonym from the general lexicon, "follow"
+// for "watch", counts for half of it, and a clipped word the lexicon does not know, "repo", is
 // covered by the word it begins, "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title); for "what is X", with a source about X (its title or first
