@@ -22,8 +22,9 @@
 // from that topic, and one covered by its own words and some of the
 // topic's need not cover the rest of the topic; a key word the answer
 // says from a source with a synonym from the general lexicon, "follow"
-// for "watch", counts for half of it, and a clipped word the lexicon does not know, "repo", is
-// covered by the word it begins, "repositories"). It must lead with a
+// for "watch", counts for half of it, and a clipped word the lexicon
+// does not know, "repo", is covered by the word it begins,
+// "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title); for "what is X", with a source about X (its title or first
 // sentence names X, or its code declares X); for a how-to, with a source
