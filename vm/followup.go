@@ -1288,9 +1288,9 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 var modals = map[string]bool{"can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "will": true, "would": true}
 
 // withNamed is a topic with the things a follow-up named itself added
-// (its words that only name things, namesOnly; not its how-to action): "Can a workspace override
-// them?" makes the conversation about the workspace too, which the next
-// turn's "it" may stand for.
+// (its words that only name things, namesOnly; not its how-to action):
+// "Can a workspace override them?" makes the conversation about the
+// workspace too, which the next turn's "it" may stand for.
 func withNamed(topic, followUp string) string {
 	have := termSet(topic)
 	words := strings.Fields(topic)
