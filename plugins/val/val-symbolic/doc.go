@@ -49,10 +49,10 @@
 // are). A question that names something the knowledge base holds nowhere
 // (a capitalized word inside a sentence, "from Obsidian Sync") must have
 // nearly all of its other key words covered. The words of the functions
-// and methods the answer's code calls ("hook.LastEntry()") count as said.
+// and methods the answer's code calls ("q.OldestItem()") count as said.
 // In a how-to, a clause naming an action the user avoids ("without
 // deleting it") asks nothing but the words of it the answer says; a weak
-// verb ("put" of "put two files next to each other") costs half its
+// verb ("put" of "put two lists side by side") costs half its
 // weight when left out, as does the verb of a how-to answered with
 // examples, which the action check judges instead; "What's the way to
 // X?" asks how to X, never what X is. Any failure rejects the

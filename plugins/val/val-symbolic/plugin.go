@@ -394,7 +394,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// A how-to answered with examples has its verb judged on its own, on
 	// the source the answer leads with and the lexicon's relatives of the
 	// verb (see below): pages name an action with any of many verbs
-	// ("convert" for "turn into", "merge" for "put next to each other"),
+	// ("convert" for "turn into", "merge" for "put side by side"),
 	// and what it acts on says which thing is asked. In the coverage the
 	// verb counts as a modifier does.
 	if single && howTo(in) && exampleRE.MatchString(body) {
@@ -916,12 +916,12 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 }
 
 // callRE matches the name of a function or method called in code
-// ("LastEntry" of "hook.LastEntry()").
+// ("OldestItem" of "q.OldestItem()").
 var callRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*\(`)
 
 // callTerms are the words of the functions and methods s calls, named in
 // camel or Pascal case: code names a call after what it does
-// ("hook.LastEntry()" shows the last entry). A variable's or parameter's
+// ("q.OldestItem()" gets the oldest item). A variable's or parameter's
 // name ("handlerName") says what it holds, not what the code does, and
 // does not count.
 func callTerms(s string) map[string]bool {
@@ -1244,7 +1244,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
 	if w := symbolic.WeakAction(target); w != "" {
-		// A weak verb ("put" of "put two files next to each other")
+		// A weak verb ("put" of "put two lists side by side")
 		// names no action of its own: its object says what to do, which
 		// pages say with a verb of their own ("merge").
 		if mods == nil {
