@@ -10,7 +10,7 @@
 // ("and how do I undo that?") is that turn asked with its word's opposite.
 // Questions of several parts (parts.go) are answered part by part, each
 // part borrowing what it leaves to its siblings; an opening sentence that
-// says what the user did or has ("I enlarged the partition.",
+// says what the user did or has ("I resized the volume.",
 // situation.go) is no task of its own but what the question after it
 // borrows. A question naming one of the workspace's libraries
 // (libscope.go) is answered from that library before another's.

@@ -8,13 +8,13 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
 // rarity in the knowledge base (an adjective right before the noun it
-// describes, "a huge file", costs half its weight when left out, as does
-// the head of a noun compound whose modifier is covered, "programs" of
-// "example programs" on a page of "chi examples"; a word
-// the spelling correction changed counts as asked too; a word the
+// describes, "a tremendous log", costs half its weight when left out, as
+// does the head of a noun compound whose modifier is covered, "scripts"
+// of "example scripts" on a page of "toolx examples"; a word the
+// spelling correction changed counts as asked too; a word the
 // knowledge base never uses need not be mentioned and weighs as its most
 // common known word; "back" in "write it back" belongs to the verb, and
-// "stop" of "stop gin from logging" is no key word, the gerund names the
+// "stop" of "stop web from logging" is no key word, the gerund names the
 // action, nor "mark" of "mark a route as deprecated", the participle names
 // the state asked for, nor a noun that names the action again, "view" of
 // "show the files in a tree view"; "Why X when Y?" is judged on X; a
@@ -32,7 +32,7 @@
 // or its first broader terms, from the general lexicon the retrieval
 // package exposes; the source's title and path count only with the action
 // itself or a close relative; a verb whose particle follows its object,
-// "hook mrpvm up", is not checked, the phrasal verb meaning what the verb
+// "hook the notes up", is not checked, the phrasal verb meaning what the verb
 // alone need not); for "why", with a reason or a condition ("because",
 // "useful when", "you must ... before"). A word the spelling correction
 // replaced by another (an English word no source holds: "office" read as
