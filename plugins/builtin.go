@@ -36,11 +36,11 @@ type Builtin struct {
 func ReadFolder(folder fs.FS) (descriptorJSON, kusMarkdown []byte) {
 	descriptorJSON, err := fs.ReadFile(folder, "plugin.json")
 	if err != nil {
-		panic(err)
+		panic(fmt.Errorf("built-in plugin folder: %w", err))
 	}
 	kusMarkdown, err = fs.ReadFile(folder, "plugin.kus.md")
 	if err != nil {
-		panic(err)
+		panic(fmt.Errorf("built-in plugin folder: %w", err))
 	}
 	return descriptorJSON, kusMarkdown
 }

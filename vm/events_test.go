@@ -128,7 +128,7 @@ func TestSessionHookTimeoutFromConfig(t *testing.T) {
 	// A fresh request starts with the hook enabled again; once disabled it
 	// gets no further event in that request.
 	kb.take()
-	resp, err = m.Ask(context.Background(), Request{Question: "What does alpha use?", SessionID: resp.SessionID})
+	_, err = m.Ask(context.Background(), Request{Question: "What does alpha use?", SessionID: resp.SessionID})
 	require.NoError(t, err)
 	assert.Len(t, kb.take(), 2, "the reopened session's events reach the hook again")
 }

@@ -1183,8 +1183,8 @@ func replaceWordFold(s, w, by string) string {
 // also asks for the reverse order: "sort -r" for "How do I reverse it?").
 var reversals = termSet("undo revert")
 
-// negativePrefixes make a word's opposite ("mutable", "immutable"; "mount",
-// "unmount"); enPrefixes are replaced by them ("enable", "disable";
+// negativePrefixes make a word's opposite ("possible", "impossible";
+// "mount", "unmount"); enPrefixes are replaced by them ("enable", "disable";
 // "encrypt", "decrypt").
 var (
 	negativePrefixes = []string{"un", "dis", "de", "non", "im", "in", "ir", "il"}
@@ -1224,9 +1224,9 @@ func opposites(w string) []string {
 // subordinate clause) whose opposite, formed with a negative prefix
 // (opposites), is a word of a page the earlier answer came from, or else
 // its how-to action, when the opposite names a page of the knowledge
-// base. "How do I make a file immutable so that nobody can delete it?"
-// is undone by "How do I make a file mutable?", which the page that made
-// it immutable says; "How do I enable a service?" by "How do I disable a
+// base. "How do I make an entry locked so that nobody can edit it?" is
+// undone by "How do I make an entry unlocked?", which the page that
+// locked it says; "How do I enable a service?" by "How do I disable a
 // service?", the page beside it. The word "undo" itself the answer need
 // not hold. The conversation's topic stays the earlier one.
 func (r *run) invert(q string, prev *TurnContext) (string, bool) {
@@ -1288,9 +1288,9 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 var modals = map[string]bool{"can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "will": true, "would": true}
 
 // withNamed is a topic with the things a follow-up named itself added
-// (its words that only name things, namesOnly; not its how-to action): "Can a workspace override
-// them?" makes the conversation about the workspace too, which the next
-// turn's "it" may stand for.
+// (its words that only name things, namesOnly; not its how-to action):
+// "Can a workspace override them?" makes the conversation about the
+// workspace too, which the next turn's "it" may stand for.
 func withNamed(topic, followUp string) string {
 	have := termSet(topic)
 	words := strings.Fields(topic)

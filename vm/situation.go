@@ -9,7 +9,7 @@ import (
 )
 
 // A question may open with what the user did or has before it asks: "I
-// enlarged the partition. How do I grow the filesystem on it?" The
+// resized the volume. How do I grow the filesystem on it?" The
 // opening sentence is no task of its own: it says what the question's
 // pointer ("it") stands for. Seed detection reads it as a task like any
 // other sentence; it is folded into the question after it as the words
@@ -89,7 +89,7 @@ func verbless(rest []string) bool {
 }
 
 // foldSituations folds each intent that is a first-person statement
-// closed by a full stop in the question ("I enlarged the partition.")
+// closed by a full stop in the question ("I resized the volume.")
 // into the intent after it: that intent's target is completed with what
 // the statement names, in parentheses, the form of the words a part
 // borrows from its siblings. The statement's intent is dropped.

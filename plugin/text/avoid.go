@@ -56,7 +56,7 @@ func Avoided(s string) (sought, avoided string) {
 }
 
 // opensWithAction reports whether a clause starts with a verb's -ing form,
-// past adverbs and the pronoun that does it ("rebooting", "first deleting
+// after any adverbs and the pronoun that does it ("rebooting", "first deleting
 // it", "it asking first"): "without deleting it" names an action the user
 // will not take, a side effect the answer must avoid. A clause that names
 // a thing instead ("without the default middleware", "instead of
@@ -66,7 +66,7 @@ func opensWithAction(clause string) bool {
 	for _, w := range strings.Fields(strings.ToLower(clause)) {
 		w = strings.Trim(w, `"'`+"`")
 		switch {
-		case strings.HasSuffix(w, "ly") || agents[w]:
+		case strings.HasSuffix(w, "ly") || beforeIng[w]:
 			continue
 		case len(w) >= 5 && strings.HasSuffix(w, "ing") && !ingNouns[w]:
 			return true
@@ -76,10 +76,10 @@ func opensWithAction(clause string) bool {
 	return false
 }
 
-// agents are the words that may stand before the -ing form of an avoided
-// action: adverbs not ending in -ly and the pronouns that do the action
-// ("without it asking", "instead of me typing it").
-var agents = map[string]bool{
+// beforeIng are the words that may stand before the -ing form of an
+// avoided action: adverbs not ending in -ly and the pronouns that do the
+// action ("without it asking", "instead of me typing it").
+var beforeIng = map[string]bool{
 	"first": true, "ever": true, "even": true, "again": true,
 	"me": true, "it": true, "them": true, "him": true, "her": true, "us": true, "you": true,
 	"anyone": true, "anybody": true, "someone": true, "somebody": true,

@@ -10,7 +10,8 @@
 // Thai, Lao, Khmer, Myanmar) are split into one token per character.
 //
 // JoinFunc builds a text from the strings of items, as the parsers that
-// assemble units and phrases from pieces need.
+// assemble units and phrases from pieces need. Avoided splits a request into
+// what it seeks and the actions it asks to avoid ("without deleting it").
 //
 // An Analyzer is safe for concurrent use. It caches stems, so repeated words
 // cost neither a stemmer call nor an allocation, and numbers its terms

@@ -8,4 +8,10 @@
 // remaining terms cannot lift an unseen unit into the top k, those terms only
 // update units that are already candidates. Decoded postings are cached per
 // Index and kept valid across writes made through the same Index.
+//
+// A query's terms are weighed before scoring (query.go): question
+// boilerplate ("how", "is there a way") weighs nothing, light verbs ("get",
+// "make") weigh little so that their object decides, and the words of a
+// clause naming an action the user avoids ("without deleting it") are not
+// searched unless the rest of the query holds them too.
 package bm25

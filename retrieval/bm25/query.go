@@ -33,15 +33,15 @@ var (
 	lightWeight = 0.35
 )
 
-var (
-	queryWeightsOnce sync.Map // *text.Analyzer -> map[string]float64
-)
+// queryWeightsCache holds the query-term weights of each analyzer:
+// *text.Analyzer -> map[string]float64.
+var queryWeightsCache sync.Map
 
 // queryWeights returns the query-term weights of analyzer a: 0 for
 // question words, lightWeight for light verbs (as a's terms, so stems
 // match).
 func queryWeights(a *text.Analyzer) map[string]float64 {
-	if m, ok := queryWeightsOnce.Load(a); ok {
+	if m, ok := queryWeightsCache.Load(a); ok {
 		return m.(map[string]float64)
 	}
 	m := map[string]float64{}
@@ -55,7 +55,7 @@ func queryWeights(a *text.Analyzer) map[string]float64 {
 			m[t] = 0
 		}
 	}
-	queryWeightsOnce.Store(a, m)
+	queryWeightsCache.Store(a, m)
 	return m
 }
 

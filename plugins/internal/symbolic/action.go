@@ -24,8 +24,7 @@ var leadWords = map[string]bool{"and": true, "so": true, "ok": true, "okay": tru
 
 // weakActions are verbs that name no action of their own ("use X",
 // "make it executable", "get the file name", "give a command a short
-// name"): their object says what to
-// do.
+// name"): their object says what to do.
 var weakActions = map[string]bool{}
 
 func init() {
@@ -35,8 +34,8 @@ func init() {
 }
 
 // WeakAction is the weak verb a how-to task opens with ("put" of "put
-// two files next to each other", see weakActions), or "": it names no
-// action of its own.
+// two lists side by side", see weakActions), or "": it names no action of
+// its own.
 func WeakAction(task string) string {
 	words := actionWords(task)
 	if len(words) == 0 {

@@ -222,13 +222,13 @@ const clauseLead = `^\s*(?:(?:and|so|but|then|also|and\s+also)\s+|(?:in|with|usi
 var howToOpenRE = regexp.MustCompile(`(?i)` + clauseLead + `(?:what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to\b)`)
 
 // choiceRE opens a question with the alternatives it chooses between,
-// before a colon ("kill or killall: which one ...", "sd-llm-deep or
-// sd-llm-fast: when is the deep one worth it?").
+// before a colon ("tar or zip: which one ...", "alpha or beta: when is
+// beta worth it?").
 var choiceRE = regexp.MustCompile(`(?i)^\s*[^\s:]+(?:\s+[^\s:]+)?\s+or\s+[^\s:]+(?:\s+[^\s:]+)?\s*:\s*\S`)
 
 // ActOf picks the act of a task sentence; describe when nothing matches.
 // A question asking for the way to do a task is a how-to ("What's the
-// way to keep the file name?"); otherwise a comparison cue anywhere makes
+// way to keep the file's owner?"); otherwise a comparison cue anywhere makes
 // it a comparison ("What is the difference between X and Y?", "X or Y:
 // how do they differ?"), alternatives before a colon a choice between
 // them ("X or Y: when is X worth it?"), and a task that opens as a how-to
@@ -295,7 +295,7 @@ func cueIndex(low, c string) int {
 }
 
 // asksHow reports whether task opens as a how-to does (howOpenings, after
-// lead words): "Is there a way to resume a download?" and "I need to
+// lead words): "Is there a way to rename a branch?" and "I need to
 // format a partition" ask how to do it, whatever cue of another act
 // follows ("is", "can"). Wanting to know or understand something asks
 // for it, not for a way to do it.

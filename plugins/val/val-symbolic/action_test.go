@@ -242,9 +242,9 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 // TestNounThatRestatesTheActionIsNoKeyTerm: "show the running processes
 // in a view of their tree" asks to show them as a tree; "view" says the
 // showing again, and a page that shows them as a tree answers it. A noun
-// that names something
-// else ("diagram") is still asked, and a verb the lexicon relates to the
-// action ("match" of "check that the files match") is no restatement.
+// that names something else ("diagram") is still asked, and a verb the
+// lexicon relates to the action ("match" of "check that the files match")
+// is no restatement.
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
 	ku := &kus.KU{ID: "p::1", Title: "pstree", SourceID: "common/pstree.md", Range: kus.Range{StartLine: 3},

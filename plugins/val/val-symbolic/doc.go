@@ -8,23 +8,23 @@
 // all the evidence); numbers must occur verbatim. The answer must also
 // carry the key terms of its intents and cover them weighed by their
 // rarity in the knowledge base (an adjective right before the noun it
-// describes, "a huge file", costs half its weight when left out, as does
-// the head of a noun compound whose modifier is covered, "programs" of
-// "example programs" on a page of "chi examples"; a word
-// the spelling correction changed counts as asked too; a word the
+// describes, "a tremendous log", costs half its weight when left out, as
+// does the head of a noun compound whose modifier is covered, "scripts"
+// of "example scripts" on a page of "toolx examples"; a word the
+// spelling correction changed counts as asked too; a word the
 // knowledge base never uses need not be mentioned and weighs as its most
 // common known word; "back" in "write it back" belongs to the verb, and
-// "stop" of "stop gin from logging" is no key word, the gerund names the
+// "stop" of "stop web from logging" is no key word, the gerund names the
 // action, nor "mark" of "mark a route as deprecated", the participle names
 // the state asked for, nor a noun that names the action again, "view" of
 // "show the files in a tree view"; "Why X when Y?" is judged on X; a
-// follow-up
-// completed with its topic must have its own words covered apart from that
-// topic, and one covered by its own words and some of the topic's need not
-// cover the rest of the topic; a key word the answer says from a source
-// with a synonym from the general lexicon, "follow" for "watch", counts
-// for half of it, and a clipped word the lexicon does not know, "repo", is
-// covered by the word it begins, "repositories"). It must lead with a
+// follow-up completed with its topic must have its own words covered apart
+// from that topic, and one covered by its own words and some of the
+// topic's need not cover the rest of the topic; a key word the answer
+// says from a source with a synonym from the general lexicon, "follow"
+// for "watch", counts for half of it, and a clipped word the lexicon
+// does not know, "repo", is covered by the word it begins,
+// "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title); for "what is X", with a source about X (its title or first
 // sentence names X, or its code declares X); for a how-to, with a source
@@ -32,7 +32,7 @@
 // or its first broader terms, from the general lexicon the retrieval
 // package exposes; the source's title and path count only with the action
 // itself or a close relative; a verb whose particle follows its object,
-// "hook mrpvm up", is not checked, the phrasal verb meaning what the verb
+// "hook the notes up", is not checked, the phrasal verb meaning what the verb
 // alone need not); for "why", with a reason or a condition ("because",
 // "useful when", "you must ... before"). A word the spelling correction
 // replaced by another (an English word no source holds: "office" read as
@@ -48,7 +48,14 @@
 // or counts ("Clone a remote repository" does not show which remotes there
 // are). A question that names something the knowledge base holds nowhere
 // (a capitalized word inside a sentence, "from Obsidian Sync") must have
-// nearly all of its other key words covered. Any failure rejects the
+// nearly all of its other key words covered. The words of the functions
+// and methods the answer's code calls ("q.OldestItem()") count as said.
+// In a how-to, a clause naming an action the user avoids ("without
+// deleting it") asks nothing but the words of it the answer says; a weak
+// verb ("put" of "put two lists side by side") costs half its
+// weight when left out, as does the verb of a how-to answered with
+// examples, which the action check judges instead; "What's the way to
+// X?" asks how to X, never what X is. Any failure rejects the
 // answer with a reason that names the statement or source, which drives
 // the VM's backtracking.
 package valsymbolic

@@ -394,7 +394,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// A how-to answered with examples has its verb judged on its own, on
 	// the source the answer leads with and the lexicon's relatives of the
 	// verb (see below): pages name an action with any of many verbs
-	// ("convert" for "turn into", "merge" for "put next to each other"),
+	// ("convert" for "turn into", "merge" for "put side by side"),
 	// and what it acts on says which thing is asked. In the coverage the
 	// verb counts as a modifier does.
 	if single && howTo(in) && exampleRE.MatchString(body) {
@@ -916,12 +916,12 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 }
 
 // callRE matches the name of a function or method called in code
-// ("LastEntry" of "hook.LastEntry()").
+// ("OldestItem" of "q.OldestItem()").
 var callRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*\(`)
 
 // callTerms are the words of the functions and methods s calls, named in
 // camel or Pascal case: code names a call after what it does
-// ("hook.LastEntry()" shows the last entry). A variable's or parameter's
+// ("q.OldestItem()" gets the oldest item). A variable's or parameter's
 // name ("handlerName") says what it holds, not what the code does, and
 // does not count.
 func callTerms(s string) map[string]bool {
@@ -1018,8 +1018,8 @@ func keyTokens(target string, task bool) []keyToken {
 func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
 	key := keyTokens(target, task)
 	// A modifier (modifiers) stands between the words it describes and
-	// the rest: "file" and "pieces" are neighbours in "a huge file into
-	// smaller pieces".
+	// the rest: "log" and "chunks" are neighbours in "a tremendous log
+	// into bigger chunks".
 	if mods := modifiers(target); len(mods) > 0 {
 		var kept []keyToken
 		gone := map[int]bool{}
@@ -1244,7 +1244,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
 	if w := symbolic.WeakAction(target); w != "" {
-		// A weak verb ("put" of "put two files next to each other")
+		// A weak verb ("put" of "put two lists side by side")
 		// names no action of its own: its object says what to do, which
 		// pages say with a verb of their own ("merge").
 		if mods == nil {
@@ -1292,7 +1292,7 @@ const modifierShare = 0.5
 // modifiers are the terms of target that only describe the word after
 // them: a word the general lexicon knows only as an adjective (or
 // adverb), directly before a key word with a noun sense or none the
-// lexicon knows, with no word between ("a huge file", "smaller pieces";
+// lexicon knows, with no word between ("a tremendous log", "bigger chunks";
 // not "next" of "next to each line"). A page names the thing it acts on,
 // seldom how big or old the user's one is, so a modifier the answer
 // leaves out costs half its weight; a rare one would otherwise outweigh
@@ -1322,12 +1322,12 @@ func modifiers(target string) map[string]bool {
 }
 
 // compoundHeads maps the head of each noun compound of target to the noun
-// that modifies it ("program" to "exampl" in "example programs"): a word
+// that modifies it ("script" to "exampl" in "example scripts"): a word
 // the general lexicon knows mainly as a noun (or as much as another part
 // of speech: "retrieval quality"), not the task's verb, right before one
 // it knows mainly as a noun. The modifier says which thing is asked; the
-// head names only its kind, which pages often leave to the modifier ("chi
-// examples" for the example programs), so a head the answer leaves out
+// head names only its kind, which pages often leave to the modifier ("toolx
+// examples" for the example scripts), so a head the answer leaves out
 // while it covers the modifier costs half its weight.
 func compoundHeads(target string) map[string]string {
 	content := askedWords(target)
@@ -1372,7 +1372,7 @@ var rawWordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._/+-]*`)
 
 // keyTerms are the content terms of target without the particles of its
 // action (see particles); without a verb of prevention whose gerund names
-// what is kept from happening ("stop" of "stop gin from logging
+// what is kept from happening ("stop" of "stop web from logging
 // requests"): such a task asks how not to do the gerund's action, which
 // pages say as an option of that action ("skip logging", "disable
 // wrapping") and rarely with the hindering verb (see verbAction); without
@@ -1769,7 +1769,7 @@ func labels(task, action string) bool {
 var asStateRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,4}?as\s+[a-z]+ed\b`)
 
 // splitPhrasal reports whether the verb action of task takes a particle
-// after its object ("hook mrpvm up to Claude Code", "turn the bell off"):
+// after its object ("hook the notes up to Xed", "turn the bell off"):
 // a phrasal verb means what the verb alone need not ("hook up" is
 // "connect"), and the lexicon's relatives of the verb say nothing of
 // what the task asks, so a page cannot be checked against them. "back"
