@@ -545,6 +545,9 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 			score += callWeight // its code calls the action by name ("Mount(" for "mount")
 		}
 		plain := score
+		if givesNumber(want) && symbolic.TermSet(e.desc)["default"] {
+			score -= defaultWeight // it leaves unset the amount the task gives
+		}
 		if action != "" && !otherSense {
 			score += actionWeight * descAction(action, e.desc) * (1 + symbolic.Overlap(object, symbolic.TermSet(e.desc))) / 2
 		}
@@ -552,6 +555,25 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// defaultWeight is what an example loses, among the examples of its page,
+// for saying it runs with a default when the task gives a number ("wrap
+// lines so none is wider than 40 characters"): the task sets the amount,
+// which the examples that take a value ("Wrap each line to width 30")
+// show and the default one ("Wrap each line to default width (80
+// characters)") does not. It is more than the one term a default's
+// description holds beside the task's number ("characters").
+const defaultWeight = 0.2
+
+// givesNumber reports whether the task's terms hold a number.
+func givesNumber(want []string) bool {
+	for _, t := range want {
+		if t != "" && strings.Trim(t, "0123456789.") == "" && strings.Trim(t, ".") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // phrasalSaid is particle when some unit of the evidence says the

@@ -196,3 +196,20 @@ func TestWithoutAlternative(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberGivenPassesOverTheDefault: a task that gives an amount is
+// answered by the example that sets one, not by the one that runs with a
+// default, though the default's description holds more of the task's words.
+func TestNumberGivenPassesOverTheDefault(t *testing.T) {
+	head := page("head.md", "head", "Output the first part of files.\n"+
+		"- Output the first lines of a file (default 10 lines):\nhead {{path/to/file}}\n"+
+		"- Output the first few lines of a file:\nhead -n {{count}} {{path/to/file}}\n", 1)
+	task := "output the first 25 lines of a file"
+	res := solveProcedure([]plugin.ScoredKU{head}, task, symbolic.TaskTerms(task), guidance{brief: true}, nil)
+	if res == nil || !strings.Contains(res.ResponseMarkdown, "-n") {
+		t.Fatalf("%+v", res)
+	}
+	if givesNumber([]string{"output", "line"}) || !givesNumber([]string{"line", "25"}) {
+		t.Error("givesNumber")
+	}
+}

@@ -357,8 +357,10 @@ func OutputOf(act string) string {
 var leadIns = []string{"can you please ", "could you please ", "please ", "can you ", "could you ", "tell me ", "explain why ", "explain how ", "explain ", "describe ", "define ", "what is the ", "what is a ", "what is an ", "what is ", "what are the ", "what are ", "what's ", "how do i ", "how can i ", "how to ", "why is ", "why does ", "why do ", "why ", "how does ", "how do ", "how is ", "which ", "what does ", "what do ", "what ", "who ", "compare "}
 
 // wayToRE opens a question asking for a way to do a task ("is there a
-// way to", "what's the best way to"): the words before the task.
-var wayToRE = regexp.MustCompile(`(?i)^(?:is\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?way\s+to|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\s+to)\s+`)
+// way to", "what's the best way to", "what's the command to", "is there
+// a tool to"): the words before the task. The command or tool asked for
+// is what the answer names; it is not a term the task must find.
+var wayToRE = regexp.MustCompile(`(?i)^(?:is\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?(?:way|command|tool)\s+to|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:way|command|tool)\s+to)\s+`)
 
 // meaningEndRE closes a question asking what something means ("What does
 // kb_corrupt mean?", "What does TTL stand for?"): the words asking for a

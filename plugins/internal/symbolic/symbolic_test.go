@@ -178,6 +178,9 @@ func TestTargetOf(t *testing.T) {
 		{"What is a mean?", "mean"},
 		{"Is there a way to resume an interrupted copy?", "resume an interrupted copy"},
 		{"What's the best way to split a large file?", "split a large file"},
+		// The command or tool to do a task is asked for as the way to do it.
+		{"What's the command to count the words of a file?", "count the words of a file"},
+		{"Is there a tool to resize many images at once?", "resize many images at once"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
