@@ -203,10 +203,10 @@ var ratchets = []ratchet{
 	// floors are set again just under the figures the same system reaches
 	// on the enlarged sets.
 	{"right answers", []string{"dev", "heldout"}, map[string]float64{
-		WorkspaceDocs:   0.82, // 39/47
-		WorkspaceTLDR:   0.56, // 56/99
+		WorkspaceDocs:   0.85, // 40/47
+		WorkspaceTLDR:   0.57, // 57/99
 		WorkspaceGolibs: 0.89, // 60/67
-		"overall":       0.72, // 155/213
+		"overall":       0.73, // 157/213
 	}},
 	// The held-out set alone. That set never changes (questions are added
 	// to the development set only), so these floors only ever rise,
@@ -221,10 +221,10 @@ var ratchets = []ratchet{
 	// on the tree the set was merged into. Like the held-out set it never
 	// changes, so these floors only ever rise.
 	{"second held-out right answers", []string{"heldout2"}, map[string]float64{
-		WorkspaceDocs:   0.85, // 23/27
+		WorkspaceDocs:   0.88, // 24/27
 		WorkspaceTLDR:   0.35, // 16/45
-		WorkspaceGolibs: 0.50, // 16/32
-		"overall":       0.52, // 55/104
+		WorkspaceGolibs: 0.53, // 17/32
+		"overall":       0.54, // 57/104
 	}},
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
@@ -238,28 +238,28 @@ var ratchets = []ratchet{
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, map[string]float64{
-		WorkspaceDocs:   0.78, // 22/28
-		WorkspaceTLDR:   0.64, // 25/39
-		WorkspaceGolibs: 0.78, // 22/28
-		"overall":       0.72, // 69/95
+		WorkspaceDocs:   0.82, // 23/28
+		WorkspaceTLDR:   0.69, // 27/39
+		WorkspaceGolibs: 0.85, // 24/28
+		"overall":       0.77, // 74/95
 	}},
 	// The fourth development set alone, at the figures of its first run
 	// (the tree it was written on). It is tuned on, so whoever raises its
 	// figures raises these.
 	{"fourth development set right answers", []string{"dev4"}, map[string]float64{
-		WorkspaceDocs:   0.75, // 22/29
-		WorkspaceTLDR:   0.37, // 17/45
-		WorkspaceGolibs: 0.56, // 17/30
-		"overall":       0.53, // 56/104
+		WorkspaceDocs:   0.79, // 23/29
+		WorkspaceTLDR:   0.46, // 21/45
+		WorkspaceGolibs: 0.60, // 18/30
+		"overall":       0.59, // 62/104
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
-		WorkspaceDocs:   0.80, // 17/21
-		WorkspaceTLDR:   0.70, // 28/40
-		WorkspaceGolibs: 0.71, // 20/28
-		"overall":       0.73, // 65/89
+		WorkspaceDocs:   0.85, // 18/21
+		WorkspaceTLDR:   0.75, // 30/40
+		WorkspaceGolibs: 0.82, // 23/28
+		"overall":       0.79, // 71/89
 	}},
 }
 
