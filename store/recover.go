@@ -45,7 +45,7 @@ func (s *Store) commitFailed(err error) error {
 		return err
 	}
 	if impossibleWrite(err) {
-		return &Error{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%v: the file's page numbers are damaged", err)}
+		return &Error{Code: CodeCorrupt, Path: s.path, Err: fmt.Errorf("%w: the file's page numbers are damaged", err)}
 	}
 	var problem error
 	_ = s.guard(func() error {

@@ -92,7 +92,9 @@ func verbless(rest []string) bool {
 // closed by a full stop in the question ("I resized the volume.")
 // into the intent after it: that intent's target is completed with what
 // the statement names, in parentheses, the form of the words a part
-// borrows from its siblings. The statement's intent is dropped.
+// borrows from its siblings. The statement's intent is dropped. The
+// completed target is written into intents itself, whose backing array the
+// result shares: callers use the result in place of intents.
 func (r *run) foldSituations(intents []plugin.Intent) []plugin.Intent {
 	if len(intents) < 2 {
 		return intents
