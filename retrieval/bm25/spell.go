@@ -202,8 +202,11 @@ type Correction struct {
 // its terms is indexed and it is not a real word the knowledge base speaks
 // of in other words (realWord); the replacement is the most frequent indexed term
 // within one edit (a deletion, insertion, substitution or swap of adjacent
-// letters) of the word, else within two edits for words of seven letters
-// or more that share its first letter. The replacement keeps the typed word's surface form when one
+// letters) of the word, a substitution by a letter not next to the typed
+// one on the keyboard counting at a tenth of its frequency; for words of
+// seven letters or more, a term within two edits that shares the word's
+// first letter is taken when there is none within one, or when it is
+// fifty times as frequent as the best within one. The replacement keeps the typed word's surface form when one
 // edit of the word analyses to the indexed term ("fiel" -> "file"), and is
 // the indexed term itself otherwise.
 func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error) {
@@ -321,7 +324,7 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz"
 
 // correct returns the best known spelling of the lower-case word w, or "".
 func (v *spellVocab) correct(a *text.Analyzer, w string) string {
-	best, bestF, bestKind := "", uint32(0), 0
+	best, bestF, bestKind := "", uint64(0), 0
 	// Of the spellings that analyse to terms equally frequent (most
 	// often the same term), the one that reads as a word is kept, so that
 	// the question reads as searched in a real spelling: one the analyzer
@@ -329,6 +332,7 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 	// the likelier slip explains: two letters swapped, then a letter left
 	// out (the candidate inserts it: "environment", not "environent", for
 	// "enviroment"), then a letter too many, then a letter mistyped.
+	at := 0 // the letter a substitution replaces
 	try := func(c string, kind int) {
 		terms := a.Append(nil, c)
 		if len(terms) != 1 {
@@ -337,7 +341,14 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		if terms[0] != c {
 			kind += 4
 		}
-		if f := v.freq(terms[0]); f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
+		// A letter typed in place of one far from it on the keyboard is
+		// a rarer slip than a letter left out, doubled or swapped: such a
+		// spelling ranks at a farSubstitution-th of its frequency.
+		f := uint64(v.freq(terms[0])) * farSubstitution
+		if kind&3 == substitution && !keyNeighbours(w[at], c[at]) {
+			f = uint64(v.freq(terms[0]))
+		}
+		if f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
 			best, bestF, bestKind = c, f, kind
 		}
 	}
@@ -359,12 +370,6 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 			}
 		}
 	}
-	const (
-		swap = iota
-		insertion
-		deletion
-		substitution
-	)
 	// One edit of the surface word, each analysed as the index would; the
 	// first letter stays (see below), except that it may swap with the
 	// second.
@@ -380,14 +385,22 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		}
 		for _, c := range alphabet {
 			if i < len(w) && byte(c) != w[i] {
+				at = i
 				try(w[:i]+string(c)+w[i+1:], substitution)
 			}
 			try(w[:i]+string(c)+w[i:], insertion)
 		}
 	}
-	if best != "" || utf8.RuneCountInString(w) < 7 {
+	if utf8.RuneCountInString(w) < 7 {
 		return best
 	}
+	// Two edits, for a long word: taken over the best single edit only
+	// when it is a term the knowledge base uses far more often
+	// (twoEditFactor times): two slips in one word are much rarer than
+	// one, but a spelling one edit away that the knowledge base hardly
+	// uses ("procfes", a stem of "procfs", for "procces") explains the
+	// word worse than its common neighbour two edits away ("process").
+	bestF *= twoEditFactor
 	// Two edits: scan the indexed terms of about the word's length (the
 	// stemmed form of the word, so that suffixes do not count).
 	stem := w
@@ -404,16 +417,68 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 				// Typing rarely gets the first letter wrong; a word that
 				// differs there is more likely a word the knowledge base
 				// does not hold than a misspelling of one it does.
-				if t[0] != stem[0] || osa(stem, t, 2) > 2 {
+				if t[0] != stem[0] || osa(stem, t, 2) > 2 && osa(w, t, 2) > 2 {
 					continue
 				}
-				if f := v.freq(t); f > bestF {
+				if f := uint64(v.freq(t)) * farSubstitution; f > bestF {
 					best, bestF = t, f
 				}
 			}
 		}
 	}
 	return best
+}
+
+const (
+	swap = iota
+	insertion
+	deletion
+	substitution
+)
+
+// farSubstitution divides the frequency of a spelling that replaces a
+// letter by one not next to it on a QWERTY keyboard; twoEditFactor is how
+// many times more frequent a term two edits away must be than the best one
+// edit away to be taken instead.
+const (
+	farSubstitution = 10
+	twoEditFactor   = 50
+)
+
+// qwertyRows are the letter rows of a QWERTY keyboard.
+var qwertyRows = [3]string{"qwertyuiop", "asdfghjkl", "zxcvbnm"}
+
+// keyNeighbours reports whether letters a and b are the same key or
+// touch on a QWERTY keyboard (same row one apart, or an adjacent row
+// within one column of the staggered layout). Non-letters are never
+// neighbours of a letter.
+func keyNeighbours(a, b byte) bool {
+	if a == b {
+		return true
+	}
+	ra, ca := keyPos(a)
+	rb, cb := keyPos(b)
+	if ra < 0 || rb < 0 {
+		return false
+	}
+	switch ra - rb {
+	case 0:
+		return ca-cb == 1 || cb-ca == 1
+	case 1: // a is on the row below b: b's columns ca and ca+1 touch it
+		return cb == ca || cb == ca+1
+	case -1:
+		return ca == cb || ca == cb+1
+	}
+	return false
+}
+
+func keyPos(c byte) (row, col int) {
+	for r, s := range qwertyRows {
+		if i := strings.IndexByte(s, c); i >= 0 {
+			return r, i
+		}
+	}
+	return -1, -1
 }
 
 // osa is the optimal string alignment distance of a and b (edits:

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -122,4 +123,46 @@ func TestOSA(t *testing.T) {
 	require.Equal(t, 1, osa("specf", "specif", 2))
 	require.Equal(t, 3, osa("football", "bootable", 2))
 	require.Equal(t, 0, osa("same", "same", 2))
+}
+
+func TestCorrectWeighsFarKeySubstitutions(t *testing.T) {
+	// "limt" is one substitution from "list" (m and s far apart on the
+	// keyboard) and one insertion from "limit"; "list" is three times as
+	// frequent, which does not outweigh the likelier slip.
+	var pages [][2]string
+	for i := range 6 {
+		pages = append(pages, [2]string{fmt.Sprintf("l%d", i), "list the items"})
+	}
+	pages = append(pages, [2]string{"m0", "limit the rate"}, [2]string{"m1", "limit the rate"})
+	x, kv := titledKB(t, pages)
+	got, _, err := x.Correct(kv, "limt requests")
+	require.NoError(t, err)
+	require.Equal(t, "limit requests", got)
+
+	require.True(t, keyNeighbours('a', 's'))
+	require.True(t, keyNeighbours('g', 't'))
+	require.True(t, keyNeighbours('b', 'h'))
+	require.False(t, keyNeighbours('m', 's'))
+	require.False(t, keyNeighbours('q', 'p'))
+}
+
+func TestCorrectPrefersCommonTermTwoEditsAway(t *testing.T) {
+	// "procces" is one substitution ("procfes") from the rare stem of
+	// "procfs", two edits from "process", which the knowledge base uses
+	// on every page: the common word explains the slip better.
+	pages := [][2]string{{"procfs", "mount the procfs"}}
+	for i := range 60 {
+		pages = append(pages, [2]string{fmt.Sprintf("p%d", i), "kill the process"})
+	}
+	x, kv := titledKB(t, pages)
+	got, _, err := x.Correct(kv, "which procces uses the port")
+	require.NoError(t, err)
+	require.Equal(t, "which process uses the port", got)
+
+	// A term two edits away that is not far more frequent than the one
+	// edit away stays behind it.
+	x, kv = titledKB(t, append(pages[:1:1], pages[1:4]...))
+	got, _, err = x.Correct(kv, "which procces uses the port")
+	require.NoError(t, err)
+	require.Equal(t, "which procfes uses the port", got)
 }
