@@ -198,7 +198,8 @@ type Correction struct {
 
 // Correct returns query with each word the index does not know replaced by
 // the closest spelling it does know, and the replacements made. A word is
-// replaced only when it is plain letters, at least four of them, none of
+// replaced only when it is plain letters (a possessive's noun counts
+// without its "'s"), at least four of them, none of
 // its terms is indexed and it is not a real word the knowledge base speaks
 // of in other words (realWord); the replacement is the most frequent indexed term
 // within one edit (a deletion, insertion, substitution or swap of adjacent
@@ -220,6 +221,10 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 	words := strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
 	var todo []string
 	for _, w := range words {
+		// A possessive is corrected in its noun ("pluign's": "plugin's").
+		if n, ok := strings.CutSuffix(w, "'s"); ok && !strings.Contains(n, "'") {
+			w = n
+		}
 		if len(w) >= 4 && isLetters(w) && len(x.p.Analyzer.Append(nil, w)) > 0 {
 			todo = append(todo, w)
 		}

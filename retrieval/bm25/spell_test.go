@@ -166,3 +166,11 @@ func TestCorrectPrefersCommonTermTwoEditsAway(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "which procfes uses the port", got)
 }
+
+func TestCorrectsThePossessivesNoun(t *testing.T) {
+	x, kv := titledKB(t, [][2]string{{"plugin", "A plugin answers questions."}})
+	got, fixes, err := x.Correct(kv, "what does a pluign's answer hold")
+	require.NoError(t, err)
+	require.Equal(t, "what does a plugin's answer hold", got)
+	require.Equal(t, []Correction{{Word: "pluign", As: "plugin"}}, fixes)
+}
