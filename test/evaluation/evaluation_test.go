@@ -248,9 +248,9 @@ var ratchets = []ratchet{
 	// figures raises these.
 	{"fourth development set right answers", []string{"dev4"}, map[string]float64{
 		WorkspaceDocs:   0.79, // 23/29
-		WorkspaceTLDR:   0.46, // 21/45
+		WorkspaceTLDR:   0.48, // 22/45
 		WorkspaceGolibs: 0.60, // 18/30
-		"overall":       0.59, // 62/104
+		"overall":       0.60, // 63/104
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
