@@ -48,6 +48,30 @@ func answeredFrom(t *testing.T, resp *vm.Response, source string) {
 	require.Equal(t, source, resp.Evidence[0].SourceID)
 }
 
+// turn is one question of a session and the source its answer must
+// come first from ("" for no such requirement).
+type turn struct{ question, from string }
+
+// askTurns asks the turns in order in one session, each in a new
+// process (askInProcess), requires each answer naming a source to come
+// first from it, and returns the responses.
+func askTurns(t *testing.T, root, db string, turns ...turn) []*vm.Response {
+	t.Helper()
+	var out []*vm.Response
+	session := ""
+	for _, tu := range turns {
+		resp := askInProcess(t, root, db, vm.Request{Question: tu.question, SessionID: session})
+		if tu.from != "" {
+			answeredFrom(t, resp, tu.from)
+		}
+		if session == "" {
+			session = resp.SessionID
+		}
+		out = append(out, resp)
+	}
+	return out
+}
+
 // evidenceSources lists the source of each unit of an answer's evidence.
 func evidenceSources(resp *vm.Response) []string {
 	var sources []string
@@ -75,13 +99,10 @@ func TestFollowUpContinuesInThePageFamily(t *testing.T) {
 		"common/distrobox-list.md":      "# distrobox list\n\n> List all distrobox containers.\n\n- List containers:\n\n`distrobox list`\n",
 		"common/tar.md":                 "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
-	first := askInProcess(t, root, db, vm.Request{Question: "How do I run a docker container in the background?"})
-	answeredFrom(t, first, "common/docker-container-run.md")
-
-	list := askInProcess(t, root, db, vm.Request{Question: "How do I list them?", SessionID: first.SessionID})
-	answeredFrom(t, list, "common/docker-container-ls.md")
-
-	images := askInProcess(t, root, db, vm.Request{Question: "And how do I list images?", SessionID: first.SessionID})
+	images := askTurns(t, root, db,
+		turn{"How do I run a docker container in the background?", "common/docker-container-run.md"},
+		turn{"How do I list them?", "common/docker-container-ls.md"},
+		turn{"And how do I list images?", ""})[2]
 	require.NotEmpty(t, images.Context)
 	assert.NotEqual(t, "common/docker-container-ls.md", images.Context[0].SourceID, "a follow-up naming another thing is not held in the family")
 	for _, n := range images.Trace.Notes {
@@ -101,12 +122,10 @@ func TestFollowUpTopicIsTheThingNotTheFolder(t *testing.T) {
 		"linux/userdel.md":        "# userdel\n\n> Remove a Linux user account.\n\n- Delete a Linux user:\n\n`sudo userdel {{username}}`\n",
 		"linux/lsblk.md":          "# lsblk\n\n> List information about Linux devices.\n\n- List all devices on Linux:\n\n`lsblk --all`\n",
 	})
-	first := askInProcess(t, root, db, vm.Request{Question: "How do I create a new group of users on Linux?"})
-	answeredFrom(t, first, "linux/groupadd.md")
-
-	del := askInProcess(t, root, db, vm.Request{Question: "And how do I delete one?", SessionID: first.SessionID})
+	del := askTurns(t, root, db,
+		turn{"How do I create a new group of users on Linux?", "linux/groupadd.md"},
+		turn{"And how do I delete one?", "linux/groupdel.md"})[1]
 	assert.Contains(t, del.SearchedFor, "group")
-	answeredFrom(t, del, "linux/groupdel.md")
 }
 
 // TestPartsAreAnsweredEachFromItsOwnPage: a question of two parts, the
@@ -186,10 +205,9 @@ func TestUndoFollowUpAsksTheOpposite(t *testing.T) {
 			"- Make an entry unlocked:\n\n`vaultctl -l {{entry}}`\n\n- Show the state of an entry:\n\n`vaultctl show {{entry}}`\n",
 		"common/tar.md": "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
-	first := askInProcess(t, root, db, vm.Request{Question: "How do I make a vault entry locked so that nobody can edit it?"})
-	answeredFrom(t, first, "linux/vaultctl.md")
-	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo that?", SessionID: first.SessionID})
-	answeredFrom(t, undo, "linux/vaultctl.md")
+	undo := askTurns(t, root, db,
+		turn{"How do I make a vault entry locked so that nobody can edit it?", "linux/vaultctl.md"},
+		turn{"and how do I undo that?", "linux/vaultctl.md"})[1]
 	assert.Contains(t, undo.AnswerMarkdown, "vaultctl -l")
 	assert.NotContains(t, undo.AnswerMarkdown, "vaultctl +l")
 }
@@ -205,10 +223,9 @@ func TestUndoFollowUpFindsTheOppositePage(t *testing.T) {
 		"linux/svcctl-status.md":  "# svcctl status\n\n> Show the state of daemons.\n\n- Show whether a daemon runs:\n\n`svcctl status {{daemon}}`\n",
 		"common/tar.md":           "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
-	first := askInProcess(t, root, db, vm.Request{Question: "How do I enable a daemon at boot?"})
-	answeredFrom(t, first, "linux/svcctl-enable.md")
-	undo := askInProcess(t, root, db, vm.Request{Question: "and how do I undo it?", SessionID: first.SessionID})
-	answeredFrom(t, undo, "linux/svcctl-disable.md")
+	askTurns(t, root, db,
+		turn{"How do I enable a daemon at boot?", "linux/svcctl-enable.md"},
+		turn{"and how do I undo it?", "linux/svcctl-disable.md"})
 }
 
 // TestLongContinuationKeepsTheTopic: a turn opening with "and" continues
@@ -223,8 +240,7 @@ func TestLongContinuationKeepsTheTopic(t *testing.T) {
 		"common/cloudcp.md": "# cloudcp\n\n> Copy files to cloud storage.\n\n- Delete files at the target bucket that no longer exist at the origin folder:\n\n`cloudcp sync --delete-target {{origin}} {{bucket}}`\n",
 		"common/tar.md":     "# tar\n\n> Archiving utility.\n\n- Create an archive:\n\n`tar cf {{target.tar}} {{file}}`\n",
 	})
-	first := askInProcess(t, root, db, vm.Request{Question: "How do I copy a folder with syncdir?"})
-	answeredFrom(t, first, "common/syncdir.md")
-	next := askInProcess(t, root, db, vm.Request{Question: "and delete files at the target bucket that no longer exist at the origin folder?", SessionID: first.SessionID})
-	answeredFrom(t, next, "common/syncdir.md")
+	askTurns(t, root, db,
+		turn{"How do I copy a folder with syncdir?", "common/syncdir.md"},
+		turn{"and delete files at the target bucket that no longer exist at the origin folder?", "common/syncdir.md"})
 }
