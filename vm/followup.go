@@ -644,8 +644,8 @@ func (r *run) anchorFolders(anchors []string) []string {
 func (r *run) findAnchorFolders(anchors []string) []string {
 	var folders []string
 	for _, a := range anchors {
-		if i := strings.Index(a, "/"); i > 0 && !slices.Contains(folders, a[:i+1]) && !strings.Contains(a[:i], "::") {
-			folders = append(folders, a[:i+1])
+		if f := topFolder(a); f != "" && !slices.Contains(folders, f+"/") {
+			folders = append(folders, f+"/")
 		}
 	}
 	if len(folders) == 0 || r.m == nil || r.m.kb == nil {

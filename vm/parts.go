@@ -201,8 +201,9 @@ func (r *run) withPartContext(subs []plugin.Intent, i int, prevSource, prevTitle
 	}
 	var named, page func(string) bool
 	if prevSource != "" {
-		pageNames := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource))
-		names := termSet(sourceName(prevSource) + " " + r.pageTitle(prevSource) + " " + prevTitle)
+		base := sourceName(prevSource) + " " + r.pageTitle(prevSource)
+		pageNames := termSet(base)
+		names := termSet(base + " " + prevTitle)
 		named = func(t string) bool { return names[t] }
 		page = func(t string) bool { return pageNames[t] }
 	} else if i > 0 && r.m != nil && r.m.kb != nil {

@@ -349,9 +349,9 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		// A letter typed in place of one far from it on the keyboard is
 		// a rarer slip than a letter left out, doubled or swapped: such a
 		// spelling ranks at a farSubstitution-th of its frequency.
-		f := uint64(v.freq(terms[0])) * farSubstitution
-		if kind&3 == substitution && !keyNeighbours(w[at], c[at]) {
-			f = uint64(v.freq(terms[0]))
+		f := uint64(v.freq(terms[0]))
+		if kind&3 != substitution || keyNeighbours(w[at], c[at]) {
+			f *= farSubstitution
 		}
 		if f > bestF || f == bestF && f > 0 && (kind < bestKind || kind == bestKind && c < best) {
 			best, bestF, bestKind = c, f, kind

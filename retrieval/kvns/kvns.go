@@ -85,7 +85,7 @@ func ReadStats[S any](kv plugin.KV, key []byte, format byte, corrupt error, deco
 	if v == nil {
 		return s, false, nil
 	}
-	nonce, gen, rest, ok := ReadHeader(v, format)
+	nonce, gen, rest, ok := readHeader(v, format)
 	if ok {
 		s, ok = decode(nonce, gen, rest)
 	}
@@ -95,10 +95,10 @@ func ReadStats[S any](kv plugin.KV, key []byte, format byte, corrupt error, deco
 	return s, true, nil
 }
 
-// ReadHeader reads the header AppendHeader wrote at the start of the stats
+// readHeader reads the header AppendHeader wrote at the start of the stats
 // record v and returns what follows it; ok is false when v is too short or
 // of another format version.
-func ReadHeader(v []byte, format byte) (nonce, gen uint64, rest []byte, ok bool) {
+func readHeader(v []byte, format byte) (nonce, gen uint64, rest []byte, ok bool) {
 	if len(v) < headerLen || v[0] != format {
 		return 0, 0, nil, false
 	}

@@ -52,14 +52,14 @@ func TestWriteSource(t *testing.T) {
 func TestHeader(t *testing.T) {
 	v := AppendHeader([]byte(nil), 3, 0x0102030405060708, 42)
 	v = append(v, "rest"...)
-	nonce, gen, rest, ok := ReadHeader(v, 3)
+	nonce, gen, rest, ok := readHeader(v, 3)
 	require.True(t, ok)
 	require.Equal(t, uint64(0x0102030405060708), nonce)
 	require.Equal(t, uint64(42), gen)
 	require.Equal(t, "rest", string(rest))
-	_, _, _, ok = ReadHeader(v, 4)
+	_, _, _, ok = readHeader(v, 4)
 	require.False(t, ok, "another format version")
-	_, _, _, ok = ReadHeader(v[:16], 3)
+	_, _, _, ok = readHeader(v[:16], 3)
 	require.False(t, ok, "a short record")
 	require.Equal(t, uint64(1), NewNonce()&1, "a nonce is never zero")
 }

@@ -377,7 +377,7 @@ func invokes(s statement, item string) bool {
 	if len(strings.Fields(item)) < 2 || s.kind != kindItem || !codeLine(s.block) {
 		return false
 	}
-	return namesItem(strings.NewReplacer("{{", "", "}}", "").Replace(s.block[0]), item)
+	return namesItem(placeholderBraces.Replace(s.block[0]), item)
 }
 
 // commandText reports whether a sentence is a command line rather than
@@ -518,7 +518,7 @@ func cellText(s statement) string {
 // block the page did not fence): a function, a block or a comment.
 func rawCode(text string) bool {
 	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
-	t = strings.NewReplacer("{{", "", "}}", "").Replace(t)
+	t = placeholderBraces.Replace(t)
 	return strings.Contains(t, "func ") || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
 }
 
@@ -573,3 +573,7 @@ func firstProse(ev []plugin.ScoredKU, read map[string][]statement, re *regexp.Re
 	}
 	return nil, statement{}
 }
+
+// placeholderBraces strips the braces of a placeholder ("{{path}}" reads
+// "path").
+var placeholderBraces = strings.NewReplacer("{{", "", "}}", "")

@@ -520,6 +520,7 @@ func (p procedure) rankExamples(want []string) []scoredExample {
 // nor carries the action there.
 func (p procedure) rankFor(want []string, joined map[string][]string, action, particle string, object []string) []scoredExample {
 	base := p.ku.Title + " " + p.summary
+	number := givesNumber(want)
 	out := make([]scoredExample, 0, len(p.examples))
 	for _, e := range p.examples {
 		terms := withParts(symbolic.TermSet(base+" "+e.context+" "+e.desc+" "+strings.Join(e.how, " ")), joined)
@@ -545,7 +546,7 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 			score += callWeight // its code calls the action by name ("Mount(" for "mount")
 		}
 		plain := score
-		if givesNumber(want) && symbolic.TermSet(e.desc)["default"] {
+		if number && symbolic.TermSet(e.desc)["default"] {
 			score -= defaultWeight // it leaves unset the amount the task gives
 		}
 		if action != "" && !otherSense {
@@ -622,6 +623,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			leafOf[e.KU.SourceID] = true
 		}
 	}
+	lits := optionLiterals(task)
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -653,7 +655,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		p.examples = append(p.examples, commentExamples(p.examples)...)
 		ex := p.rankFor(want, joined, action, particle, object)
-		if lits := optionLiterals(task); len(lits) > 0 {
+		if len(lits) > 0 {
 			// An option the task quotes as written ("combine short
 			// options like -som") is shown by the example that has it.
 			for i := range ex {

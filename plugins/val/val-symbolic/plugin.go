@@ -1795,15 +1795,17 @@ func afterVerb(task, action string) (string, bool) {
 // of the clause or a preposition.
 var splitParticleRE = regexp.MustCompile(`(?i)^\s+(?:[^\s(),;]+\s+){1,3}?(?:up|down|off|out)(?:\s*(?:[?.!,;(]|$)|\s+(?:to|from|with|in|into|for|on|at|so|and|when|before|after)\b)`)
 
+// preventTerm is the analysed term of "prevent".
+var preventTerm = text.Terms("prevent")[0]
+
 // hinders reports whether action is a verb of prevention: "prevent" or a
 // word the general lexicon relates to it ("stop", "keep").
 func hinders(action string) bool {
-	prevent := text.Terms("prevent")[0]
-	if action == prevent {
+	if action == preventTerm {
 		return true
 	}
 	for _, r := range lexicon.Related(action) {
-		if r.Term == prevent {
+		if r.Term == preventTerm {
 			return true
 		}
 	}
