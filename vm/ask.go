@@ -441,6 +441,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	t := r.trace
 	t.FrameDepth = r.deepest
 	t.FramePurpose = r.purpose
+	if words := r.followUpUnknown(); len(words) > 0 && res.status == StatusAnswered {
+		r.searched = false
+		t.fail(nil, CodeNoKnownTerms, "no word this follow-up adds to the conversation's topic is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))
+		res = frameResult{status: StatusNoContext, answer: fmt.Sprintf("No word this question adds to what the conversation is about (%s) occurs in the knowledge base, and none is close enough to one of its words to be read as a typing mistake: the knowledge base does not say.", strings.Join(words, ", "))}
+	}
 	if res.status == StatusNoContext || res.status == StatusFailure {
 		if words := r.unknownWords(); len(words) > 0 {
 			r.searched = false

@@ -1,0 +1,31 @@
+package vm_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mrpvm/mrpvm/vm"
+)
+
+// TestFollowUpOfUnknownWordsHasNoContext: a follow-up whose own words
+// ("defragmentation") occur nowhere in the knowledge base gets no answer, however
+// well the topic it inherits ("disk", "storage") matches a page; one
+// whose own word is known is answered from the page.
+func TestFollowUpOfUnknownWordsHasNoContext(t *testing.T) {
+	root, db := pagesWorkspace(t, map[string]string{
+		"docs/storage.md": "# Storage\n\nThe knowledge base is one file on disk.\n\n## Power loss\n\n" +
+			"After a power loss the knowledge base file is checked on open and rebuilt from the workspace when it is damaged.\n\n" +
+			"## Backups\n\nCopy the knowledge base file to back it up; a copy taken while the server writes is still consistent.\n",
+		"docs/editors.md": "# Editors\n\nThe language server runs inside VS Code and Neovim.\n",
+	})
+	got := askTurns(t, root, db,
+		turn{"What happens to the knowledge base file on disk after a power loss?", "docs/storage.md"},
+		turn{"and after a defragmentation?", ""})
+	assert.Equal(t, vm.StatusNoContext, got[1].Status, "a follow-up about a word the workspace never uses is not answered from the topic's page")
+
+	known := askTurns(t, root, db,
+		turn{"What happens to the knowledge base file on disk after a power loss?", "docs/storage.md"},
+		turn{"and how do I back it up?", "docs/storage.md"})
+	assert.Equal(t, vm.StatusAnswered, known[1].Status)
+}
