@@ -62,4 +62,14 @@ func TestPageTitle(t *testing.T) {
 	if got := pageTitle(&kus.KU{SourceID: "d.md"}, plugin.RunContext{}); got != "" {
 		t.Errorf("pageTitle without a corpus = %q, want none", got)
 	}
+	// The page is named by its path's words and its title's.
+	names := pageNames(&kus.KU{SourceID: "mux/README.md", Title: "Walking Routes"}, plugin.RunContext{Corpus: sourced{src: map[string]string{"mux/README.md": muxReadme}}})
+	for _, w := range []string{"mux", "readm", "gorilla"} {
+		if !names[w] {
+			t.Errorf("pageNames lacks %q: %v", w, names)
+		}
+	}
+	if names["walk"] {
+		t.Errorf("the unit's own title is no name of its page: %v", names)
+	}
 }
