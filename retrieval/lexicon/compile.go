@@ -24,13 +24,15 @@ import (
 //	pos     [rows]byte    row i's parts of speech: the PartOfSpeech bits
 //	                      it has any sense in, and, shifted left by 4,
 //	                      those it has the most senses in
+//	senses  [rows]byte    row i's number of senses over all its parts of
+//	                      speech, at most 255
 //	words                 the words, concatenated
 //
 // Word i, for i below rows, is the term of row i: the terms come first,
 // sorted bytewise, then the words that are only relatives, sorted. A row's
 // relatives are in the order of the text form, grouped by kind, so a
 // relative's rank is its place in its kind's run.
-const magic = "mrpvm-lexicon-2\n"
+const magic = "mrpvm-lexicon-3\n"
 
 const (
 	headerSize = len(magic) + 12
@@ -53,9 +55,10 @@ func Compile(text io.Reader, w io.Writer) error {
 		kind Kind
 	}
 	var (
-		terms []string
-		rows  [][]rel
-		parts []byte
+		terms  []string
+		rows   [][]rel
+		parts  []byte
+		senses []byte
 	)
 	sc := bufio.NewScanner(text)
 	sc.Buffer(nil, maxLine)
@@ -70,13 +73,13 @@ func Compile(text io.Reader, w io.Writer) error {
 		var row []rel
 		var seen [Broader + 1]bool
 		groups := strings.Split(rest, "\t")
-		var pos byte
+		var pos, count byte
 		if last := groups[len(groups)-1]; strings.HasPrefix(last, "P:") {
-			p, err := parsePOS(last[2:])
+			p, c, err := parsePOS(last[2:])
 			if err != nil {
 				return fmt.Errorf("lexicon: line %d: %w", n, err)
 			}
-			pos, groups = p, groups[:len(groups)-1]
+			pos, count, groups = p, c, groups[:len(groups)-1]
 		}
 		for _, g := range groups {
 			if len(g) < 3 || g[1] != ':' {
@@ -97,6 +100,7 @@ func Compile(text io.Reader, w io.Writer) error {
 		terms = append(terms, term)
 		rows = append(rows, row)
 		parts = append(parts, pos)
+		senses = append(senses, count)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("lexicon: %w", err)
@@ -126,7 +130,7 @@ func Compile(text io.Reader, w io.Writer) error {
 		return fmt.Errorf("lexicon: %d words and %d relatives are too many", len(words), nRels)
 	}
 
-	out := make([]byte, 0, headerSize+4*(len(words)+len(rows)+nRels)+len(rows))
+	out := make([]byte, 0, headerSize+4*(len(words)+len(rows)+nRels)+2*len(rows))
 	out = append(out, magic...)
 	for _, v := range []int{len(words), len(rows), nRels} {
 		out = binary.LittleEndian.AppendUint32(out, uint32(v))
@@ -150,6 +154,7 @@ func Compile(text io.Reader, w io.Writer) error {
 		}
 	}
 	out = append(out, parts...)
+	out = append(out, senses...)
 	for _, x := range words {
 		out = append(out, x...)
 	}
@@ -160,32 +165,34 @@ func Compile(text io.Reader, w io.Writer) error {
 }
 
 // parsePOS reads the sense counts of a "P:" group ("n3 a2") into the
-// byte the compact form stores: the parts of speech with any sense, and,
-// shifted left by 4, those with the most.
-func parsePOS(g string) (byte, error) {
+// bytes the compact form stores: the parts of speech with any sense, and,
+// shifted left by 4, those with the most; and the number of senses over
+// all of them, at most 255.
+func parsePOS(g string) (pos, senses byte, err error) {
 	var count [4]int
 	for f := range strings.FieldsSeq(g) {
 		i := strings.IndexByte(posLetters, f[0])
 		n, err := strconv.Atoi(f[1:])
 		if i < 0 || err != nil || n <= 0 || count[i] != 0 {
-			return 0, fmt.Errorf("bad part of speech %q", f)
+			return 0, 0, fmt.Errorf("bad part of speech %q", f)
 		}
 		count[i] = n
 	}
 	most := slices.Max(count[:])
 	if most == 0 {
-		return 0, errors.New("empty parts of speech")
+		return 0, 0, errors.New("empty parts of speech")
 	}
-	var b byte
+	total := 0
 	for i, n := range count {
 		if n > 0 {
-			b |= 1 << i
+			pos |= 1 << i
 		}
 		if n == most {
-			b |= 1 << (4 + i)
+			pos |= 1 << (4 + i)
 		}
+		total += n
 	}
-	return b, nil
+	return pos, byte(min(total, math.MaxUint8)), nil
 }
 
 // posLetters name the parts of speech in the text form, in the order of

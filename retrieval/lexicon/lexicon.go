@@ -80,6 +80,20 @@ func PartsOfSpeech(term string) (all, main PartOfSpeech) {
 	return tab.partsOfSpeech(term)
 }
 
+// Senses returns the number of senses an analysed term has over all its
+// parts of speech (of any of the lemmas it is the term of: "cut" as a
+// noun, a verb, an adjective and an adverb, 84), at most 255; 0 for a term
+// the table does not know. A word of many senses names a different thing
+// in each of many contexts ("turn", "run", "cut"); one of few names one
+// thing.
+func Senses(term string) int {
+	once.Do(load)
+	if bad != nil {
+		return 0
+	}
+	return tab.senses(term)
+}
+
 // Err reports a table that could not be read (a build that embedded a
 // damaged file); Related then returns nothing.
 func Err() error {
@@ -93,7 +107,7 @@ func Err() error {
 // table cannot make a lookup fail.
 type table struct {
 	wordEnd, relEnd, rel string // sections of little-endian uint32s
-	pos                  string // a byte per row
+	pos, nSenses         string // a byte per row each
 	words                string
 	nWords, nRows        int
 }
@@ -121,12 +135,13 @@ func readTable(b string) (*table, error) {
 		rest = rest[n:]
 		return s, true
 	}
-	var ok1, ok2, ok3, ok4 bool
+	var ok1, ok2, ok3, ok4, ok5 bool
 	t.wordEnd, ok1 = take(4 * nWords)
 	t.relEnd, ok2 = take(4 * nRows)
 	t.rel, ok3 = take(4 * nRels)
 	t.pos, ok4 = take(nRows)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	t.nSenses, ok5 = take(nRows)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
 		return nil, errors.New("lexicon: table is truncated")
 	}
 	size := 0
@@ -178,6 +193,14 @@ func (t *table) partsOfSpeech(term string) (all, main PartOfSpeech) {
 	}
 	b := t.pos[i]
 	return PartOfSpeech(b & 0xf), PartOfSpeech(b >> 4)
+}
+
+func (t *table) senses(term string) int {
+	i, found := t.row(term)
+	if !found {
+		return 0
+	}
+	return int(t.nSenses[i])
 }
 
 func (t *table) related(term string) []Relative {

@@ -67,6 +67,7 @@ func TestEmbeddedTableIsTheTextForm(t *testing.T) {
 		assert.Equal(t, want, format(Related(term)), term)
 		all, main := PartsOfSpeech(term)
 		assert.Equal(t, pos, formatPOS(all, main, pos), term)
+		assert.Equal(t, senseTotal(pos), Senses(term), term)
 		rows++
 	}
 	require.NoError(t, sc.Err())
@@ -112,6 +113,17 @@ func formatPOS(all, main PartOfSpeech, counts string) string {
 	return counts
 }
 
+// senseTotal is the number of senses of the sense counts of the text
+// form ("n3 a2": 5), at most 255.
+func senseTotal(counts string) int {
+	n := 0
+	for f := range strings.FieldsSeq(counts) {
+		c, _ := strconv.Atoi(f[1:])
+		n += c
+	}
+	return min(n, 255)
+}
+
 func compile(t *testing.T, text string) (string, error) {
 	t.Helper()
 	var b bytes.Buffer
@@ -155,6 +167,27 @@ func TestCompilePartsOfSpeech(t *testing.T) {
 	}
 	assert.Equal(t, []Relative{{"profound", Synonym, 0}}, tab.related("deep"))
 	assert.Nil(t, tab.related("huge"), "a row of parts of speech alone has no relatives")
+}
+
+// A row's number of senses over its parts of speech reads back from the
+// compact form, capped at 255; a row without a "P:" group, and a term
+// without a row, has none.
+func TestCompileSenses(t *testing.T) {
+	bin, err := compile(t, "cut\tS:trim\tP:n30 v41 a12 r1\nhuge\tP:a1\nmany\tP:n200 v100\nzip\tS:compress\n")
+	require.NoError(t, err)
+	tab, err := readTable(bin)
+	require.NoError(t, err)
+	for term, want := range map[string]int{"cut": 84, "huge": 1, "many": 255, "zip": 0, "nosuch": 0} {
+		assert.Equal(t, want, tab.senses(term), term)
+	}
+}
+
+// The embedded table counts the senses of a term over its parts of
+// speech: "cut" has many, "gorilla" one.
+func TestEmbeddedSenses(t *testing.T) {
+	assert.Greater(t, Senses("cut"), 40)
+	assert.Equal(t, 1, Senses("gorilla"))
+	assert.Zero(t, Senses("nosuchtermanywhere"))
 }
 
 // The embedded table knows the parts of speech of analysed terms: "ad" is

@@ -423,3 +423,30 @@ func TestCalledNamesSayTheirWords(t *testing.T) {
 		})
 	}
 }
+
+// TestAWordOfManySensesLeftOutCostsHalf: "turn the tabs in a file into
+// spaces" is answered by a page that converts tabs to spaces; "turn", a
+// word of very many senses, is named there by the word of its sense
+// ("convert") and, rare as it may be in the knowledge base, weighs half
+// when the answer leaves it out. A word of few senses ("indent") the
+// answer leaves out weighs in full.
+func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"turn indent": 5, "tab": 40, "space": 100, "file": 600, "convert": 30})}
+	expand := &kus.KU{ID: "e::1", Title: "expand", SourceID: "common/expand.md", Range: kus.Range{StartLine: 3}, Claim: "Convert tabs in a file to spaces."}
+	answer := "expand [1]: Convert tabs in a file to spaces.\n\nSources:\n[1] expand — common/expand.md:3\n"
+	ask := func(target string) plugin.ValidateInput {
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "describe", Target: target}},
+			Evidence: []plugin.ScoredKU{{KU: expand, Score: 1, Level: kus.LevelSummary}}}
+	}
+	expectAnswers(t, c, ask("turn the tabs in a file into spaces"), kus.LevelSummary, "", []answerCase{
+		{"a word of many senses left out", answer, nil, plugin.StatusAccepted},
+	})
+	expectAnswers(t, c, ask("indent the tabs in a file into spaces"), kus.LevelSummary, `"indent" is not covered`, []answerCase{
+		{"a word of few senses left out", answer, nil, plugin.StatusRejected},
+	})
+	for w, want := range map[string]bool{"turn": true, "cut": true, "tab": false, "convert": false, "nosuchword": false} {
+		if polysemous(w) != want {
+			t.Errorf("polysemous(%q) = %v, want %v", w, !want, want)
+		}
+	}
+}

@@ -10,7 +10,9 @@
 // rarity in the knowledge base (an adjective right before the noun it
 // describes, "a tremendous log", costs half its weight when left out, as
 // does the head of a noun compound whose modifier is covered, "scripts"
-// of "example scripts" on a page of "toolx examples"; a word the
+// of "example scripts" on a page of "toolx examples", and a word of very
+// many senses in general English, "turn" or "cut", which a page says with
+// the word of its sense, "convert tabs", "power loss"; a word the
 // spelling correction changed counts as asked too; a word the
 // knowledge base never uses need not be mentioned and weighs as its most
 // common known word; "back" in "write it back" belongs to the verb, and
@@ -27,7 +29,10 @@
 // "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title); for "what is X", with a source about X (its title or first
-// sentence names X, or its code declares X); for a how-to, with a source
+// sentence names X, or its code declares X; a word that names the page
+// the source stands in, "gorilla" for a section of the page titled
+// "gorilla/mux", confines the question to that page, and the source must
+// be about the question's other words); for a how-to, with a source
 // that carries the action it asks for (the verb, a synonym or kind of it,
 // or its first broader terms, from the general lexicon the retrieval
 // package exposes; the source's title and path count only with the action

@@ -595,7 +595,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// only somewhere further down.
 	if single && defines(in) {
 		if n, k := leadUnit(stmts, cited); k != nil {
-			if w := rarest(targets[0], rar); w != "" && !about(w, k, unitTexts(stmts, cited)[n], rar) {
+			if w := subjectWord(targets[0], k, unitTexts(stmts, cited)[n], rc, rar); w != "" {
 				v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, is not about %q: it mentions %q only in passing",
 					n, k.Title, clip(targets[0]), w)
 				return v
@@ -899,7 +899,7 @@ const maxSynonymRank = 8
 
 // labelTerms are the terms of a unit's title and source path.
 func labelTerms(k *kus.KU) map[string]bool {
-	return symbolic.TermSet(k.Title + " " + strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(k.SourceID))
+	return symbolic.TermSet(k.Title + " " + pathWords(k.SourceID))
 }
 
 // unitCovers gives, per cited source, the terms of what the answer says
@@ -1269,7 +1269,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		case cover[relativeMark+k]:
 			total += w
 			got += w * relativeShare
-		case mods[k] || cover[judgedMark+k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
+		case mods[k] || polysemous(k) || cover[judgedMark+k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
 			total += w * modifierShare
 		default:
 			total += w
@@ -1284,10 +1284,29 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	return got / total, worst
 }
 
-// modifierShare is the share of its weight a modifier (modifiers), or
-// the head of a compound whose modifier is covered (compoundHeads), the
-// answer does not cover counts against it.
+// modifierShare is the share of its weight a modifier (modifiers), the
+// head of a compound whose modifier is covered (compoundHeads), or a
+// word of very many senses (polysemous), the answer does not cover counts
+// against it.
 const modifierShare = 0.5
+
+// manySenses is how many senses, over its parts of speech, the general
+// lexicon gives a word that names a different thing in each of many
+// contexts: the few dozen most ambiguous English words ("cut", "break",
+// "run", "make", "take", "turn").
+const manySenses = 40
+
+// polysemous reports whether key term k is a word of very many senses
+// (manySenses). Its rarity in the knowledge base says how seldom pages use
+// it, not how much it says: a page that does what it asks in one of its
+// senses names that sense with a word of its own ("convert" for "turn
+// tabs into spaces", "loss" for "a power cut"), so left out it costs
+// half its weight, as a modifier does. Said, it counts in full. The weak
+// verbs a task may open with (symbolic.WeakAction) are a hand-picked few
+// of these and some others.
+func polysemous(k string) bool {
+	return lexicon.Senses(k) >= manySenses
+}
 
 // modifiers are the terms of target that only describe the word after
 // them: a word the general lexicon knows only as an adjective (or

@@ -1,0 +1,94 @@
+package valsymbolic
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+)
+
+// subjectWord is the key word of a "what is X" target that unit k is not
+// about (see about), or "" when k is about what target asks. That is its
+// rarest key word, unless the word names the page k stands in (its title
+// or path: "gorilla" for a section of the README titled "gorilla/mux"):
+// then the question is confined to that page's subject, as "the Walk
+// function of gorilla/mux" is, and k must be about the rarest of its other
+// key words. A target whose key words all name the page asks what the
+// page's subject is, and k must be about the word itself.
+func subjectWord(target string, k *kus.KU, said []string, rc plugin.RunContext, rar symbolic.Rarity) string {
+	w := rarest(target, rar)
+	if w == "" || about(w, k, said, rar) {
+		return ""
+	}
+	page := pageNames(k, rc)
+	if !covered(w, page, rar) {
+		return w
+	}
+	best, bestW := "", -1.0
+	for _, t := range keyTokens(target, true) {
+		if covered(t.term, page, rar) {
+			continue
+		}
+		if wt := rar.Weight(t.term); wt > bestW {
+			best, bestW = t.term, wt
+		}
+	}
+	switch {
+	case best == "":
+		return w
+	case about(best, k, said, rar):
+		return ""
+	}
+	return best
+}
+
+// pageNames are the terms that name the page unit k stands in: the words
+// of its path and of the page's title (pageTitle).
+func pageNames(k *kus.KU, rc plugin.RunContext) map[string]bool {
+	names := symbolic.TermSet(pathWords(k.SourceID))
+	for t := range symbolic.TermSet(pageTitle(k, rc)) {
+		names[t] = true
+	}
+	return names
+}
+
+// pathWords are the words of a source path ("mux README" of
+// "mux/README.md").
+func pathWords(sourceID string) string {
+	return strings.NewReplacer("/", " ", "-", " ", "_", " ", ".md", " ").Replace(sourceID)
+}
+
+var (
+	// frontMatterRE matches a page's front matter, its title in group 1
+	// when it has one.
+	frontMatterRE = regexp.MustCompile(`(?m)\A---\n(?s:.*?)(?:^title:[ \t]*["']?([^"'\n]+)["']?[ \t]*\n(?s:.*?))?^---[ \t]*\n`)
+	// pageHeadingRE matches a top-level ATX heading, its text in group 1.
+	pageHeadingRE = regexp.MustCompile(`(?m)^#[ \t]+(.+?)[ \t#]*$`)
+	// markupRE matches HTML tags, and images and links (keeping a link's
+	// text in group 1), in a heading.
+	markupRE = regexp.MustCompile(`<[^>]*>|!\[[^\]]*\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)`)
+)
+
+// pageTitle is the title of the page unit k stands in, as its source
+// gives it: the title of its front matter, else its first top-level
+// heading without markup ("gorilla/mux"); "" when the corpus does not
+// hold the source or it has neither.
+func pageTitle(k *kus.KU, rc plugin.RunContext) string {
+	if k == nil || rc.Corpus == nil {
+		return ""
+	}
+	src := string(rc.Corpus.SourceText(k.SourceID))
+	if m := frontMatterRE.FindStringSubmatch(src); m != nil {
+		if m[1] != "" {
+			return strings.TrimSpace(m[1])
+		}
+		src = src[len(m[0]):]
+	}
+	m := pageHeadingRE.FindStringSubmatch(src)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(markupRE.ReplaceAllString(m[1], "$1"))
+}

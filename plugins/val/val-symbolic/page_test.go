@@ -1,0 +1,75 @@
+package valsymbolic
+
+import (
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+)
+
+const muxReadme = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\n" +
+	"## Walking Routes\n\nThe `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. " +
+	"It comes with github.com/gorilla/mux.\n"
+
+const chiReadme = "# <img alt=\"chi\" src=\"chi.svg\" />\n\n## Router interface\n\n" +
+	"chi's router is a tree of routes. Its Walk function works as the one of gorilla/mux does.\n"
+
+// TestAWordThatNamesThePageScopesWhatIsAsked: "What does the Walk function
+// of gorilla/mux do?" is answered by the section "Walking Routes" of the
+// page titled "gorilla/mux": "gorilla", the question's rarest word, names
+// the page the section stands in and confines the question to it, and the
+// section must be about the question's next rarest word ("walk"). A
+// section of another page that mentions gorilla/mux in passing is not
+// about it, and "What is gorilla/mux?", whose words all name the page,
+// is not answered by one of its sections about something else.
+func TestAWordThatNamesThePageScopesWhatIsAsked(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"gorilla": 2, "walk": 10, "mux": 20, "function rout router": 300})},
+		src: map[string]string{"mux/README.md": muxReadme, "chi/README.md": chiReadme}}
+	walking := &kus.KU{ID: "m::1", Title: "Walking Routes", SourceID: "mux/README.md", Range: kus.Range{StartLine: 5},
+		TextBody: "The `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. It comes with github.com/gorilla/mux."}
+	chi := &kus.KU{ID: "c::1", Title: "Router interface", SourceID: "chi/README.md", Range: kus.Range{StartLine: 3},
+		TextBody: "chi's router is a tree of routes. Its Walk function works as the one of gorilla/mux does."}
+	define := func(target string) plugin.ValidateInput {
+		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is " + target + "?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: target}}}
+	}
+	expectAnswers(t, c, define("the Walk function of gorilla/mux"), kus.LevelSection, "only in passing", []answerCase{
+		{"a section of the page the word names", "The `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. " +
+			"It comes with github.com/gorilla/mux. [1]\n\nSources:\n[1] Walking Routes — mux/README.md:5\n", walking, plugin.StatusAccepted},
+		{"a page that mentions it in passing", "chi's router is a tree of routes. Its Walk function works as the one of gorilla/mux does. [1]\n\n" +
+			"Sources:\n[1] Router interface — chi/README.md:3\n", chi, plugin.StatusRejected},
+	})
+	expectAnswers(t, c, define("gorilla/mux"), kus.LevelSection, `mentions "gorilla" only in passing`, []answerCase{
+		{"a section about something else", "The `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. " +
+			"It comes with github.com/gorilla/mux. [1]\n\nSources:\n[1] Walking Routes — mux/README.md:5\n", walking, plugin.StatusRejected},
+	})
+}
+
+// TestPageTitle: a page's title is its front matter's title, else its
+// first top-level heading without markup; a page with neither, or one the
+// corpus does not hold, has none.
+func TestPageTitle(t *testing.T) {
+	c := sourced{src: map[string]string{
+		"a.md": "---\ntags:\n  - v2\ntitle: Exit Codes\n---\n\n# Ignored\n",
+		"b.md": "---\ntags:\n  - v2\n---\n\n## Section\n\n# The [chi](https://x) router <img src=\"x.svg\"/>\n",
+		"c.md": "## Only sections\n",
+		"d.md": "# gorilla/mux\n\n![testing](https://x/badge.svg)\n",
+	}}
+	for id, want := range map[string]string{"a.md": "Exit Codes", "b.md": "The chi router", "c.md": "", "d.md": "gorilla/mux", "none.md": ""} {
+		if got := pageTitle(&kus.KU{SourceID: id}, plugin.RunContext{Corpus: c}); got != want {
+			t.Errorf("pageTitle(%s) = %q, want %q", id, got, want)
+		}
+	}
+	if got := pageTitle(&kus.KU{SourceID: "d.md"}, plugin.RunContext{}); got != "" {
+		t.Errorf("pageTitle without a corpus = %q, want none", got)
+	}
+	// The page is named by its path's words and its title's.
+	names := pageNames(&kus.KU{SourceID: "mux/README.md", Title: "Walking Routes"}, plugin.RunContext{Corpus: sourced{src: map[string]string{"mux/README.md": muxReadme}}})
+	for _, w := range []string{"mux", "readm", "gorilla"} {
+		if !names[w] {
+			t.Errorf("pageNames lacks %q: %v", w, names)
+		}
+	}
+	if names["walk"] {
+		t.Errorf("the unit's own title is no name of its page: %v", names)
+	}
+}
