@@ -280,12 +280,18 @@ func TestCommands(t *testing.T) {
 	if err := e.command("mrpvm.kb", map[string]any{"action": "save", "name": "before"}, &kb); !hasCode(err, "kb_snapshot_exists") {
 		t.Errorf("second save: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(e.root, "extra.md"), []byte("# Trombonium\n\nThe Trombonium reactor.\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// addPage writes a page into the workspace and runs mrpvm.ingest over
+	// every folder, so the page is in the served knowledge base on return.
+	addPage := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(e.root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
-		t.Fatal(err)
-	}
+	addPage("extra.md", "# Trombonium\n\nThe Trombonium reactor.\n")
 	if got := e.hover("extra.md", "Trombonium", 2); !strings.Contains(got, "reactor") {
 		t.Fatalf("extra not ingested: %q", got)
 	}
@@ -304,12 +310,7 @@ func TestCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(e.root, "later.md"), []byte("# Quibblefrost\n\nThe Quibblefrost engine.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.command("mrpvm.ingest", nil, &rep); err != nil {
-		t.Fatal(err)
-	}
+	addPage("later.md", "# Quibblefrost\n\nThe Quibblefrost engine.\n")
 	if got := e.hover("later.md", "Quibblefrost", 2); !strings.Contains(got, "engine") {
 		t.Fatalf("later.md not ingested into the loaded knowledge base: %q", got)
 	}
