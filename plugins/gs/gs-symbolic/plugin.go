@@ -178,6 +178,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		limit = 5
 	}
 	picked := pick(stmts, limit)
+	if cue.list && !g.brief {
+		picked = spreadList(picked, stmts, limit)
+	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
 	}
@@ -472,6 +475,45 @@ func pick(stmts []scored, limit int) []scored {
 		picked = append(picked, s)
 	}
 	return picked
+}
+
+// spreadList answers a list question whose best statement is a sentence
+// of prose by the best statement of each unit that bears on it, in score
+// order: a page that gives each member of what is asked for a section of
+// its own ("ZSH Support", "PowerShell Support") states the list across
+// its sections, where several sentences of one section state one member.
+// When the statements picked hold a list, a table or an introduction to
+// one, the page states the list there, and the picked statements stand.
+func spreadList(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || slices.ContainsFunc(picked, func(s scored) bool { return listed(s.statement) }) {
+		return picked
+	}
+	var spread []scored
+	seen := map[string]bool{}
+	for _, s := range stmts {
+		if len(spread) >= limit || s.score < 0.6*picked[0].score {
+			break
+		}
+		if seen[s.ku.ID] {
+			continue
+		}
+		seen[s.ku.ID] = true
+		spread = append(spread, s)
+	}
+	return spread
+}
+
+// listed reports whether s is a list item, a table row, or a statement
+// that introduces a list or a table.
+func listed(s statement) bool {
+	if s.kind == kindItem || s.kind == kindRow {
+		return true
+	}
+	if len(s.block) == 0 {
+		return false
+	}
+	first := strings.TrimSpace(s.block[0])
+	return isItem(first) || strings.HasPrefix(first, "|")
 }
 
 // withNextSentence keeps the best statement's paragraph together: when it
