@@ -183,6 +183,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
+		picked = withTopicSentence(picked, stmts, limit)
 	}
 	ex := exclusionOf(in.Payload.Prompt)
 	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
@@ -568,6 +569,50 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 		return append(picked, s)
 	}
 	return picked
+}
+
+// maxTopicReach is how far into its paragraph the best statement may
+// stand for the paragraph's opening sentence to be shown with it.
+const maxTopicReach = 2
+
+// withTopicSentence shows the best statement with the sentence that opens
+// its paragraph when it stands a little way into it: a paragraph's first
+// sentence says what the rest is about ("A plugin.kus.md file writes units
+// by hand." before "Each block starts with a heading ..."), and the
+// sentences after it lean on it. It takes the place of the last statement
+// picked from another unit when the answer is full, and is left out when
+// every statement picked is of the best one's unit.
+func withTopicSentence(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
+		return picked
+	}
+	top := picked[0]
+	var opening *scored
+	for i := range stmts {
+		s := &stmts[i]
+		if s.ku == top.ku && s.kind == kindSentence && s.para == top.para && s.order < top.order && (opening == nil || s.order < opening.order) {
+			opening = s
+		}
+	}
+	if opening == nil || top.order-opening.order > maxTopicReach || opening.score <= 0 {
+		return picked
+	}
+	if slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == opening.order }) {
+		return picked
+	}
+	if len(picked) >= limit {
+		other := -1
+		for i, p := range picked {
+			if p.ku != top.ku {
+				other = i
+			}
+		}
+		if other < 0 {
+			return picked
+		}
+		picked = slices.Delete(slices.Clone(picked), other, other+1)
+	}
+	return append(picked, *opening)
 }
 
 // referringWords open a sentence that speaks of what the sentence before
