@@ -184,6 +184,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
 		picked = withTopicSentence(picked, stmts, limit)
+		if codePenalty(act) < 1 {
+			picked = withShownCode(picked, stmts, limit)
+		}
 	}
 	ex := exclusionOf(in.Payload.Prompt)
 	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
@@ -579,9 +582,7 @@ const maxTopicReach = 2
 // its paragraph when it stands a little way into it: a paragraph's first
 // sentence says what the rest is about ("A plugin.kus.md file writes units
 // by hand." before "Each block starts with a heading ..."), and the
-// sentences after it lean on it. It takes the place of the last statement
-// picked from another unit when the answer is full, and is left out when
-// every statement picked is of the best one's unit.
+// sentences after it lean on it.
 func withTopicSentence(picked, stmts []scored, limit int) []scored {
 	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
@@ -600,10 +601,17 @@ func withTopicSentence(picked, stmts []scored, limit int) []scored {
 	if slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == opening.order }) {
 		return picked
 	}
+	return withRoomFor(picked, *opening, limit)
+}
+
+// withRoomFor adds s, a statement of the best one's unit, to picked; when
+// the answer is full it takes the place of the last statement picked from
+// another unit, and is left out when every statement is of that unit.
+func withRoomFor(picked []scored, s scored, limit int) []scored {
 	if len(picked) >= limit {
 		other := -1
 		for i, p := range picked {
-			if p.ku != top.ku {
+			if p.ku != picked[0].ku {
 				other = i
 			}
 		}
@@ -612,7 +620,34 @@ func withTopicSentence(picked, stmts []scored, limit int) []scored {
 		}
 		picked = slices.Delete(slices.Clone(picked), other, other+1)
 	}
-	return append(picked, *opening)
+	return append(picked, s)
+}
+
+// withShownCode shows the code block that follows the best statement's
+// paragraph in its unit, when the answer holds that paragraph's last
+// sentence: a paragraph followed by code ("You can also implement your own
+// configuration source and feed it to viper." over the code that does) says
+// what the code shows, and the code is what a reader asking how runs. It
+// takes the place of the last statement picked from another unit.
+func withShownCode(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 {
+		return picked
+	}
+	top := picked[0]
+	end := top
+	for _, s := range stmts {
+		if s.ku == top.ku && s.kind == kindSentence && s.para == top.para && s.order > end.order {
+			end = s
+		}
+	}
+	if !slices.ContainsFunc(picked, func(p scored) bool { return p.ku == end.ku && p.order == end.order }) || len(end.block) > 0 {
+		return picked
+	}
+	i := slices.IndexFunc(stmts, func(s scored) bool { return s.ku == top.ku && s.order == end.order+1 && s.kind == kindCode })
+	if i < 0 || slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == end.order+1 }) {
+		return picked
+	}
+	return withRoomFor(picked, stmts[i], limit)
 }
 
 // referringWords open a sentence that speaks of what the sentence before
