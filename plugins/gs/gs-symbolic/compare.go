@@ -313,9 +313,33 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
 	}
 	if pk != nil && !used[pk.ID+"\x00"+ps.text] {
+		used[pk.ID+"\x00"+ps.text] = true
 		fmt.Fprintf(&b, "\n%s\n", cited(ps.md[0], num(pk)))
 	}
+	for _, it := range items {
+		if k, s := ownPick(ev, it, read); k != nil && !used[k.ID+"\x00"+s.text] {
+			used[k.ID+"\x00"+s.text] = true
+			fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
+		}
+	}
 	return b.String(), true
+}
+
+// ownPick is the first statement of item's own units (those titled by
+// it) that says when to choose it ("Best for ambiguous, multi-part, or
+// complex requests." on sd-llm-deep's page); nil when they say nothing of
+// it. A page that compares several items says when to pick one of them;
+// each item's own page says when to pick it, which is what a reader
+// choosing between them weighs. What its own page says is said of the
+// item, named or not.
+func ownPick(ev []plugin.ScoredKU, item string, read map[string][]statement) (*kus.KU, statement) {
+	var own []plugin.ScoredKU
+	for _, e := range ev {
+		if e.KU != nil && strings.EqualFold(strings.TrimSpace(e.KU.Title), item) {
+			own = append(own, e)
+		}
+	}
+	return firstProse(own, read, pickRE, func(string) bool { return true })
 }
 
 // ownRow completes the row an item's own page speaks in: a description
@@ -526,7 +550,7 @@ func rawCode(text string) bool {
 var inlineCodeRE = regexp.MustCompile("`[^`]*`")
 
 // pickRE finds a statement that says which to choose.
-var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b`)
+var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b|\b(?:best|ideal|well)\s+suited\s+(?:for|to)\b|\b(?:best|ideal)\s+(?:for|when)\b`)
 
 // contrastRE finds a statement that sets things side by side ("Compared
 // with X, Y misses ...", "unlike X", "X is faster than Y").
