@@ -179,7 +179,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	picked := pick(stmts, limit)
 	if cue.list && !g.brief {
-		picked = spreadList(picked, stmts, limit)
+		picked = spreadList(picked, stmts)
 	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
@@ -481,30 +481,43 @@ func pick(stmts []scored, limit int) []scored {
 	return picked
 }
 
-// spreadList answers a list question whose best statement is a sentence
-// of prose by the best statement of each unit that bears on it, in score
-// order: a page that gives each member of what is asked for a section of
-// its own ("ZSH Support", "PowerShell Support") states the list across
-// its sections, where several sentences of one section state one member.
-// When the statements picked hold a list, a table or an introduction to
-// one, the page states the list there, and the picked statements stand.
-func spreadList(picked, stmts []scored, limit int) []scored {
+// maxSpread bounds the units spreadList adds to an answer.
+const maxSpread = 3
+
+// spreadList completes the answer to a list question whose picked
+// statements are prose with the best sentence of each other unit of the
+// best statement's page that bears on the question nearly as much, in
+// score order: a page that gives each member of what is asked for a
+// section of its own ("ZSH Support", "PowerShell Support") states the list
+// across its sections, where the best statements may all come from one of
+// them. When the statements picked hold a list, a table or an
+// introduction to one, the page states the list there, and the picked
+// statements stand.
+func spreadList(picked, stmts []scored) []scored {
 	if len(picked) == 0 || slices.ContainsFunc(picked, func(s scored) bool { return listed(s.statement) }) {
 		return picked
 	}
-	var spread []scored
-	seen := map[string]bool{}
+	top := picked[0]
+	units := map[string]bool{}
+	said := map[string]bool{}
+	for _, p := range picked {
+		units[p.ku.ID] = true
+		said[strings.ToLower(strings.TrimSpace(p.text))] = true
+	}
+	added := 0
 	for _, s := range stmts {
-		if len(spread) >= limit || s.score < 0.6*picked[0].score {
+		if added == maxSpread || s.score < 0.6*top.score {
 			break
 		}
-		if seen[s.ku.ID] {
+		key := strings.ToLower(strings.TrimSpace(s.text))
+		if s.ku.SourceID != top.ku.SourceID || units[s.ku.ID] || said[key] || s.kind != kindSentence {
 			continue
 		}
-		seen[s.ku.ID] = true
-		spread = append(spread, s)
+		units[s.ku.ID], said[key] = true, true
+		picked = append(picked, s)
+		added++
 	}
-	return spread
+	return picked
 }
 
 // listed reports whether s is a list item, a table row, or a statement

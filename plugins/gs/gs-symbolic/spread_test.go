@@ -24,11 +24,11 @@ Completion for PowerShell is also supported by a script.
 `
 
 // TestListQuestionSpreadsOverSections: a list question whose members each
-// have a section of their own is answered by the best statement of each
-// section, not by several sentences of the first one.
+// have a section of their own is answered with the best statement of each
+// section besides the sentences of the first one.
 func TestListQuestionSpreadsOverSections(t *testing.T) {
 	src := parseMD(t, "completion.md", completionMD)
 	md := solveMD(t, "identify", "For which shells is a completion script included?", "For which shells is a completion script included", []mdSource{src},
 		src.leaf(t, "Enabling"), src.leaf(t, "ZSH Support"), src.leaf(t, "PowerShell Support"))
-	checkMD(t, md, []string{"bash shell is included", "ZSH is also supported", "PowerShell is also supported"}, []string{"as you type"})
+	checkMD(t, md, []string{"bash shell is included", "as you type", "ZSH is also supported", "PowerShell is also supported"}, nil)
 }
