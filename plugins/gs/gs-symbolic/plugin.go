@@ -591,9 +591,15 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 // stand for the paragraph's opening sentence to be shown with it.
 const maxTopicReach = 2
 
+// maxTopicWords bounds the words of a paragraph's opening sentence shown
+// for the sentence after it: a topic sentence says briefly what the
+// paragraph is about, where a long opening says things of its own.
+const maxTopicWords = 25
+
 // withTopicSentence shows the best statement with the sentence that opens
-// its paragraph when it stands a little way into it: a paragraph's first
-// sentence says what the rest is about ("A plugin.kus.md file writes units
+// its paragraph when it stands a little way into it and the opening is
+// short (maxTopicWords): a paragraph's first sentence says what the rest
+// is about ("A plugin.kus.md file writes units
 // by hand." before "Each block starts with a heading ..."), and the
 // sentences after it lean on it.
 func withTopicSentence(picked, stmts []scored, limit int) []scored {
@@ -608,7 +614,7 @@ func withTopicSentence(picked, stmts []scored, limit int) []scored {
 			opening = s
 		}
 	}
-	if opening == nil || top.order-opening.order > maxTopicReach || opening.score <= 0 {
+	if opening == nil || top.order-opening.order > maxTopicReach || opening.score <= 0 || len(strings.Fields(opening.text)) > maxTopicWords {
 		return picked
 	}
 	if slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == opening.order }) {
