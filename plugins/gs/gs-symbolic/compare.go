@@ -224,6 +224,9 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						if strings.Contains(s.md[0], "`"+item+"`") || strings.Contains(s.text, item+"(") {
 							sc += 0.5 // names it as the identifier it is
 						}
+						if headsItem(k.Title, item, items) {
+							sc += headedWeight
+						}
 					}
 					switch {
 					case s.kind == kindCode && !docComment(s.text, item):
@@ -340,6 +343,32 @@ func ownPick(ev []plugin.ScoredKU, item string, read map[string][]statement) (*k
 		}
 	}
 	return firstProse(own, read, pickRE, func(string) bool { return true })
+}
+
+// headedWeight is what a statement gains for standing in a section whose
+// heading names what sets its item apart from the others.
+const headedWeight = 1.0
+
+// headsItem reports whether a heading names every word of item that the
+// other compared items do not share ("locked" of kb_locked beside
+// kb_read_only in "The knowledge base is locked"): the section is the
+// item's own, written under a description of it rather than its name.
+func headsItem(title, item string, items []string) bool {
+	others := map[string]bool{}
+	for _, it := range items {
+		if it != item {
+			for t := range symbolic.TermSet(strings.ReplaceAll(it, "_", " ")) {
+				others[t] = true
+			}
+		}
+	}
+	var own []string
+	for _, t := range symbolic.ContentTerms(strings.ReplaceAll(item, "_", " ")) {
+		if !others[t] {
+			own = append(own, t)
+		}
+	}
+	return len(own) > 0 && symbolic.Overlap(own, symbolic.TermSet(title)) == 1
 }
 
 // ownRow completes the row an item's own page speaks in: a description
