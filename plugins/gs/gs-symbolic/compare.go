@@ -319,6 +319,14 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		used[pk.ID+"\x00"+ps.text] = true
 		fmt.Fprintf(&b, "\n%s\n", cited(ps.md[0], num(pk)))
 	}
+	if k, lead := alternativesLead(ev, items, read); k != nil && !slices.ContainsFunc(lead, func(s statement) bool { return used[k.ID+"\x00"+s.text] }) {
+		var said []string
+		for _, s := range lead {
+			used[k.ID+"\x00"+s.text] = true
+			said = append(said, s.md[0])
+		}
+		fmt.Fprintf(&b, "\n%s\n", cited(strings.Join(said, " "), num(k)))
+	}
 	for _, it := range items {
 		if k, s := ownPick(ev, it, read); k != nil && !used[k.ID+"\x00"+s.text] {
 			used[k.ID+"\x00"+s.text] = true
@@ -326,6 +334,53 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		}
 	}
 	return b.String(), true
+}
+
+// alternativesLead is the paragraph before a list whose items are the
+// compared items, one each ("You also have the option of Unmarshaling all
+// or a specific value to a struct, map, etc." before "There are two
+// methods to do this:" and its items Unmarshal and UnmarshalKey): a page
+// that lists
+// the items as the ways of doing one thing says there what sets them
+// apart. A longer list holds more than the alternatives, and the
+// paragraph before it introduces more than their difference. nil when no
+// list of the evidence is the items, or nothing comes before it in its
+// unit.
+func alternativesLead(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, []statement) {
+	for _, e := range ev {
+		if e.KU == nil {
+			continue
+		}
+		ss := read[e.KU.ID]
+		for i, s := range ss {
+			if s.kind != kindSentence || len(s.subs) != len(items) || !listsAll(s.subs, items) {
+				continue
+			}
+			var lead []statement
+			for _, o := range ss[:i] {
+				if o.kind == kindSentence && o.para == s.para-1 && len(o.block) == 0 && len(lead) < maxCellSentences {
+					lead = append(lead, o)
+				}
+			}
+			if len(lead) > 0 {
+				return e.KU, lead
+			}
+		}
+	}
+	return nil, nil
+}
+
+// listsAll reports whether every item is named by one of the list items
+// subs, by one of its forms or by its last word (the name after a scope:
+// "Unmarshal" of "viper Unmarshal").
+func listsAll(subs, items []string) bool {
+	return !slices.ContainsFunc(items, func(it string) bool {
+		f := strings.Fields(it)
+		forms := append(itemForms(it), f[len(f)-1])
+		return !slices.ContainsFunc(subs, func(sub string) bool {
+			return slices.ContainsFunc(forms, func(form string) bool { return namesItem(sub, form) })
+		})
+	})
 }
 
 // ownPick is the first statement of item's own units (those titled by

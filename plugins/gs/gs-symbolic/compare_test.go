@@ -244,3 +244,13 @@ func TestComparisonRowFromTheSectionHeadedByTheItem(t *testing.T) {
 		Evidence: []plugin.ScoredKU{{KU: stored, Score: 1}, {KU: locked, Score: 0.8}, {KU: readOnly, Score: 0.7}}})
 	checkMD(t, res.ResponseMarkdown, []string{"instead of waiting", "is not damaged"}, []string{"another process fails"})
 }
+
+const decodingMD = "# Lib\n\n## Decoding\n\nYou also have the option of decoding all or a specific value to a struct.\n\nThere are two methods to do this:\n\n * `Decode(rawVal any) : error`\n * `DecodeKey(key string, rawVal any) : error`\n\nLib uses mapstructure under the hood for decoding values.\n"
+
+// TestComparisonOfItemsListedTogether: items a page lists together as the
+// ways of doing one thing are set apart by the paragraph before the list.
+func TestComparisonOfItemsListedTogether(t *testing.T) {
+	src := parseMD(t, "lib/README.md", decodingMD)
+	md := solveMD(t, "compare", "lib Decode or DecodeKey: what is the difference?", "lib Decode or DecodeKey: what is the difference", []mdSource{src}, src.leaf(t, "Decoding"))
+	checkMD(t, md, []string{"all or a specific value"}, nil)
+}
