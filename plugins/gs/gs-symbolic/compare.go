@@ -340,9 +340,8 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 // compared items, one each ("You also have the option of Unmarshaling all
 // or a specific value to a struct, map, etc." before "There are two
 // methods to do this:" and its items Unmarshal and UnmarshalKey): a page
-// that lists
-// the items as the ways of doing one thing says there what sets them
-// apart. A longer list holds more than the alternatives, and the
+// that lists the items as the ways of doing one thing says there what sets
+// them apart. A longer list holds more than the alternatives, and the
 // paragraph before it introduces more than their difference. nil when no
 // list of the evidence is the items, or nothing comes before it in its
 // unit.

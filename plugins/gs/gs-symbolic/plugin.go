@@ -599,9 +599,10 @@ const maxTopicWords = 25
 // withTopicSentence shows the best statement with the sentence that opens
 // its paragraph when it stands a little way into it and the opening is
 // short (maxTopicWords): a paragraph's first sentence says what the rest
-// is about ("A plugin.kus.md file writes units
-// by hand." before "Each block starts with a heading ..."), and the
-// sentences after it lean on it.
+// is about ("A plugin.kus.md file writes units by hand." before "Each
+// block starts with a heading ..."), and the sentences after it lean on
+// it. It takes the place of the last statement picked from another unit
+// when the answer is full.
 func withTopicSentence(picked, stmts []scored, limit int) []scored {
 	if len(picked) == 0 || picked[0].kind != kindSentence {
 		return picked
