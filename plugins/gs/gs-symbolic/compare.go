@@ -224,6 +224,9 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 						if strings.Contains(s.md[0], "`"+item+"`") || strings.Contains(s.text, item+"(") {
 							sc += 0.5 // names it as the identifier it is
 						}
+						if headsItem(k.Title, item, items) {
+							sc += headedWeight
+						}
 					}
 					switch {
 					case s.kind == kindCode && !docComment(s.text, item):
@@ -313,9 +316,113 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
 	}
 	if pk != nil && !used[pk.ID+"\x00"+ps.text] {
+		used[pk.ID+"\x00"+ps.text] = true
 		fmt.Fprintf(&b, "\n%s\n", cited(ps.md[0], num(pk)))
 	}
+	if k, lead := alternativesLead(ev, items, read); k != nil && !slices.ContainsFunc(lead, func(s statement) bool { return used[k.ID+"\x00"+s.text] }) {
+		var said []string
+		for _, s := range lead {
+			used[k.ID+"\x00"+s.text] = true
+			said = append(said, s.md[0])
+		}
+		fmt.Fprintf(&b, "\n%s\n", cited(strings.Join(said, " "), num(k)))
+	}
+	for _, it := range items {
+		if k, s := ownPick(ev, it, read); k != nil && !used[k.ID+"\x00"+s.text] {
+			used[k.ID+"\x00"+s.text] = true
+			fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
+		}
+	}
 	return b.String(), true
+}
+
+// alternativesLead is the paragraph before a list whose items are the
+// compared items, one each ("You also have the option of Unmarshaling all
+// or a specific value to a struct, map, etc." before "There are two
+// methods to do this:" and its items Unmarshal and UnmarshalKey): a page
+// that lists the items as the ways of doing one thing says there what sets
+// them apart. A longer list holds more than the alternatives, and the
+// paragraph before it introduces more than their difference. nil when no
+// list of the evidence is the items, or nothing comes before it in its
+// unit.
+func alternativesLead(ev []plugin.ScoredKU, items []string, read map[string][]statement) (*kus.KU, []statement) {
+	for _, e := range ev {
+		if e.KU == nil {
+			continue
+		}
+		ss := read[e.KU.ID]
+		for i, s := range ss {
+			if s.kind != kindSentence || len(s.subs) != len(items) || !listsAll(s.subs, items) {
+				continue
+			}
+			var lead []statement
+			for _, o := range ss[:i] {
+				if o.kind == kindSentence && o.para == s.para-1 && len(o.block) == 0 && len(lead) < maxCellSentences {
+					lead = append(lead, o)
+				}
+			}
+			if len(lead) > 0 {
+				return e.KU, lead
+			}
+		}
+	}
+	return nil, nil
+}
+
+// listsAll reports whether every item is named by one of the list items
+// subs, by one of its forms or by its last word (the name after a scope:
+// "Unmarshal" of "viper Unmarshal").
+func listsAll(subs, items []string) bool {
+	return !slices.ContainsFunc(items, func(it string) bool {
+		f := strings.Fields(it)
+		forms := append(itemForms(it), f[len(f)-1])
+		return !slices.ContainsFunc(subs, func(sub string) bool {
+			return slices.ContainsFunc(forms, func(form string) bool { return namesItem(sub, form) })
+		})
+	})
+}
+
+// ownPick is the first statement of item's own units (those titled by
+// it) that says when to choose it ("Best for ambiguous, multi-part, or
+// complex requests." on sd-llm-deep's page); nil when they say nothing of
+// it. A page that compares several items says when to pick one of them;
+// each item's own page says when to pick it, which is what a reader
+// choosing between them weighs. What its own page says is said of the
+// item, named or not.
+func ownPick(ev []plugin.ScoredKU, item string, read map[string][]statement) (*kus.KU, statement) {
+	var own []plugin.ScoredKU
+	for _, e := range ev {
+		if e.KU != nil && strings.EqualFold(strings.TrimSpace(e.KU.Title), item) {
+			own = append(own, e)
+		}
+	}
+	return firstProse(own, read, pickRE, func(string) bool { return true })
+}
+
+// headedWeight is what a statement gains for standing in a section whose
+// heading names what sets its item apart from the others.
+const headedWeight = 1.0
+
+// headsItem reports whether a heading names every word of item that the
+// other compared items do not share ("locked" of kb_locked beside
+// kb_read_only in "The knowledge base is locked"): the section is the
+// item's own, written under a description of it rather than its name.
+func headsItem(title, item string, items []string) bool {
+	others := map[string]bool{}
+	for _, it := range items {
+		if it != item {
+			for t := range symbolic.TermSet(strings.ReplaceAll(it, "_", " ")) {
+				others[t] = true
+			}
+		}
+	}
+	var own []string
+	for _, t := range symbolic.ContentTerms(strings.ReplaceAll(item, "_", " ")) {
+		if !others[t] {
+			own = append(own, t)
+		}
+	}
+	return len(own) > 0 && symbolic.Overlap(own, symbolic.TermSet(title)) == 1
 }
 
 // ownRow completes the row an item's own page speaks in: a description
@@ -526,7 +633,7 @@ func rawCode(text string) bool {
 var inlineCodeRE = regexp.MustCompile("`[^`]*`")
 
 // pickRE finds a statement that says which to choose.
-var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b`)
+var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|if|for|instead|rather)\b|\binstead of\b|\brather than\b|\bbetter\b|\bif you (?:want|wish|need)\b.*\b(?:use|using|consider)\b|\b(?:best|ideal|well)\s+suited\s+(?:for|to)\b|\b(?:best|ideal)\s+(?:for|when)\b`)
 
 // contrastRE finds a statement that sets things side by side ("Compared
 // with X, Y misses ...", "unlike X", "X is faster than Y").

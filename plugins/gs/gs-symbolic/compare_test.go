@@ -228,3 +228,29 @@ func TestRowCellWithoutPadding(t *testing.T) {
 		t.Fatalf("cellText = %q, want %q", got, want)
 	}
 }
+
+// TestComparisonRowFromTheSectionHeadedByTheItem: an item's row comes from
+// the section whose heading names what sets the item apart ("locked" of
+// kb_locked), before a page that names every item in passing.
+func TestComparisonRowFromTheSectionHeadedByTheItem(t *testing.T) {
+	stored := plugintest.Text("r::1", "How the knowledge base is stored", "README.md", 10,
+		"A file locked by another process fails with `kb_locked`. A file the user cannot write is `kb_read_only`.")
+	locked := plugintest.Text("t::1", "The knowledge base is locked", "docs/troubleshooting.md", 5,
+		"When another process holds the file, commands fail with the code `kb_locked` instead of waiting.")
+	readOnly := plugintest.Text("t::2", "The knowledge base file is read-only", "docs/troubleshooting.md", 20,
+		"A file you cannot write is reported with the code `kb_read_only` and is not damaged.")
+	res := solve(t, nil, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "kb_locked vs kb_read_only: what's the difference?"},
+		Intents:  []plugin.Intent{{ID: "i1", Act: "compare", Target: "kb_locked vs kb_read_only: what's the difference"}},
+		Evidence: []plugin.ScoredKU{{KU: stored, Score: 1}, {KU: locked, Score: 0.8}, {KU: readOnly, Score: 0.7}}})
+	checkMD(t, res.ResponseMarkdown, []string{"instead of waiting", "is not damaged"}, []string{"another process fails"})
+}
+
+const decodingMD = "# Lib\n\n## Decoding\n\nYou also have the option of decoding all or a specific value to a struct.\n\nThere are two methods to do this:\n\n * `Decode(rawVal any) : error`\n * `DecodeKey(key string, rawVal any) : error`\n\nLib uses mapstructure under the hood for decoding values.\n"
+
+// TestComparisonOfItemsListedTogether: items a page lists together as the
+// ways of doing one thing are set apart by the paragraph before the list.
+func TestComparisonOfItemsListedTogether(t *testing.T) {
+	src := parseMD(t, "lib/README.md", decodingMD)
+	md := solveMD(t, "compare", "lib Decode or DecodeKey: what is the difference?", "lib Decode or DecodeKey: what is the difference", []mdSource{src}, src.leaf(t, "Decoding"))
+	checkMD(t, md, []string{"all or a specific value"}, nil)
+}

@@ -178,8 +178,15 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		limit = 5
 	}
 	picked := pick(stmts, limit)
+	if cue.list && !g.brief {
+		picked = spreadList(picked, stmts)
+	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
+		picked = withTopicSentence(picked, stmts, limit)
+		if codePenalty(act) < 1 {
+			picked = withShownCode(picked, stmts, limit)
+		}
 	}
 	ex := exclusionOf(in.Payload.Prompt)
 	if ov := overview(stmts, ex.without(want), act, cue.list || strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.Payload.Prompt)), "what are "), ex); len(ov) > 0 && !g.brief {
@@ -474,6 +481,58 @@ func pick(stmts []scored, limit int) []scored {
 	return picked
 }
 
+// maxSpread bounds the units spreadList adds to an answer.
+const maxSpread = 3
+
+// spreadList completes the answer to a list question whose picked
+// statements are prose with the best sentence of each other unit of the
+// best statement's page that bears on the question nearly as much, in
+// score order: a page that gives each member of what is asked for a
+// section of its own ("ZSH Support", "PowerShell Support") states the list
+// across its sections, where the best statements may all come from one of
+// them. When the statements picked hold a list, a table or an
+// introduction to one, the page states the list there, and the picked
+// statements stand.
+func spreadList(picked, stmts []scored) []scored {
+	if len(picked) == 0 || slices.ContainsFunc(picked, func(s scored) bool { return listed(s.statement) }) {
+		return picked
+	}
+	top := picked[0]
+	units := map[string]bool{}
+	said := map[string]bool{}
+	for _, p := range picked {
+		units[p.ku.ID] = true
+		said[strings.ToLower(strings.TrimSpace(p.text))] = true
+	}
+	added := 0
+	for _, s := range stmts {
+		if added == maxSpread || s.score < 0.6*top.score {
+			break
+		}
+		key := strings.ToLower(strings.TrimSpace(s.text))
+		if s.ku.SourceID != top.ku.SourceID || units[s.ku.ID] || said[key] || s.kind != kindSentence {
+			continue
+		}
+		units[s.ku.ID], said[key] = true, true
+		picked = append(picked, s)
+		added++
+	}
+	return picked
+}
+
+// listed reports whether s is a list item, a table row, or a statement
+// that introduces a list or a table.
+func listed(s statement) bool {
+	if s.kind == kindItem || s.kind == kindRow {
+		return true
+	}
+	if len(s.block) == 0 {
+		return false
+	}
+	first := strings.TrimSpace(s.block[0])
+	return isItem(first) || strings.HasPrefix(first, "|")
+}
+
 // withNextSentence keeps the best statement's paragraph together: when it
 // is a sentence, the sentence after it in its paragraph goes on what it
 // says ("Logrus can register functions called when a fatal message is
@@ -526,6 +585,89 @@ func withNextSentence(picked, stmts []scored, limit int) []scored {
 		return append(picked, s)
 	}
 	return picked
+}
+
+// maxTopicReach is how far into its paragraph the best statement may
+// stand for the paragraph's opening sentence to be shown with it.
+const maxTopicReach = 2
+
+// maxTopicWords bounds the words of a paragraph's opening sentence shown
+// for the sentence after it: a topic sentence says briefly what the
+// paragraph is about, where a long opening says things of its own.
+const maxTopicWords = 25
+
+// withTopicSentence shows the best statement with the sentence that opens
+// its paragraph when it stands a little way into it and the opening is
+// short (maxTopicWords): a paragraph's first sentence says what the rest
+// is about ("A plugin.kus.md file writes units by hand." before "Each
+// block starts with a heading ..."), and the sentences after it lean on
+// it. It takes the place of the last statement picked from another unit
+// when the answer is full.
+func withTopicSentence(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
+		return picked
+	}
+	top := picked[0]
+	var opening *scored
+	for i := range stmts {
+		s := &stmts[i]
+		if s.ku == top.ku && s.kind == kindSentence && s.para == top.para && s.order < top.order && (opening == nil || s.order < opening.order) {
+			opening = s
+		}
+	}
+	if opening == nil || top.order-opening.order > maxTopicReach || opening.score <= 0 || len(strings.Fields(opening.text)) > maxTopicWords {
+		return picked
+	}
+	if slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == opening.order }) {
+		return picked
+	}
+	return withRoomFor(picked, *opening, limit)
+}
+
+// withRoomFor adds s, a statement of the best one's unit, to picked; when
+// the answer is full it takes the place of the last statement picked from
+// another unit, and is left out when every statement is of that unit.
+func withRoomFor(picked []scored, s scored, limit int) []scored {
+	if len(picked) >= limit {
+		other := -1
+		for i, p := range picked {
+			if p.ku != picked[0].ku {
+				other = i
+			}
+		}
+		if other < 0 {
+			return picked
+		}
+		picked = slices.Delete(slices.Clone(picked), other, other+1)
+	}
+	return append(picked, s)
+}
+
+// withShownCode shows the code block that follows the best statement's
+// paragraph in its unit, when the answer holds that paragraph's last
+// sentence: a paragraph followed by code ("You can also implement your own
+// configuration source and feed it to viper." over the code that does) says
+// what the code shows, and the code is what a reader asking how runs. It
+// takes the place of the last statement picked from another unit.
+func withShownCode(picked, stmts []scored, limit int) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence || len(picked[0].block) > 0 {
+		return picked
+	}
+	top := picked[0]
+	end := top
+	for _, s := range stmts {
+		if s.ku == top.ku && s.kind == kindSentence && s.para == top.para && s.order > end.order {
+			end = s
+		}
+	}
+	if !slices.ContainsFunc(picked, func(p scored) bool { return p.ku == end.ku && p.order == end.order }) || len(end.block) > 0 {
+		return picked
+	}
+	i := slices.IndexFunc(stmts, func(s scored) bool { return s.ku == top.ku && s.order == end.order+1 && s.kind == kindCode })
+	if i < 0 || slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == end.order+1 }) {
+		return picked
+	}
+	return withRoomFor(picked, stmts[i], limit)
 }
 
 // referringWords open a sentence that speaks of what the sentence before
