@@ -51,7 +51,9 @@
 // task that asks to see, show, list or print something, or an amount ("How
 // many ..."), answered with a page's examples, needs an example that shows
 // or counts ("Clone a remote repository" does not show which remotes there
-// are). A question that names something the knowledge base holds nowhere
+// are), and an answer that names the thing to be shown (the head of the
+// verb's object, "permissions" of "print a file's permissions", or of the
+// form an "as" gives it) or a synonym of it. A question that names something the knowledge base holds nowhere
 // (a capitalized word inside a sentence, "from Obsidian Sync") must have
 // nearly all of its other key words covered. The words of the functions
 // and methods the answer's code calls ("q.OldestItem()") count as said.

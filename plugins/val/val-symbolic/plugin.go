@@ -527,6 +527,16 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 						n, k.Title, clip(targets[0]))
 					return v
 				}
+				// What is shown must be the thing asked: an answer that
+				// never names it (or a synonym) shows another thing that
+				// shares the other words ("Print the octal representation
+				// of a file" for "print a file's permissions as an octal
+				// number").
+				if heads := objectHeads(targets[0], action); len(heads) > 0 && !saysAny(heads, body, rar) {
+					v.reason = fmt.Sprintf("the examples the answer quotes from [%d] %s show something else than what %q asks to see: the answer never names %q",
+						n, k.Title, clip(targets[0]), heads[0])
+					return v
+				}
 			}
 		}
 	}
@@ -785,6 +795,105 @@ func actsOn(action, asked string, lines []string, desc string, label map[string]
 	}
 	return false
 }
+
+// saysAny reports whether body says one of ks, a spelling of it, a
+// compound that opens with it, or a close synonym of it.
+func saysAny(ks []string, body string, rar symbolic.Rarity) bool {
+	terms := symbolic.TermSet(strings.NewReplacer("[", "", "]", "").Replace(body))
+	for _, k := range ks {
+		if covered(k, terms, rar) || synonymIn(k, terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// synonymIn reports whether terms hold a close synonym of k in the general
+// lexicon ("directory" for "folder").
+func synonymIn(k string, terms map[string]bool) bool {
+	for _, r := range lexicon.Related(k) {
+		if r.Kind == lexicon.Synonym && r.Rank < maxSynonymRank && terms[r.Term] {
+			return true
+		}
+	}
+	return false
+}
+
+// objectHeads name the thing a task asks its action to be done to: the
+// head of the action's object (its last noun before a preposition or a
+// conjunction, a participle after it aside: "addresses" of "see the IP
+// addresses assigned to ..."), and the head of the form an "as" after it
+// gives ("timestamp" of "print the current time as a Unix timestamp"),
+// which names the same thing. It is empty when the object is a clause (it
+// opens with a question word) or its head is no noun ("delete one").
+func objectHeads(task, action string) []string {
+	rest, ok := afterWord(task, action)
+	if !ok || clauseObjectRE.MatchString(rest) {
+		return nil
+	}
+	if a, _ := symbolic.Action(task); a != action {
+		return nil
+	}
+	head, next, end := phraseHead(strings.Fields(rest))
+	if head == "" {
+		return nil
+	}
+	heads := []string{head}
+	if end == "as" {
+		if h, _, _ := phraseHead(next); h != "" {
+			heads = append(heads, h)
+		}
+	}
+	return heads
+}
+
+// afterWord is what follows the first word of task whose analysed term is
+// action, light actions ("list", "see") included, and whether task has one.
+func afterWord(task, action string) (string, bool) {
+	for _, loc := range wordRE.FindAllStringIndex(task, -1) {
+		if slices.Equal(text.Terms(task[loc[0]:loc[1]]), []string{action}) {
+			return task[loc[1]:], true
+		}
+	}
+	return "", false
+}
+
+// phraseHead is the last noun (or word the general lexicon does not know,
+// a name or a technical term) of the phrase words open with, up to a
+// preposition or conjunction (end) or the end of the clause, with the
+// words after end.
+func phraseHead(words []string) (head string, next []string, end string) {
+	for i, w := range words {
+		bare := strings.ToLower(strings.Trim(w, ",.;:?!()\"'"))
+		if phraseEnds[bare] {
+			return head, words[i+1:], bare
+		}
+		if terms := symbolic.TaskTerms(bare); len(terms) == 1 && !strings.HasSuffix(bare, "ed") && !strings.HasSuffix(bare, "ing") {
+			if all, _ := lexicon.PartsOfSpeech(terms[0]); all == 0 || all&lexicon.Noun != 0 {
+				head = terms[0]
+			} else {
+				head = ""
+			}
+		}
+		if strings.ContainsAny(w, ",;:?!") {
+			break
+		}
+	}
+	return head, nil, ""
+}
+
+// phraseEnds are the prepositions and conjunctions that end a noun phrase.
+var phraseEnds = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("in on into onto from to with without for by as at if when while so that which where who using via over under through across after before until than and or but then of") {
+		phraseEnds[w] = true
+	}
+}
+
+// clauseObjectRE matches an object that is a clause ("how many times each
+// line appears", "which jobs are waiting", "whether my account is ...").
+var clauseObjectRE = regexp.MustCompile(`(?i)^\s+(?:out\s+)?(?:how|what|which|who|whom|whose|whether|if|when|where|why)\b`)
 
 // fillInRE matches a placeholder of a command the user fills in
 // ("{{path/to/file}}"), not a choice of options ("{{[-c|--count]}}").
