@@ -203,19 +203,19 @@ var ratchets = []ratchet{
 	// floors are set again just under the figures the same system reaches
 	// on the enlarged sets.
 	{"right answers", []string{"dev", "heldout"}, map[string]float64{
-		WorkspaceDocs:   0.85, // 40/47
-		WorkspaceTLDR:   0.57, // 57/99
+		WorkspaceDocs:   0.89, // 42/47
+		WorkspaceTLDR:   0.58, // 58/99
 		WorkspaceGolibs: 0.89, // 60/67
-		"overall":       0.73, // 157/213
+		"overall":       0.75, // 160/213
 	}},
 	// The held-out set alone. That set never changes (questions are added
 	// to the development set only), so these floors only ever rise,
 	// whatever the development set grows by.
 	{"held-out right answers", []string{"heldout"}, map[string]float64{
-		WorkspaceDocs:   0.73, // 11/15
-		WorkspaceTLDR:   0.50, // 19/38
+		WorkspaceDocs:   0.80, // 12/15
+		WorkspaceTLDR:   0.52, // 20/38
 		WorkspaceGolibs: 0.82, // 19/23
-		"overall":       0.64, // 49/76
+		"overall":       0.67, // 51/76
 	}},
 	// The second held-out set alone, set just under what the system reached
 	// on the tree the set was merged into. Like the held-out set it never
@@ -238,19 +238,19 @@ var ratchets = []ratchet{
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, map[string]float64{
-		WorkspaceDocs:   0.82, // 23/28
+		WorkspaceDocs:   0.85, // 24/28
 		WorkspaceTLDR:   0.69, // 27/39
 		WorkspaceGolibs: 0.85, // 24/28
-		"overall":       0.77, // 74/95
+		"overall":       0.78, // 75/95
 	}},
 	// The fourth development set alone, at the figures of its first run
 	// (the tree it was written on). It is tuned on, so whoever raises its
 	// figures raises these.
 	{"fourth development set right answers", []string{"dev4"}, map[string]float64{
-		WorkspaceDocs:   0.79, // 23/29
-		WorkspaceTLDR:   0.48, // 22/45
-		WorkspaceGolibs: 0.60, // 18/30
-		"overall":       0.60, // 63/104
+		WorkspaceDocs:   0.82, // 24/29
+		WorkspaceTLDR:   0.51, // 23/45
+		WorkspaceGolibs: 0.73, // 22/30
+		"overall":       0.66, // 69/104
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
