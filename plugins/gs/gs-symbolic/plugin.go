@@ -179,6 +179,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	picked := pick(stmts, limit)
 	if cue.list && !g.brief {
+		picked = withFollowingList(picked, stmts)
 		picked = spreadList(picked, stmts)
 	}
 	if !g.brief {
@@ -518,6 +519,51 @@ func spreadList(picked, stmts []scored) []scored {
 		added++
 	}
 	return picked
+}
+
+// maxListGap is the most lines between the end of a paragraph and the
+// start of a table or list it leads into: blank lines, a subheading and a
+// rule.
+const maxListGap = 6
+
+// withFollowingList answers a list question whose best statement is the
+// last paragraph of its unit with the table or list the evidence holds
+// right after that paragraph on the page. A section that opens by saying
+// what it offers ("chi comes equipped with an optional middleware package,
+// providing a suite of standard middlewares.") and then tables or lists it
+// under a subheading states the members there, not in the opening prose.
+func withFollowingList(picked, stmts []scored) []scored {
+	if len(picked) == 0 || listed(picked[0].statement) {
+		return picked
+	}
+	top := picked[0]
+	if top.kind != kindSentence || slices.ContainsFunc(stmts, func(s scored) bool { return s.ku == top.ku && s.order > top.order && s.para != top.para }) {
+		return picked
+	}
+	var first *scored
+	for i := range stmts {
+		s := &stmts[i]
+		if (s.kind != kindRow && s.kind != kindItem) || !follows(top.ku, s.ku) {
+			continue
+		}
+		if first == nil || s.order < first.order {
+			first = s
+		}
+	}
+	if first == nil {
+		return picked
+	}
+	return append(picked, *first)
+}
+
+// follows reports whether unit next starts on top's page within
+// maxListGap lines of top's end.
+func follows(top, next *kus.KU) bool {
+	if top == next || top.SourceID != next.SourceID {
+		return false
+	}
+	gap := next.Range.StartLine - top.Range.EndLine
+	return gap > 0 && gap <= maxListGap
 }
 
 // listed reports whether s is a list item, a table row, or a statement

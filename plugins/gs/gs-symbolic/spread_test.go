@@ -1,6 +1,10 @@
 package gssymbolic
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+)
 
 const completionMD = `# Shell completion
 
@@ -31,4 +35,42 @@ func TestListQuestionSpreadsOverSections(t *testing.T) {
 	md := solveMD(t, "identify", "For which shells is a completion script included?", "For which shells is a completion script included", []mdSource{src},
 		src.leaf(t, "Enabling"), src.leaf(t, "ZSH Support"), src.leaf(t, "PowerShell Support"))
 	checkMD(t, md, []string{"bash shell is included", "as you type", "ZSH is also supported", "PowerShell is also supported"}, nil)
+}
+
+const routerMD = `# router
+
+## Middlewares
+
+The router comes equipped with an optional middleware package, providing a suite of standard middlewares.
+
+### Core middlewares
+
+| handler | description |
+| --- | --- |
+| Logger | logs the start and end of each request |
+| Recoverer | absorbs panics and prints the stack trace |
+| Throttle | puts a ceiling on concurrent requests |
+
+## Credits
+
+Parts of the router's middleware package come from an older router.
+`
+
+// TestListQuestionShowsTableAfterOpening: a list question best answered by
+// a section's opening paragraph is answered with the table that follows
+// it under a subheading, whose rows are the members asked for.
+func TestListQuestionShowsTableAfterOpening(t *testing.T) {
+	src := parseMD(t, "router.md", routerMD)
+	var core *kus.KU
+	for _, k := range src.units {
+		if k.Title == "Core middlewares" {
+			core = k
+		}
+	}
+	if core == nil {
+		t.Fatal("no Core middlewares unit")
+	}
+	md := solveMD(t, "identify", "Which middlewares come with the router's middleware package?", "middlewares come with the router's middleware package", []mdSource{src},
+		src.leaf(t, "Middlewares"), src.leaf(t, "Credits"), core)
+	checkMD(t, md, []string{"suite of standard middlewares", "Logger", "Recoverer", "Throttle"}, nil)
 }

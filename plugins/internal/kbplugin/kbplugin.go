@@ -398,6 +398,9 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 		chosen[u.ID] = true
 		levels[item.Level] = true
 	}
+	if act == "identify" && len(evidence) > 0 && in.KUs != nil {
+		evidence = withListedSubsections(evidence, k, chosen, in.KUs)
+	}
 	sufficient := len(evidence) > 0 && e.coverage(terms, evidence) >= 0.5
 	intentID, intentText := "", query
 	if len(in.Intents) > 0 {
@@ -964,4 +967,56 @@ func (e *Engine) coverSources(cands []scored, terms []string, idf []float64) {
 			cands[i].score *= 1 + coverBonus*cover(extra)
 		}
 	}
+}
+
+// withListedSubsections adds to the evidence of a list question the first
+// subsection that tables or lists something, of the section whose opening
+// paragraph is the best evidence. A section that opens by saying what it
+// offers ("chi comes equipped with a middleware package, providing a
+// suite of standard middlewares.") and then tables the members under a
+// subheading ("Core middlewares") states the list there; the table's rows
+// repeat little of the question's wording, so the search alone ranks the
+// opening paragraph far above them. The evidence stays within k units:
+// the subsection takes the place of the weakest.
+func withListedSubsections(evidence []plugin.ScoredKU, k int, chosen map[string]bool, r plugin.KUReader) []plugin.ScoredKU {
+	best := evidence[0]
+	u := best.KU
+	if k < 2 || levelOf(u) != kus.LevelLeaf || len(u.ParentUnitIDs) == 0 {
+		return evidence
+	}
+	section, err := r.KU(u.ParentUnitIDs[0])
+	if err != nil || section == nil || len(section.ChildUnitIDs) < 2 || section.ChildUnitIDs[0] != u.ID {
+		return evidence
+	}
+	for _, id := range section.ChildUnitIDs[1:] {
+		c, err := r.KU(id)
+		if err != nil || c == nil || chosen[c.ID] || !holdsList(c.TextBody) {
+			continue
+		}
+		chosen[c.ID] = true
+		evidence = evidence[:min(len(evidence), k-1)]
+		return append(evidence, plugin.ScoredKU{KU: c, Score: best.Score * listedShare, Level: levelOf(c), Strategy: best.Strategy, Why: "listed under " + u.Title})
+	}
+	return evidence
+}
+
+// listedShare is the score of a gathered subsection relative to the
+// opening paragraph it was gathered for: it ranks just below it.
+const listedShare = 0.9
+
+// minListLines is the fewest table rows or list items a unit's text must
+// hold to count as a list.
+const minListLines = 3
+
+// holdsList reports whether a unit's text holds a table or a list: at
+// least minListLines rows (cells joined by " | ") or items.
+func holdsList(body string) bool {
+	n := 0
+	for l := range strings.SplitSeq(body, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.Contains(l, " | ") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") {
+			n++
+		}
+	}
+	return n >= minListLines
 }
