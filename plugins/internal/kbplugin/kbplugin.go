@@ -399,7 +399,7 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 		levels[item.Level] = true
 	}
 	if act == "identify" && len(evidence) > 0 && in.KUs != nil {
-		evidence = withListedSubsections(evidence, k, chosen, in.KUs)
+		evidence = withListedSubsections(evidence, k, in.KUs)
 	}
 	sufficient := len(evidence) > 0 && e.coverage(terms, evidence) >= 0.5
 	intentID, intentText := "", query
@@ -969,16 +969,17 @@ func (e *Engine) coverSources(cands []scored, terms []string, idf []float64) {
 	}
 }
 
-// withListedSubsections adds to the evidence of a list question the first
-// subsection that tables or lists something, of the section whose opening
-// paragraph is the best evidence. A section that opens by saying what it
-// offers ("chi comes equipped with a middleware package, providing a
-// suite of standard middlewares.") and then tables the members under a
-// subheading ("Core middlewares") states the list there; the table's rows
-// repeat little of the question's wording, so the search alone ranks the
-// opening paragraph far above them. The evidence stays within k units:
-// the subsection takes the place of the weakest.
-func withListedSubsections(evidence []plugin.ScoredKU, k int, chosen map[string]bool, r plugin.KUReader) []plugin.ScoredKU {
+// withListedSubsections adds to the evidence of a list question the
+// subsection (or part) that follows the opening paragraph of a section
+// when that paragraph is the best evidence and the part tables or lists
+// something. A section that opens by saying what it offers ("chi comes
+// equipped with a middleware package, providing a suite of standard
+// middlewares.") and then tables the members under a subheading ("Core
+// middlewares") states the list there; the table's rows repeat little of
+// the question's wording, so the search alone ranks the opening paragraph
+// far above them. The evidence stays within k units: the part takes the
+// place of the weakest.
+func withListedSubsections(evidence []plugin.ScoredKU, k int, r plugin.KUReader) []plugin.ScoredKU {
 	best := evidence[0]
 	u := best.KU
 	if k < 2 || levelOf(u) != kus.LevelLeaf || len(u.ParentUnitIDs) == 0 {
@@ -988,16 +989,19 @@ func withListedSubsections(evidence []plugin.ScoredKU, k int, chosen map[string]
 	if err != nil || section == nil || len(section.ChildUnitIDs) < 2 || section.ChildUnitIDs[0] != u.ID {
 		return evidence
 	}
-	for _, id := range section.ChildUnitIDs[1:] {
-		c, err := r.KU(id)
-		if err != nil || c == nil || chosen[c.ID] || !holdsList(c.TextBody) {
-			continue
-		}
-		chosen[c.ID] = true
-		evidence = evidence[:min(len(evidence), k-1)]
-		return append(evidence, plugin.ScoredKU{KU: c, Score: best.Score * listedShare, Level: levelOf(c), Strategy: best.Strategy, Why: "listed under " + u.Title})
+	next, err := r.KU(section.ChildUnitIDs[1])
+	if err != nil || next == nil || !holdsList(next.TextBody) {
+		return evidence
 	}
-	return evidence
+	kept := evidence[:min(len(evidence), k-1)]
+	chosen := map[string]bool{}
+	for _, e := range kept {
+		chosen[e.KU.ID] = true
+	}
+	if slices.ContainsFunc(evidence, func(e plugin.ScoredKU) bool { return e.KU.ID == next.ID }) || overlaps(next, chosen, r) {
+		return evidence
+	}
+	return append(kept, plugin.ScoredKU{KU: next, Score: best.Score * listedShare, Level: levelOf(next), Strategy: best.Strategy, Why: "listed under " + u.Title})
 }
 
 // listedShare is the score of a gathered subsection relative to the

@@ -58,7 +58,7 @@ func unitTitled(t *testing.T, m kuMap, level, title string) *kus.KU {
 func TestListedSubsectionJoinsOpeningParagraph(t *testing.T) {
 	m := parseUnits(t, "router.md", listedMD)
 	lead := unitTitled(t, m, kus.LevelLeaf, "Middlewares")
-	ev := withListedSubsections([]plugin.ScoredKU{{KU: lead, Score: 1}}, 5, map[string]bool{lead.ID: true}, m)
+	ev := withListedSubsections([]plugin.ScoredKU{{KU: lead, Score: 1}}, 5, m)
 	require.Len(t, ev, 2)
 	assert.Equal(t, "Core middlewares", ev[1].KU.Title)
 	assert.Less(t, ev[1].Score, ev[0].Score)
@@ -69,7 +69,7 @@ func TestListedSubsectionJoinsOpeningParagraph(t *testing.T) {
 func TestListedSubsectionNeedsOpeningParagraphAndList(t *testing.T) {
 	m := parseUnits(t, "router.md", listedMD)
 	own := unitTitled(t, m, kus.LevelLeaf, "Writing your own")
-	ev := withListedSubsections([]plugin.ScoredKU{{KU: own, Score: 1}}, 5, map[string]bool{own.ID: true}, m)
+	ev := withListedSubsections([]plugin.ScoredKU{{KU: own, Score: 1}}, 5, m)
 	assert.Len(t, ev, 1)
 	assert.False(t, holdsList("A middleware is a function that wraps a handler."))
 	assert.True(t, holdsList("- one\n- two\n- three"))
