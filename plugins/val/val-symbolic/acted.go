@@ -79,11 +79,11 @@ func opensWithVerb(w string) bool {
 
 // nounHead is the head of the noun phrase words open with, as phraseHead
 // reads it, except that a word the lexicon knows mainly as another part
-// of speech does not displace a head known mainly as a noun ("processes
-// running" keeps "processes"), though it stands in for one until a noun
-// comes ("new" of "a new sandbox" gives way to "sandbox"), and an adverb
-// in -ly is passed over ("commands interactively"). A number
-// names no thing, and an aside in brackets ends the phrase.
+// of speech does not displace a head known mainly as a noun ("sockets
+// open to the network" keeps "sockets"), though it stands in for one
+// until a noun comes ("new" of "a new sandbox" gives way to "sandbox"),
+// and an adverb in -ly is passed over ("commands interactively"). A
+// number names no thing, and an aside in brackets ends the phrase.
 func nounHead(words []string) (head string, next []string, end string) {
 	strong := false
 	for i, w := range words {

@@ -76,6 +76,7 @@ func TestVerbObject(t *testing.T) {
 		"Count the number of frames from each camera":     {"number", "frames"},
 		"Print the build time as a Unix timestamp":        {"time", "timestamp"},
 		"Run commands interactively on a host":            {"commands"},
+		"Show all sockets open to the network":            {"sockets"},
 		"Show sockets listening on a host":                {"sockets"},
 		"List all the working trees (including the main)": {"trees"},
 		"Print page 2 of a document":                      {"page", "document"},
