@@ -53,7 +53,14 @@
 // or counts ("Clone a remote repository" does not show which remotes there
 // are), and an answer that names the thing to be shown (the head of the
 // verb's object, "permissions" of "print a file's permissions", or of the
-// form an "as" gives it) or a synonym of it. A question that names something the knowledge base holds nowhere
+// form an "as" gives it) or a synonym of it. A how-to answered with a
+// page's examples needs a page that acts on something the question names:
+// the head of the object of an example's verb or of its description's
+// verb, or the page's name (a subcommand's own words, or a compound made
+// with a word asked); a page whose examples act on another thing, however
+// many of the question's words they share in other roles ("Show the open
+// sockets on a remote host" for "show the hosts on my network"), is about
+// another tool. A question that names something the knowledge base holds nowhere
 // (a capitalized word inside a sentence, "from Obsidian Sync") must have
 // nearly all of its other key words covered. The words of the functions
 // and methods the answer's code calls ("q.OldestItem()") count as said.

@@ -587,6 +587,29 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A how-to answered with a page's examples is answered by a page that
+	// acts on something the question names (its action aside): the object
+	// of an example's verb, of its description's verb, or the page's name
+	// (actedOn, titleNames). A page about another tool shares the
+	// question's words in other roles ("Show all open sockets on a remote
+	// host" for "show the hosts on my network"): what it acts on is a
+	// thing never asked about.
+	if single && howTo(in) && exampleRE.MatchString(body) {
+		if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
+			desc := firstParagraph(spanText(k, rc))
+			if things, ok := actedOn(exampleLines(body, n), desc); ok {
+				asked := symbolic.TermSet(targets[0])
+				if a, _ := symbolic.Action(targets[0]); a != "" {
+					delete(asked, a)
+				}
+				if !namesAny(things, asked, rar) && !titleNames(pageTitle(k, rc), asked, rar) {
+					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, acts on %q, which %q never names, nor does it name what the page is about",
+						n, k.Title, things[0], clip(targets[0]))
+					return v
+				}
+			}
+		}
+	}
 	// A question confined to one folder's pages ("with gin") is answered
 	// from that folder, or from pages that say its name: every source the
 	// answer cites (a list that quotes viper's codecs does not say which

@@ -1,0 +1,95 @@
+package valsymbolic
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
+)
+
+// actedPage is a made-up tool page whose title, description and one
+// example are given.
+func actedPage(title, desc, example, command string) string {
+	return "# " + title + "\n\n> " + desc + "\n\n- " + example + ":\n\n`" + command + "`\n"
+}
+
+// actedAnswer quotes page's description and example, leading with it.
+func actedAnswer(title, id, desc, example, command string) string {
+	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
+}
+
+// TestAPageMustActOnSomethingTheQuestionNames: "show the hosts on my
+// local network" is not answered by a page whose examples and
+// description act on sockets, although its example says "host" and
+// "network"; a page whose example, description or name (a subcommand's
+// own word, a compound made with a word asked) names what is asked
+// answers it. A description that opens with no verb says what the page
+// is, and names nothing it acts on.
+func TestAPageMustActOnSomethingTheQuestionNames(t *testing.T) {
+	df := freqs(map[string]int{"show display list find program helper": 500, "open sockets remote queued jobs": 100, "hosts local network": 50})
+	type page struct{ name, id, title, desc, example, command string }
+	cases := []struct {
+		page
+		want plugin.Status
+	}{
+		{page{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "sockprobe --remote {{host}}"}, plugin.StatusRejected},
+		{page{"a description that opens with no verb", "common/qrun.md", "qrun", "A local network of build hosts.",
+			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}"}, plugin.StatusRejected},
+		{page{"an example that acts on the thing asked", "common/hostscan.md", "hostscan", "Find machines on a local network.",
+			"Show the hosts on the local network", "hostscan --local"}, plugin.StatusAccepted},
+		{page{"a description that acts on the thing asked", "common/netls.md", "netls", "Find hosts on a local network.",
+			"Show all open sockets on a remote host of a network", "netls --sockets"}, plugin.StatusAccepted},
+		{page{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "net hosts --sockets"}, plugin.StatusAccepted},
+		{page{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "network sockets --all"}, plugin.StatusRejected},
+		{page{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "lsnetwork --sockets"}, plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
+			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
+			k := descriptionUnit(t, tc.id, md)
+			in := plugin.ValidateInput{
+				Payload:  plugin.Payload{Prompt: "How do I show the hosts on my local network?"},
+				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "show the hosts on my local network"}},
+				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
+				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
+			}
+			expect(t, validate(t, c, &in), tc.want, "acts on")
+		})
+	}
+}
+
+// TestVerbObject: what a description acts on is the head of its opening
+// verb's object, with the head an "of" or an "as" adds; a word known
+// mainly as another part of speech after the head, a number or an aside
+// leaves it standing; a
+// clause, or a description that opens with no verb, gives nothing.
+func TestVerbObject(t *testing.T) {
+	for desc, want := range map[string][]string{
+		"Show all open sockets on a remote host":          {"sockets"},
+		"Count the number of frames from each camera":     {"number", "frames"},
+		"Print the build time as a Unix timestamp":        {"time", "timestamp"},
+		"Run commands interactively on a host":            {"commands"},
+		"Show all sockets open to the network":            {"sockets"},
+		"Show sockets listening on a host":                {"sockets"},
+		"List all the working trees (including the main)": {"trees"},
+		"Print page 2 of a document":                      {"page", "document"},
+		"Build and start a new sandbox from a recipe":     {"sandbox"},
+		"Check whether a key is valid":                    nil,
+		"A build tool for Lua":                            nil,
+	} {
+		var terms []string
+		for _, w := range want {
+			terms = append(terms, text.Terms(w)...)
+		}
+		if got := verbObject(desc); !slices.Equal(got, terms) {
+			t.Errorf("verbObject(%q) = %q, want %q", desc, got, terms)
+		}
+	}
+}
