@@ -58,7 +58,8 @@ var ellipsisStarts = []string{"and ", "also ", "but ", "or ", "what about ", "ho
 // continuing opens a question that, in a session, adds to the previous
 // one however much it names itself ("and delete files at the destination
 // that no longer exist in the source?" after a turn on rsync): a question
-// on its own does not start with a conjunction.
+// on its own does not start with a conjunction, unless it is a full
+// question the conversation's pages do not hold (newQuestion).
 const continuing = "and "
 
 // lightWords carry no topic of their own in a follow-up ("how do I see
@@ -298,6 +299,19 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	if !is && prev != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), continuing) {
 		is = true
 	}
+	if !is && prev != nil && unnamedTopic(prev) {
+		// The conversation is about a page its words cannot name (the at
+		// command): a question whose own words that page mostly holds,
+		// one of them rare in the knowledge base ("which jobs are
+		// queued?"), is about it.
+		if share, rare := r.heldShare(prev, ownTerms(q, prev)); rare && share >= 0.5 {
+			is = true
+		}
+	}
+	if is && prev != nil && r.newQuestion(q, prev) {
+		r.trace.note("follow-up: %q opens a question of its own, which the conversation's pages do not hold; it is searched alone", q)
+		return q, nil, false
+	}
 	if !is && prev != nil && len(contentTerms(q)) > 0 {
 		// Only an action ("How do I uninstall?") or one word that names
 		// no page ("What is the default?"): it is about what the
@@ -347,6 +361,122 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		body = strings.ToUpper(body[:1]) + body[1:]
 	}
 	return fmt.Sprintf("%s (%s)?", body, topic), prev, true
+}
+
+// conversationPages are the pages a follow-up of prev is about: its
+// anchors, or else its first cited source.
+func conversationPages(prev *TurnContext) []string {
+	if len(prev.Anchors) > 0 {
+		return prev.Anchors
+	}
+	if len(prev.Sources) > 0 {
+		return prev.Sources[:1]
+	}
+	return nil
+}
+
+// unnamedTopic reports whether the first page the conversation is about
+// is named by a word that search drops ("at" of common/at.md is a stop
+// word): the topic carried as words cannot name it, only the anchor can.
+func unnamedTopic(prev *TurnContext) bool {
+	pages := conversationPages(prev)
+	if len(pages) == 0 || strings.Contains(pages[0], "::") {
+		return false
+	}
+	_, base := splitSourceID(pages[0])
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	return name != "" && len(text.Terms(name)) == 0
+}
+
+// rareTerm reports whether an analysed term is held by few sources of
+// the knowledge base (at most one, or fewer than one in fifty).
+func (r *run) rareTerm(t string) bool {
+	c := r.corp
+	if c == nil || c.Documents() == 0 {
+		return false
+	}
+	df := c.DocFreq(t)
+	return df > 0 && (df <= 1 || float64(df) < 0.02*float64(c.Documents()))
+}
+
+// heldShare is the share of terms, each weighed by its rarity in the
+// knowledge base, that the pages the conversation is about
+// (conversationPages) hold, and whether they hold one of the rare ones
+// (rareTerm); 0 without terms or statistics.
+func (r *run) heldShare(prev *TurnContext, terms []string) (share float64, rare bool) {
+	if r.corp == nil || r.corp.Documents() == 0 || len(terms) == 0 {
+		return 0, false
+	}
+	held := map[string]bool{}
+	for _, src := range conversationPages(prev) {
+		for t := range termSet(string(r.corp.SourceText(src))) {
+			held[t] = true
+		}
+	}
+	total, in := 0.0, 0.0
+	for _, t := range terms {
+		w := r.weight(t)
+		total += w
+		if held[t] {
+			in += w
+			rare = rare || r.rareTerm(t)
+		}
+	}
+	if total == 0 {
+		return 0, false
+	}
+	return in / total, rare
+}
+
+// ownTerms are the content words of q besides its how-to action and the
+// words of the earlier turn's topic.
+func ownTerms(q string, prev *TurnContext) []string {
+	topic := termSet(prev.Topic)
+	return slices.DeleteFunc(contentTerms(howActionRE.ReplaceAllString(q, " ")), func(t string) bool { return topic[t] })
+}
+
+// questionLeads open a full question: a wh-word or an auxiliary.
+var questionLeads = map[string]bool{
+	"how": true, "what": true, "where": true, "which": true, "when": true, "why": true, "who": true,
+	"can": true, "could": true, "do": true, "does": true, "is": true, "are": true, "should": true, "will": true, "would": true,
+}
+
+// newQuestion reports whether q, a turn that opens with "and" and is a
+// follow-up only because of it, is a question of its own: what follows
+// "and" is a full question (it opens with a wh-word or an auxiliary,
+// unlike the fragment "and delete files at the target?"), leans on
+// nothing said before (no pronoun, no "what about", no closing "too"),
+// names something besides a how-to's action, and the pages the
+// conversation is about (conversationPages) hold less than half of its
+// own words, each weighed by its rarity in the knowledge base. "and how
+// do I count the lines in a text file?" after a turn on at names a thing
+// of its own, which the at page does not hold: completing it with that
+// topic would search for something nobody asked.
+func (r *run) newQuestion(q string, prev *TurnContext) bool {
+	low := strings.ToLower(strings.TrimSpace(q))
+	if !strings.HasPrefix(low, continuing) || r.corp == nil || r.corp.Documents() == 0 {
+		return false
+	}
+	rest := strings.TrimSpace(low[len(continuing):])
+	words := wordRE.FindAllString(rest, 2)
+	if len(words) == 0 || !questionLeads[words[0]] || strings.HasPrefix(rest, "what about") || strings.HasPrefix(rest, "how about") {
+		return false
+	}
+	if is, _ := followUp(rest); is {
+		return false
+	}
+	if len(contentTerms(howActionRE.ReplaceAllString(rest, " "))) == 0 {
+		// Only an action ("and how do I undo that?"): it is done to
+		// what the conversation is about.
+		return false
+	}
+	if len(conversationPages(prev)) == 0 {
+		return false
+	}
+	topic := termSet(prev.Topic)
+	own := slices.DeleteFunc(contentTerms(rest), func(t string) bool { return topic[t] })
+	share, _ := r.heldShare(prev, own)
+	return len(own) > 0 && share < 0.5
 }
 
 // turnContext records a turn for later follow-ups: an answered one with

@@ -267,3 +267,11 @@ func TestWithNamed(t *testing.T) {
 	assert.Equal(t, "kb-thinkingdb", withNamed("kb-thinkingdb", "How is it different?"))
 	assert.Equal(t, "rsync", withNamed("rsync", "and delete them?"))
 }
+
+func TestUnnamedTopic(t *testing.T) {
+	assert.True(t, unnamedTopic(&TurnContext{Anchors: []string{"common/at.md", "linux/at.md"}}), "at is a stop word")
+	assert.True(t, unnamedTopic(&TurnContext{Sources: []string{"common/at.md", "common/crontab.md"}}), "without anchors, the first source")
+	assert.False(t, unnamedTopic(&TurnContext{Anchors: []string{"common/wc.md"}}))
+	assert.False(t, unnamedTopic(&TurnContext{Anchors: []string{"plugin::at"}}), "a built-in source")
+	assert.False(t, unnamedTopic(&TurnContext{}))
+}

@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -243,4 +244,59 @@ func TestLongContinuationKeepsTheTopic(t *testing.T) {
 	askTurns(t, root, db,
 		turn{"How do I copy a folder with syncdir?", "common/syncdir.md"},
 		turn{"and delete files at the target bucket that no longer exist at the origin folder?", "common/syncdir.md"})
+}
+
+// atPages are a small workspace around the at command, whose name is a
+// stop word: the words of a question cannot name it.
+var atPages = map[string]string{
+	"common/at.md": "# at\n\n> Execute commands once at a later time.\n\n- Execute commands in 5 minutes:\n\n`at now + 5 minutes`\n\n" +
+		"- Execute commands from a given file next Tuesday:\n\n`at -f {{path/to/file}} 9:30 PM Tue`\n\n- List all queued jobs for the current user:\n\n`at -l`\n\n- View a specified job:\n\n`at -c {{job_number}}`\n",
+	"common/wait.md": "# wait\n\n> Wait for a process to complete before proceeding.\n\n- Wait for a process to finish given its process ID:\n\n`wait {{pid}}`\n\n" +
+		"- Wait for a job to finish:\n\n`wait %{{job_number}}`\n",
+	"common/wc.md":      "# wc\n\n> Count lines, words, and bytes.\n\n- Count all lines in a file:\n\n`wc --lines {{path/to/file}}`\n\n- Count all words in a file:\n\n`wc --words {{path/to/file}}`\n",
+	"common/tar.md":     "# tar\n\n> Archiving utility.\n\n- Create an archive from files:\n\n`tar cf {{target.tar}} {{file1 file2}}`\n",
+	"common/crontab.md": "# crontab\n\n> Schedule cron jobs to run on a time interval.\n\n- Edit the crontab file for the current user:\n\n`crontab -e`\n",
+}
+
+// TestAndOpensAQuestionOfItsOwn: a turn opening with "and" whose full
+// question names a thing of its own, which the conversation's page does
+// not hold ("and how do I count the lines in a text file?" after a turn
+// on at), is searched alone, not completed with the earlier topic.
+func TestAndOpensAQuestionOfItsOwn(t *testing.T) {
+	root, db := pagesWorkspace(t, atPages)
+	resp := askTurns(t, root, db,
+		turn{"How do I schedule a command to run in 5 minutes with at?", "common/at.md"},
+		turn{"and how do I count the lines in a text file?", "common/wc.md"})[1]
+	assert.Empty(t, resp.Trace.SearchedFor, "the question is not completed with the earlier topic")
+	// A full question whose words the at page holds continues the
+	// conversation.
+	resp = askTurns(t, root, db,
+		turn{"How do I schedule a command to run in 5 minutes with at?", "common/at.md"},
+		turn{"and how do I view a specified job?", ""})[1]
+	assert.NotEmpty(t, resp.Trace.SearchedFor, "the question is completed with the earlier topic")
+}
+
+// TestUnnamedTopicKeepsTheConversation: the at command's name is a stop
+// word, so the words a session about it carries cannot name it. A later
+// question using a word rare in the knowledge base that the at page holds
+// ("which jobs are queued?") is still about at, not about the printer
+// queue's page that a search of its words alone finds first.
+func TestUnnamedTopicKeepsTheConversation(t *testing.T) {
+	pages := map[string]string{
+		"common/lpq.md": "# lpq\n\n> Show which jobs are queued for printing.\n\n- See which jobs are queued:\n\n`lpq`\n\n- See which jobs are queued on all printers:\n\n`lpq -a`\n",
+	}
+	for k, v := range atPages {
+		pages[k] = v
+	}
+	// Enough other pages that "job" is rare in the knowledge base.
+	for i := range 200 {
+		name := fmt.Sprintf("tool%03d", i)
+		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- Show the widget:\n\n`%s show`\n", name, i, name)
+	}
+	root, db := pagesWorkspace(t, pages)
+	require.Equal(t, "common/lpq.md", askInProcess(t, root, db, vm.Request{Question: "How can I see which jobs are queued?"}).Evidence[0].SourceID,
+		"alone, the question is about the printer queue")
+	askTurns(t, root, db,
+		turn{"How do I schedule a command to run in 5 minutes with at?", "common/at.md"},
+		turn{"How can I see which jobs are queued?", "common/at.md"})
 }
