@@ -624,6 +624,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 	}
 	lits := optionLiterals(task)
+	rarest := rarestTerm(want, c)
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -686,6 +687,12 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			// "Gin Quick Start"): what the page is about, every section
 			// of it is about.
 			score += 0.5
+		}
+		if embedsTerm(p.ku.Title, rarest) {
+			// A page named for what the task is about ("lsusb" for
+			// "list the USB devices") is the tool for it: its name
+			// counts as a heading naming that term would.
+			score += titleWeight / float64(len(want))
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see
@@ -1725,6 +1732,44 @@ func holdsLiteral(how []string, lits []string) bool {
 			if slices.Contains(lits, m[1]) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// minEmbedded is the fewest letters of a term read inside a longer name.
+const minEmbedded = 3
+
+// rarestTerm is the task term held by the fewest sources per c, the one
+// that says what the task is about; "" without statistics or terms.
+func rarestTerm(want []string, c plugin.Corpus) string {
+	if c == nil || c.Documents() == 0 {
+		return ""
+	}
+	best, least := "", 0
+	for _, w := range want {
+		if df := c.DocFreq(w); df > 0 && (best == "" || df < least) {
+			best, least = w, df
+		}
+	}
+	return best
+}
+
+// embedsTerm reports whether a word of the heading title is a longer name
+// ending in term without being a form of it: a tool named for what it
+// works on ("lsusb" for "usb", "lscpu" for "cpu"). A word that only
+// contains the stem ("compute", "addcomputer" for "comput") is another
+// word; a heading that names the term as a word is weighed by its overlap
+// with the task already.
+func embedsTerm(title, term string) bool {
+	if len(term) < minEmbedded {
+		return false
+	}
+	for _, f := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if strings.HasSuffix(f, term) && !symbolic.TermSet(f)[term] {
+			return true
 		}
 	}
 	return false
