@@ -716,6 +716,17 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			best = c
 		}
 	}
+	// An overview list names many things a page does, one item each; a
+	// task about one of them is answered by the section the page gives
+	// it, when the evidence holds that section.
+	var secs []procedure
+	for _, c := range cands {
+		secs = append(secs, c.p)
+	}
+	dedicated := false
+	if i := dedicatedSection(best.p, plainTop(best.ex), want, secs, c); i >= 0 {
+		best, dedicated = cands[i], true
+	}
 	// A page that only says it is another name of a second page ("This
 	// command is an alias of docker container rm") is answered by that
 	// page when the evidence holds it.
@@ -733,7 +744,10 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 	}
-	if bestPlain(best.ex) < minOverlap {
+	// A section the page dedicates to the task is read under the headings
+	// above it ("Putting Values into Viper" > "Setting Overrides"): they
+	// say what its few lines are about.
+	if bestPlain(best.ex) < minOverlap && (!dedicated || underHeadings(best.p, plainTop(best.ex), want) < minOverlap) {
 		return nil
 	}
 	if own, lent := lentContext(task); lent != "" {
@@ -806,10 +820,16 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	var b strings.Builder
 	k := best.p.ku
+	label := k.Title
+	if anc := ancestors(k); dedicated && len(anc) > 0 {
+		// A dedicated section is named with the heading it stands under,
+		// which says what its few lines are about.
+		label = anc[len(anc)-1] + " > " + k.Title
+	}
 	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", k.Title, withHowSentence(lead, best.p.summary, want, best.ex[0].desc))
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", label, withHowSentence(lead, best.p.summary, want, best.ex[0].desc))
 	} else {
-		fmt.Fprintf(&b, "From %s [1]:\n\n", k.Title)
+		fmt.Fprintf(&b, "From %s [1]:\n\n", label)
 	}
 	shown := map[int]bool{} // the examples shown, by their place in the page
 	var chosen []scoredExample
@@ -1773,4 +1793,91 @@ func embedsTerm(title, term string) bool {
 		}
 	}
 	return false
+}
+
+// minOverviewItems is the fewest items of a list read as an overview.
+const minOverviewItems = 4
+
+// listItemRE matches the first line of a Markdown list item and captures
+// its text.
+var listItemRE = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$`)
+
+// dedicatedSection is the index in secs of the section of p's page
+// dedicated to one thing the task asks, when p's best example top is an
+// overview list: at least minOverviewItems list items, the task's rarest
+// term (by the sources holding it, per c) in exactly one of them, and that
+// term named by the heading of exactly one other section of the same page
+// among secs. The rarest term says what the task is about; a common one
+// ("code", "value") is named by many headings without being their subject.
+// A term of p's own headings (the product the page is about) is not
+// counted. It is -1 when the list is no overview or no such term or
+// section exists.
+func dedicatedSection(p procedure, top scoredExample, want []string, secs []procedure, c plugin.Corpus) int {
+	if p.ku == nil {
+		return -1
+	}
+	var items []map[string]bool
+	for _, l := range top.how {
+		if m := listItemRE.FindStringSubmatch(l); m != nil {
+			items = append(items, symbolic.TermSet(m[1]))
+		}
+	}
+	if len(items) < minOverviewItems {
+		return -1
+	}
+	own := symbolic.TermSet(p.ku.Title + " " + strings.Join(ancestors(p.ku), " "))
+	var rare []string
+	least := -1
+	for _, w := range want {
+		if own[w] {
+			continue
+		}
+		df := 0
+		if c != nil {
+			df = c.DocFreq(w)
+		}
+		switch {
+		case least < 0 || df < least:
+			rare, least = []string{w}, df
+		case df == least:
+			rare = append(rare, w)
+		}
+	}
+	found := -1
+	for _, w := range rare {
+		n := 0
+		for _, it := range items {
+			if it[w] {
+				n++
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		named, titles := -1, map[string]bool{}
+		for i, s := range secs {
+			if s.ku == nil || s.ku.SourceID != p.ku.SourceID || s.ku.Range.StartLine == p.ku.Range.StartLine || !symbolic.TermSet(s.ku.Title)[w] {
+				continue
+			}
+			if named < 0 {
+				named = i // secs are ranked: the first unit of the section
+			}
+			titles[s.ku.Title] = true // a long section is read in several units
+		}
+		if named < 0 || len(titles) > 1 {
+			continue
+		}
+		if found >= 0 && found != named {
+			return -1 // the terms name different sections
+		}
+		found = named
+	}
+	return found
+}
+
+// underHeadings is the share of want that p's example top holds together
+// with p's heading and the headings its section stands under.
+func underHeadings(p procedure, top scoredExample, want []string) float64 {
+	heads := strings.Join(ancestors(p.ku), " ") + " " + p.ku.Title + " " + p.summary
+	return symbolic.Overlap(want, symbolic.TermSet(heads+" "+top.desc+" "+strings.Join(top.how, " ")))
 }

@@ -401,6 +401,9 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 	if act == "identify" && len(evidence) > 0 && in.KUs != nil {
 		evidence = withListedSubsections(evidence, k, in.KUs)
 	}
+	if act == "implement" && len(evidence) > 0 && in.KUs != nil {
+		evidence = withNamedSection(evidence, k, terms, rk.idf, e.an, in.KUs)
+	}
 	sufficient := len(evidence) > 0 && e.coverage(terms, evidence) >= 0.5
 	intentID, intentText := "", query
 	if len(in.Intents) > 0 {
