@@ -258,8 +258,8 @@ var ratchets = []ratchet{
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
 		WorkspaceDocs:   0.85, // 18/21
 		WorkspaceTLDR:   0.75, // 30/40
-		WorkspaceGolibs: 0.82, // 23/28
-		"overall":       0.79, // 71/89
+		WorkspaceGolibs: 0.85, // 24/28
+		"overall":       0.80, // 72/89
 	}},
 }
 
