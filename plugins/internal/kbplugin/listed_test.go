@@ -78,14 +78,25 @@ func TestListedSubsectionNeedsOpeningParagraphAndList(t *testing.T) {
 // Retrieve gathers the listed subsection for a list question (act
 // "identify") and not for a description.
 func TestRetrieveGathersListedSubsectionForListQuestion(t *testing.T) {
-	st := memStore{kv: kvtest.New()}
-	e := New(Fast, st)
-	all := kuMap{}
-	for src, md := range map[string]string{
+	titles := retrievedTitles(t, map[string]string{
 		"router.md": listedMD,
 		"notes.md":  "# Notes\n\nA handler answers one request.\n",
 		"server.md": "# Server\n\nThe server listens on a port and logs each request.\n",
-	} {
+	}, "optional package of standard middlewares")
+	assert.Equal(t, []string{"Middlewares", "Core middlewares"}, titles("identify"))
+	assert.NotContains(t, titles("describe"), "Core middlewares")
+}
+
+// retrievedTitles indexes pages (source ID to Markdown) into a new
+// kb-fast engine and returns a function that retrieves, for an intent of
+// the given act and target, at most two units and lists their titles in
+// evidence order.
+func retrievedTitles(t *testing.T, pages map[string]string, target string) func(act string) []string {
+	t.Helper()
+	st := memStore{kv: kvtest.New()}
+	e := New(Fast, st)
+	all := kuMap{}
+	for src, md := range pages {
 		doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: src, SourceName: src, SourceType: kus.SourceMarkdown})
 		require.NoError(t, err)
 		for _, u := range doc.Units {
@@ -93,10 +104,10 @@ func TestRetrieveGathersListedSubsectionForListQuestion(t *testing.T) {
 		}
 		require.NoError(t, e.index(st.kv, src, doc.Units, []byte(md), nil))
 	}
-	titles := func(act string) []string {
+	return func(act string) []string {
 		t.Helper()
 		r, err := e.Retrieve(context.Background(), &plugin.RetrieveInput{
-			Intents: []plugin.Intent{{ID: "i1", Act: act, Target: "optional package of standard middlewares"}}, KUs: all, MaxResults: 2})
+			Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}}, KUs: all, MaxResults: 2})
 		require.NoError(t, err)
 		var out []string
 		for _, ri := range r.ResolvedIntents {
@@ -106,6 +117,4 @@ func TestRetrieveGathersListedSubsectionForListQuestion(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"Middlewares", "Core middlewares"}, titles("identify"))
-	assert.NotContains(t, titles("describe"), "Core middlewares")
 }

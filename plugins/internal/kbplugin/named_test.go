@@ -1,8 +1,6 @@
 package kbplugin
 
 import (
-	"context"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +9,6 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
-	"github.com/mrpvm/mrpvm/retrieval/kvtest"
 )
 
 const namedMD = `# widget
@@ -97,33 +94,10 @@ func TestNamedSectionNeedsOverviewAndNewHeading(t *testing.T) {
 
 // Retrieve gathers the named section for a how-to (act "implement").
 func TestRetrieveGathersNamedSectionForHowTo(t *testing.T) {
-	st := memStore{kv: kvtest.New()}
-	e := New(Fast, st)
-	all := kuMap{}
-	for src, md := range map[string]string{
+	titles := retrievedTitles(t, map[string]string{
 		"widget.md": namedMD,
 		"notes.md":  "# Widget values\n\nA widget holds values; override widget values to change the values a widget holds.\n",
 		"server.md": "# Server\n\nThe server loads its configuration file at start.\n",
-	} {
-		doc, err := kus.Parse([]byte(md), kus.SourceInfo{SourceID: src, SourceName: src, SourceType: kus.SourceMarkdown})
-		require.NoError(t, err)
-		for _, u := range doc.Units {
-			all[u.ID] = u
-		}
-		require.NoError(t, e.index(st.kv, src, doc.Units, []byte(md), nil))
-	}
-	titles := func(act string) []string {
-		t.Helper()
-		r, err := e.Retrieve(context.Background(), &plugin.RetrieveInput{
-			Intents: []plugin.Intent{{ID: "i1", Act: act, Target: "override the values of a widget"}}, KUs: all, MaxResults: 2})
-		require.NoError(t, err)
-		var out []string
-		for _, ri := range r.ResolvedIntents {
-			for _, s := range ri.Evidence {
-				out = append(out, s.KU.Title)
-			}
-		}
-		return out
-	}
+	}, "override the values of a widget")
 	assert.Equal(t, []string{"Why widget?", "Setting Overrides"}, titles("implement"))
 }
