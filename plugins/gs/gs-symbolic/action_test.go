@@ -49,12 +49,7 @@ func TestHowToEntersASectionAtItsStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := parseMD(t, "README.md", string(b))
-	var leaves []*kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf && strings.HasPrefix(k.Title, "Neovim") {
-			leaves = append(leaves, k)
-		}
-	}
+	leaves := src.matching(func(k *kus.KU) bool { return k.Level == kus.LevelLeaf && strings.HasPrefix(k.Title, "Neovim") })
 	if len(leaves) < 3 {
 		t.Fatalf("want the section in at least 3 units, got %d", len(leaves))
 	}

@@ -34,12 +34,8 @@ const ginQueryMD = "# API Examples\n\n### Avoid logging query strings\n\n```go\n
 // elsewhere ("Avoid logging query strings").
 func TestCompoundWordMatchesItsParts(t *testing.T) {
 	src := parseMD(t, "gin/docs/doc.md", ginQueryMD)
-	var page *kus.KU // the unit of the whole page, which holds both sections
-	for _, k := range src.units {
-		if k.Title == "API Examples" {
-			page = k
-		}
-	}
+	// The unit of the whole page, which holds both sections.
+	page := src.last(t, "the whole page", func(k *kus.KU) bool { return k.Title == "API Examples" })
 	md := solveMD(t, "implement", "How do I read query string parameters in gin?", "read query string parameters in gin", []mdSource{src}, page)
 	if i, j := strings.Index(md, "Querystring parameters"), strings.Index(md, "Avoid logging"); i < 0 || j >= 0 && j < i {
 		t.Errorf("the answer does not lead with the querystring example:\n%s", md)

@@ -26,6 +26,33 @@ func parseMD(t *testing.T, id, md string) mdSource {
 	return mdSource{id: id, md: md, units: doc.Units}
 }
 
+// matching is the source's units that match accepts, in the source's order.
+func (s mdSource) matching(match func(*kus.KU) bool) []*kus.KU {
+	var found []*kus.KU
+	for _, k := range s.units {
+		if match(k) {
+			found = append(found, k)
+		}
+	}
+	return found
+}
+
+// last is the last of the source's units that match accepts: the source
+// lists its units broadest first (the page's summary before its section,
+// a section before its leaves), so it is the narrowest of them. The test
+// fails at once, naming what, when there is none.
+func (s mdSource) last(t *testing.T, what string, match func(*kus.KU) bool) *kus.KU {
+	t.Helper()
+	found := s.matching(match)
+	if len(found) == 0 {
+		t.Fatalf("%s has no unit of %s", s.id, what)
+	}
+	return found[len(found)-1]
+}
+
+// isLeaf tells whether k is a leaf unit.
+func isLeaf(k *kus.KU) bool { return k.Level == kus.LevelLeaf }
+
 // leaf is the first leaf unit of the source whose title is title.
 func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
 	t.Helper()
@@ -41,12 +68,7 @@ func (s mdSource) leaf(t *testing.T, title string) *kus.KU {
 // soleLeaf is the source's one leaf unit (a tldr page's examples).
 func (s mdSource) soleLeaf(t *testing.T) *kus.KU {
 	t.Helper()
-	var leaves []*kus.KU
-	for _, k := range s.units {
-		if k.Level == kus.LevelLeaf {
-			leaves = append(leaves, k)
-		}
-	}
+	leaves := s.matching(isLeaf)
 	if len(leaves) != 1 {
 		t.Fatalf("%s has %d leaf units, want 1", s.id, len(leaves))
 	}
@@ -180,15 +202,9 @@ Claim: gs-demo answers from the evidence alone, with no model.
 // its Topic and field names are labels that never reach the answer.
 func TestContextUnitStatesItsClaim(t *testing.T) {
 	src := parseMD(t, "plugin::gs-demo", unitsMD)
-	var unit *kus.KU
-	for _, k := range src.units {
-		if k.Claim == "gs-demo answers from the evidence alone, with no model." {
-			unit = k
-		}
-	}
-	if unit == nil {
-		t.Fatal("no Context Unit read")
-	}
+	unit := src.last(t, "the Context Unit", func(k *kus.KU) bool {
+		return k.Claim == "gs-demo answers from the evidence alone, with no model."
+	})
 	md := solveMD(t, "describe", "How does gs-demo answer?", "gs-demo answer", []mdSource{src}, unit)
 	body, _, _ := strings.Cut(md, "Sources:")
 	checkMD(t, body, []string{"gs-demo answers from the evidence alone, with no model. [1]"}, []string{"Topic:", "Role:", "Claim:", "versus gs-other"})

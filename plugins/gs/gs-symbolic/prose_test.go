@@ -382,13 +382,10 @@ const viperNestedMD = "# Viper\n\n## Putting Values into Viper\n\nA good configu
 // passage whose examples gather the task's words across subsections.
 func TestSectionOfSubsectionsReadThroughLeaves(t *testing.T) {
 	src := parseMD(t, "viper/README.md", viperNestedMD)
-	var section *kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelSection && k.Title == "Putting Values into Viper" {
-			section = k
-		}
-	}
-	if section == nil || len(section.ChildUnitIDs) < 2 {
+	section := src.last(t, "the section", func(k *kus.KU) bool {
+		return k.Level == kus.LevelSection && k.Title == "Putting Values into Viper"
+	})
+	if len(section.ChildUnitIDs) < 2 {
 		t.Fatalf("no section unit with subsections: %+v", section)
 	}
 	md := solveMD(t, "implement", "How do I read a deeply nested value from a viper config?", "read a deeply nested value from a viper config", []mdSource{src}, section, src.leaf(t, "Accessing nested keys"))

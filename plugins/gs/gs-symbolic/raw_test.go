@@ -246,12 +246,7 @@ func TestSubheadingsAreExamples(t *testing.T) {
 func TestPieceOfLongCodeIsCode(t *testing.T) {
 	code := strings.Repeat("fmt.Println(\"one line of a long example program\")\n", 120)
 	src := parseMD(t, "long.md", "# Long\n\nThe whole program:\n\n```go\n"+code+"```\n")
-	var pieces []*kus.KU
-	for _, k := range src.units {
-		if k.Level == kus.LevelLeaf {
-			pieces = append(pieces, k)
-		}
-	}
+	pieces := src.matching(isLeaf)
 	if len(pieces) < 3 {
 		t.Fatalf("got %d leaves, want the block in several pieces", len(pieces))
 	}

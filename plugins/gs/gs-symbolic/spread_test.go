@@ -61,15 +61,7 @@ Parts of the router's middleware package come from an older router.
 // it under a subheading, whose rows are the members asked for.
 func TestListQuestionShowsTableAfterOpening(t *testing.T) {
 	src := parseMD(t, "router.md", routerMD)
-	var core *kus.KU
-	for _, k := range src.units {
-		if k.Title == "Core middlewares" {
-			core = k
-		}
-	}
-	if core == nil {
-		t.Fatal("no Core middlewares unit")
-	}
+	core := src.last(t, "Core middlewares", func(k *kus.KU) bool { return k.Title == "Core middlewares" })
 	md := solveMD(t, "identify", "Which middlewares come with the router's middleware package?", "middlewares come with the router's middleware package", []mdSource{src},
 		src.leaf(t, "Middlewares"), src.leaf(t, "Credits"), core)
 	checkMD(t, md, []string{"suite of standard middlewares", "Logger", "Recoverer", "Throttle"}, nil)
