@@ -8,7 +8,6 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
-	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // stashPage and dockerPage are tldr-pages' git-stash and docker pages
@@ -200,17 +199,12 @@ func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 		{"the particle after the object", "hook the notes up to Xed", answer, ku, plugin.StatusAccepted},
 		{"the verb alone", "hook the notes to Xed", answer, ku, plugin.StatusRejected},
 	})
-	for task, want := range map[string]bool{
+	expectOfAction(t, "splitPhrasal", splitPhrasal, map[string]bool{
 		"turn the bell off":         true,
 		"set my project up quickly": false,
 		"write it back to disk":     false,
 		"look up a word":            false,
-	} {
-		action, _ := symbolic.Action(task)
-		if got := splitPhrasal(task, action); got != want {
-			t.Errorf("splitPhrasal(%q, %q) = %v, want %v", task, action, got, want)
-		}
-	}
+	})
 }
 
 // TestLabellingVerbIsNoKeyTerm: "mark an endpoint as retired" asks for
@@ -227,16 +221,11 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 		{"a verb that gives a state", "mark a router endpoint as retired", answer, ku, plugin.StatusAccepted},
 		{"the verb with no state", "mark a retired router endpoint", answer, ku, plugin.StatusRejected},
 	})
-	for task, want := range map[string]bool{
+	expectOfAction(t, "labels", labels, map[string]bool{
 		"flag the jobs as finished": true,
 		"run the script as root":    false,
 		"save the page as pdf":      false,
-	} {
-		action, _ := symbolic.Action(task)
-		if got := labels(task, action); got != want {
-			t.Errorf("labels(%q, %q) = %v, want %v", task, action, got, want)
-		}
-	}
+	})
 }
 
 // TestNounThatRestatesTheActionIsNoKeyTerm: "show the running processes

@@ -8,6 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
 // validate runs val-symbolic with its default options over in, with c as
@@ -98,4 +99,17 @@ func expectHowTo(t *testing.T, c plugin.Corpus, level, says string, cases []howT
 			Answer:  tc.answer, Evidence: []plugin.ScoredKU{{KU: tc.ev, Score: 1, Level: level}}}, tc.want}
 	}
 	expectInputs(t, c, says, ins)
+}
+
+// expectOfAction calls f, named name, on each task of cases with the
+// action symbolic.Action reads from the task, and fails the test where f
+// does not give the task's wanted answer.
+func expectOfAction(t *testing.T, name string, f func(task, action string) bool, cases map[string]bool) {
+	t.Helper()
+	for task, want := range cases {
+		action, _ := symbolic.Action(task)
+		if got := f(task, action); got != want {
+			t.Errorf("%s(%q, %q) = %v, want %v", name, task, action, got, want)
+		}
+	}
 }
