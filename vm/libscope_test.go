@@ -51,6 +51,16 @@ func TestPreferLibrary(t *testing.T) {
 	assert.Nil(t, fresh.libs, "no unit after the first lies in a folder the question names: the library names are not read")
 }
 
+// substituted asks followUp after the turn prev, on prev's topic, and
+// requires r.substitute to take it for prev's question asked of other
+// pages; it returns the question and turn context substitute gives.
+func substituted(t *testing.T, r *run, followUp string, prev *TurnContext) (string, *TurnContext) {
+	t.Helper()
+	q, tc, ok := r.substitute(followUp, prev, prev.Topic)
+	require.True(t, ok, followUp)
+	return q, tc
+}
+
 // TestSubstitute: a follow-up naming only other pages ("What about
 // bzip2?") asks the earlier question of them; one that narrows the
 // earlier question, points back or names no page is left to the usual
@@ -69,20 +79,17 @@ func TestSubstitute(t *testing.T) {
 	r := &run{m: m, trace: &Trace{}}
 	gzip := &TurnContext{TurnID: "t1", Query: "How do I compress a file with gzip?", Topic: "gzip", Anchors: []string{"common/gzip.md"}}
 
-	q, tc, ok := r.substitute("What about the bzip2?", gzip, gzip.Topic)
-	require.True(t, ok)
+	q, tc := substituted(t, r, "What about the bzip2?", gzip)
 	assert.Equal(t, "How do I compress a file with bzip2?", q)
 	assert.Equal(t, "bzip2", tc.Topic)
 	assert.Empty(t, tc.Anchors, "the conversation moved to another page")
 
 	volume := &TurnContext{TurnID: "t2", Query: "How do I list docker images?", Topic: "docker image"}
-	q, _, ok = r.substitute("and volumes?", volume, volume.Topic)
-	require.True(t, ok)
+	q, _ = substituted(t, r, "and volumes?", volume)
 	assert.Equal(t, "How do I list docker volumes?", q, "the word the new pages share stays")
 
 	fast := &TurnContext{TurnID: "t3", Query: "How does it differ from kb-balanced (kb-fast)?", Topic: "kb-fast"}
-	q, _, ok = r.substitute("what about kb-thinkingdb?", fast, fast.Topic)
-	require.True(t, ok)
+	q, _ = substituted(t, r, "what about kb-thinkingdb?", fast)
 	assert.Equal(t, "How does it differ from kb-balanced (kb-thinkingdb)?", q, "words are compared whole, not by their parts")
 
 	for _, f := range []string{"and only between two dates?", "What about it?", "What about the weather?", "and gzip?", "and the other one?"} {
@@ -103,8 +110,7 @@ func TestSubstituteKeepsWhatIsAskedOfEither(t *testing.T) {
 	})
 	r := &run{m: m, trace: &Trace{}}
 	prev := &TurnContext{TurnID: "t1", Query: "How do I serve static files with gin?", Topic: "static files gin", Anchors: []string{"gin/docs/doc.md"}}
-	q, tc, ok := r.substitute("what about in mux?", prev, prev.Topic)
-	require.True(t, ok)
+	q, tc := substituted(t, r, "what about in mux?", prev)
 	assert.Equal(t, "How do I serve static files with mux?", q)
 	assert.Equal(t, "mux static files", tc.Topic)
 }
