@@ -42,11 +42,8 @@ func TestTurnContextIsGrouped(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := sd.DetectSeeds(context.Background(), plugin.RunContext{}, &plugin.SeedInput{Payload: plugin.Payload{Prompt: tc.turn}, TurnID: "t1"})
-			require.NoError(t, err)
+			res, ir := detectSeeds(t, sd, tc.turn)
 			require.Equal(t, plugin.StatusSuccess, res.Status)
-			ir, err := sop.Interpret(res.IntentCNL)
-			require.NoError(t, err)
 			assert.Len(t, ir.Intents, tc.intents)
 			cr, err := sop.Interpret(res.CurrentTurnContextCNL)
 			require.NoError(t, err, res.CurrentTurnContextCNL)
