@@ -14,18 +14,22 @@ import (
 	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
+// namedBy is the test partContext takes of whether a term names the
+// source an earlier part was answered from: it holds for the terms of s
+// (text.Terms) and no other.
+func namedBy(s string) func(string) bool {
+	set := map[string]bool{}
+	for _, t := range text.Terms(s) {
+		set[t] = true
+	}
+	return func(t string) bool { return set[t] }
+}
+
 // TestPartContext: a part of a multi-part question that points back at
 // the part before it is searched with that part's words; one that does
 // not name the source the part before was answered from borrows its name;
 // a part that stands alone, or the first part, borrows nothing.
 func TestPartContext(t *testing.T) {
-	namedBy := func(s string) func(string) bool {
-		set := map[string]bool{}
-		for _, t := range text.Terms(s) {
-			set[t] = true
-		}
-		return func(t string) bool { return set[t] }
-	}
 	cases := []struct {
 		name  string
 		parts []string
@@ -69,14 +73,7 @@ func TestPartContext(t *testing.T) {
 // the title of the section it was answered from, which is what that part
 // asked about; a part that points back still takes what the section names.
 func TestPartContextLendsPageNotSection(t *testing.T) {
-	set := func(s string) func(string) bool {
-		terms := map[string]bool{}
-		for _, t := range text.Terms(s) {
-			terms[t] = true
-		}
-		return func(t string) bool { return terms[t] }
-	}
-	named, page := set("acme docs guide Parse Header Lines"), set("acme docs guide")
+	named, page := namedBy("acme docs guide Parse Header Lines"), namedBy("acme docs guide")
 	parts := []string{"in acme, parse header lines of a request", "parse the query string"}
 	assert.Equal(t, "acme", partContext(parts, 1, named, page, false))
 	pointing := []string{"in acme, parse header lines of a request", "log them"}
