@@ -1,12 +1,10 @@
 package valsymbolic
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
-	"github.com/mrpvm/mrpvm/plugin/text"
 )
 
 // actedPage is a made-up tool page whose title, description and one
@@ -71,7 +69,7 @@ func TestAPageMustActOnSomethingTheQuestionNames(t *testing.T) {
 // leaves it standing; a
 // clause, or a description that opens with no verb, gives nothing.
 func TestVerbObject(t *testing.T) {
-	for desc, want := range map[string][]string{
+	expectTerms(t, "verbObject", verbObject, map[string][]string{
 		"Show all open sockets on a remote host":          {"sockets"},
 		"Count the number of frames from each camera":     {"number", "frames"},
 		"Print the build time as a Unix timestamp":        {"time", "timestamp"},
@@ -83,13 +81,5 @@ func TestVerbObject(t *testing.T) {
 		"Build and start a new sandbox from a recipe":     {"sandbox"},
 		"Check whether a key is valid":                    nil,
 		"A build tool for Lua":                            nil,
-	} {
-		var terms []string
-		for _, w := range want {
-			terms = append(terms, text.Terms(w)...)
-		}
-		if got := verbObject(desc); !slices.Equal(got, terms) {
-			t.Errorf("verbObject(%q) = %q, want %q", desc, got, terms)
-		}
-	}
+	})
 }

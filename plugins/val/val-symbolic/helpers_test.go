@@ -2,11 +2,13 @@ package valsymbolic
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
@@ -110,6 +112,22 @@ func expectOfAction(t *testing.T, name string, f func(task, action string) bool,
 		action, _ := symbolic.Action(task)
 		if got := f(task, action); got != want {
 			t.Errorf("%s(%q, %q) = %v, want %v", name, task, action, got, want)
+		}
+	}
+}
+
+// expectTerms calls f, named name, on each input of cases and fails the
+// test where f does not give, in order, the terms (text.Terms) of the
+// input's wanted words; nil wants no terms.
+func expectTerms(t *testing.T, name string, f func(string) []string, cases map[string][]string) {
+	t.Helper()
+	for in, want := range cases {
+		var terms []string
+		for _, w := range want {
+			terms = append(terms, text.Terms(w)...)
+		}
+		if got := f(in); !slices.Equal(got, terms) {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, terms)
 		}
 	}
 }
