@@ -56,11 +56,8 @@ func TestHowToEntersASectionAtItsStart(t *testing.T) {
 	first, last := leaves[0], leaves[len(leaves)-1]
 	task := "use mrpvm from Neovim"
 	ev := []plugin.ScoredKU{{KU: last, Score: 0.81}, {KU: first, Score: 0.74}}
-	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"README.md": string(b)})
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	checkMD(t, res.ResponseMarkdown, []string{"editors/nvim", "setup"}, []string{"Session preferences"})
+	out := procedureMD(t, ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"README.md": string(b)})
+	checkMD(t, out, []string{"editors/nvim", "setup"}, []string{"Session preferences"})
 }
 
 // TestLentWords: a part of a question searched with words lent by its

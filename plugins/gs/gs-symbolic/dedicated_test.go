@@ -40,11 +40,8 @@ func TestDedicatedSectionAnswersOverviewItem(t *testing.T) {
 	task := "override a config value in widget from code"
 	ev := []plugin.ScoredKU{{KU: src.leaf(t, "Why widget?"), Score: 1}, {KU: src.leaf(t, "Setting Overrides"), Score: 0.9}}
 	c := dfCorpus{srcCorpus{src.id: widgetMD}, map[string]int{"overrid": 1}}
-	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, c)
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	checkMD(t, res.ResponseMarkdown, []string{"Putting values into widget > Setting Overrides [1]", `widget.Set("Verbose", true)`}, []string{"Find and load"})
+	out := procedureMD(t, ev, task, symbolic.TaskTerms(task), guidance{}, c)
+	checkMD(t, out, []string{"Putting values into widget > Setting Overrides [1]", `widget.Set("Verbose", true)`}, []string{"Find and load"})
 }
 
 // TestDedicatedSectionNeedsOverview: a list of fewer than

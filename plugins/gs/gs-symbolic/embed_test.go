@@ -31,12 +31,9 @@ func TestHowToPrefersPageNamedForTheRarestTerm(t *testing.T) {
 	task := "list the USB devices connected to my machine"
 	want := symbolic.TaskTerms(task)
 	c := freqCorpus{"usb": 20, "devic": 300, "connect": 300, "machin": 200}
-	res := solveProcedure([]plugin.ScoredKU{ps, ls}, task, want, guidance{}, c)
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	if !strings.Contains(res.ResponseMarkdown, "lsusb.md") {
-		t.Errorf("not answered from lsusb:\n%s", res.ResponseMarkdown)
+	out := procedureMD(t, []plugin.ScoredKU{ps, ls}, task, want, guidance{}, c)
+	if !strings.Contains(out, "lsusb.md") {
+		t.Errorf("not answered from lsusb:\n%s", out)
 	}
 }
 

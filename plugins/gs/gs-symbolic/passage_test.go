@@ -105,6 +105,17 @@ func solveMD(t *testing.T, act, prompt, target string, srcs []mdSource, ev ...*k
 	return res.ResponseMarkdown
 }
 
+// procedureMD runs solveProcedure with its arguments and returns the
+// answer's Markdown; the test fails at once when it gives no answer.
+func procedureMD(t *testing.T, ev []plugin.ScoredKU, task string, want []string, g guidance, c plugin.Corpus) string {
+	t.Helper()
+	res := solveProcedure(ev, task, want, g, c)
+	if res == nil {
+		t.Fatal("no answer")
+	}
+	return res.ResponseMarkdown
+}
+
 func checkMD(t *testing.T, md string, want, not []string) {
 	t.Helper()
 	for _, w := range want {

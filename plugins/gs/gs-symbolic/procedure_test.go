@@ -148,11 +148,8 @@ func TestFeatureListShowsNoHow(t *testing.T) {
 	src := parseMD(t, "router/README.md", md)
 	task := "build the URL of a registered route in router"
 	ev := []plugin.ScoredKU{{KU: src.leaf(t, "router"), Score: 1}, {KU: src.leaf(t, "Registered URLs"), Score: 0.8}}
-	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{src.id: md})
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	checkMD(t, res.ResponseMarkdown, []string{"URL(\"id\", \"42\")"}, []string{"main features"})
+	out := procedureMD(t, ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{src.id: md})
+	checkMD(t, out, []string{"URL(\"id\", \"42\")"}, []string{"main features"})
 }
 
 func TestProseList(t *testing.T) {

@@ -28,11 +28,7 @@ func TestAnswerKeepsMarkdown(t *testing.T) {
 	k.TextBody = viperMD[start:]
 	k.Procedure = k.TextBody
 	task := "watch a config file for changes with viper"
-	res := solveProcedure([]plugin.ScoredKU{{KU: k, Score: 1}}, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": viperMD})
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	md := res.ResponseMarkdown
+	md := procedureMD(t, []plugin.ScoredKU{{KU: k, Score: 1}}, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": viperMD})
 	for _, want := range []string{"- To watch the config file for changes:", "  ```go\n", "  \tfmt.Println(\"Config file changed:\", e.Name)\n", "  viper.WatchConfig()\n  ```"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("answer lacks %q:\n%s", want, md)
@@ -95,11 +91,8 @@ func TestHowToPrefersSectionShowingCode(t *testing.T) {
 	about.Procedure = "Viper is a configuration solution. It supports:\n* setting defaults\n* live watching and re-reading of config files (optional)"
 	task := "watch a config file for changes with viper"
 	ev := []plugin.ScoredKU{{KU: about, Score: 1}, {KU: watch, Score: 0.77}}
-	res := solveProcedure(ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	checkMD(t, res.ResponseMarkdown, []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"},
+	out := procedureMD(t, ev, task, symbolic.ContentTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	checkMD(t, out, []string{"viper.WatchConfig()", "```go", "[1] Watching and re-reading config files — viper/README.md:8"},
 		[]string{"setting defaults"})
 }
 
@@ -148,11 +141,7 @@ func TestHowToActionAndAlias(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := solveProcedure(tc.ev, tc.task, symbolic.TaskTerms(tc.task), guidance{}, nil)
-			if res == nil {
-				t.Fatal("no answer")
-			}
-			md := res.ResponseMarkdown
+			md := procedureMD(t, tc.ev, tc.task, symbolic.TaskTerms(tc.task), guidance{}, nil)
 			if !strings.Contains(md, tc.want) {
 				t.Errorf("answer lacks %q:\n%s", tc.want, md)
 			}
@@ -205,12 +194,9 @@ func TestHowToPrefersCodeNamingTheTask(t *testing.T) {
 	why, defaults := viperSections(md, "Why Viper?", "Establishing Defaults", 8)
 	task := "set a default value for a key in viper"
 	ev := []plugin.ScoredKU{{KU: why, Score: 1}, {KU: defaults, Score: 0.6}}
-	res := solveProcedure(ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
-	if res == nil {
-		t.Fatal("no answer")
-	}
-	if !strings.Contains(res.ResponseMarkdown, "viper.SetDefault(") {
-		t.Errorf("answer does not show SetDefault:\n%s", res.ResponseMarkdown)
+	out := procedureMD(t, ev, task, symbolic.TaskTerms(task), guidance{}, srcCorpus{"viper/README.md": md})
+	if !strings.Contains(out, "viper.SetDefault(") {
+		t.Errorf("answer does not show SetDefault:\n%s", out)
 	}
 }
 
@@ -230,12 +216,9 @@ func TestSubheadingsAreExamples(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.task, func(t *testing.T) {
-			res := solveProcedure([]plugin.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
-			if res == nil {
-				t.Fatal("no answer")
-			}
-			if !strings.Contains(res.ResponseMarkdown, tc.want) || strings.Contains(res.ResponseMarkdown, tc.not) {
-				t.Errorf("want %q and not %q in:\n%s", tc.want, tc.not, res.ResponseMarkdown)
+			out := procedureMD(t, []plugin.ScoredKU{{KU: k, Score: 1}}, tc.task, symbolic.TaskTerms(tc.task), guidance{brief: true}, srcCorpus{"gin/doc.md": md})
+			if !strings.Contains(out, tc.want) || strings.Contains(out, tc.not) {
+				t.Errorf("want %q and not %q in:\n%s", tc.want, tc.not, out)
 			}
 		})
 	}
