@@ -398,11 +398,13 @@ func (e *Engine) Retrieve(ctx context.Context, in *plugin.RetrieveInput) (*plugi
 		chosen[u.ID] = true
 		levels[item.Level] = true
 	}
-	if act == "identify" && len(evidence) > 0 && in.KUs != nil {
-		evidence = withListedSubsections(evidence, k, in.KUs)
-	}
-	if act == "implement" && len(evidence) > 0 && in.KUs != nil {
-		evidence = withNamedSection(evidence, k, terms, rk.idf, e.an, in.KUs)
+	if len(evidence) > 0 && in.KUs != nil {
+		switch act {
+		case "identify":
+			evidence = withListedSubsections(evidence, k, in.KUs)
+		case "implement":
+			evidence = withNamedSection(evidence, k, terms, rk.idf, e.an, in.KUs)
+		}
 	}
 	sufficient := len(evidence) > 0 && e.coverage(terms, evidence) >= 0.5
 	intentID, intentText := "", query
@@ -1015,15 +1017,9 @@ const listedShare = 0.9
 // hold to count as a list.
 const minListLines = 3
 
-// holdsList reports whether a unit's text holds a table or a list: at
-// least minListLines rows (cells joined by " | ") or items.
+// holdsList reports whether a unit's text holds a table or a bulleted
+// list: at least minListLines rows or items (listLines, numbered items
+// aside).
 func holdsList(body string) bool {
-	n := 0
-	for l := range strings.SplitSeq(body, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.Contains(l, " | ") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") {
-			n++
-		}
-	}
-	return n >= minListLines
+	return listLines(body, false) >= minListLines
 }

@@ -45,7 +45,7 @@ func withNamedSection(evidence []plugin.ScoredKU, k int, terms []string, idf []f
 	}
 	var over plugin.ScoredKU
 	for _, e := range evidence {
-		if listLines(e.KU.TextBody) >= minOverviewItems {
+		if listLines(e.KU.TextBody, true) >= minOverviewItems {
 			over = e
 			break
 		}
@@ -115,12 +115,14 @@ func withNamedSection(evidence []plugin.ScoredKU, k int, terms []string, idf []f
 // numberedRE matches the first line of a numbered list item.
 var numberedRE = regexp.MustCompile(`^\d{1,3}[.)]\s`)
 
-// listLines counts the table rows and list items, bulleted or numbered, of a unit's text.
-func listLines(body string) int {
+// listLines counts the table rows (cells joined by " | ") and bulleted
+// list items of a unit's text, and its numbered items when numbered is
+// set.
+func listLines(body string, numbered bool) int {
 	n := 0
 	for l := range strings.SplitSeq(body, "\n") {
 		l = strings.TrimSpace(l)
-		if strings.Contains(l, " | ") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || numberedRE.MatchString(l) {
+		if strings.Contains(l, " | ") || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || (numbered && numberedRE.MatchString(l)) {
 			n++
 		}
 	}

@@ -89,7 +89,7 @@ func TestNamedSectionNeedsOverviewAndNewHeading(t *testing.T) {
 	assert.Len(t, withNamedSection(ev, 5, terms, []float64{4, 1, 2}, text.English(), m), 2, "already held")
 	ev = []plugin.ScoredKU{{KU: plain, Score: 1}}
 	assert.Len(t, withNamedSection(ev, 5, terms, []float64{4, 1, 2}, text.English(), m), 1, "no overview")
-	assert.Equal(t, 4, listLines("1. a\n2) b\n- c\n| x | y |"))
+	assert.Equal(t, 4, listLines("1. a\n2) b\n- c\n| x | y |", true))
 }
 
 // Retrieve gathers the named section for a how-to (act "implement").
