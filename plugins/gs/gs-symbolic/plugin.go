@@ -147,6 +147,13 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// code only uses it.
 				sc += headsWeight
 			}
+			if keyCellNamed(s, want) {
+				// A table row whose key cell the question names ("a
+				// new configuration key" of "where should the code for
+				// a new configuration key go") is the table's entry for
+				// what it asks.
+				sc += headsWeight
+			}
 			if act == "verify" && asksAlike(e.KU.Title, want) {
 				// A section headed by the question asked, or one much
 				// like it ("Is it safe to concurrently read and write to
@@ -234,6 +241,34 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	return finish(&b, cites.kus), nil
 }
+
+// keyCellNamed reports whether s is a table row whose first cell has at
+// least minKeyCellTerms content terms, all of them among want.
+func keyCellNamed(s statement, want []string) bool {
+	if s.kind != kindRow || len(s.md) == 0 {
+		return false
+	}
+	cells := strings.Split(strings.Trim(strings.TrimSpace(s.md[0]), "|"), "|")
+	key := symbolic.ContentTerms(plainMD(cells[0]))
+	if len(key) < minKeyCellTerms {
+		return false
+	}
+	asked := map[string]bool{}
+	for _, w := range want {
+		asked[w] = true
+	}
+	for _, t := range key {
+		if !asked[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// minKeyCellTerms is the fewest content terms a row's key cell must have
+// for the question to name it: one word ("Heartbeat", "path") is named by
+// questions about other things too.
+const minKeyCellTerms = 2
 
 // headsWeight is what a statement gains for standing in the section the
 // term a definition asks for heads, or for opening with that term.

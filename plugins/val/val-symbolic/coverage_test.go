@@ -450,3 +450,22 @@ func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestANameModifiesTheNounAfterIt: a library's or tool's name before a
+// noun ("my urfave/cli program", "a gorilla/mux handler", "a toolx
+// server") says whose thing the noun is, as a noun modifier does: the
+// noun is the head of a compound, named by the name (compoundHeads).
+func TestANameModifiesTheNounAfterIt(t *testing.T) {
+	for target, want := range map[string]map[string]string{
+		"get the arguments passed to my urfave/cli program": {"program": "cli"},
+		"write a test for a gorilla/mux handler":            {"handler": "mux"},
+		"restart a toolx server":                            {"server": "toolx"},
+	} {
+		got := compoundHeads(target)
+		for h, m := range want {
+			if got[text.Terms(h)[0]] != text.Terms(m)[0] {
+				t.Errorf("compoundHeads(%q) = %v, want %s headed by %s", target, got, h, m)
+			}
+		}
+	}
+}

@@ -73,3 +73,26 @@ func TestPageTitle(t *testing.T) {
 		t.Errorf("the unit's own title is no name of its page: %v", names)
 	}
 }
+
+// TestThePageTitleNamesItsSections: "How do I test a gorilla/mux
+// handler?" is answered by the section "Testing Handlers" of the page
+// titled "gorilla/mux", though the section never says "gorilla": the
+// page's title names what all of its sections are about. It does not
+// answer a question about something the knowledge base holds nowhere
+// ("on Heroku"), which the section's own words must then nearly cover.
+func TestThePageTitleNamesItsSections(t *testing.T) {
+	page := "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\n## Testing Handlers\n\nCreate a request and pass it to the handler with httptest.\n"
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"gorilla": 2, "mux": 20, "test handler request pass creat httptest": 300})},
+		src: map[string]string{"mux/README.md": page}}
+	section := &kus.KU{ID: "m::1", Title: "Testing Handlers", SourceID: "mux/README.md", Range: kus.Range{StartLine: 5},
+		TextBody: "Create a request and pass it to the handler with httptest."}
+	answer := "Create a request and pass it to the handler with httptest. [1]\n\nSources:\n[1] Testing Handlers — mux/README.md:5\n"
+	expectHowTo(t, c, kus.LevelSection, "which no source of the knowledge base holds", []howToCase{
+		{"a section of the page", "test a gorilla/mux handler", answer, section, plugin.StatusAccepted},
+	})
+	expectInputs(t, c, "which no source of the knowledge base holds", []inputCase{
+		{"a name the knowledge base lacks", plugin.ValidateInput{Payload: plugin.Payload{Prompt: "How do I test a gorilla/mux handler on Heroku?"},
+			Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: "test a gorilla/mux handler on heroku"}},
+			Answer:  answer, Evidence: []plugin.ScoredKU{{KU: section, Score: 1, Level: kus.LevelSection}}}, plugin.StatusRejected},
+	})
+}

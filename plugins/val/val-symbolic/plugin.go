@@ -343,9 +343,21 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// mentions life).
 	cover := symbolic.TermSet(body)
 	maps.Copy(cover, callTerms(body))
+	// A cited section is named by its page too: the words of the page's
+	// title ("gorilla/mux" over the README's "Testing Handlers") say what
+	// all of its sections are about. They are kept apart (pageOnly) for
+	// the check of a name the knowledge base holds nowhere (see
+	// strangerCoverage): that every section of a page is about its subject
+	// does not make one of them answer about something else.
 	for _, k := range cited {
-		for t := range labelTerms(k) {
-			cover[t] = true
+		maps.Copy(cover, labelTerms(k))
+	}
+	pageOnly := map[string]bool{}
+	for _, k := range cited {
+		for t := range symbolic.TermSet(pageTitle(k, rc)) {
+			if !cover[t] {
+				pageOnly[t], cover[t] = true, true
+			}
 		}
 	}
 	// A question about one thing must be answered by one unit: its key
@@ -456,10 +468,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
-		if u := unknownName(t, in.Payload.Prompt, rar, swap); u != "" && cov < strangerCoverage {
-			v.coverage = min(v.coverage, cov)
-			v.reason = fmt.Sprintf("%q names %q, which no source of the knowledge base holds, and the answer covers only %.0f%% of the rest (by rarity in the knowledge base); %q is not covered", clip(t), u, 100*cov, worst)
-			return v
+		if u := unknownName(t, in.Payload.Prompt, rar, swap); u != "" {
+			if c := min(cov, strangerCover(t, cover, pageOnly, rar, swap)); c < strangerCoverage {
+				v.coverage = min(v.coverage, c)
+				v.reason = fmt.Sprintf("%q names %q, which no source of the knowledge base holds, and the answer covers only %.0f%% of the rest (by rarity in the knowledge base); %q is not covered", clip(t), u, 100*c, worst)
+				return v
+			}
 		}
 		// A follow-up completed with its topic ("Can it reload when the
 		// file changes (config file viper)?") is answered on what the user
@@ -1475,8 +1489,8 @@ func modifiers(target string) map[string]bool {
 // compoundHeads maps the head of each noun compound of target to the noun
 // that modifies it ("script" to "exampl" in "example scripts"): a word
 // the general lexicon knows mainly as a noun (or as much as another part
-// of speech: "retrieval quality"), not the task's verb, right before one
-// it knows mainly as a noun. The modifier says which thing is asked; the
+// of speech: "retrieval quality") or a name (nameTerm), not the task's
+// verb, right before one it knows mainly as a noun. The modifier says which thing is asked; the
 // head names only its kind, which pages often leave to the modifier ("toolx
 // examples" for the example scripts), so a head the answer leaves out
 // while it covers the modifier costs half its weight.
@@ -1496,16 +1510,38 @@ func compoundHeads(target string) map[string]string {
 	words := rawWordRE.FindAllString(target, -1)
 	var out map[string]string
 	for i := 0; i+1 < len(words); i++ {
-		m, h := text.Terms(words[i]), text.Terms(words[i+1])
-		if !noun(m, false) || !noun(h, true) || m[0] == h[0] || m[0] == action {
+		h := text.Terms(words[i+1])
+		m, ok := nameTerm(words[i], content)
+		if t := text.Terms(words[i]); !ok && noun(t, false) {
+			m, ok = t[0], true
+		}
+		if !ok || !noun(h, true) || m == h[0] || m == action {
 			continue
 		}
 		if out == nil {
 			out = map[string]string{}
 		}
-		out[h[0]] = m[0]
+		out[h[0]] = m
 	}
 	return out
+}
+
+// nameTerm is the term by which word, a name, modifies the noun after it
+// ("cli" of "my urfave/cli program", "mux" of "a gorilla/mux handler"): a
+// word of several terms (a package path, a dotted or hyphenated name) or
+// one the general lexicon does not know, as it knows few names of tools
+// and libraries. Such a name says whose thing the noun is, as a noun
+// modifier does.
+func nameTerm(word string, content map[string]bool) (string, bool) {
+	t := text.Terms(word)
+	if len(t) == 0 {
+		return "", false
+	}
+	last := t[len(t)-1]
+	if all, _ := lexicon.PartsOfSpeech(last); (all != 0 && len(t) == 1) || !content[last] {
+		return "", false
+	}
+	return last, true
 }
 
 // askedWords reports, for each content term of target, whether it is a
@@ -1599,8 +1635,10 @@ func asksWhy(in *plugin.ValidateInput) bool {
 }
 
 // circumstanceRE finds the clause of a question that states the
-// circumstance it is asked in: a subordinating word and what follows.
-var circumstanceRE = regexp.MustCompile(`(?i)\s+(?:when|whenever|while|if|once|after|before|unless)\s+\S.*$`)
+// circumstance it is asked in: a subordinating word of time or condition,
+// or a concessive one ("even though something went wrong"), and what
+// follows.
+var circumstanceRE = regexp.MustCompile(`(?i)\s+(?:when|whenever|while|if|once|after|before|unless|although|(?:even\s+)?though|even\s+if)\s+\S.*$`)
 
 // whyAsked is what a "why" target asks about without the circumstance
 // clause closing it ("would I use nohup" of "would I use nohup when
@@ -2292,6 +2330,17 @@ func clip(s string) string {
 // of the lightest known key term (keyCoverage), so only a question with
 // many other key terms, nearly all carried by the answer, can reach it.
 const strangerCoverage = 0.9
+
+// strangerCover is the key coverage of target (keyCoverage) by cover
+// without the terms only the titles of the cited pages gave it (pageOnly).
+func strangerCover(target string, cover, pageOnly map[string]bool, rar symbolic.Rarity, swap map[string]string) float64 {
+	own := maps.Clone(cover)
+	for t := range pageOnly {
+		delete(own, t)
+	}
+	c, _ := keyCoverage(target, own, rar, swap)
+	return c
+}
 
 // unknownName is a key term of target that the question writes as a name
 // (capitalized inside a sentence: "from Obsidian Sync") and the knowledge
