@@ -557,9 +557,10 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 }
 
 // feedbackPages returns the hits whose pages pseudo-relevance feedback
-// reads: those the question's own words find, in any spelling the index
-// holds (q without its lexicon relatives; searched is q's result). A
-// relative may match in a sense the question does not mean ("break" as
+// reads: those the question's own words (terms, weighed by qtf) find, in
+// any spelling the index holds. q is the query as searched with its
+// lexicon relatives and searched its result, returned as it is when the
+// relatives were only other spellings. A relative may match in a sense the question does not mean ("break" as
 // "pause" matches games, whose examples also move "pieces"); pages that
 // only such a relative lifts among the best would hand that sense on to
 // the feedback terms, which would then lift those pages above the ones
