@@ -468,10 +468,10 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 	// base's own words for the same things (synonyms and derived forms
 	// from a general English lexicon, kept only where the index holds
 	// them), each weighing less than the word it stands for.
-	var lexExtra []string
-	var lexWeights []float64
+	var lexExtra, terms []string
+	var lexWeights, qtf []float64
 	if e.hd != nil {
-		terms, qtf := e.bm.QueryTerms(query)
+		terms, qtf = e.bm.QueryTerms(query)
 		if lexExtra, lexWeights, err = e.bm.Expand(bkv, terms, qtf, related); err != nil {
 			return rk, err
 		}
@@ -488,14 +488,19 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 	// titles, descriptions and examples share (pseudo-relevance
 	// feedback), to reach pages that say the same thing in other words.
 	// A strong first match keeps the question's own words: there the added
-	// terms drew in neighbouring passages.
+	// terms drew in neighbouring passages. The best pages are those of the
+	// question's own words (feedbackPages).
 	weak := r.Confidence(e.bm.Params().K1) < weakMatch
 	if e.hd != nil && (perSource || weak) && len(r.Hits) > 0 {
 		fw := bm25.FeedbackWeight
 		if weak && !perSource {
 			fw = bm25.WeakFeedbackWeight
 		}
-		extra, ws, err := e.bm.Feedback(bkv, r.Hits, r.Terms, fw)
+		pages, err := e.feedbackPages(bkv, bq, r, terms, qtf)
+		if err != nil {
+			return rk, fmt.Errorf("bm25: %w", err)
+		}
+		extra, ws, err := e.bm.Feedback(bkv, pages, r.Terms, fw)
 		if err != nil {
 			return rk, fmt.Errorf("bm25: %w", err)
 		}
@@ -549,6 +554,31 @@ func (e *Engine) rank(kv plugin.KV, query, act string, depth, k int, perSource b
 		return rk, fmt.Errorf("bm25: %w", err)
 	}
 	return rk, nil
+}
+
+// feedbackPages returns the hits whose pages pseudo-relevance feedback
+// reads: those the question's own words (terms, weighed by qtf) find, in
+// any spelling the index holds. q is the query as searched with its
+// lexicon relatives and searched its result, returned as it is when the
+// relatives were only other spellings. A relative may match in a sense the question does not mean ("break" as
+// "pause" matches games, whose examples also move "pieces"); pages that
+// only such a relative lifts among the best would hand that sense on to
+// the feedback terms, which would then lift those pages above the ones
+// that match the question's own words.
+func (e *Engine) feedbackPages(bkv plugin.KV, q bm25.Query, searched *bm25.Result, terms []string, qtf []float64) ([]bm25.Hit, error) {
+	spellings, weights, err := e.bm.Expand(bkv, terms, qtf, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(spellings) == len(q.Extra) {
+		return searched.Hits, nil // no relative in meaning was added
+	}
+	q.Extra, q.ExtraWeights = spellings, weights
+	r, err := e.bm.SearchQuery(bkv, q)
+	if err != nil {
+		return nil, err
+	}
+	return r.Hits, nil
 }
 
 // The reference prior: a source that n other sources refer to by name
