@@ -675,8 +675,9 @@ func followUpAsk(target string) (string, bool) {
 		return "", false
 	}
 	var words []string
-	for _, w := range strings.Fields(m[1]) {
-		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) {
+	fields := strings.Fields(m[1])
+	for i, w := range fields {
+		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) && (i == 0 || !nounBefore[strings.ToLower(fields[i-1])]) {
 			continue
 		}
 		words = append(words, w)
@@ -688,6 +689,18 @@ func followUpAsk(target string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nounBefore are the words after which a light action's word is a noun
+// ("between checks", "the list", "each view"), a thing asked about rather
+// than the verb: prepositions, articles, possessives and quantifiers.
+var nounBefore = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("a an the my your his her its our their this these those each every any some no all " +
+		"of in on into onto from with without for by at between among after before during about across over under through per") {
+		nounBefore[w] = true
+	}
 }
 
 // completion splits a target completed with a topic into what it asks
@@ -1385,6 +1398,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		mods[w] = true
 	}
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
+	discounted, discountedW := "", 0.0 // the heaviest discounted term missed
 	for _, k := range terms {
 		w := rar.Weight(k)
 		sw, isSwapped := swapped[k]
@@ -1403,6 +1417,9 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 			got += w * relativeShare
 		case mods[k] || polysemous(k) || cover[judgedMark+k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
 			total += w * modifierShare
+			if w > discountedW {
+				discounted, discountedW = k, w
+			}
 		default:
 			total += w
 			if w > worstW {
@@ -1412,6 +1429,11 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	if total == 0 {
 		return 1, ""
+	}
+	if worst == "" {
+		// Only discounted terms are missed: the heaviest of them is what
+		// the answer leaves out.
+		worst = discounted
 	}
 	return got / total, worst
 }
@@ -1581,12 +1603,16 @@ func init() {
 	}
 }
 
-// filler are words of a question that name nothing it asks about.
+// filler are words of a question that name nothing it asks about: modal
+// and function words, and the indefinite pronouns of things, which stand
+// for what the rest of the question names ("a directory and everything in
+// it"). Those of people ("everyone") name whom something is for.
 var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus " +
+		"everything anything something") {
 		filler[w] = true
 	}
 }
