@@ -465,8 +465,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// file changes (config file viper)?") is answered on what the user
 		// asked, not on the topic every source of it shares: the words
 		// before the completion must be covered on their own (light
-		// actions aside: "see", "list").
+		// actions aside: "see", "list"), those of them the cited pages
+		// use (heldWords).
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			asked = heldWords(asked, citedPages(cited, rc))
 			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
@@ -657,6 +659,44 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	return v
+}
+
+// citedPages are the terms of the whole pages the cited units stand in,
+// or nil when the corpus holds the text of none of them.
+func citedPages(cited map[int]*kus.KU, rc plugin.RunContext) map[string]bool {
+	if rc.Corpus == nil {
+		return nil
+	}
+	var out map[string]bool
+	for _, k := range cited {
+		if src := rc.Corpus.SourceText(k.SourceID); len(src) > 0 {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			maps.Copy(out, symbolic.TermSet(string(src)))
+		}
+	}
+	return out
+}
+
+// heldWords is asked without the words whose terms pages never use, or
+// asked itself when pages is nil (their text unknown). A follow-up's own
+// word that the pages it is answered from never use ("reload" of a page
+// on "watching and re-reading config files") is one no passage of them
+// can cover: they say it in words of their own, and the answer is judged
+// on the words they do use.
+func heldWords(asked string, pages map[string]bool) string {
+	if pages == nil {
+		return asked
+	}
+	var kept []string
+	for _, w := range strings.Fields(asked) {
+		if slices.ContainsFunc(symbolic.ContentTerms(w), func(t string) bool { return !pages[t] }) {
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return strings.Join(kept, " ")
 }
 
 // completionRE matches the topic a follow-up was completed with: a
