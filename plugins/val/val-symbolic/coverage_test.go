@@ -266,19 +266,6 @@ func TestVersusNamesNothingAsked(t *testing.T) {
 	}
 }
 
-// TestIndefinitePronounsNameNothingAsked: "everything" stands for what
-// the rest of the question names, however rare it is in the knowledge
-// base; "everyone" names whom something is for, and counts.
-func TestIndefinitePronounsNameNothingAsked(t *testing.T) {
-	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"directory": 100, "message": 100, "everything everyone": 2})})
-	if cov, worst := keyCoverage("a directory and everything in it", symbolic.TermSet("Recursively change a directory"), rar, nil); cov != 1 {
-		t.Errorf("coverage %.2f, %q not covered; want 1", cov, worst)
-	}
-	if cov, _ := keyCoverage("send a message to everyone", symbolic.TermSet("send a message"), rar, nil); cov == 1 {
-		t.Errorf("coverage 1 without \"everyone\"; want less")
-	}
-}
-
 // TestCoverageNamesADiscountedMiss: when the only terms a target misses
 // count at a discount (a word of very many senses: "clear"), the coverage
 // names the heaviest of them as not covered, not "".

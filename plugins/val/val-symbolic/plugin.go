@@ -1643,16 +1643,12 @@ func init() {
 	}
 }
 
-// filler are words of a question that name nothing it asks about: modal
-// and function words, and the indefinite pronouns of things, which stand
-// for what the rest of the question names ("a directory and everything in
-// it"). Those of people ("everyone") name whom something is for.
+// filler are words of a question that name nothing it asks about.
 var filler = map[string]bool{}
 
 func init() {
 	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus " +
-		"everything anything something") {
+		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
 		filler[w] = true
 	}
 }
