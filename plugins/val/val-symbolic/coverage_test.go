@@ -129,6 +129,38 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	}
 }
 
+// TestFollowUpIsJudgedOnWordsItsPageUses: a follow-up's own word that the
+// page it is answered from never uses ("reload" of a page that says
+// "watching and re-reading") is one no passage of that page can cover:
+// the answer is judged on the words the page does use. A page that says
+// the word leaves it asked.
+func TestFollowUpIsJudgedOnWordsItsPageUses(t *testing.T) {
+	df := freqs(map[string]int{"reload": 30, "file change": 300, "config viper": 20})
+	watching := plugin.ScoredKU{KU: plugintest.Text("v::60", "Watching and re-reading config files", "viper/README.md", 60,
+		"Viper can read a config file while running and run a function each time a file change occurs.")}
+	target := "Can it reload when the file changes (config file viper)?"
+	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
+	answer := "Viper can read a config file while running and run a function each time a file change occurs. [1]\n\nSources:\n[1] Watching and re-reading config files — viper/README.md:60\n"
+	for _, tc := range []struct {
+		name, page string
+		want       plugin.Status
+	}{
+		{"the page never says it", "# viper\n\nViper can read a config file while running and run a function each time a file change occurs.\n", plugin.StatusAccepted},
+		{"the page says it elsewhere", "# viper\n\nViper can read a config file while running and run a function each time a file change occurs.\n\nOther tools reload it.\n", plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"viper/README.md": tc.page}}
+			p := plugintest.New[plugin.ValPlugin](t, New, plugin.Env{PluginID: ID})
+			res, err := p.Validate(context.Background(), plugin.RunContext{Corpus: c, Conversation: session}, &plugin.ValidateInput{
+				Payload: plugin.Payload{Prompt: target}, SearchedFor: target, Intents: intent(target), Answer: answer, Evidence: []plugin.ScoredKU{watching}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect(t, res, tc.want, `the follow-up "Can it reload when the file changes"`)
+		})
+	}
+}
+
 // TestWhatDoesXMeanAsksWhatXIs: in "What does kb_corrupt mean?" the verb
 // "mean" is the question's, not a word the answer must hold.
 func TestWhatDoesXMeanAsksWhatXIs(t *testing.T) {
@@ -231,6 +263,17 @@ func TestVersusNamesNothingAsked(t *testing.T) {
 		if cov, worst := keyCoverage(target, symbolic.TermSet("git switch and git checkout"), rar, nil); cov != 1 {
 			t.Errorf("%q: coverage %.2f, %q not covered; want 1", target, cov, worst)
 		}
+	}
+}
+
+// TestCoverageNamesADiscountedMiss: when the only terms a target misses
+// count at a discount (a word of very many senses: "clear"), the coverage
+// names the heaviest of them as not covered, not "".
+func TestCoverageNamesADiscountedMiss(t *testing.T) {
+	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"clear": 40, "logrus": 20})})
+	cov, worst := keyCoverage("clear them (logrus)", symbolic.TermSet("logrus levels"), rar, nil)
+	if cov >= 1 || worst != "clear" {
+		t.Errorf("coverage %.2f, %q not covered; want below 1 with \"clear\" not covered", cov, worst)
 	}
 }
 

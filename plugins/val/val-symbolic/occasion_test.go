@@ -158,6 +158,14 @@ func TestTargetTrims(t *testing.T) {
 			"kinds of files get skipped when ingesting": "kinds of files get skipped when ingesting",
 			"the type of a value":                       "the type of a value",
 		}},
+		// A completed follow-up asks its own words without the topic and
+		// its light actions; a light action's word after a preposition or
+		// a determiner is a noun the follow-up asks about, and stays.
+		{"followUpAsk", func(s string) string { asked, _ := followUpAsk(s); return asked }, map[string]string{
+			"Clear them between checks (logrus)?":          "Clear them between checks",
+			"Can it reload when the file changes (viper)?": "Can it reload when the file changes",
+			"How do I list them (docker container)?":       "",
+		}},
 	} {
 		for in, want := range tc.want {
 			if got := tc.trim(in); got != want {

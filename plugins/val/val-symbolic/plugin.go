@@ -479,8 +479,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// file changes (config file viper)?") is answered on what the user
 		// asked, not on the topic every source of it shares: the words
 		// before the completion must be covered on their own (light
-		// actions aside: "see", "list").
+		// actions aside: "see", "list"), those of them the cited pages
+		// use (heldWords).
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			asked = heldWords(asked, citedPages(cited, rc))
 			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
@@ -673,6 +675,44 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	return v
 }
 
+// citedPages are the terms of the whole pages the cited units stand in,
+// or nil when the corpus holds the text of none of them.
+func citedPages(cited map[int]*kus.KU, rc plugin.RunContext) map[string]bool {
+	if rc.Corpus == nil {
+		return nil
+	}
+	var out map[string]bool
+	for _, k := range cited {
+		if src := rc.Corpus.SourceText(k.SourceID); len(src) > 0 {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			maps.Copy(out, symbolic.TermSet(string(src)))
+		}
+	}
+	return out
+}
+
+// heldWords is asked without the words whose terms pages never use, or
+// asked itself when pages is nil (their text unknown). A follow-up's own
+// word that the pages it is answered from never use ("reload" of a page
+// on "watching and re-reading config files") is one no passage of them
+// can cover: they say it in words of their own, and the answer is judged
+// on the words they do use.
+func heldWords(asked string, pages map[string]bool) string {
+	if pages == nil {
+		return asked
+	}
+	var kept []string
+	for _, w := range strings.Fields(asked) {
+		if slices.ContainsFunc(symbolic.ContentTerms(w), func(t string) bool { return !pages[t] }) {
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return strings.Join(kept, " ")
+}
+
 // completionRE matches the topic a follow-up was completed with: a
 // parenthesised group closing the question.
 var completionRE = regexp.MustCompile(`^(.*\S)\s*\([^()]+\)\s*[?.!]?\s*$`)
@@ -689,8 +729,9 @@ func followUpAsk(target string) (string, bool) {
 		return "", false
 	}
 	var words []string
-	for _, w := range strings.Fields(m[1]) {
-		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) {
+	fields := strings.Fields(m[1])
+	for i, w := range fields {
+		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) && (i == 0 || !nounBefore[strings.ToLower(fields[i-1])]) {
 			continue
 		}
 		words = append(words, w)
@@ -702,6 +743,18 @@ func followUpAsk(target string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nounBefore are the words after which a light action's word is a noun
+// ("between checks", "the list", "each view"), a thing asked about rather
+// than the verb: prepositions, articles, possessives and quantifiers.
+var nounBefore = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("a an the my your his her its our their this these those each every any some no all " +
+		"of in on into onto from with without for by at between among after before during about across over under through per") {
+		nounBefore[w] = true
+	}
 }
 
 // completion splits a target completed with a topic into what it asks
@@ -1399,6 +1452,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		mods[w] = true
 	}
 	got, total, worst, worstW := 0.0, 0.0, "", 0.0
+	discounted, discountedW := "", 0.0 // the heaviest discounted term missed
 	for _, k := range terms {
 		w := rar.Weight(k)
 		sw, isSwapped := swapped[k]
@@ -1417,6 +1471,9 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 			got += w * relativeShare
 		case mods[k] || polysemous(k) || cover[judgedMark+k] || (heads[k] != "" && (cover[heads[k]] || covered(heads[k], cover, rar))):
 			total += w * modifierShare
+			if w > discountedW {
+				discounted, discountedW = k, w
+			}
 		default:
 			total += w
 			if w > worstW {
@@ -1426,6 +1483,11 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	if total == 0 {
 		return 1, ""
+	}
+	if worst == "" {
+		// Only discounted terms are missed: the heaviest of them is what
+		// the answer leaves out.
+		worst = discounted
 	}
 	return got / total, worst
 }
