@@ -250,19 +250,7 @@ func keyCellNamed(s statement, want []string) bool {
 	}
 	cells := strings.Split(strings.Trim(strings.TrimSpace(s.md[0]), "|"), "|")
 	key := symbolic.ContentTerms(plainMD(cells[0]))
-	if len(key) < minKeyCellTerms {
-		return false
-	}
-	asked := map[string]bool{}
-	for _, w := range want {
-		asked[w] = true
-	}
-	for _, t := range key {
-		if !asked[t] {
-			return false
-		}
-	}
-	return true
+	return len(key) >= minKeyCellTerms && allAsked(key, want)
 }
 
 // minKeyCellTerms is the fewest content terms a row's key cell must have

@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -479,15 +480,13 @@ func cutHow(how []string, want []string) []string {
 // of the KU's title, and the title has one.
 func titleNamed(k *kus.KU, want []string) bool {
 	title := symbolic.ContentTerms(k.Title)
-	if len(title) == 0 {
-		return false
-	}
-	asked := map[string]bool{}
-	for _, w := range want {
-		asked[w] = true
-	}
-	for _, t := range title {
-		if !asked[t] {
+	return len(title) > 0 && allAsked(title, want)
+}
+
+// allAsked reports whether every one of terms is among want.
+func allAsked(terms, want []string) bool {
+	for _, t := range terms {
+		if !slices.Contains(want, t) {
 			return false
 		}
 	}
