@@ -81,6 +81,19 @@ func choiceItems(target string) []string {
 	return []string{m[1], m[2]}
 }
 
+// titledBy reports whether a unit's title is item's own: the item itself,
+// or a heading that names it after a colon, the way a section names the
+// command or the thing it documents after what it is about ("Searching
+// and measuring retrieval: mrpvm search").
+func titledBy(title, item string) bool {
+	title = strings.TrimSpace(title)
+	if strings.EqualFold(title, item) {
+		return true
+	}
+	i := strings.LastIndex(title, ": ")
+	return i > 0 && strings.EqualFold(strings.Trim(strings.TrimSpace(title[i+2:]), "`"), item)
+}
+
 // about reports whether text names item as a word of its own, in any
 // case.
 func about(text, item string) bool {
@@ -181,7 +194,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 				if k == nil || aliased(k, ev) {
 					continue
 				}
-				own := strings.EqualFold(strings.TrimSpace(k.Title), item)
+				own := titledBy(k.Title, item)
 				ss := read[k.ID]
 				for si, s := range ss {
 					if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
@@ -267,7 +280,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 			continue
 		}
 		found++
-		if strings.EqualFold(strings.TrimSpace(best.Title), item) || slices.ContainsFunc(itemForms(item), func(f string) bool { return strings.EqualFold(strings.TrimSpace(best.Title), f) }) {
+		if slices.ContainsFunc(append(itemForms(item), item), func(f string) bool { return titledBy(best.Title, f) }) {
 			bestSt = ownRow(read[best.ID], bestSt, rest, used, best.ID)
 		}
 		cell := ""

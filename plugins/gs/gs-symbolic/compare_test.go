@@ -254,3 +254,21 @@ func TestComparisonOfItemsListedTogether(t *testing.T) {
 	md := solveMD(t, "compare", "lib Decode or DecodeKey: what is the difference?", "lib Decode or DecodeKey: what is the difference", []mdSource{src}, src.leaf(t, "Decoding"))
 	checkMD(t, md, []string{"all or a specific value"}, nil)
 }
+
+// TestTitledBy: a section's heading that names an item after a colon is
+// that item's own, as a heading that is the item is.
+func TestTitledBy(t *testing.T) {
+	for _, c := range []struct {
+		title, item string
+		want        bool
+	}{
+		{"Searching and measuring retrieval: mrpvm search", "mrpvm search", true},
+		{"htop", "htop", true},
+		{"Searching and measuring retrieval: mrpvm search", "mrpvm ask", false},
+		{"mrpvm search: options", "mrpvm search", false},
+	} {
+		if got := titledBy(c.title, c.item); got != c.want {
+			t.Errorf("titledBy(%q, %q) = %v, want %v", c.title, c.item, got, c.want)
+		}
+	}
+}
