@@ -282,6 +282,8 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		found++
 		if slices.ContainsFunc(append(itemForms(item), item), func(f string) bool { return titledBy(best.Title, f) }) {
 			bestSt = ownRow(read[best.ID], bestSt, rest, used, best.ID)
+		} else {
+			bestSt = ledParagraph(read[best.ID], bestSt, item, items)
 		}
 		cell := ""
 		for i, s := range bestSt {
@@ -436,6 +438,41 @@ func headsItem(title, item string, items []string) bool {
 		}
 	}
 	return len(own) > 0 && symbolic.Overlap(own, symbolic.TermSet(title)) == 1
+}
+
+// ledParagraph completes a row whose one sentence leads with its item
+// ("`AutomaticEnv` is a powerful helper ..."): the paragraph it opens is
+// about that item, and its next sentences (up to maxCellSentences in all)
+// say what it does, as long as they name no other compared item.
+func ledParagraph(ss []statement, row []statement, item string, items []string) []statement {
+	if len(row) != 1 || row[0].kind != kindSentence || !leads(row[0].text, item) {
+		return row
+	}
+	first := row[0]
+	out := []statement{first}
+	after := false
+	for _, s := range ss {
+		if s.text == first.text {
+			after = true
+			continue
+		}
+		if !after || len(out) >= maxCellSentences {
+			continue
+		}
+		if s.kind != kindSentence || s.para != first.para || len(s.block) > 0 || namesOther(s.text, item, items) {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// namesOther reports whether text names a compared item besides item, in
+// any of its forms (itemForms).
+func namesOther(text, item string, items []string) bool {
+	return slices.ContainsFunc(items, func(it string) bool {
+		return it != item && slices.ContainsFunc(append(itemForms(it), it), func(f string) bool { return namesItem(text, f) })
+	})
 }
 
 // ownRow completes the row an item's own page speaks in: a description

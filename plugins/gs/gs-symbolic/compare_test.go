@@ -272,3 +272,15 @@ func TestTitledBy(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonRowLedParagraph: a sentence that leads with its item
+// brings the next sentence of its paragraph, which says what the item
+// does; a sentence naming the other item is not brought along.
+func TestComparisonRowLedParagraph(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## Working with Environment Variables\n\n"+
+		"`BindEnv` takes one or more parameters. The first parameter is the key name. Unlike `AutomaticEnv`, it binds one key.\n\n"+
+		"`AutomaticEnv` is a powerful helper especially when combined with `SetEnvPrefix`. When called, Viper will check for an environment variable any time a `viper.Get` request is made.\n")
+	md := solveMD(t, "compare", "In viper, how does BindEnv differ from AutomaticEnv?", "In viper, how does BindEnv differ from AutomaticEnv",
+		[]mdSource{src}, src.leaf(t, "Working with Environment Variables"))
+	checkMD(t, md, []string{"The first parameter is the key name.", "any time a `viper.Get` request is made"}, []string{"it binds one key"})
+}
