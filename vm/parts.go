@@ -79,13 +79,21 @@ func partContext(parts []string, i int, named, page func(term string) bool, lead
 		// what was done to it ("middleware"), which this part need not
 		// be about. A choice ("zip or gzip") is carried whole: the pointer
 		// stands for all of it.
+		saysItself := false
 		for _, w := range earlier {
-			if slices.ContainsFunc(contentTerms(w), named) {
+			if ts := contentTerms(w); slices.ContainsFunc(ts, named) {
 				add(w)
+				saysItself = saysItself || !slices.ContainsFunc(ts, func(t string) bool { return !own[t] })
 			}
 		}
 		if len(words) > 0 {
 			return strings.Join(words, " ")
+		}
+		if saysItself {
+			// The part names what the pointer stands for itself ("with
+			// pandoc, how do I list the formats it supports"): the rest
+			// of the earlier part is about something else.
+			return ""
 		}
 	}
 	if pointsBackInPart(parts[i]) {

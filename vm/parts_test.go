@@ -56,6 +56,8 @@ func TestPartContext(t *testing.T) {
 			"Should I use zip or gzip to compress my files"},
 		{"the source's name is carried", []string{"give a viper key a fallback value", "pick up changes when the config file is edited"}, 1, namedBy("viper README"), true, "viper"},
 		{"a part naming it itself borrows nothing", []string{"group gin routes", "run the gin server on port 8080"}, 1, namedBy("gin docs doc"), true, ""},
+		{"a pointer whose thing the part names itself borrows nothing", []string{"With pandoc, how do I choose which PDF engine it uses",
+			"With pandoc, how do I list the output formats it supports"}, 1, namedBy("common pandoc pandoc"), false, ""},
 		{"which one is another of the earlier part's kind", []string{"command shows disk usage of a folder", "one shows free memory"}, 1,
 			namedBy("common du du"), false, "command"},
 		{"the first part borrows nothing", []string{"see my scheduled cron jobs", "wipe all of them"}, 0, nil, true, ""},

@@ -81,6 +81,19 @@ func choiceItems(target string) []string {
 	return []string{m[1], m[2]}
 }
 
+// titledBy reports whether a unit's title is item's own: the item itself,
+// or a heading that names it after a colon, the way a section names the
+// command or the thing it documents after what it is about ("Searching
+// and measuring retrieval: mrpvm search").
+func titledBy(title, item string) bool {
+	title = strings.TrimSpace(title)
+	if strings.EqualFold(title, item) {
+		return true
+	}
+	i := strings.LastIndex(title, ": ")
+	return i > 0 && strings.EqualFold(strings.Trim(strings.TrimSpace(title[i+2:]), "`"), item)
+}
+
 // about reports whether text names item as a word of its own, in any
 // case.
 func about(text, item string) bool {
@@ -181,7 +194,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 				if k == nil || aliased(k, ev) {
 					continue
 				}
-				own := strings.EqualFold(strings.TrimSpace(k.Title), item)
+				own := titledBy(k.Title, item)
 				ss := read[k.ID]
 				for si, s := range ss {
 					if used[k.ID+"\x00"+s.text] || labels[label(s.text)] {
@@ -267,8 +280,10 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 			continue
 		}
 		found++
-		if strings.EqualFold(strings.TrimSpace(best.Title), item) || slices.ContainsFunc(itemForms(item), func(f string) bool { return strings.EqualFold(strings.TrimSpace(best.Title), f) }) {
+		if slices.ContainsFunc(append(itemForms(item), item), func(f string) bool { return titledBy(best.Title, f) }) {
 			bestSt = ownRow(read[best.ID], bestSt, rest, used, best.ID)
+		} else {
+			bestSt = ledParagraph(read[best.ID], bestSt, item, items)
 		}
 		cell := ""
 		for i, s := range bestSt {
@@ -423,6 +438,41 @@ func headsItem(title, item string, items []string) bool {
 		}
 	}
 	return len(own) > 0 && symbolic.Overlap(own, symbolic.TermSet(title)) == 1
+}
+
+// ledParagraph completes a row whose one sentence leads with its item
+// ("`AutomaticEnv` is a powerful helper ..."): the paragraph it opens is
+// about that item, and its next sentences (up to maxCellSentences in all)
+// say what it does, as long as they name no other compared item.
+func ledParagraph(ss []statement, row []statement, item string, items []string) []statement {
+	if len(row) != 1 || row[0].kind != kindSentence || !leads(row[0].text, item) {
+		return row
+	}
+	first := row[0]
+	out := []statement{first}
+	after := false
+	for _, s := range ss {
+		if s.text == first.text {
+			after = true
+			continue
+		}
+		if !after || len(out) >= maxCellSentences {
+			continue
+		}
+		if s.kind != kindSentence || s.para != first.para || len(s.block) > 0 || namesOther(s.text, item, items) {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// namesOther reports whether text names a compared item besides item, in
+// any of its forms (itemForms).
+func namesOther(text, item string, items []string) bool {
+	return slices.ContainsFunc(items, func(it string) bool {
+		return it != item && slices.ContainsFunc(append(itemForms(it), it), func(f string) bool { return namesItem(text, f) })
+	})
 }
 
 // ownRow completes the row an item's own page speaks in: a description

@@ -254,3 +254,33 @@ func TestComparisonOfItemsListedTogether(t *testing.T) {
 	md := solveMD(t, "compare", "lib Decode or DecodeKey: what is the difference?", "lib Decode or DecodeKey: what is the difference", []mdSource{src}, src.leaf(t, "Decoding"))
 	checkMD(t, md, []string{"all or a specific value"}, nil)
 }
+
+// TestTitledBy: a section's heading that names an item after a colon is
+// that item's own, as a heading that is the item is.
+func TestTitledBy(t *testing.T) {
+	for _, c := range []struct {
+		title, item string
+		want        bool
+	}{
+		{"Searching and measuring retrieval: mrpvm search", "mrpvm search", true},
+		{"htop", "htop", true},
+		{"Searching and measuring retrieval: mrpvm search", "mrpvm ask", false},
+		{"mrpvm search: options", "mrpvm search", false},
+	} {
+		if got := titledBy(c.title, c.item); got != c.want {
+			t.Errorf("titledBy(%q, %q) = %v, want %v", c.title, c.item, got, c.want)
+		}
+	}
+}
+
+// TestComparisonRowLedParagraph: a sentence that leads with its item
+// brings the next sentence of its paragraph, which says what the item
+// does; a sentence naming the other item is not brought along.
+func TestComparisonRowLedParagraph(t *testing.T) {
+	src := parseMD(t, "viper/README.md", "# Viper\n\n## Working with Environment Variables\n\n"+
+		"`BindEnv` takes one or more parameters. The first parameter is the key name. Unlike `AutomaticEnv`, it binds one key.\n\n"+
+		"`AutomaticEnv` is a powerful helper especially when combined with `SetEnvPrefix`. When called, Viper will check for an environment variable any time a `viper.Get` request is made.\n")
+	md := solveMD(t, "compare", "In viper, how does BindEnv differ from AutomaticEnv?", "In viper, how does BindEnv differ from AutomaticEnv",
+		[]mdSource{src}, src.leaf(t, "Working with Environment Variables"))
+	checkMD(t, md, []string{"The first parameter is the key name.", "any time a `viper.Get` request is made"}, []string{"it binds one key"})
+}

@@ -21,3 +21,22 @@ func TestTableRowNamedByItsKeyCellLeads(t *testing.T) {
 	checkMD(t, sources, []string{"[1] Where does this change belong"}, nil)
 	checkMD(t, md, []string{"a new configuration key"}, nil)
 }
+
+// TestWhatQuestionAskingForAKeyColumnGetsEveryRow: a "what" question that
+// asks for the things a table's first column holds ("packages" of a
+// "package | description" table) is shown every row, not only the rows
+// that share its other words.
+func TestWhatQuestionAskingForAKeyColumnGetsEveryRow(t *testing.T) {
+	src := parseMD(t, "chi/README.md", "# chi\n\n## Extra middlewares & packages\n\nPlease see the project page for additional packages.\n\n"+
+		"| package | description |\n|:---|:---|\n"+
+		"| [cors](https://x/cors) | Cross-origin resource sharing (CORS) |\n"+
+		"| [jwtauth](https://x/jwtauth) | JWT authentication |\n"+
+		"| [httprate](https://x/httprate) | HTTP request rate limiter |\n"+
+		"| [stampede](https://x/stampede) | HTTP request coalescer |\n")
+	md := solveMD(t, "explain", "What extra packages does the project offer, for example for rate limiting?", "extra packages does the project offer, for example for rate limiting",
+		[]mdSource{src}, src.leaf(t, "Extra middlewares & packages"))
+	checkMD(t, md, []string{"cors", "jwtauth", "httprate", "stampede"}, nil)
+	if keyColumnAsked([]string{"| package | description |"}, []string{"rate", "limit"}) {
+		t.Error("a question that does not ask for the key column's things asks for every row")
+	}
+}

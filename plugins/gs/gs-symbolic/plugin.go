@@ -363,6 +363,37 @@ var auxiliaries = symbolic.TermSet("can could do does did should would will may 
 // asksWhatRE is a question that asks what or which things are so.
 var asksWhatRE = regexp.MustCompile(`(?i)^\s*(?:what|which)\b`)
 
+// commonToExamples returns the terms that at least half of the examples
+// of page k hold (a list item with the command under it), when it shows
+// at least minCommonExamples of them; nil otherwise.
+func commonToExamples(stmts []scored, k *kus.KU) map[string]bool {
+	count := map[string]int{}
+	examples := 0
+	for _, s := range stmts {
+		if s.ku != k || s.kind != kindItem || len(s.block) == 0 {
+			continue
+		}
+		examples++
+		for t := range symbolic.TermSet(s.plain()) {
+			count[t]++
+		}
+	}
+	if examples < minCommonExamples {
+		return nil
+	}
+	common := map[string]bool{}
+	for t, n := range count {
+		if 2*n >= examples {
+			common[t] = true
+		}
+	}
+	return common
+}
+
+// minCommonExamples is how many examples a page needs before a word most
+// of them hold is taken for what they all are about.
+const minCommonExamples = 4
+
 // maxOverview bounds the statements of an overview.
 const maxOverview = 9
 
@@ -392,6 +423,12 @@ func overview(stmts []scored, want []string, act string, list bool, ex exclusion
 			other = append(other, w)
 		}
 	}
+	// A word most of the page's examples hold ("information" of acpi's
+	// "Show battery information", "Show thermal information", ...) is
+	// what they all are about: "what information can acpi show" names
+	// the page and nothing that chooses among its examples.
+	common := commonToExamples(stmts, k)
+	other = slices.DeleteFunc(other, func(w string) bool { return common[w] })
 	// A list question ("Which subcommands does git stash have?", "What
 	// are the ways to ...?") asks for the page's examples whatever else
 	// it names: first those that bear on it, else all of them.
@@ -952,7 +989,7 @@ var exclusionRE = regexp.MustCompile(`(?i)\b(?:besides|apart from|aside from|oth
 type exclusion struct {
 	action string
 	object []string
-	terms  []string // every term of the phrase
+	terms  []string // every term of the phrase and of its cue
 }
 
 // exclusionOf reads what prompt sets aside; the zero exclusion when it
@@ -963,7 +1000,9 @@ func exclusionOf(prompt string) exclusion {
 		return exclusion{}
 	}
 	action, object := symbolic.Action(m[1])
-	return exclusion{action: action, object: object, terms: symbolic.ContentTerms(m[1])}
+	// The cue ("besides", "apart from") is no word of what is asked
+	// either: its terms go with the phrase's.
+	return exclusion{action: action, object: object, terms: symbolic.ContentTerms(m[0])}
 }
 
 // without is want less the terms the exclusion names: what a question

@@ -497,6 +497,43 @@ func plainTop(ex []scoredExample) scoredExample {
 // bestPlain is the highest plain score of ex.
 func bestPlain(ex []scoredExample) float64 { return plainTop(ex).plain }
 
+// summaryItemAnswers reports whether a list item of a procedure's summary
+// holds, by itself, at least minOverlap of the task's terms and more of
+// them than the best example holds in its own description and lines. Such
+// an item ("`--run -` writes it to standard output") is a statement of
+// its own, not an example (it opens nothing with a colon), and answers
+// the task where the example only borrows the summary's words: the prose
+// answer quotes it.
+func summaryItemAnswers(p procedure, top scoredExample, want []string, joined map[string][]string) bool {
+	own := symbolic.Overlap(want, withParts(symbolic.TermSet(top.context+" "+top.desc+" "+strings.Join(top.how, " ")), joined))
+	for _, item := range summaryItems(p.summary) {
+		if ov := symbolic.Overlap(want, withParts(symbolic.TermSet(item), joined)); ov >= minOverlap && ov > own {
+			return true
+		}
+	}
+	return false
+}
+
+// summaryItems returns the list items of a summary, each with the indented
+// lines that continue it.
+func summaryItems(summary string) []string {
+	var items []string
+	in := false
+	for l := range strings.SplitSeq(summary, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case isItem(t):
+			items = append(items, t)
+			in = true
+		case in && t != "" && strings.HasPrefix(l, " "):
+			items[len(items)-1] += " " + t
+		default:
+			in = false
+		}
+	}
+	return items
+}
+
 // rankExamples scores each example by the task terms found in the KU's
 // title, its summary and the example itself: a task is answered by one
 // example of one page, so the terms must meet there, not across the page.
@@ -743,6 +780,9 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 				break
 			}
 		}
+	}
+	if summaryItemAnswers(best.p, plainTop(best.ex), want, joined) {
+		return nil
 	}
 	// A section the page dedicates to the task is read under the headings
 	// above it ("Putting Values into Viper" > "Setting Overrides"): they

@@ -157,6 +157,13 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 				rows = append(rows, ordered[i].md[0])
 			}
 			i--
+			if !bullets && asksWhat && (titleNamed(s.ku, want) || keyColumnAsked(s.head, want)) {
+				// A "what"/"which" question that asks for the things a
+				// table's key column holds ("What packages ..." of a
+				// "package | description" table) or names the table's
+				// section is answered by every row, as a list question is.
+				rows = s.rows[:min(len(s.rows), maxAll)]
+			}
 			if bullets {
 				// A list question is answered by the table's rows: every
 				// one up to maxAll, as a table a statement introduces is
@@ -478,6 +485,26 @@ func cutHow(how []string, want []string) []string {
 
 // titleNamed reports whether the question's terms hold every content term
 // of the KU's title, and the title has one.
+// keyColumnAsked reports whether the question asks for what a table's
+// first column holds: the header cell of that column is one of its words
+// ("package" of "What extra packages does chi offer?").
+func keyColumnAsked(head []string, want []string) bool {
+	if len(head) == 0 {
+		return false
+	}
+	cells := strings.Split(strings.Trim(strings.TrimSpace(head[0]), "|"), "|")
+	key := symbolic.ContentTerms(cells[0])
+	if len(key) == 0 {
+		return false
+	}
+	for _, t := range key {
+		if !slices.Contains(want, t) {
+			return false
+		}
+	}
+	return true
+}
+
 func titleNamed(k *kus.KU, want []string) bool {
 	title := symbolic.ContentTerms(k.Title)
 	return len(title) > 0 && allAsked(title, want)

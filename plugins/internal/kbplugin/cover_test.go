@@ -54,3 +54,18 @@ func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
 	assert.True(t, boosted("count the typos in a file", "typos"))
 	assert.True(t, boosted("which plugins are there?", "plugin"))
 }
+
+// A heading that names what it documents after a colon ("Searching and
+// measuring retrieval: mrpvm search") is named by a question that names
+// that thing, however long the words before the colon.
+func TestBoostNamedTitlesAfterColon(t *testing.T) {
+	e := &Engine{an: text.English()}
+	boosted := func(query, title string) bool {
+		terms := e.an.Append(nil, query)
+		cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
+		e.boostNamedTitles(cands, terms, query)
+		return cands[0].score > 1
+	}
+	assert.True(t, boosted("How is mrpvm search different from mrpvm ask?", "Searching and measuring retrieval: mrpvm search"))
+	assert.False(t, boosted("How is mrpvm search different from mrpvm ask?", "Searching and measuring retrieval: mrpvm bench"))
+}

@@ -903,6 +903,12 @@ func (e *Engine) namerOf(terms []string, query string) *namer {
 // three whole terms) each of whose terms the question holds and each of
 // whose words it writes as written.
 func (nm *namer) names(title string) bool {
+	if i := strings.LastIndex(title, ": "); i > 0 && nm.names(strings.Trim(title[i+2:], "` ")) {
+		// A heading that names the command or thing it documents after
+		// what it is about ("Searching and measuring retrieval: mrpvm
+		// search") is named by that name.
+		return true
+	}
 	if title == "" || len(title) > 40 {
 		return false
 	}
