@@ -309,9 +309,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// variables" asks about variables like $HOME: a combining form
 	// ("-style", "-like") makes its word a likeness and names nothing of
 	// its own either (combiningRE); nor does the verb of a contact clause
-	// closing it ("the reason it gave", contactRE).
+	// closing it ("the reason it gave", contactRE), nor the words that set
+	// the scene of the question: the user's reason, an example they give
+	// and a limit they set (sceneFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(t), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(sceneFree(t)), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -1779,6 +1781,41 @@ var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we
 // it asks: a subordinating word of time or order and a subject pronoun,
 // up to a completed follow-up's parenthesised topic or the end.
 var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// reasonRE finds a clause of a question that gives the user's reason for
+// asking ("because {{ }} clashes with vue"): "because" and what follows,
+// up to a completed follow-up's parenthesised topic or the end.
+var reasonRE = regexp.MustCompile(`(?i)[\s,]+because\s+[^()]*`)
+
+// givenExampleRE finds an example the question gives of what it asks
+// about ("for example a password kept under /etc", "such as the user
+// id"): the phrase that introduces it and what follows, up to a comma, a
+// parenthesis or a question mark.
+var givenExampleRE = regexp.MustCompile(`(?i)[\s,]+(?:for\s+example|for\s+instance|such\s+as|e\.g\.)[\s,]+[^,()?]*`)
+
+// limitRE finds a limit the question sets: a comparative, "than" (or its
+// common misspelling "then" after a comparative) and the value, with its
+// article ("more than a quarter", "wider than 40", "longer then 4096").
+var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|narrower|bigger|larger|smaller|higher|lower|older|newer)\s+th[ae]n\s+(?:a\s+|an\s+|the\s+)?[\w.]+`)
+
+// sceneFree is target without the words by which the user sets the scene
+// of what they ask: the reason they ask it (reasonRE), an example of the
+// thing they give (givenExampleRE) and a limit they set on it (limitRE).
+// A page that answers names the thing and the action, seldom the user's
+// reason or example, and gives a limit as a value to fill in ("-w
+// {{width}}"), so none of these is a word the answer must cover. Target
+// itself when nothing but filler would remain.
+func sceneFree(target string) string {
+	asked := reasonRE.ReplaceAllString(target, " ")
+	asked = givenExampleRE.ReplaceAllString(asked, " ")
+	asked = limitRE.ReplaceAllString(asked, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return strings.Join(strings.Fields(asked), " ")
+		}
+	}
+	return target
+}
 
 // occasionFree is a how-to target without its occasion clauses
 // (occasionRE); target itself when nothing but filler would remain.
