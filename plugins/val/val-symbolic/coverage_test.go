@@ -306,6 +306,41 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 	})
 }
 
+const ipRoutePage = `# ip route
+
+> IP Routing table management subcommand.
+
+- Show which route will be used by the kernel to reach an IP address:
+
+` + "`ip route get {{destination_ip}}`" + `
+
+- Show the route used to reach the default gateway:
+
+` + "`ip route show default`" + `
+`
+
+// TestAPlaceholderCoversAnAddress: an address the question gives ("reach
+// 8.8.8.8") is a value the user fills in, as a number is, and a command
+// that leaves it to fill in covers it.
+func TestAPlaceholderCoversAnAddress(t *testing.T) {
+	df := freqs(map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30})
+	ipRoute := descriptionUnit(t, "linux/ip-route.md", ipRoutePage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/ip-route.md": ipRoutePage}}
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which route would be used to reach 8.8.8.8"}},
+		Evidence: []plugin.ScoredKU{{KU: ipRoute, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8.8.8.8\" is not covered", []answerCase{
+		{"a placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show which route will be used by the kernel to reach an IP address:\n\n" +
+			"  `ip route get {{destination_ip}}`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusAccepted},
+		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
+			"  `ip route show default`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusRejected},
+	})
+	for term, want := range map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false} {
+		if got := isLiteralValue(term); got != want {
+			t.Errorf("isLiteralValue(%q) = %v, want %v", term, got, want)
+		}
+	}
+}
+
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
 // of the part before it ("keep watching for new ones (kernel messages in
 // a human-readable way)") is answered by what covers its own words and

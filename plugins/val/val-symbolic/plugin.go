@@ -389,13 +389,13 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
-	// A number the question gives ("port 8080") is a value the user fills
-	// in: a command that leaves a placeholder for it ("lsof -i :{{port}}")
-	// covers it.
+	// A number the question gives ("port 8080", "reach 8.8.8.8") is a
+	// value the user fills in: a command that leaves a placeholder for it
+	// ("lsof -i :{{port}}") covers it.
 	if fillInRE.MatchString(body) {
 		for _, t := range targets {
 			for _, k := range keyTerms(t) {
-				if isNumber(k) {
+				if isLiteralValue(k) {
 					cover[k] = true
 					for _, u := range units {
 						u[k] = true
@@ -1051,6 +1051,14 @@ func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]strin
 	}
 	return out
 }
+
+// isLiteralValue reports whether term is a number or numbers joined by
+// dots or colons (an address: "8.8.8.8", "127.0.0.1:8080").
+func isLiteralValue(term string) bool {
+	return literalValueRE.MatchString(term)
+}
+
+var literalValueRE = regexp.MustCompile(`^\d+(?:[.:]\d+)*$`)
 
 // isNumber reports whether term is made of digits only.
 func isNumber(term string) bool {
