@@ -558,8 +558,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A verb of very many senses (polysemous: "turn" of "turn a document
+	// into a PDF") names its action through what it acts on, which pages
+	// say with a verb of their own ("convert"): it is not judged here.
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !splitPhrasal(targets[0], action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !polysemous(action) && !splitPhrasal(targets[0], action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
