@@ -163,6 +163,8 @@ func TestTargetTrims(t *testing.T) {
 			"read a value from the request context, such as the user id":                "read a value from the request context",
 			"stop one process from using more than a quarter of the CPU":                "stop one process from using of the CPU",
 			"happens when a search query is longer then 4096 bytes":                     "happens when a search query is bytes",
+			"put my public key on a server so I can log in without a password":          "put my public key on a server",
+			"delete a file so that nobody can recover it":                               "delete a file so that nobody can recover it",
 			"wrap lines then print them":                                                "wrap lines then print them",
 			"because I can":                                                             "because I can",
 		}},

@@ -1809,17 +1809,25 @@ var givenExampleRE = regexp.MustCompile(`(?i)[\s,]+(?:for\s+example|for\s+instan
 // article ("more than a quarter", "wider than 40", "longer then 4096").
 var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|narrower|bigger|larger|smaller|higher|lower|older|newer)\s+th[ae]n\s+(?:a\s+|an\s+|the\s+)?[\w.]+`)
 
+// purposeRE finds a clause of a question that says what the user will do
+// once they have what they ask ("so I can log in without a password"):
+// "so" (or "so that"), a subject pronoun and what follows, up to a
+// completed follow-up's parenthesised topic or the end.
+var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
 // sceneFree is target without the words by which the user sets the scene
 // of what they ask: the reason they ask it (reasonRE), an example of the
-// thing they give (givenExampleRE) and a limit they set on it (limitRE).
-// A page that answers names the thing and the action, seldom the user's
-// reason or example, and gives a limit as a value to fill in ("-w
-// {{width}}"), so none of these is a word the answer must cover. Target
-// itself when nothing but filler would remain.
+// thing they give (givenExampleRE), a limit they set on it (limitRE) and
+// what they mean to do with it (purposeRE). A page that answers names the
+// thing and the action, seldom the user's reason, example or purpose, and
+// gives a limit as a value to fill in ("-w {{width}}"), so none of these
+// is a word the answer must cover. Target itself when nothing but filler
+// would remain.
 func sceneFree(target string) string {
 	asked := reasonRE.ReplaceAllString(target, " ")
 	asked = givenExampleRE.ReplaceAllString(asked, " ")
 	asked = limitRE.ReplaceAllString(asked, " ")
+	asked = purposeRE.ReplaceAllString(asked, " ")
 	for _, k := range symbolic.ContentTerms(asked) {
 		if !filler[k] {
 			return strings.Join(strings.Fields(asked), " ")
