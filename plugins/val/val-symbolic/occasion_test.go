@@ -168,6 +168,14 @@ func TestTargetTrims(t *testing.T) {
 			"wrap lines then print them":                                                "wrap lines then print them",
 			"because I can":                                                             "because I can",
 		}},
+		// A semi-modal goes as a modal verb would; "to" after another
+		// verb stays.
+		{"semiModalFree", semiModalFree, map[string]string{
+			"Who is supposed to close that writer": "Who is close that writer",
+			"what ought to happen on a timeout":    "what happen on a timeout",
+			"what is the flag supposed for":        "what is the flag supposed for",
+			"how do I go to the next match":        "how do I go to the next match",
+		}},
 		// A contact clause closing the target goes, with a place it
 		// names; one that goes on to say more stays.
 		{"contact clause", func(s string) string { return contactRE.ReplaceAllString(s, "$1$2") }, map[string]string{

@@ -311,9 +311,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// its own either (combiningRE); nor does the verb of a contact clause
 	// closing it ("the reason it gave", contactRE), nor the words that set
 	// the scene of the question: the user's reason, an example they give
-	// and a limit they set (sceneFree).
+	// and a limit they set (sceneFree); nor a semi-modal ("is supposed
+	// to", semiModalFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(sceneFree(t)), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(sceneFree(semiModalFree(t))), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -1792,6 +1793,16 @@ var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we
 // it asks: a subordinating word of time or order and a subject pronoun,
 // up to a completed follow-up's parenthesised topic or the end.
 var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// semiModalRE matches a verb phrase that works as a modal verb ("is
+// supposed to", "ought to", "is going to"): its words say what should or
+// will happen, as "should" and "will" do, and name nothing asked.
+var semiModalRE = regexp.MustCompile(`(?i)\b(?:supposed|ought|going)\s+to\b`)
+
+// semiModalFree is target without its semi-modals (semiModalRE).
+func semiModalFree(target string) string {
+	return strings.Join(strings.Fields(semiModalRE.ReplaceAllString(target, " ")), " ")
+}
 
 // reasonRE finds a clause of a question that gives the user's reason for
 // asking ("because {{ }} clashes with vue"): "because" and what follows,
