@@ -160,6 +160,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 		"prevent the shell from exiting":            "exit",
 		"stop the running container":                "stop",
 		"copy files from existing folders":          "copi",
+		"stop one process from using the CPU":       "",
 	} {
 		if got := verbAction(task); got != want {
 			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)

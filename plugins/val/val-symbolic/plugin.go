@@ -2031,6 +2031,9 @@ const maxCompoundTail = 5
 // hinders: "stop it from wrapping lines", "keep git from asking") is done by the option that governs the doing: its
 // action is the gerund's verb, which a page names ("Wrap encoded output at
 // a width, 0 disables wrapping") where it rarely names the hindering verb.
+// A gerund of a verb too light to be a content term ("stop a process from
+// using the CPU") leaves the task no action of its own to judge: pages
+// say the hindrance in words of their own ("limit", "cap").
 func verbAction(task string) string {
 	action, _ := symbolic.Action(task)
 	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
@@ -2044,7 +2047,11 @@ func verbAction(task string) string {
 			continue
 		}
 		if m := hinderRE.FindStringSubmatch(task[loc[1]:]); m != nil {
-			if g := symbolic.ContentTerms(m[1]); len(g) == 1 {
+			g := symbolic.ContentTerms(m[1])
+			if len(g) == 0 {
+				return ""
+			}
+			if len(g) == 1 {
 				if all, _ := lexicon.PartsOfSpeech(g[0]); all&lexicon.Verb != 0 {
 					return g[0]
 				}
