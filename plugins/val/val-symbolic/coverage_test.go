@@ -547,3 +547,24 @@ func TestANameModifiesTheNounAfterIt(t *testing.T) {
 		}
 	}
 }
+
+const benchmarkPage = "# Benchmarks\n\n| benchmark | bytes per request |\n| --- | --- |\n| Route_Param | 400 |\n\n" +
+	"## Allocations\n\nEach request allocates its route context, which the router pools.\n"
+
+// TestAPageCoversAFigureItHolds: a figure the question quotes ("400
+// bytes") is covered by the page the answer cites when the page holds it,
+// though the passage quoted gives the reason for it; a figure the page
+// does not hold is not covered.
+func TestAPageCoversAFigureItHolds(t *testing.T) {
+	df := freqs(map[string]int{"request": 100, "rout context pool": 40, "alloc byte": 10, "400": 1, "500": 1})
+	section := plugintest.Text("b::7", "Allocations", "docs/bench.md", 7, "Each request allocates its route context, which the router pools.")
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"docs/bench.md": benchmarkPage}}
+	answer := "Each request allocates its route context, which the router pools. [1]\n\nSources:\n[1] Allocations — docs/bench.md:7\n"
+	for figure, want := range map[string]plugin.Status{"400": plugin.StatusAccepted, "500": plugin.StatusRejected} {
+		target := "each request allocate " + figure + " bytes"
+		expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: "Why does " + target + "?"}, Intents: intent(target),
+			Evidence: []plugin.ScoredKU{{KU: section, Score: 1, Level: kus.LevelSection}}}, "", "", []answerCase{
+			{figure, answer, nil, want},
+		})
+	}
+}

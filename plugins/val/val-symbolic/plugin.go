@@ -405,6 +405,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	coverPageValues(targets, cover, units, cited, rc)
 	single := len(targets) == 1 && !comparison(in)
 	// A how-to answered with examples has its verb judged on its own, on
 	// the source the answer leads with and the lexicon's relatives of the
@@ -1054,6 +1055,40 @@ func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]strin
 		out[k] = o
 	}
 	return out
+}
+
+// coverPageValues covers, in cover and in the cover of each cited unit, a
+// number the question gives (isLiteralValue) that the whole page of that
+// unit holds: a figure is a fact of one page ("400 bytes per request" of
+// a benchmark table), and a page that holds it is about what the question
+// quotes, though the passage the answer quotes gives the figure's reason
+// rather than the figure.
+func coverPageValues(targets []string, cover map[string]bool, units map[int]map[string]bool, cited map[int]*kus.KU, rc plugin.RunContext) {
+	if rc.Corpus == nil {
+		return
+	}
+	var values []string
+	for _, t := range targets {
+		for _, k := range keyTerms(t) {
+			if isLiteralValue(k) && !cover[k] {
+				values = append(values, k)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	for n, k := range cited {
+		page := symbolic.TermSet(string(rc.Corpus.SourceText(k.SourceID)))
+		for _, v := range values {
+			if page[v] {
+				cover[v] = true
+				if u := units[n]; u != nil {
+					u[v] = true
+				}
+			}
+		}
+	}
 }
 
 // isLiteralValue reports whether term is a number or numbers joined by
