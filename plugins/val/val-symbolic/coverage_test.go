@@ -568,3 +568,22 @@ func TestAPageCoversAFigureItHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestACompletedPartThatNamesItsTopic: a part completed with the whole
+// earlier part as its topic ("(pandoc choose which PDF engine it uses)")
+// needs no more of that topic when its own words name it ("with pandoc");
+// one that does not name it must cover some share of the topic.
+func TestACompletedPartThatNamesItsTopic(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"list output format support": 40, "choos engin": 30, "pdf": 20, "pandoc": 3})}
+	pandoc := plugintest.Text("p::3", "pandoc", "common/pandoc.md", 3, "List the supported output formats: pandoc --list-output-formats")
+	answer := "List the supported output formats: pandoc --list-output-formats [1]\n\nSources:\n[1] pandoc — common/pandoc.md:3\n"
+	for target, want := range map[string]plugin.Status{
+		"with pandoc, list the output formats (pandoc choose which PDF engine it uses)": plugin.StatusAccepted,
+		"list the output formats (pandoc choose which PDF engine it uses)":              plugin.StatusRejected,
+	} {
+		expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+			Evidence: []plugin.ScoredKU{{KU: pandoc, Score: 1, Level: kus.LevelLeaf}}}, "", "", []answerCase{
+			{target, answer, nil, want},
+		})
+	}
+}

@@ -460,7 +460,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			// that part's answer covered, only says what they are about:
 			// some of its words suffice.
 			if asked, topic, ok := completion(t); ok {
-				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && mentions(topic, cover, rar, p.Options.MinKeyTerms) {
+				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && (mentions(topic, cover, rar, p.Options.MinKeyTerms) || namesTopic(asked, topic, cover, rar)) {
 					cov = c
 				} else if c < cov {
 					worst = w
@@ -790,6 +790,24 @@ func mentions(topic string, cover map[string]bool, rar symbolic.Rarity, share fl
 		}
 	}
 	return found > 0 && float64(found) >= share*float64(len(key))
+}
+
+// namesTopic reports whether asked names, itself, a key term of topic
+// that cover holds ("pandoc" of "with pandoc, how do I list the output
+// formats" completed with "pandoc: choose which PDF engine it uses"): a
+// question that says what it is about needs nothing more of the topic,
+// whose other words the earlier part asked.
+func namesTopic(asked, topic string, cover map[string]bool, rar symbolic.Rarity) bool {
+	own := map[string]bool{}
+	for _, k := range keyTerms(asked) {
+		own[k] = true
+	}
+	for _, k := range askedTerms(topic, rar) {
+		if own[k] && !filler[k] && covered(k, cover, rar) {
+			return true
+		}
+	}
+	return false
 }
 
 // earlierTurns reports whether the conversation has a user turn before
