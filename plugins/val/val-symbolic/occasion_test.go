@@ -176,6 +176,16 @@ func TestTargetTrims(t *testing.T) {
 			"what is the flag supposed for":        "what is the flag supposed for",
 			"how do I go to the next match":        "how do I go to the next match",
 		}},
+		// A place of the user's own closing the target, or its part
+		// before a completed topic, goes unless the answer names it; one
+		// inside the target stays.
+		{"ownPlaceFree", func(s string) string { return ownPlaceFree(s, map[string]bool{"shell": true}) }, map[string]string{
+			"measure that on my machine (logrus)":          "measure that (logrus)",
+			"remove the GPS location from my photos":       "remove the GPS location",
+			"get tab completion for mrpvm in my shell":     "get tab completion for mrpvm in my shell",
+			"list the disks in my machine and their sizes": "list the disks in my machine and their sizes",
+			"remove the GPS location from the photos":      "remove the GPS location from the photos",
+		}},
 		// A contact clause closing the target goes, with a place it
 		// names; one that goes on to say more stays.
 		{"contact clause", func(s string) string { return contactRE.ReplaceAllString(s, "$1$2") }, map[string]string{

@@ -311,10 +311,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// its own either (combiningRE); nor does the verb of a contact clause
 	// closing it ("the reason it gave", contactRE), nor the words that set
 	// the scene of the question: the user's reason, an example they give
-	// and a limit they set (sceneFree); nor a semi-modal ("is supposed
-	// to", semiModalFree).
+	// and a limit they set (sceneFree), a place of their own the answer
+	// does not name (ownPlaceFree); nor a semi-modal ("is supposed to",
+	// semiModalFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(sceneFree(semiModalFree(t))), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(t)), answerTerms)), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -1878,6 +1879,32 @@ var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|
 // "so" (or "so that"), a subject pronoun and what follows, up to a
 // completed follow-up's parenthesised topic or the end.
 var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// ownPlaceRE matches a place of the user's own closing a target or a
+// part of it, before a completed follow-up's topic: a preposition of
+// place, a first-person possessive and a noun of one or two words ("on my
+// machine", "from my photos"); group 1 is the parenthesis that follows,
+// if any.
+var ownPlaceRE = regexp.MustCompile(`(?i)\s+(?:on|in|at|from)\s+(?:my|our)\s+[\w.'’-]+(?:\s+[\w.'’-]+)?\s*(\(|$)`)
+
+// ownPlaceFree is target without the place of the user's own that closes
+// it (ownPlaceRE) when the answer says none of that place's words (said):
+// the user's machine, shell or files are where they will do what they
+// ask, which a page that tells how to do it does not name. When the
+// answer does say it, it stays asked: the answer speaks of that place.
+func ownPlaceFree(target string, said map[string]bool) string {
+	return ownPlaceRE.ReplaceAllStringFunc(target, func(m string) string {
+		for _, k := range symbolic.ContentTerms(m) {
+			if !filler[k] && said[k] {
+				return m
+			}
+		}
+		if strings.HasSuffix(m, "(") {
+			return " ("
+		}
+		return ""
+	})
+}
 
 // sceneFree is target without the words by which the user sets the scene
 // of what they ask: the reason they ask it (reasonRE), an example of the
