@@ -1427,6 +1427,23 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 			return true
 		}
 	}
+	return keysRow(w, said, rar)
+}
+
+// keysRow reports whether a table row among said opens with w: its first
+// cell names what the row says of it ("| hostrouter | Domain/host based
+// request routing |"), as a glossary's entry names its word, so the row is
+// about w wherever it stands in the table.
+func keysRow(w string, said []string, rar symbolic.Rarity) bool {
+	for _, line := range strings.Split(strings.Join(said, "\n"), "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if !strings.HasPrefix(strings.TrimSpace(line), "|") || len(cells) < 2 {
+			continue
+		}
+		if covered(w, symbolic.TermSet(cells[0]), rar) {
+			return true
+		}
+	}
 	return false
 }
 
