@@ -185,6 +185,7 @@ func TestTargetTrims(t *testing.T) {
 			"get tab completion for mrpvm in my shell":     "get tab completion for mrpvm in my shell",
 			"list the disks in my machine and their sizes": "list the disks in my machine and their sizes",
 			"remove the GPS location from the photos":      "remove the GPS location from the photos",
+			"do it on my machine":                          "do it on my machine",
 		}},
 		// A contact clause closing the target goes, with a place it
 		// names; one that goes on to say more stays.

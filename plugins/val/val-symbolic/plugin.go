@@ -1909,8 +1909,9 @@ var ownPlaceRE = regexp.MustCompile(`(?i)\s+(?:on|in|at|from)\s+(?:my|our)\s+[\w
 // the user's machine, shell or files are where they will do what they
 // ask, which a page that tells how to do it does not name. When the
 // answer does say it, it stays asked: the answer speaks of that place.
+// Target itself when nothing but filler would remain.
 func ownPlaceFree(target string, said map[string]bool) string {
-	return ownPlaceRE.ReplaceAllStringFunc(target, func(m string) string {
+	asked := ownPlaceRE.ReplaceAllStringFunc(target, func(m string) string {
 		for _, k := range symbolic.ContentTerms(m) {
 			if !filler[k] && said[k] {
 				return m
@@ -1921,6 +1922,12 @@ func ownPlaceFree(target string, said map[string]bool) string {
 		}
 		return ""
 	})
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return asked
+		}
+	}
+	return target
 }
 
 // sceneFree is target without the words by which the user sets the scene
