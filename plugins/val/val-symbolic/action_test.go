@@ -160,6 +160,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 		"prevent the shell from exiting":            "exit",
 		"stop the running container":                "stop",
 		"copy files from existing folders":          "copi",
+		"stop one process from using the CPU":       "",
 	} {
 		if got := verbAction(task); got != want {
 			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
@@ -246,4 +247,21 @@ func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	if restates(text.Terms("match")[0], text.Terms("check")[0]) {
 		t.Error(`restates takes the verb "match" for a restatement of "check"`)
 	}
+}
+
+const markdown2pdfPage = "# markdown2pdf\n\n> Convert Markdown files to PDF.\n> More information: <https://example.org/markdown2pdf>.\n\n" +
+	"- Convert a Markdown file to PDF:\n\n`markdown2pdf {{path/to/file.md}}`\n"
+
+// TestPolysemousVerbIsNotJudgedOnItsOwn: a verb of very many senses
+// ("turn" of "turn a document into a PDF") names its action through its
+// object and complement, which a page says with a verb of its own
+// ("convert"): the page is not held to the verb itself.
+func TestPolysemousVerbIsNotJudgedOnItsOwn(t *testing.T) {
+	md := page(t, "common/markdown2pdf.md", markdown2pdfPage)
+	c := sourced{corpus: corpus{n: 1000, df: freq("markdown pdf convert document turn", 5)}, src: map[string]string{"common/markdown2pdf.md": markdown2pdfPage}}
+	answer := "markdown2pdf [1]: Convert Markdown files to PDF.\n\n" +
+		"- Convert a Markdown file to PDF:\n\n  `markdown2pdf {{path/to/file.md}}`\n\nSources:\n[1] markdown2pdf — common/markdown2pdf.md:3\n"
+	expectHowTo(t, c, kus.LevelSummary, "", []howToCase{
+		{"a verb of many senses", "turn a Markdown file into a PDF", answer, md, plugin.StatusAccepted},
+	})
 }

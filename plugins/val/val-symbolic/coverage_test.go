@@ -306,6 +306,41 @@ func TestAPlaceholderCoversANumber(t *testing.T) {
 	})
 }
 
+const ipRoutePage = `# ip route
+
+> IP Routing table management subcommand.
+
+- Show which route will be used by the kernel to reach an IP address:
+
+` + "`ip route get {{destination_ip}}`" + `
+
+- Show the route used to reach the default gateway:
+
+` + "`ip route show default`" + `
+`
+
+// TestAPlaceholderCoversAnAddress: an address the question gives ("reach
+// 8.8.8.8") is a value the user fills in, as a number is, and a command
+// that leaves it to fill in covers it.
+func TestAPlaceholderCoversAnAddress(t *testing.T) {
+	df := freqs(map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30})
+	ipRoute := descriptionUnit(t, "linux/ip-route.md", ipRoutePage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/ip-route.md": ipRoutePage}}
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which route would be used to reach 8.8.8.8"}},
+		Evidence: []plugin.ScoredKU{{KU: ipRoute, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8.8.8.8\" is not covered", []answerCase{
+		{"a placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show which route will be used by the kernel to reach an IP address:\n\n" +
+			"  `ip route get {{destination_ip}}`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusAccepted},
+		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
+			"  `ip route show default`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusRejected},
+	})
+	for term, want := range map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false} {
+		if got := isLiteralValue(term); got != want {
+			t.Errorf("isLiteralValue(%q) = %v, want %v", term, got, want)
+		}
+	}
+}
+
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
 // of the part before it ("keep watching for new ones (kernel messages in
 // a human-readable way)") is answered by what covers its own words and
@@ -510,5 +545,45 @@ func TestANameModifiesTheNounAfterIt(t *testing.T) {
 				t.Errorf("compoundHeads(%q) = %v, want %s headed by %s", target, got, h, m)
 			}
 		}
+	}
+}
+
+const benchmarkPage = "# Benchmarks\n\n| benchmark | bytes per request |\n| --- | --- |\n| Route_Param | 400 |\n\n" +
+	"## Allocations\n\nEach request allocates its route context, which the router pools.\n"
+
+// TestAPageCoversAFigureItHolds: a figure the question quotes ("400
+// bytes") is covered by the page the answer cites when the page holds it,
+// though the passage quoted gives the reason for it; a figure the page
+// does not hold is not covered.
+func TestAPageCoversAFigureItHolds(t *testing.T) {
+	df := freqs(map[string]int{"request": 100, "rout context pool": 40, "alloc byte": 10, "400": 1, "500": 1})
+	section := plugintest.Text("b::7", "Allocations", "docs/bench.md", 7, "Each request allocates its route context, which the router pools.")
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"docs/bench.md": benchmarkPage}}
+	answer := "Each request allocates its route context, which the router pools. [1]\n\nSources:\n[1] Allocations — docs/bench.md:7\n"
+	for figure, want := range map[string]plugin.Status{"400": plugin.StatusAccepted, "500": plugin.StatusRejected} {
+		target := "each request allocate " + figure + " bytes"
+		expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: "Why does " + target + "?"}, Intents: intent(target),
+			Evidence: []plugin.ScoredKU{{KU: section, Score: 1, Level: kus.LevelSection}}}, "", "", []answerCase{
+			{figure, answer, nil, want},
+		})
+	}
+}
+
+// TestACompletedPartThatNamesItsTopic: a part completed with the whole
+// earlier part as its topic ("(pandoc choose which PDF engine it uses)")
+// needs no more of that topic when its own words name it ("with pandoc");
+// one that does not name it must cover some share of the topic.
+func TestACompletedPartThatNamesItsTopic(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"list output format support": 40, "choos engin": 30, "pdf": 20, "pandoc": 3})}
+	pandoc := plugintest.Text("p::3", "pandoc", "common/pandoc.md", 3, "List the supported output formats: pandoc --list-output-formats")
+	answer := "List the supported output formats: pandoc --list-output-formats [1]\n\nSources:\n[1] pandoc — common/pandoc.md:3\n"
+	for target, want := range map[string]plugin.Status{
+		"with pandoc, list the output formats (pandoc choose which PDF engine it uses)": plugin.StatusAccepted,
+		"list the output formats (pandoc choose which PDF engine it uses)":              plugin.StatusRejected,
+	} {
+		expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+			Evidence: []plugin.ScoredKU{{KU: pandoc, Score: 1, Level: kus.LevelLeaf}}}, "", "", []answerCase{
+			{target, answer, nil, want},
+		})
 	}
 }

@@ -38,6 +38,8 @@ const envsubstPage = `# envsubst
 ` + "`envsubst < {{path/to/input_file}} > {{path/to/output_file}}`" + `
 `
 
+const delimsPage = "# Custom Delimiters\n\n- Use custom template delimiters:\n\n  `router.Delims(\"{[{\", \"}]}\")`\n"
+
 const contactPage = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
 
 // askedTarget is one target asked of a notAskedCase's page and the
@@ -108,6 +110,17 @@ func TestWordsNotAsked(t *testing.T) {
 				{"happens to the reason it gave", plugin.StatusAccepted},
 				{"happens to the reason the validator gave", plugin.StatusRejected},
 			}},
+		// The reason the user gives for asking ("because it clashes with
+		// vue") is no part of what the answer must cover; the same words
+		// asked as the task are.
+		{name: "reason for asking", id: "gin/docs/doc.md", page: delimsPage,
+			df:  map[string]int{"custom delim templat html render engin set": 40, "gin": 30, "clash": 3, "vue": 1},
+			ask: "How do I ", act: "implement", says: "vue",
+			answer: "- Use custom template delimiters [1]:\n\n  `router.Delims(\"{[{\", \"}]}\")`\n\nSources:\n[1] Custom Delimiters — gin/docs/doc.md:3\n",
+			targets: []askedTarget{
+				{"use custom template delimiters in gin because they clash with vue", plugin.StatusAccepted},
+				{"use custom template delimiters in gin that do not clash with vue", plugin.StatusRejected},
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.id: tc.page}}
@@ -140,6 +153,39 @@ func TestTargetTrims(t *testing.T) {
 			"force a new password the next time they log in":            "force a new password",
 			"remove the tags before posting":                            "remove the tags before posting",
 			"do it when I log in":                                       "do it when I log in",
+		}},
+		// The user's reason, an example they give and a limit they set
+		// go; the thing the limit is on stays, and a target that would
+		// keep nothing but filler stays whole.
+		{"sceneFree", sceneFree, map[string]string{
+			"change the template delimiters because {{ }} clashes with vue":             "change the template delimiters",
+			"take a flag's default from a file, for example a password kept under /etc": "take a flag's default from a file",
+			"read a value from the request context, such as the user id":                "read a value from the request context",
+			"stop one process from using more than a quarter of the CPU":                "stop one process from using of the CPU",
+			"happens when a search query is longer then 4096 bytes":                     "happens when a search query is bytes",
+			"put my public key on a server so I can log in without a password":          "put my public key on a server",
+			"delete a file so that nobody can recover it":                               "delete a file so that nobody can recover it",
+			"wrap lines then print them":                                                "wrap lines then print them",
+			"because I can":                                                             "because I can",
+		}},
+		// A semi-modal goes as a modal verb would; "to" after another
+		// verb stays.
+		{"semiModalFree", semiModalFree, map[string]string{
+			"Who is supposed to close that writer": "Who is close that writer",
+			"what ought to happen on a timeout":    "what happen on a timeout",
+			"what is the flag supposed for":        "what is the flag supposed for",
+			"how do I go to the next match":        "how do I go to the next match",
+		}},
+		// A place of the user's own closing the target, or its part
+		// before a completed topic, goes unless the answer names it; one
+		// inside the target stays.
+		{"ownPlaceFree", func(s string) string { return ownPlaceFree(s, map[string]bool{"shell": true}) }, map[string]string{
+			"measure that on my machine (logrus)":          "measure that (logrus)",
+			"remove the GPS location from my photos":       "remove the GPS location",
+			"get tab completion for mrpvm in my shell":     "get tab completion for mrpvm in my shell",
+			"list the disks in my machine and their sizes": "list the disks in my machine and their sizes",
+			"remove the GPS location from the photos":      "remove the GPS location from the photos",
+			"do it on my machine":                          "do it on my machine",
 		}},
 		// A contact clause closing the target goes, with a place it
 		// names; one that goes on to say more stays.

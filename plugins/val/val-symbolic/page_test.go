@@ -96,3 +96,24 @@ func TestThePageTitleNamesItsSections(t *testing.T) {
 			Answer:  answer, Evidence: []plugin.ScoredKU{{KU: section, Score: 1, Level: kus.LevelSection}}}, plugin.StatusRejected},
 	})
 }
+
+const extrasReadme = "# chi\n\n## Extra packages\n\nPlease see the project for additional packages.\n\n" +
+	"| package | description |\n| --- | --- |\n| docgen | Print chi.Router routes at runtime |\n| hostrouter | Domain/host based request routing |\n"
+
+// TestATableRowIsAboutTheWordItOpensWith: a table row whose first cell is
+// the word asked ("| hostrouter | Domain/host based request routing |")
+// is that word's entry, wherever it stands in the table; a row that names
+// the word in another cell only mentions it.
+func TestATableRowIsAboutTheWordItOpensWith(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"hostrouter": 2, "docgen": 2, "chi": 30, "packag rout request domain host print router runtim": 300})},
+		src: map[string]string{"chi/README.md": extrasReadme}}
+	extras := &kus.KU{ID: "c::3", Title: "Extra packages", SourceID: "chi/README.md", Range: kus.Range{StartLine: 3},
+		TextBody: "Please see the project for additional packages.\n\n| package | description |\n| --- | --- |\n| docgen | Print chi.Router routes at runtime |\n| hostrouter | Domain/host based request routing |\n"}
+	define := plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is chi's hostrouter package for?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "chi's hostrouter package for"}}}
+	expectAnswers(t, c, define, kus.LevelSection, "only in passing", []answerCase{
+		{"its row", "Please see the project for additional packages. [1]\n\n| package | description |\n| --- | --- |\n" +
+			"| docgen | Print chi.Router routes at runtime [1] |\n| hostrouter | Domain/host based request routing [1] |\n\nSources:\n[1] Extra packages — chi/README.md:3\n", extras, plugin.StatusAccepted},
+		{"another cell", "Please see the project for additional packages. [1]\n\n| package | description |\n| --- | --- |\n" +
+			"| docgen | Print chi.Router routes at runtime [1] |\n| router | Like hostrouter, routes by domain [1] |\n\nSources:\n[1] Extra packages — chi/README.md:3\n", extras, plugin.StatusRejected},
+	})
+}

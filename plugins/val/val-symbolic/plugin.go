@@ -309,9 +309,13 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// variables" asks about variables like $HOME: a combining form
 	// ("-style", "-like") makes its word a likeness and names nothing of
 	// its own either (combiningRE); nor does the verb of a contact clause
-	// closing it ("the reason it gave", contactRE).
+	// closing it ("the reason it gave", contactRE), nor the words that set
+	// the scene of the question: the user's reason, an example they give
+	// and a limit they set (sceneFree), a place of their own the answer
+	// does not name (ownPlaceFree); nor a semi-modal ("is supposed to",
+	// semiModalFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(t), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(t)), answerTerms)), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -387,13 +391,13 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
-	// A number the question gives ("port 8080") is a value the user fills
-	// in: a command that leaves a placeholder for it ("lsof -i :{{port}}")
-	// covers it.
+	// A number the question gives ("port 8080", "reach 8.8.8.8") is a
+	// value the user fills in: a command that leaves a placeholder for it
+	// ("lsof -i :{{port}}") covers it.
 	if fillInRE.MatchString(body) {
 		for _, t := range targets {
 			for _, k := range keyTerms(t) {
-				if isNumber(k) {
+				if isLiteralValue(k) {
 					cover[k] = true
 					for _, u := range units {
 						u[k] = true
@@ -402,6 +406,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	coverPageValues(targets, cover, units, cited, rc)
 	single := len(targets) == 1 && !comparison(in)
 	// A how-to answered with examples has its verb judged on its own, on
 	// the source the answer leads with and the lexicon's relatives of the
@@ -456,7 +461,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			// that part's answer covered, only says what they are about:
 			// some of its words suffice.
 			if asked, topic, ok := completion(t); ok {
-				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && mentions(topic, cover, rar, p.Options.MinKeyTerms) {
+				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && (mentions(topic, cover, rar, p.Options.MinKeyTerms) || namesTopic(asked, topic, cover, rar)) {
 					cov = c
 				} else if c < cov {
 					worst = w
@@ -556,8 +561,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// A verb of very many senses (polysemous: "turn" of "turn a document
+	// into a PDF") names its action through what it acts on, which pages
+	// say with a verb of their own ("convert"): it is not judged here.
 	if single && howTo(in) && exampleRE.MatchString(body) {
-		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !splitPhrasal(targets[0], action) {
+		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !polysemous(action) && !splitPhrasal(targets[0], action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
 				said := strings.Join(unitTexts(stmts, cited)[n], "\n") + "\n" + citedText([]*kus.KU{k}, rc)
@@ -783,6 +791,24 @@ func mentions(topic string, cover map[string]bool, rar symbolic.Rarity, share fl
 		}
 	}
 	return found > 0 && float64(found) >= share*float64(len(key))
+}
+
+// namesTopic reports whether asked names, itself, a key term of topic
+// that cover holds ("pandoc" of "with pandoc, how do I list the output
+// formats" completed with "pandoc: choose which PDF engine it uses"): a
+// question that says what it is about needs nothing more of the topic,
+// whose other words the earlier part asked.
+func namesTopic(asked, topic string, cover map[string]bool, rar symbolic.Rarity) bool {
+	own := map[string]bool{}
+	for _, k := range keyTerms(asked) {
+		own[k] = true
+	}
+	for _, k := range askedTerms(topic, rar) {
+		if own[k] && !filler[k] && covered(k, cover, rar) {
+			return true
+		}
+	}
+	return false
 }
 
 // earlierTurns reports whether the conversation has a user turn before
@@ -1049,6 +1075,48 @@ func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]strin
 	}
 	return out
 }
+
+// coverPageValues covers, in cover and in the cover of each cited unit, a
+// number the question gives (isLiteralValue) that the whole page of that
+// unit holds: a figure is a fact of one page ("400 bytes per request" of
+// a benchmark table), and a page that holds it is about what the question
+// quotes, though the passage the answer quotes gives the figure's reason
+// rather than the figure.
+func coverPageValues(targets []string, cover map[string]bool, units map[int]map[string]bool, cited map[int]*kus.KU, rc plugin.RunContext) {
+	if rc.Corpus == nil {
+		return
+	}
+	var values []string
+	for _, t := range targets {
+		for _, k := range keyTerms(t) {
+			if isLiteralValue(k) && !cover[k] {
+				values = append(values, k)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	for n, k := range cited {
+		page := symbolic.TermSet(string(rc.Corpus.SourceText(k.SourceID)))
+		for _, v := range values {
+			if page[v] {
+				cover[v] = true
+				if u := units[n]; u != nil {
+					u[v] = true
+				}
+			}
+		}
+	}
+}
+
+// isLiteralValue reports whether term is a number or numbers joined by
+// dots or colons (an address: "8.8.8.8", "127.0.0.1:8080").
+func isLiteralValue(term string) bool {
+	return literalValueRE.MatchString(term)
+}
+
+var literalValueRE = regexp.MustCompile(`^\d+(?:[.:]\d+)*$`)
 
 // isNumber reports whether term is made of digits only.
 func isNumber(term string) bool {
@@ -1356,6 +1424,23 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 	}
 	for _, s := range []string{first(strings.Join(said, "\n")), first(k.Text())} {
 		if covered(w, symbolic.TermSet(s), rar) {
+			return true
+		}
+	}
+	return keysRow(w, said, rar)
+}
+
+// keysRow reports whether a table row among said opens with w: its first
+// cell names what the row says of it ("| hostrouter | Domain/host based
+// request routing |"), as a glossary's entry names its word, so the row is
+// about w wherever it stands in the table.
+func keysRow(w string, said []string, rar symbolic.Rarity) bool {
+	for _, line := range strings.Split(strings.Join(said, "\n"), "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if !strings.HasPrefix(strings.TrimSpace(line), "|") || len(cells) < 2 {
+			continue
+		}
+		if covered(w, symbolic.TermSet(cells[0]), rar) {
 			return true
 		}
 	}
@@ -1780,6 +1865,92 @@ var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we
 // up to a completed follow-up's parenthesised topic or the end.
 var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
 
+// semiModalRE matches a verb phrase that works as a modal verb ("is
+// supposed to", "ought to", "is going to"): its words say what should or
+// will happen, as "should" and "will" do, and name nothing asked.
+var semiModalRE = regexp.MustCompile(`(?i)\b(?:supposed|ought|going)\s+to\b`)
+
+// semiModalFree is target without its semi-modals (semiModalRE).
+func semiModalFree(target string) string {
+	return strings.Join(strings.Fields(semiModalRE.ReplaceAllString(target, " ")), " ")
+}
+
+// reasonRE finds a clause of a question that gives the user's reason for
+// asking ("because {{ }} clashes with vue"): "because" and what follows,
+// up to a completed follow-up's parenthesised topic or the end.
+var reasonRE = regexp.MustCompile(`(?i)[\s,]+because\s+[^()]*`)
+
+// givenExampleRE finds an example the question gives of what it asks
+// about ("for example a password kept under /etc", "such as the user
+// id"): the phrase that introduces it and what follows, up to a comma, a
+// parenthesis or a question mark.
+var givenExampleRE = regexp.MustCompile(`(?i)[\s,]+(?:for\s+example|for\s+instance|such\s+as|e\.g\.)[\s,]+[^,()?]*`)
+
+// limitRE finds a limit the question sets: a comparative, "than" (or its
+// common misspelling "then" after a comparative) and the value, with its
+// article ("more than a quarter", "wider than 40", "longer then 4096").
+var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|narrower|bigger|larger|smaller|higher|lower|older|newer)\s+th[ae]n\s+(?:a\s+|an\s+|the\s+)?[\w.]+`)
+
+// purposeRE finds a clause of a question that says what the user will do
+// once they have what they ask ("so I can log in without a password"):
+// "so" (or "so that"), a subject pronoun and what follows, up to a
+// completed follow-up's parenthesised topic or the end.
+var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+
+// ownPlaceRE matches a place of the user's own closing a target or a
+// part of it, before a completed follow-up's topic: a preposition of
+// place, a first-person possessive and a noun of one or two words ("on my
+// machine", "from my photos"); group 1 is the parenthesis that follows,
+// if any.
+var ownPlaceRE = regexp.MustCompile(`(?i)\s+(?:on|in|at|from)\s+(?:my|our)\s+[\w.'’-]+(?:\s+[\w.'’-]+)?\s*(\(|$)`)
+
+// ownPlaceFree is target without the place of the user's own that closes
+// it (ownPlaceRE) when the answer says none of that place's words (said):
+// the user's machine, shell or files are where they will do what they
+// ask, which a page that tells how to do it does not name. When the
+// answer does say it, it stays asked: the answer speaks of that place.
+// Target itself when nothing but filler would remain.
+func ownPlaceFree(target string, said map[string]bool) string {
+	asked := ownPlaceRE.ReplaceAllStringFunc(target, func(m string) string {
+		for _, k := range symbolic.ContentTerms(m) {
+			if !filler[k] && said[k] {
+				return m
+			}
+		}
+		if strings.HasSuffix(m, "(") {
+			return " ("
+		}
+		return ""
+	})
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return asked
+		}
+	}
+	return target
+}
+
+// sceneFree is target without the words by which the user sets the scene
+// of what they ask: the reason they ask it (reasonRE), an example of the
+// thing they give (givenExampleRE), a limit they set on it (limitRE) and
+// what they mean to do with it (purposeRE). A page that answers names the
+// thing and the action, seldom the user's reason, example or purpose, and
+// gives a limit as a value to fill in ("-w {{width}}"), so none of these
+// is a word the answer must cover. Target itself when nothing but filler
+// would remain.
+func sceneFree(target string) string {
+	asked := reasonRE.ReplaceAllString(target, " ")
+	asked = givenExampleRE.ReplaceAllString(asked, " ")
+	asked = limitRE.ReplaceAllString(asked, " ")
+	asked = purposeRE.ReplaceAllString(asked, " ")
+	for _, k := range symbolic.ContentTerms(asked) {
+		if !filler[k] {
+			return strings.Join(strings.Fields(asked), " ")
+		}
+	}
+	return target
+}
+
 // occasionFree is a how-to target without its occasion clauses
 // (occasionRE); target itself when nothing but filler would remain.
 func occasionFree(target string) string {
@@ -1964,6 +2135,9 @@ const maxCompoundTail = 5
 // hinders: "stop it from wrapping lines", "keep git from asking") is done by the option that governs the doing: its
 // action is the gerund's verb, which a page names ("Wrap encoded output at
 // a width, 0 disables wrapping") where it rarely names the hindering verb.
+// A gerund of a verb too light to be a content term ("stop a process from
+// using the CPU") leaves the task no action of its own to judge: pages
+// say the hindrance in words of their own ("limit", "cap").
 func verbAction(task string) string {
 	action, _ := symbolic.Action(task)
 	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
@@ -1977,7 +2151,11 @@ func verbAction(task string) string {
 			continue
 		}
 		if m := hinderRE.FindStringSubmatch(task[loc[1]:]); m != nil {
-			if g := symbolic.ContentTerms(m[1]); len(g) == 1 {
+			g := symbolic.ContentTerms(m[1])
+			if len(g) == 0 {
+				return ""
+			}
+			if len(g) == 1 {
 				if all, _ := lexicon.PartsOfSpeech(g[0]); all&lexicon.Verb != 0 {
 					return g[0]
 				}
