@@ -517,6 +517,13 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		return df <= 1 || float64(df) < 0.02*float64(c.Documents())
 	}
 	switch {
+	case carried != nil && len(carried.Sources) == 0 && len(tc.Sources) > 0:
+		// The topic came from a turn nothing answered, so it is every word
+		// that turn asked; now that a page answers, the words naming that
+		// page are what the conversation is about.
+		tc.Topic, tc.Action = topicOf(withNamed(carried.Topic, r.asked), tc.Sources[0], tc.Titles[0], rare)
+		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
+		tc.Family = familyOf(searched, tc.Topic, tc.Sources[0])
 	case carried != nil:
 		tc.Topic, tc.Action = withNamed(carried.Topic, r.asked), carried.Action
 		tc.Anchors, tc.AnchorKUs = carried.Anchors, carried.AnchorKUs

@@ -275,3 +275,26 @@ func TestUnnamedTopic(t *testing.T) {
 	assert.False(t, unnamedTopic(&TurnContext{Anchors: []string{"plugin::at"}}), "a built-in source")
 	assert.False(t, unnamedTopic(&TurnContext{}))
 }
+
+// TestAnsweredFollowUpNarrowsAnUnansweredTopic: a topic carried from a
+// turn nothing answered is every word that turn asked; once a follow-up is
+// answered, the topic it passes on is the words naming the answering page.
+func TestAnsweredFollowUpNarrowsAnUnansweredTopic(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("Compress it [1].")}
+	m, _ := setup(t, nil, kb, gs)
+	ctx := context.Background()
+	r1, err := m.Ask(ctx, Request{Question: "How do I rotate nginx access logs daily?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, r1.Status)
+
+	kb.units = []*kus.KU{{ID: "nginx.md::0::0", Title: "nginx", Claim: "Compress the logs of nginx with gzip.",
+		TextBody: "Compress the logs of nginx with gzip.", SourceID: "nginx.md", Level: kus.LevelLeaf}}
+	r2, err := m.Ask(ctx, Request{Question: "How do I compress them?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	require.Equal(t, StatusAnswered, r2.Status)
+	s, err := m.Session(r1.SessionID)
+	require.NoError(t, err)
+	require.Len(t, s.Context, 2)
+	assert.Equal(t, "nginx", s.Context[1].Topic, "the words naming the answering page")
+}
