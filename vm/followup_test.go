@@ -201,18 +201,27 @@ func TestFollowUpIsAnsweredFromItsOwnWords(t *testing.T) {
 	assert.Equal(t, mw.ID, r2.Evidence[0].KUID)
 }
 
+// unansweredOpener asks question of a machine whose knowledge base is
+// empty (kb, to fill later) and whose goal solver answers with text, and
+// requires that the turn goes unanswered.
+func unansweredOpener(t *testing.T, question, text string) (*Machine, *testKB, *Response) {
+	t.Helper()
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer(text)}
+	m, _ := setup(t, nil, kb, gs)
+	r1, err := m.Ask(context.Background(), Request{Question: question})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, r1.Status)
+	return m, kb, r1
+}
+
 // TestFollowUpAfterAnUnansweredTurn: a question the knowledge base had
 // no answer for still sets what the conversation is about (the user's
 // words, never the pages it was shown), so the follow-up is searched
 // with them rather than refused as having nothing to follow.
 func TestFollowUpAfterAnUnansweredTurn(t *testing.T) {
-	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
-	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("x")}
-	m, _ := setup(t, nil, kb, gs)
+	m, _, r1 := unansweredOpener(t, "How do I rotate nginx access logs?", "x")
 	ctx := context.Background()
-	r1, err := m.Ask(ctx, Request{Question: "How do I rotate nginx access logs?"})
-	require.NoError(t, err)
-	require.Equal(t, StatusNoContext, r1.Status)
 
 	r2, err := m.Ask(ctx, Request{Question: "How do I compress them?", SessionID: r1.SessionID})
 	require.NoError(t, err)
@@ -280,13 +289,8 @@ func TestUnnamedTopic(t *testing.T) {
 // turn nothing answered is every word that turn asked; once a follow-up is
 // answered, the topic it passes on is the words naming the answering page.
 func TestAnsweredFollowUpNarrowsAnUnansweredTopic(t *testing.T) {
-	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
-	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("Compress it [1].")}
-	m, _ := setup(t, nil, kb, gs)
+	m, kb, r1 := unansweredOpener(t, "How do I rotate nginx access logs daily?", "Compress it [1].")
 	ctx := context.Background()
-	r1, err := m.Ask(ctx, Request{Question: "How do I rotate nginx access logs daily?"})
-	require.NoError(t, err)
-	require.Equal(t, StatusNoContext, r1.Status)
 
 	kb.units = []*kus.KU{{ID: "nginx.md::0::0", Title: "nginx", Claim: "Compress the logs of nginx with gzip.",
 		TextBody: "Compress the logs of nginx with gzip.", SourceID: "nginx.md", Level: kus.LevelLeaf}}

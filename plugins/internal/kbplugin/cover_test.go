@@ -30,18 +30,21 @@ func TestCoverSources(t *testing.T) {
 	assert.Equal(t, 1.0, cands[3].score, "a unit covering all its source covers gains nothing")
 }
 
+// boosted reports whether boostNamedTitles lifts a unit titled title for
+// query.
+func boosted(query, title string) bool {
+	e := &Engine{an: text.English()}
+	terms := e.an.Append(nil, query)
+	cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
+	e.boostNamedTitles(cands, terms, query)
+	return cands[0].score > 1
+}
+
 // A page is named by the question only when the question writes its
 // title's words as they are: "two sorted files" shares the stem of sort
 // without naming the tool; "sort the lines", "a tar.gz file" and "with
 // Jq" name sort, tar and jq.
 func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
-	e := &Engine{an: text.English()}
-	boosted := func(query, title string) bool {
-		terms := e.an.Append(nil, query)
-		cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
-		e.boostNamedTitles(cands, terms, query)
-		return cands[0].score > 1
-	}
 	assert.False(t, boosted("print the lines two sorted files share", "sort"))
 	assert.False(t, boosted("splitting a file into pieces", "split"))
 	assert.True(t, boosted("How do I sort the lines of a file?", "sort"))
@@ -59,13 +62,6 @@ func TestBoostNamedTitlesWantsTheNameAsWritten(t *testing.T) {
 // measuring retrieval: mrpvm search") is named by a question that names
 // that thing, however long the words before the colon.
 func TestBoostNamedTitlesAfterColon(t *testing.T) {
-	e := &Engine{an: text.English()}
-	boosted := func(query, title string) bool {
-		terms := e.an.Append(nil, query)
-		cands := []scored{{id: "a", score: 1, ku: &kus.KU{Title: title}}}
-		e.boostNamedTitles(cands, terms, query)
-		return cands[0].score > 1
-	}
 	assert.True(t, boosted("How is mrpvm search different from mrpvm ask?", "Searching and measuring retrieval: mrpvm search"))
 	assert.False(t, boosted("How is mrpvm search different from mrpvm ask?", "Searching and measuring retrieval: mrpvm bench"))
 }
