@@ -272,6 +272,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	answerTerms := symbolic.TermSet(in.Answer)
 	maps.Copy(answerTerms, callTerms(in.Answer))
 	targets := intentTargets(in)
+	for _, it := range in.Intents {
+		if it.Act != "define" && statesScene(it.Target, in.Payload.Prompt) {
+			v.reason = fmt.Sprintf("%q states what the user has, asking nothing; the question asks elsewhere", clip(it.Target))
+			return v
+		}
+	}
 	if in.SearchedFor != "" && len(targets) <= 1 {
 		// The evidence was retrieved for the spelling-corrected or
 		// follow-up-completed query, and the answer is judged on it.
