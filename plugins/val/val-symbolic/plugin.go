@@ -618,7 +618,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	// A how-to answered with a page's examples is answered by a page that
-	// acts on something the question names (its action aside): the object
+	// acts on something the question names (its action and the owners its
+	// possessives name aside, possessorFree): the object
 	// of an example's verb, of its description's verb, or the page's name
 	// (actedOn, titleNames). A page about another tool shares the
 	// question's words in other roles ("Show all open sockets on a remote
@@ -628,7 +629,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 			desc := firstParagraph(spanText(k, rc))
 			if things, ok := actedOn(exampleLines(body, n), desc); ok {
-				asked := symbolic.TermSet(targets[0])
+				asked := symbolic.TermSet(possessorFree(targets[0]))
 				if a, _ := symbolic.Action(targets[0]); a != "" {
 					delete(asked, a)
 				}
