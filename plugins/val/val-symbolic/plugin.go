@@ -491,12 +491,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// asked, not on the topic every source of it shares: the words
 		// before the completion must be covered on their own (light
 		// actions aside: "see", "list"), those of them the cited pages
-		// use (heldWords).
+		// use (heldWords), and the answer must say the follow-up's action
+		// (unsaidAction), which a page that lacks the word cannot carry.
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			task := asked
 			asked = heldWords(asked, citedPages(cited, rc))
 			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
+				return v
+			}
+			if a := unsaidAction(task, saidTerms(in.Answer)); a != "" {
+				v.reason = fmt.Sprintf("the answer never says what the follow-up %q asks to do: nothing in it carries %q, a synonym of it or a kind of it", clip(task), a)
 				return v
 			}
 		}

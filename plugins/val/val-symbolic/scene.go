@@ -1,6 +1,7 @@
 package valsymbolic
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 
@@ -58,4 +59,38 @@ func finiteClause(s string) bool {
 		}
 	}
 	return false
+}
+
+// unsaidAction is the action a follow-up task asks for ("clear" of "and
+// clear them between checks") when the answer (its terms and those of its
+// sources, cover) carries neither it nor a lexicon relative of it, else
+// "". A follow-up names little besides its verb and a pronoun for the
+// earlier topic, so an answer about that topic that shares one of its
+// other words ("checks") does something else. Light actions ("see",
+// "get") are not judged; a relative counts only as the lexicon relates it
+// to the action, not the reverse, which would let any kind of a broad verb
+// stand in.
+func unsaidAction(asked string, cover map[string]bool) string {
+	a := verbAction(asked)
+	if a == "" || symbolic.LightAction(a) || filler[a] {
+		return ""
+	}
+	if cover[a] || symbolic.ActionMatch(a, cover, false) > 0 {
+		return ""
+	}
+	return a
+}
+
+// searchedForRE matches the note a goal solver adds to an answer with the
+// query it searched for ("_Searched for: ..._"): the user's words, not
+// the answer's.
+var searchedForRE = regexp.MustCompile(`(?m)^_Searched for: .*_\s*$`)
+
+// saidTerms are the terms an answer says, its code's called names
+// included, without the note of what was searched for.
+func saidTerms(answer string) map[string]bool {
+	answer = searchedForRE.ReplaceAllString(answer, " ")
+	terms := symbolic.TermSet(answer)
+	maps.Copy(terms, callTerms(answer))
+	return terms
 }

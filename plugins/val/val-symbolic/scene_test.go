@@ -41,3 +41,18 @@ func TestFiniteClause(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsaidAction: a follow-up's action must be said by the answer, as
+// itself or a lexicon relative; light actions are not judged.
+func TestUnsaidAction(t *testing.T) {
+	said := saidTerms("You can set the logging level on a logger; please check the hook README.\n\n_Searched for: Clear them between checks (logrus)?_\n")
+	for task, want := range map[string]string{
+		"Clear them between checks": "clear",
+		"set them between checks":   "",
+		"see them between checks":   "",
+	} {
+		if got := unsaidAction(task, said); got != want {
+			t.Errorf("unsaidAction(%q) = %q, want %q", task, got, want)
+		}
+	}
+}
