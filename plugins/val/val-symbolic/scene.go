@@ -32,10 +32,30 @@ var auxiliaries = map[string]bool{
 // user wants done.
 func statesScene(target, prompt string) bool {
 	t := strings.TrimSpace(target)
-	if !sceneOpenerRE.MatchString(t) || strings.Contains(prompt, "?") || !finiteClause(t) {
+	if !sceneOpenerRE.MatchString(t) || strings.Contains(prompt, "?") || !finiteClause(t) || tellsEvent(t) {
 		return false
 	}
 	return strings.EqualFold(strings.TrimRight(t, ".;: "), strings.TrimRight(strings.TrimSpace(prompt), ".;: "))
+}
+
+// tellsEvent reports whether clause s tells what happened: a word of it
+// past its subject's determiner ends in "-ed" and has a verb sense in the
+// general lexicon ("it stopped being allowed"). A "Why?" after such a
+// sentence asks about the event, so the sentence is the question.
+func tellsEvent(s string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(s, ".;: ")))
+	for _, w := range words[1:] {
+		w = strings.Trim(w, ",;:()")
+		if !strings.HasSuffix(w, "ed") {
+			continue
+		}
+		for _, k := range symbolic.TaskTerms(w) {
+			if all, _ := lexicon.PartsOfSpeech(k); all&lexicon.Verb != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // finiteClause reports whether s has a finite verb: an auxiliary, or a

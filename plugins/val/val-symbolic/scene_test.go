@@ -56,3 +56,17 @@ func TestUnsaidAction(t *testing.T) {
 		}
 	}
 }
+
+// TestTellsEvent: a sentence that tells what happened is what a "Why?"
+// after it asks about; one that states a present state is not.
+func TestTellsEvent(t *testing.T) {
+	for s, want := range map[string]bool{
+		"My wrapper's command is python3 and it stopped being allowed after an update": true,
+		"An XML file is all on one single line":                                        false,
+		"A symbolic link points somewhere":                                             false,
+	} {
+		if got := tellsEvent(s); got != want {
+			t.Errorf("tellsEvent(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
