@@ -163,3 +163,14 @@ func titleThings(title string) []string {
 	}
 	return symbolic.TaskTerms(strings.Join(f, " "))
 }
+
+// possessorRE matches a possessive noun and what follows it up to the
+// next word ("website's HTTPS certificate" leaves "HTTPS certificate").
+var possessorRE = regexp.MustCompile(`(?i)\b[a-z][\w-]*['’]s\s+`)
+
+// possessorFree is target without its possessive nouns: in "a website's
+// certificate" the thing asked about is the certificate, and a page that
+// acts on websites acts on its owner, not on it.
+func possessorFree(target string) string {
+	return possessorRE.ReplaceAllString(target, "")
+}

@@ -83,3 +83,46 @@ func TestVerbObject(t *testing.T) {
 		"A build tool for Lua":                            nil,
 	})
 }
+
+// TestAPossessorIsNotTheThingAsked: "check when a site's TLS certificate
+// runs out" asks about the certificate; a page whose examples act on
+// sites, its owner, does not answer it, while one that acts on
+// certificates does.
+func TestAPossessorIsNotTheThingAsked(t *testing.T) {
+	df := freqs(map[string]int{"check": 500, "site availability": 100, "tls certificate expiry run": 50})
+	for _, tc := range []struct {
+		name, id, title, desc, example, command string
+		want                                    plugin.Status
+	}{
+		{"examples act on the possessor", "common/siteprobe.md", "siteprobe", "Probe sites over TLS.",
+			"Check the availability of sites over TLS", "siteprobe run {{site}}", plugin.StatusRejected},
+		{"examples act on the thing asked", "common/certcheck.md", "certcheck", "Inspect TLS certificates of sites.",
+			"Check when the TLS certificate of a site runs out", "certcheck --expiry {{site}}", plugin.StatusAccepted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
+			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
+			k := descriptionUnit(t, tc.id, md)
+			in := plugin.ValidateInput{
+				Payload:  plugin.Payload{Prompt: "How can I check when a site's TLS certificate runs out?"},
+				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "check when a site's TLS certificate runs out"}},
+				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
+				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
+			}
+			expect(t, validate(t, c, &in), tc.want, "acts on")
+		})
+	}
+}
+
+// TestPossessorFree: possessive nouns leave the question; the rest stays.
+func TestPossessorFree(t *testing.T) {
+	for in, want := range map[string]string{
+		"check when a website's HTTPS certificate runs out": "check when a HTTPS certificate runs out",
+		"print a file's permissions":                        "print a permissions",
+		"show the hosts on my network":                      "show the hosts on my network",
+	} {
+		if got := possessorFree(in); got != want {
+			t.Errorf("possessorFree(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -69,7 +69,12 @@
 // verb ("put" of "put two lists side by side") costs half its
 // weight when left out, as does the verb of a how-to answered with
 // examples, which the action check judges instead; "What's the way to
-// X?" asks how to X, never what X is. Any failure rejects the
+// X?" asks how to X, never what X is. A part of a question that only
+// states the user's situation ("An XML file is all on one line.", split
+// off the question after it) asks nothing and is answered by no source;
+// in "a website's certificate" the thing a page must act on is the
+// certificate, not its owner; a follow-up's action ("and clear them?")
+// must be said by the answer, itself or a lexicon relative. Any failure rejects the
 // answer with a reason that names the statement or source, which drives
 // the VM's backtracking.
 package valsymbolic

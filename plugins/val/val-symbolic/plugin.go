@@ -272,6 +272,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	answerTerms := symbolic.TermSet(in.Answer)
 	maps.Copy(answerTerms, callTerms(in.Answer))
 	targets := intentTargets(in)
+	for _, it := range in.Intents {
+		if it.Act != "define" && statesScene(it.Target, in.Payload.Prompt) {
+			v.reason = fmt.Sprintf("%q states what the user has, asking nothing; the question asks elsewhere", clip(it.Target))
+			return v
+		}
+	}
 	if in.SearchedFor != "" && len(targets) <= 1 {
 		// The evidence was retrieved for the spelling-corrected or
 		// follow-up-completed query, and the answer is judged on it.
@@ -485,12 +491,18 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// asked, not on the topic every source of it shares: the words
 		// before the completion must be covered on their own (light
 		// actions aside: "see", "list"), those of them the cited pages
-		// use (heldWords).
+		// use (heldWords), and the answer must say the follow-up's action
+		// (unsaidAction), which a page that lacks the word cannot carry.
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+			task := asked
 			asked = heldWords(asked, citedPages(cited, rc))
 			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
 				v.coverage = min(v.coverage, cov)
 				v.reason = fmt.Sprintf("the answer covers %.0f%% of what the follow-up %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(asked), worst)
+				return v
+			}
+			if a := unsaidAction(task, saidTerms(in.Answer)); a != "" {
+				v.reason = fmt.Sprintf("the answer never says what the follow-up %q asks to do: nothing in it carries %q, a synonym of it or a kind of it", clip(task), a)
 				return v
 			}
 		}
@@ -612,7 +624,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		}
 	}
 	// A how-to answered with a page's examples is answered by a page that
-	// acts on something the question names (its action aside): the object
+	// acts on something the question names (its action and the owners its
+	// possessives name aside, possessorFree): the object
 	// of an example's verb, of its description's verb, or the page's name
 	// (actedOn, titleNames). A page about another tool shares the
 	// question's words in other roles ("Show all open sockets on a remote
@@ -622,7 +635,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 			desc := firstParagraph(spanText(k, rc))
 			if things, ok := actedOn(exampleLines(body, n), desc); ok {
-				asked := symbolic.TermSet(targets[0])
+				asked := symbolic.TermSet(possessorFree(targets[0]))
 				if a, _ := symbolic.Action(targets[0]); a != "" {
 					delete(asked, a)
 				}
