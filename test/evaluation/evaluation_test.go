@@ -203,77 +203,77 @@ var ratchets = []ratchet{
 	// on the enlarged sets.
 	{"right answers", []string{"dev", "heldout"}, map[string]float64{
 		WorkspaceDocs:   0.89, // 42/47
-		WorkspaceTLDR:   0.57, // 57/99
-		WorkspaceGolibs: 0.89, // 60/67
-		"overall":       0.74, // 159/213
+		WorkspaceTLDR:   0.58, // 58/99
+		WorkspaceGolibs: 0.91, // 61/67
+		"overall":       0.75, // 161/213
 	}},
 	// The held-out set alone. That set never changes (questions are added
 	// to the development set only), so these floors only ever rise,
 	// whatever the development set grows by.
 	{"held-out right answers", []string{"heldout"}, map[string]float64{
 		WorkspaceDocs:   0.80, // 12/15
-		WorkspaceTLDR:   0.50, // 19/38
+		WorkspaceTLDR:   0.52, // 20/38
 		WorkspaceGolibs: 0.82, // 19/23
-		"overall":       0.65, // 50/76
+		"overall":       0.67, // 51/76
 	}},
 	// The second held-out set alone, set just under what the system reached
 	// on the tree the set was merged into. Like the held-out set it never
 	// changes, so these floors only ever rise.
 	{"second held-out right answers", []string{"heldout2"}, map[string]float64{
 		WorkspaceDocs:   0.88, // 24/27
-		WorkspaceTLDR:   0.35, // 16/45
-		WorkspaceGolibs: 0.53, // 17/32
-		"overall":       0.54, // 57/104
+		WorkspaceTLDR:   0.40, // 18/45
+		WorkspaceGolibs: 0.56, // 18/32
+		"overall":       0.57, // 60/104
 	}},
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
 	// only ever rise.
 	{"third held-out right answers", []string{"heldout3"}, map[string]float64{
 		WorkspaceDocs:   0.72, // 18/25
-		WorkspaceTLDR:   0.41, // 15/36
-		WorkspaceGolibs: 0.53, // 15/28
-		"overall":       0.53, // 48/89
+		WorkspaceTLDR:   0.47, // 17/36
+		WorkspaceGolibs: 0.57, // 16/28
+		"overall":       0.57, // 51/89
 	}},
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, map[string]float64{
 		WorkspaceDocs:   0.85, // 24/28
 		WorkspaceTLDR:   0.69, // 27/39
-		WorkspaceGolibs: 0.85, // 24/28
-		"overall":       0.78, // 75/95
+		WorkspaceGolibs: 0.92, // 26/28
+		"overall":       0.81, // 77/95
 	}},
 	// The fourth development set alone, at the figures of its first run
 	// (the tree it was written on). It is tuned on, so whoever raises its
 	// figures raises these.
 	{"fourth development set right answers", []string{"dev4"}, map[string]float64{
-		WorkspaceDocs:   0.82, // 24/29
-		WorkspaceTLDR:   0.53, // 24/45
-		WorkspaceGolibs: 0.76, // 23/30
-		"overall":       0.68, // 71/104
+		WorkspaceDocs:   0.86, // 25/29
+		WorkspaceTLDR:   0.55, // 25/45
+		WorkspaceGolibs: 0.83, // 25/30
+		"overall":       0.72, // 75/104
 	}},
 	// The fifth development set alone, set at its figures: it is tuned on,
 	// so whoever raises its figures raises these.
 	{"fifth development set right answers", []string{"dev5"}, map[string]float64{
-		WorkspaceDocs:   0.68, // 22/32
-		WorkspaceTLDR:   0.37, // 19/51
-		WorkspaceGolibs: 0.39, // 13/33
-		"overall":       0.46, // 54/116
+		WorkspaceDocs:   0.71, // 23/32
+		WorkspaceTLDR:   0.49, // 25/51
+		WorkspaceGolibs: 0.60, // 20/33
+		"overall":       0.58, // 68/116
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
 		WorkspaceDocs:   0.85, // 18/21
-		WorkspaceTLDR:   0.75, // 30/40
+		WorkspaceTLDR:   0.77, // 31/40
 		WorkspaceGolibs: 0.85, // 24/28
-		"overall":       0.80, // 72/89
+		"overall":       0.82, // 73/89
 	}},
 }
 
 // kindFloors are floors of the right answers of one kind, over the
 // development and held-out sets together, checked when all three workspaces ran.
 var kindFloors = map[string]float64{
-	KindFollowUp:  0.80, // 17/21
+	KindFollowUp:  0.90, // 19/21
 	KindMultiPart: 0.50, // 6/12
 }
 
