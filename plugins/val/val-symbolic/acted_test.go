@@ -18,6 +18,34 @@ func actedAnswer(title, id, desc, example, command string) string {
 	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
 }
 
+// actedCase is a made-up tool page (actedPage) quoted by an answer
+// (actedAnswer), and the status val-symbolic should give that answer.
+type actedCase struct {
+	name, id, title, desc, example, command string
+	want                                    plugin.Status
+}
+
+// expectActed validates, for each case, its answer to the how-to prompt
+// asking target, with the case's page as the one evidence unit and source,
+// and expects the case's status (a rejection saying "acts on").
+func expectActed(t *testing.T, df map[string]int, prompt, target string, cases []actedCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
+			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
+			k := descriptionUnit(t, tc.id, md)
+			in := plugin.ValidateInput{
+				Payload:  plugin.Payload{Prompt: prompt},
+				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: target}},
+				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
+				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
+			}
+			expect(t, validate(t, c, &in), tc.want, "acts on")
+		})
+	}
+}
+
 // TestAPageMustActOnSomethingTheQuestionNames: "show the hosts on my
 // local network" is not answered by a page whose examples and
 // description act on sockets, although its example says "host" and
@@ -27,40 +55,22 @@ func actedAnswer(title, id, desc, example, command string) string {
 // is, and names nothing it acts on.
 func TestAPageMustActOnSomethingTheQuestionNames(t *testing.T) {
 	df := freqs(map[string]int{"show display list find program helper": 500, "open sockets remote queued jobs": 100, "hosts local network": 50})
-	type page struct{ name, id, title, desc, example, command string }
-	cases := []struct {
-		page
-		want plugin.Status
-	}{
-		{page{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "sockprobe --remote {{host}}"}, plugin.StatusRejected},
-		{page{"a description that opens with no verb", "common/qrun.md", "qrun", "A local network of build hosts.",
-			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}"}, plugin.StatusRejected},
-		{page{"an example that acts on the thing asked", "common/hostscan.md", "hostscan", "Find machines on a local network.",
-			"Show the hosts on the local network", "hostscan --local"}, plugin.StatusAccepted},
-		{page{"a description that acts on the thing asked", "common/netls.md", "netls", "Find hosts on a local network.",
-			"Show all open sockets on a remote host of a network", "netls --sockets"}, plugin.StatusAccepted},
-		{page{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "net hosts --sockets"}, plugin.StatusAccepted},
-		{page{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "network sockets --all"}, plugin.StatusRejected},
-		{page{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "lsnetwork --sockets"}, plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
-			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
-			k := descriptionUnit(t, tc.id, md)
-			in := plugin.ValidateInput{
-				Payload:  plugin.Payload{Prompt: "How do I show the hosts on my local network?"},
-				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "show the hosts on my local network"}},
-				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
-				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
-			}
-			expect(t, validate(t, c, &in), tc.want, "acts on")
-		})
-	}
+	expectActed(t, df, "How do I show the hosts on my local network?", "show the hosts on my local network", []actedCase{
+		{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "sockprobe --remote {{host}}", plugin.StatusRejected},
+		{"a description that opens with no verb", "common/qrun.md", "qrun", "A local network of build hosts.",
+			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}", plugin.StatusRejected},
+		{"an example that acts on the thing asked", "common/hostscan.md", "hostscan", "Find machines on a local network.",
+			"Show the hosts on the local network", "hostscan --local", plugin.StatusAccepted},
+		{"a description that acts on the thing asked", "common/netls.md", "netls", "Find hosts on a local network.",
+			"Show all open sockets on a remote host of a network", "netls --sockets", plugin.StatusAccepted},
+		{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "net hosts --sockets", plugin.StatusAccepted},
+		{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "network sockets --all", plugin.StatusRejected},
+		{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", "Show sockets on a local or remote host.",
+			"Show all open sockets on a remote host of a network", "lsnetwork --sockets", plugin.StatusAccepted},
+	})
 }
 
 // TestVerbObject: what a description acts on is the head of its opening
@@ -90,28 +100,12 @@ func TestVerbObject(t *testing.T) {
 // certificates does.
 func TestAPossessorIsNotTheThingAsked(t *testing.T) {
 	df := freqs(map[string]int{"check": 500, "site availability": 100, "tls certificate expiry run": 50})
-	for _, tc := range []struct {
-		name, id, title, desc, example, command string
-		want                                    plugin.Status
-	}{
+	expectActed(t, df, "How can I check when a site's TLS certificate runs out?", "check when a site's TLS certificate runs out", []actedCase{
 		{"examples act on the possessor", "common/siteprobe.md", "siteprobe", "Probe sites over TLS.",
 			"Check the availability of sites over TLS", "siteprobe run {{site}}", plugin.StatusRejected},
 		{"examples act on the thing asked", "common/certcheck.md", "certcheck", "Inspect TLS certificates of sites.",
 			"Check when the TLS certificate of a site runs out", "certcheck --expiry {{site}}", plugin.StatusAccepted},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
-			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
-			k := descriptionUnit(t, tc.id, md)
-			in := plugin.ValidateInput{
-				Payload:  plugin.Payload{Prompt: "How can I check when a site's TLS certificate runs out?"},
-				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "check when a site's TLS certificate runs out"}},
-				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
-				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
-			}
-			expect(t, validate(t, c, &in), tc.want, "acts on")
-		})
-	}
+	})
 }
 
 // TestPossessorFree: possessive nouns leave the question; the rest stays.

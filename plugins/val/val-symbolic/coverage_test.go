@@ -290,15 +290,22 @@ const lsofPage = `# lsof
 ` + "`lsof -i :80`" + `
 `
 
+// expectPageAnswers validates each case's answer to the how-to asking
+// target, with page (at path) as the one evidence unit and the one source
+// text, and expects the case's status (a rejection saying says).
+func expectPageAnswers(t *testing.T, df map[string]int, path, page, target, says string, cases []answerCase) {
+	t.Helper()
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{path: page}}
+	expectAnswers(t, c, plugin.ValidateInput{
+		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: target}},
+		Evidence: []plugin.ScoredKU{{KU: descriptionUnit(t, path, page), Score: 1, Level: kus.LevelLeaf}}}, "", says, cases)
+}
+
 // TestAPlaceholderCoversANumber: "port 8080" is answered by a command
 // that leaves the port to fill in, not by one that names another number.
 func TestAPlaceholderCoversANumber(t *testing.T) {
 	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
-	lsof := descriptionUnit(t, "common/lsof.md", lsofPage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/lsof.md": lsofPage}}
-	expectAnswers(t, c, plugin.ValidateInput{
-		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "find out which process is using port 8080"}},
-		Evidence: []plugin.ScoredKU{{KU: lsof, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8080\" is not covered", []answerCase{
+	expectPageAnswers(t, df, "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered", []answerCase{
 		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
 			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusAccepted},
 		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
@@ -324,11 +331,7 @@ const ipRoutePage = `# ip route
 // that leaves it to fill in covers it.
 func TestAPlaceholderCoversAnAddress(t *testing.T) {
 	df := freqs(map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30})
-	ipRoute := descriptionUnit(t, "linux/ip-route.md", ipRoutePage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/ip-route.md": ipRoutePage}}
-	expectAnswers(t, c, plugin.ValidateInput{
-		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which route would be used to reach 8.8.8.8"}},
-		Evidence: []plugin.ScoredKU{{KU: ipRoute, Score: 1, Level: kus.LevelLeaf}}}, "", "\"8.8.8.8\" is not covered", []answerCase{
+	expectPageAnswers(t, df, "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered", []answerCase{
 		{"a placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show which route will be used by the kernel to reach an IP address:\n\n" +
 			"  `ip route get {{destination_ip}}`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusAccepted},
 		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
