@@ -45,7 +45,7 @@ func TestDedicatedSectionAnswersOverviewItem(t *testing.T) {
 }
 
 // TestDedicatedSectionNeedsOverview: a list of fewer than
-// minOverviewItems items is no overview, and a term no item holds names
+// symbolic.MinOverviewItems items is no overview, and a term no item holds names
 // no item of it.
 func TestDedicatedSectionNeedsOverview(t *testing.T) {
 	src := parseMD(t, "widget/README.md", widgetMD)

@@ -58,7 +58,7 @@ func (p *Plugin) Solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	if err == nil && res != nil && res.Status == plugin.StatusSuccess {
 		// After the Sources list, which validators and readers take as
 		// the end of the answer's statements.
-		res.ResponseMarkdown = strings.TrimRight(res.ResponseMarkdown, "\n") + "\n\n_Searched for: " + in.SearchedFor + "_\n"
+		res.ResponseMarkdown = strings.TrimRight(res.ResponseMarkdown, "\n") + "\n\n" + symbolic.SearchedForNote(in.SearchedFor) + "\n"
 	}
 	return res, err
 }
@@ -248,8 +248,7 @@ func keyCellNamed(s statement, want []string) bool {
 	if s.kind != kindRow || len(s.md) == 0 {
 		return false
 	}
-	cells := strings.Split(strings.Trim(strings.TrimSpace(s.md[0]), "|"), "|")
-	key := symbolic.ContentTerms(plainMD(cells[0]))
+	key := symbolic.ContentTerms(plainMD(firstCell(s.md[0])))
 	return len(key) >= minKeyCellTerms && allAsked(key, want)
 }
 

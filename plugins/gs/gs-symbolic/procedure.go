@@ -1835,16 +1835,13 @@ func embedsTerm(title, term string) bool {
 	return false
 }
 
-// minOverviewItems is the fewest items of a list read as an overview.
-const minOverviewItems = 4
-
 // listItemRE matches the first line of a Markdown list item and captures
 // its text.
 var listItemRE = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$`)
 
 // dedicatedSection is the index in secs of the section of p's page
 // dedicated to one thing the task asks, when p's best example top is an
-// overview list: at least minOverviewItems list items, the task's rarest
+// overview list: at least symbolic.MinOverviewItems list items, the task's rarest
 // term (by the sources holding it, per c) in exactly one of them, and that
 // term named by the heading of exactly one other section of the same page
 // among secs. The rarest term says what the task is about; a common one
@@ -1862,7 +1859,7 @@ func dedicatedSection(p procedure, top scoredExample, want []string, secs []proc
 			items = append(items, symbolic.TermSet(m[1]))
 		}
 	}
-	if len(items) < minOverviewItems {
+	if len(items) < symbolic.MinOverviewItems {
 		return -1
 	}
 	own := symbolic.TermSet(p.ku.Title + " " + strings.Join(ancestors(p.ku), " "))

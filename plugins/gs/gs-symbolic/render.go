@@ -492,17 +492,13 @@ func keyColumnAsked(head []string, want []string) bool {
 	if len(head) == 0 {
 		return false
 	}
-	cells := strings.Split(strings.Trim(strings.TrimSpace(head[0]), "|"), "|")
-	key := symbolic.ContentTerms(cells[0])
-	if len(key) == 0 {
-		return false
-	}
-	for _, t := range key {
-		if !slices.Contains(want, t) {
-			return false
-		}
-	}
-	return true
+	key := symbolic.ContentTerms(firstCell(head[0]))
+	return len(key) > 0 && allAsked(key, want)
+}
+
+// firstCell is the text of a Markdown table row's first cell.
+func firstCell(row string) string {
+	return strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")[0]
 }
 
 func titleNamed(k *kus.KU, want []string) bool {

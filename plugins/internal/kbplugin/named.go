@@ -8,11 +8,8 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
-
-// minOverviewItems is the fewest list items or table rows a unit's text
-// must hold to read as an overview of what a page offers.
-const minOverviewItems = 4
 
 // namedShare is the score of a gathered section relative to the overview
 // it was gathered for: it ranks just below it.
@@ -30,7 +27,7 @@ const namedShare = 0.9
 // section of it is about.
 //
 // The section is gathered when the overview holds at least
-// minOverviewItems items, the term is in its text, no evidence unit's
+// symbolic.MinOverviewItems items, the term is in its text, no evidence unit's
 // heading names the term yet, and exactly one heading of the page names
 // it. The evidence stays within k units: the section takes the place of
 // the weakest unit other than the overview.
@@ -45,7 +42,7 @@ func withNamedSection(evidence []plugin.ScoredKU, k int, terms []string, idf []f
 	}
 	var over plugin.ScoredKU
 	for _, e := range evidence {
-		if listLines(e.KU.TextBody, true) >= minOverviewItems {
+		if listLines(e.KU.TextBody, true) >= symbolic.MinOverviewItems {
 			over = e
 			break
 		}

@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -188,5 +189,15 @@ func TestTargetOf(t *testing.T) {
 				t.Fatalf("TargetOf(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSearchedForRENamesTheNote(t *testing.T) {
+	answer := "Use tar [1].\n\nSources:\n[1] tar — common/tar.md:3\n\n" + SearchedForNote("unzip file specific folder") + "\n"
+	if got := strings.TrimSpace(SearchedForRE.FindString(answer)); got != SearchedForNote("unzip file specific folder") {
+		t.Errorf("SearchedForRE found %q", got)
+	}
+	if SearchedForRE.MatchString("Searched for: the note's words as prose") {
+		t.Error("SearchedForRE matches prose")
 	}
 }

@@ -86,29 +86,20 @@ func opensWithVerb(w string) bool {
 // number names no thing, and an aside in brackets ends the phrase.
 func nounHead(words []string) (head string, next []string, end string) {
 	strong := false
-	for i, w := range words {
-		bare := strings.ToLower(strings.Trim(w, ",.;:?!()\"'`"))
-		if phraseEnds[bare] {
-			return head, words[i+1:], bare
+	next, end = phraseWords(words, ",.;:?!()\"'`", true, func(bare, term string) {
+		if isNumber(term) {
+			return
 		}
-		if strings.HasPrefix(w, "(") {
-			break // an aside: "(including the main one)"
+		all, main := lexicon.PartsOfSpeech(term)
+		nounish := all == 0 || main&lexicon.Noun != 0
+		switch {
+		case strings.HasSuffix(bare, "ly") && main&lexicon.Noun == 0:
+			// an adverb
+		case nounish || (all&lexicon.Noun != 0 && !strong):
+			head, strong = term, nounish
 		}
-		if terms := symbolic.TaskTerms(bare); len(terms) == 1 && !isNumber(terms[0]) && !strings.HasSuffix(bare, "ed") && !strings.HasSuffix(bare, "ing") {
-			all, main := lexicon.PartsOfSpeech(terms[0])
-			nounish := all == 0 || main&lexicon.Noun != 0
-			switch {
-			case strings.HasSuffix(bare, "ly") && main&lexicon.Noun == 0:
-				// an adverb
-			case nounish || (all&lexicon.Noun != 0 && !strong):
-				head, strong = terms[0], nounish
-			}
-		}
-		if strings.ContainsAny(w, ",;:?!") {
-			break
-		}
-	}
-	return head, nil, ""
+	})
+	return head, next, end
 }
 
 // namesAny reports whether the question's words (asked) name one of

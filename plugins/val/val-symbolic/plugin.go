@@ -992,23 +992,39 @@ func afterWord(task, action string) (string, bool) {
 // preposition or conjunction (end) or the end of the clause, with the
 // words after end.
 func phraseHead(words []string) (head string, next []string, end string) {
+	next, end = phraseWords(words, `,.;:?!()"'`, false, func(_, term string) {
+		if all, _ := lexicon.PartsOfSpeech(term); all == 0 || all&lexicon.Noun != 0 {
+			head = term
+		} else {
+			head = ""
+		}
+	})
+	return head, next, end
+}
+
+// phraseWords walks the phrase words open with and calls visit with each
+// word that analyses to one task term and is no participle (in -ed or
+// -ing): the word lowercased, its marks (trim) taken off, and its term. The phrase ends at a
+// preposition or conjunction (phraseEnds: returned as end, with the words
+// after it), after a word carrying a clause mark (,;:?!), and, with
+// asides, before an opening bracket.
+func phraseWords(words []string, trim string, asides bool, visit func(bare, term string)) (next []string, end string) {
 	for i, w := range words {
-		bare := strings.ToLower(strings.Trim(w, ",.;:?!()\"'"))
+		bare := strings.ToLower(strings.Trim(w, trim))
 		if phraseEnds[bare] {
-			return head, words[i+1:], bare
+			return words[i+1:], bare
+		}
+		if asides && strings.HasPrefix(w, "(") {
+			break
 		}
 		if terms := symbolic.TaskTerms(bare); len(terms) == 1 && !strings.HasSuffix(bare, "ed") && !strings.HasSuffix(bare, "ing") {
-			if all, _ := lexicon.PartsOfSpeech(terms[0]); all == 0 || all&lexicon.Noun != 0 {
-				head = terms[0]
-			} else {
-				head = ""
-			}
+			visit(bare, terms[0])
 		}
 		if strings.ContainsAny(w, ",;:?!") {
 			break
 		}
 	}
-	return head, nil, ""
+	return nil, ""
 }
 
 // phraseEnds are the prepositions and conjunctions that end a noun phrase.

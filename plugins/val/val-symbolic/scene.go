@@ -101,15 +101,10 @@ func unsaidAction(asked string, cover map[string]bool) string {
 	return a
 }
 
-// searchedForRE matches the note a goal solver adds to an answer with the
-// query it searched for ("_Searched for: ..._"): the user's words, not
-// the answer's.
-var searchedForRE = regexp.MustCompile(`(?m)^_Searched for: .*_\s*$`)
-
 // saidTerms are the terms an answer says, its code's called names
 // included, without the note of what was searched for.
 func saidTerms(answer string) map[string]bool {
-	answer = searchedForRE.ReplaceAllString(answer, " ")
+	answer = symbolic.SearchedForRE.ReplaceAllString(answer, " ")
 	terms := symbolic.TermSet(answer)
 	maps.Copy(terms, callTerms(answer))
 	return terms
