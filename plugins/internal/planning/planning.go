@@ -41,7 +41,20 @@ func newPluginStats() *PluginStats {
 // Utility is a plugin's utility from its statistics: success, plus a
 // little sufficiency, less latency (up to 0.5) and LLM calls (up to 0.3).
 func (s *PluginStats) Utility() float64 {
-	return s.SuccessEWMA + 0.15*s.SufficiencyEWMA - clamp(s.LatencyMsEWMA/5000, 0, 0.5) - clamp(0.05*s.LLMCallsEWMA, 0, 0.3)
+	return s.SuccessEWMA + 0.15*s.SufficiencyEWMA - latencyPenalty(s.LatencyMsEWMA) - clamp(0.05*s.LLMCallsEWMA, 0, 0.3)
+}
+
+// latencyStepMs is the resolution at which learned latency counts against a
+// plugin. Differences below it are ones a user does not notice and that
+// change with how busy the machine is; counting them would let machine load
+// reorder plugins, so the same question on the same knowledge base could get
+// a different answer from one run to the next.
+const latencyStepMs = 100
+
+// latencyPenalty is the utility a plugin loses for its learned latency:
+// whole steps of latencyStepMs, 0.02 per 100 ms, at most 0.5.
+func latencyPenalty(ms float64) float64 {
+	return clamp(math.Floor(ms/latencyStepMs)*latencyStepMs/5000, 0, 0.5)
 }
 
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }

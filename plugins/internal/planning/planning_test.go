@@ -160,3 +160,18 @@ func TestOrderDropsClearlyIrrelevantPlugins(t *testing.T) {
 		})
 	}
 }
+
+func TestUtilityIgnoresLatencyJitterButNotSlowness(t *testing.T) {
+	quick := PluginStats{SuccessEWMA: 0.9, SufficiencyEWMA: 0.8, LatencyMsEWMA: 3}
+	loaded := quick
+	loaded.LatencyMsEWMA = 60 // the same plugin timed on a busy machine
+	assert.Equal(t, quick.Utility(), loaded.Utility(), "jitter under one step must not change utility")
+
+	slow := quick
+	slow.LatencyMsEWMA = 900
+	assert.InDelta(t, quick.Utility()-0.18, slow.Utility(), 1e-9, "nine whole steps of 100 ms cost 0.18")
+
+	stalled := quick
+	stalled.LatencyMsEWMA = 60000
+	assert.InDelta(t, quick.Utility()-0.5, stalled.Utility(), 1e-9, "the latency penalty is capped")
+}
