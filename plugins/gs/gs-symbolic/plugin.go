@@ -251,24 +251,21 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	return finish(&b, cites.kus), nil
 }
 
-// completedRE matches a question completed with the topic of an earlier
-// turn: its own words and the parenthesised topic closing it.
-var completedRE = regexp.MustCompile(`^(.*\S)\s*\(([^()]+)\)\s*[?.!]?\s*$`)
-
 // followUpOwn is what a follow-up asks in its own words when target is the
 // question completed with the topic of an earlier turn of the
 // conversation ("Are hidden folders read too" of "Are hidden folders read
 // too (files folder)?", asked as "And are hidden folders read too?"); ""
-// when target closes with no parenthesised topic or nothing was asked
-// before it. The topic found the pages; the follow-up's own words choose
-// the passage of them that answers it, and a passage that holds only the
-// topic's words, which every passage of those pages shares, does not.
+// when target closes with no parenthesised topic (lentContext) or nothing
+// was asked before it. The topic found the pages; the follow-up's own
+// words choose the passage of them that answers it, and a passage that
+// holds only the topic's words, which every passage of those pages
+// shares, does not.
 func followUpOwn(conv []plugin.Turn, target string) string {
-	m := completedRE.FindStringSubmatch(target)
-	if m == nil || !slices.ContainsFunc(conv, func(t plugin.Turn) bool { return t.Role == "user" }) {
+	own, lent := lentContext(target)
+	if lent == "" || !slices.ContainsFunc(conv, func(t plugin.Turn) bool { return t.Role == "user" }) {
 		return ""
 	}
-	return m[1]
+	return own
 }
 
 // shownFor is the task terms that choose what a picked passage shows
