@@ -239,18 +239,33 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 		return query, nil, fmt.Errorf("bm25: correct: %w", err)
 	}
 	var fixes []Correction
-	for _, w := range todo {
-		known := false
-		for _, t := range x.p.Analyzer.Append(nil, w) {
-			if v.freq(t) > 0 {
-				known = true
-			}
-		}
-		if known || v.realWord(x.p.Analyzer.Append(nil, w)) || x.contraction(w) {
-			continue
-		}
+	var loose []string // real words only loosely tied to the index
+	fix := func(w string) {
 		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
 			fixes = append(fixes, Correction{Word: w, As: as})
+		}
+	}
+	for _, w := range todo {
+		terms := x.p.Analyzer.Append(nil, w)
+		if slices.ContainsFunc(terms, func(t string) bool { return v.freq(t) > 0 }) || x.contraction(w) {
+			continue
+		}
+		switch v.realWord(terms) {
+		case closelyTied:
+			continue
+		case looselyTied:
+			loose = append(loose, w)
+			continue
+		}
+		fix(w)
+	}
+	// A query with a slip in it was typed in haste: a word of it that is
+	// tied to the index only through a broader term ("tets", the plural
+	// of the holiday Tet, whose hypernym "day" the index holds) is more
+	// likely another slip ("test") than a word asked on purpose.
+	if len(fixes) > 0 {
+		for _, w := range loose {
+			fix(w)
 		}
 	}
 	if len(fixes) == 0 {
@@ -263,26 +278,44 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 	return out, fixes, nil
 }
 
-// realWord reports whether a word the index does not hold, analysed to
+// realWord tells whether a word the index does not hold, analysed to
 // terms, is still a word of the language the knowledge base is written
-// in: the lexicon relates one of its terms (as a synonym, a derived form
+// in, and how closely: the lexicon relates one of its terms (as a synonym, a derived form
 // or a broader term) to a term the index holds ("edited", in a knowledge base that
 // says "change" and "write" but never "edit"). Such a word was typed on
 // purpose and is searched as it is (and through its relatives, where a
 // kb-plugin expands the query), not turned into a neighbour that only
 // looks like it ("edited" into "exited"). A rare word whose relatives the
 // knowledge base never uses ("fils", a coin, for "files") is more likely a
-// slip than a word asked on purpose, and may be corrected. x.vmu is held.
-func (v *spellVocab) realWord(terms []string) bool {
+// slip than a word asked on purpose, and may be corrected.
+// The tie is close when the related term is a synonym or a derived form,
+// loose when it is only a broader term (a hypernym names a whole class:
+// "day" over the holiday "Tet"). x.vmu is held.
+func (v *spellVocab) realWord(terms []string) wordTie {
+	tie := untied
 	for _, t := range terms {
 		for _, r := range lexicon.Related(t) {
-			if v.freq(r.Term) > 0 {
-				return true
+			if v.freq(r.Term) == 0 {
+				continue
 			}
+			if r.Kind != lexicon.Broader {
+				return closelyTied
+			}
+			tie = looselyTied
 		}
 	}
-	return false
+	return tie
 }
+
+// wordTie is how a word the index does not hold is tied to words it does
+// through the lexicon (realWord).
+type wordTie int
+
+const (
+	untied wordTie = iota
+	looselyTied
+	closelyTied
+)
 
 // contraction reports whether w is a contraction typed without its
 // apostrophe ("whats", "doesnt"): with the apostrophe put back it is a

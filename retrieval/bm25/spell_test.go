@@ -81,6 +81,25 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 	require.Contains(t, []string{"file", "files"}, fixes[0].As)
 }
 
+// TestCorrectTakesALooselyTiedWordOfAHastyQueryAsASlip: "tets" analyses
+// to "tet" (the holiday Tet), which the lexicon ties to the index only
+// through its broader term "day". Alone it is kept as asked; in a query
+// with another slip ("mesage") it is one more, corrected to "test".
+func TestCorrectTakesALooselyTiedWordOfAHastyQueryAsASlip(t *testing.T) {
+	x, kv := titledKB(t, [][2]string{
+		{"testing", "Test that a message was logged. Run the tests every day."},
+	})
+	got, fixes, err := x.Correct(kv, "how to tets that a message was logged")
+	require.NoError(t, err)
+	require.Empty(t, fixes)
+	require.Equal(t, "how to tets that a message was logged", got)
+
+	got, fixes, err = x.Correct(kv, "how to tets that a mesage was logged")
+	require.NoError(t, err)
+	require.Len(t, fixes, 2)
+	require.Equal(t, "how to test that a message was logged", got)
+}
+
 // TestCorrectPrefersTheLikelierSlip: of spellings that analyse to the
 // same indexed term, the one a left-out letter explains is searched, not
 // one a mistyped letter explains.

@@ -73,6 +73,26 @@ func TestLentWords(t *testing.T) {
 	}
 }
 
+// TestFollowUpsTopicIsLent: a follow-up completed with the topic of an
+// earlier turn, before its question mark ("How do I close it when I'm
+// done (encrypted LUKS partition)?"), is answered by the example that
+// does what the follow-up asks, not by the one that shares most of the
+// topic's words.
+func TestFollowUpsTopicIsLent(t *testing.T) {
+	src := parseMD(t, "linux/cryptsetup.md", "# cryptsetup\n\n> Manage plain dm-crypt and LUKS encrypted volumes.\n\n"+
+		"- Initialize a LUKS volume on an encrypted partition (overwrites all data on the partition):\n\n`cryptsetup luksFormat {{/dev/sdXY}}`\n\n"+
+		"- Open a LUKS volume and create a decrypted mapping:\n\n`cryptsetup open {{/dev/sdXY}} {{mapping_name}}`\n\n"+
+		"- Remove an existing mapping when done:\n\n`cryptsetup close {{mapping_name}}`\n")
+	target := "How do I close it again when I'm done (encrypted LUKS partition)?"
+	md := solveMD(t, "implement", target, target, []mdSource{src}, src.soleLeaf(t))
+	if i := strings.Index(md, "\n- "); i < 0 || !strings.HasPrefix(md[i+1:], "- Remove an existing mapping when done:") {
+		t.Errorf("the answer does not lead with the example that closes:\n%s", md)
+	}
+	if own, lent := lentContext(target); own != "How do I close it again when I'm done" || lent != "encrypted LUKS partition" {
+		t.Errorf("lentContext = %q, %q", own, lent)
+	}
+}
+
 // TestDirection: where a how-to moves something decides between examples
 // that name the same places the other way round, among those that do the
 // task's action.

@@ -74,6 +74,11 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		act, target = in.Intents[0].Act, in.Intents[0].Target
 	}
 	want := symbolic.ContentTerms(target)
+	own := symbolic.ContentTerms(followUpOwn(rc.Conversation, target))
+	var rar symbolic.Rarity
+	if rc.Corpus != nil {
+		rar = symbolic.NewRarity(rc.Corpus)
+	}
 	g := readGuidance(in.Guidance)
 	if g.oneWord {
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
@@ -128,8 +133,12 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// retriever ranked its KU. A heading that names the task
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
-			sc := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title+" "+s.plain())) + e.Score + 0.5*titleOverlap
+			have := symbolic.TermSet(e.KU.Title + " " + s.plain())
+			sc := symbolic.Overlap(want, have) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
+			// A follow-up's own words count again, by rarity: they say
+			// what it asks of the topic's pages (followUpOwn).
+			sc += weighedShare(own, have, rar)
 			if len(negWant) > 0 && anyIn(negWant, negated(e.KU.Title+". "+s.text)) {
 				// The question asks about something's absence ("when no
 				// model endpoint is configured"), and so does this
@@ -232,7 +241,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
 		}
 	default:
-		render(&b, picked, want, act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
+		render(&b, picked, shownFor(want, own), act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
 			if concl := conclusion(in.Evidence, want); concl != "" {
 				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)
@@ -240,6 +249,52 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// followUpOwn is what a follow-up asks in its own words when target is the
+// question completed with the topic of an earlier turn of the
+// conversation ("Are hidden folders read too" of "Are hidden folders read
+// too (files folder)?", asked as "And are hidden folders read too?"); ""
+// when target closes with no parenthesised topic (lentContext) or nothing
+// was asked before it. The topic found the pages; the follow-up's own
+// words choose the passage of them that answers it, and a passage that
+// holds only the topic's words, which every passage of those pages
+// shares, does not.
+func followUpOwn(conv []plugin.Turn, target string) string {
+	own, lent := lentContext(target)
+	if lent == "" || !slices.ContainsFunc(conv, func(t plugin.Turn) bool { return t.Role == "user" }) {
+		return ""
+	}
+	return own
+}
+
+// shownFor is the task terms that choose what a picked passage shows
+// of its lists and tables: a follow-up's own words when it has them
+// (the topic's words are those of every item of the topic's pages), else
+// want.
+func shownFor(want, own []string) []string {
+	if len(own) > 0 {
+		return own
+	}
+	return want
+}
+
+// weighedShare is the share of want that have holds, each term weighed
+// by its rarity in the knowledge base: of a follow-up's own words, the
+// rare one ("hidden") says what it asks more than the common one ("read").
+func weighedShare(want []string, have map[string]bool, rar symbolic.Rarity) float64 {
+	total, in := 0.0, 0.0
+	for _, t := range want {
+		w := rar.Weight(t)
+		total += w
+		if have[t] {
+			in += w
+		}
+	}
+	if total <= 0 {
+		return 0
+	}
+	return in / total
 }
 
 // keyCellNamed reports whether s is a table row whose first cell has at

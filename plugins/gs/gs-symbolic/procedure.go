@@ -965,8 +965,10 @@ func agreement(task, desc string) float64 {
 const directionWeight = 0.3
 
 // lentRE is a task that ends in the words the VM lends a part of a
-// question from its sibling parts, in parentheses.
-var lentRE = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
+// question from its sibling parts, or a follow-up from the topic of an
+// earlier turn ("How do I close it when I'm done (encrypted LUKS
+// partition)?"), in parentheses, before the question's closing mark.
+var lentRE = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)\s*[?.!]?$`)
 
 // lentContext splits a task into what it asks itself and the words lent
 // to it in a trailing parenthesis; lent is "" when there are none.

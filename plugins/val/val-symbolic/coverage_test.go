@@ -255,6 +255,35 @@ func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
 	}
 }
 
+// TestAHastyQuerysLooselyTiedWordIsASlip: "extention" analyses to
+// "extent", an English word whose only relative the knowledge base holds
+// is a broader one ("level"). Read as "extension" in a query with no other
+// slip, it is still what the question asks about, and an answer that says
+// "extension" does not cover it; in a query with another slip ("binray")
+// it is one more slip, covered by the word it was mended to.
+func TestAHastyQuerysLooselyTiedWordIsASlip(t *testing.T) {
+	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "level path": 30, "code binary": 5, "extension": 3})}
+	ku := plugintest.Text("r::1", "Troubleshooting", "README.md", 467, "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path.")
+	answer := "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path. [1]\n\nSources:\n[1] Troubleshooting — README.md:467\n"
+	cases := []struct {
+		name, prompt, searched string
+		want                   plugin.Status
+	}{
+		{"one word corrected", "the mrpvm extention", "the mrpvm extension", plugin.StatusRejected},
+		{"two words corrected", "the mrpvm extention binray", "the mrpvm extension binary", plugin.StatusAccepted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{
+				Payload:     plugin.Payload{Prompt: tc.prompt},
+				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: tc.prompt}},
+				SearchedFor: tc.searched,
+				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
+			expect(t, res, tc.want, "is not covered")
+		})
+	}
+}
+
 // TestVersusNamesNothingAsked: "vs" joins the things a comparison weighs;
 // an answer on both covers the question without saying "vs".
 func TestVersusNamesNothingAsked(t *testing.T) {

@@ -328,7 +328,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// "alloc" is covered by an answer that says "allow".
 	corr := corrections(in)
 	credit(answerTerms, corr)
-	swap := substitutions(corr, rar)
+	swap := substitutions(corr, replaced(in), rar)
 	for _, t := range targets {
 		key := askedTerms(t, rar)
 		if len(key) == 0 {
@@ -1082,19 +1082,40 @@ func corrections(in *plugin.ValidateInput) map[string]string {
 	return out
 }
 
+// replaced counts the terms of the question that the query the evidence
+// was retrieved for (SearchedFor) no longer holds: the words the spelling
+// correction changed.
+func replaced(in *plugin.ValidateInput) int {
+	if in.SearchedFor == "" {
+		return 0
+	}
+	searched, n := symbolic.TermSet(in.SearchedFor), 0
+	for t := range symbolic.TermSet(in.Payload.Prompt) {
+		if !searched[t] {
+			n++
+		}
+	}
+	return n
+}
+
 // substitutions are the corrections (searched term to the question's
 // term) that replaced a word rather than mended a typing mistake: the word
 // as asked is an English word the general lexicon knows and no source of
 // the knowledge base holds ("office" read as "offici", of "official"). The
 // question asked about that word, which the knowledge base does not cover,
-// not about the one retrieval searched for in its place.
-func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]string {
+// not about the one retrieval searched for in its place. In a query with
+// several words corrected (slips), typed in haste, a word the knowledge base relates
+// to only through a broader term it holds is one more slip, as the
+// spelling correction takes it ("tets", of the holiday Tet whose
+// hypernym "day" the knowledge base holds, read as "test").
+func substitutions(corr map[string]string, slips int, rar symbolic.Rarity) map[string]string {
 	var out map[string]string
 	for k, o := range corr {
 		if rar.Known(o) {
 			continue
 		}
-		if c, b := retrieval.Relatives(o); len(c)+len(b) == 0 {
+		c, b := retrieval.Relatives(o)
+		if len(c)+len(b) == 0 || slips > 1 && looselyTied(c, b, rar) {
 			continue
 		}
 		if out == nil {
@@ -1103,6 +1124,12 @@ func substitutions(corr map[string]string, rar symbolic.Rarity) map[string]strin
 		out[k] = o
 	}
 	return out
+}
+
+// looselyTied reports whether the knowledge base holds none of a word's
+// close relatives and one of its broader ones.
+func looselyTied(close, broader []string, rar symbolic.Rarity) bool {
+	return !slices.ContainsFunc(close, rar.Known) && slices.ContainsFunc(broader, rar.Known)
 }
 
 // coverPageValues covers, in cover and in the cover of each cited unit, a

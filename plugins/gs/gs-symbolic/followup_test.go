@@ -1,0 +1,90 @@
+package gssymbolic
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
+)
+
+const ingestedMD = `# Workspaces
+
+## Which files are ingested
+
+Markdown files under the workspace folder are read, except:
+
+- hidden folders (a name starting with a dot) and vendor trees;
+- what the ignore files exclude: the patterns of each folder's ignore file,
+  then its parent's; a deeper file wins over its parents, the last
+  matching pattern decides, and nothing inside an excluded folder can be
+  brought back. Ignore files are read like every other file of the
+  workspace: regular files inside it, at most one megabyte, and one that
+  is not is reported and its rules are not applied. A pattern that is
+  not a valid glob is reported as well, and ignored; changing one of
+  these files reloads the workspace;
+- the exclude patterns of the settings file.
+`
+
+// TestFollowUpIsAnsweredOnItsOwnWords: a follow-up completed with the
+// topic of an earlier turn ("Are hidden folders read too (files
+// folder)?") shows, of the list its passage holds, the item its own words
+// ("hidden folders") name, not only the one that shares more of the
+// topic's words ("files", "folder"), which every item of the page shares. Asked
+// on its own, with no earlier turn, the question is judged as a whole.
+func TestFollowUpIsAnsweredOnItsOwnWords(t *testing.T) {
+	src := parseMD(t, "docs/workspaces.md", ingestedMD)
+	k := src.leaf(t, "Which files are ingested")
+	target := "Are hidden folders read too (files folder)?"
+	ask := func(conv []plugin.Turn) string {
+		p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
+		res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: srcCorpus{src.id: src.md}, Conversation: conv},
+			&plugin.SolveInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: target}},
+				Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != plugin.StatusSuccess {
+			t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
+		}
+		return res.ResponseMarkdown
+	}
+	earlier := []plugin.Turn{{Role: "user", Text: "Which files in my folder are read?"}, {Role: "assistant", Text: "..."}}
+	checkMD(t, ask(earlier), []string{"hidden folders"}, nil)
+	checkMD(t, ask(nil), []string{"deeper file wins"}, []string{"hidden folders"})
+}
+
+const reloadMD = `# Server
+
+## Config
+
+The config file of the server names its port. The port of the server's config file is read at start. A config file sets the server's port once. The server's port in the config file may be written in YAML.
+
+Saving several times reloads once, after a short pause.
+`
+
+// TestFollowUpsOwnWordsChooseTheStatement: of the statements of the
+// topic's passage, a follow-up is answered by the one that says what it
+// asks in its own words ("save several times quickly"), not by those that
+// only repeat the topic ("config file server port").
+func TestFollowUpsOwnWordsChooseTheStatement(t *testing.T) {
+	src := parseMD(t, "docs/server.md", reloadMD)
+	k := src.leaf(t, "Config")
+	target := "If I save several times quickly (config file server port)?"
+	ask := func(conv []plugin.Turn) string {
+		p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
+		res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: srcCorpus{src.id: src.md}, Conversation: conv},
+			&plugin.SolveInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "describe", Target: target}},
+				Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != plugin.StatusSuccess {
+			t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
+		}
+		return res.ResponseMarkdown
+	}
+	earlier := []plugin.Turn{{Role: "user", Text: "Must I restart the server after editing its config file?"}, {Role: "assistant", Text: "..."}}
+	checkMD(t, ask(earlier), []string{"short pause"}, nil)
+	checkMD(t, ask(nil), nil, []string{"short pause"})
+}
