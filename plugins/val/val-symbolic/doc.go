@@ -28,9 +28,12 @@
 // does not know, "repo", is covered by the word it begins,
 // "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
-// its title); for "what is X", with a source about X (its title or first
-// sentence names X, or its code declares X; a word that names the page
-// the source stands in, "gorilla" for a section of the page titled
+// its title, or says an identifier the question names,
+// "outside_workspace"); for "what is X", with a source about X (its title
+// or first sentence names X, or its code declares X, or a command line it
+// quotes runs X as the subcommand of the program asked with it,
+// "cryptsetup luksDump"; the verb of the question, "used for", asks
+// nothing there; a word that names the page the source stands in, "gorilla" for a section of the page titled
 // "gorilla/mux", confines the question to that page, and the source must
 // be about the question's other words); for a how-to, with a source
 // that carries the action it asks for (the verb, a synonym or kind of it,

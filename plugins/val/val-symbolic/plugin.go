@@ -532,7 +532,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// only apart, and has them together only in a page it cites further
 	// down, leads with the wrong page.
 	if single && !several(targets[0]) {
-		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc, !asksWhy(in)) {
+		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc, !asksWhy(in) && !defines(in)) {
 			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
 				n, k.Title, clip(targets[0]))
 			return v
@@ -1363,16 +1363,22 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 		return true
 	}
 	// One sentence of the unit holds two neighbouring key words, or a key
-	// word its title and path do not hold when they hold one.
+	// word its title and path do not hold when they hold one, or an
+	// identifier the target names (identifiers).
+	names := identifiers(target)
 	all := strings.Join(said, "\n") + "\n" + citedText([]*kus.KU{k}, rc)
 	for _, line := range strings.Split(all, "\n") {
 		for _, sent := range symbolic.Sentences(line) {
-			at := map[int]bool{}
+			at, named := map[int]bool{}, false
 			text.English().Each(sent, func(t text.Token) {
+				named = named || names[t.Term]
 				for _, w := range match(t.Term) {
 					at[w] = true
 				}
 			})
+			if named {
+				return true
+			}
 			for w := range at {
 				if at[w+1] || (len(label) > 0 && !label[w]) {
 					return true
@@ -1381,6 +1387,25 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 		}
 	}
 	return false
+}
+
+// identifierRE matches an identifier as code writes it: words joined by
+// underscores ("outside_workspace") or a lower-case word with a capital
+// inside ("luksDump").
+var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b`)
+
+// identifiers are the terms of the identifiers target names
+// (identifierRE). An identifier names one thing of one program, so a
+// sentence that says it is about that thing, whatever word of kind the
+// question puts beside it ("the outside_workspace warning").
+func identifiers(target string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range identifierRE.FindAllString(target, -1) {
+		if t := text.Terms(m); len(t) > 0 {
+			out[t[0]] = true
+		}
+	}
+	return out
 }
 
 // several reports whether target names several things ("kb-fast and
