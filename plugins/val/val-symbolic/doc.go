@@ -19,8 +19,8 @@
 // "stop" of "stop web from logging" is no key word, the gerund names the
 // action, nor "mark" of "mark a route as deprecated", the participle names
 // the state asked for, nor a noun that names the action again, "view" of
-// "show the files in a tree view"; "Why X when Y?" is judged on X; a
-// follow-up completed with its topic must have its own words covered apart
+// "show the files in a tree view"; "Why X when Y?" is judged on X, or on
+// the whole question, Y with it; a follow-up completed with its topic must have its own words covered apart
 // from that topic, and one covered by its own words and some of the
 // topic's need not cover the rest of the topic; a key word the answer
 // says from a source with a synonym from the general lexicon, "follow"

@@ -83,7 +83,14 @@ func (p *Plugin) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.
 	if rc.Corpus != nil {
 		rar = symbolic.NewRarity(rc.Corpus)
 	}
-	v := p.check(in, rc, rar)
+	v := p.check(in, rc, rar, false)
+	if v.reason != "" && asksWhy(in) {
+		// "Why X when Y?" is judged on X; an answer grounded in the
+		// whole question, the circumstance Y with it, answers it too.
+		if whole := p.check(in, rc, rar, true); whole.reason == "" {
+			v = whole
+		}
+	}
 	res := &plugin.ValidateResult{Metadata: plugin.Metadata{Extra: map[string]any{
 		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
 		"keyCoverage": v.coverage,
@@ -126,7 +133,9 @@ var (
 	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
 )
 
-func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbolic.Rarity) verdict {
+// check judges the answer; withCircumstance keeps the circumstance of a
+// "why" question (whyAsked) among what it asks.
+func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbolic.Rarity, withCircumstance bool) verdict {
 	var v verdict
 	body, sources := splitSources(in.Answer)
 	if strings.TrimSpace(body) == "" {
@@ -295,7 +304,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// asked in, which a reason need not repeat ("Why would I use nohup
 	// when starting a long job?" is answered by "nohup lets a process
 	// live when the terminal is killed").
-	if asksWhy(in) {
+	if asksWhy(in) && !withCircumstance {
 		for i, t := range targets {
 			targets[i] = whyAsked(t)
 		}
