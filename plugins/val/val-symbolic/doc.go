@@ -60,7 +60,9 @@
 // page's examples needs a page that acts on something the question names:
 // the head of the object of an example's verb or of its description's
 // verb, or the page's name (a subcommand's own words, or a compound made
-// with a word asked); a page whose examples act on another thing, however
+// with a word asked), unless its description names a name asked and most
+// of what is asked by rarity ("encrypted LUKS volumes" for "an encrypted
+// LUKS partition"); a page whose examples act on another thing, however
 // many of the question's words they share in other roles ("Show the open
 // sockets on a remote host" for "show the hosts on my network"), is about
 // another tool. A question that names something the knowledge base holds nowhere

@@ -636,7 +636,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// acts on something the question names (its action and the owners its
 	// possessives name aside, possessorFree): the object
 	// of an example's verb, of its description's verb, or the page's name
-	// (actedOn, titleNames). A page about another tool shares the
+	// (actedOn, titleNames), unless the page's description names a name
+	// asked and most of the rest (describesAsked). A page about another tool shares the
 	// question's words in other roles ("Show all open sockets on a remote
 	// host" for "show the hosts on my network"): what it acts on is a
 	// thing never asked about.
@@ -648,7 +649,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				if a, _ := symbolic.Action(targets[0]); a != "" {
 					delete(asked, a)
 				}
-				if !namesAny(things, asked, rar) && !titleNames(pageTitle(k, rc), asked, rar) {
+				if !namesAny(things, asked, rar) && !titleNames(pageTitle(k, rc), asked, rar) && !describesAsked(desc, asked, rar, p.Options.MinKeyCoverage) {
 					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, acts on %q, which %q never names, nor does it name what the page is about",
 						n, k.Title, things[0], clip(targets[0]))
 					return v
