@@ -1925,9 +1925,10 @@ var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
 var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(?:\s+(?:on|in|at|from|under|inside)\s+(?:the\s+|a\s+|an\s+|my\s+|its\s+|their\s+|your\s+)?[\w./-]+)?(\s*(?:$|[(,;?]))`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
-// it asks: a subordinating word of time or order and a subject pronoun,
-// up to a completed follow-up's parenthesised topic or the end.
-var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+// it asks: a subordinating word of time or order and a subject pronoun
+// (contracted with its verb too: "when I'm done"), up to a completed
+// follow-up's parenthesised topic or the end.
+var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)(?:['’](?:m|re|s|ve|d|ll))?\s[^()]*`)
 
 // semiModalRE matches a verb phrase that works as a modal verb ("is
 // supposed to", "ought to", "is going to"): its words say what should or
@@ -1957,9 +1958,10 @@ var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|
 
 // purposeRE finds a clause of a question that says what the user will do
 // once they have what they ask ("so I can log in without a password"):
-// "so" (or "so that"), a subject pronoun and what follows, up to a
-// completed follow-up's parenthesised topic or the end.
-var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+// "so" (or "so that"), a subject pronoun (contracted with its verb too:
+// "so I'm able to") and what follows, up to a completed follow-up's
+// parenthesised topic or the end.
+var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)(?:['’](?:m|re|s|ve|d|ll))?\s[^()]*`)
 
 // ownPlaceRE matches a place of the user's own closing a target or a
 // part of it, before a completed follow-up's topic: a preposition of
