@@ -165,3 +165,31 @@ var possessorRE = regexp.MustCompile(`(?i)\b[a-z][\w-]*['’]s\s+`)
 func possessorFree(target string) string {
 	return possessorRE.ReplaceAllString(target, "")
 }
+
+// describesAsked reports whether a page's description (desc) names a
+// name the question asks about (a word the general lexicon does not know:
+// "LUKS", a tool's or a format's name) and most of what it asks (asked,
+// weighed by rarity in the knowledge base, at least minShare of it): the
+// page is about that named thing, though its examples may call what they
+// act on by a word of their own ("volumes" for the "encrypted LUKS
+// partition" asked). English words alone do not suffice: a page shares
+// them with the question in other roles ("Show sockets on a local or
+// remote host" for "show the hosts on my local network").
+func describesAsked(desc string, asked map[string]bool, rar symbolic.Rarity, minShare float64) bool {
+	said := symbolic.TermSet(desc)
+	got, total, named := 0.0, 0.0, false
+	for a := range asked {
+		if filler[a] || !rar.Known(a) {
+			continue
+		}
+		w := rar.Weight(a)
+		total += w
+		if covered(a, said, rar) {
+			got += w
+			if all, _ := lexicon.PartsOfSpeech(a); all == 0 {
+				named = true
+			}
+		}
+	}
+	return named && total > 0 && got >= minShare*total
+}

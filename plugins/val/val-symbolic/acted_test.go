@@ -120,3 +120,18 @@ func TestPossessorFree(t *testing.T) {
 		}
 	}
 }
+
+// TestAPageDescribingWhatIsAskedMayNameItsThingItsOwnWay: "open an
+// encrypted zulk partition" is answered by a page whose description
+// names the name asked, "zulk", and most of the rest, though its example
+// acts on "volumes"; a page whose description names little of it is
+// still about another thing.
+func TestAPageDescribingWhatIsAskedMayNameItsThingItsOwnWay(t *testing.T) {
+	df := freqs(map[string]int{"open manag devic": 500, "volum partit": 100, "encrypt": 40, "zulk": 5})
+	expectActed(t, df, "How do I open an encrypted zulk partition?", "open an encrypted zulk partition", []actedCase{
+		{"the description names what is asked", "linux/lockctl.md", "lockctl", "Manage encrypted zulk volumes.",
+			"Open a volume and map it to a device", "lockctl open {{/dev/sdXY}} {{name}}", plugin.StatusAccepted},
+		{"the description names little of it", "linux/volsetup.md", "volsetup", "Manage device volumes.",
+			"Open a volume and map it to an encrypted zulk device", "volsetup open {{/dev/sdXY}} {{name}}", plugin.StatusRejected},
+	})
+}

@@ -19,8 +19,8 @@
 // "stop" of "stop web from logging" is no key word, the gerund names the
 // action, nor "mark" of "mark a route as deprecated", the participle names
 // the state asked for, nor a noun that names the action again, "view" of
-// "show the files in a tree view"; "Why X when Y?" is judged on X; a
-// follow-up completed with its topic must have its own words covered apart
+// "show the files in a tree view"; "Why X when Y?" is judged on X, or on
+// the whole question, Y with it; a follow-up completed with its topic must have its own words covered apart
 // from that topic, and one covered by its own words and some of the
 // topic's need not cover the rest of the topic; a key word the answer
 // says from a source with a synonym from the general lexicon, "follow"
@@ -28,9 +28,12 @@
 // does not know, "repo", is covered by the word it begins,
 // "repositories"). It must lead with a
 // source that has them together in one sentence (or names one of them in
-// its title); for "what is X", with a source about X (its title or first
-// sentence names X, or its code declares X; a word that names the page
-// the source stands in, "gorilla" for a section of the page titled
+// its title, or says an identifier the question names,
+// "outside_workspace"); for "what is X", with a source about X (its title
+// or first sentence names X, or its code declares X, or a command line it
+// quotes runs X as the subcommand of the program asked with it,
+// "cryptsetup luksDump"; the verb of the question, "used for", asks
+// nothing there; a word that names the page the source stands in, "gorilla" for a section of the page titled
 // "gorilla/mux", confines the question to that page, and the source must
 // be about the question's other words); for a how-to, with a source
 // that carries the action it asks for (the verb, a synonym or kind of it,
@@ -57,7 +60,9 @@
 // page's examples needs a page that acts on something the question names:
 // the head of the object of an example's verb or of its description's
 // verb, or the page's name (a subcommand's own words, or a compound made
-// with a word asked); a page whose examples act on another thing, however
+// with a word asked), unless its description names a name asked and most
+// of what is asked by rarity ("encrypted LUKS volumes" for "an encrypted
+// LUKS partition"); a page whose examples act on another thing, however
 // many of the question's words they share in other roles ("Show the open
 // sockets on a remote host" for "show the hosts on my network"), is about
 // another tool. A question that names something the knowledge base holds nowhere

@@ -153,6 +153,8 @@ func TestTargetTrims(t *testing.T) {
 			"force a new password the next time they log in":            "force a new password",
 			"remove the tags before posting":                            "remove the tags before posting",
 			"do it when I log in":                                       "do it when I log in",
+			"close it again when I'm done (encrypted partition)":        "close it again (encrypted partition)",
+			"detach the job before we're logged out":                    "detach the job",
 		}},
 		// The user's reason, an example they give and a limit they set
 		// go; the thing the limit is on stays, and a target that would
@@ -164,6 +166,7 @@ func TestTargetTrims(t *testing.T) {
 			"stop one process from using more than a quarter of the CPU":                "stop one process from using of the CPU",
 			"happens when a search query is longer then 4096 bytes":                     "happens when a search query is bytes",
 			"put my public key on a server so I can log in without a password":          "put my public key on a server",
+			"record my terminal so I'm able to play it back":                            "record my terminal",
 			"delete a file so that nobody can recover it":                               "delete a file so that nobody can recover it",
 			"wrap lines then print them":                                                "wrap lines then print them",
 			"because I can":                                                             "because I can",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -19,7 +20,7 @@ import (
 // page's subject is, and k must be about the word itself.
 func subjectWord(target string, k *kus.KU, said []string, rc plugin.RunContext, rar symbolic.Rarity) string {
 	w := rarest(target, rar)
-	if w == "" || about(w, k, said, rar) {
+	if w == "" || about(w, k, said, rar) || runsAsked(w, target, said) {
 		return ""
 	}
 	page := pageNames(k, rc)
@@ -91,4 +92,29 @@ func pageTitle(k *kus.KU, rc plugin.RunContext) string {
 		return ""
 	}
 	return strings.TrimSpace(markupRE.ReplaceAllString(m[1], "$1"))
+}
+
+// runsAsked reports whether a quoted command line among said runs the
+// subcommand target asks about, under the program target names with it:
+// its first two words are key words of target, and w is one of them
+// ("`cryptsetup luksDump {{/dev/sdXY}}`" for "cryptsetup luksDump"). The
+// example the line stands in says what that subcommand does, as a
+// glossary's entry says what its word means.
+func runsAsked(w, target string, said []string) bool {
+	key := map[string]bool{}
+	for _, t := range keyTokens(target, false) {
+		key[t.term] = true
+	}
+	for _, line := range strings.Split(strings.Join(said, "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		f := strings.Fields(strings.Trim(line, "`"))
+		if !strings.HasPrefix(line, "`") || len(f) < 2 {
+			continue
+		}
+		program, sub := text.Terms(f[0]), text.Terms(f[1])
+		if len(program) == 1 && len(sub) == 1 && key[program[0]] && key[sub[0]] && (w == program[0] || w == sub[0]) {
+			return true
+		}
+	}
+	return false
 }

@@ -83,7 +83,14 @@ func (p *Plugin) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.
 	if rc.Corpus != nil {
 		rar = symbolic.NewRarity(rc.Corpus)
 	}
-	v := p.check(in, rc, rar)
+	v := p.check(in, rc, rar, false)
+	if v.reason != "" && asksWhy(in) {
+		// "Why X when Y?" is judged on X; an answer grounded in the
+		// whole question, the circumstance Y with it, answers it too.
+		if whole := p.check(in, rc, rar, true); whole.reason == "" {
+			v = whole
+		}
+	}
 	res := &plugin.ValidateResult{Metadata: plugin.Metadata{Extra: map[string]any{
 		"statements": v.statements, "supported": v.supported, "keyTerms": v.keyTerms, "keyTermsFound": v.keyFound,
 		"keyCoverage": v.coverage,
@@ -126,7 +133,9 @@ var (
 	citeRule     = regexp.MustCompile(`(?i)\bcite\b|\bcitations?\b`)
 )
 
-func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbolic.Rarity) verdict {
+// check judges the answer; withCircumstance keeps the circumstance of a
+// "why" question (whyAsked) among what it asks.
+func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbolic.Rarity, withCircumstance bool) verdict {
 	var v verdict
 	body, sources := splitSources(in.Answer)
 	if strings.TrimSpace(body) == "" {
@@ -295,7 +304,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// asked in, which a reason need not repeat ("Why would I use nohup
 	// when starting a long job?" is answered by "nohup lets a process
 	// live when the terminal is killed").
-	if asksWhy(in) {
+	if asksWhy(in) && !withCircumstance {
 		for i, t := range targets {
 			targets[i] = whyAsked(t)
 		}
@@ -532,7 +541,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// only apart, and has them together only in a page it cites further
 	// down, leads with the wrong page.
 	if single && !several(targets[0]) {
-		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc, !asksWhy(in)) {
+		if n, k := leadUnit(stmts, cited); k != nil && !together(targets[0], k, unitTexts(stmts, cited)[n], rc, !asksWhy(in) && !defines(in)) {
 			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, mentions the words of %q only apart, never together in one passage",
 				n, k.Title, clip(targets[0]))
 			return v
@@ -627,7 +636,8 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// acts on something the question names (its action and the owners its
 	// possessives name aside, possessorFree): the object
 	// of an example's verb, of its description's verb, or the page's name
-	// (actedOn, titleNames). A page about another tool shares the
+	// (actedOn, titleNames), unless the page's description names a name
+	// asked and most of the rest (describesAsked). A page about another tool shares the
 	// question's words in other roles ("Show all open sockets on a remote
 	// host" for "show the hosts on my network"): what it acts on is a
 	// thing never asked about.
@@ -639,7 +649,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				if a, _ := symbolic.Action(targets[0]); a != "" {
 					delete(asked, a)
 				}
-				if !namesAny(things, asked, rar) && !titleNames(pageTitle(k, rc), asked, rar) {
+				if !namesAny(things, asked, rar) && !titleNames(pageTitle(k, rc), asked, rar) && !describesAsked(desc, asked, rar, p.Options.MinKeyCoverage) {
 					v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, acts on %q, which %q never names, nor does it name what the page is about",
 						n, k.Title, things[0], clip(targets[0]))
 					return v
@@ -1390,16 +1400,22 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 		return true
 	}
 	// One sentence of the unit holds two neighbouring key words, or a key
-	// word its title and path do not hold when they hold one.
+	// word its title and path do not hold when they hold one, or an
+	// identifier the target names (identifiers).
+	names := identifiers(target)
 	all := strings.Join(said, "\n") + "\n" + citedText([]*kus.KU{k}, rc)
 	for _, line := range strings.Split(all, "\n") {
 		for _, sent := range symbolic.Sentences(line) {
-			at := map[int]bool{}
+			at, named := map[int]bool{}, false
 			text.English().Each(sent, func(t text.Token) {
+				named = named || names[t.Term]
 				for _, w := range match(t.Term) {
 					at[w] = true
 				}
 			})
+			if named {
+				return true
+			}
 			for w := range at {
 				if at[w+1] || (len(label) > 0 && !label[w]) {
 					return true
@@ -1408,6 +1424,25 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 		}
 	}
 	return false
+}
+
+// identifierRE matches an identifier as code writes it: words joined by
+// underscores ("outside_workspace") or a lower-case word with a capital
+// inside ("luksDump").
+var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b`)
+
+// identifiers are the terms of the identifiers target names
+// (identifierRE). An identifier names one thing of one program, so a
+// sentence that says it is about that thing, whatever word of kind the
+// question puts beside it ("the outside_workspace warning").
+func identifiers(target string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range identifierRE.FindAllString(target, -1) {
+		if t := text.Terms(m); len(t) > 0 {
+			out[t[0]] = true
+		}
+	}
+	return out
 }
 
 // several reports whether target names several things ("kb-fast and
@@ -1917,9 +1952,10 @@ var combiningRE = regexp.MustCompile(`(?i)(\w)-(?:style|like)\b`)
 var contactRE = regexp.MustCompile(`(?i)\b(the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:i|we|you|it|they|he|she)\s+[a-z]+(?:\s+(?:on|in|at|from|under|inside)\s+(?:the\s+|a\s+|an\s+|my\s+|its\s+|their\s+|your\s+)?[\w./-]+)?(\s*(?:$|[(,;?]))`)
 
 // occasionRE finds a clause of a how-to that says when the user does what
-// it asks: a subordinating word of time or order and a subject pronoun,
-// up to a completed follow-up's parenthesised topic or the end.
-var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+// it asks: a subordinating word of time or order and a subject pronoun
+// (contracted with its verb too: "when I'm done"), up to a completed
+// follow-up's parenthesised topic or the end.
+var occasionRE = regexp.MustCompile(`(?i)[\s,]+(?:when|whenever|while|once|after|before|until|as|(?:the\s+next|next|every|each)\s+time)\s+(?:i|we|you|it|they|he|she)(?:['’](?:m|re|s|ve|d|ll))?\s[^()]*`)
 
 // semiModalRE matches a verb phrase that works as a modal verb ("is
 // supposed to", "ought to", "is going to"): its words say what should or
@@ -1949,9 +1985,10 @@ var limitRE = regexp.MustCompile(`(?i)\b(?:more|less|fewer|longer|shorter|wider|
 
 // purposeRE finds a clause of a question that says what the user will do
 // once they have what they ask ("so I can log in without a password"):
-// "so" (or "so that"), a subject pronoun and what follows, up to a
-// completed follow-up's parenthesised topic or the end.
-var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)\s[^()]*`)
+// "so" (or "so that"), a subject pronoun (contracted with its verb too:
+// "so I'm able to") and what follows, up to a completed follow-up's
+// parenthesised topic or the end.
+var purposeRE = regexp.MustCompile(`(?i)[\s,]+so(?:\s+that)?\s+(?:i|we|you|it|they|he|she)(?:['’](?:m|re|s|ve|d|ll))?\s[^()]*`)
 
 // ownPlaceRE matches a place of the user's own closing a target or a
 // part of it, before a completed follow-up's topic: a preposition of

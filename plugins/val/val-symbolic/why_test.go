@@ -172,3 +172,28 @@ func TestAConcessiveClauseIsACircumstance(t *testing.T) {
 		}
 	}
 }
+
+const frobctlPage = `# frobctl
+
+> Get and set the power settings of a drive.
+
+- Set the power management level of a drive (values below 128 let it spin down, higher ones keep it spinning):
+
+` + "`frobctl -B {{1..254}} {{/dev/sdX}}`" + `
+`
+
+// TestWhyIsJudgedWithItsCircumstanceToo: "Why X when Y?" is judged on
+// X, and an answer grounded in the whole question, the circumstance with
+// it, answers it as well, though it says X in other words ("drive" for
+// the user's "disk").
+func TestWhyIsJudgedWithItsCircumstanceToo(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"set valu power": 200, "drive": 40, "disk": 30, "spin level manag": 15, "frobctl": 2})},
+		src: map[string]string{"common/frobctl.md": frobctlPage}}
+	answer := "Set the power management level of a drive (values below 128 let it spin down, higher ones keep it spinning) [1]:\n\n" +
+		"  `frobctl -B {{1..254}} {{/dev/sdX}}`\n\nSources:\n[1] frobctl — common/frobctl.md:3\n"
+	prompt := "Why doesn't my disk ever spin down after I set frobctl -B to a high level?"
+	res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Answer: answer,
+		Intents:  []plugin.Intent{{ID: "i1", Act: "explain", Target: "doesn't my disk ever spin down after I set frobctl -B to a high level"}},
+		Evidence: units(t, "common/frobctl.md", frobctlPage)})
+	expect(t, res, plugin.StatusAccepted, "")
+}

@@ -1,0 +1,79 @@
+package valsymbolic
+
+import (
+	"testing"
+
+	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+)
+
+const findmntPage = `# findmnt
+
+> Find your filesystem.
+
+- List all mounted filesystems:
+
+` + "`findmnt`" + `
+
+- Search for a device:
+
+` + "`findmnt {{/dev/sdb1}}`" + `
+`
+
+// TestWhatIsXUsedForAsksWhatXIs: the verb of a definition question ("used
+// for") is the question's frame, not an action the page must say beside
+// the thing asked.
+func TestWhatIsXUsedForAsksWhatXIs(t *testing.T) {
+	df := freqs(map[string]int{"use list search devic": 600, "filesystem mount": 40, "findmnt": 2})
+	findmnt := page(t, "linux/findmnt.md", findmntPage)
+	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"linux/findmnt.md": findmntPage}}
+	in := plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is findmnt used for?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "findmnt used for"}}}
+	expectAnswers(t, c, in, "", "", []answerCase{
+		{"the page about it", "findmnt [1]: Find your filesystem.\n\n- List all mounted filesystems [1]:\n\n  `findmnt`\n\n" +
+			"- Search for a device [1]:\n\n  `findmnt {{/dev/sdb1}}`\n\nSources:\n[1] findmnt — linux/findmnt.md:1\n", findmnt, plugin.StatusAccepted},
+	})
+}
+
+// TestAnIdentifierNamesItsThing: "What is the outside_workspace warning
+// about?" is answered by a passage that says the identifier, though the
+// word of kind beside it ("warning") stands elsewhere; a question in
+// plain words ("the file target warning") still needs its words
+// together.
+func TestAnIdentifierNamesItsThing(t *testing.T) {
+	df := freqs(map[string]int{"file folder link skip copi": 300, "warn": 60, "symlink target": 30, "outside_workspac": 3})
+	k := &kus.KU{ID: "u::1", Title: "Skipped paths", SourceID: "docs/troubleshooting.md", Range: kus.Range{StartLine: 27},
+		TextBody: "A symlink whose target lies outside the workspace is never followed (`outside_workspace`).\n\nEvery skipped file gets a warning in the log.\n"}
+	answer := "A symlink whose target lies outside the workspace is never followed (`outside_workspace`). [1]\n\nEvery skipped file gets a warning in the log. [1]\n\nSources:\n[1] Skipped paths — docs/troubleshooting.md:27\n"
+	c := corpus{n: 1000, df: df}
+	for _, tc := range []struct {
+		target string
+		want   plugin.Status
+	}{
+		{"the outside_workspace warning about", plugin.StatusAccepted},
+		{"the file target warning about", plugin.StatusRejected},
+	} {
+		in := plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: tc.target}}}
+		expectAnswers(t, c, in, kus.LevelSection, "only apart", []answerCase{{tc.target, answer, k, tc.want}})
+	}
+}
+
+// TestACommandLineIsAboutTheSubcommandItRuns: "What does cryptsetup
+// luksDump show?" is answered by the example whose command line runs
+// cryptsetup's luksDump, though the page's first sentence does not name
+// it; a word the command line holds as an argument, or a subcommand of
+// another program, is still mentioned only in passing.
+func TestACommandLineIsAboutTheSubcommandItRuns(t *testing.T) {
+	k := &kus.KU{ID: "u::1", Title: "cryptsetup", SourceID: "linux/cryptsetup.md", TextBody: "Manage encrypted volumes.\n"}
+	said := []string{"Manage encrypted volumes.", "Display header information and key slot metadata of an encrypted device:", "`cryptsetup luksDump {{/dev/sdXY}}`"}
+	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"manag encrypt volum devic show": 300, "cryptsetup": 5, "luksdump": 1})})
+	for target, want := range map[string]string{
+		"cryptsetup luksDump show": "",
+		"luksDump show":            "luksdump",
+		"cryptsetup sdXY device":   "sdxi",
+	} {
+		if got := subjectWord(target, k, said, plugin.RunContext{}, rar); got != want {
+			t.Errorf("subjectWord(%q) = %q, want %q", target, got, want)
+		}
+	}
+}
