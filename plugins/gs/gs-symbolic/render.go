@@ -38,6 +38,10 @@ var (
 	listAskRE = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:else\s+)?(?:can|could)\s+(?:i|you|we)\s+do\b|\bwhat\s+else\s+(?:can|could|does|do)\b|^(?:what|which)\s+(?:kinds?|types?|sorts?|ways?)\s+of\b`)
 	// definingRE is a sentence that says what its subject is.
 	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
+	// clauseOpenerRE opens a clause inside a noun phrase: a relative
+	// ("a call that fails") or a subordinate one ("a file, when it
+	// changes"). The words after it modify the head; they are not it.
+	clauseOpenerRE = regexp.MustCompile(`(?i)(?:^|[\s,(])(?:that|which|who|whose|whom|because|when|whenever|where|if|while|after|before|since|unless|until)\b`)
 	// reasonRE is a sentence that gives a reason, a purpose or a
 	// condition ("you must switch to another branch before doing this"
 	// says why doing it elsewhere fails).
@@ -58,7 +62,7 @@ func (c cue) bonus(s statement) float64 {
 	}
 	switch {
 	case c.define:
-		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(m[1])) > 0 {
+		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(definedHead(m[1]))) > 0 {
 			return cueWeight
 		}
 	case c.why:
@@ -67,6 +71,17 @@ func (c cue) bonus(s statement) float64 {
 		}
 	}
 	return 0
+}
+
+// definedHead is the noun phrase a defining sentence's subject opens
+// with, before any clause that modifies it: "call" of "call that fails
+// because the wrapper itself". A sentence whose subject only mentions the
+// asked term inside such a clause says what something else is.
+func definedHead(subject string) string {
+	if loc := clauseOpenerRE.FindStringIndex(subject); loc != nil {
+		return subject[:loc[0]]
+	}
+	return subject
 }
 
 // render writes the picked statements as Markdown: grouped by source in
