@@ -44,8 +44,9 @@ var (
 	clauseOpenerRE = regexp.MustCompile(`(?i)(?:^|[\s,(])(?:that|which|who|whose|whom|because|when|whenever|where|if|while|after|before|since|unless|until)\b`)
 	// reasonRE is a sentence that gives a reason, a purpose or a
 	// condition ("you must switch to another branch before doing this"
-	// says why doing it elsewhere fails).
-	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets|must|unless|only if|useful when|needs? to|have to|has to)\b`)
+	// says why doing it elsewhere fails), or the circumstance it holds in
+	// ("while a language server holds the file the rebuild fails").
+	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets|must|unless|only if|useful when|needs? to|have to|has to|while|as long as)\b`)
 )
 
 // cueWeight is what a statement of the form the question asks for adds.
