@@ -285,6 +285,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 		} else {
 			bestSt = ledParagraph(read[best.ID], bestSt, item, items)
 		}
+		bestSt = toSentenceEnd(read[best.ID], bestSt)
 		cell := ""
 		for i, s := range bestSt {
 			used[best.ID+"\x00"+s.text] = true
@@ -296,7 +297,11 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 			default:
 				cell += "; "
 			}
-			cell += cellText(s)
+			if strings.HasSuffix(strings.TrimSpace(cell), ";") {
+				cell += strings.TrimPrefix(cellText(s), clauseMark) // it goes on that sentence
+			} else {
+				cell += cellText(s)
+			}
 		}
 		var said []string
 		for _, s := range bestSt {
@@ -328,11 +333,11 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 	}
 	pk, ps := whichToPick(ev, items, read)
 	if k, s := sideBySide(ev, items, read); k != nil && !used[k.ID+"\x00"+s.text] && (pk != k || ps.text != s.text) {
-		fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
+		fmt.Fprintf(&b, "\n%s\n", cited(quotedWhole(s), num(k)))
 	}
 	if pk != nil && !used[pk.ID+"\x00"+ps.text] {
 		used[pk.ID+"\x00"+ps.text] = true
-		fmt.Fprintf(&b, "\n%s\n", cited(ps.md[0], num(pk)))
+		fmt.Fprintf(&b, "\n%s\n", cited(quotedWhole(ps), num(pk)))
 	}
 	if k, lead := alternativesLead(ev, items, read); k != nil && !slices.ContainsFunc(lead, func(s statement) bool { return used[k.ID+"\x00"+s.text] }) {
 		var said []string
@@ -345,7 +350,7 @@ func compareRows(ev []plugin.ScoredKU, target string, want []string, num func(*k
 	for _, it := range items {
 		if k, s := ownPick(ev, it, read); k != nil && !used[k.ID+"\x00"+s.text] {
 			used[k.ID+"\x00"+s.text] = true
-			fmt.Fprintf(&b, "\n%s\n", cited(s.md[0], num(k)))
+			fmt.Fprintf(&b, "\n%s\n", cited(quotedWhole(s), num(k)))
 		}
 	}
 	return b.String(), true
@@ -641,6 +646,42 @@ func rowStatements(ss []statement, i int) []statement {
 		}
 	}
 	return out
+}
+
+// toSentenceEnd is row with the clauses that finish its last sentence:
+// a statement cut at a ";" ("... reported with the code kb_read_only;")
+// is continued by the clauses of its sentence that follow it in ss ("it
+// is not damaged, so do not rebuild it."), so a cell never stops
+// mid-sentence.
+func toSentenceEnd(ss []statement, row []statement) []statement {
+	if len(row) == 0 {
+		return row
+	}
+	last := row[len(row)-1]
+	i := slices.IndexFunc(ss, func(s statement) bool { return s.kind == last.kind && s.text == last.text && s.para == last.para })
+	if i < 0 || last.kind != kindSentence {
+		return row
+	}
+	for j := i + 1; j < len(ss) && strings.HasSuffix(strings.TrimSpace(ss[j-1].md[0]), ";"); j++ {
+		next := ss[j]
+		if next.kind != kindSentence || next.para != last.para || !strings.HasPrefix(next.md[0], clauseMark) {
+			break
+		}
+		row = append(row, next)
+	}
+	return row
+}
+
+// quotedWhole is a statement quoted on a line of its own: a list item
+// with its marker and every line it wraps over (its first line alone may
+// stop mid-sentence), cut to its first sentences as a cell is; other
+// statements as written.
+func quotedWhole(s statement) string {
+	if s.kind != kindItem {
+		return s.md[0]
+	}
+	t := strings.TrimSpace(s.md[0])
+	return t[:markerLen(t)] + cellText(s)
 }
 
 // cellText is a statement as a table cell: its Markdown on one line, cut

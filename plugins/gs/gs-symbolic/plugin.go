@@ -145,7 +145,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// statement or its heading ("Without a model").
 				sc += negationWeight
 			}
-			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || leads(s.text, subject) || pathNames(e.KU.SourceID, subject)) {
+			if cue.define && subject != "" && s.kind != kindCode && (label(e.KU.Title) == subject || opensWith(s.text, subject) || pathNames(e.KU.SourceID, subject)) {
 				// The prose of the section the defined term heads
 				// ("PhaseScopes" for "What are phaseScopes on a knowledge
 				// unit?"), or a statement that opens with the term
@@ -311,6 +311,22 @@ func keyCellNamed(s statement, want []string) bool {
 // for the question to name it: one word ("Heartbeat", "path") is named by
 // questions about other things too.
 const minKeyCellTerms = 2
+
+// labelRE is the short label a statement opens with ("content: title,
+// role (...), topic"): the statement is about what the label names.
+var labelRE = regexp.MustCompile(`^([^\s:]+(?:\s+[^\s:]+){0,2}):\s`)
+
+// opensWith reports whether text opens with the term a definition asks
+// for: names it among its first words (leads), or, when it opens with a
+// label, in that label. A statement labelled with something else ("content:
+// title, role (...)") lists the term among others without saying what it
+// is.
+func opensWith(text, subject string) bool {
+	if m := labelRE.FindStringSubmatch(text); m != nil {
+		return namesItem(m[1], subject)
+	}
+	return leads(text, subject)
+}
 
 // headsWeight is what a statement gains for standing in the section the
 // term a definition asks for heads, or for opening with that term.

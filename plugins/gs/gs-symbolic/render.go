@@ -38,10 +38,15 @@ var (
 	listAskRE = regexp.MustCompile(`(?i)^(?:what|which)\s+(?:else\s+)?(?:can|could)\s+(?:i|you|we)\s+do\b|\bwhat\s+else\s+(?:can|could|does|do)\b|^(?:what|which)\s+(?:kinds?|types?|sorts?|ways?)\s+of\b`)
 	// definingRE is a sentence that says what its subject is.
 	definingRE = regexp.MustCompile(`(?i)^(?:the\s+|an?\s+)?(.{1,60}?)\s+(?:is|are|means|refers to|stands for|implements|provides|lets you|allows you)\s`)
+	// clauseOpenerRE opens a clause inside a noun phrase: a relative
+	// ("a call that fails") or a subordinate one ("a file, when it
+	// changes"). The words after it modify the head; they are not it.
+	clauseOpenerRE = regexp.MustCompile(`(?i)(?:^|[\s,(])(?:that|which|who|whose|whom|because|when|whenever|where|if|while|after|before|since|unless|until)\b`)
 	// reasonRE is a sentence that gives a reason, a purpose or a
 	// condition ("you must switch to another branch before doing this"
-	// says why doing it elsewhere fails).
-	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets|must|unless|only if|useful when|needs? to|have to|has to)\b`)
+	// says why doing it elsewhere fails), or the circumstance it holds in
+	// ("while a language server holds the file the rebuild fails").
+	reasonRE = regexp.MustCompile(`(?i)\b(?:because|so that|in order to|since|otherwise|to avoid|to prevent|to ensure|to make sure|which means|this means|not safe|unsafe|so you|so it|designed to|the reason|is why|allows?|lets|must|unless|only if|useful when|needs? to|have to|has to|while|as long as)\b`)
 )
 
 // cueWeight is what a statement of the form the question asks for adds.
@@ -58,7 +63,7 @@ func (c cue) bonus(s statement) float64 {
 	}
 	switch {
 	case c.define:
-		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(m[1])) > 0 {
+		if m := definingRE.FindStringSubmatch(t); m != nil && symbolic.Overlap(c.want, symbolic.TermSet(definedHead(m[1]))) > 0 {
 			return cueWeight
 		}
 	case c.why:
@@ -67,6 +72,17 @@ func (c cue) bonus(s statement) float64 {
 		}
 	}
 	return 0
+}
+
+// definedHead is the noun phrase a defining sentence's subject opens
+// with, before any clause that modifies it: "call" of "call that fails
+// because the wrapper itself". A sentence whose subject only mentions the
+// asked term inside such a clause says what something else is.
+func definedHead(subject string) string {
+	if loc := clauseOpenerRE.FindStringIndex(subject); loc != nil {
+		return subject[:loc[0]]
+	}
+	return subject
 }
 
 // render writes the picked statements as Markdown: grouped by source in
@@ -201,7 +217,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 			}
 			lists[key] = true
 			sep(kindItem)
-			for _, it := range splitItems(cutList(s.list, nil)) {
+			for _, it := range splitItems(cutListAll(s.list, want)) {
 				b.WriteString("- " + cited(itemText(it), n) + "\n")
 			}
 		case s.kind == kindItem:
@@ -271,7 +287,7 @@ func writeBlock(b *strings.Builder, block []string, want []string, indent string
 		}
 	case isItem(t):
 		if all {
-			lines = cutList(lines, nil)
+			lines = cutListAll(lines, want)
 		} else {
 			lines = cutList(lines, want)
 		}
@@ -371,10 +387,72 @@ func cutList(lines []string, want []string) []string {
 	}
 	var out []string
 	for _, it := range kept {
-		if len(it) > maxItemLines {
-			it = append(it[:maxItemLines:maxItemLines], strings.Repeat(" ", 2)+"…")
+		out = append(out, cutItem(it, want)...)
+	}
+	return out
+}
+
+// cutListAll is cutList for a list question, which asks for every item:
+// the items up to maxAll, each cut by cutItem for focus.
+func cutListAll(lines []string, focus []string) []string {
+	items := splitItems(lines)
+	out := lines
+	if len(items) > maxAll || slices.ContainsFunc(items, func(it []string) bool { return len(it) > maxItemLines }) {
+		out = nil
+		for _, it := range items[:min(len(items), maxAll)] {
+			out = append(out, cutItem(it, focus)...)
 		}
-		out = append(out, it...)
+	}
+	return out
+}
+
+// cutItem cuts a list item longer than maxItemLines. An item whose
+// nested list is what makes it long keeps its own lines and the nested
+// items that hold the most of want ("configuration files — ...:
+// config_syntax" of "Diagnostics ..., with the codes of each format:"
+// for broken configuration files), each cut in turn; other items, and
+// nested lists none of whose items holds a term of want, keep their first
+// maxItemLines lines. A cut is marked with "…".
+func cutItem(it []string, want []string) []string {
+	if len(it) <= maxItemLines {
+		return it
+	}
+	cut := append(it[:maxItemLines:maxItemLines], strings.Repeat(" ", 2)+"…")
+	first := slices.IndexFunc(it[1:], func(l string) bool { return isItem(strings.TrimSpace(l)) })
+	if first < 0 || len(want) == 0 {
+		return cut
+	}
+	lead, nested := it[:first+1], splitNested(it[first+1:])
+	best := 0.0
+	for _, n := range nested {
+		best = max(best, symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(n, " ")))))
+	}
+	if best == 0 || len(lead) >= maxItemLines {
+		return cut
+	}
+	out := slices.Clone(lead)
+	for _, n := range nested {
+		if symbolic.Overlap(want, symbolic.TermSet(plainMD(strings.Join(n, " ")))) == best {
+			out = append(out, cutItem(n, nil)...)
+		}
+	}
+	if len(out) < len(it) {
+		out = append(out, strings.Repeat(" ", 2)+"…")
+	}
+	return out
+}
+
+// splitNested groups the lines of a nested list into its items: each
+// starts at a line as indented as the list's first item.
+func splitNested(lines []string) [][]string {
+	indent := len(lines[0]) - len(strings.TrimLeft(lines[0], " \t"))
+	var out [][]string
+	for _, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		if len(out) == 0 || isItem(t) && len(l)-len(t) <= indent {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], l)
 	}
 	return out
 }
