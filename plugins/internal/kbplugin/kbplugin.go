@@ -864,11 +864,43 @@ func (e *Engine) boostNamedTitles(cands []scored, terms []string, query string) 
 	if nm == nil {
 		return
 	}
+	named := map[string]bool{} // the one-word titles the question names
+	boosted := make([]bool, len(cands))
 	for i := range cands {
 		if u := cands[i].ku; u != nil && nm.names(u.Title) {
 			cands[i].score *= titleBoost
+			boosted[i] = true
+			if !strings.ContainsAny(u.Title, " \t") {
+				named[strings.ToLower(u.Title)] = true
+			}
 		}
 	}
+	for i := range cands {
+		if u := cands[i].ku; u != nil && !boosted[i] && extendsName(u.Title, named) {
+			cands[i].score *= extendedBoost
+		}
+	}
+}
+
+// extendedBoost multiplies the score of a KU whose title extends a name
+// the question names ("sshfs" or "ssh-copy-id" when the question names
+// ssh, "git commit" when it names git): a subcommand or a tool built on
+// the named one is about it too, and often the one that does what the
+// question asks ("mount a folder over SSH"), while the named tool's page
+// matches only the name. It stays below titleBoost, so that on an equal
+// match the page named in full goes first.
+const extendedBoost = 1.4
+
+// extendsName reports whether title, in lower case, starts with one of
+// the named one-word titles and goes on after it.
+func extendsName(title string, named map[string]bool) bool {
+	t := strings.ToLower(title)
+	for w := range named {
+		if len(t) > len(w) && strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namer tells whether a question names a title in full (see titleBoost).
