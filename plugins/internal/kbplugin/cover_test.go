@@ -85,3 +85,22 @@ func TestBoostNamedTitlesExtendsToNamesBuiltOnIt(t *testing.T) {
 	assert.InDelta(t, extendedBoost, cands[2].score, 1e-9, "a subcommand-like name")
 	assert.Equal(t, 1.0, cands[3].score, "another name")
 }
+
+// An English word runs on into other names ("findfs" after find): a name
+// extends a named English word only after a separator ("git commit").
+func TestBoostNamedTitlesExtendsEnglishWordsAfterASeparator(t *testing.T) {
+	e := &Engine{an: text.English()}
+	query := "How do I find the changes in git?"
+	cands := []scored{
+		{id: "a", score: 1, ku: &kus.KU{Title: "find"}},
+		{id: "b", score: 1, ku: &kus.KU{Title: "findfs"}},
+		{id: "c", score: 1, ku: &kus.KU{Title: "find-up"}},
+		{id: "d", score: 1, ku: &kus.KU{Title: "git commit"}},
+		{id: "e", score: 1, ku: &kus.KU{Title: "git"}},
+	}
+	e.boostNamedTitles(cands, e.an.Append(nil, query), query)
+	assert.InDelta(t, titleBoost, cands[0].score, 1e-9, "the named page")
+	assert.Equal(t, 1.0, cands[1].score, "another word's run-on")
+	assert.InDelta(t, extendedBoost, cands[2].score, 1e-9, "after a separator")
+	assert.InDelta(t, extendedBoost, cands[3].score, 1e-9, "a subcommand of a named name")
+}
