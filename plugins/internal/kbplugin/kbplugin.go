@@ -15,6 +15,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/retrieval/bm25"
 	"github.com/mrpvm/mrpvm/retrieval/hdc"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 	"github.com/mrpvm/mrpvm/retrieval/thinkingdb"
 )
 
@@ -864,11 +865,60 @@ func (e *Engine) boostNamedTitles(cands []scored, terms []string, query string) 
 	if nm == nil {
 		return
 	}
+	named := map[string]bool{} // the one-word titles the question names
+	boosted := make([]bool, len(cands))
 	for i := range cands {
 		if u := cands[i].ku; u != nil && nm.names(u.Title) {
 			cands[i].score *= titleBoost
+			boosted[i] = true
+			if !strings.ContainsAny(u.Title, " \t") {
+				named[strings.ToLower(u.Title)] = true
+			}
 		}
 	}
+	for i := range cands {
+		if u := cands[i].ku; u != nil && !boosted[i] && e.extendsName(u.Title, named) {
+			cands[i].score *= extendedBoost
+		}
+	}
+}
+
+// extendedBoost multiplies the score of a KU whose title extends a name
+// the question names ("sshfs" or "ssh-copy-id" when the question names
+// ssh, "git commit" when it names git): a subcommand or a tool built on
+// the named one is about it too, and often the one that does what the
+// question asks ("mount a folder over SSH"), while the named tool's page
+// matches only the name. It stays below titleBoost, so that on an equal
+// match the page named in full goes first.
+const extendedBoost = 1.4
+
+// extendsName reports whether title, in lower case, starts with one of
+// the named one-word titles and goes on after it: after a separator
+// ("git commit", "ssh-copy-id", "mkfs.ext4"), or right away when the name
+// is no English word ("sshfs" of ssh). An English word runs on into
+// other words and names ("findfs" is not a kind of find, nor "topgrade" of
+// top).
+func (e *Engine) extendsName(title string, named map[string]bool) bool {
+	t := strings.ToLower(title)
+	for w := range named {
+		if len(t) <= len(w) || !strings.HasPrefix(t, w) {
+			continue
+		}
+		if strings.ContainsRune(nameSeparators, rune(t[len(w)])) || !e.englishWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameSeparators are the characters that join the parts of a compound
+// name.
+const nameSeparators = " \t-._:"
+
+// englishWord reports whether the general English lexicon knows w.
+func (e *Engine) englishWord(w string) bool {
+	terms := e.an.Append(nil, w)
+	return len(terms) == 1 && lexicon.Senses(terms[0]) > 0
 }
 
 // namer tells whether a question names a title in full (see titleBoost).
