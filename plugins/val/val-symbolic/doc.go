@@ -43,8 +43,8 @@
 // itself or a close relative; a verb whose particle follows its object,
 // "hook the notes up", is not checked, the phrasal verb meaning what the verb
 // alone need not); for "why", with a reason or a condition ("because",
-// "useful when", "you must ... before"). A word the spelling correction
-// replaced by another (an English word no source holds: "office" read as
+// "useful when", "you must ... before") or a caveat ("Note: ...",
+// "warning: ..."). A word the spelling correction replaced by another (an English word no source holds: "office" read as
 // "offici") is still the one asked, and only it covers itself; "vs" asks
 // nothing; a placeholder of a command ("{{port}}") covers a number the
 // question gives. A question that names a folder whose pages go by that
