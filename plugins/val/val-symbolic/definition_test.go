@@ -77,3 +77,28 @@ func TestACommandLineIsAboutTheSubcommandItRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout: "What does the
+// doc_too_large hint mean?" is answered by a sentence that gives the
+// identifier the kind the question gives it ("a single hint
+// `doc_too_large`"), wherever it stands in the unit; a sentence that
+// names it with nothing else asked, or a plain word asked so, is still a
+// mention in passing.
+func TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout(t *testing.T) {
+	k := &kus.KU{ID: "u::1", Title: "Features", SourceID: "README.md", TextBody: "Markdown sources: the parser's diagnostics.\n"}
+	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"document pars diagnost check": 300, "hint": 40, "doc_too_large": 2})})
+	withKind := []string{"Markdown sources: the parser's diagnostics.", "Documents over 8 MiB get a single hint `doc_too_large` instead of being checked."}
+	alone := []string{"Markdown sources: the parser's diagnostics.", "Documents over 8 MiB are refused (`doc_too_large`)."}
+	for _, tc := range []struct {
+		target string
+		said   []string
+		want   string
+	}{
+		{"the doc_too_large hint", withKind, ""},
+		{"the doc_too_large hint", alone, "doc_too_large"},
+	} {
+		if got := subjectWord(tc.target, k, tc.said, plugin.RunContext{}, rar); got != tc.want {
+			t.Errorf("subjectWord(%q, %q) = %q, want %q", tc.target, tc.said[1], got, tc.want)
+		}
+	}
+}

@@ -32,7 +32,8 @@
 // "outside_workspace"); for "what is X", with a source about X (its title
 // or first sentence names X, or its code declares X, or a command line it
 // quotes runs X as the subcommand of the program asked with it,
-// "cryptsetup luksDump"; the verb of the question, "used for", asks
+// "cryptsetup luksDump", or a sentence of it gives an identifier X the
+// kind the question gives it, "a hint `doc_too_large`"; the verb of the question, "used for", asks
 // nothing there; a word that names the page the source stands in, "gorilla" for a section of the page titled
 // "gorilla/mux", confines the question to that page, and the source must
 // be about the question's other words); for a how-to, with a source
@@ -42,8 +43,8 @@
 // itself or a close relative; a verb whose particle follows its object,
 // "hook the notes up", is not checked, the phrasal verb meaning what the verb
 // alone need not); for "why", with a reason or a condition ("because",
-// "useful when", "you must ... before"). A word the spelling correction
-// replaced by another (an English word no source holds: "office" read as
+// "useful when", "you must ... before") or a caveat ("Note: ...",
+// "warning: ..."). A word the spelling correction replaced by another (an English word no source holds: "office" read as
 // "offici") is still the one asked, and only it covers itself; "vs" asks
 // nothing; a placeholder of a command ("{{port}}") covers a number the
 // question gives. A question that names a folder whose pages go by that

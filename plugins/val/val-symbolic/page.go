@@ -20,7 +20,7 @@ import (
 // page's subject is, and k must be about the word itself.
 func subjectWord(target string, k *kus.KU, said []string, rc plugin.RunContext, rar symbolic.Rarity) string {
 	w := rarest(target, rar)
-	if w == "" || about(w, k, said, rar) || runsAsked(w, target, said) {
+	if w == "" || about(w, k, said, rar) || runsAsked(w, target, said) || namedWithKind(w, target, said) {
 		return ""
 	}
 	page := pageNames(k, rc)
@@ -113,6 +113,51 @@ func runsAsked(w, target string, said []string) bool {
 		}
 		program, sub := text.Terms(f[0]), text.Terms(f[1])
 		if len(program) == 1 && len(sub) == 1 && key[program[0]] && key[sub[0]] && (w == program[0] || w == sub[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedWithKind reports whether w is an identifier target names
+// (identifiers) and a sentence of prose among said holds it with another
+// key word of target ("a single hint `doc_too_large`" for "the doc_too_large
+// hint"): an identifier names one thing, and a sentence that gives it the
+// kind the question gives it says what that thing is.
+func namedWithKind(w, target string, said []string) bool {
+	if !identifiers(target)[w] {
+		return false
+	}
+	others := map[string]bool{}
+	for _, t := range keyTokens(target, false) {
+		if t.term != w && !identifierPart(t.term, w) {
+			others[t.term] = true
+		}
+	}
+	for _, line := range said {
+		if strings.HasPrefix(strings.TrimSpace(line), "`") {
+			continue // a command line runs things, it does not say what they are
+		}
+		for _, sent := range symbolic.Sentences(line) {
+			terms := symbolic.TermSet(sent)
+			if !terms[w] {
+				continue
+			}
+			for o := range others {
+				if terms[o] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// identifierPart reports whether term t is one of the words identifier
+// term id is written with ("workspac" of "outside_workspace").
+func identifierPart(t, id string) bool {
+	for _, p := range text.Terms(strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(id)) {
+		if p == t {
 			return true
 		}
 	}

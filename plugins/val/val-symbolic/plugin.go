@@ -2156,13 +2156,15 @@ func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
 
 // reasonWords are the words (lower case, as written) by which a sentence
 // gives a reason, a purpose or a condition ("you must switch to another
-// branch before doing this", "requires root"). "Only" alone restricts
+// branch before doing this", "requires root"), or a caveat ("Note: this
+// overwrites all data", "Warning: ..."). "Only" alone restricts
 // what is shown ("List only directories"); "only if" counts by its "if".
 var reasonWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
-		"must before until require requires required need needs needed cannot") {
+		"must before until require requires required need needs needed cannot " +
+		"note warning caution beware") {
 		reasonWords[w] = true
 	}
 }

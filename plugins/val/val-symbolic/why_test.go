@@ -197,3 +197,49 @@ func TestWhyIsJudgedWithItsCircumstanceToo(t *testing.T) {
 		Evidence: units(t, "common/frobctl.md", frobctlPage)})
 	expect(t, res, plugin.StatusAccepted, "")
 }
+
+const wipefsPage = `# wipefs
+
+> Erase the signatures of a partition.
+
+- Erase the signatures of a partition (warning: the data on it becomes unreadable):
+
+` + "`wipefs --all {{/dev/sdXY}}`" + `
+`
+
+const lsblkPage = `# lsblk
+
+> List the partitions of a disk.
+
+- List the partitions of a disk:
+
+` + "`lsblk {{/dev/sdX}}`" + `
+`
+
+// TestACaveatIsAReason: "Why ...?" is answered by an example whose
+// description flags a caveat ("warning: the data on it becomes
+// unreadable"), which says why to mind what it does; a description with
+// no caveat, no reason and no condition does not answer it.
+func TestACaveatIsAReason(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"partit disk list data": 100, "eras signatur": 20, "wipef lsblk": 2})},
+		src: map[string]string{"linux/wipefs.md": wipefsPage, "linux/lsblk.md": lsblkPage}}
+	for _, tc := range []struct {
+		name, prompt, answer string
+		ev                   []plugin.ScoredKU
+		want                 plugin.Status
+	}{
+		{"a caveat", "Why does wipefs erase the signatures of a partition?",
+			"Erase the signatures of a partition. [1]\n\n- Erase the signatures of a partition (warning: the data on it becomes unreadable) [1]:\n\n" +
+				"  `wipefs --all {{/dev/sdXY}}`\n\nSources:\n[1] wipefs — linux/wipefs.md:3\n",
+			units(t, "linux/wipefs.md", wipefsPage), plugin.StatusAccepted},
+		{"no caveat", "Why does lsblk list the partitions of a disk?",
+			"List the partitions of a disk. [1]\n\n- List the partitions of a disk [1]:\n\n" +
+				"  `lsblk {{/dev/sdX}}`\n\nSources:\n[1] lsblk — linux/lsblk.md:3\n",
+			units(t, "linux/lsblk.md", lsblkPage), plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: tc.ev})
+			expect(t, res, tc.want, "asks why")
+		})
+	}
+}
