@@ -119,8 +119,10 @@ func (r *run) foldSituations(intents []plugin.Intent) []plugin.Intent {
 
 // closedStatement reports whether part occurs in the question as a
 // sentence of its own, closed by a full stop, an exclamation mark or a
-// semicolon, not a question mark.
+// semicolon, not a question mark. The part may hold its closing mark
+// itself, as seed detection keeps it ("I created a swap file;").
 func closedStatement(question, part string) bool {
+	part = strings.TrimRight(strings.TrimSpace(part), ".!;")
 	at := strings.Index(question, part)
 	if at < 0 || part == "" {
 		return false

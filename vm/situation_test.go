@@ -51,6 +51,12 @@ func TestFoldSituations(t *testing.T) {
 		assert.Equal(t, "make the filesystem on it use the new space (the volume)", got[0].Target)
 	}
 
+	r = &run{trace: &Trace{}, question: "I created a swap file; how do I start using it?"}
+	got = r.foldSituations(intents("I created a swap file;", "start using it"))
+	if assert.Len(t, got, 1, "a statement that keeps its closing semicolon is folded") {
+		assert.Equal(t, "start using it (a swap file)", got[0].Target)
+	}
+
 	r = &run{trace: &Trace{}, question: "How do I list the volumes, and I resized the volume?"}
 	assert.Len(t, r.foldSituations(intents("list the volumes", "I resized the volume")), 2)
 
