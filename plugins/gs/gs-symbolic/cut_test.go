@@ -122,3 +122,21 @@ func TestShortProgramWhole(t *testing.T) {
 		t.Errorf("a %d-line block was not cut", len(long))
 	}
 }
+
+// TestCutBlockPrefersLinesWithMoreTaskWords: when more lines of a long
+// block hold a task term than an answer shows, the lines that hold more
+// of the task's terms are kept, wherever they stand.
+func TestCutBlockPrefersLinesWithMoreTaskWords(t *testing.T) {
+	lines := []string{"```go"}
+	for i := 0; i < 50; i++ {
+		lines = append(lines, fmt.Sprintf("srv.Timeout%d = %d // timeout %d", i, i, i))
+	}
+	lines = append(lines, "srv.ReadTimeout = 5 // read timeout", "```")
+	got := strings.Join(cutBlock(lines, []string{"read", "timeout"}), "\n")
+	if !strings.Contains(got, "read timeout") {
+		t.Errorf("the line holding both task terms was cut:\n%s", got)
+	}
+	if strings.Contains(got, "timeout 0") {
+		t.Errorf("a line holding one task term was kept over the one holding both:\n%s", got)
+	}
+}

@@ -1357,6 +1357,9 @@ const maxBlockLines = 24
 // code that holds a task term also keeps the line after it, the statement
 // it describes (documentation code says what a line does in the comment
 // above it, so the comment alone would show the words without the code).
+// When more lines hold a task term than maxBlockLines, only the lines
+// that hold the most of the task's terms are kept (the fewest terms a
+// line must hold is raised while some line still holds that many).
 // A code block keeps its fences around the lines it keeps and is left out
 // whole when it keeps none (an empty fence shows nothing). A short block,
 // or one with no line holding a task term, is kept whole up to
@@ -1366,53 +1369,20 @@ func cutBlock(lines []string, want []string) []string {
 	if len(lines) <= maxBlockLines || len(lines) <= maxProgramLines && oneProgram(lines) {
 		return lines
 	}
-	keep := make([]bool, len(lines))
 	isFence := make([]bool, len(lines))
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
-	inCode := false
-	code := make([]bool, len(lines)) // the line lies inside a fenced block
-	for i, l := range lines {
-		if isFence[i] {
-			inCode = !inCode
-			continue
+	keep, code := keptLines(lines, want, isFence, 1)
+	// More lines bear on the task than an answer shows: the lines that
+	// hold more of the task's words are kept, as many as fit.
+	for least := 2; countTrue(keep) > maxBlockLines; least++ {
+		k, _ := keptLines(lines, want, isFence, least)
+		if countTrue(k) == 0 {
+			break
 		}
-		code[i] = inCode
-		terms := symbolic.TermSet(l)
-		if inCode {
-			// Code names things in identifiers ("DefaultText" holds
-			// "default").
-			for t := range symbolic.IdentTerms(l) {
-				terms[t] = true
-			}
-		}
-		if symbolic.Overlap(want, terms) == 0 {
-			continue
-		}
-		keep[i] = true
-		if start, end, ok := itemSpan(lines, i, code); ok {
-			// A list item is kept whole, from its marker to its last
-			// wrapped line: the line before it is the end of another.
-			for j := start; j < end; j++ {
-				keep[j] = true
-			}
-			continue
-		}
-		if i > 0 && !isFence[i-1] && strings.TrimSpace(lines[i-1]) != "" {
-			keep[i-1] = true
-		}
-		if inCode && codeComment(l) {
-			// The statements the comment describes: the lines up to the
-			// next blank line, comment or fence, at most two.
-			for j := i + 1; j < len(lines) && j <= i+2; j++ {
-				if isFence[j] || strings.TrimSpace(lines[j]) == "" || codeComment(lines[j]) {
-					break
-				}
-				keep[j] = true
-			}
-		}
+		keep = k
 	}
 	// A table keeps its header with any row it keeps: a row alone does not
 	// say what its cells are.
@@ -1498,6 +1468,79 @@ func cutBlock(lines []string, want []string) []string {
 		}
 	}
 	return out
+}
+
+// keptLines marks the lines of a block that hold at least least of the
+// task's terms (in code, in an identifier's words too), with the lines
+// that go with each (see cutBlock), and which lines lie inside a fenced
+// block.
+func keptLines(lines, want []string, isFence []bool, least int) (keep, code []bool) {
+	keep = make([]bool, len(lines))
+	inCode := false
+	code = make([]bool, len(lines))
+	for i, l := range lines {
+		if isFence[i] {
+			inCode = !inCode
+			continue
+		}
+		code[i] = inCode
+		terms := symbolic.TermSet(l)
+		if inCode {
+			// Code names things in identifiers ("DefaultText" holds
+			// "default").
+			for t := range symbolic.IdentTerms(l) {
+				terms[t] = true
+			}
+		}
+		if sharedTerms(want, terms) < least {
+			continue
+		}
+		keep[i] = true
+		if start, end, ok := itemSpan(lines, i, code); ok {
+			// A list item is kept whole, from its marker to its last
+			// wrapped line: the line before it is the end of another.
+			for j := start; j < end; j++ {
+				keep[j] = true
+			}
+			continue
+		}
+		if i > 0 && !isFence[i-1] && strings.TrimSpace(lines[i-1]) != "" {
+			keep[i-1] = true
+		}
+		if inCode && codeComment(l) {
+			// The statements the comment describes: the lines up to the
+			// next blank line, comment or fence, at most two.
+			for j := i + 1; j < len(lines) && j <= i+2; j++ {
+				if isFence[j] || strings.TrimSpace(lines[j]) == "" || codeComment(lines[j]) {
+					break
+				}
+				keep[j] = true
+			}
+		}
+	}
+	return keep, code
+}
+
+// sharedTerms is how many of want's terms have holds.
+func sharedTerms(want []string, have map[string]bool) int {
+	n := 0
+	for _, t := range want {
+		if have[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// countTrue is how many of marks are set.
+func countTrue(marks []bool) int {
+	n := 0
+	for _, m := range marks {
+		if m {
+			n++
+		}
+	}
+	return n
 }
 
 // maxProgramLines bounds the lines of an example holding one code block

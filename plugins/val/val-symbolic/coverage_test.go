@@ -512,18 +512,24 @@ func TestAvoidFreeKeepsWhatTheAnswerSays(t *testing.T) {
 }
 
 // TestCalledNamesSayTheirWords: a function the answer's code calls, named
-// in camel or Pascal case ("q.OldestItem()"), covers the words of its name;
+// in camel or Pascal case ("q.OldestItem()"), covers the words of its name,
+// as does a name it takes from an API, a field in Pascal case
+// ("OldestItem: true") or a name selected from a value ("q.oldestItem");
 // a variable so named ("oldestItem := ...") does not.
 func TestCalledNamesSayTheirWords(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"oldest": 2, "item queue take": 300})}
 	call := "Take items off the queue [1]:\n\n```go\nv := q.OldestItem()\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
 	variable := "Take items off the queue [1]:\n\n```go\noldestItem := q.Pop()\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
+	field := "Take items off the queue [1]:\n\n```go\nv := q.Pop(queue.Options{OldestItem: true})\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
+	selected := "Take items off the queue [1]:\n\n```go\nv := q.oldestItem\n```\n\nSources:\n[1] Queue — queue/README.md:3\n"
 	target := "the oldest"
 	for _, tc := range []struct {
 		name, answer string
 		want         plugin.Status
 	}{
 		{"called", call, plugin.StatusAccepted},
+		{"field", field, plugin.StatusAccepted},
+		{"selected", selected, plugin.StatusAccepted},
 		{"variable", variable, plugin.StatusRejected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

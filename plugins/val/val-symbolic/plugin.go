@@ -1252,13 +1252,21 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 // ("OldestItem" of "q.OldestItem()").
 var callRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*\(`)
 
-// callTerms are the words of the functions and methods s calls, named in
-// camel or Pascal case: code names a call after what it does
-// ("q.OldestItem()" gets the oldest item). A variable's or parameter's
-// name ("handlerName") says what it holds, not what the code does, and
-// does not count.
+// apiNameRE matches a name code takes from an API rather than gives
+// itself: one in Pascal case (an exported type, field or constant:
+// "ReadTimeout" of "ReadTimeout: 10 * time.Second") or one selected from
+// a value or package ("cfg.maxAge").
+var apiNameRE = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*|\.[a-z][A-Za-z0-9]*`)
+
+// callTerms are the words of the functions and methods s calls and of
+// the API names it uses, named in camel or Pascal case: code names a call
+// after what it does ("q.OldestItem()" gets the oldest item) and a field
+// or setting after what it holds ("ReadTimeout" is the read timeout). A
+// name the code gives itself, a variable or parameter ("handlerName"),
+// says what the example holds, not what it shows, and does not count.
 func callTerms(s string) map[string]bool {
-	return symbolic.IdentTerms(strings.Join(callRE.FindAllString(s, -1), " "))
+	names := append(callRE.FindAllString(s, -1), apiNameRE.FindAllString(s, -1)...)
+	return symbolic.IdentTerms(strings.Join(names, " "))
 }
 
 // unitTexts gives, per cited source, what the answer says from it. An
