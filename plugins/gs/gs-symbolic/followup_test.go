@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
@@ -36,22 +37,26 @@ func TestFollowUpIsAnsweredOnItsOwnWords(t *testing.T) {
 	src := parseMD(t, "docs/workspaces.md", ingestedMD)
 	k := src.leaf(t, "Which files are ingested")
 	target := "Are hidden folders read too (files folder)?"
-	ask := func(conv []plugin.Turn) string {
-		p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
-		res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: srcCorpus{src.id: src.md}, Conversation: conv},
-			&plugin.SolveInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: target}},
-				Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != plugin.StatusSuccess {
-			t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
-		}
-		return res.ResponseMarkdown
-	}
 	earlier := []plugin.Turn{{Role: "user", Text: "Which files in my folder are read?"}, {Role: "assistant", Text: "..."}}
-	checkMD(t, ask(earlier), []string{"hidden folders"}, nil)
-	checkMD(t, ask(nil), []string{"deeper file wins"}, []string{"hidden folders"})
+	checkMD(t, solveInTurn(t, src, k, "verify", target, earlier), []string{"hidden folders"}, nil)
+	checkMD(t, solveInTurn(t, src, k, "verify", target, nil), []string{"deeper file wins"}, []string{"hidden folders"})
+}
+
+// solveInTurn answers target from the one unit k of src, after the earlier
+// turns conv (none: asked on its own), and returns the answer's Markdown.
+func solveInTurn(t *testing.T, src mdSource, k *kus.KU, act, target string, conv []plugin.Turn) string {
+	t.Helper()
+	p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
+	res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: srcCorpus{src.id: src.md}, Conversation: conv},
+		&plugin.SolveInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}},
+			Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != plugin.StatusSuccess {
+		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
+	}
+	return res.ResponseMarkdown
 }
 
 const reloadMD = `# Server
@@ -71,20 +76,7 @@ func TestFollowUpsOwnWordsChooseTheStatement(t *testing.T) {
 	src := parseMD(t, "docs/server.md", reloadMD)
 	k := src.leaf(t, "Config")
 	target := "If I save several times quickly (config file server port)?"
-	ask := func(conv []plugin.Turn) string {
-		p := plugintest.New[plugin.GSPlugin](t, New, plugin.Env{})
-		res, err := p.Solve(context.Background(), plugin.RunContext{Corpus: srcCorpus{src.id: src.md}, Conversation: conv},
-			&plugin.SolveInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "describe", Target: target}},
-				Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != plugin.StatusSuccess {
-			t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
-		}
-		return res.ResponseMarkdown
-	}
 	earlier := []plugin.Turn{{Role: "user", Text: "Must I restart the server after editing its config file?"}, {Role: "assistant", Text: "..."}}
-	checkMD(t, ask(earlier), []string{"short pause"}, nil)
-	checkMD(t, ask(nil), nil, []string{"short pause"})
+	checkMD(t, solveInTurn(t, src, k, "describe", target, earlier), []string{"short pause"}, nil)
+	checkMD(t, solveInTurn(t, src, k, "describe", target, nil), nil, []string{"short pause"})
 }
