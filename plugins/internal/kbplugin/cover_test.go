@@ -71,36 +71,36 @@ func TestBoostNamedTitlesAfterColon(t *testing.T) {
 // less than the named page's titleBoost; a page whose name does not
 // extend it gains nothing.
 func TestBoostNamedTitlesExtendsToNamesBuiltOnIt(t *testing.T) {
-	e := &Engine{an: text.English()}
-	query := "How can I mount a folder from a remote server over SSH?"
-	cands := []scored{
-		{id: "a", score: 1, ku: &kus.KU{Title: "ssh"}},
-		{id: "b", score: 1, ku: &kus.KU{Title: "sshfs"}},
-		{id: "c", score: 1, ku: &kus.KU{Title: "ssh-copy-id"}},
-		{id: "d", score: 1, ku: &kus.KU{Title: "scp"}},
-	}
-	e.boostNamedTitles(cands, e.an.Append(nil, query), query)
-	assert.InDelta(t, titleBoost, cands[0].score, 1e-9, "the named page")
-	assert.InDelta(t, extendedBoost, cands[1].score, 1e-9, "a name built on the named one")
-	assert.InDelta(t, extendedBoost, cands[2].score, 1e-9, "a subcommand-like name")
-	assert.Equal(t, 1.0, cands[3].score, "another name")
+	scores := titleBoosts("How can I mount a folder from a remote server over SSH?", "ssh", "sshfs", "ssh-copy-id", "scp")
+	assert.InDelta(t, titleBoost, scores[0], 1e-9, "the named page")
+	assert.InDelta(t, extendedBoost, scores[1], 1e-9, "a name built on the named one")
+	assert.InDelta(t, extendedBoost, scores[2], 1e-9, "a subcommand-like name")
+	assert.Equal(t, 1.0, scores[3], "another name")
 }
 
 // An English word runs on into other names ("findfs" after find): a name
 // extends a named English word only after a separator ("git commit").
 func TestBoostNamedTitlesExtendsEnglishWordsAfterASeparator(t *testing.T) {
+	scores := titleBoosts("How do I find the changes in git?", "find", "findfs", "find-up", "git commit", "git")
+	assert.InDelta(t, titleBoost, scores[0], 1e-9, "the named page")
+	assert.Equal(t, 1.0, scores[1], "another word's run-on")
+	assert.InDelta(t, extendedBoost, scores[2], 1e-9, "after a separator")
+	assert.InDelta(t, extendedBoost, scores[3], 1e-9, "a subcommand of a named name")
+	assert.InDelta(t, titleBoost, scores[4], 1e-9, "the named page")
+}
+
+// titleBoosts returns the scores boostNamedTitles gives pages of the
+// given titles, each scored 1 before, for query.
+func titleBoosts(query string, titles ...string) []float64 {
 	e := &Engine{an: text.English()}
-	query := "How do I find the changes in git?"
-	cands := []scored{
-		{id: "a", score: 1, ku: &kus.KU{Title: "find"}},
-		{id: "b", score: 1, ku: &kus.KU{Title: "findfs"}},
-		{id: "c", score: 1, ku: &kus.KU{Title: "find-up"}},
-		{id: "d", score: 1, ku: &kus.KU{Title: "git commit"}},
-		{id: "e", score: 1, ku: &kus.KU{Title: "git"}},
+	cands := make([]scored, len(titles))
+	for i, title := range titles {
+		cands[i] = scored{id: title, score: 1, ku: &kus.KU{Title: title}}
 	}
 	e.boostNamedTitles(cands, e.an.Append(nil, query), query)
-	assert.InDelta(t, titleBoost, cands[0].score, 1e-9, "the named page")
-	assert.Equal(t, 1.0, cands[1].score, "another word's run-on")
-	assert.InDelta(t, extendedBoost, cands[2].score, 1e-9, "after a separator")
-	assert.InDelta(t, extendedBoost, cands[3].score, 1e-9, "a subcommand of a named name")
+	scores := make([]float64, len(cands))
+	for i, c := range cands {
+		scores[i] = c.score
+	}
+	return scores
 }
