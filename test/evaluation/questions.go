@@ -93,11 +93,12 @@ func LoadSet(path string) (*Set, error) {
 // held-out set written the same way as the second, a third development
 // set written the same day from passages the others do not use, a fourth
 // development set written the next day the same way, a fifth
-// development set written the same day as the fourth, the same way, and a
-// sixth development set written the same day, the same way. A set asked
+// development set written the same day as the fourth, the same way, a
+// sixth development set written the same day, the same way, and a seventh
+// development set written the next day, the same way. A set asked
 // later never changes what an earlier one measures, since the earlier items
 // of a workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6"}
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6", "dev7"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
