@@ -195,9 +195,10 @@ type ratchet struct {
 // ratchets are the floors the evaluation must keep. Whoever improves the
 // answers raises them to just under the new figures, so that a later
 // change cannot quietly undo the gain. Each floor sits one answer under
-// the figure of the run that set it (the comment beside it): planner
-// learning weighs the latencies it measures, so a run on a busier machine
-// can order the plugins differently for a question or two.
+// the figure of the run that set it (the comment beside it). Runs on one
+// machine give the same figures, but planner learning still weighs the
+// latencies it measures, in steps of 100 ms, so a much slower machine
+// could order the plugins differently for a question.
 var ratchets = []ratchet{
 	// The development and held-out sets together, set just under the
 	// figures measured when the evaluation was written
@@ -224,9 +225,9 @@ var ratchets = []ratchet{
 	// changes, so these floors only ever rise.
 	{"second held-out right answers", []string{"heldout2"}, map[string]float64{
 		WorkspaceDocs:   0.88, // 24/27
-		WorkspaceTLDR:   0.37, // 18/45
-		WorkspaceGolibs: 0.53, // 18/32
-		"overall":       0.56, // 60/104
+		WorkspaceTLDR:   0.40, // 19/45
+		WorkspaceGolibs: 0.56, // 19/32
+		"overall":       0.58, // 62/104
 	}},
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
@@ -241,9 +242,9 @@ var ratchets = []ratchet{
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, map[string]float64{
 		WorkspaceDocs:   0.85, // 24/28
-		WorkspaceTLDR:   0.69, // 27/39
+		WorkspaceTLDR:   0.69, // 28/39
 		WorkspaceGolibs: 0.89, // 26/28
-		"overall":       0.80, // 77/95
+		"overall":       0.81, // 78/95
 	}},
 	// The fourth development set alone, at the figures of its first run
 	// (the tree it was written on). It is tuned on, so whoever raises its
@@ -254,31 +255,40 @@ var ratchets = []ratchet{
 		WorkspaceGolibs: 0.80, // 25/30
 		"overall":       0.71, // 75/104
 	}},
+	// The seventh development set alone, set one answer under its first
+	// run (written before the system was run on it): whoever raises its
+	// figures raises these.
+	{"seventh development set right answers", []string{"dev7"}, map[string]float64{
+		WorkspaceDocs:   0.21, // 6/23
+		WorkspaceTLDR:   0.40, // 19/45
+		WorkspaceGolibs: 0.45, // 12/24
+		"overall":       0.39, // 37/92
+	}},
 	// The sixth development set alone, set at its first run (written
 	// before the system was run on it): whoever raises its figures raises
 	// these.
 	{"sixth development set right answers", []string{"dev6"}, map[string]float64{
-		WorkspaceDocs:   0.39, // 10/23
-		WorkspaceTLDR:   0.43, // 20/44
-		WorkspaceGolibs: 0.76, // 20/25
-		"overall":       0.53, // 50/92
+		WorkspaceDocs:   0.65, // 16/23
+		WorkspaceTLDR:   0.59, // 27/44
+		WorkspaceGolibs: 0.80, // 21/25
+		"overall":       0.68, // 64/92
 	}},
 	// The fifth development set alone, set at its figures: it is tuned on,
 	// so whoever raises its figures raises these.
 	{"fifth development set right answers", []string{"dev5"}, map[string]float64{
-		WorkspaceDocs:   0.65, // 22/32
-		WorkspaceTLDR:   0.47, // 25/51
-		WorkspaceGolibs: 0.57, // 20/33
-		"overall":       0.56, // 67/116
+		WorkspaceDocs:   0.78, // 26/32
+		WorkspaceTLDR:   0.49, // 26/51
+		WorkspaceGolibs: 0.60, // 21/33
+		"overall":       0.62, // 73/116
 	}},
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
 	{"second development set right answers", []string{"dev2"}, map[string]float64{
-		WorkspaceDocs:   0.85, // 18/21
+		WorkspaceDocs:   0.85, // 19/21
 		WorkspaceTLDR:   0.75, // 31/40
 		WorkspaceGolibs: 0.85, // 24/28
-		"overall":       0.80, // 73/89
+		"overall":       0.82, // 74/89
 	}},
 }
 
