@@ -89,6 +89,10 @@ func TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout(t *testing.T) {
 	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"document pars diagnost check": 300, "hint": 40, "doc_too_large": 2})})
 	withKind := []string{"Markdown sources: the parser's diagnostics.", "Documents over 8 MiB get a single hint `doc_too_large` instead of being checked."}
 	alone := []string{"Markdown sources: the parser's diagnostics.", "Documents over 8 MiB are refused (`doc_too_large`)."}
+	// A gloss, the identifier written as code and followed by what it
+	// means in parentheses, says what the identifier is.
+	glossedInList := []string{"Markdown sources: the parser's diagnostics.", "Failures keep a stable value: `doc_too_large` (over 8 MiB), `bad_utf8`."}
+	glossedOther := []string{"Markdown sources: the parser's diagnostics.", "Failures keep a stable value: `bad_utf8` (not UTF-8), `doc_too_large`."}
 	for _, tc := range []struct {
 		target string
 		said   []string
@@ -96,6 +100,8 @@ func TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout(t *testing.T) {
 	}{
 		{"the doc_too_large hint", withKind, ""},
 		{"the doc_too_large hint", alone, "doc_too_large"},
+		{"the doc_too_large hint", glossedInList, ""},
+		{"the doc_too_large hint", glossedOther, "doc_too_large"},
 	} {
 		if got := subjectWord(tc.target, k, tc.said, plugin.RunContext{}, rar); got != tc.want {
 			t.Errorf("subjectWord(%q, %q) = %q, want %q", tc.target, tc.said[1], got, tc.want)

@@ -20,7 +20,7 @@ import (
 // page's subject is, and k must be about the word itself.
 func subjectWord(target string, k *kus.KU, said []string, rc plugin.RunContext, rar symbolic.Rarity) string {
 	w := rarest(target, rar)
-	if w == "" || about(w, k, said, rar) || runsAsked(w, target, said) || namedWithKind(w, target, said) {
+	if w == "" || about(w, k, said, rar) || runsAsked(w, target, said) || namedWithKind(w, target, said) || glossed(w, target, said) {
 		return ""
 	}
 	page := pageNames(k, rc)
@@ -147,6 +147,32 @@ func namedWithKind(w, target string, said []string) bool {
 				if terms[o] {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// glossRE matches a code span followed by a parenthesis, the span's text
+// in group 1: "`llm_not_found` (404: model name wrong)".
+var glossRE = regexp.MustCompile("`([^`\\n]+)`[ \\t]*\\(")
+
+// glossed reports whether w is an identifier target names and a line of
+// prose among said glosses it: writes it as code followed by a
+// parenthesis, which is how documentation says what a code, flag or name
+// means inside a list of them. A gloss says what the identifier is, so it
+// is not a mention in passing.
+func glossed(w, target string, said []string) bool {
+	if !identifiers(target)[w] {
+		return false
+	}
+	for _, line := range said {
+		if strings.HasPrefix(strings.TrimSpace(line), "`") {
+			continue // a command line runs things, it does not say what they are
+		}
+		for _, m := range glossRE.FindAllStringSubmatch(line, -1) {
+			if symbolic.TermSet(m[1])[w] {
+				return true
 			}
 		}
 	}
