@@ -125,19 +125,13 @@ func runsAsked(w, target string, said []string) bool {
 // hint"): an identifier names one thing, and a sentence that gives it the
 // kind the question gives it says what that thing is.
 func namedWithKind(w, target string, said []string) bool {
-	if !identifiers(target)[w] {
-		return false
-	}
 	others := map[string]bool{}
 	for _, t := range keyTokens(target, false) {
 		if t.term != w && !identifierPart(t.term, w) {
 			others[t.term] = true
 		}
 	}
-	for _, line := range said {
-		if strings.HasPrefix(strings.TrimSpace(line), "`") {
-			continue // a command line runs things, it does not say what they are
-		}
+	return proseSaysIdentifier(w, target, said, func(line string) bool {
 		for _, sent := range symbolic.Sentences(line) {
 			terms := symbolic.TermSet(sent)
 			if !terms[w] {
@@ -149,8 +143,8 @@ func namedWithKind(w, target string, said []string) bool {
 				}
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // glossRE matches a code span followed by a parenthesis, the span's text
@@ -163,17 +157,26 @@ var glossRE = regexp.MustCompile("`([^`\\n]+)`[ \\t]*\\(")
 // means inside a list of them. A gloss says what the identifier is, so it
 // is not a mention in passing.
 func glossed(w, target string, said []string) bool {
-	if !identifiers(target)[w] {
-		return false
-	}
-	for _, line := range said {
-		if strings.HasPrefix(strings.TrimSpace(line), "`") {
-			continue // a command line runs things, it does not say what they are
-		}
+	return proseSaysIdentifier(w, target, said, func(line string) bool {
 		for _, m := range glossRE.FindAllStringSubmatch(line, -1) {
 			if symbolic.TermSet(m[1])[w] {
 				return true
 			}
+		}
+		return false
+	})
+}
+
+// proseSaysIdentifier reports whether w is an identifier target names
+// (identifiers) and says holds for a line of prose among said. Command
+// lines are skipped: they run things, they do not say what they are.
+func proseSaysIdentifier(w, target string, said []string, says func(line string) bool) bool {
+	if !identifiers(target)[w] {
+		return false
+	}
+	for _, line := range said {
+		if !strings.HasPrefix(strings.TrimSpace(line), "`") && says(line) {
+			return true
 		}
 	}
 	return false

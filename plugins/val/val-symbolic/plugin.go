@@ -779,14 +779,8 @@ func followUpAsk(target string) (string, bool) {
 // nounBefore are the words after which a light action's word is a noun
 // ("between checks", "the list", "each view"), a thing asked about rather
 // than the verb: prepositions, articles, possessives and quantifiers.
-var nounBefore = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("a an the my your his her its our their this these those each every any some no all " +
-		"of in on into onto from with without for by at between among after before during about across over under through per") {
-		nounBefore[w] = true
-	}
-}
+var nounBefore = wordSet(strings.Fields("a an the my your his her its our their this these those each every any some no all " +
+	"of in on into onto from with without for by at between among after before during about across over under through per"))
 
 // completion splits a target completed with a topic into what it asks
 // (followUpAsk) and the topic; ok is false when target is no completed
@@ -1038,13 +1032,7 @@ func phraseWords(words []string, trim string, asides bool, visit func(bare, term
 }
 
 // phraseEnds are the prepositions and conjunctions that end a noun phrase.
-var phraseEnds = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("in on into onto from to with without for by as at if when while so that which where who using via over under through across after before until than and or but then of") {
-		phraseEnds[w] = true
-	}
-}
+var phraseEnds = wordSet(strings.Fields("in on into onto from to with without for by as at if when while so that which where who using via over under through across after before until than and or but then of"))
 
 // clauseObjectRE matches an object that is a clause ("how many times each
 // line appears", "which jobs are waiting", "whether my account is ...").
@@ -1855,23 +1843,11 @@ func askedTerms(target string, rar symbolic.Rarity) []string {
 // "put it away"): they are part of the action, which pages name with the
 // verb alone ("writes the current configuration"), not a thing asked
 // about. The other particles ("up", "down", "out") are stop words already.
-var particles = map[string]bool{}
-
-func init() {
-	for _, w := range text.Terms("back away") {
-		particles[w] = true
-	}
-}
+var particles = wordSet(text.Terms("back away"))
 
 // filler are words of a question that name nothing it asks about.
-var filler = map[string]bool{}
-
-func init() {
-	for _, w := range symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-		"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus") {
-		filler[w] = true
-	}
-}
+var filler = wordSet(symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
+	"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus"))
 
 // asksWhy reports whether the question asks for a reason: it opens with
 // "why" (the intents say "explain" for "how does" too).
@@ -2167,15 +2143,9 @@ func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
 // branch before doing this", "requires root"), or a caveat ("Note: this
 // overwrites all data", "Warning: ..."). "Only" alone restricts
 // what is shown ("List only directories"); "only if" counts by its "if".
-var reasonWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
-		"must before until require requires required need needs needed cannot " +
-		"note warning caution beware") {
-		reasonWords[w] = true
-	}
-}
+var reasonWords = wordSet(strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
+	"must before until require requires required need needs needed cannot " +
+	"note warning caution beware"))
 
 // exampleRE finds an example's description in an answer: a list item
 // ending in a colon, what it shows following.
@@ -2433,13 +2403,7 @@ func userRules(guidance []plugin.ScoredKU) []*kus.KU {
 }
 
 // connectives are answer-assembly words that claim nothing.
-var connectives = map[string]bool{}
-
-func init() {
-	for _, w := range symbolic.ContentTerms("therefore thus hence so also source sources statement according evidence following") {
-		connectives[w] = true
-	}
-}
+var connectives = wordSet(symbolic.ContentTerms("therefore thus hence so also source sources statement according evidence following"))
 
 // claimTerms are the content terms of a statement without connectives.
 func claimTerms(s string) []string {
@@ -2719,3 +2683,12 @@ func unknownName(target, prompt string, rar symbolic.Rarity, swap map[string]str
 // sentenceRE splits a question into sentences, whose first word is
 // capitalized whatever it is.
 var sentenceRE = regexp.MustCompile(`[.?!]\s+`)
+
+// wordSet is the set of words.
+func wordSet(words []string) map[string]bool {
+	set := make(map[string]bool, len(words))
+	for _, w := range words {
+		set[w] = true
+	}
+	return set
+}
