@@ -263,8 +263,8 @@ var decodePool sync.Pool
 // decodePostings appends the postings v of one segment (documents base to
 // base+n) with tf > 0 to docs and tfs; ok is false when v is corrupt. It is
 // decoder.entry unrolled: most numbers fit in one byte, so it reads them in
-// place by offset, and it writes into room reserved once (a posting with
-// tf > 0 takes at least three bytes).
+// place by offset (and the others with longUvarint), and it writes into
+// room reserved once (a posting with tf > 0 takes at least three bytes).
 func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint32, tfs []float32) (_ []uint32, _ []float32, ok bool) {
 	m := len(docs)
 	docs = slices.Grow(docs, len(v)/3)
@@ -272,32 +272,17 @@ func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint
 	docs, tfs = docs[:cap(docs)], tfs[:cap(tfs)]
 	doc := int64(-1)
 	for i := 0; i < len(v); {
-		var gap uint64
-		if c := v[i]; c < 0x80 {
-			gap = uint64(c)
-			i++
-		} else {
-			x, k := binary.Uvarint(v[i:])
-			if k <= 0 {
-				return docs[:m], tfs[:m], false
-			}
-			gap = x
-			i += k
-		}
-		if i >= len(v) {
+		var gap, mask uint64
+		j := i
+		if v[j] < 0x80 {
+			gap, j = uint64(v[j]), j+1
+		} else if gap, j = longUvarint(v, j); j < 0 {
 			return docs[:m], tfs[:m], false
 		}
-		var mask uint64
-		if c := v[i]; c < 0x80 {
-			mask = uint64(c)
-			i++
-		} else {
-			x, k := binary.Uvarint(v[i:])
-			if k <= 0 {
-				return docs[:m], tfs[:m], false
-			}
-			mask = x
-			i += k
+		if j < len(v) && v[j] < 0x80 {
+			mask, j = uint64(v[j]), j+1
+		} else if mask, j = longUvarint(v, j); j < 0 {
+			return docs[:m], tfs[:m], false
 		}
 		if mask>>NumFields != 0 {
 			return docs[:m], tfs[:m], false
@@ -306,23 +291,15 @@ func decodePostings(v []byte, base, n uint32, w *[NumFields]float32, docs []uint
 		for mask != 0 {
 			f := bits.TrailingZeros64(mask)
 			mask &= mask - 1
-			if i >= len(v) {
-				return docs[:m], tfs[:m], false
-			}
 			var c uint64
-			if b := v[i]; b < 0x80 {
-				c = uint64(b)
-				i++
-			} else {
-				x, k := binary.Uvarint(v[i:])
-				if k <= 0 {
-					return docs[:m], tfs[:m], false
-				}
-				c = x
-				i += k
+			if j < len(v) && v[j] < 0x80 {
+				c, j = uint64(v[j]), j+1
+			} else if c, j = longUvarint(v, j); j < 0 {
+				return docs[:m], tfs[:m], false
 			}
 			tf += w[f] * float32(c)
 		}
+		i = j
 		doc += int64(gap) + 1
 		if doc >= int64(n) {
 			return docs[:m], tfs[:m], false

@@ -46,6 +46,13 @@ func blockUvarint(v []byte, pos int) (uint64, int) {
 	if pos < len(v) && v[pos] < 0x80 {
 		return uint64(v[pos]), pos + 1
 	}
+	return longUvarint(v, pos)
+}
+
+// longUvarint is blockUvarint past its one-byte case: a loop that decodes
+// most numbers in place tests that case itself (a call to blockUvarint is
+// not inlined) and calls longUvarint for the rest.
+func longUvarint(v []byte, pos int) (uint64, int) {
 	if pos >= len(v) {
 		return 0, -1
 	}
