@@ -103,11 +103,16 @@ var moduleRoot = func() string {
 	return filepath.Dir(filepath.Dir(file))
 }()
 
-// RegisterBuiltin records a built-in plugin's factory. Call it from the
-// plugin package's init. It never panics: a broken descriptor or a
+// RegisterBuiltin records a built-in plugin's factory. Call it while the
+// plugin package initialises, from its init or a package variable's
+// initializer in its plugin.go. It never panics: a broken descriptor or a
 // duplicate id is recorded as a problem naming the file and line (see
-// BuiltinProblems), and the plugin is left out while the others load.
-func RegisterBuiltin(b Builtin) {
+// BuiltinProblems), and the plugin is left out while the others load. It
+// returns b.New, so that a package whose plugin type is its own keeps its
+// factory from the same call:
+//
+//	var New = plugins.RegisterBuiltin(plugins.DefineStateless(files, build))
+func RegisterBuiltin(b Builtin) func(opts json.RawMessage, env plugin.Env) (plugin.Plugin, error) {
 	ref := "builtin"
 	if _, file, _, ok := runtime.Caller(1); ok {
 		ref = filepath.Join(filepath.Dir(file), "plugin.json")
@@ -118,6 +123,7 @@ func RegisterBuiltin(b Builtin) {
 		}
 	}
 	builtins.register(b, ref)
+	return b.New
 }
 
 func (builtins *builtinTable) register(b Builtin, ref string) {

@@ -25,17 +25,14 @@ const ID = "gs-symbolic"
 //go:embed plugin.json plugin.kus.md
 var files embed.FS
 
-func init() { plugins.RegisterBuiltin(builtin) }
-
 // Plugin is gs-symbolic; it takes no options, and any key is an error.
 type Plugin struct{ plugin.Base }
 
 var _ plugin.GSPlugin = (*Plugin)(nil)
 
-var builtin = plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} })
-
-// New builds the plugin from its options and injected services, as the catalog does.
-var New = builtin.New
+// New builds the plugin from its options and injected services, as the
+// catalog does.
+var New = plugins.RegisterBuiltin(plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} }))
 
 // minOverlap is the share of the task's content terms the evidence must
 // hold for an answer to be attempted.

@@ -23,17 +23,14 @@ const ID = "sd-symbolic"
 //go:embed plugin.json plugin.kus.md
 var files embed.FS
 
-func init() { plugins.RegisterBuiltin(builtin) }
-
 // Plugin is sd-symbolic; it takes no options, and any key is an error.
 type Plugin struct{ plugin.Base }
 
 var _ plugin.SDPlugin = (*Plugin)(nil)
 
-var builtin = plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} })
-
-// New builds the plugin from its options and injected services, as the catalog does.
-var New = builtin.New
+// New builds the plugin from its options and injected services, as the
+// catalog does.
+var New = plugins.RegisterBuiltin(plugins.DefineStateless(files, func(base plugin.Base) plugin.Plugin { return &Plugin{Base: base} }))
 
 // maxTurnBytes bounds the text the detector reads from one turn.
 const maxTurnBytes = 16 << 10

@@ -26,8 +26,6 @@ const ID = "val-symbolic"
 //go:embed plugin.json plugin.kus.md
 var files embed.FS
 
-func init() { plugins.RegisterBuiltin(builtin) }
-
 // Options tune how strict the check is.
 type Options struct {
 	// MinSupport is the share of a statement's content terms that must
@@ -66,13 +64,12 @@ type Plugin struct {
 
 var _ plugin.ValPlugin = (*Plugin)(nil)
 
-var builtin = plugins.Define(files, defaults(), (*Options).validate,
+// New builds the plugin from its options and injected services, as the
+// catalog does.
+var New = plugins.RegisterBuiltin(plugins.Define(files, defaults(), (*Options).validate,
 	func(base plugin.Base, opts Options, _ plugin.Env) plugin.Plugin {
 		return &Plugin{Base: base, Options: opts}
-	})
-
-// New builds the plugin from its options and injected services, as the catalog does.
-var New = builtin.New
+	}))
 
 // Validate accepts or rejects the answer; it never calls a model.
 func (p *Plugin) Validate(ctx context.Context, rc plugin.RunContext, in *plugin.ValidateInput) (*plugin.ValidateResult, error) {
