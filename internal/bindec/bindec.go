@@ -73,5 +73,14 @@ func (d *Decoder) Float64() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
+// Float32 reads a float32 stored as 4 little-endian bytes.
+func (d *Decoder) Float32() float32 {
+	b := d.Bytes(4)
+	if b == nil {
+		return 0
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b))
+}
+
 // Done reports whether every read succeeded and nothing is left.
 func (d *Decoder) Done() bool { return !d.Bad && len(d.B) == 0 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mrpvm/mrpvm/internal/bindec"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/retrieval/kvns"
@@ -96,47 +97,28 @@ func encodeFacts(facts []Fact) []byte {
 
 func decodeFacts(src string, v []byte) ([]Fact, error) {
 	bad := fmt.Errorf("%w: facts of %s", ErrCorrupt, src)
-	n, k := binary.Uvarint(v)
-	if k <= 0 || n > uint64(len(v)) {
+	d := bindec.Decoder{B: v}
+	n := d.Uvarint()
+	if d.Bad || n > uint64(len(v)) {
 		return nil, bad
-	}
-	v = v[k:]
-	str := func() (string, bool) {
-		l, k := binary.Uvarint(v)
-		if k <= 0 || l > uint64(len(v)-k) {
-			return "", false
-		}
-		s := string(v[k : k+int(l)])
-		v = v[k+int(l):]
-		return s, true
 	}
 	facts := make([]Fact, n)
 	for i := range facts {
 		f := &facts[i]
-		var ok bool
-		if f.Subject, ok = str(); !ok || len(v) == 0 {
-			return nil, bad
-		}
-		f.Relation = Relation(v[0])
-		v = v[1:]
-		ok1 := false
-		f.Object, ok1 = str()
-		f.SubjectKey, ok = str()
-		ok1 = ok1 && ok
-		f.ObjectKey, ok = str()
-		if !ok1 || !ok || len(v) < 4 || f.Relation == RelNone || f.Relation >= numRelations {
-			return nil, bad
-		}
-		f.Confidence = float64(math.Float32frombits(binary.LittleEndian.Uint32(v)))
-		v = v[4:]
-		if f.KU, ok = str(); !ok || len(v) == 0 {
-			return nil, bad
-		}
-		f.Extracted = v[0] == 1
-		v = v[1:]
+		f.Subject = d.Str()
+		f.Relation = Relation(d.Byte())
+		f.Object = d.Str()
+		f.SubjectKey = d.Str()
+		f.ObjectKey = d.Str()
+		f.Confidence = float64(d.Float32())
+		f.KU = d.Str()
+		f.Extracted = d.Byte() == 1
 		f.Source = src
+		if d.Bad || f.Relation == RelNone || f.Relation >= numRelations {
+			return nil, bad
+		}
 	}
-	if len(v) != 0 {
+	if !d.Done() {
 		return nil, bad
 	}
 	return facts, nil
