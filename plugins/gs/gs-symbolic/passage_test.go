@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -24,6 +25,17 @@ func parseMD(t *testing.T, id, md string) mdSource {
 		t.Fatal(err)
 	}
 	return mdSource{id: id, md: md, units: doc.Units}
+}
+
+// testdataMD is the page testdata/name, a fixture too long to read well
+// as a string literal.
+func testdataMD(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // matching is the source's units that match accepts, in the source's order.
