@@ -62,13 +62,20 @@ func TestActionCompoundAndIdentTerms(t *testing.T) {
 // TestWeakAction: the weak verb a task opens with, after its how-to
 // opening; none for a task with a verb of its own.
 func TestWeakAction(t *testing.T) {
-	for task, want := range map[string]string{
+	checkCalls(t, "WeakAction", WeakAction, map[string]string{
 		"I want to put two files next to each other": "put",
 		"How do I make a script executable?":         "make",
 		"kill all processes by name":                 "",
-	} {
-		if got := WeakAction(task); got != want {
-			t.Errorf("WeakAction(%q) = %q, want %q", task, got, want)
+	})
+}
+
+// checkCalls calls f, named name in the errors, on each input of cases
+// and wants the output the case gives it.
+func checkCalls[Out comparable](t *testing.T, name string, f func(string) Out, cases map[string]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, in, got, want)
 		}
 	}
 }
