@@ -14,16 +14,10 @@ import (
 // action, or the verb the lexicon relates to it, on its object ("Remove
 // stopped containers" for "delete a container"), not the one that shares only the object's nouns.
 func TestHowToLeadsWithTheExampleThatDoesTheAction(t *testing.T) {
-	for _, tc := range []struct {
-		id, md, question, lead string
-	}{
-		{"common/docker.md", testdataMD(t, "docker.md"), "How do I delete a container?", "- Remove stopped containers:"},
-	} {
-		src := parseMD(t, tc.id, tc.md)
-		md := solveMD(t, "implement", tc.question, strings.TrimSuffix(strings.TrimPrefix(tc.question, "How do I "), "?"), []mdSource{src}, src.units[0])
-		if first := strings.Index(md, "\n- "); first < 0 || !strings.HasPrefix(md[first+1:], tc.lead) {
-			t.Errorf("%q: answer does not lead with %q:\n%s", tc.question, tc.lead, md)
-		}
+	src := parseMD(t, "common/docker.md", testdataMD(t, "docker.md"))
+	md := solveMD(t, "implement", "How do I delete a container?", "delete a container", []mdSource{src}, src.units[0])
+	if first := strings.Index(md, "\n- "); first < 0 || !strings.HasPrefix(md[first+1:], "- Remove stopped containers:") {
+		t.Errorf("the answer does not lead with the example that removes:\n%s", md)
 	}
 }
 

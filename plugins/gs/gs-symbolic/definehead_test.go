@@ -29,17 +29,10 @@ func TestDefiningSentenceNamesTheTermInItsSubject(t *testing.T) {
 // about what the label names; one that lists the asked term under another
 // label ("content: title, role (...)") does not open with it.
 func TestOpensWithTheDefinedTerm(t *testing.T) {
-	for _, c := range []struct {
-		text, subject string
-		want          bool
-	}{
+	checkPredicate(t, "opensWith", opensWith, []pairCase{
 		{"content: title, role (Comparison, Explanation, Procedure), topic, claim;", "role", false},
 		{"role: what kind of knowledge a unit carries.", "role", true},
 		{"A KU has a role that says what kind of knowledge it carries.", "role", true},
 		{"Doc generation - docgen auto-generates routing documentation.", "docgen", true},
-	} {
-		if got := opensWith(c.text, c.subject); got != c.want {
-			t.Errorf("opensWith(%q, %q) = %v, want %v", c.text, c.subject, got, c.want)
-		}
-	}
+	})
 }

@@ -142,6 +142,22 @@ func checkMD(t *testing.T, md string, want, not []string) {
 	}
 }
 
+// pairCase is a predicate's two arguments and the answer it must give.
+type pairCase struct {
+	a, b string
+	want bool
+}
+
+// checkPredicate calls f, named name in the errors, on each case.
+func checkPredicate(t *testing.T, name string, f func(a, b string) bool, cases []pairCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := f(c.a, c.b); got != c.want {
+			t.Errorf("%s(%q, %q) = %v, want %v", name, c.a, c.b, got, c.want)
+		}
+	}
+}
+
 // pageCase is a task asked of one Markdown page, the page's units titled
 // leaves its evidence in that order, and what the answer must say (want)
 // and must not (not).
@@ -579,12 +595,7 @@ func TestTableOfContentsEntryIsNoStatement(t *testing.T) {
 // list, whatever act it was read as; naming part of the title is not
 // enough.
 func TestWhatQuestionNamingAListSectionGetsTheWholeList(t *testing.T) {
-	src := parseMD(t, "chi/_examples/README.md", "chi examples\n============\n\n"+
-		"* [custom-handler](https://x/custom-handler) - Use a custom handler function signature\n"+
-		"* [fileserver](https://x/fileserver) - Easily serve static files\n"+
-		"* [graceful](https://x/graceful) - Graceful context signaling and server shutdown\n"+
-		"* [hello-world](https://x/hello-world) - Hello World!\n"+
-		"* [todos-resource](https://x/todos-resource) - Struct routers/handlers, an example of another code layout style\n")
+	src := parseMD(t, "chi/_examples/README.md", testdataMD(t, "chi-examples.md"))
 	md := solveMD(t, "explain", "What example programs come with chi?", "example programs come with chi", []mdSource{src}, src.leaf(t, "chi examples"))
 	checkMD(t, md, []string{"custom-handler", "fileserver", "graceful", "hello-world", "todos-resource"}, nil)
 	if titleNamed(src.leaf(t, "chi examples"), []string{"chi"}) {

@@ -36,21 +36,14 @@ func TestReadProcedure(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	for _, tc := range []struct {
-		task, title string
-		want        bool
-	}{
+	checkPredicate(t, "names", names, []pairCase{
 		{"replace a word in a file with sed", "sed", true},
 		{"pretty-print JSON using jq", "jq", true},
 		{"run the tar command on a file", "tar", true},
 		{"add a folder to a zip archive", "zip", false},
 		{"create a symbolic link", "link", false},
 		{"generate a key with openssl-genrsa", "openssl", false},
-	} {
-		if got := names(tc.task, tc.title); got != tc.want {
-			t.Errorf("names(%q, %q) = %v", tc.task, tc.title, got)
-		}
-	}
+	})
 }
 
 func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {

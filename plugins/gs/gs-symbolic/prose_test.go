@@ -154,7 +154,7 @@ func pageLeaf(t *testing.T, srcs []mdSource, title string) *kus.KU {
 // TestProseAnswers: what answers a task asked of pages written as prose,
 // and what the answer leads with.
 func TestProseAnswers(t *testing.T) {
-	for _, tc := range []proseCase{
+	cases := []proseCase{
 		// A unit that opens with a list has no summary sentence to lead
 		// the answer with; a list item's first clause is not one.
 		{name: "list is no lead", pages: []mdPage{{"README.md", listFirstMD}},
@@ -207,20 +207,6 @@ func TestProseAnswers(t *testing.T) {
 			act: "verify", prompt: "Is it safe to use one viper instance from several goroutines?", target: "Is it safe to use one viper instance from several goroutines",
 			leaves: []string{"Viper or Vipers?", "Is it safe to concurrently read and write to a viper?"},
 			prefix: "No, you will need to synchronize access", why: "the answer does not open with the section that asks the question"},
-		// "Can it ...?" asks whether something can be done, and the page
-		// that shows how to do it answers, its code with it.
-		{name: "can question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "Can it reload when the config file changes?", target: "Can it reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
-		// A follow-up asking whether the things of the earlier turn can do
-		// something ("and can they reload ...?") asks it as "Can it ...?"
-		// does.
-		{name: "can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "Can they reload when the config file changes?", target: "Can they reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
-		{name: "and can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "and can they reload when the config file changes?", target: "and can they reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
 		// A question about something's absence ("when no model endpoint
 		// is configured") is answered first by the statement that speaks
 		// of its absence, not by one about it being there.
@@ -282,7 +268,22 @@ func TestProseAnswers(t *testing.T) {
 					t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
 				}
 			}},
+	}
+	// "Can it ...?" asks whether something can be done, and the page that
+	// shows how to do it answers, its code with it; a follow-up asking
+	// whether the things of the earlier turn can do something ("and can
+	// they reload ...?") asks it as "Can it ...?" does.
+	for _, ask := range []struct{ name, opening string }{
+		{"can question shows how", "Can it"},
+		{"can they question shows how", "Can they"},
+		{"and can they question shows how", "and can they"},
 	} {
+		target := ask.opening + " reload when the config file changes"
+		cases = append(cases, proseCase{name: ask.name, pages: []mdPage{{"viper/README.md", watchMD}},
+			act: "verify", prompt: target + "?", target: target,
+			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var srcs []mdSource
 			for _, p := range tc.pages {
