@@ -158,6 +158,17 @@ func checkPredicate(t *testing.T, name string, f func(a, b string) bool, cases [
 	}
 }
 
+// checkCalls calls f, named name in the errors, on each input of cases
+// and wants the output the case gives it.
+func checkCalls[Out comparable](t *testing.T, name string, f func(string) Out, cases map[string]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, in, got, want)
+		}
+	}
+}
+
 // pageCase is a task asked of one Markdown page, the page's units titled
 // leaves its evidence in that order, and what the answer must say (want)
 // and must not (not).

@@ -176,15 +176,11 @@ func TestHowToWithoutTheWaySetAside(t *testing.T) {
 }
 
 func TestWithoutAlternative(t *testing.T) {
-	for task, want := range map[string]string{
+	checkCalls(t, "withoutAlternative", withoutAlternative, map[string]string{
 		"send logrus messages to the local syslog daemon rather than a remote one":     "send logrus messages to the local syslog daemon",
 		"run the test suite against a real language model instead of the scripted one": "run the test suite against a real language model",
 		"use rsync": "use rsync",
-	} {
-		if got := withoutAlternative(task); got != want {
-			t.Errorf("withoutAlternative(%q) = %q, want %q", task, got, want)
-		}
-	}
+	})
 }
 
 // TestNumberGivenPassesOverTheDefault: a task that gives an amount is

@@ -316,11 +316,7 @@ func TestNegated(t *testing.T) {
 // TestDefinedSubject: the term a definition asks for is read without the
 // scope it is asked in and without its article.
 func TestDefinedSubject(t *testing.T) {
-	for target, want := range map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"} {
-		if got := definedSubject(target); got != want {
-			t.Errorf("definedSubject(%q) = %q, want %q", target, got, want)
-		}
-	}
+	checkCalls(t, "definedSubject", definedSubject, map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"})
 }
 
 // TestNamedPageCoversItsSections: a how-to that names a page ("in
