@@ -258,19 +258,12 @@ func TestComparisonOfItemsListedTogether(t *testing.T) {
 // TestTitledBy: a section's heading that names an item after a colon is
 // that item's own, as a heading that is the item is.
 func TestTitledBy(t *testing.T) {
-	for _, c := range []struct {
-		title, item string
-		want        bool
-	}{
+	checkPredicate(t, "titledBy", titledBy, []pairCase{
 		{"Searching and measuring retrieval: mrpvm search", "mrpvm search", true},
 		{"htop", "htop", true},
 		{"Searching and measuring retrieval: mrpvm search", "mrpvm ask", false},
 		{"mrpvm search: options", "mrpvm search", false},
-	} {
-		if got := titledBy(c.title, c.item); got != c.want {
-			t.Errorf("titledBy(%q, %q) = %v, want %v", c.title, c.item, got, c.want)
-		}
-	}
+	})
 }
 
 // TestComparisonRowLedParagraph: a sentence that leads with its item

@@ -21,19 +21,12 @@ func TestCutBlockKeepsTableHeader(t *testing.T) {
 	}
 }
 
-const ginQueryMD = "# API Examples\n\n### Avoid logging query strings\n\n```go\nfunc main() {\n  router := gin.New()\n" +
-	"  // SkipQueryString indicates that the logger should not log the query string.\n  loggerConfig := gin.LoggerConfig{SkipQueryString: true}\n" +
-	"  router.Use(gin.LoggerWithConfig(loggerConfig))\n}\n```\n\n" +
-	"### Querystring parameters\n\n```go\nfunc main() {\n  router := gin.Default()\n" +
-	"  // Query string parameters are parsed using the existing underlying request object.\n  router.GET(\"/welcome\", func(c *gin.Context) {\n" +
-	"    firstname := c.DefaultQuery(\"firstname\", \"Guest\")\n  })\n}\n```\n"
-
 // TestCompoundWordMatchesItsParts: a name written as one word
 // ("Querystring parameters") answers a task that writes it as two ("query
 // string parameters") as well as a description holding both words
 // elsewhere ("Avoid logging query strings").
 func TestCompoundWordMatchesItsParts(t *testing.T) {
-	src := parseMD(t, "gin/docs/doc.md", ginQueryMD)
+	src := parseMD(t, "gin/docs/doc.md", testdataMD(t, "gin-query.md"))
 	// The unit of the whole page, which holds both sections.
 	page := src.last(t, "the whole page", func(k *kus.KU) bool { return k.Title == "API Examples" })
 	md := solveMD(t, "implement", "How do I read query string parameters in gin?", "read query string parameters in gin", []mdSource{src}, page)

@@ -22,24 +22,14 @@ func (c dfCorpus) DocFreq(t string) int {
 	return 2
 }
 
-const widgetMD = "# widget\n\n## Why widget?\n\nWidget does the following for you:\n\n" +
-	"1. Find and load a configuration file in JSON, TOML or YAML.\n" +
-	"2. Provide a mechanism to set default values for your options.\n" +
-	"3. Provide a mechanism to set override values for options from flags.\n" +
-	"4. Provide an alias system to rename parameters.\n" +
-	"5. Tell a value the user gave from a default.\n\n" +
-	"## Putting values into widget\n\nWidget takes values from many places.\n\n" +
-	"### Setting Overrides\n\nThese could be from a flag, or from your own logic.\n\n" +
-	"```go\nwidget.Set(\"Verbose\", true)\n```\n"
-
 // TestDedicatedSectionAnswersOverviewItem: a how-to about one thing an
 // overview list names is answered by the section the page gives it, named
 // with the heading it stands under.
 func TestDedicatedSectionAnswersOverviewItem(t *testing.T) {
-	src := parseMD(t, "widget/README.md", widgetMD)
+	src := parseMD(t, "widget/README.md", testdataMD(t, "widget.md"))
 	task := "override a config value in widget from code"
 	ev := []plugin.ScoredKU{{KU: src.leaf(t, "Why widget?"), Score: 1}, {KU: src.leaf(t, "Setting Overrides"), Score: 0.9}}
-	c := dfCorpus{srcCorpus{src.id: widgetMD}, map[string]int{"overrid": 1}}
+	c := dfCorpus{srcCorpus{src.id: src.md}, map[string]int{"overrid": 1}}
 	out := procedureMD(t, ev, task, symbolic.TaskTerms(task), guidance{}, c)
 	checkMD(t, out, []string{"Putting values into widget > Setting Overrides [1]", `widget.Set("Verbose", true)`}, []string{"Find and load"})
 }
@@ -48,11 +38,11 @@ func TestDedicatedSectionAnswersOverviewItem(t *testing.T) {
 // symbolic.MinOverviewItems items is no overview, and a term no item holds names
 // no item of it.
 func TestDedicatedSectionNeedsOverview(t *testing.T) {
-	src := parseMD(t, "widget/README.md", widgetMD)
+	src := parseMD(t, "widget/README.md", testdataMD(t, "widget.md"))
 	over, _ := readProcedure(src.leaf(t, "Why widget?"))
 	sec, _ := readProcedure(src.leaf(t, "Setting Overrides"))
 	secs := []procedure{over, sec}
-	c := dfCorpus{srcCorpus{src.id: widgetMD}, map[string]int{"overrid": 1, "mutex": 1}}
+	c := dfCorpus{srcCorpus{src.id: src.md}, map[string]int{"overrid": 1, "mutex": 1}}
 	top := scoredExample{example: example{how: []string{"1. Find a file.", "2. Set override values.", "3. Rename parameters."}}}
 	if i := dedicatedSection(over, top, []string{"overrid", "valu"}, secs, c); i != -1 {
 		t.Errorf("three items read as an overview: %d", i)

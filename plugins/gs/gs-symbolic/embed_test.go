@@ -38,10 +38,7 @@ func TestHowToPrefersPageNamedForTheRarestTerm(t *testing.T) {
 }
 
 func TestEmbedsTerm(t *testing.T) {
-	for _, tc := range []struct {
-		title, term string
-		want        bool
-	}{
+	checkPredicate(t, "embedsTerm", embedsTerm, []pairCase{
 		{"lsusb", "usb", true},
 		{"lscpu", "cpu", true},
 		{"usb", "usb", false},               // names it as a word
@@ -49,9 +46,5 @@ func TestEmbedsTerm(t *testing.T) {
 		{"compute", "comput", false},
 		{"exo compute instance", "comput", false},
 		{"lsusb", "", false},
-	} {
-		if got := embedsTerm(tc.title, tc.term); got != tc.want {
-			t.Errorf("embedsTerm(%q, %q) = %v", tc.title, tc.term, got)
-		}
-	}
+	})
 }

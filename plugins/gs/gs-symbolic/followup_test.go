@@ -27,19 +27,49 @@ Markdown files under the workspace folder are read, except:
 - the exclude patterns of the settings file.
 `
 
+const reloadMD = `# Server
+
+## Config
+
+The config file of the server names its port. The port of the server's config file is read at start. A config file sets the server's port once. The server's port in the config file may be written in YAML.
+
+Saving several times reloads once, after a short pause.
+`
+
 // TestFollowUpIsAnsweredOnItsOwnWords: a follow-up completed with the
-// topic of an earlier turn ("Are hidden folders read too (files
-// folder)?") shows, of the list its passage holds, the item its own words
-// ("hidden folders") name, not only the one that shares more of the
-// topic's words ("files", "folder"), which every item of the page shares. Asked
-// on its own, with no earlier turn, the question is judged as a whole.
+// topic of an earlier turn is answered by what its own words name, not by
+// what only repeats the topic's words; asked on its own, with no earlier
+// turn, the question is judged as a whole.
 func TestFollowUpIsAnsweredOnItsOwnWords(t *testing.T) {
-	src := parseMD(t, "docs/workspaces.md", ingestedMD)
-	k := src.leaf(t, "Which files are ingested")
-	target := "Are hidden folders read too (files folder)?"
-	earlier := []plugin.Turn{{Role: "user", Text: "Which files in my folder are read?"}, {Role: "assistant", Text: "..."}}
-	checkMD(t, solveInTurn(t, src, k, "verify", target, earlier), []string{"hidden folders"}, nil)
-	checkMD(t, solveInTurn(t, src, k, "verify", target, nil), []string{"deeper file wins"}, []string{"hidden folders"})
+	for _, tc := range []struct {
+		name, id, md, leaf, act, target string
+		earlier                         []plugin.Turn
+		want, aloneWant, aloneNot       []string
+	}{
+		// "Are hidden folders read too (files folder)?" shows, of the list
+		// its passage holds, the item its own words ("hidden folders")
+		// name, not only the one that shares more of the topic's words
+		// ("files", "folder"), which every item of the page shares.
+		{name: "item of a list", id: "docs/workspaces.md", md: ingestedMD, leaf: "Which files are ingested",
+			act: "verify", target: "Are hidden folders read too (files folder)?",
+			earlier: []plugin.Turn{{Role: "user", Text: "Which files in my folder are read?"}, {Role: "assistant", Text: "..."}},
+			want:    []string{"hidden folders"}, aloneWant: []string{"deeper file wins"}, aloneNot: []string{"hidden folders"}},
+		// Of the statements of the topic's passage, the one that says what
+		// the follow-up asks in its own words ("save several times
+		// quickly") answers, not those that only repeat the topic ("config
+		// file server port").
+		{name: "statement of a passage", id: "docs/server.md", md: reloadMD, leaf: "Config",
+			act: "describe", target: "If I save several times quickly (config file server port)?",
+			earlier: []plugin.Turn{{Role: "user", Text: "Must I restart the server after editing its config file?"}, {Role: "assistant", Text: "..."}},
+			want:    []string{"short pause"}, aloneNot: []string{"short pause"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := parseMD(t, tc.id, tc.md)
+			k := src.leaf(t, tc.leaf)
+			checkMD(t, solveInTurn(t, src, k, tc.act, tc.target, tc.earlier), tc.want, nil)
+			checkMD(t, solveInTurn(t, src, k, tc.act, tc.target, nil), tc.aloneWant, tc.aloneNot)
+		})
+	}
 }
 
 // solveInTurn answers target from the one unit k of src, after the earlier
@@ -57,26 +87,4 @@ func solveInTurn(t *testing.T, src mdSource, k *kus.KU, act, target string, conv
 		t.Fatalf("status %s: %s", res.Status, res.ResponseMarkdown)
 	}
 	return res.ResponseMarkdown
-}
-
-const reloadMD = `# Server
-
-## Config
-
-The config file of the server names its port. The port of the server's config file is read at start. A config file sets the server's port once. The server's port in the config file may be written in YAML.
-
-Saving several times reloads once, after a short pause.
-`
-
-// TestFollowUpsOwnWordsChooseTheStatement: of the statements of the
-// topic's passage, a follow-up is answered by the one that says what it
-// asks in its own words ("save several times quickly"), not by those that
-// only repeat the topic ("config file server port").
-func TestFollowUpsOwnWordsChooseTheStatement(t *testing.T) {
-	src := parseMD(t, "docs/server.md", reloadMD)
-	k := src.leaf(t, "Config")
-	target := "If I save several times quickly (config file server port)?"
-	earlier := []plugin.Turn{{Role: "user", Text: "Must I restart the server after editing its config file?"}, {Role: "assistant", Text: "..."}}
-	checkMD(t, solveInTurn(t, src, k, "describe", target, earlier), []string{"short pause"}, nil)
-	checkMD(t, solveInTurn(t, src, k, "describe", target, nil), nil, []string{"short pause"})
 }

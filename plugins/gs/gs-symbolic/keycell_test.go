@@ -27,12 +27,7 @@ func TestTableRowNamedByItsKeyCellLeads(t *testing.T) {
 // "package | description" table) is shown every row, not only the rows
 // that share its other words.
 func TestWhatQuestionAskingForAKeyColumnGetsEveryRow(t *testing.T) {
-	src := parseMD(t, "chi/README.md", "# chi\n\n## Extra middlewares & packages\n\nPlease see the project page for additional packages.\n\n"+
-		"| package | description |\n|:---|:---|\n"+
-		"| [cors](https://x/cors) | Cross-origin resource sharing (CORS) |\n"+
-		"| [jwtauth](https://x/jwtauth) | JWT authentication |\n"+
-		"| [httprate](https://x/httprate) | HTTP request rate limiter |\n"+
-		"| [stampede](https://x/stampede) | HTTP request coalescer |\n")
+	src := parseMD(t, "chi/README.md", testdataMD(t, "chi-packages.md"))
 	md := solveMD(t, "explain", "What extra packages does the project offer, for example for rate limiting?", "extra packages does the project offer, for example for rate limiting",
 		[]mdSource{src}, src.leaf(t, "Extra middlewares & packages"))
 	checkMD(t, md, []string{"cors", "jwtauth", "httprate", "stampede"}, nil)

@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -24,6 +25,17 @@ func parseMD(t *testing.T, id, md string) mdSource {
 		t.Fatal(err)
 	}
 	return mdSource{id: id, md: md, units: doc.Units}
+}
+
+// testdataMD is the page testdata/name, a fixture too long to read well
+// as a string literal.
+func testdataMD(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // matching is the source's units that match accepts, in the source's order.
@@ -126,6 +138,33 @@ func checkMD(t *testing.T, md string, want, not []string) {
 	for _, w := range not {
 		if strings.Contains(md, w) {
 			t.Errorf("answer holds %q:\n%s", w, md)
+		}
+	}
+}
+
+// pairCase is a predicate's two arguments and the answer it must give.
+type pairCase struct {
+	a, b string
+	want bool
+}
+
+// checkPredicate calls f, named name in the errors, on each case.
+func checkPredicate(t *testing.T, name string, f func(a, b string) bool, cases []pairCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := f(c.a, c.b); got != c.want {
+			t.Errorf("%s(%q, %q) = %v, want %v", name, c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// checkCalls calls f, named name in the errors, on each input of cases
+// and wants the output the case gives it.
+func checkCalls[Out comparable](t *testing.T, name string, f func(string) Out, cases map[string]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, in, got, want)
 		}
 	}
 }
@@ -567,12 +606,7 @@ func TestTableOfContentsEntryIsNoStatement(t *testing.T) {
 // list, whatever act it was read as; naming part of the title is not
 // enough.
 func TestWhatQuestionNamingAListSectionGetsTheWholeList(t *testing.T) {
-	src := parseMD(t, "chi/_examples/README.md", "chi examples\n============\n\n"+
-		"* [custom-handler](https://x/custom-handler) - Use a custom handler function signature\n"+
-		"* [fileserver](https://x/fileserver) - Easily serve static files\n"+
-		"* [graceful](https://x/graceful) - Graceful context signaling and server shutdown\n"+
-		"* [hello-world](https://x/hello-world) - Hello World!\n"+
-		"* [todos-resource](https://x/todos-resource) - Struct routers/handlers, an example of another code layout style\n")
+	src := parseMD(t, "chi/_examples/README.md", testdataMD(t, "chi-examples.md"))
 	md := solveMD(t, "explain", "What example programs come with chi?", "example programs come with chi", []mdSource{src}, src.leaf(t, "chi examples"))
 	checkMD(t, md, []string{"custom-handler", "fileserver", "graceful", "hello-world", "todos-resource"}, nil)
 	if titleNamed(src.leaf(t, "chi examples"), []string{"chi"}) {

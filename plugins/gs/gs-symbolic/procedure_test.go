@@ -36,21 +36,14 @@ func TestReadProcedure(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	for _, tc := range []struct {
-		task, title string
-		want        bool
-	}{
+	checkPredicate(t, "names", names, []pairCase{
 		{"replace a word in a file with sed", "sed", true},
 		{"pretty-print JSON using jq", "jq", true},
 		{"run the tar command on a file", "tar", true},
 		{"add a folder to a zip archive", "zip", false},
 		{"create a symbolic link", "link", false},
 		{"generate a key with openssl-genrsa", "openssl", false},
-	} {
-		if got := names(tc.task, tc.title); got != tc.want {
-			t.Errorf("names(%q, %q) = %v", tc.task, tc.title, got)
-		}
-	}
+	})
 }
 
 func TestSolveProcedurePicksTheExampleThatAnswers(t *testing.T) {
@@ -183,15 +176,11 @@ func TestHowToWithoutTheWaySetAside(t *testing.T) {
 }
 
 func TestWithoutAlternative(t *testing.T) {
-	for task, want := range map[string]string{
+	checkCalls(t, "withoutAlternative", withoutAlternative, map[string]string{
 		"send logrus messages to the local syslog daemon rather than a remote one":     "send logrus messages to the local syslog daemon",
 		"run the test suite against a real language model instead of the scripted one": "run the test suite against a real language model",
 		"use rsync": "use rsync",
-	} {
-		if got := withoutAlternative(task); got != want {
-			t.Errorf("withoutAlternative(%q) = %q, want %q", task, got, want)
-		}
-	}
+	})
 }
 
 // TestNumberGivenPassesOverTheDefault: a task that gives an amount is

@@ -8,26 +8,11 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-const searchMD = "# Tool\n\n## Searching and measuring retrieval: `tool search`\n\n" +
-	"`search` ranks the knowledge base with one retrieval strategy, without the rest of the loop.\n\n" +
-	"```sh\ntool search \"How does chlorophyll absorb light?\"\ntool search --k 5 \"borrow checker\"\n```\n\n" +
-	"```\n 1  1.0578  notes/rust-ownership.md:3  Rust ownership\n```\n\n" +
-	"Each line is rank, score, `file:line` of the unit and its title.\n\n" +
-	"**Batches and evaluation.** `--queries` reads BEIR queries (one JSON object per line) and ranks sources for each.\n\n" +
-	"```sh\ntool search --queries queries.jsonl --run fast.trec --k 100\ntool search --queries queries.jsonl --qrels qrels.tsv\n```\n"
-
 const listFirstMD = "# Tool\n\n## Batch output\n\n" +
 	"- `--run FILE` writes a TREC run, `qid Q0 docid rank score tag` (`--run -` writes it to standard output; `--tag` sets the tag).\n" +
 	"- `--qrels FILE` prints nDCG@10 and MRR@10 over the judged queries.\n\n" +
 	"Figures measured end to end with `tool search --queries ... --qrels ...`:\n\n" +
 	"| plugin | nDCG@10 |\n| --- | --- |\n| fast | 0.70 |\n"
-
-const redirectMD = "# Gin\n\n### Redirects\n\nIssuing a HTTP redirect is easy. Both internal and external locations are supported.\n\n" +
-	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusMovedPermanently, \"http://www.google.com/\")\n})\n```\n\n" +
-	"Issuing a HTTP redirect from POST. Refer to issue: #444\n\n" +
-	"```go\nr.POST(\"/test\", func(c *gin.Context) {\n  c.Redirect(http.StatusFound, \"/foo\")\n})\n```\n\n" +
-	"Issuing a Router redirect, use `HandleContext` like below.\n\n" +
-	"```go\nr.GET(\"/test\", func(c *gin.Context) {\n    c.Request.URL.Path = \"/test2\"\n    r.HandleContext(c)\n})\n```\n"
 
 // TestProsePages: what answers a task asked of a page written as prose.
 func TestProsePages(t *testing.T) {
@@ -58,7 +43,7 @@ func TestProsePages(t *testing.T) {
 		// says what it does, colon or not; a section showing several
 		// blocks answers a task with the block whose paragraph matches,
 		// after the section's opening sentence.
-		{name: "prose code is an example", id: "README.md", md: searchMD,
+		{name: "prose code is an example", id: "README.md", md: testdataMD(t, "tool-search.md"),
 			act: "implement", prompt: "How do I evaluate retrieval on BEIR queries?", target: "evaluate retrieval on BEIR queries",
 			leaves: []string{"Searching and measuring retrieval: tool search"},
 			want: []string{"- **Batches and evaluation.** `--queries` reads BEIR queries (one JSON object per line) and ranks sources for each.\n\n  ```sh\n  tool search --queries queries.jsonl --run fast.trec --k 100\n",
@@ -70,14 +55,6 @@ func TestProsePages(t *testing.T) {
 			leaves: []string{"Why is it called “Viper”?"}, want: []string{"Viper is designed to be a companion to Cobra."}, not: []string{"A: ", "Joe", ") to"}},
 	})
 }
-
-const finderMD = "# Update Log\n\n## v1.20.x\n\n### New file searching API\n\n" +
-	"Viper accepts a custom `Finder` interface implementation:\n\n" +
-	"```go\ntype Finder interface {\n\tFind(fsys afero.Fs) ([]string, error)\n}\n```\n\n" +
-	"It is supposed to return a list of paths to config files.\n\n" +
-	"The default implementation uses locafero under the hood.\n\n" +
-	"### Flags\n\nViper binds the flags of other flag systems.\n\n" +
-	"Viper binds flag values by name.\n\nViper reads flags last.\n"
 
 const msgpackMD = "# Gin\n\n## Build without `MsgPack` rendering feature\n\n" +
 	"Gin enables `MsgPack` rendering feature by default. But you can disable this feature by specifying `nomsgpack` build tag.\n\n" +
@@ -177,7 +154,7 @@ func pageLeaf(t *testing.T, srcs []mdSource, title string) *kus.KU {
 // TestProseAnswers: what answers a task asked of pages written as prose,
 // and what the answer leads with.
 func TestProseAnswers(t *testing.T) {
-	for _, tc := range []proseCase{
+	cases := []proseCase{
 		// A unit that opens with a list has no summary sentence to lead
 		// the answer with; a list item's first clause is not one.
 		{name: "list is no lead", pages: []mdPage{{"README.md", listFirstMD}},
@@ -191,7 +168,7 @@ func TestProseAnswers(t *testing.T) {
 		// The code a section shows right after its opening sentence is
 		// shown after that sentence, before the examples described by
 		// their own paragraphs, not between them.
-		{name: "undescribed code follows the lead", pages: []mdPage{{"gin/docs/doc.md", redirectMD}},
+		{name: "undescribed code follows the lead", pages: []mdPage{{"gin/docs/doc.md", testdataMD(t, "gin-redirects.md")}},
 			act: "implement", prompt: "How do I redirect a request in gin?", target: "redirect a request in gin",
 			leaves: []string{"Redirects"},
 			check: func(t *testing.T, md string) {
@@ -212,7 +189,7 @@ func TestProseAnswers(t *testing.T) {
 		// in its block ("It is supposed to return ...") says what that is
 		// for, and is shown with it; a sentence after the block that does
 		// not refer back is not drawn in.
-		{name: "sentence after the block goes on", pages: []mdPage{{"viper/UPGRADE.md", finderMD}},
+		{name: "sentence after the block goes on", pages: []mdPage{{"viper/UPGRADE.md", testdataMD(t, "viper-finder.md")}},
 			act: "define", prompt: "What's the Finder interface in viper for?", target: "the Finder interface in viper for",
 			leaves: []string{"New file searching API", "Flags"},
 			want:   []string{"type Finder interface", "It is supposed to return a list of paths to config files."}, not: []string{"locafero"}},
@@ -230,20 +207,6 @@ func TestProseAnswers(t *testing.T) {
 			act: "verify", prompt: "Is it safe to use one viper instance from several goroutines?", target: "Is it safe to use one viper instance from several goroutines",
 			leaves: []string{"Viper or Vipers?", "Is it safe to concurrently read and write to a viper?"},
 			prefix: "No, you will need to synchronize access", why: "the answer does not open with the section that asks the question"},
-		// "Can it ...?" asks whether something can be done, and the page
-		// that shows how to do it answers, its code with it.
-		{name: "can question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "Can it reload when the config file changes?", target: "Can it reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
-		// A follow-up asking whether the things of the earlier turn can do
-		// something ("and can they reload ...?") asks it as "Can it ...?"
-		// does.
-		{name: "can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "Can they reload when the config file changes?", target: "Can they reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
-		{name: "and can they question shows how", pages: []mdPage{{"viper/README.md", watchMD}},
-			act: "verify", prompt: "and can they reload when the config file changes?", target: "and can they reload when the config file changes",
-			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}},
 		// A question about something's absence ("when no model endpoint
 		// is configured") is answered first by the statement that speaks
 		// of its absence, not by one about it being there.
@@ -305,7 +268,22 @@ func TestProseAnswers(t *testing.T) {
 					t.Errorf("the answer does not lead with the page filed under the term:\n%s", md)
 				}
 			}},
+	}
+	// "Can it ...?" asks whether something can be done, and the page that
+	// shows how to do it answers, its code with it; a follow-up asking
+	// whether the things of the earlier turn can do something ("and can
+	// they reload ...?") asks it as "Can it ...?" does.
+	for _, ask := range []struct{ name, opening string }{
+		{"can question shows how", "Can it"},
+		{"can they question shows how", "Can they"},
+		{"and can they question shows how", "and can they"},
 	} {
+		target := ask.opening + " reload when the config file changes"
+		cases = append(cases, proseCase{name: ask.name, pages: []mdPage{{"viper/README.md", watchMD}},
+			act: "verify", prompt: target + "?", target: target,
+			leaves: []string{"What is Viper?", "Watching and re-reading config files"}, want: []string{"viper.WatchConfig()"}})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var srcs []mdSource
 			for _, p := range tc.pages {
@@ -338,30 +316,15 @@ func TestNegated(t *testing.T) {
 // TestDefinedSubject: the term a definition asks for is read without the
 // scope it is asked in and without its article.
 func TestDefinedSubject(t *testing.T) {
-	for target, want := range map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"} {
-		if got := definedSubject(target); got != want {
-			t.Errorf("definedSubject(%q) = %q, want %q", target, got, want)
-		}
-	}
+	checkCalls(t, "definedSubject", definedSubject, map[string]string{"phaseScopes on a knowledge unit": "phasescopes", "docgen in chi": "docgen", "the reference prior": "reference prior"})
 }
-
-const muxURLMD = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router and dispatcher.\n\n" +
-	"The name mux stands for \"HTTP request multiplexer\". The main features are:\n\n" +
-	"* Requests can be matched based on URL host, path, path prefix, schemes, header and query values.\n" +
-	"* Registered URLs can be built, or \"reversed\", which helps maintaining references to resources.\n\n" +
-	"## Examples\n\nLet's start registering a couple of URL paths and handlers.\n\n" +
-	"### Registered URLs\n\nNow let's see how to build registered URLs.\n\n" +
-	"Routes can be named. All routes that define a name can have their URLs built. We define a name calling `Name()` on a route. For example:\n\n" +
-	"```go\nr := mux.NewRouter()\nr.HandleFunc(\"/articles/{id}\", ArticleHandler).\n  Name(\"article\")\n```\n\n" +
-	"To build a URL, get the route and call the `URL()` method, passing a sequence of key/value pairs for the route variables:\n\n" +
-	"```go\nurl, err := r.Get(\"article\").URL(\"id\", \"42\")\n```\n"
 
 // TestNamedPageCoversItsSections: a how-to that names a page ("in
 // gorilla/mux") names every section of it, so the page's top section,
 // which only lists the feature, does not win over the section under it
 // that shows how.
 func TestNamedPageCoversItsSections(t *testing.T) {
-	src := parseMD(t, "mux/README.md", muxURLMD)
+	src := parseMD(t, "mux/README.md", testdataMD(t, "mux-urls.md"))
 	task := "build the URL of a named route in gorilla/mux"
 	res := solve(t, srcCorpus{src.id: src.md}, &plugin.SolveInput{Payload: plugin.Payload{Prompt: "How do I " + task + "?"},
 		Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: task}},
@@ -370,18 +333,11 @@ func TestNamedPageCoversItsSections(t *testing.T) {
 	checkMD(t, md, []string{"Name(\"article\")", "[1] Registered URLs — mux/README.md:"}, []string{"reversed"})
 }
 
-const viperNestedMD = "# Viper\n\n## Putting Values into Viper\n\nA good configuration system will support default values.\n\n" +
-	"### Reading Config Files\n\nViper can read a config file. Here is how to read a configuration file:\n\n```go\nviper.ReadInConfig()\n```\n\n" +
-	"### Reading Config from io.Reader\n\nYou can read config values from any reader, nested values like this one:\n\n" +
-	"```go\nvar yamlExample = []byte(`\nclothing:\n  jacket: leather\n`)\nviper.ReadConfig(bytes.NewBuffer(yamlExample))\n```\n\n" +
-	"## Getting Values From Viper\n\n### Accessing nested keys\n\nThe accessor methods also accept formatted paths to deeply nested keys. Viper can access a nested value of the config by passing a `.` delimited path of keys:\n\n" +
-	"```go\nGetString(\"datastore.metric.host\")\n```\n"
-
 // TestSectionOfSubsectionsReadThroughLeaves: a unit that holds several
 // subsections is read through its subsections' own units, not as one
 // passage whose examples gather the task's words across subsections.
 func TestSectionOfSubsectionsReadThroughLeaves(t *testing.T) {
-	src := parseMD(t, "viper/README.md", viperNestedMD)
+	src := parseMD(t, "viper/README.md", testdataMD(t, "viper-nested.md"))
 	section := src.last(t, "the section", func(k *kus.KU) bool {
 		return k.Level == kus.LevelSection && k.Title == "Putting Values into Viper"
 	})

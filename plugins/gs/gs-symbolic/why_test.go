@@ -71,13 +71,9 @@ func TestWhyLeadsWithTheCondition(t *testing.T) {
 // sentence that only names the same things does not.
 func TestWhyCueTakesTheCircumstance(t *testing.T) {
 	c := cueOf("explain", "Why does the rebuild fail while my editor is open?", "the rebuild fail while my editor is open")
-	for text, want := range map[string]bool{
+	checkCalls(t, "favours", favours(c), map[string]bool{
 		"Close the editor first: while a language server holds the file the rebuild fails with kb_locked.": true,
 		"The writer keeps its lock as long as the session lasts.":                                          true,
 		"The rebuild moves a damaged file aside and rebuilds the knowledge base.":                          false,
-	} {
-		if got := c.bonus(statement{text: text}) > 0; got != want {
-			t.Errorf("bonus(%q) > 0 = %v, want %v", text, got, want)
-		}
-	}
+	})
 }

@@ -91,13 +91,3 @@ func TestNamedSectionNeedsOverviewAndNewHeading(t *testing.T) {
 	assert.Len(t, withNamedSection(ev, 5, terms, []float64{4, 1, 2}, text.English(), m), 1, "no overview")
 	assert.Equal(t, 4, listLines("1. a\n2) b\n- c\n| x | y |", true))
 }
-
-// Retrieve gathers the named section for a how-to (act "implement").
-func TestRetrieveGathersNamedSectionForHowTo(t *testing.T) {
-	titles := retrievedTitles(t, map[string]string{
-		"widget.md": namedMD,
-		"notes.md":  "# Widget values\n\nA widget holds values; override widget values to change the values a widget holds.\n",
-		"server.md": "# Server\n\nThe server loads its configuration file at start.\n",
-	}, "override the values of a widget")
-	assert.Equal(t, []string{"Why widget?", "Setting Overrides"}, titles("implement"))
-}

@@ -62,13 +62,9 @@ func TestActionCompoundAndIdentTerms(t *testing.T) {
 // TestWeakAction: the weak verb a task opens with, after its how-to
 // opening; none for a task with a verb of its own.
 func TestWeakAction(t *testing.T) {
-	for task, want := range map[string]string{
+	checkCalls(t, "WeakAction", WeakAction, map[string]string{
 		"I want to put two files next to each other": "put",
 		"How do I make a script executable?":         "make",
 		"kill all processes by name":                 "",
-	} {
-		if got := WeakAction(task); got != want {
-			t.Errorf("WeakAction(%q) = %q, want %q", task, got, want)
-		}
-	}
+	})
 }

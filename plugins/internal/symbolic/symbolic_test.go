@@ -6,6 +6,17 @@ import (
 	"testing"
 )
 
+// checkCalls calls f, named name in the errors, on each input of cases
+// and wants the output the case gives it.
+func checkCalls[Out comparable](t *testing.T, name string, f func(string) Out, cases map[string]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, in, got, want)
+		}
+	}
+}
+
 func TestNear(t *testing.T) {
 	cases := []struct {
 		a, b string
