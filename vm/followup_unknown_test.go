@@ -13,12 +13,7 @@ import (
 // well the topic it inherits ("disk", "storage") matches a page; one
 // whose own word is known is answered from the page.
 func TestFollowUpOfUnknownWordsHasNoContext(t *testing.T) {
-	root, db := pagesWorkspace(t, map[string]string{
-		"docs/storage.md": "# Storage\n\nThe knowledge base is one file on disk.\n\n## Power loss\n\n" +
-			"After a power loss the knowledge base file is checked on open and rebuilt from the workspace when it is damaged.\n\n" +
-			"## Backups\n\nCopy the knowledge base file to back it up; a copy taken while the server writes is still consistent.\n",
-		"docs/editors.md": "# Editors\n\nThe language server runs inside VS Code and Neovim.\n",
-	})
+	root, db := sessionWorkspace(t, "storage")
 	got := askTurns(t, root, db,
 		turn{"What happens to the knowledge base file on disk after a power loss?", "docs/storage.md"},
 		turn{"and after a defragmentation?", ""})

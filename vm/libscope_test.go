@@ -10,12 +10,20 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
+// ingestedRun is a run of a machine over a workspace holding files
+// (slash paths to text), ingested.
+func ingestedRun(t *testing.T, files map[string]string) *run {
+	t.Helper()
+	m, _ := setupIngested(t, files)
+	return &run{m: m, trace: &Trace{}}
+}
+
 // TestPreferLibrary: a question that names one of the workspace's
 // libraries gets that library's best unit first when another library's
 // unit came first; without a named library, or with the first unit from
 // the named one, the order stays.
 func TestPreferLibrary(t *testing.T) {
-	m, _ := setupIngested(t, map[string]string{
+	r := ingestedRun(t, map[string]string{
 		"gin/README.md":  "# Gin\n\nServing static files.\n",
 		"gin/docs.md":    "# Docs\n\nRoutes.\n",
 		"mux/README.md":  "# Mux\n\nStatic files.\n",
@@ -24,7 +32,6 @@ func TestPreferLibrary(t *testing.T) {
 		"todo.md":        "# Todo\n\nTodo.\n",
 		"faq.md":         "# FAQ\n\nQuestions.\n",
 	})
-	r := &run{m: m, trace: &Trace{}}
 	unit := func(source string, score float64) plugin.ScoredKU {
 		return plugin.ScoredKU{KU: &kus.KU{ID: source + "::0", SourceID: source}, Score: score}
 	}
@@ -46,7 +53,7 @@ func TestPreferLibrary(t *testing.T) {
 	notLib := []plugin.ScoredKU{unit("notes.md", 1), unit("gin/README.md", 0.6)}
 	assert.Equal(t, sources(notLib), sources(r.preferLibrary("gin notes", notLib)), "the first unit is of no library")
 
-	fresh := &run{m: m, trace: &Trace{}}
+	fresh := &run{m: r.m, trace: &Trace{}}
 	fresh.preferLibrary("How do I serve static files?", ev)
 	assert.Nil(t, fresh.libs, "no unit after the first lies in a folder the question names: the library names are not read")
 }
@@ -66,7 +73,7 @@ func substituted(t *testing.T, r *run, followUp string, prev *TurnContext) (stri
 // earlier question, points back or names no page is left to the usual
 // completion.
 func TestSubstitute(t *testing.T) {
-	m, _ := setupIngested(t, map[string]string{
+	r := ingestedRun(t, map[string]string{
 		"common/gzip.md":          "# gzip\n\n> Compress files.\n",
 		"common/bzip2.md":         "# bzip2\n\n> Compress files.\n",
 		"common/date.md":          "# date\n\n> Show the date.\n",
@@ -76,7 +83,6 @@ func TestSubstitute(t *testing.T) {
 		"kb/kb-balanced.md":       "# kb-balanced\n\nBalanced.\n",
 		"kb/kb-thinkingdb.md":     "# kb-thinkingdb\n\nFacts.\n",
 	})
-	r := &run{m: m, trace: &Trace{}}
 	gzip := &TurnContext{TurnID: "t1", Query: "How do I compress a file with gzip?", Topic: "gzip", Anchors: []string{"common/gzip.md"}}
 
 	q, tc := substituted(t, r, "What about the bzip2?", gzip)
@@ -102,13 +108,12 @@ func TestSubstitute(t *testing.T) {
 // the library of the earlier question, past the preposition, and keeps
 // the topic's words that name no page ("static files").
 func TestSubstituteKeepsWhatIsAskedOfEither(t *testing.T) {
-	m, _ := setupIngested(t, map[string]string{
+	r := ingestedRun(t, map[string]string{
 		"gin/docs/doc.md": "# Gin\n\nServe static files with gin.\n",
 		"gin/README.md":   "# Gin\n\nA web framework.\n",
 		"mux/README.md":   "# mux\n\nServe static files with mux.\n",
 		"chi/README.md":   "# chi\n\nA router.\n",
 	})
-	r := &run{m: m, trace: &Trace{}}
 	prev := &TurnContext{TurnID: "t1", Query: "How do I serve static files with gin?", Topic: "static files gin", Anchors: []string{"gin/docs/doc.md"}}
 	q, tc := substituted(t, r, "what about in mux?", prev)
 	assert.Equal(t, "How do I serve static files with mux?", q)

@@ -27,6 +27,16 @@ func expandKB(t *testing.T, x *Index, docs map[string]string) *kvtest.Mem {
 	return pagesKB(t, x, pages)
 }
 
+// expandQuery expands the terms of question with the relatives related
+// gives, into the vocabulary of the knowledge base kv, requiring no error.
+func expandQuery(t *testing.T, x *Index, kv *kvtest.Mem, question string, related func(string) []Relative) (extra []string, weights []float64) {
+	t.Helper()
+	terms, qtf := x.QueryTerms(question)
+	extra, weights, err := x.Expand(kv, terms, qtf, related)
+	require.NoError(t, err)
+	return extra, weights
+}
+
 func relatedOf(m map[string][]Relative) func(string) []Relative {
 	return func(t string) []Relative { return m[t] }
 }
@@ -49,10 +59,7 @@ func TestExpandOnlyIntoIndexVocabulary(t *testing.T) {
 		"cat.md":  "Print a file.",
 		"head.md": "Print the first lines of a file.",
 	})
-	terms, qtf := x.QueryTerms("capital letters")
-	rel := relatedOf(map[string][]Relative{"capit": {{Term: "majuscul", Weight: 0.5}, {Term: "uppercas", Weight: 0.5}}})
-	extra, ws, err := x.Expand(kv, terms, qtf, rel)
-	require.NoError(t, err)
+	extra, ws := expandQuery(t, x, kv, "capital letters", relatedOf(map[string][]Relative{"capit": {{Term: "majuscul", Weight: 0.5}, {Term: "uppercas", Weight: 0.5}}}))
 	assert.Equal(t, []string{"uppercas"}, extra, "majuscule is not in the knowledge base")
 	require.Len(t, ws, 1)
 	assert.Greater(t, ws[0], 0.0)
@@ -72,9 +79,7 @@ func TestExpandExactTermOutranksRelative(t *testing.T) {
 		"c.md":        "Count the letters of a capital city name.",
 	})
 	q := "capital letter"
-	terms, qtf := x.QueryTerms(q)
-	extra, ws, err := x.Expand(kv, terms, qtf, relatedOf(map[string][]Relative{"capit": {{Term: "uppercas", Weight: 0.5}}}))
-	require.NoError(t, err)
+	extra, ws := expandQuery(t, x, kv, q, relatedOf(map[string][]Relative{"capit": {{Term: "uppercas", Weight: 0.5}}}))
 	require.Equal(t, []string{"uppercas"}, extra)
 	plain, err := x.SearchQuery(kv, Query{Text: q, K: 10})
 	require.NoError(t, err)
@@ -109,10 +114,7 @@ func TestExpandKeepsRelativesOfTheQuestionsSense(t *testing.T) {
 		"print.md": "Print letters of the alphabet.",
 		"files.md": "Copy files between folders.",
 	})
-	terms, qtf := x.QueryTerms("capital letters")
-	rel := relatedOf(map[string][]Relative{"capit": {{Term: "asset", Weight: 0.5}, {Term: "uppercas", Weight: 0.5}}})
-	extra, _, err := x.Expand(kv, terms, qtf, rel)
-	require.NoError(t, err)
+	extra, _ := expandQuery(t, x, kv, "capital letters", relatedOf(map[string][]Relative{"capit": {{Term: "asset", Weight: 0.5}, {Term: "uppercas", Weight: 0.5}}}))
 	assert.Contains(t, extra, "uppercas", "uppercase meets letters in the knowledge base")
 	assert.NotContains(t, extra, "asset", "asset never meets letters")
 }
@@ -127,9 +129,7 @@ func TestExpandVariantSpellings(t *testing.T) {
 		"ls.md":    "List files.",
 	})
 	for q, want := range map[string]string{"cpu": "cpus", "uppercase": "upper-case"} {
-		terms, qtf := x.QueryTerms(q)
-		extra, ws, err := x.Expand(kv, terms, qtf, nil)
-		require.NoError(t, err)
+		extra, ws := expandQuery(t, x, kv, q, nil)
 		require.Equal(t, []string{want}, extra, q)
 		r, err := x.SearchQuery(kv, Query{Text: q, K: 3, Extra: extra, ExtraWeights: ws})
 		require.NoError(t, err)
@@ -142,11 +142,8 @@ func TestExpandVariantSpellings(t *testing.T) {
 func TestExpandLeavesQuestionWordsAlone(t *testing.T) {
 	x := New(DefaultParams())
 	kv := expandKB(t, x, map[string]string{"a.md": "Create a symbolic link.", "b.md": "Produce a report."})
-	terms, qtf := x.QueryTerms("how do I make a link")
-	extra, _, err := x.Expand(kv, terms, qtf, relatedOf(map[string][]Relative{"make": {{Term: "creat", Weight: 1}}, "link": {{Term: "produc", Weight: 1}}}))
-	require.NoError(t, err)
+	extra, _ := expandQuery(t, x, kv, "how do I make a link", relatedOf(map[string][]Relative{"make": {{Term: "creat", Weight: 1}}, "link": {{Term: "produc", Weight: 1}}}))
 	assert.NotContains(t, extra, "creat", "make is a light verb")
-	extra, _, err = x.Expand(kvtest.New(), terms, qtf, relatedOf(map[string][]Relative{"link": {{Term: "creat", Weight: 1}}}))
-	require.NoError(t, err)
+	extra, _ = expandQuery(t, x, kvtest.New(), "how do I make a link", relatedOf(map[string][]Relative{"link": {{Term: "creat", Weight: 1}}}))
 	assert.Empty(t, extra)
 }

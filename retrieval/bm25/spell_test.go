@@ -29,34 +29,48 @@ func titledKB(t *testing.T, pages [][2]string) (*Index, *kvtest.Mem) {
 	return x, kv
 }
 
+// correct corrects query against kv, requiring no error.
+func correct(t *testing.T, x *Index, kv *kvtest.Mem, query string) (string, []Correction) {
+	t.Helper()
+	got, fixes, err := x.Correct(kv, query)
+	require.NoError(t, err)
+	return got, fixes
+}
+
+// requireCorrected requires query to be corrected to want.
+func requireCorrected(t *testing.T, x *Index, kv *kvtest.Mem, query, want string) {
+	t.Helper()
+	got, _ := correct(t, x, kv, query)
+	require.Equal(t, want, got)
+}
+
+// requireKept requires query to come back as typed, with no correction.
+func requireKept(t *testing.T, x *Index, kv *kvtest.Mem, query string) {
+	t.Helper()
+	got, fixes := correct(t, x, kv, query)
+	require.Empty(t, fixes)
+	require.Equal(t, query, got)
+}
+
 func TestCorrectUsesTheIndexVocabulary(t *testing.T) {
 	x, kv := titledKB(t, [][2]string{
 		{"unzip", "Extract files from a ZIP archive into a specific folder. Extract a file."},
 		{"file", "Determine the type of a file. Files and folders."},
 		{"fuel", "fuel"},
 	})
-	got, fixes, err := x.Correct(kv, "how do i unzpi a fiel to a specfic folder")
-	require.NoError(t, err)
+	got, fixes := correct(t, x, kv, "how do i unzpi a fiel to a specfic folder")
 	require.Equal(t, "how do i unzip a file to a specific folder", got)
 	require.Len(t, fixes, 3)
 	require.Equal(t, Correction{Word: "unzpi", As: "unzip"}, fixes[0])
 
 	// Known words, short words and a word far from every indexed one stay.
-	got, fixes, err = x.Correct(kv, "extract the zip archive of a football club")
-	require.NoError(t, err)
-	require.Empty(t, fixes)
-	require.Equal(t, "extract the zip archive of a football club", got)
+	requireKept(t, x, kv, "extract the zip archive of a football club")
 
 	// The vocabulary follows the index: once "fuel" is gone, "feul" has
 	// nothing to become but stays as typed.
-	got, _, err = x.Correct(kv, "feul")
-	require.NoError(t, err)
-	require.Equal(t, "fuel", got)
+	requireCorrected(t, x, kv, "feul", "fuel")
 	require.NoError(t, x.RemoveSource(kv, "fuel", nil))
-	got, fixes, err = x.Correct(kv, "feul")
-	require.NoError(t, err)
-	require.Empty(t, fixes)
-	require.Equal(t, "feul", got)
+	requireKept(t, x, kv, "feul")
 }
 
 func TestCorrectKeepsRealWords(t *testing.T) {
@@ -67,15 +81,11 @@ func TestCorrectKeepsRealWords(t *testing.T) {
 	})
 	// "edited" is one edit from "exited", but the lexicon relates "edit"
 	// to "change" and "write", which the index holds: a real word, kept.
-	got, fixes, err := x.Correct(kv, "reload when the file is edited")
-	require.NoError(t, err)
-	require.Empty(t, fixes)
-	require.Equal(t, "reload when the file is edited", got)
+	requireKept(t, x, kv, "reload when the file is edited")
 
 	// "fils" is a word too (a coin), but nothing it relates to is in the
 	// index: a slip for "files", corrected.
-	_, fixes, err = x.Correct(kv, "serve static fils")
-	require.NoError(t, err)
+	_, fixes := correct(t, x, kv, "serve static fils")
 	require.Len(t, fixes, 1)
 	require.Equal(t, "fils", fixes[0].Word)
 	require.Contains(t, []string{"file", "files"}, fixes[0].As)
@@ -89,13 +99,9 @@ func TestCorrectTakesALooselyTiedWordOfAHastyQueryAsASlip(t *testing.T) {
 	x, kv := titledKB(t, [][2]string{
 		{"testing", "Test that a message was logged. Run the tests every day."},
 	})
-	got, fixes, err := x.Correct(kv, "how to tets that a message was logged")
-	require.NoError(t, err)
-	require.Empty(t, fixes)
-	require.Equal(t, "how to tets that a message was logged", got)
+	requireKept(t, x, kv, "how to tets that a message was logged")
 
-	got, fixes, err = x.Correct(kv, "how to tets that a mesage was logged")
-	require.NoError(t, err)
+	got, fixes := correct(t, x, kv, "how to tets that a mesage was logged")
 	require.Len(t, fixes, 2)
 	require.Equal(t, "how to test that a message was logged", got)
 }
@@ -105,23 +111,16 @@ func TestCorrectTakesALooselyTiedWordOfAHastyQueryAsASlip(t *testing.T) {
 // one a mistyped letter explains.
 func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	x, kv := titledKB(t, [][2]string{{"env", "Working with environment variables, recursively. Delete them."}})
-	got, _, err := x.Correct(kv, "enviroment variables recursivly")
-	require.NoError(t, err)
-	require.Equal(t, "environment variables recursively", got)
+	requireCorrected(t, x, kv, "enviroment variables recursivly", "environment variables recursively")
 	indexTitled(t, x, kv, [][2]string{{"hidden", "Show hidden files with logrus."}})
-	got, _, err = x.Correct(kv, "hiddne files in logruss")
-	require.NoError(t, err)
-	require.Equal(t, "hidden files in logrus", got)
+	requireCorrected(t, x, kv, "hiddne files in logruss", "hidden files in logrus")
 
 	// A slip in a common word is that word, not an indexed term one edit
 	// away ("waht" is "what", not "wait"); a word of the language one
 	// swap from a common word stays.
 	indexTitled(t, x, kv, [][2]string{{"wait", "Wait for a process. Wait again."}})
-	got, _, err = x.Correct(kv, "waht does it mean")
-	require.NoError(t, err)
-	require.Equal(t, "what does it mean", got)
-	_, fixes, err := x.Correct(kv, "submit a form")
-	require.NoError(t, err)
+	requireCorrected(t, x, kv, "waht does it mean", "what does it mean")
+	_, fixes := correct(t, x, kv, "submit a form")
 	require.Empty(t, fixes)
 }
 
@@ -129,11 +128,9 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 // apostrophe is not a misspelling of an indexed name.
 func TestCorrectLeavesContractions(t *testing.T) {
 	x, kv := titledKB(t, [][2]string{{"whatis", "Display one-line descriptions from manual pages."}})
-	_, fixes, err := x.Correct(kv, "whats my address")
-	require.NoError(t, err)
+	_, fixes := correct(t, x, kv, "whats my address")
 	require.Empty(t, fixes)
-	_, fixes, err = x.Correct(kv, "whatsi")
-	require.NoError(t, err)
+	_, fixes = correct(t, x, kv, "whatsi")
 	require.Len(t, fixes, 1, "a misspelling is still corrected")
 }
 
@@ -154,15 +151,14 @@ func TestCorrectWeighsFarKeySubstitutions(t *testing.T) {
 	}
 	pages = append(pages, [2]string{"m0", "limit the rate"}, [2]string{"m1", "limit the rate"})
 	x, kv := titledKB(t, pages)
-	got, _, err := x.Correct(kv, "limt requests")
-	require.NoError(t, err)
-	require.Equal(t, "limit requests", got)
+	requireCorrected(t, x, kv, "limt requests", "limit requests")
 
-	require.True(t, keyNeighbours('a', 's'))
-	require.True(t, keyNeighbours('g', 't'))
-	require.True(t, keyNeighbours('b', 'h'))
-	require.False(t, keyNeighbours('m', 's'))
-	require.False(t, keyNeighbours('q', 'p'))
+	for _, tc := range []struct {
+		a, b byte
+		near bool
+	}{{'a', 's', true}, {'g', 't', true}, {'b', 'h', true}, {'m', 's', false}, {'q', 'p', false}} {
+		require.Equal(t, tc.near, keyNeighbours(tc.a, tc.b), "%c %c", tc.a, tc.b)
+	}
 }
 
 func TestCorrectPrefersCommonTermTwoEditsAway(t *testing.T) {
@@ -174,22 +170,17 @@ func TestCorrectPrefersCommonTermTwoEditsAway(t *testing.T) {
 		pages = append(pages, [2]string{fmt.Sprintf("p%d", i), "kill the process"})
 	}
 	x, kv := titledKB(t, pages)
-	got, _, err := x.Correct(kv, "which procces uses the port")
-	require.NoError(t, err)
-	require.Equal(t, "which process uses the port", got)
+	requireCorrected(t, x, kv, "which procces uses the port", "which process uses the port")
 
 	// A term two edits away that is not far more frequent than the one
 	// edit away stays behind it.
 	x, kv = titledKB(t, append(pages[:1:1], pages[1:4]...))
-	got, _, err = x.Correct(kv, "which procces uses the port")
-	require.NoError(t, err)
-	require.Equal(t, "which procfes uses the port", got)
+	requireCorrected(t, x, kv, "which procces uses the port", "which procfes uses the port")
 }
 
 func TestCorrectsThePossessivesNoun(t *testing.T) {
 	x, kv := titledKB(t, [][2]string{{"plugin", "A plugin answers questions."}})
-	got, fixes, err := x.Correct(kv, "what does a pluign's answer hold")
-	require.NoError(t, err)
+	got, fixes := correct(t, x, kv, "what does a pluign's answer hold")
 	require.Equal(t, "what does a plugin's answer hold", got)
 	require.Equal(t, []Correction{{Word: "pluign", As: "plugin"}}, fixes)
 }
