@@ -110,15 +110,11 @@ func TestAPossessorIsNotTheThingAsked(t *testing.T) {
 
 // TestPossessorFree: possessive nouns leave the question; the rest stays.
 func TestPossessorFree(t *testing.T) {
-	for in, want := range map[string]string{
+	expectEach(t, "possessorFree", possessorFree, map[string]string{
 		"check when a website's HTTPS certificate runs out": "check when a HTTPS certificate runs out",
 		"print a file's permissions":                        "print a permissions",
 		"show the hosts on my network":                      "show the hosts on my network",
-	} {
-		if got := possessorFree(in); got != want {
-			t.Errorf("possessorFree(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // TestAPageDescribingWhatIsAskedMayNameItsThingItsOwnWay: "open an

@@ -155,17 +155,13 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 		{"a hindering verb and a gerund", "stop it from wrapping encoded output", answer, ku, plugin.StatusAccepted},
 		{"the hindering verb alone", "stop wrapping encoded output", answer, ku, plugin.StatusRejected},
 	})
-	for task, want := range map[string]string{
+	expectEach(t, "verbAction", verbAction, map[string]string{
 		"stop it from wrapping lines when I encode": "wrap",
 		"prevent the shell from exiting":            "exit",
 		"stop the running container":                "stop",
 		"copy files from existing folders":          "copi",
 		"stop one process from using the CPU":       "",
-	} {
-		if got := verbAction(task); got != want {
-			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
-		}
-	}
+	})
 }
 
 // TestHinderingVerbIsNoKeyTerm: "stop web from logging requests" asks how

@@ -200,7 +200,8 @@ func TestAnAmountIsAnsweredByAnExampleThatShowsIt(t *testing.T) {
 // or a close relative of a display action; not when it opens with a verb
 // that does something else.
 func TestShows(t *testing.T) {
-	for line, want := range map[string]bool{
+	showsSee := func(line string) bool { return shows("see", []string{line, "`cmd`"}) }
+	expectEach(t, "shows(see)", showsSee, map[string]bool{
 		"- List existing remotes:":                  true,
 		"- Display the number of processing units:": true,
 		"- Monitor the changes of a file:":          true,
@@ -208,11 +209,7 @@ func TestShows(t *testing.T) {
 		"- Clone a remote repository:":              false,
 		"- Set the mask of new files:":              false,
 		"- Benchmark in parallel using all cores:":  false,
-	} {
-		if got := shows("see", []string{line, "`cmd`"}); got != want {
-			t.Errorf("shows(see, %q) = %v, want %v", line, got, want)
-		}
-	}
+	})
 }
 
 // TestAChoiceIsAnsweredByOneSourcePerItem: a choice between two tools for

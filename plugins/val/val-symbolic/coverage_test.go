@@ -366,11 +366,7 @@ func TestAPlaceholderCoversAnAddress(t *testing.T) {
 		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
 			"  `ip route show default`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusRejected},
 	})
-	for term, want := range map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false} {
-		if got := isLiteralValue(term); got != want {
-			t.Errorf("isLiteralValue(%q) = %v, want %v", term, got, want)
-		}
-	}
+	expectEach(t, "isLiteralValue", isLiteralValue, map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false})
 }
 
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
@@ -560,11 +556,7 @@ func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
 	expectAnswers(t, c, ask("indent the tabs in a file into spaces"), kus.LevelSummary, `"indent" is not covered`, []answerCase{
 		{"a word of few senses left out", answer, nil, plugin.StatusRejected},
 	})
-	for w, want := range map[string]bool{"turn": true, "cut": true, "tab": false, "convert": false, "nosuchword": false} {
-		if polysemous(w) != want {
-			t.Errorf("polysemous(%q) = %v, want %v", w, !want, want)
-		}
-	}
+	expectEach(t, "polysemous", polysemous, map[string]bool{"turn": true, "cut": true, "tab": false, "convert": false, "nosuchword": false})
 }
 
 // TestANameModifiesTheNounAfterIt: a library's or tool's name before a

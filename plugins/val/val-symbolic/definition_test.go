@@ -67,15 +67,12 @@ func TestACommandLineIsAboutTheSubcommandItRuns(t *testing.T) {
 	k := &kus.KU{ID: "u::1", Title: "cryptsetup", SourceID: "linux/cryptsetup.md", TextBody: "Manage encrypted volumes.\n"}
 	said := []string{"Manage encrypted volumes.", "Display header information and key slot metadata of an encrypted device:", "`cryptsetup luksDump {{/dev/sdXY}}`"}
 	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"manag encrypt volum devic show": 300, "cryptsetup": 5, "luksdump": 1})})
-	for target, want := range map[string]string{
+	subject := func(target string) string { return subjectWord(target, k, said, plugin.RunContext{}, rar) }
+	expectEach(t, "subjectWord", subject, map[string]string{
 		"cryptsetup luksDump show": "",
 		"luksDump show":            "luksdump",
 		"cryptsetup sdXY device":   "sdxi",
-	} {
-		if got := subjectWord(target, k, said, plugin.RunContext{}, rar); got != want {
-			t.Errorf("subjectWord(%q) = %q, want %q", target, got, want)
-		}
-	}
+	})
 }
 
 // TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout: "What does the

@@ -116,6 +116,17 @@ func expectOfAction(t *testing.T, name string, f func(task, action string) bool,
 	}
 }
 
+// expectEach calls f, named name, on each input of cases and fails the
+// test where f does not give the input's wanted result.
+func expectEach[In, Out comparable](t *testing.T, name string, f func(In) Out, cases map[In]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%#v) = %#v, want %#v", name, in, got, want)
+		}
+	}
+}
+
 // expectTerms calls f, named name, on each input of cases and fails the
 // test where f does not give, in order, the terms (text.Terms) of the
 // input's wanted words; nil wants no terms.

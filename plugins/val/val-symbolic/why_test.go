@@ -161,16 +161,12 @@ func TestWhyIsAnsweredByARemark(t *testing.T) {
 // reason for X as "Why X when Y?" does; Y ("something went wrong") says
 // what the user expected, not what the reason must name.
 func TestAConcessiveClauseIsACircumstance(t *testing.T) {
-	for target, want := range map[string]string{
+	expectEach(t, "whyAsked", whyAsked, map[string]string{
 		"does my program exit with status 0 even though something went wrong": "does my program exit with status 0",
 		"is the cache rebuilt although nothing changed":                       "is the cache rebuilt",
 		"does it stop though the job is queued":                               "does it stop",
 		"does the server restart even if the config is unchanged":             "does the server restart",
-	} {
-		if got := whyAsked(target); got != want {
-			t.Errorf("whyAsked(%q) = %q, want %q", target, got, want)
-		}
-	}
+	})
 }
 
 const frobctlPage = `# frobctl
