@@ -13,13 +13,8 @@ func actedPage(title, desc, example, command string) string {
 	return "# " + title + "\n\n> " + desc + "\n\n- " + example + ":\n\n`" + command + "`\n"
 }
 
-// actedAnswer quotes page's description and example, leading with it.
-func actedAnswer(title, id, desc, example, command string) string {
-	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
-}
-
 // actedCase is a made-up tool page (actedPage) quoted by an answer
-// (actedAnswer), and the status val-symbolic should give that answer.
+// (exampleAnswer), and the status val-symbolic should give that answer.
 type actedCase struct {
 	name, id, title, desc, example, command string
 	want                                    plugin.Status
@@ -38,7 +33,7 @@ func expectActed(t *testing.T, df map[string]int, prompt, target string, cases [
 			in := plugin.ValidateInput{
 				Payload:  plugin.Payload{Prompt: prompt},
 				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: target}},
-				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
+				Answer:   exampleAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
 				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
 			}
 			expect(t, validate(t, c, &in), tc.want, "acts on")

@@ -24,6 +24,11 @@ const dockerPage = "# docker\n\n> Manage Docker containers and images.\n> More i
 	"- Start or stop an existing container:\n\n`docker container {{start|stop}} {{container_name}}`\n\n" +
 	"- Remove stopped containers:\n\n`docker {{[rm|container rm]}} {{container1 container2 ...}}`\n"
 
+// dockerRemoveAnswer quotes dockerPage's description and its example that
+// removes stopped containers.
+const dockerRemoveAnswer = "docker [1]: Manage Docker containers and images.\n\n" +
+	"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n"
+
 // TestHowToMustDoTheAction: a how-to answer whose source carries neither
 // the question's action nor a word the lexicon relates to it answers
 // something else, however many of its nouns it shares ("bring the latest
@@ -42,9 +47,7 @@ func TestHowToMustDoTheAction(t *testing.T) {
 		{"the action itself", "delete the latest stash", "git stash [1]: Stash local Git changes in a temporary area.\n\n" +
 			"- Delete the latest stash:\n\n  `git stash drop`\n\nSources:\n[1] git stash — common/git-stash.md:3\n",
 			stash, plugin.StatusAccepted},
-		{"a broader word for the action", "delete a stopped container", "docker [1]: Manage Docker containers and images.\n\n" +
-			"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n",
-			docker, plugin.StatusAccepted},
+		{"a broader word for the action", "delete a stopped container", dockerRemoveAnswer, docker, plugin.StatusAccepted},
 	})
 }
 
@@ -54,11 +57,9 @@ func TestHowToMustDoTheAction(t *testing.T) {
 func TestHowToActionMustBeAVerb(t *testing.T) {
 	docker := page(t, "common/docker.md", dockerPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("stop container", 5)}, src: map[string]string{"common/docker.md": dockerPage}}
-	answer := "docker [1]: Manage Docker containers and images.\n\n" +
-		"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n"
 	expectHowTo(t, c, kus.LevelSummary, "does not do what", []howToCase{
-		{"a noun where the verb stands", "ad stopped containers", answer, docker, plugin.StatusAccepted},
-		{"a verb the page does not do", "sell stopped containers", answer, docker, plugin.StatusRejected},
+		{"a noun where the verb stands", "ad stopped containers", dockerRemoveAnswer, docker, plugin.StatusAccepted},
+		{"a verb the page does not do", "sell stopped containers", dockerRemoveAnswer, docker, plugin.StatusRejected},
 	})
 }
 

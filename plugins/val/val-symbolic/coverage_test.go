@@ -232,53 +232,36 @@ func TestParticlesBelongToTheVerb(t *testing.T) {
 // what the question asks about, and an answer that says "official" does
 // not cover it; a typing mistake mended the same way ("oficial") is
 // covered by the word it was mended to.
-func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
-	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
-	ku := plugintest.Text("r::1", "AI agents: mrpvm mcp", "README.md", 541, "The tests drive the server with the official Go SDK's client.")
-	answer := "The tests drive the server with the official Go SDK's client. [1]\n\nSources:\n[1] AI agents: mrpvm mcp — README.md:541\n"
-	cases := []struct {
-		name, prompt, searched string
-		want                   plugin.Status
-	}{
-		{"an English word replaced", "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
-		{"a typing mistake mended", "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload:     plugin.Payload{Prompt: tc.prompt},
-				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
-				SearchedFor: tc.searched,
-				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
-			expect(t, res, tc.want, "is not covered")
-		})
-	}
-}
-
-// TestAHastyQuerysLooselyTiedWordIsASlip: "extention" analyses to
+//
+// A hasty query's loosely tied word is a slip: "extention" analyses to
 // "extent", an English word whose only relative the knowledge base holds
 // is a broader one ("level"). Read as "extension" in a query with no other
 // slip, it is still what the question asks about, and an answer that says
 // "extension" does not cover it; in a query with another slip ("binray")
 // it is one more slip, covered by the word it was mended to.
-func TestAHastyQuerysLooselyTiedWordIsASlip(t *testing.T) {
-	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "level path": 30, "code binary": 5, "extension": 3})}
-	ku := plugintest.Text("r::1", "Troubleshooting", "README.md", 467, "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path.")
-	answer := "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path. [1]\n\nSources:\n[1] Troubleshooting — README.md:467\n"
-	cases := []struct {
-		name, prompt, searched string
-		want                   plugin.Status
+func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
+	official := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
+	sdk := plugintest.Text("r::1", "AI agents: mrpvm mcp", "README.md", 541, "The tests drive the server with the official Go SDK's client.")
+	extension := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "level path": 30, "code binary": 5, "extension": 3})}
+	vscode := plugintest.Text("r::1", "Troubleshooting", "README.md", 467, "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path.")
+	for _, tc := range []struct {
+		name             string
+		c                corpus
+		ku               *kus.KU
+		prompt, searched string
+		want             plugin.Status
 	}{
-		{"one word corrected", "the mrpvm extention", "the mrpvm extension", plugin.StatusRejected},
-		{"two words corrected", "the mrpvm extention binray", "the mrpvm extension binary", plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
+		{"an English word replaced", official, sdk, "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
+		{"a typing mistake mended", official, sdk, "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
+		{"one word corrected", extension, vscode, "the mrpvm extention", "the mrpvm extension", plugin.StatusRejected},
+		{"two words corrected", extension, vscode, "the mrpvm extention binray", "the mrpvm extension binary", plugin.StatusAccepted},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
+			res := validate(t, tc.c, &plugin.ValidateInput{
 				Payload:     plugin.Payload{Prompt: tc.prompt},
-				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: tc.prompt}},
+				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
 				SearchedFor: tc.searched,
-				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
+				Answer:      citing(tc.ku), Evidence: []plugin.ScoredKU{{KU: tc.ku, Score: 1}}})
 			expect(t, res, tc.want, "is not covered")
 		})
 	}
@@ -330,18 +313,6 @@ func expectPageAnswers(t *testing.T, df map[string]int, path, page, target, says
 		Evidence: []plugin.ScoredKU{{KU: descriptionUnit(t, path, page), Score: 1, Level: kus.LevelLeaf}}}, "", says, cases)
 }
 
-// TestAPlaceholderCoversANumber: "port 8080" is answered by a command
-// that leaves the port to fill in, not by one that names another number.
-func TestAPlaceholderCoversANumber(t *testing.T) {
-	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
-	expectPageAnswers(t, df, "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered", []answerCase{
-		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
-			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusAccepted},
-		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
-			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusRejected},
-	})
-}
-
 const ipRoutePage = `# ip route
 
 > IP Routing table management subcommand.
@@ -355,17 +326,33 @@ const ipRoutePage = `# ip route
 ` + "`ip route show default`" + `
 `
 
-// TestAPlaceholderCoversAnAddress: an address the question gives ("reach
-// 8.8.8.8") is a value the user fills in, as a number is, and a command
-// that leaves it to fill in covers it.
-func TestAPlaceholderCoversAnAddress(t *testing.T) {
-	df := freqs(map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30})
-	expectPageAnswers(t, df, "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered", []answerCase{
-		{"a placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show which route will be used by the kernel to reach an IP address:\n\n" +
-			"  `ip route get {{destination_ip}}`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusAccepted},
-		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
-			"  `ip route show default`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusRejected},
-	})
+// TestAPlaceholderCoversALiteralValue: "port 8080" is answered by a
+// command that leaves the port to fill in, not by one that names another
+// number; an address the question gives ("reach 8.8.8.8") is a value the
+// user fills in, as a number is, and a command that leaves it to fill in
+// covers it.
+func TestAPlaceholderCoversALiteralValue(t *testing.T) {
+	const lsof, ipRoute = "Lists open files and the corresponding processes.", "IP Routing table management subcommand."
+	for _, tc := range []struct {
+		name, path, page, target, says string
+		df                             map[string]int
+		answers                        []answerCase
+	}{
+		{"a number", "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered",
+			map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2}, []answerCase{
+				{"a placeholder", exampleAnswer("lsof", "common/lsof.md", lsof, "Find the processes that have a given local TCP port open", "lsof -i :{{port}}"), nil, plugin.StatusAccepted},
+				{"another number", exampleAnswer("lsof", "common/lsof.md", lsof, "Find the processes that use the default web port", "lsof -i :80"), nil, plugin.StatusRejected},
+			}},
+		{"an address", "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered",
+			map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30}, []answerCase{
+				{"a placeholder", exampleAnswer("ip route", "linux/ip-route.md", ipRoute, "Show which route will be used by the kernel to reach an IP address", "ip route get {{destination_ip}}"), nil, plugin.StatusAccepted},
+				{"no placeholder", exampleAnswer("ip route", "linux/ip-route.md", ipRoute, "Show the route used to reach the default gateway", "ip route show default"), nil, plugin.StatusRejected},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expectPageAnswers(t, freqs(tc.df), tc.path, tc.page, tc.target, tc.says, tc.answers)
+		})
+	}
 	expectEach(t, "isLiteralValue", isLiteralValue, map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false})
 }
 

@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +36,24 @@ func expect(t *testing.T, res *plugin.ValidateResult, want plugin.Status, says s
 	if want == plugin.StatusRejected && !strings.Contains(res.Reason, says) {
 		t.Errorf("the reason should say %q: %s", says, res.Reason)
 	}
+}
+
+// citing is the answer that states the whole of k's claim, or of its
+// body when it has none, and cites k as its one source.
+func citing(k *kus.KU) string {
+	text := k.Claim
+	if text == "" {
+		text = k.TextBody
+	}
+	return fmt.Sprintf("%s [1]\n\nSources:\n[1] %s — %s:%d\n", text, k.Title, k.SourceID, k.Range.StartLine)
+}
+
+// exampleAnswer is the answer that leads with the tldr-style page titled
+// title, quoting its description desc and one of its examples (the
+// example's description and its command), and cites the page's unit
+// under its title, at line 3 of id.
+func exampleAnswer(title, id, desc, example, command string) string {
+	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
 }
 
 // inputCase is a validation input and the status val-symbolic should give
