@@ -50,21 +50,22 @@ func expectActed(t *testing.T, df map[string]int, prompt, target string, cases [
 // is, and names nothing it acts on.
 func TestAPageMustActOnSomethingTheQuestionNames(t *testing.T) {
 	df := freqs(map[string]int{"show display list find program helper": 500, "open sockets remote queued jobs": 100, "hosts local network": 50})
+	const showSockets, showOpenSockets = "Show sockets on a local or remote host.", "Show all open sockets on a remote host of a network"
 	expectActed(t, df, "How do I show the hosts on my local network?", "show the hosts on my local network", []actedCase{
-		{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "sockprobe --remote {{host}}", plugin.StatusRejected},
+		{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", showSockets,
+			showOpenSockets, "sockprobe --remote {{host}}", plugin.StatusRejected},
 		{"a description that opens with no verb", "common/qrun.md", "qrun", "A local network of build hosts.",
 			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}", plugin.StatusRejected},
 		{"an example that acts on the thing asked", "common/hostscan.md", "hostscan", "Find machines on a local network.",
 			"Show the hosts on the local network", "hostscan --local", plugin.StatusAccepted},
 		{"a description that acts on the thing asked", "common/netls.md", "netls", "Find hosts on a local network.",
-			"Show all open sockets on a remote host of a network", "netls --sockets", plugin.StatusAccepted},
-		{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "net hosts --sockets", plugin.StatusAccepted},
-		{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "network sockets --all", plugin.StatusRejected},
-		{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "lsnetwork --sockets", plugin.StatusAccepted},
+			showOpenSockets, "netls --sockets", plugin.StatusAccepted},
+		{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", showSockets,
+			showOpenSockets, "net hosts --sockets", plugin.StatusAccepted},
+		{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", showSockets,
+			showOpenSockets, "network sockets --all", plugin.StatusRejected},
+		{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", showSockets,
+			showOpenSockets, "lsnetwork --sockets", plugin.StatusAccepted},
 	})
 }
 
