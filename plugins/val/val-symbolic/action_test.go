@@ -171,8 +171,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 // itself must still be covered with its verb.
 func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"stop": 5, "web": 50, "log": 100, "request": 200, "health": 20, "skip": 30, "path set logger config": 300})}
-	ku := &kus.KU{ID: "w::1", Title: "Skip logging", SourceID: "web/docs.md", Range: kus.Range{StartLine: 10},
-		TextBody: "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n"}
+	ku := plugintest.Text("w::1", "Skip logging", "web/docs.md", 10, "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n")
 	answer := "From Skip logging [1]:\n\n- Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n" +
 		"  ```go\n  cfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n  ```\n\nSources:\n[1] Skip logging — web/docs.md:10\n"
 	expectHowTo(t, c, kus.LevelSection, "stop", []howToCase{
@@ -190,8 +189,7 @@ func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
 // "hook the notes to Xed" asks for the verb's own action.
 func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"hook": 200, "note": 20, "xed": 10, "agent ai mcp add": 100})}
-	ku := &kus.KU{ID: "r::1", Title: "AI agents", SourceID: "README.md", Range: kus.Range{StartLine: 509},
-		TextBody: "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n"}
+	ku := plugintest.Text("r::1", "AI agents", "README.md", 509, "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n")
 	answer := "From AI agents [1]:\n\n- Xed:\n\n  ```sh\n  xed mcp add notes\n  ```\n\nSources:\n[1] AI agents — README.md:509\n"
 	expectHowTo(t, c, kus.LevelSection, "does not do what", []howToCase{
 		{"the particle after the object", "hook the notes up to Xed", answer, ku, plugin.StatusAccepted},
@@ -211,8 +209,7 @@ func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 // verb.
 func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"mark": 5, "endpoint": 200, "retir": 100, "router": 150, "middlewar use": 300})}
-	ku := &kus.KU{ID: "r::1", Title: "Retiring an endpoint", SourceID: "router/README.md", Range: kus.Range{StartLine: 40},
-		TextBody: "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n"}
+	ku := plugintest.Text("r::1", "Retiring an endpoint", "router/README.md", 40, "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n")
 	answer := "Retiring an endpoint [1]: Use the Retirement middleware: the endpoint is retired.\n\n" +
 		"```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n\nSources:\n[1] Retiring an endpoint — router/README.md:40\n"
 	expectHowTo(t, c, kus.LevelSection, "mark", []howToCase{
@@ -234,8 +231,7 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 // is no restatement.
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
-	ku := &kus.KU{ID: "p::1", Title: "pstree", SourceID: "common/pstree.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n"}
+	ku := plugintest.Text("p::1", "pstree", "common/pstree.md", 3, "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n")
 	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},

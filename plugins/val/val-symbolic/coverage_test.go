@@ -423,8 +423,7 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 // that stands before a preposition ("next to") describes no word.
 func TestModifierLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
-	ku := &kus.KU{ID: "s::1", Title: "split", SourceID: "common/split.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n"}
+	ku := plugintest.Text("s::1", "split", "common/split.md", 3, "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n")
 	answer := "split [1]: Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n  `split -l 10 {{path/to/log}}`\n\nSources:\n[1] split — common/split.md:3\n"
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
@@ -432,7 +431,7 @@ func TestModifierLeftOutCostsHalf(t *testing.T) {
 	if got := modifiers("show line numbers next to each line"); got["next"] {
 		t.Errorf("modifiers takes \"next\" of \"next to each line\" for a modifier: %v", got)
 	}
-	other := &kus.KU{ID: "u::1", Title: "Utility", SourceID: "common/util.md", Range: kus.Range{StartLine: 3}, Claim: "Split a log into chunks."}
+	other := plugintest.Claim("u::1", "Utility", "common/util.md", 3, "Split a log into chunks.")
 	if !together("split a tremendous log into bigger chunks", other, []string{"Split a log into chunks."}, plugin.RunContext{}, true) {
 		t.Error("the words a modifier stands between are not neighbours")
 	}
@@ -444,10 +443,8 @@ func TestModifierLeftOutCostsHalf(t *testing.T) {
 // leaves it out, but all of its weight when the answer covers neither.
 func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"exampl": 60, "script": 5, "toolx": 30, "serv static file show log": 300})}
-	examples := &kus.KU{ID: "t::1", Title: "toolx examples", SourceID: "toolx/examples/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
-	other := &kus.KU{ID: "t::2", Title: "toolx", SourceID: "toolx/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	examples := plugintest.Text("t::1", "toolx examples", "toolx/examples/README.md", 1, "- fileserver - Serve static files\n- logging - Show logs\n")
+	other := plugintest.Text("t::2", "toolx", "toolx/README.md", 1, "- fileserver - Serve static files\n- logging - Show logs\n")
 	list := "- fileserver - Serve static files [1]\n- logging - Show logs [1]\n\nSources:\n"
 	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "identify", Target: "example scripts come with toolx"}}}, kus.LevelSection, "", []answerCase{
 		{"the modifier covered", list + "[1] toolx examples — toolx/examples/README.md:1\n", examples, plugin.StatusAccepted},
@@ -469,8 +466,7 @@ func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 // the question. The same words in a clause that asks for them stay asked.
 func TestAnAvoidedActionIsNotAsked(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"show read": 300, "firmware": 5, "version": 60, "reboot": 4})}
-	fw := plugin.ScoredKU{KU: &kus.KU{ID: "f::1", Title: "fwinfo", SourceID: "common/fwinfo.md", Range: kus.Range{StartLine: 3},
-		Claim: "Show the firmware version read from the system tables."}}
+	fw := plugin.ScoredKU{KU: plugintest.Claim("f::1", "fwinfo", "common/fwinfo.md", 3, "Show the firmware version read from the system tables.")}
 	answer := "Show the firmware version read from the system tables. [1]\n\nSources:\n[1] fwinfo — common/fwinfo.md:3\n"
 	for _, tc := range []struct {
 		target string
@@ -531,7 +527,7 @@ func TestCalledNamesSayTheirWords(t *testing.T) {
 // answer leaves out weighs in full.
 func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"turn indent": 5, "tab": 40, "space": 100, "file": 600, "convert": 30})}
-	expand := &kus.KU{ID: "e::1", Title: "expand", SourceID: "common/expand.md", Range: kus.Range{StartLine: 3}, Claim: "Convert tabs in a file to spaces."}
+	expand := plugintest.Claim("e::1", "expand", "common/expand.md", 3, "Convert tabs in a file to spaces.")
 	answer := "expand [1]: Convert tabs in a file to spaces.\n\nSources:\n[1] expand — common/expand.md:3\n"
 	ask := func(target string) plugin.ValidateInput {
 		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "describe", Target: target}},
