@@ -26,8 +26,8 @@ const dockerPage = "# docker\n\n> Manage Docker containers and images.\n> More i
 
 // dockerRemoveAnswer quotes dockerPage's description and its example that
 // removes stopped containers.
-const dockerRemoveAnswer = "docker [1]: Manage Docker containers and images.\n\n" +
-	"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n"
+var dockerRemoveAnswer = exampleAnswer("docker", "common/docker.md", "Manage Docker containers and images.",
+	"Remove stopped containers", "docker {{[rm|container rm]}} {{container1 container2 ...}}")
 
 // TestHowToMustDoTheAction: a how-to answer whose source carries neither
 // the question's action nor a word the lexicon relates to it answers
@@ -132,13 +132,13 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 		src: map[string]string{"common/pueue.md": pueueLikePage, "common/tar.md": tarLikePage, "common/pkill.md": pkillLikePage}}
 	expectHowTo(t, c, kus.LevelLeaf, "only as the state", []howToCase{
 		{"the action as the state of what is acted on", "stop a command automatically if it runs for too long",
-			"pueue [1]: A task management tool for long-running tasks.\n\n- Edit the command line of a stopped task in the default editor:\n\n  `pueue edit {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:3\n",
+			exampleAnswer("pueue", "common/pueue.md", "A task management tool for long-running tasks.", "Edit the command line of a stopped task in the default editor", "pueue edit {{task_id}}"),
 			pueue, plugin.StatusRejected},
 		{"the action with a mnemonic letter", "extract a tar.gz archive",
-			"tar [1]: Archiving utility.\n\n- E[x]tract a (compressed) archive [f]ile into the current directory:\n\n  `tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}`\n\nSources:\n[1] tar — common/tar.md:3\n",
+			exampleAnswer("tar", "common/tar.md", "Archiving utility.", "E[x]tract a (compressed) archive [f]ile into the current directory", "tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}"),
 			tar, plugin.StatusAccepted},
 		{"a description that says what the page is for", "stop every process whose name matches a word",
-			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:3\n",
+			exampleAnswer("pkill", "common/pkill.md", "Signal process by name.", "Kill all processes which match", "pkill -9 \"{{process_name}}\""),
 			pkill, plugin.StatusAccepted},
 	})
 }
@@ -150,8 +150,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 	const page = "# base64\n\n> Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n`base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n"
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"wrap line encod output width specif decod file": 50, "stop": 300})}, src: map[string]string{"common/base64.md": page}}
 	ku := units(t, "common/base64.md", page)[0].KU
-	answer := "base64 [1]: Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n" +
-		"  `base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n\nSources:\n[1] base64 — common/base64.md:3\n"
+	answer := exampleAnswer("base64", "common/base64.md", "Encode or decode a file.", "Wrap encoded output at a specific width (`0` disables wrapping)", "base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}")
 	expectHowTo(t, c, kus.LevelSummary, `"stop"`, []howToCase{
 		{"a hindering verb and a gerund", "stop it from wrapping encoded output", answer, ku, plugin.StatusAccepted},
 		{"the hindering verb alone", "stop wrapping encoded output", answer, ku, plugin.StatusRejected},
@@ -232,7 +231,7 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
 	ku := plugintest.Text("p::1", "pstree", "common/pstree.md", 3, "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n")
-	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
+	answer := exampleAnswer("pstree", "common/pstree.md", "Display running processes as a tree.", "Display the tree of running processes", "pstree")
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},
 		{"a noun that names something else", "show the running processes in a diagram of their tree", answer, ku, plugin.StatusRejected},
@@ -252,8 +251,7 @@ const markdown2pdfPage = "# markdown2pdf\n\n> Convert Markdown files to PDF.\n> 
 func TestPolysemousVerbIsNotJudgedOnItsOwn(t *testing.T) {
 	md := page(t, "common/markdown2pdf.md", markdown2pdfPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("markdown pdf convert document turn", 5)}, src: map[string]string{"common/markdown2pdf.md": markdown2pdfPage}}
-	answer := "markdown2pdf [1]: Convert Markdown files to PDF.\n\n" +
-		"- Convert a Markdown file to PDF:\n\n  `markdown2pdf {{path/to/file.md}}`\n\nSources:\n[1] markdown2pdf — common/markdown2pdf.md:3\n"
+	answer := exampleAnswer("markdown2pdf", "common/markdown2pdf.md", "Convert Markdown files to PDF.", "Convert a Markdown file to PDF", "markdown2pdf {{path/to/file.md}}")
 	expectHowTo(t, c, kus.LevelSummary, "", []howToCase{
 		{"a verb of many senses", "turn a Markdown file into a PDF", answer, md, plugin.StatusAccepted},
 	})

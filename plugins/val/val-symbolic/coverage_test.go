@@ -424,7 +424,7 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 func TestModifierLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
 	ku := plugintest.Text("s::1", "split", "common/split.md", 3, "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n")
-	answer := "split [1]: Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n  `split -l 10 {{path/to/log}}`\n\nSources:\n[1] split — common/split.md:3\n"
+	answer := exampleAnswer("split", "common/split.md", "Split a log into chunks.", "Split a log into chunks of 10 lines each", "split -l 10 {{path/to/log}}")
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
 	})
