@@ -97,6 +97,22 @@ func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 	expect(t, res, plugin.StatusAccepted, "")
 }
 
+// TestAnUnknownNameNeedsTheRestCovered: a question that names something
+// the knowledge base holds nowhere ("Obsidian") is about it, and a source
+// that shares the question's other words does not answer it; the same
+// word written in lower case may be a paraphrase and weighs as before.
+func TestAnUnknownNameNeedsTheRestCovered(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"migrate knowledge base sync": 20})}
+	migrating := plugintest.Claim("m::1", "Migrating", "docs/migrate.md", 3, "Migrate the knowledge base and keep it in sync.")
+	asked := func(prompt string) plugin.ValidateInput {
+		return askCiting(migrating, prompt, "implement", "migrate my knowledge base from obsidian sync")
+	}
+	expectInputs(t, c, "which no source of the knowledge base holds", []inputCase{
+		{"a name", asked("How do I migrate my knowledge base from Obsidian Sync?"), plugin.StatusRejected},
+		{"a lower-case word", asked("How do I migrate my knowledge base from obsidian sync?"), plugin.StatusAccepted},
+	})
+}
+
 // TestFollowUpIsAnsweredOnWhatItAsks: a follow-up completed with its
 // topic is not answered by a passage that covers only the topic every
 // source of it shares ("config file viper"), however much of the completed

@@ -56,6 +56,14 @@ func exampleAnswer(title, id, desc, example, command string) string {
 	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
 }
 
+// askCiting is the input asking prompt, read as one intent act on
+// target, answered by citing k (citing), with k the one evidence unit.
+func askCiting(k *kus.KU, prompt, act, target string) plugin.ValidateInput {
+	return plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt},
+		Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}},
+		Answer:  citing(k), Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}}
+}
+
 // inputCase is a validation input and the status val-symbolic should give
 // it.
 type inputCase struct {

@@ -13,18 +13,12 @@ import (
 // same words asked as a question, or a thing asked about, still are.
 func TestAStatedSceneAsksNothing(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"xml file line single": 20})}
-	ev := plugin.ScoredKU{KU: plugintest.Claim("x::1", "xmltool", "common/xmltool.md", 3, "Read an XML file that is all on one single line."), Score: 1}
-	answer := "Read an XML file that is all on one single line. [1]\n\nSources:\n[1] xmltool — common/xmltool.md:3\n"
-	part := func(act, target, prompt string) plugin.ValidateInput {
-		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt},
-			Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}},
-			Answer:  answer, Evidence: []plugin.ScoredKU{ev}}
-	}
+	xml := plugintest.Claim("x::1", "xmltool", "common/xmltool.md", 3, "Read an XML file that is all on one single line.")
 	expectInputs(t, c, "states what the user has", []inputCase{
-		{"a stated scene", part("verify", "An XML file is all on one single line", "An XML file is all on one single line"), plugin.StatusRejected},
-		{"a scene ended with a semicolon", part("explain", "An XML file is all on one single line;", "An XML file is all on one single line;"), plugin.StatusRejected},
-		{"a question", part("verify", "Is an XML file all on one single line", "Is an XML file all on one single line?"), plugin.StatusAccepted},
-		{"a thing asked about", part("define", "the XML file on one single line", "the XML file on one single line"), plugin.StatusAccepted},
+		{"a stated scene", askCiting(xml, "An XML file is all on one single line", "verify", "An XML file is all on one single line"), plugin.StatusRejected},
+		{"a scene ended with a semicolon", askCiting(xml, "An XML file is all on one single line;", "explain", "An XML file is all on one single line;"), plugin.StatusRejected},
+		{"a question", askCiting(xml, "Is an XML file all on one single line?", "verify", "Is an XML file all on one single line"), plugin.StatusAccepted},
+		{"a thing asked about", askCiting(xml, "the XML file on one single line", "define", "the XML file on one single line"), plugin.StatusAccepted},
 	})
 }
 
