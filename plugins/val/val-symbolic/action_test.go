@@ -26,8 +26,8 @@ const dockerPage = "# docker\n\n> Manage Docker containers and images.\n> More i
 
 // dockerRemoveAnswer quotes dockerPage's description and its example that
 // removes stopped containers.
-var dockerRemoveAnswer = exampleAnswer("docker", "common/docker.md", "Manage Docker containers and images.",
-	"Remove stopped containers", "docker {{[rm|container rm]}} {{container1 container2 ...}}")
+var dockerRemoveAnswer = tldrExample{"docker", "common/docker.md", "Manage Docker containers and images.",
+	"Remove stopped containers", "docker {{[rm|container rm]}} {{container1 container2 ...}}"}.answer()
 
 // TestHowToMustDoTheAction: a how-to answer whose source carries neither
 // the question's action nor a word the lexicon relates to it answers
@@ -132,13 +132,13 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 		src: map[string]string{"common/pueue.md": pueueLikePage, "common/tar.md": tarLikePage, "common/pkill.md": pkillLikePage}}
 	expectHowTo(t, c, kus.LevelLeaf, "only as the state", []howToCase{
 		{"the action as the state of what is acted on", "stop a command automatically if it runs for too long",
-			exampleAnswer("pueue", "common/pueue.md", "A task management tool for long-running tasks.", "Edit the command line of a stopped task in the default editor", "pueue edit {{task_id}}"),
+			tldrExample{"pueue", "common/pueue.md", "A task management tool for long-running tasks.", "Edit the command line of a stopped task in the default editor", "pueue edit {{task_id}}"}.answer(),
 			pueue, plugin.StatusRejected},
 		{"the action with a mnemonic letter", "extract a tar.gz archive",
-			exampleAnswer("tar", "common/tar.md", "Archiving utility.", "E[x]tract a (compressed) archive [f]ile into the current directory", "tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}"),
+			tldrExample{"tar", "common/tar.md", "Archiving utility.", "E[x]tract a (compressed) archive [f]ile into the current directory", "tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}"}.answer(),
 			tar, plugin.StatusAccepted},
 		{"a description that says what the page is for", "stop every process whose name matches a word",
-			exampleAnswer("pkill", "common/pkill.md", "Signal process by name.", "Kill all processes which match", "pkill -9 \"{{process_name}}\""),
+			tldrExample{"pkill", "common/pkill.md", "Signal process by name.", "Kill all processes which match", "pkill -9 \"{{process_name}}\""}.answer(),
 			pkill, plugin.StatusAccepted},
 	})
 }
@@ -150,7 +150,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 	const page = "# base64\n\n> Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n`base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n"
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"wrap line encod output width specif decod file": 50, "stop": 300})}, src: map[string]string{"common/base64.md": page}}
 	ku := units(t, "common/base64.md", page)[0].KU
-	answer := exampleAnswer("base64", "common/base64.md", "Encode or decode a file.", "Wrap encoded output at a specific width (`0` disables wrapping)", "base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}")
+	answer := tldrExample{"base64", "common/base64.md", "Encode or decode a file.", "Wrap encoded output at a specific width (`0` disables wrapping)", "base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}"}.answer()
 	expectHowTo(t, c, kus.LevelSummary, `"stop"`, []howToCase{
 		{"a hindering verb and a gerund", "stop it from wrapping encoded output", answer, ku, plugin.StatusAccepted},
 		{"the hindering verb alone", "stop wrapping encoded output", answer, ku, plugin.StatusRejected},
@@ -230,8 +230,8 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 // is no restatement.
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
-	ku := plugintest.Text("p::1", "pstree", "common/pstree.md", 3, "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n")
-	answer := exampleAnswer("pstree", "common/pstree.md", "Display running processes as a tree.", "Display the tree of running processes", "pstree")
+	pstree := tldrExample{"pstree", "common/pstree.md", "Display running processes as a tree.", "Display the tree of running processes", "pstree"}
+	ku, answer := pstree.unit("p::1"), pstree.answer()
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},
 		{"a noun that names something else", "show the running processes in a diagram of their tree", answer, ku, plugin.StatusRejected},
@@ -251,7 +251,7 @@ const markdown2pdfPage = "# markdown2pdf\n\n> Convert Markdown files to PDF.\n> 
 func TestPolysemousVerbIsNotJudgedOnItsOwn(t *testing.T) {
 	md := page(t, "common/markdown2pdf.md", markdown2pdfPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("markdown pdf convert document turn", 5)}, src: map[string]string{"common/markdown2pdf.md": markdown2pdfPage}}
-	answer := exampleAnswer("markdown2pdf", "common/markdown2pdf.md", "Convert Markdown files to PDF.", "Convert a Markdown file to PDF", "markdown2pdf {{path/to/file.md}}")
+	answer := tldrExample{"markdown2pdf", "common/markdown2pdf.md", "Convert Markdown files to PDF.", "Convert a Markdown file to PDF", "markdown2pdf {{path/to/file.md}}"}.answer()
 	expectHowTo(t, c, kus.LevelSummary, "", []howToCase{
 		{"a verb of many senses", "turn a Markdown file into a PDF", answer, md, plugin.StatusAccepted},
 	})

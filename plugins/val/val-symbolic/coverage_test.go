@@ -356,13 +356,13 @@ func TestAPlaceholderCoversALiteralValue(t *testing.T) {
 	}{
 		{"a number", "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered",
 			map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2}, []answerCase{
-				{"a placeholder", exampleAnswer("lsof", "common/lsof.md", lsof, "Find the processes that have a given local TCP port open", "lsof -i :{{port}}"), nil, plugin.StatusAccepted},
-				{"another number", exampleAnswer("lsof", "common/lsof.md", lsof, "Find the processes that use the default web port", "lsof -i :80"), nil, plugin.StatusRejected},
+				{"a placeholder", tldrExample{"lsof", "common/lsof.md", lsof, "Find the processes that have a given local TCP port open", "lsof -i :{{port}}"}.answer(), nil, plugin.StatusAccepted},
+				{"another number", tldrExample{"lsof", "common/lsof.md", lsof, "Find the processes that use the default web port", "lsof -i :80"}.answer(), nil, plugin.StatusRejected},
 			}},
 		{"an address", "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered",
 			map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30}, []answerCase{
-				{"a placeholder", exampleAnswer("ip route", "linux/ip-route.md", ipRoute, "Show which route will be used by the kernel to reach an IP address", "ip route get {{destination_ip}}"), nil, plugin.StatusAccepted},
-				{"no placeholder", exampleAnswer("ip route", "linux/ip-route.md", ipRoute, "Show the route used to reach the default gateway", "ip route show default"), nil, plugin.StatusRejected},
+				{"a placeholder", tldrExample{"ip route", "linux/ip-route.md", ipRoute, "Show which route will be used by the kernel to reach an IP address", "ip route get {{destination_ip}}"}.answer(), nil, plugin.StatusAccepted},
+				{"no placeholder", tldrExample{"ip route", "linux/ip-route.md", ipRoute, "Show the route used to reach the default gateway", "ip route show default"}.answer(), nil, plugin.StatusRejected},
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -439,10 +439,9 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 // that stands before a preposition ("next to") describes no word.
 func TestModifierLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
-	ku := plugintest.Text("s::1", "split", "common/split.md", 3, "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n")
-	answer := exampleAnswer("split", "common/split.md", "Split a log into chunks.", "Split a log into chunks of 10 lines each", "split -l 10 {{path/to/log}}")
+	split := tldrExample{"split", "common/split.md", "Split a log into chunks.", "Split a log into chunks of 10 lines each", "split -l 10 {{path/to/log}}"}
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
-		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
+		{"modifiers left out", "split a tremendous log into bigger chunks", split.answer(), split.unit("s::1"), plugin.StatusAccepted},
 	})
 	if got := modifiers("show line numbers next to each line"); got["next"] {
 		t.Errorf("modifiers takes \"next\" of \"next to each line\" for a modifier: %v", got)

@@ -48,12 +48,28 @@ func citing(k *kus.KU) string {
 	return fmt.Sprintf("%s [1]\n\nSources:\n[1] %s — %s:%d\n", text, k.Title, k.SourceID, k.Range.StartLine)
 }
 
-// exampleAnswer is the answer that leads with the tldr-style page titled
-// title, quoting its description desc and one of its examples (the
-// example's description and its command), and cites the page's unit
-// under its title, at line 3 of id.
-func exampleAnswer(title, id, desc, example, command string) string {
-	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
+// tldrExample is a tldr-style page titled title, at source id, with the
+// description desc and one example: the example's description and its
+// command.
+type tldrExample struct {
+	title, id, desc, example, command string
+}
+
+// page is the page's Markdown.
+func (e tldrExample) page() string {
+	return "# " + e.title + "\n\n> " + e.desc + "\n\n- " + e.example + ":\n\n`" + e.command + "`\n"
+}
+
+// unit is the page's unit kuID under its title, at line 3, which holds
+// the description and the example.
+func (e tldrExample) unit(kuID string) *kus.KU {
+	return plugintest.Text(kuID, e.title, e.id, 3, e.desc+"\n\n- "+e.example+":\n\n`"+e.command+"`\n")
+}
+
+// answer is the answer that leads with the page's title, quoting the
+// description and the example, and cites the page's unit under its title.
+func (e tldrExample) answer() string {
+	return e.title + " [1]: " + e.desc + "\n\n- " + e.example + ":\n\n  `" + e.command + "`\n\nSources:\n[1] " + e.title + " — " + e.id + ":3\n"
 }
 
 // askCiting is the input asking prompt, read as one intent act on

@@ -7,55 +7,11 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-const gitPage = `# git
-
-> Distributed version control system.
-
-- Clone a remote Git repository from the internet:
-
-` + "`git clone {{https://example.com/repo.git}}`" + `
-`
-
-const gitRemotePage = `# git remote
-
-> Manage set of tracked repositories ("remotes").
-
-- List existing remotes with their names and URLs:
-
-` + "`git remote {{[-v|--verbose]}}`" + `
-`
-
-const nprocPage = `# nproc
-
-> Print the number of processing units (CPU cores) available.
-
-- Display the number of available processing units:
-
-` + "`nproc`" + `
-`
-
-const hexdumpPage = `# hexdump
-
-> Display file contents in hexadecimal, decimal, octal, or ASCII.
-
-- Print the octal representation of a file:
-
-` + "`hexdump -o {{path/to/file}}`" + `
-`
-
-const statPage = `# stat
-
-> Display file and filesystem information.
-
-- Display the permissions of a file in octal:
-
-` + "`stat -c %a {{path/to/file}}`" + `
-`
-
-// shownPage is a tldr-style page (its source id and Markdown) and the
-// answer that quotes one of its examples, named for what the example does.
+// shownPage is a tldr-style page with one example, named for what the
+// example does.
 type shownPage struct {
-	name, id, md, answer string
+	name string
+	tldrExample
 }
 
 // TestASeeQuestionIsAnsweredByAnExampleThatShows: a question that asks to
@@ -78,21 +34,21 @@ func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
 	}{
 		{"remotes", "do not show anything", []plugin.Intent{{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"}, {ID: "i1", Act: "verify", Target: "Is there a way to list which remotes my git repository has"}},
 			map[string]int{"list name url repository version control system internet": 500, "git remote clone": 30},
-			shownPage{"an example that changes something", "common/git.md", gitPage, exampleAnswer("git", "common/git.md", "Distributed version control system.", "Clone a remote Git repository from the internet", "git clone {{https://example.com/repo.git}}")},
-			shownPage{"an example that shows", "common/git-remote.md", gitRemotePage, exampleAnswer("git remote", "common/git-remote.md", "Manage set of tracked repositories (\"remotes\").", "List existing remotes with their names and URLs", "git remote {{[-v|--verbose]}}")}},
+			shownPage{"an example that changes something", tldrExample{"git", "common/git.md", "Distributed version control system.", "Clone a remote Git repository from the internet", "git clone {{https://example.com/repo.git}}"}},
+			shownPage{"an example that shows", tldrExample{"git remote", "common/git-remote.md", "Manage set of tracked repositories (\"remotes\").", "List existing remotes with their names and URLs", "git remote {{[-v|--verbose]}}"}}},
 		{"an amount", "do not show anything", []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}},
 			map[string]int{"print number display all multiple parallel": 500, "cpu cores available processing units benchmark algorithms": 40},
-			shownPage{"an example that uses the cores", "common/openssl-speed.md", sslSpeedPage, exampleAnswer("openssl speed", "common/openssl-speed.md", "Benchmark OpenSSL algorithms.", "Benchmark in parallel using all available CPU cores", "openssl speed -multi $(nproc)")},
-			shownPage{"an example that displays their number", "common/nproc.md", nprocPage, exampleAnswer("nproc", "common/nproc.md", "Print the number of processing units (CPU cores) available.", "Display the number of available processing units", "nproc")}},
+			shownPage{"an example that uses the cores", tldrExample{"openssl speed", "common/openssl-speed.md", "Benchmark OpenSSL algorithms.", "Benchmark in parallel using all available CPU cores", "openssl speed -multi $(nproc)"}},
+			shownPage{"an example that displays their number", tldrExample{"nproc", "common/nproc.md", "Print the number of processing units (CPU cores) available.", "Display the number of available processing units", "nproc"}}},
 		{"the thing asked", "show something else than what", []plugin.Intent{{ID: "i1", Act: "verify", Target: "Is there a way to print just a file's permissions as an octal number"}},
 			map[string]int{"print display file contents information representation filesystem hexadecimal decimal ascii": 500, "permissions number": 200, "octal": 20},
-			shownPage{"an example that shows another thing", "common/hexdump.md", hexdumpPage, exampleAnswer("hexdump", "common/hexdump.md", "Display file contents in hexadecimal, decimal, octal, or ASCII.", "Print the octal representation of a file", "hexdump -o {{path/to/file}}")},
-			shownPage{"an example that shows the thing asked", "common/stat.md", statPage, exampleAnswer("stat", "common/stat.md", "Display file and filesystem information.", "Display the permissions of a file in octal", "stat -c %a {{path/to/file}}")}},
+			shownPage{"an example that shows another thing", tldrExample{"hexdump", "common/hexdump.md", "Display file contents in hexadecimal, decimal, octal, or ASCII.", "Print the octal representation of a file", "hexdump -o {{path/to/file}}"}},
+			shownPage{"an example that shows the thing asked", tldrExample{"stat", "common/stat.md", "Display file and filesystem information.", "Display the permissions of a file in octal", "stat -c %a {{path/to/file}}"}}},
 	} {
-		c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.other.id: tc.other.md, tc.shown.id: tc.shown.md}}
+		c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.other.id: tc.other.page(), tc.shown.id: tc.shown.page()}}
 		cases := []answerCase{
-			{tc.other.name, tc.other.answer, descriptionUnit(t, tc.other.id, tc.other.md), plugin.StatusRejected},
-			{tc.shown.name, tc.shown.answer, descriptionUnit(t, tc.shown.id, tc.shown.md), plugin.StatusAccepted},
+			{tc.other.name, tc.other.answer(), descriptionUnit(t, tc.other.id, tc.other.page()), plugin.StatusRejected},
+			{tc.shown.name, tc.shown.answer(), descriptionUnit(t, tc.shown.id, tc.shown.page()), plugin.StatusAccepted},
 		}
 		for _, intent := range tc.intents {
 			t.Run(tc.name+"/"+intent.Act, func(t *testing.T) {
