@@ -7,9 +7,6 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// gluePage is a made-up page in the form of tldr-pages.
-const gluePage = "# glue\n\n> Join the lines of files.\n\n- Merge two files side by side:\n\n`glue {{path/to/file1}} {{path/to/file2}}`\n"
-
 // TestHowToVerbCountsAsAModifier: a how-to answered with examples whose
 // source names the task's action with another word ("Remove" for
 // "delete") has its verb judged by the action check, and a weak verb a
@@ -18,6 +15,7 @@ const gluePage = "# glue\n\n> Join the lines of files.\n\n- Merge two files side
 // knowledge base does not sink the coverage of an answer that covers what
 // the task acts on.
 func TestHowToVerbCountsAsAModifier(t *testing.T) {
+	glue := tldrExample{"glue", "common/glue.md", "Join the lines of files.", "Merge two files side by side", "glue {{path/to/file1}} {{path/to/file2}}"}
 	for _, tc := range []struct {
 		name, id, md   string
 		df             map[string]int
@@ -25,8 +23,7 @@ func TestHowToVerbCountsAsAModifier(t *testing.T) {
 	}{
 		{"examples", "common/docker.md", dockerPage, map[string]int{"delete": 1, "stopped container": 50},
 			"delete a stopped container", dockerRemoveAnswer},
-		{"weak verb", "common/glue.md", gluePage, map[string]int{"put": 1, "files side": 50}, "put two files side by side",
-			"glue [1]: Join the lines of files.\n\n- Merge two files side by side:\n\n  `glue {{path/to/file1}} {{path/to/file2}}`\n\nSources:\n[1] glue — common/glue.md:3\n"},
+		{"weak verb", glue.id, glue.page(), map[string]int{"put": 1, "files side": 50}, "put two files side by side", glue.answer()},
 	} {
 		c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.id: tc.md}}
 		expectHowTo(t, c, kus.LevelSummary, "is not covered", []howToCase{
