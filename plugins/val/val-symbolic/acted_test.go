@@ -7,22 +7,12 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// actedPage is a made-up tool page whose title, description and one
-// example are given.
-func actedPage(title, desc, example, command string) string {
-	return "# " + title + "\n\n> " + desc + "\n\n- " + example + ":\n\n`" + command + "`\n"
-}
-
-// actedAnswer quotes page's description and example, leading with it.
-func actedAnswer(title, id, desc, example, command string) string {
-	return title + " [1]: " + desc + "\n\n- " + example + ":\n\n  `" + command + "`\n\nSources:\n[1] " + title + " — " + id + ":3\n"
-}
-
-// actedCase is a made-up tool page (actedPage) quoted by an answer
-// (actedAnswer), and the status val-symbolic should give that answer.
+// actedCase is a made-up tool page quoted by its answer, and the status
+// val-symbolic should give that answer.
 type actedCase struct {
-	name, id, title, desc, example, command string
-	want                                    plugin.Status
+	name string
+	tldrExample
+	want plugin.Status
 }
 
 // expectActed validates, for each case, its answer to the how-to prompt
@@ -32,13 +22,13 @@ func expectActed(t *testing.T, df map[string]int, prompt, target string, cases [
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			md := actedPage(tc.title, tc.desc, tc.example, tc.command)
+			md := tc.page()
 			c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{tc.id: md}}
 			k := descriptionUnit(t, tc.id, md)
 			in := plugin.ValidateInput{
 				Payload:  plugin.Payload{Prompt: prompt},
 				Intents:  []plugin.Intent{{ID: "i1", Act: "implement", Target: target}},
-				Answer:   actedAnswer(tc.title, tc.id, tc.desc, tc.example, tc.command),
+				Answer:   tc.answer(),
 				Evidence: []plugin.ScoredKU{{KU: k, Score: 1, Level: kus.LevelLeaf}},
 			}
 			expect(t, validate(t, c, &in), tc.want, "acts on")
@@ -55,21 +45,22 @@ func expectActed(t *testing.T, df map[string]int, prompt, target string, cases [
 // is, and names nothing it acts on.
 func TestAPageMustActOnSomethingTheQuestionNames(t *testing.T) {
 	df := freqs(map[string]int{"show display list find program helper": 500, "open sockets remote queued jobs": 100, "hosts local network": 50})
+	const showSockets, showOpenSockets = "Show sockets on a local or remote host.", "Show all open sockets on a remote host of a network"
 	expectActed(t, df, "How do I show the hosts on my local network?", "show the hosts on my local network", []actedCase{
-		{"examples and description act on another thing", "common/sockprobe.md", "sockprobe", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "sockprobe --remote {{host}}", plugin.StatusRejected},
-		{"a description that opens with no verb", "common/qrun.md", "qrun", "A local network of build hosts.",
-			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}", plugin.StatusRejected},
-		{"an example that acts on the thing asked", "common/hostscan.md", "hostscan", "Find machines on a local network.",
-			"Show the hosts on the local network", "hostscan --local", plugin.StatusAccepted},
-		{"a description that acts on the thing asked", "common/netls.md", "netls", "Find hosts on a local network.",
-			"Show all open sockets on a remote host of a network", "netls --sockets", plugin.StatusAccepted},
-		{"a subcommand named after the thing asked", "common/net-hosts.md", "net hosts", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "net hosts --sockets", plugin.StatusAccepted},
-		{"a subcommand of a program named after a word asked", "common/network-sockets.md", "network sockets", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "network sockets --all", plugin.StatusRejected},
-		{"a name compounded with a word asked", "common/lsnetwork.md", "lsnetwork", "Show sockets on a local or remote host.",
-			"Show all open sockets on a remote host of a network", "lsnetwork --sockets", plugin.StatusAccepted},
+		{"examples and description act on another thing", tldrExample{"sockprobe", "common/sockprobe.md", showSockets,
+			showOpenSockets, "sockprobe --remote {{host}}"}, plugin.StatusRejected},
+		{"a description that opens with no verb", tldrExample{"qrun", "common/qrun.md", "A local network of build hosts.",
+			"Show the queued jobs on a remote host of a network", "qrun --remote {{host}}"}, plugin.StatusRejected},
+		{"an example that acts on the thing asked", tldrExample{"hostscan", "common/hostscan.md", "Find machines on a local network.",
+			"Show the hosts on the local network", "hostscan --local"}, plugin.StatusAccepted},
+		{"a description that acts on the thing asked", tldrExample{"netls", "common/netls.md", "Find hosts on a local network.",
+			showOpenSockets, "netls --sockets"}, plugin.StatusAccepted},
+		{"a subcommand named after the thing asked", tldrExample{"net hosts", "common/net-hosts.md", showSockets,
+			showOpenSockets, "net hosts --sockets"}, plugin.StatusAccepted},
+		{"a subcommand of a program named after a word asked", tldrExample{"network sockets", "common/network-sockets.md", showSockets,
+			showOpenSockets, "network sockets --all"}, plugin.StatusRejected},
+		{"a name compounded with a word asked", tldrExample{"lsnetwork", "common/lsnetwork.md", showSockets,
+			showOpenSockets, "lsnetwork --sockets"}, plugin.StatusAccepted},
 	})
 }
 
@@ -101,24 +92,20 @@ func TestVerbObject(t *testing.T) {
 func TestAPossessorIsNotTheThingAsked(t *testing.T) {
 	df := freqs(map[string]int{"check": 500, "site availability": 100, "tls certificate expiry run": 50})
 	expectActed(t, df, "How can I check when a site's TLS certificate runs out?", "check when a site's TLS certificate runs out", []actedCase{
-		{"examples act on the possessor", "common/siteprobe.md", "siteprobe", "Probe sites over TLS.",
-			"Check the availability of sites over TLS", "siteprobe run {{site}}", plugin.StatusRejected},
-		{"examples act on the thing asked", "common/certcheck.md", "certcheck", "Inspect TLS certificates of sites.",
-			"Check when the TLS certificate of a site runs out", "certcheck --expiry {{site}}", plugin.StatusAccepted},
+		{"examples act on the possessor", tldrExample{"siteprobe", "common/siteprobe.md", "Probe sites over TLS.",
+			"Check the availability of sites over TLS", "siteprobe run {{site}}"}, plugin.StatusRejected},
+		{"examples act on the thing asked", tldrExample{"certcheck", "common/certcheck.md", "Inspect TLS certificates of sites.",
+			"Check when the TLS certificate of a site runs out", "certcheck --expiry {{site}}"}, plugin.StatusAccepted},
 	})
 }
 
 // TestPossessorFree: possessive nouns leave the question; the rest stays.
 func TestPossessorFree(t *testing.T) {
-	for in, want := range map[string]string{
+	expectEach(t, "possessorFree", possessorFree, map[string]string{
 		"check when a website's HTTPS certificate runs out": "check when a HTTPS certificate runs out",
 		"print a file's permissions":                        "print a permissions",
 		"show the hosts on my network":                      "show the hosts on my network",
-	} {
-		if got := possessorFree(in); got != want {
-			t.Errorf("possessorFree(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // TestAPageDescribingWhatIsAskedMayNameItsThingItsOwnWay: "open an
@@ -129,9 +116,9 @@ func TestPossessorFree(t *testing.T) {
 func TestAPageDescribingWhatIsAskedMayNameItsThingItsOwnWay(t *testing.T) {
 	df := freqs(map[string]int{"open manag devic": 500, "volum partit": 100, "encrypt": 40, "zulk": 5})
 	expectActed(t, df, "How do I open an encrypted zulk partition?", "open an encrypted zulk partition", []actedCase{
-		{"the description names what is asked", "linux/lockctl.md", "lockctl", "Manage encrypted zulk volumes.",
-			"Open a volume and map it to a device", "lockctl open {{/dev/sdXY}} {{name}}", plugin.StatusAccepted},
-		{"the description names little of it", "linux/volsetup.md", "volsetup", "Manage device volumes.",
-			"Open a volume and map it to an encrypted zulk device", "volsetup open {{/dev/sdXY}} {{name}}", plugin.StatusRejected},
+		{"the description names what is asked", tldrExample{"lockctl", "linux/lockctl.md", "Manage encrypted zulk volumes.",
+			"Open a volume and map it to a device", "lockctl open {{/dev/sdXY}} {{name}}"}, plugin.StatusAccepted},
+		{"the description names little of it", tldrExample{"volsetup", "linux/volsetup.md", "Manage device volumes.",
+			"Open a volume and map it to an encrypted zulk device", "volsetup open {{/dev/sdXY}} {{name}}"}, plugin.StatusRejected},
 	})
 }

@@ -24,6 +24,11 @@ const dockerPage = "# docker\n\n> Manage Docker containers and images.\n> More i
 	"- Start or stop an existing container:\n\n`docker container {{start|stop}} {{container_name}}`\n\n" +
 	"- Remove stopped containers:\n\n`docker {{[rm|container rm]}} {{container1 container2 ...}}`\n"
 
+// dockerRemoveAnswer quotes dockerPage's description and its example that
+// removes stopped containers.
+var dockerRemoveAnswer = tldrExample{"docker", "common/docker.md", "Manage Docker containers and images.",
+	"Remove stopped containers", "docker {{[rm|container rm]}} {{container1 container2 ...}}"}.answer()
+
 // TestHowToMustDoTheAction: a how-to answer whose source carries neither
 // the question's action nor a word the lexicon relates to it answers
 // something else, however many of its nouns it shares ("bring the latest
@@ -42,9 +47,7 @@ func TestHowToMustDoTheAction(t *testing.T) {
 		{"the action itself", "delete the latest stash", "git stash [1]: Stash local Git changes in a temporary area.\n\n" +
 			"- Delete the latest stash:\n\n  `git stash drop`\n\nSources:\n[1] git stash — common/git-stash.md:3\n",
 			stash, plugin.StatusAccepted},
-		{"a broader word for the action", "delete a stopped container", "docker [1]: Manage Docker containers and images.\n\n" +
-			"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n",
-			docker, plugin.StatusAccepted},
+		{"a broader word for the action", "delete a stopped container", dockerRemoveAnswer, docker, plugin.StatusAccepted},
 	})
 }
 
@@ -54,11 +57,9 @@ func TestHowToMustDoTheAction(t *testing.T) {
 func TestHowToActionMustBeAVerb(t *testing.T) {
 	docker := page(t, "common/docker.md", dockerPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("stop container", 5)}, src: map[string]string{"common/docker.md": dockerPage}}
-	answer := "docker [1]: Manage Docker containers and images.\n\n" +
-		"- Remove stopped containers:\n\n  `docker {{[rm|container rm]}} {{container1 container2 ...}}`\n\nSources:\n[1] docker — common/docker.md:3\n"
 	expectHowTo(t, c, kus.LevelSummary, "does not do what", []howToCase{
-		{"a noun where the verb stands", "ad stopped containers", answer, docker, plugin.StatusAccepted},
-		{"a verb the page does not do", "sell stopped containers", answer, docker, plugin.StatusRejected},
+		{"a noun where the verb stands", "ad stopped containers", dockerRemoveAnswer, docker, plugin.StatusAccepted},
+		{"a verb the page does not do", "sell stopped containers", dockerRemoveAnswer, docker, plugin.StatusRejected},
 	})
 }
 
@@ -131,13 +132,13 @@ func TestExampleMustDoTheActionNotActOnItsState(t *testing.T) {
 		src: map[string]string{"common/pueue.md": pueueLikePage, "common/tar.md": tarLikePage, "common/pkill.md": pkillLikePage}}
 	expectHowTo(t, c, kus.LevelLeaf, "only as the state", []howToCase{
 		{"the action as the state of what is acted on", "stop a command automatically if it runs for too long",
-			"pueue [1]: A task management tool for long-running tasks.\n\n- Edit the command line of a stopped task in the default editor:\n\n  `pueue edit {{task_id}}`\n\nSources:\n[1] pueue — common/pueue.md:3\n",
+			tldrExample{"pueue", "common/pueue.md", "A task management tool for long-running tasks.", "Edit the command line of a stopped task in the default editor", "pueue edit {{task_id}}"}.answer(),
 			pueue, plugin.StatusRejected},
 		{"the action with a mnemonic letter", "extract a tar.gz archive",
-			"tar [1]: Archiving utility.\n\n- E[x]tract a (compressed) archive [f]ile into the current directory:\n\n  `tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}`\n\nSources:\n[1] tar — common/tar.md:3\n",
+			tldrExample{"tar", "common/tar.md", "Archiving utility.", "E[x]tract a (compressed) archive [f]ile into the current directory", "tar xf {{path/to/source.tar[.gz|.bz2|.xz]}}"}.answer(),
 			tar, plugin.StatusAccepted},
 		{"a description that says what the page is for", "stop every process whose name matches a word",
-			"pkill [1]: Signal process by name.\n\n- Kill all processes which match:\n\n  `pkill -9 \"{{process_name}}\"`\n\nSources:\n[1] pkill — common/pkill.md:3\n",
+			tldrExample{"pkill", "common/pkill.md", "Signal process by name.", "Kill all processes which match", "pkill -9 \"{{process_name}}\""}.answer(),
 			pkill, plugin.StatusAccepted},
 	})
 }
@@ -149,23 +150,18 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 	const page = "# base64\n\n> Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n`base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n"
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"wrap line encod output width specif decod file": 50, "stop": 300})}, src: map[string]string{"common/base64.md": page}}
 	ku := units(t, "common/base64.md", page)[0].KU
-	answer := "base64 [1]: Encode or decode a file.\n\n- Wrap encoded output at a specific width (`0` disables wrapping):\n\n" +
-		"  `base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}`\n\nSources:\n[1] base64 — common/base64.md:3\n"
+	answer := tldrExample{"base64", "common/base64.md", "Encode or decode a file.", "Wrap encoded output at a specific width (`0` disables wrapping)", "base64 {{[-w|--wrap]}} {{0|76}} {{path/to/file}}"}.answer()
 	expectHowTo(t, c, kus.LevelSummary, `"stop"`, []howToCase{
 		{"a hindering verb and a gerund", "stop it from wrapping encoded output", answer, ku, plugin.StatusAccepted},
 		{"the hindering verb alone", "stop wrapping encoded output", answer, ku, plugin.StatusRejected},
 	})
-	for task, want := range map[string]string{
+	expectEach(t, "verbAction", verbAction, map[string]string{
 		"stop it from wrapping lines when I encode": "wrap",
 		"prevent the shell from exiting":            "exit",
 		"stop the running container":                "stop",
 		"copy files from existing folders":          "copi",
 		"stop one process from using the CPU":       "",
-	} {
-		if got := verbAction(task); got != want {
-			t.Errorf("verbAction(%q) = %q, want %q", task, got, want)
-		}
-	}
+	})
 }
 
 // TestHinderingVerbIsNoKeyTerm: "stop web from logging requests" asks how
@@ -174,8 +170,7 @@ func TestHinderingIsDoneByTheGerundsOption(t *testing.T) {
 // itself must still be covered with its verb.
 func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"stop": 5, "web": 50, "log": 100, "request": 200, "health": 20, "skip": 30, "path set logger config": 300})}
-	ku := &kus.KU{ID: "w::1", Title: "Skip logging", SourceID: "web/docs.md", Range: kus.Range{StartLine: 10},
-		TextBody: "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n"}
+	ku := plugintest.Text("w::1", "Skip logging", "web/docs.md", 10, "Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n```go\ncfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n```\n")
 	answer := "From Skip logging [1]:\n\n- Skip logging for chosen paths by setting SkipPaths in LoggerConfig:\n\n" +
 		"  ```go\n  cfg := web.LoggerConfig{SkipPaths: []string{\"/health\"}}\n  ```\n\nSources:\n[1] Skip logging — web/docs.md:10\n"
 	expectHowTo(t, c, kus.LevelSection, "stop", []howToCase{
@@ -193,8 +188,7 @@ func TestHinderingVerbIsNoKeyTerm(t *testing.T) {
 // "hook the notes to Xed" asks for the verb's own action.
 func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"hook": 200, "note": 20, "xed": 10, "agent ai mcp add": 100})}
-	ku := &kus.KU{ID: "r::1", Title: "AI agents", SourceID: "README.md", Range: kus.Range{StartLine: 509},
-		TextBody: "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n"}
+	ku := plugintest.Text("r::1", "AI agents", "README.md", 509, "Serve your notes to AI agents.\n\n- Xed:\n\n```sh\nxed mcp add notes\n```\n")
 	answer := "From AI agents [1]:\n\n- Xed:\n\n  ```sh\n  xed mcp add notes\n  ```\n\nSources:\n[1] AI agents — README.md:509\n"
 	expectHowTo(t, c, kus.LevelSection, "does not do what", []howToCase{
 		{"the particle after the object", "hook the notes up to Xed", answer, ku, plugin.StatusAccepted},
@@ -214,8 +208,7 @@ func TestPhrasalVerbWithItsParticleAfterTheObject(t *testing.T) {
 // verb.
 func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"mark": 5, "endpoint": 200, "retir": 100, "router": 150, "middlewar use": 300})}
-	ku := &kus.KU{ID: "r::1", Title: "Retiring an endpoint", SourceID: "router/README.md", Range: kus.Range{StartLine: 40},
-		TextBody: "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n"}
+	ku := plugintest.Text("r::1", "Retiring an endpoint", "router/README.md", 40, "Use the Retirement middleware: the endpoint is retired.\n\n```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n")
 	answer := "Retiring an endpoint [1]: Use the Retirement middleware: the endpoint is retired.\n\n" +
 		"```go\nr.With(middleware.Retirement(at)).Get(\"/v1\", h)\n```\n\nSources:\n[1] Retiring an endpoint — router/README.md:40\n"
 	expectHowTo(t, c, kus.LevelSection, "mark", []howToCase{
@@ -237,9 +230,8 @@ func TestLabellingVerbIsNoKeyTerm(t *testing.T) {
 // is no restatement.
 func TestNounThatRestatesTheActionIsNoKeyTerm(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"process": 100, "tree": 50, "view diagram": 5, "display run": 300})}
-	ku := &kus.KU{ID: "p::1", Title: "pstree", SourceID: "common/pstree.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Display running processes as a tree.\n\n- Display the tree of running processes:\n\n`pstree`\n"}
-	answer := "pstree [1]: Display running processes as a tree.\n\n- Display the tree of running processes:\n\n  `pstree`\n\nSources:\n[1] pstree — common/pstree.md:3\n"
+	pstree := tldrExample{"pstree", "common/pstree.md", "Display running processes as a tree.", "Display the tree of running processes", "pstree"}
+	ku, answer := pstree.unit("p::1"), pstree.answer()
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
 		{"a noun that restates the action", "show the running processes in a view of their tree", answer, ku, plugin.StatusAccepted},
 		{"a noun that names something else", "show the running processes in a diagram of their tree", answer, ku, plugin.StatusRejected},
@@ -259,8 +251,7 @@ const markdown2pdfPage = "# markdown2pdf\n\n> Convert Markdown files to PDF.\n> 
 func TestPolysemousVerbIsNotJudgedOnItsOwn(t *testing.T) {
 	md := page(t, "common/markdown2pdf.md", markdown2pdfPage)
 	c := sourced{corpus: corpus{n: 1000, df: freq("markdown pdf convert document turn", 5)}, src: map[string]string{"common/markdown2pdf.md": markdown2pdfPage}}
-	answer := "markdown2pdf [1]: Convert Markdown files to PDF.\n\n" +
-		"- Convert a Markdown file to PDF:\n\n  `markdown2pdf {{path/to/file.md}}`\n\nSources:\n[1] markdown2pdf — common/markdown2pdf.md:3\n"
+	answer := tldrExample{"markdown2pdf", "common/markdown2pdf.md", "Convert Markdown files to PDF.", "Convert a Markdown file to PDF", "markdown2pdf {{path/to/file.md}}"}.answer()
 	expectHowTo(t, c, kus.LevelSummary, "", []howToCase{
 		{"a verb of many senses", "turn a Markdown file into a PDF", answer, md, plugin.StatusAccepted},
 	})

@@ -29,32 +29,24 @@ func TestAnswerTypeAndQuotedCode(t *testing.T) {
 	install := &kus.KU{ID: "i::summary", Title: "Installing Frobnicator", SourceID: "guide/install.md", Range: kus.Range{StartLine: 1},
 		TextBody: "Frobnicator tidies photo libraries.", CharStart: 0, CharEnd: len(page)}
 	c := srcCorpus{"gin/doc.md": md, "guide/install.md": page}
+	uploaded := func(code string) string {
+		return "Save an uploaded file [1]:\n\n```go\n" + code + "\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n"
+	}
+	installed := func(requirement string) string {
+		return "Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\n" + requirement + "\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n"
+	}
 	cases := []struct {
 		name, target, searched, answer string
 		ev                             []*kus.KU
 		want                           plugin.Status
 	}{
-		{"quoted code found in the source", "save an uploaded file", "",
-			"Save an uploaded file [1]:\n\n```go\nfor _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
-			[]*kus.KU{upload}, plugin.StatusAccepted},
-		{"quoted code not in the source", "save an uploaded file", "",
-			"Save an uploaded file [1]:\n\n```go\nos.RemoveAll(dst)\n```\n\nSources:\n[1] Upload files — gin/doc.md:1\n",
-			[]*kus.KU{upload}, plugin.StatusRejected},
-		{"how-to without anything to do", "watch config files with viper", "",
-			"Viper supports live watching and re-reading of config files. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:1\n",
-			[]*kus.KU{about, watch}, plugin.StatusRejected},
-		{"how-to with code", "watch config files with viper", "",
-			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
-			[]*kus.KU{about, watch}, plugin.StatusAccepted},
-		{"a section quoted from under the cited summary", "install frobnicator", "",
-			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs libjpeg 9 and 2 GB of disk space.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
-			[]*kus.KU{install}, plugin.StatusAccepted},
-		{"a statement found nowhere under the cited KU", "install frobnicator", "",
-			"Installing Frobnicator [1]: Frobnicator tidies photo libraries.\n\n## Requirements\n\nFrobnicator needs a licence server and a dongle.\n\nSources:\n[1] Installing Frobnicator — guide/install.md:1\n",
-			[]*kus.KU{install}, plugin.StatusRejected},
-		{"misspelt question, corrected query covered", "wach config fils vipre", "watch config files viper",
-			"Call `viper.WatchConfig()` to watch config files. [1]\n\nSources:\n[1] Watching config files — viper/README.md:9\n",
-			[]*kus.KU{watch}, plugin.StatusAccepted},
+		{"quoted code found in the source", "save an uploaded file", "", uploaded("for _, file := range files {\n  c.SaveUploadedFile(file, dst)\n}"), []*kus.KU{upload}, plugin.StatusAccepted},
+		{"quoted code not in the source", "save an uploaded file", "", uploaded("os.RemoveAll(dst)"), []*kus.KU{upload}, plugin.StatusRejected},
+		{"how-to without anything to do", "watch config files with viper", "", citing(about), []*kus.KU{about, watch}, plugin.StatusRejected},
+		{"how-to with code", "watch config files with viper", "", citing(watch), []*kus.KU{about, watch}, plugin.StatusAccepted},
+		{"a section quoted from under the cited summary", "install frobnicator", "", installed("Frobnicator needs libjpeg 9 and 2 GB of disk space."), []*kus.KU{install}, plugin.StatusAccepted},
+		{"a statement found nowhere under the cited KU", "install frobnicator", "", installed("Frobnicator needs a licence server and a dongle."), []*kus.KU{install}, plugin.StatusRejected},
+		{"misspelt question, corrected query covered", "wach config fils vipre", "watch config files viper", citing(watch), []*kus.KU{watch}, plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

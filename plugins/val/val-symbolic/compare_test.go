@@ -89,15 +89,14 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 	lsblk := plugintest.Text("l::1", "lsblk", "linux/lsblk.md", 3, "Lists information about devices.")
 	useradd := plugintest.Text("l::2", "useradd", "linux/useradd.md", 3, "Create a new Linux user.")
 	lsusb := plugintest.Text("l::3", "lsusb", "linux/lsusb.md", 3, "Display information about USB buses.")
+	muxAnswer := "Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n"
 	cases := []struct {
 		name, target, answer string
 		lead                 *kus.KU
 		ev                   []*kus.KU
 		want                 plugin.Status
 	}{
-		{"another library's page", "serve static files with gin",
-			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
-			muxStatic, []*kus.KU{muxStatic, ginStatic}, plugin.StatusRejected},
+		{"another library's page", "serve static files with gin", muxAnswer, muxStatic, []*kus.KU{muxStatic, ginStatic}, plugin.StatusRejected},
 		{"the library's own page", "serve static files with gin",
 			"Serving static files [1]: gin serves static files from a directory: `router.Static(\"/assets\", \"./assets\")`\n\nSources:\n[1] Serving static files — gin/docs/doc.md:1416\n",
 			ginStatic, []*kus.KU{ginStatic, muxStatic}, plugin.StatusAccepted},
@@ -109,12 +108,8 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 		{"a page elsewhere that names it", "serve static files with gin",
 			"Static files [1]: To serve static files with gin, use `router.Static(\"/assets\", \"./assets\")`.\n\nSources:\n[1] Static files — guides/static.md:1\n",
 			guide, []*kus.KU{guide, ginStatic}, plugin.StatusAccepted},
-		{"a folder that does not name its pages", "serve static files on linux",
-			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
-			muxStatic, []*kus.KU{muxStatic, lsblk}, plugin.StatusAccepted},
-		{"a folder only some of whose pages say its name", "serve static files on linux",
-			"Static Files [1]: This makes it easy to serve static files with mux: `r.PathPrefix(\"/static/\").Handler(http.FileServer(http.Dir(dir)))`\n\nSources:\n[1] Static Files — mux/README.md:188\n",
-			muxStatic, []*kus.KU{muxStatic, lsblk, useradd, lsusb}, plugin.StatusAccepted},
+		{"a folder that does not name its pages", "serve static files on linux", muxAnswer, muxStatic, []*kus.KU{muxStatic, lsblk}, plugin.StatusAccepted},
+		{"a folder only some of whose pages say its name", "serve static files on linux", muxAnswer, muxStatic, []*kus.KU{muxStatic, lsblk, useradd, lsusb}, plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,94 +119,6 @@ func TestAQuestionNamingAFolderIsAnsweredFromIt(t *testing.T) {
 				Answer:  tc.answer, Evidence: ev})
 			expect(t, res, tc.want, "the pages under gin/")
 		})
-	}
-}
-
-const gitPage = `# git
-
-> Distributed version control system.
-
-- Clone a remote Git repository from the internet:
-
-` + "`git clone {{https://example.com/repo.git}}`" + `
-`
-
-const gitRemotePage = `# git remote
-
-> Manage set of tracked repositories ("remotes").
-
-- List existing remotes with their names and URLs:
-
-` + "`git remote {{[-v|--verbose]}}`" + `
-`
-
-// TestASeeQuestionIsAnsweredByAnExampleThatShows: "see which remotes my
-// repo has" is not answered by an example that clones a remote
-// repository, although it has the words; an example that lists them
-// answers it.
-func TestASeeQuestionIsAnsweredByAnExampleThatShows(t *testing.T) {
-	df := freqs(map[string]int{"list name url repository version control system internet": 500, "git remote clone": 30})
-	git, remote := descriptionUnit(t, "common/git.md", gitPage), descriptionUnit(t, "common/git-remote.md", gitRemotePage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/git.md": gitPage, "common/git-remote.md": gitRemotePage}}
-	cases := []answerCase{
-		{"an example that changes something", "git [1]: Distributed version control system.\n\n- Clone a remote Git repository from the internet:\n\n" +
-			"  `git clone {{https://example.com/repo.git}}`\n\nSources:\n[1] git — common/git.md:3\n", git, plugin.StatusRejected},
-		{"an example that shows", "git remote [1]: Manage set of tracked repositories (\"remotes\").\n\n- List existing remotes with their names and URLs:\n\n" +
-			"  `git remote {{[-v|--verbose]}}`\n\nSources:\n[1] git remote — common/git-remote.md:3\n", remote, plugin.StatusAccepted},
-	}
-	// Asked as a task, or as a question whether there is a way.
-	for _, intent := range []plugin.Intent{
-		{ID: "i1", Act: "implement", Target: "see which remotes my git repository has"},
-		{ID: "i1", Act: "verify", Target: "Is there a way to list which remotes my git repository has"},
-	} {
-		t.Run(intent.Act, func(t *testing.T) {
-			expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{intent}}, kus.LevelLeaf, "do not show anything", cases)
-		})
-	}
-}
-
-const nprocPage = `# nproc
-
-> Print the number of processing units (CPU cores) available.
-
-- Display the number of available processing units:
-
-` + "`nproc`" + `
-`
-
-// TestAnAmountIsAnsweredByAnExampleThatShowsIt: "How many CPU cores are
-// available?" is not answered by an example that benchmarks with all
-// available cores, but by one that displays their number.
-func TestAnAmountIsAnsweredByAnExampleThatShowsIt(t *testing.T) {
-	df := freqs(map[string]int{"print number display all multiple parallel": 500, "cpu cores available processing units benchmark algorithms": 40})
-	speed, nproc := descriptionUnit(t, "common/openssl-speed.md", sslSpeedPage), descriptionUnit(t, "common/nproc.md", nprocPage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/openssl-speed.md": sslSpeedPage, "common/nproc.md": nprocPage}}
-	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "verify", Target: "How many CPU cores are available"}}},
-		kus.LevelLeaf, "do not show anything", []answerCase{
-			{"an example that uses the cores", "openssl speed [1]: Benchmark OpenSSL algorithms.\n\n- Benchmark in parallel using all available CPU cores:\n\n" +
-				"  `openssl speed -multi $(nproc)`\n\nSources:\n[1] openssl speed — common/openssl-speed.md:3\n", speed, plugin.StatusRejected},
-			{"an example that displays their number", "nproc [1]: Print the number of processing units (CPU cores) available.\n\n- Display the number of available processing units:\n\n" +
-				"  `nproc`\n\nSources:\n[1] nproc — common/nproc.md:3\n", nproc, plugin.StatusAccepted},
-		})
-}
-
-// TestShows: an example shows what a display action asks when its
-// description opens with a light action, the action or a relative of it,
-// or a close relative of a display action; not when it opens with a verb
-// that does something else.
-func TestShows(t *testing.T) {
-	for line, want := range map[string]bool{
-		"- List existing remotes:":                  true,
-		"- Display the number of processing units:": true,
-		"- Monitor the changes of a file:":          true,
-		"- Inspect the contents of an archive:":     true,
-		"- Clone a remote repository:":              false,
-		"- Set the mask of new files:":              false,
-		"- Benchmark in parallel using all cores:":  false,
-	} {
-		if got := shows("see", []string{line, "`cmd`"}); got != want {
-			t.Errorf("shows(see, %q) = %v, want %v", line, got, want)
-		}
 	}
 }
 

@@ -97,6 +97,22 @@ func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 	expect(t, res, plugin.StatusAccepted, "")
 }
 
+// TestAnUnknownNameNeedsTheRestCovered: a question that names something
+// the knowledge base holds nowhere ("Obsidian") is about it, and a source
+// that shares the question's other words does not answer it; the same
+// word written in lower case may be a paraphrase and weighs as before.
+func TestAnUnknownNameNeedsTheRestCovered(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"migrate knowledge base sync": 20})}
+	migrating := plugintest.Claim("m::1", "Migrating", "docs/migrate.md", 3, "Migrate the knowledge base and keep it in sync.")
+	asked := func(prompt string) plugin.ValidateInput {
+		return askCiting(migrating, prompt, "implement", "migrate my knowledge base from obsidian sync")
+	}
+	expectInputs(t, c, "which no source of the knowledge base holds", []inputCase{
+		{"a name", asked("How do I migrate my knowledge base from Obsidian Sync?"), plugin.StatusRejected},
+		{"a lower-case word", asked("How do I migrate my knowledge base from obsidian sync?"), plugin.StatusAccepted},
+	})
+}
+
 // TestFollowUpIsAnsweredOnWhatItAsks: a follow-up completed with its
 // topic is not answered by a passage that covers only the topic every
 // source of it shares ("config file viper"), however much of the completed
@@ -232,53 +248,36 @@ func TestParticlesBelongToTheVerb(t *testing.T) {
 // what the question asks about, and an answer that says "official" does
 // not cover it; a typing mistake mended the same way ("oficial") is
 // covered by the word it was mended to.
-func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
-	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
-	ku := plugintest.Text("r::1", "AI agents: mrpvm mcp", "README.md", 541, "The tests drive the server with the official Go SDK's client.")
-	answer := "The tests drive the server with the official Go SDK's client. [1]\n\nSources:\n[1] AI agents: mrpvm mcp — README.md:541\n"
-	cases := []struct {
-		name, prompt, searched string
-		want                   plugin.Status
-	}{
-		{"an English word replaced", "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
-		{"a typing mistake mended", "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Payload:     plugin.Payload{Prompt: tc.prompt},
-				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
-				SearchedFor: tc.searched,
-				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
-			expect(t, res, tc.want, "is not covered")
-		})
-	}
-}
-
-// TestAHastyQuerysLooselyTiedWordIsASlip: "extention" analyses to
+//
+// A hasty query's loosely tied word is a slip: "extention" analyses to
 // "extent", an English word whose only relative the knowledge base holds
 // is a broader one ("level"). Read as "extension" in a query with no other
 // slip, it is still what the question asks about, and an answer that says
 // "extension" does not cover it; in a query with another slip ("binray")
 // it is one more slip, covered by the word it was mended to.
-func TestAHastyQuerysLooselyTiedWordIsASlip(t *testing.T) {
-	c := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "level path": 30, "code binary": 5, "extension": 3})}
-	ku := plugintest.Text("r::1", "Troubleshooting", "README.md", 467, "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path.")
-	answer := "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path. [1]\n\nSources:\n[1] Troubleshooting — README.md:467\n"
-	cases := []struct {
-		name, prompt, searched string
-		want                   plugin.Status
+func TestAWordTheSpellingCorrectionReplacedIsStillAsked(t *testing.T) {
+	official := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "server entry": 30, "official client sdk": 3})}
+	sdk := plugintest.Text("r::1", "AI agents: mrpvm mcp", "README.md", 541, "The tests drive the server with the official Go SDK's client.")
+	extension := corpus{n: 100, df: freqs(map[string]int{"mrpvm": 100, "level path": 30, "code binary": 5, "extension": 3})}
+	vscode := plugintest.Text("r::1", "Troubleshooting", "README.md", 467, "The VS Code extension cannot find the mrpvm binary: set mrpvm.server.path.")
+	for _, tc := range []struct {
+		name             string
+		c                corpus
+		ku               *kus.KU
+		prompt, searched string
+		want             plugin.Status
 	}{
-		{"one word corrected", "the mrpvm extention", "the mrpvm extension", plugin.StatusRejected},
-		{"two words corrected", "the mrpvm extention binray", "the mrpvm extension binary", plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
+		{"an English word replaced", official, sdk, "Where is the mrpvm team's office?", "Where is the mrpvm team's offici", plugin.StatusRejected},
+		{"a typing mistake mended", official, sdk, "Which mrpvm oficial client is there?", "Which mrpvm offici client is there", plugin.StatusAccepted},
+		{"one word corrected", extension, vscode, "the mrpvm extention", "the mrpvm extension", plugin.StatusRejected},
+		{"two words corrected", extension, vscode, "the mrpvm extention binray", "the mrpvm extension binary", plugin.StatusAccepted},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
+			res := validate(t, tc.c, &plugin.ValidateInput{
 				Payload:     plugin.Payload{Prompt: tc.prompt},
-				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: tc.prompt}},
+				Intents:     []plugin.Intent{{ID: "i1", Act: "identify", Target: strings.TrimSuffix(tc.prompt, "?")}},
 				SearchedFor: tc.searched,
-				Answer:      answer, Evidence: []plugin.ScoredKU{{KU: ku, Score: 1}}})
+				Answer:      citing(tc.ku), Evidence: []plugin.ScoredKU{{KU: tc.ku, Score: 1}}})
 			expect(t, res, tc.want, "is not covered")
 		})
 	}
@@ -330,18 +329,6 @@ func expectPageAnswers(t *testing.T, df map[string]int, path, page, target, says
 		Evidence: []plugin.ScoredKU{{KU: descriptionUnit(t, path, page), Score: 1, Level: kus.LevelLeaf}}}, "", says, cases)
 }
 
-// TestAPlaceholderCoversANumber: "port 8080" is answered by a command
-// that leaves the port to fill in, not by one that names another number.
-func TestAPlaceholderCoversANumber(t *testing.T) {
-	df := freqs(map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2})
-	expectPageAnswers(t, df, "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered", []answerCase{
-		{"a placeholder", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that have a given local TCP port open:\n\n" +
-			"  `lsof -i :{{port}}`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusAccepted},
-		{"another number", "lsof [1]: Lists open files and the corresponding processes.\n\n- Find the processes that use the default web port:\n\n" +
-			"  `lsof -i :80`\n\nSources:\n[1] lsof — common/lsof.md:3\n", nil, plugin.StatusRejected},
-	})
-}
-
 const ipRoutePage = `# ip route
 
 > IP Routing table management subcommand.
@@ -355,22 +342,34 @@ const ipRoutePage = `# ip route
 ` + "`ip route show default`" + `
 `
 
-// TestAPlaceholderCoversAnAddress: an address the question gives ("reach
-// 8.8.8.8") is a value the user fills in, as a number is, and a command
-// that leaves it to fill in covers it.
-func TestAPlaceholderCoversAnAddress(t *testing.T) {
-	df := freqs(map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30})
-	expectPageAnswers(t, df, "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered", []answerCase{
-		{"a placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show which route will be used by the kernel to reach an IP address:\n\n" +
-			"  `ip route get {{destination_ip}}`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusAccepted},
-		{"no placeholder", "ip route [1]: IP Routing table management subcommand.\n\n- Show the route used to reach the default gateway:\n\n" +
-			"  `ip route show default`\n\nSources:\n[1] ip route — linux/ip-route.md:3\n", nil, plugin.StatusRejected},
-	})
-	for term, want := range map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false} {
-		if got := isLiteralValue(term); got != want {
-			t.Errorf("isLiteralValue(%q) = %v, want %v", term, got, want)
-		}
+// TestAPlaceholderCoversALiteralValue: "port 8080" is answered by a
+// command that leaves the port to fill in, not by one that names another
+// number; an address the question gives ("reach 8.8.8.8") is a value the
+// user fills in, as a number is, and a command that leaves it to fill in
+// covers it.
+func TestAPlaceholderCoversALiteralValue(t *testing.T) {
+	const lsof, ipRoute = "Lists open files and the corresponding processes.", "IP Routing table management subcommand."
+	for _, tc := range []struct {
+		name, path, page, target, says string
+		df                             map[string]int
+		answers                        []answerCase
+	}{
+		{"a number", "common/lsof.md", lsofPage, "find out which process is using port 8080", "\"8080\" is not covered",
+			map[string]int{"find open files process given local default web": 400, "port tcp": 40, "8080": 5, "lsof": 2}, []answerCase{
+				{"a placeholder", tldrExample{"lsof", "common/lsof.md", lsof, "Find the processes that have a given local TCP port open", "lsof -i :{{port}}"}.answer(), nil, plugin.StatusAccepted},
+				{"another number", tldrExample{"lsof", "common/lsof.md", lsof, "Find the processes that use the default web port", "lsof -i :80"}.answer(), nil, plugin.StatusRejected},
+			}},
+		{"an address", "linux/ip-route.md", ipRoutePage, "see which route would be used to reach 8.8.8.8", "\"8.8.8.8\" is not covered",
+			map[string]int{"show use default gateway manag subcommand": 400, "rout kernel reach address": 40, "8.8.8.8": 1, "ip": 30}, []answerCase{
+				{"a placeholder", tldrExample{"ip route", "linux/ip-route.md", ipRoute, "Show which route will be used by the kernel to reach an IP address", "ip route get {{destination_ip}}"}.answer(), nil, plugin.StatusAccepted},
+				{"no placeholder", tldrExample{"ip route", "linux/ip-route.md", ipRoute, "Show the route used to reach the default gateway", "ip route show default"}.answer(), nil, plugin.StatusRejected},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expectPageAnswers(t, freqs(tc.df), tc.path, tc.page, tc.target, tc.says, tc.answers)
+		})
 	}
+	expectEach(t, "isLiteralValue", isLiteralValue, map[string]bool{"8080": true, "8.8.8.8": true, "127.0.0.1:8080": true, "1.5k": false, "v2": false, "8.": false})
 }
 
 // TestACompletedPartIsJudgedOnItsOwnWords: a part completed with the topic
@@ -440,16 +439,14 @@ func TestAClippedWordIsCoveredByItsWord(t *testing.T) {
 // that stands before a preposition ("next to") describes no word.
 func TestModifierLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"tremendous bigger": 2, "split chunk": 10, "log": 20, "line": 300})}
-	ku := &kus.KU{ID: "s::1", Title: "split", SourceID: "common/split.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n`split -l 10 {{path/to/log}}`\n"}
-	answer := "split [1]: Split a log into chunks.\n\n- Split a log into chunks of 10 lines each:\n\n  `split -l 10 {{path/to/log}}`\n\nSources:\n[1] split — common/split.md:3\n"
+	split := tldrExample{"split", "common/split.md", "Split a log into chunks.", "Split a log into chunks of 10 lines each", "split -l 10 {{path/to/log}}"}
 	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
-		{"modifiers left out", "split a tremendous log into bigger chunks", answer, ku, plugin.StatusAccepted},
+		{"modifiers left out", "split a tremendous log into bigger chunks", split.answer(), split.unit("s::1"), plugin.StatusAccepted},
 	})
 	if got := modifiers("show line numbers next to each line"); got["next"] {
 		t.Errorf("modifiers takes \"next\" of \"next to each line\" for a modifier: %v", got)
 	}
-	other := &kus.KU{ID: "u::1", Title: "Utility", SourceID: "common/util.md", Range: kus.Range{StartLine: 3}, Claim: "Split a log into chunks."}
+	other := plugintest.Claim("u::1", "Utility", "common/util.md", 3, "Split a log into chunks.")
 	if !together("split a tremendous log into bigger chunks", other, []string{"Split a log into chunks."}, plugin.RunContext{}, true) {
 		t.Error("the words a modifier stands between are not neighbours")
 	}
@@ -461,10 +458,8 @@ func TestModifierLeftOutCostsHalf(t *testing.T) {
 // leaves it out, but all of its weight when the answer covers neither.
 func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"exampl": 60, "script": 5, "toolx": 30, "serv static file show log": 300})}
-	examples := &kus.KU{ID: "t::1", Title: "toolx examples", SourceID: "toolx/examples/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
-	other := &kus.KU{ID: "t::2", Title: "toolx", SourceID: "toolx/README.md", Range: kus.Range{StartLine: 1},
-		TextBody: "- fileserver - Serve static files\n- logging - Show logs\n"}
+	examples := plugintest.Text("t::1", "toolx examples", "toolx/examples/README.md", 1, "- fileserver - Serve static files\n- logging - Show logs\n")
+	other := plugintest.Text("t::2", "toolx", "toolx/README.md", 1, "- fileserver - Serve static files\n- logging - Show logs\n")
 	list := "- fileserver - Serve static files [1]\n- logging - Show logs [1]\n\nSources:\n"
 	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "identify", Target: "example scripts come with toolx"}}}, kus.LevelSection, "", []answerCase{
 		{"the modifier covered", list + "[1] toolx examples — toolx/examples/README.md:1\n", examples, plugin.StatusAccepted},
@@ -486,8 +481,7 @@ func TestCompoundHeadLeftOutCostsHalf(t *testing.T) {
 // the question. The same words in a clause that asks for them stay asked.
 func TestAnAvoidedActionIsNotAsked(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"show read": 300, "firmware": 5, "version": 60, "reboot": 4})}
-	fw := plugin.ScoredKU{KU: &kus.KU{ID: "f::1", Title: "fwinfo", SourceID: "common/fwinfo.md", Range: kus.Range{StartLine: 3},
-		Claim: "Show the firmware version read from the system tables."}}
+	fw := plugin.ScoredKU{KU: plugintest.Claim("f::1", "fwinfo", "common/fwinfo.md", 3, "Show the firmware version read from the system tables.")}
 	answer := "Show the firmware version read from the system tables. [1]\n\nSources:\n[1] fwinfo — common/fwinfo.md:3\n"
 	for _, tc := range []struct {
 		target string
@@ -548,7 +542,7 @@ func TestCalledNamesSayTheirWords(t *testing.T) {
 // answer leaves out weighs in full.
 func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"turn indent": 5, "tab": 40, "space": 100, "file": 600, "convert": 30})}
-	expand := &kus.KU{ID: "e::1", Title: "expand", SourceID: "common/expand.md", Range: kus.Range{StartLine: 3}, Claim: "Convert tabs in a file to spaces."}
+	expand := plugintest.Claim("e::1", "expand", "common/expand.md", 3, "Convert tabs in a file to spaces.")
 	answer := "expand [1]: Convert tabs in a file to spaces.\n\nSources:\n[1] expand — common/expand.md:3\n"
 	ask := func(target string) plugin.ValidateInput {
 		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: []plugin.Intent{{ID: "i1", Act: "describe", Target: target}},
@@ -560,11 +554,7 @@ func TestAWordOfManySensesLeftOutCostsHalf(t *testing.T) {
 	expectAnswers(t, c, ask("indent the tabs in a file into spaces"), kus.LevelSummary, `"indent" is not covered`, []answerCase{
 		{"a word of few senses left out", answer, nil, plugin.StatusRejected},
 	})
-	for w, want := range map[string]bool{"turn": true, "cut": true, "tab": false, "convert": false, "nosuchword": false} {
-		if polysemous(w) != want {
-			t.Errorf("polysemous(%q) = %v, want %v", w, !want, want)
-		}
-	}
+	expectEach(t, "polysemous", polysemous, map[string]bool{"turn": true, "cut": true, "tab": false, "convert": false, "nosuchword": false})
 }
 
 // TestANameModifiesTheNounAfterIt: a library's or tool's name before a

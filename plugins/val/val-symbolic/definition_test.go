@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
@@ -42,8 +43,7 @@ func TestWhatIsXUsedForAsksWhatXIs(t *testing.T) {
 // together.
 func TestAnIdentifierNamesItsThing(t *testing.T) {
 	df := freqs(map[string]int{"file folder link skip copi": 300, "warn": 60, "symlink target": 30, "outside_workspac": 3})
-	k := &kus.KU{ID: "u::1", Title: "Skipped paths", SourceID: "docs/troubleshooting.md", Range: kus.Range{StartLine: 27},
-		TextBody: "A symlink whose target lies outside the workspace is never followed (`outside_workspace`).\n\nEvery skipped file gets a warning in the log.\n"}
+	k := plugintest.Text("u::1", "Skipped paths", "docs/troubleshooting.md", 27, "A symlink whose target lies outside the workspace is never followed (`outside_workspace`).\n\nEvery skipped file gets a warning in the log.\n")
 	answer := "A symlink whose target lies outside the workspace is never followed (`outside_workspace`). [1]\n\nEvery skipped file gets a warning in the log. [1]\n\nSources:\n[1] Skipped paths — docs/troubleshooting.md:27\n"
 	c := corpus{n: 1000, df: df}
 	for _, tc := range []struct {
@@ -67,15 +67,12 @@ func TestACommandLineIsAboutTheSubcommandItRuns(t *testing.T) {
 	k := &kus.KU{ID: "u::1", Title: "cryptsetup", SourceID: "linux/cryptsetup.md", TextBody: "Manage encrypted volumes.\n"}
 	said := []string{"Manage encrypted volumes.", "Display header information and key slot metadata of an encrypted device:", "`cryptsetup luksDump {{/dev/sdXY}}`"}
 	rar := symbolic.NewRarity(corpus{n: 1000, df: freqs(map[string]int{"manag encrypt volum devic show": 300, "cryptsetup": 5, "luksdump": 1})})
-	for target, want := range map[string]string{
+	subject := func(target string) string { return subjectWord(target, k, said, plugin.RunContext{}, rar) }
+	expectEach(t, "subjectWord", subject, map[string]string{
 		"cryptsetup luksDump show": "",
 		"luksDump show":            "luksdump",
 		"cryptsetup sdXY device":   "sdxi",
-	} {
-		if got := subjectWord(target, k, said, plugin.RunContext{}, rar); got != want {
-			t.Errorf("subjectWord(%q) = %q, want %q", target, got, want)
-		}
-	}
+	})
 }
 
 // TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout: "What does the

@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +36,48 @@ func expect(t *testing.T, res *plugin.ValidateResult, want plugin.Status, says s
 	if want == plugin.StatusRejected && !strings.Contains(res.Reason, says) {
 		t.Errorf("the reason should say %q: %s", says, res.Reason)
 	}
+}
+
+// citing is the answer that states the whole of k's claim, or of its
+// body when it has none, and cites k as its one source.
+func citing(k *kus.KU) string {
+	text := k.Claim
+	if text == "" {
+		text = k.TextBody
+	}
+	return fmt.Sprintf("%s [1]\n\nSources:\n[1] %s — %s:%d\n", text, k.Title, k.SourceID, k.Range.StartLine)
+}
+
+// tldrExample is a tldr-style page titled title, at source id, with the
+// description desc and one example: the example's description and its
+// command.
+type tldrExample struct {
+	title, id, desc, example, command string
+}
+
+// page is the page's Markdown.
+func (e tldrExample) page() string {
+	return "# " + e.title + "\n\n> " + e.desc + "\n\n- " + e.example + ":\n\n`" + e.command + "`\n"
+}
+
+// unit is the page's unit kuID under its title, at line 3, which holds
+// the description and the example.
+func (e tldrExample) unit(kuID string) *kus.KU {
+	return plugintest.Text(kuID, e.title, e.id, 3, e.desc+"\n\n- "+e.example+":\n\n`"+e.command+"`\n")
+}
+
+// answer is the answer that leads with the page's title, quoting the
+// description and the example, and cites the page's unit under its title.
+func (e tldrExample) answer() string {
+	return e.title + " [1]: " + e.desc + "\n\n- " + e.example + ":\n\n  `" + e.command + "`\n\nSources:\n[1] " + e.title + " — " + e.id + ":3\n"
+}
+
+// askCiting is the input asking prompt, read as one intent act on
+// target, answered by citing k (citing), with k the one evidence unit.
+func askCiting(k *kus.KU, prompt, act, target string) plugin.ValidateInput {
+	return plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt},
+		Intents: []plugin.Intent{{ID: "i1", Act: act, Target: target}},
+		Answer:  citing(k), Evidence: []plugin.ScoredKU{{KU: k, Score: 1}}}
 }
 
 // inputCase is a validation input and the status val-symbolic should give
@@ -112,6 +155,17 @@ func expectOfAction(t *testing.T, name string, f func(task, action string) bool,
 		action, _ := symbolic.Action(task)
 		if got := f(task, action); got != want {
 			t.Errorf("%s(%q, %q) = %v, want %v", name, task, action, got, want)
+		}
+	}
+}
+
+// expectEach calls f, named name, on each input of cases and fails the
+// test where f does not give the input's wanted result.
+func expectEach[In, Out comparable](t *testing.T, name string, f func(In) Out, cases map[In]Out) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%#v) = %#v, want %#v", name, in, got, want)
 		}
 	}
 }

@@ -216,11 +216,7 @@ func TestTargetTrims(t *testing.T) {
 			"How do I list them (docker container)?":       "",
 		}},
 	} {
-		for in, want := range tc.want {
-			if got := tc.trim(in); got != want {
-				t.Errorf("%s(%q) = %q, want %q", tc.name, in, got, want)
-			}
-		}
+		expectEach(t, tc.name, tc.trim, tc.want)
 	}
 }
 
@@ -242,15 +238,13 @@ func TestTableRowIsOneStatement(t *testing.T) {
 // TestTheWayToIsNoDefinition: "What's the way to X?" asks how to X, not
 // what something is, whatever act the intents give it.
 func TestTheWayToIsNoDefinition(t *testing.T) {
-	for prompt, want := range map[string]bool{
+	definesPrompt := func(prompt string) bool {
+		return defines(&plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: prompt}}})
+	}
+	expectEach(t, "defines", definesPrompt, map[string]bool{
 		"What's the way to download a page and keep its title?": false,
 		"What is the best way to watch a log?":                  false,
 		"What command do I use to split a file?":                false,
 		"What's the Locator interface for?":                     true,
-	} {
-		in := &plugin.ValidateInput{Payload: plugin.Payload{Prompt: prompt}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: prompt}}}
-		if got := defines(in); got != want {
-			t.Errorf("defines(%q) = %v, want %v", prompt, got, want)
-		}
-	}
+	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/plugintest"
 )
 
 const muxReadme = "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\n" +
@@ -25,10 +26,8 @@ const chiReadme = "# <img alt=\"chi\" src=\"chi.svg\" />\n\n## Router interface\
 func TestAWordThatNamesThePageScopesWhatIsAsked(t *testing.T) {
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"gorilla": 2, "walk": 10, "mux": 20, "function rout router": 300})},
 		src: map[string]string{"mux/README.md": muxReadme, "chi/README.md": chiReadme}}
-	walking := &kus.KU{ID: "m::1", Title: "Walking Routes", SourceID: "mux/README.md", Range: kus.Range{StartLine: 5},
-		TextBody: "The `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. It comes with github.com/gorilla/mux."}
-	chi := &kus.KU{ID: "c::1", Title: "Router interface", SourceID: "chi/README.md", Range: kus.Range{StartLine: 3},
-		TextBody: "chi's router is a tree of routes. Its Walk function works as the one of gorilla/mux does."}
+	walking := plugintest.Text("m::1", "Walking Routes", "mux/README.md", 5, "The `Walk` function on `mux.Router` can be used to visit all of the routes that are registered on a router. It comes with github.com/gorilla/mux.")
+	chi := plugintest.Text("c::1", "Router interface", "chi/README.md", 3, "chi's router is a tree of routes. Its Walk function works as the one of gorilla/mux does.")
 	define := func(target string) plugin.ValidateInput {
 		return plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is " + target + "?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: target}}}
 	}
@@ -84,8 +83,7 @@ func TestThePageTitleNamesItsSections(t *testing.T) {
 	page := "# gorilla/mux\n\nPackage `gorilla/mux` implements a request router.\n\n## Testing Handlers\n\nCreate a request and pass it to the handler with httptest.\n"
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"gorilla": 2, "mux": 20, "test handler request pass creat httptest": 300})},
 		src: map[string]string{"mux/README.md": page}}
-	section := &kus.KU{ID: "m::1", Title: "Testing Handlers", SourceID: "mux/README.md", Range: kus.Range{StartLine: 5},
-		TextBody: "Create a request and pass it to the handler with httptest."}
+	section := plugintest.Text("m::1", "Testing Handlers", "mux/README.md", 5, "Create a request and pass it to the handler with httptest.")
 	answer := "Create a request and pass it to the handler with httptest. [1]\n\nSources:\n[1] Testing Handlers — mux/README.md:5\n"
 	expectHowTo(t, c, kus.LevelSection, "which no source of the knowledge base holds", []howToCase{
 		{"a section of the page", "test a gorilla/mux handler", answer, section, plugin.StatusAccepted},
@@ -107,8 +105,7 @@ const extrasReadme = "# chi\n\n## Extra packages\n\nPlease see the project for a
 func TestATableRowIsAboutTheWordItOpensWith(t *testing.T) {
 	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"hostrouter": 2, "docgen": 2, "chi": 30, "packag rout request domain host print router runtim": 300})},
 		src: map[string]string{"chi/README.md": extrasReadme}}
-	extras := &kus.KU{ID: "c::3", Title: "Extra packages", SourceID: "chi/README.md", Range: kus.Range{StartLine: 3},
-		TextBody: "Please see the project for additional packages.\n\n| package | description |\n| --- | --- |\n| docgen | Print chi.Router routes at runtime |\n| hostrouter | Domain/host based request routing |\n"}
+	extras := plugintest.Text("c::3", "Extra packages", "chi/README.md", 3, "Please see the project for additional packages.\n\n| package | description |\n| --- | --- |\n| docgen | Print chi.Router routes at runtime |\n| hostrouter | Domain/host based request routing |\n")
 	define := plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What is chi's hostrouter package for?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "chi's hostrouter package for"}}}
 	expectAnswers(t, c, define, kus.LevelSection, "only in passing", []answerCase{
 		{"its row", "Please see the project for additional packages. [1]\n\n| package | description |\n| --- | --- |\n" +

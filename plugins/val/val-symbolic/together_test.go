@@ -181,10 +181,8 @@ func TestWhatIsXIsAnsweredByAUnitAboutX(t *testing.T) {
 // about it.
 func TestWhatIsXIsAnsweredByTheCodeThatDeclaresIt(t *testing.T) {
 	df := freqs(map[string]int{"new api file search config": 300, "interfac": 200, "locat": 5, "store": 100})
-	declared := &kus.KU{ID: "u::1", Title: "New file searching API", SourceID: "store/UPGRADE.md", Range: kus.Range{StartLine: 9},
-		TextBody: "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\ntype Locator interface {\n\tFind(dir string) ([]string, error)\n}\n```\n"}
-	used := &kus.KU{ID: "u::2", Title: "New file searching API", SourceID: "store/UPGRADE.md", Range: kus.Range{StartLine: 9},
-		TextBody: "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\nstore.SetLocator(myLocator)\n```\n"}
+	declared := plugintest.Text("u::1", "New file searching API", "store/UPGRADE.md", 9, "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\ntype Locator interface {\n\tFind(dir string) ([]string, error)\n}\n```\n")
+	used := plugintest.Text("u::2", "New file searching API", "store/UPGRADE.md", 9, "Store now has a new file searching API for config files.\n\nStore accepts a custom `Locator` interface implementation:\n\n```go\nstore.SetLocator(myLocator)\n```\n")
 	c := corpus{n: 1000, df: df}
 	expectAnswers(t, c, plugin.ValidateInput{Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "the Locator interface in store for"}}}, kus.LevelSection, "not about", []answerCase{
 		{"code that declares it", "Store now has a new file searching API for config files. [1]\n\nStore accepts a custom `Locator` interface implementation [1]:\n\n" +

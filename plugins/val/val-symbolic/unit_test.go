@@ -27,16 +27,17 @@ func TestKeyTermsMustCoOccurInOneUnit(t *testing.T) {
 	both := plugin.ScoredKU{KU: plugintest.Claim("m::1", "mean life", "common/meanlife.md", 3, "Print the mean life of a file.")}
 	scp := plugin.ScoredKU{KU: plugintest.Claim("s::1", "scp", "common/scp.md", 3, "Copy files between hosts over SSH.")}
 	rsync := plugin.ScoredKU{KU: plugintest.Claim("r::1", "rsync", "common/rsync.md", 3, "Transfer files to or from a remote host.")}
+	lifeStats := "\n\nSources:\n[1] pbmlife — common/pbmlife.md:3\n[2] datamash — linux/datamash.md:3\n"
 	cases := []struct {
 		name, act, target, answer string
 		ev                        []plugin.ScoredKU
 		want                      plugin.Status
 	}{
 		{"scattered over two sources", "define", "meaning of life",
-			"Apply Conway's rules of Life to a PBM image. [1]\n- Get the mean of a column of numbers:\n\n`datamash mean` [2]\n\nSources:\n[1] pbmlife — common/pbmlife.md:3\n[2] datamash — linux/datamash.md:3\n",
+			"Apply Conway's rules of Life to a PBM image. [1]\n- Get the mean of a column of numbers:\n\n`datamash mean` [2]" + lifeStats,
 			[]plugin.ScoredKU{life, stats}, plugin.StatusRejected},
 		{"lead-in citation owns what follows", "define", "meaning of life",
-			"pbmlife [1]: Apply Conway's rules of Life to a PBM image.\n\ndatamash [2]: Get the mean of a column of numbers.\n\nSources:\n[1] pbmlife — common/pbmlife.md:3\n[2] datamash — linux/datamash.md:3\n",
+			"pbmlife [1]: Apply Conway's rules of Life to a PBM image.\n\ndatamash [2]: Get the mean of a column of numbers." + lifeStats,
 			[]plugin.ScoredKU{life, stats}, plugin.StatusRejected},
 		{"one source covers all", "define", "meaning of life",
 			"Print the mean life of a file. [1] Get the mean of a column of numbers. [2]\n\nSources:\n[1] mean life — common/meanlife.md:3\n[2] datamash — linux/datamash.md:3\n",

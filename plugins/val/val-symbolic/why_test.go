@@ -36,34 +36,62 @@ const keygenPage = `# ssh-keygen
 ` + "`ssh-keygen -R {{remote_host}}`" + `
 `
 
+const wipefsPage = `# wipefs
+
+> Erase the signatures of a partition.
+
+- Erase the signatures of a partition (warning: the data on it becomes unreadable):
+
+` + "`wipefs --all {{/dev/sdXY}}`" + `
+`
+
+const lsblkPage = `# lsblk
+
+> List the partitions of a disk.
+
+- List the partitions of a disk:
+
+` + "`lsblk {{/dev/sdX}}`" + `
+`
+
 // TestWhyIsAnsweredByAReason: a "why" question answered with a page's
 // description and examples of what to do, none of which gives a reason or
 // a condition, is rejected; an example that says when it is useful, or a
-// statement of prose, answers it.
+// statement of prose, answers it. So does an example whose description
+// flags a caveat ("warning: the data on it becomes unreadable"), which
+// says why to mind what it does.
 func TestWhyIsAnsweredByAReason(t *testing.T) {
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"current branch commit": 50, "host known keys remove": 20})},
+	reasons := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"current branch commit": 50, "host known keys remove": 20})},
 		src: map[string]string{"common/git-cherry-pick.md": cherryPickPage, "common/ssh-keygen.md": keygenPage}}
-	cases := []struct {
-		name, prompt, answer string
-		ev                   []plugin.ScoredKU
-		want                 plugin.Status
+	caveats := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"partit disk list data": 100, "eras signatur": 20, "wipef lsblk": 2})},
+		src: map[string]string{"linux/wipefs.md": wipefsPage, "linux/lsblk.md": lsblkPage}}
+	cherryPick := units(t, "common/git-cherry-pick.md", cherryPickPage)
+	applyCommit := "Apply the changes introduced by existing commits to the current branch. [1]\n\n- Apply a commit to the current branch [1]:\n\n" +
+		"  `git cherry-pick {{commit}}`\n\nSources:\n[1] git cherry-pick — common/git-cherry-pick.md:3\n"
+	for _, tc := range []struct {
+		name           string
+		c              sourced
+		prompt, answer string
+		ev             []plugin.ScoredKU
+		want           plugin.Status
 	}{
-		{"a description and examples", "Why can't I apply a commit to the current branch?",
-			"Apply the changes introduced by existing commits to the current branch. [1]\n\n- Apply a commit to the current branch [1]:\n\n" +
-				"  `git cherry-pick {{commit}}`\n\nSources:\n[1] git cherry-pick — common/git-cherry-pick.md:3\n",
-			units(t, "common/git-cherry-pick.md", cherryPickPage), plugin.StatusRejected},
-		{"an example that says when it is useful", "Why would I remove a host's keys from known_hosts?",
+		{"a description and examples", reasons, "Why can't I apply a commit to the current branch?", applyCommit, cherryPick, plugin.StatusRejected},
+		{"an example that says when it is useful", reasons, "Why would I remove a host's keys from known_hosts?",
 			"Generate SSH keys used for authentication. [1]\n\n- Remove the keys of a host from the known_hosts file (useful when a known host has a new key) [1]:\n\n" +
 				"  `ssh-keygen -R {{remote_host}}`\n\nSources:\n[1] ssh-keygen — common/ssh-keygen.md:3\n",
 			units(t, "common/ssh-keygen.md", keygenPage), plugin.StatusAccepted},
-		{"the same description asked how, not why", "How do I apply a commit to the current branch?",
-			"Apply the changes introduced by existing commits to the current branch. [1]\n\n- Apply a commit to the current branch [1]:\n\n" +
-				"  `git cherry-pick {{commit}}`\n\nSources:\n[1] git cherry-pick — common/git-cherry-pick.md:3\n",
-			units(t, "common/git-cherry-pick.md", cherryPickPage), plugin.StatusAccepted},
-	}
-	for _, tc := range cases {
+		{"the same description asked how, not why", reasons, "How do I apply a commit to the current branch?", applyCommit, cherryPick, plugin.StatusAccepted},
+		{"a caveat", caveats, "Why does wipefs erase the signatures of a partition?",
+			"Erase the signatures of a partition. [1]\n\n- Erase the signatures of a partition (warning: the data on it becomes unreadable) [1]:\n\n" +
+				"  `wipefs --all {{/dev/sdXY}}`\n\nSources:\n[1] wipefs — linux/wipefs.md:3\n",
+			units(t, "linux/wipefs.md", wipefsPage), plugin.StatusAccepted},
+		{"no caveat", caveats, "Why does lsblk list the partitions of a disk?",
+			"List the partitions of a disk. [1]\n\n- List the partitions of a disk [1]:\n\n" +
+				"  `lsblk {{/dev/sdX}}`\n\nSources:\n[1] lsblk — linux/lsblk.md:3\n",
+			units(t, "linux/lsblk.md", lsblkPage), plugin.StatusRejected},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: tc.ev})
+			res := validate(t, tc.c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: tc.ev})
 			expect(t, res, tc.want, "asks why")
 		})
 	}
@@ -161,16 +189,12 @@ func TestWhyIsAnsweredByARemark(t *testing.T) {
 // reason for X as "Why X when Y?" does; Y ("something went wrong") says
 // what the user expected, not what the reason must name.
 func TestAConcessiveClauseIsACircumstance(t *testing.T) {
-	for target, want := range map[string]string{
+	expectEach(t, "whyAsked", whyAsked, map[string]string{
 		"does my program exit with status 0 even though something went wrong": "does my program exit with status 0",
 		"is the cache rebuilt although nothing changed":                       "is the cache rebuilt",
 		"does it stop though the job is queued":                               "does it stop",
 		"does the server restart even if the config is unchanged":             "does the server restart",
-	} {
-		if got := whyAsked(target); got != want {
-			t.Errorf("whyAsked(%q) = %q, want %q", target, got, want)
-		}
-	}
+	})
 }
 
 const frobctlPage = `# frobctl
@@ -196,50 +220,4 @@ func TestWhyIsJudgedWithItsCircumstanceToo(t *testing.T) {
 		Intents:  []plugin.Intent{{ID: "i1", Act: "explain", Target: "doesn't my disk ever spin down after I set frobctl -B to a high level"}},
 		Evidence: units(t, "common/frobctl.md", frobctlPage)})
 	expect(t, res, plugin.StatusAccepted, "")
-}
-
-const wipefsPage = `# wipefs
-
-> Erase the signatures of a partition.
-
-- Erase the signatures of a partition (warning: the data on it becomes unreadable):
-
-` + "`wipefs --all {{/dev/sdXY}}`" + `
-`
-
-const lsblkPage = `# lsblk
-
-> List the partitions of a disk.
-
-- List the partitions of a disk:
-
-` + "`lsblk {{/dev/sdX}}`" + `
-`
-
-// TestACaveatIsAReason: "Why ...?" is answered by an example whose
-// description flags a caveat ("warning: the data on it becomes
-// unreadable"), which says why to mind what it does; a description with
-// no caveat, no reason and no condition does not answer it.
-func TestACaveatIsAReason(t *testing.T) {
-	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"partit disk list data": 100, "eras signatur": 20, "wipef lsblk": 2})},
-		src: map[string]string{"linux/wipefs.md": wipefsPage, "linux/lsblk.md": lsblkPage}}
-	for _, tc := range []struct {
-		name, prompt, answer string
-		ev                   []plugin.ScoredKU
-		want                 plugin.Status
-	}{
-		{"a caveat", "Why does wipefs erase the signatures of a partition?",
-			"Erase the signatures of a partition. [1]\n\n- Erase the signatures of a partition (warning: the data on it becomes unreadable) [1]:\n\n" +
-				"  `wipefs --all {{/dev/sdXY}}`\n\nSources:\n[1] wipefs — linux/wipefs.md:3\n",
-			units(t, "linux/wipefs.md", wipefsPage), plugin.StatusAccepted},
-		{"no caveat", "Why does lsblk list the partitions of a disk?",
-			"List the partitions of a disk. [1]\n\n- List the partitions of a disk [1]:\n\n" +
-				"  `lsblk {{/dev/sdX}}`\n\nSources:\n[1] lsblk — linux/lsblk.md:3\n",
-			units(t, "linux/lsblk.md", lsblkPage), plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: tc.ev})
-			expect(t, res, tc.want, "asks why")
-		})
-	}
 }
