@@ -385,9 +385,7 @@ func TestCodeActions(t *testing.T) {
 		t.Errorf("explain action: %+v", got)
 	}
 	// The client runs mrpvm.ask with the argument it was given.
-	var res struct {
-		Status string `json:"status"`
-	}
+	var res askReply
 	arg := ask.Command.Arguments[0]
 	arg["question"] = "What is broken here?"
 	if err := e.command("mrpvm.ask", arg, &res); err != nil || res.Status == "" {
