@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/test/internal/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/mrpvmbin"
 )
 
 // These tests run the real `mrpvm lsp` binary as subprocesses, to cover
@@ -22,27 +22,14 @@ import (
 // test's own (the roots served for files opened without a workspace
 // folder).
 
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
 // mrpvmBinary builds ./cmd/mrpvm once for the package.
 func mrpvmBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mrpvm-lsp-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary, buildErr = lspclient.Build(dir)
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := mrpvmbin.Shared()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return binary
+	return bin
 }
 
 // isolatedEnv keeps the servers away from the user's cache, configuration
