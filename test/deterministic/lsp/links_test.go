@@ -71,6 +71,17 @@ type documentLink struct {
 	Target string   `json:"target"`
 }
 
+type codeAction struct {
+	Title string `json:"title"`
+	Edit  *struct {
+		DocumentChanges []map[string]any `json:"documentChanges"`
+	} `json:"edit"`
+	Command *struct {
+		Command   string           `json:"command"`
+		Arguments []map[string]any `json:"arguments"`
+	} `json:"command"`
+}
+
 type foldingRange struct {
 	StartLine int `json:"startLine"`
 	EndLine   int `json:"endLine"`
@@ -334,22 +345,12 @@ func TestDocumentLinksAndFolding(t *testing.T) {
 
 func TestCodeActions(t *testing.T) {
 	e := startLinks(t)
-	type action struct {
-		Title string `json:"title"`
-		Edit  *struct {
-			DocumentChanges []map[string]any `json:"documentChanges"`
-		} `json:"edit"`
-		Command *struct {
-			Command   string           `json:"command"`
-			Arguments []map[string]any `json:"arguments"`
-		} `json:"command"`
-	}
-	actions := func(rng lspRange) map[string]action {
+	actions := func(rng lspRange) map[string]codeAction {
 		t.Helper()
-		var out []action
+		var out []codeAction
 		e.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": e.uri("README.md")},
 			"range": rng, "context": map[string]any{"diagnostics": []any{}}}, &out)
-		m := map[string]action{}
+		m := map[string]codeAction{}
 		for _, a := range out {
 			m[a.Title] = a
 		}
@@ -710,9 +711,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 		}
 	}
 	// No "Create" fix for a file outside.
-	var acts []struct {
-		Title string `json:"title"`
-	}
+	var acts []codeAction
 	e.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
 		"range": lspRange{lspPos{4, 0}, lspPos{4, 120}}, "context": map[string]any{"diagnostics": []any{}}}, &acts)
 	for _, a := range acts {
