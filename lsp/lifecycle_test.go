@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,12 +42,8 @@ func TestShutdownExitDuringIngest(t *testing.T) {
 		body := bytes.Repeat([]byte(unit), (1<<20)/len(unit))
 		testtree.WriteFile(t, filepath.Join(root, fmt.Sprintf("adv%d.md", i)), string(body))
 	}
-	for i := 0; i < 600; i++ {
-		body := fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80))
-		testtree.WriteFile(t, filepath.Join(root, fmt.Sprintf("page%d.md", i)), body)
-	}
-	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
-	rc.initialize(map[string]any{"rootUri": pathToURI(root)})
+	writeLoremPages(t, root, 600, func(i int) string { return fmt.Sprintf("page%d.md", i) })
+	rc := startOnWorkspace(t, root)
 	rc.send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
 	time.Sleep(200 * time.Millisecond)
 	t0 := time.Now()

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 // rawClient speaks framed JSON-RPC by hand, so tests can send what a
@@ -171,6 +174,34 @@ func (rc *rawClient) initialize(params map[string]any) {
 	m, err := rc.response("1", 5*time.Second)
 	if err != nil || m.Error != nil {
 		rc.t.Fatalf("initialize: %v %+v", err, m.Error)
+	}
+}
+
+// startInitialized starts a server with no workspace, no user folder and
+// no model, and initializes it.
+func startInitialized(t testing.TB) *rawClient {
+	t.Helper()
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
+	rc.initialize(map[string]any{})
+	return rc
+}
+
+// startOnWorkspace starts a server with a knowledge base of its own and
+// initializes it on root, without "initialized": nothing is ingested yet.
+func startOnWorkspace(t testing.TB, root string) *rawClient {
+	t.Helper()
+	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
+	rc.initialize(map[string]any{"rootUri": pathToURI(root)})
+	return rc
+}
+
+// writeLoremPages writes n long pages under root, page i at the slash
+// path name(i), so that an ingest of them takes a while.
+func writeLoremPages(t testing.TB, root string, n int, name func(i int) string) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		body := fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80))
+		testtree.WriteFile(t, filepath.Join(root, filepath.FromSlash(name(i))), body)
 	}
 }
 

@@ -3,17 +3,13 @@ package lsp
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mrpvm/mrpvm/internal/testtree"
 )
 
 func TestMalformedFramesGetErrorRepliesAndServerStaysUp(t *testing.T) {
-	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
-	rc.initialize(map[string]any{})
+	rc := startInitialized(t)
 	tests := []struct {
 		name string
 		body string
@@ -53,13 +49,9 @@ func TestMalformedFramesGetErrorRepliesAndServerStaysUp(t *testing.T) {
 
 func TestCancelRequestAnswers32800(t *testing.T) {
 	root := t.TempDir()
-	for i := 0; i < 600; i++ {
-		p := filepath.Join(root, fmt.Sprintf("d%d", i%10), fmt.Sprintf("page%d.md", i))
-		testtree.WriteFile(t, p, fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Lorem ipsum dolor sit amet consectetur adipiscing elit. ", 80)))
-	}
-	rc := startRaw(t, Options{UserDir: "-", NoLLM: true, DBPath: filepath.Join(t.TempDir(), "kb.db")})
+	writeLoremPages(t, root, 600, func(i int) string { return fmt.Sprintf("d%d/page%d.md", i%10, i) })
 	// No "initialized": nothing is ingested until the command below.
-	rc.initialize(map[string]any{"rootUri": pathToURI(root)})
+	rc := startOnWorkspace(t, root)
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
 		"params": map[string]any{"command": "mrpvm.ingest", "arguments": []any{map[string]any{}}}})
 	time.Sleep(20 * time.Millisecond)
@@ -82,8 +74,7 @@ func TestCancelRequestAnswers32800(t *testing.T) {
 func TestPanicBecomesErrorReply(t *testing.T) {
 	requestHandlers["test/panic"] = func(*Server, ctxT, rawT) (any, error) { panic("boom") }
 	defer delete(requestHandlers, "test/panic")
-	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
-	rc.initialize(map[string]any{})
+	rc := startInitialized(t)
 	rc.send(map[string]any{"jsonrpc": "2.0", "id": 5, "method": "test/panic"})
 	m, err := rc.response("5", 5*time.Second)
 	if err != nil || m.Error == nil || m.Error.Code != -32603 || !strings.Contains(m.Error.Message, "boom") {
@@ -96,8 +87,7 @@ func TestPanicBecomesErrorReply(t *testing.T) {
 }
 
 func TestEOFExitsCleanly(t *testing.T) {
-	rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
-	rc.initialize(map[string]any{})
+	rc := startInitialized(t)
 	rc.c.Close()
 	select {
 	case err := <-rc.done:
@@ -128,8 +118,7 @@ func FuzzServer(f *testing.F) {
 		if bytes.Contains(body, []byte("exit")) || bytes.Contains(body, []byte("WorkspaceFolders")) {
 			t.Skip("exit ends the server; new folders would ingest arbitrary paths")
 		}
-		rc := startRaw(t, Options{UserDir: "-", NoLLM: true})
-		rc.initialize(map[string]any{})
+		rc := startInitialized(t)
 		rc.frame(body)
 		rc.send(map[string]any{"jsonrpc": "2.0", "id": 424242, "method": "nope/alive"})
 		if _, err := rc.response("424242", 5*time.Second); err != nil {

@@ -17,15 +17,15 @@ import (
 // folder: each is reported with its code, none is read.
 func TestPluginsCheckSpecialFiles(t *testing.T) {
 	base := t.TempDir()
-	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
-	fifo := filepath.Join(base, "fifo")
-	testtree.WriteFile(t, filepath.Join(fifo, "README.md"), "x")
+	testtree.WriteFiles(t, base, map[string]string{
+		"secret.md":       "# Secret\n\nSECRET\n",
+		"fifo/README.md":  "x",
+		"wrap/README.md":  "x",
+		"kus/plugin.json": `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`,
+	})
+	fifo, wrap, kus := filepath.Join(base, "fifo"), filepath.Join(base, "wrap"), filepath.Join(base, "kus")
 	testtree.FIFO(t, filepath.Join(fifo, "plugin.json"))
-	wrap := filepath.Join(base, "wrap")
-	testtree.WriteFile(t, filepath.Join(wrap, "README.md"), "x")
 	testtree.FIFO(t, filepath.Join(wrap, "manifest.json"))
-	kus := filepath.Join(base, "kus")
-	testtree.WriteFile(t, filepath.Join(kus, "plugin.json"), `{"id": "kb-x", "type": "kb", "description": "Retrieves.", "costClass": "cheap"}`)
 	testtree.Link(t, filepath.Join(base, "secret.md"), filepath.Join(kus, "plugin.kus.md"))
 	want := map[string]string{fifo: fsafe.CodeNotRegular, wrap: fsafe.CodeNotRegular, kus: fsafe.CodeOutsideRoot}
 	if _, err := os.Stat("/dev/zero"); err == nil {
@@ -46,9 +46,8 @@ func TestPluginsCheckSpecialFiles(t *testing.T) {
 // workspace symlink to a file outside it.
 func TestKusSpecialFiles(t *testing.T) {
 	base := t.TempDir()
+	testtree.WriteFiles(t, base, map[string]string{"secret.md": "# Secret\n\nSECRET\n", "ws/a.md": "# A\n"})
 	ws := filepath.Join(base, "ws")
-	testtree.WriteFile(t, filepath.Join(base, "secret.md"), "# Secret\n\nSECRET\n")
-	testtree.WriteFile(t, filepath.Join(ws, "a.md"), "# A\n")
 	testtree.FIFO(t, filepath.Join(ws, "fifo.md"))
 	testtree.Link(t, filepath.Join(base, "secret.md"), filepath.Join(ws, "key.md"))
 	want := map[string]string{"fifo.md": fsafe.CodeNotRegular, "key.md": fsafe.CodeOutsideRoot}

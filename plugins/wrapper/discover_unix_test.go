@@ -3,7 +3,6 @@
 package wrapper
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -20,24 +19,14 @@ func TestDiscoverSpecialManifests(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "wrappers")
 	good := `{"id": "good", "description": "A good wrapper.", "protocolVersion": 1, "command": "sh"}`
-	mk := func(name string) string {
-		dir := filepath.Join(root, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return filepath.Join(dir, ManifestFile)
-	}
-	if err := os.WriteFile(mk("good"), []byte(good), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testtree.FIFO(t, mk("fifo"))
+	manifest := func(name string) string { return filepath.Join(root, name, ManifestFile) }
+	testtree.WriteFile(t, manifest("good"), good)
+	testtree.FIFO(t, manifest("fifo"))
 	outside := filepath.Join(base, "outside.json")
-	if err := os.WriteFile(outside, []byte(good), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testtree.Link(t, outside, mk("escape"))
+	testtree.WriteFile(t, outside, good)
+	testtree.Link(t, outside, manifest("escape"))
 	want := map[string]string{"fifo": fsafe.CodeNotRegular, "escape": fsafe.CodeOutsideRoot}
-	if testtree.LinkDevZero(t, mk("zero")) {
+	if testtree.LinkDevZero(t, manifest("zero")) {
 		want["zero"] = fsafe.CodeOutsideRoot
 	}
 	type res struct {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mrpvm/mrpvm/test/internal/mrpvmbin"
 )
 
 // adversarialUnits are the repeated units of the Markdown shapes that drive
@@ -48,10 +50,8 @@ func adversarialFile(unit string, size int) []byte {
 //
 //	go test -run xxx -bench AdversarialIngest -benchtime 1x ./test/bench
 func BenchmarkAdversarialIngest(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mrpvm")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/mrpvm")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	bin, err := mrpvmbin.Build(b.TempDir())
+	if err != nil {
 		b.Fatalf("build: %v", err)
 	}
 	var table strings.Builder

@@ -45,19 +45,16 @@ func newGrepIndex(root, wsDir string) (*grepIndex, error) {
 		g.paths = append(g.paths, path)
 		g.words = append(g.words, set)
 	}
-	err := filepath.WalkDir(wsDir, func(p string, d fs.DirEntry, err error) error {
+	ws := os.DirFS(wsDir)
+	err := fs.WalkDir(ws, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(p), ".md") {
 			return err
 		}
-		b, err := os.ReadFile(p)
+		b, err := fs.ReadFile(ws, p)
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(wsDir, p)
-		if err != nil {
-			return err
-		}
-		add(filepath.ToSlash(rel), b)
+		add(p, b)
 		return nil
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mrpvm/mrpvm/test/internal/lspclient"
+	"github.com/mrpvm/mrpvm/test/internal/mrpvmbin"
 )
 
 type wsFlag []string
@@ -91,7 +92,7 @@ func main() {
 	}
 	bin := *binFlag
 	if bin == "" {
-		bin, err = lspclient.Build(tmp)
+		bin, err = mrpvmbin.Build(tmp)
 		check(err)
 	}
 	fmt.Printf("lspbench %s\nbinary: %s\n\n", strings.Join(os.Args[1:], " "), bin)

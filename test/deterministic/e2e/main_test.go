@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/internal/testtree"
+	"github.com/mrpvm/mrpvm/test/internal/mrpvmbin"
 )
 
 // binary is the mrpvm binary built once for the whole package.
@@ -28,13 +28,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "mrpvm")
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/mrpvm")
-	build.Dir = root
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	binary, err = mrpvmbin.Build(dir)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "build mrpvm:", err)
 		os.Exit(1)
 	}

@@ -6,27 +6,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mrpvm/mrpvm/llm/llmtest"
-)
-
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
+	"github.com/mrpvm/mrpvm/test/internal/mrpvmbin"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binary != "" {
-		os.RemoveAll(filepath.Dir(binary))
-	}
+	mrpvmbin.Cleanup()
 	os.Exit(code)
 }
 
@@ -36,23 +27,9 @@ func mrpvm(t *testing.T) string {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available")
 	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mrpvm-llm-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "mrpvm")
-		_, file, _, _ := runtime.Caller(0)
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/mrpvm")
-		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..", "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-		}
-	})
-	require.NoError(t, buildErr)
-	return binary
+	bin, err := mrpvmbin.Shared()
+	require.NoError(t, err)
+	return bin
 }
 
 type cli struct {

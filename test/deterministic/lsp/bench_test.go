@@ -40,18 +40,11 @@ func BenchmarkHover(b *testing.B) {
 	e := start(b, "", editorOptions{root: root})
 	rel := "d07/svc7.md"
 	needles := []string{"Service7", "handles", "unit7-1", "Part 2", "uses a"}
-	var lat []time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
+	i := 0
+	measure(b, func() {
 		_ = e.hover(rel, needles[i%len(needles)], 1)
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
-	}
+		i++
+	})
 }
 
 // BenchmarkWorkspaceSymbol measures workspace/symbol on the same workspace.
@@ -73,14 +66,11 @@ func TestHoverLatency(t *testing.T) {
 	}
 	root := genWorkspace(t, 300)
 	e := start(t, "", editorOptions{root: root})
-	var lat []time.Duration
-	for i := 0; i < 200; i++ {
-		t0 := time.Now()
+	lat := timed(200, func() {
 		if got := e.hover("d03/svc3.md", "Service 3", 2); !strings.Contains(got, "Service 3") {
 			t.Fatalf("hover: %q", got)
 		}
-		lat = append(lat, time.Since(t0))
-	}
+	})
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	p95 := lat[len(lat)*95/100]
 	t.Logf("hover p95 %v, median %v", p95, lat[len(lat)/2])
@@ -112,15 +102,21 @@ func genLinked(tb testing.TB, n int) string {
 	return root
 }
 
-// measure runs fn b.N times and reports the p95 latency in milliseconds.
-func measure(b *testing.B, fn func()) {
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+// timed runs fn n times and returns how long each run took.
+func timed(n int, fn func()) []time.Duration {
+	lat := make([]time.Duration, 0, n)
+	for range n {
 		t0 := time.Now()
 		fn()
 		lat = append(lat, time.Since(t0))
 	}
+	return lat
+}
+
+// measure runs fn b.N times and reports the p95 latency in milliseconds.
+func measure(b *testing.B, fn func()) {
+	b.ResetTimer()
+	lat := timed(b.N, fn)
 	b.StopTimer()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")

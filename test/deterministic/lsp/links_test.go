@@ -59,6 +59,34 @@ type workspaceEdit struct {
 	Changes map[string][]textEdit `json:"changes"`
 }
 
+type codeLens struct {
+	Range   lspRange `json:"range"`
+	Command struct {
+		Title string `json:"title"`
+	} `json:"command"`
+}
+
+type documentLink struct {
+	Range  lspRange `json:"range"`
+	Target string   `json:"target"`
+}
+
+type codeAction struct {
+	Title string `json:"title"`
+	Edit  *struct {
+		DocumentChanges []map[string]any `json:"documentChanges"`
+	} `json:"edit"`
+	Command *struct {
+		Command   string           `json:"command"`
+		Arguments []map[string]any `json:"arguments"`
+	} `json:"command"`
+}
+
+type foldingRange struct {
+	StartLine int `json:"startLine"`
+	EndLine   int `json:"endLine"`
+}
+
 func (e *editor) pos(rel, needle string, delta int) map[string]any {
 	e.t.Helper()
 	line, char := e.find(rel, needle)
@@ -100,50 +128,57 @@ func (e *editor) rename(rel, needle string, delta int, newName string) string {
 	return e.edits(we)
 }
 
+// references lists, as refs does, the references to what stands at needle
+// (moved by delta) in rel, with its declaration when decl.
+func (e *editor) references(rel, needle string, delta int, decl bool) []string {
+	e.t.Helper()
+	p := e.pos(rel, needle, delta)
+	p["context"] = map[string]any{"includeDeclaration": decl}
+	var locs []location
+	e.mustCall("textDocument/references", p, &locs)
+	return e.refs(locs)
+}
+
+// joinResults calls method, which answers with an array of T, and joins
+// what item makes of each element with sep.
+func joinResults[T any](e *editor, method string, params any, sep string, item func(T) string) string {
+	e.t.Helper()
+	var results []T
+	e.mustCall(method, params, &results)
+	out := make([]string, len(results))
+	for i, r := range results {
+		out[i] = item(r)
+	}
+	return strings.Join(out, sep)
+}
+
 func TestReferences(t *testing.T) {
 	e := startLinks(t)
-	refs := func(params map[string]any, decl bool) []string {
-		t.Helper()
-		params["context"] = map[string]any{"includeDeclaration": decl}
-		var locs []location
-		e.mustCall("textDocument/references", params, &locs)
-		return e.refs(locs)
-	}
 	// A heading: the links to its anchor (wiki by text and by slug, inline),
 	// on the BOM/CRLF/astral line at UTF-16 columns.
-	got := refs(e.pos("guide.md", "Install Steps", 2), true)
+	got := e.references("guide.md", "Install Steps", 2, true)
 	want := "README.md:2:15 docs/setup.md:4:35 docs/setup.md:4:7 guide.md:2:3"
 	if strings.Join(got, " ") != want {
 		t.Errorf("heading references:\n got %v\nwant %s", got, want)
 	}
 	// A file (cursor in its text): every link to it.
-	got = refs(e.pos("guide.md", "Run the installer", 2), false)
+	got = e.references("guide.md", "Run the installer", 2, false)
 	if len(got) != 5 {
 		t.Errorf("file references: %v", got)
 	}
 	// A wiki-link target: the links to the file it names.
-	got = refs(e.pos("README.md", "[[guide]]", 3), false)
+	got = e.references("README.md", "[[guide]]", 3, false)
 	if len(got) != 5 {
 		t.Errorf("wiki target references: %v", got)
 	}
 	// A link cycle is fine: cycle.md links to itself twice.
-	got = refs(e.pos("docs/cycle.md", "[me]", 1), false)
+	got = e.references("docs/cycle.md", "[me]", 1, false)
 	if strings.Join(got, " ") != "docs/cycle.md:2:0 docs/cycle.md:2:15" {
 		t.Errorf("cycle references: %v", got)
 	}
 	// Code lens on the heading.
-	var lenses []struct {
-		Range   lspRange `json:"range"`
-		Command struct {
-			Title string `json:"title"`
-		} `json:"command"`
-	}
-	e.mustCall("textDocument/codeLens", docParams(e.uri("guide.md")), &lenses)
-	var titles []string
-	for _, l := range lenses {
-		titles = append(titles, itoa(l.Range.Start.Line)+":"+l.Command.Title)
-	}
-	if s := strings.Join(titles, ","); s != "2:3 references,6:1 reference" {
+	lensAt := func(l codeLens) string { return itoa(l.Range.Start.Line) + ":" + l.Command.Title }
+	if s := joinResults(e, "textDocument/codeLens", docParams(e.uri("guide.md")), ",", lensAt); s != "2:3 references,6:1 reference" {
 		t.Errorf("code lenses: %s", s)
 	}
 }
@@ -208,12 +243,8 @@ func TestWillRenameFiles(t *testing.T) {
 	e.notify("workspace/didRenameFiles", map[string]any{"files": []any{
 		map[string]any{"oldUri": e.uri("guide.md"), "newUri": e.uri("manual/guide-v2.md")},
 	}})
-	var locs []location
-	p := e.pos("manual/guide-v2.md", "Usage", 1)
-	p["context"] = map[string]any{"includeDeclaration": false}
-	e.mustCall("textDocument/references", p, &locs)
-	if len(locs) != 0 { // README's [ref]: guide.md#usage now points at a missing file
-		t.Errorf("references after the move: %v", e.refs(locs))
+	if got := e.references("manual/guide-v2.md", "Usage", 1, false); len(got) != 0 { // README's [ref]: guide.md#usage now points at a missing file
+		t.Errorf("references after the move: %v", got)
 	}
 }
 
@@ -300,52 +331,26 @@ func TestLinkCompletion(t *testing.T) {
 
 func TestDocumentLinksAndFolding(t *testing.T) {
 	e := startLinks(t)
-	var dl []struct {
-		Range  lspRange `json:"range"`
-		Target string   `json:"target"`
-	}
-	e.mustCall("textDocument/documentLink", docParams(e.uri("README.md")), &dl)
-	var targets []string
-	for _, l := range dl {
-		targets = append(targets, strings.TrimPrefix(l.Target, e.uri("")+"/"))
-	}
+	target := func(l documentLink) string { return strings.TrimPrefix(l.Target, e.uri("")+"/") }
 	// The broken and escaping links get none.
 	want := "guide.md guide.md#L3 docs/setup.md#L3 docs/setup.md guide.md#L7"
-	if got := strings.Join(targets, " "); got != want {
+	if got := joinResults(e, "textDocument/documentLink", docParams(e.uri("README.md")), " ", target); got != want {
 		t.Errorf("document links:\n got %s\nwant %s", got, want)
 	}
-	var folds []struct {
-		StartLine int `json:"startLine"`
-		EndLine   int `json:"endLine"`
-	}
-	e.mustCall("textDocument/foldingRange", docParams(e.uri("guide.md")), &folds)
-	var got []string
-	for _, f := range folds {
-		got = append(got, itoa(f.StartLine)+"-"+itoa(f.EndLine))
-	}
-	if s := strings.Join(got, ","); s != "0-8,2-4,6-8" {
+	lines := func(f foldingRange) string { return itoa(f.StartLine) + "-" + itoa(f.EndLine) }
+	if s := joinResults(e, "textDocument/foldingRange", docParams(e.uri("guide.md")), ",", lines); s != "0-8,2-4,6-8" {
 		t.Errorf("folding ranges: %s", s)
 	}
 }
 
 func TestCodeActions(t *testing.T) {
 	e := startLinks(t)
-	type action struct {
-		Title string `json:"title"`
-		Edit  *struct {
-			DocumentChanges []map[string]any `json:"documentChanges"`
-		} `json:"edit"`
-		Command *struct {
-			Command   string           `json:"command"`
-			Arguments []map[string]any `json:"arguments"`
-		} `json:"command"`
-	}
-	actions := func(rng lspRange) map[string]action {
+	actions := func(rng lspRange) map[string]codeAction {
 		t.Helper()
-		var out []action
+		var out []codeAction
 		e.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": e.uri("README.md")},
 			"range": rng, "context": map[string]any{"diagnostics": []any{}}}, &out)
-		m := map[string]action{}
+		m := map[string]codeAction{}
 		for _, a := range out {
 			m[a.Title] = a
 		}
@@ -381,9 +386,7 @@ func TestCodeActions(t *testing.T) {
 		t.Errorf("explain action: %+v", got)
 	}
 	// The client runs mrpvm.ask with the argument it was given.
-	var res struct {
-		Status string `json:"status"`
-	}
+	var res askReply
 	arg := ask.Command.Arguments[0]
 	arg["question"] = "What is broken here?"
 	if err := e.command("mrpvm.ask", arg, &res); err != nil || res.Status == "" {
@@ -611,12 +614,8 @@ func TestRenameWhileTheFirstIngestRuns(t *testing.T) {
 	}
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": changes})
 	// Still held: the link index already has the new heading.
-	var locs []location
-	q := e.pos("howto.md", "Unpack It All", 2)
-	q["context"] = map[string]any{"includeDeclaration": false}
-	e.mustCall("textDocument/references", q, &locs)
-	if len(locs) != 4 {
-		t.Errorf("references to the renamed heading during the ingest: %v", e.refs(locs))
+	if got := e.references("howto.md", "Unpack It All", 2, false); len(got) != 4 {
+		t.Errorf("references to the renamed heading during the ingest: %v", got)
 	}
 	release()
 	e.waitIngest("howto.md", 30*time.Second)
@@ -624,17 +623,9 @@ func TestRenameWhileTheFirstIngestRuns(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(root, "links", "cr.md")); string(b) != "\uFEFF# Links CR\r\n\r\nSee [unpack](../howto.md#unpack-it-all).\r\n" {
 		t.Errorf("cr.md after the rename: %q", b)
 	}
+	name := func(s symbolInfo) string { return s.Name }
 	symbols := func(query string) string {
-		var out []struct {
-			Name     string `json:"name"`
-			Location location
-		}
-		e.mustCall("workspace/symbol", map[string]any{"query": query}, &out)
-		var names []string
-		for _, s := range out {
-			names = append(names, s.Name)
-		}
-		return strings.Join(names, "|")
+		return joinResults(e, "workspace/symbol", map[string]any{"query": query}, "|", name)
 	}
 	e.waitFor("the new heading in the knowledge base", 20*time.Second, func([]note) bool {
 		return strings.Contains(symbols("Unpack It All"), "Unpack It All")
@@ -720,9 +711,7 @@ func TestLinksNeverLeaveTheWorkspace(t *testing.T) {
 		}
 	}
 	// No "Create" fix for a file outside.
-	var acts []struct {
-		Title string `json:"title"`
-	}
+	var acts []codeAction
 	e.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
 		"range": lspRange{lspPos{4, 0}, lspPos{4, 120}}, "context": map[string]any{"diagnostics": []any{}}}, &acts)
 	for _, a := range acts {
@@ -816,11 +805,7 @@ func TestHugeDocumentLinkFeatures(t *testing.T) {
 	}
 	// The others are not affected: its links are not counted, the heading
 	// it links to still renames in the other files.
-	var locs []location
-	p := e.pos("guide.md", "Install Steps", 2)
-	p["context"] = map[string]any{"includeDeclaration": false}
-	e.mustCall("textDocument/references", p, &locs)
-	if got := strings.Join(e.refs(locs), " "); got != "README.md:2:15" {
+	if got := strings.Join(e.references("guide.md", "Install Steps", 2, false), " "); got != "README.md:2:15" {
 		t.Errorf("references with the 20 MB document open: %.300s", got)
 	}
 	if got := e.rename("guide.md", "Install Steps", 2, "Setup"); got != "README.md@2:23=Setup guide.md@2:3=Setup" {
@@ -848,11 +833,7 @@ func TestLinkCycles(t *testing.T) {
 		}
 	}
 	e := start(t, "", editorOptions{root: root})
-	p := e.pos("a.md", "Loop", 1)
-	p["context"] = map[string]any{"includeDeclaration": false}
-	var locs []location
-	e.mustCall("textDocument/references", p, &locs)
-	if got := strings.Join(e.refs(locs), " "); got != "a.md:4:0 a.md:4:18 b.md:4:0" {
+	if got := strings.Join(e.references("a.md", "Loop", 1, false), " "); got != "a.md:4:0 a.md:4:18 b.md:4:0" {
 		t.Errorf("references in a cycle: %s", got)
 	}
 	if got := e.rename("a.md", "Loop", 1, "Round"); got != "a.md@2:3=Round a.md@4:12=round a.md@4:22=Round b.md@4:9=round" {

@@ -208,16 +208,25 @@ func TestWorkspaceSymbolAndDefinition(t *testing.T) {
 	}
 }
 
+// askReply is the result of mrpvm.ask, as far as the tests read it.
+type askReply struct {
+	Status         string `json:"status"`
+	AnswerMarkdown string `json:"answerMarkdown"`
+	RequestID      string `json:"requestId"`
+	SessionID      string `json:"sessionId"`
+	Evidence       []struct {
+		SourceID string `json:"sourceId"`
+	} `json:"evidence"`
+	Trace   json.RawMessage `json:"trace"`
+	Partial *struct {
+		Files int `json:"files"`
+		Of    int `json:"of"`
+	} `json:"partial"`
+}
+
 func TestCommands(t *testing.T) {
 	e := start(t, "basic.txtar", editorOptions{})
-	var ask struct {
-		Status         string            `json:"status"`
-		AnswerMarkdown string            `json:"answerMarkdown"`
-		RequestID      string            `json:"requestId"`
-		SessionID      string            `json:"sessionId"`
-		Evidence       []json.RawMessage `json:"evidence"`
-		Trace          json.RawMessage   `json:"trace"`
-	}
+	var ask askReply
 	if err := e.command("mrpvm.ask", map[string]any{"question": "How do I roll back a deployment?"}, &ask); err != nil {
 		t.Fatal(err)
 	}

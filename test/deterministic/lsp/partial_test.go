@@ -27,17 +27,6 @@ func genArchivers(t *testing.T) string {
 	return root
 }
 
-type askReply struct {
-	Status   string `json:"status"`
-	Evidence []struct {
-		SourceID string `json:"sourceId"`
-	} `json:"evidence"`
-	Partial *struct {
-		Files int `json:"files"`
-		Of    int `json:"of"`
-	} `json:"partial"`
-}
-
 // holdFirstIngest returns a hook that holds the first ingest after its
 // first committed source until release is called, and a channel closed
 // when it is held.

@@ -38,10 +38,7 @@ func TestLLMEndpointFromSettings(t *testing.T) {
 		"noLLM": false,
 		"llm":   map[string]any{"baseURL": srv.BaseURL(), "model": "settings-model"},
 	}})
-	var r struct {
-		Status         string `json:"status"`
-		AnswerMarkdown string `json:"answerMarkdown"`
-	}
+	var r askReply
 	if err := e.command("mrpvm.ask", map[string]any{"question": "What is Zeppelinite?", "pins": map[string]string{"gs": "gs-llm-fast"}}, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,20 +90,6 @@ func StartInProcess(opt lsp.Options) *Client {
 	}()
 	c.connect(clientSide)
 	return c
-}
-
-// Build compiles ./cmd/mrpvm of the module holding this package into dir
-// and returns the binary's path.
-func Build(dir string) (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-	bin := filepath.Join(dir, "mrpvm")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mrpvm")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/mrpvm: %w\n%s", err, out)
-	}
-	return bin, nil
 }
 
 // pipe joins the child's stdout (read) and stdin (write).
