@@ -150,6 +150,9 @@ func pointsBack(words []string, i int) bool {
 	case "there":
 		return !beForms[prev] && !beForms[next] && next != "'s"
 	case "that", "which":
+		if words[i] == "that" && objectThat(next) {
+			return true
+		}
 		return prev == "" || !(len(contentTerms(prev)) > 0 || prev == "so" || prev == "such") && !subjects[next]
 	case "one", "ones":
 		if prev == "which" || prev == "what" {
@@ -162,6 +165,27 @@ func pointsBack(words []string, i int) bool {
 		return !placeholderIt[next]
 	}
 	return true
+}
+
+// objectThat reports whether a "that" followed by next is a pronoun
+// standing for a thing said before rather than a relative pronoun or a
+// conjunction: it closes the question or a preposition follows it ("How
+// do I save that to a file?", "How do I undo that?"), while a relative or
+// conjunctive "that" opens a clause ("a command that counts words",
+// "check that the file exists").
+func objectThat(next string) bool {
+	return next == "" || prepositions[next]
+}
+
+// prepositions are the English prepositions and adverbial particles that
+// may follow an object pronoun ("save that to a file", "turn it off").
+var prepositions = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("to into onto in on from with without for by at as over under through across " +
+		"instead again too back off out up down away inside outside before after") {
+		prepositions[w] = true
+	}
 }
 
 var (

@@ -901,8 +901,9 @@ func actsOn(action, asked string, lines []string, desc string, label map[string]
 		}
 		// Brackets inside a word mark its mnemonic letter ("E[x]tract").
 		l = strings.NewReplacer("[", "", "]", "").Replace(l)
-		for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
-			if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") {
+		words := strings.FieldsFunc(strings.ToLower(l), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+		for i, w := range words {
+			if (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) && !takesObject(words, i) {
 				continue
 			}
 			for _, t := range text.Terms(w) {
@@ -925,6 +926,16 @@ func actsOn(action, asked string, lines []string, desc string, label map[string]
 	}
 	return false
 }
+
+// takesObject reports whether the participle words[i] is a verb with an
+// object, which a determiner opens ("saving the output to a file"), not
+// the state of the thing it stands before ("a stopped task").
+func takesObject(words []string, i int) bool {
+	return i+1 < len(words) && determiners[words[i+1]]
+}
+
+// determiners open a noun phrase.
+var determiners = wordSet(strings.Fields("the a an all its their this that these those each every your my our"))
 
 // saysAny reports whether body says one of ks, a spelling of it, a
 // compound that opens with it, or a close synonym of it.
