@@ -1456,7 +1456,7 @@ func several(target string) bool {
 // defines reports whether the task asks what something is. "What's the
 // way to X?" asks how to X (wayRE), whatever act the intents give it.
 func defines(in *plugin.ValidateInput) bool {
-	if wayRE.MatchString(in.Payload.Prompt) {
+	if wayRE.MatchString(in.Payload.Prompt) || reactionRE.MatchString(in.Payload.Prompt) {
 		return false
 	}
 	for _, it := range in.Intents {
@@ -1471,6 +1471,12 @@ func defines(in *plugin.ValidateInput) bool {
 // form of a what-question ("What's the way to ...", "What is the best way
 // to ...", "What command do I use to ...").
 var wayRE = regexp.MustCompile(`(?i)^\W*what(?:'s|’s|\s+is)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:way|command|method)\s+(?:to|for)\b|^\W*what\s+(?:command|tool)\s+do\s+i\s+use\s+to\b`)
+
+// reactionRE matches a question that asks what something does in a
+// situation ("What does the VM do when a validator rejects an answer?"):
+// it asks how it behaves then, not what it is, and the source that says
+// so is about the situation.
+var reactionRE = regexp.MustCompile(`(?i)^\W*what\s+(?:does|do|did|will|would)\s+.+?\s+do\s+(?:when|whenever|if|once|after|while|on)\s`)
 
 // rarest is the key term of target that is rarest in the knowledge base
 // ("" when it has none).
@@ -2508,8 +2514,7 @@ func statements(body string) []statement {
 			continue
 		}
 		line = strings.TrimLeft(line, "-*+> ")
-		line = strings.TrimSpace(strings.TrimLeft(line, "0123456789"))
-		line = strings.TrimSpace(strings.TrimLeft(line, ".)"))
+		line = orderedMarkerRE.ReplaceAllString(line, "")
 		rest := line
 		for rest != "" {
 			loc := citeGroupRE.FindStringSubmatchIndex(rest)
@@ -2532,6 +2537,11 @@ func statements(body string) []statement {
 	}
 	return out
 }
+
+// orderedMarkerRE is the marker of an ordered list item ("1. ", "2) "):
+// markup, where a number opening a sentence ("429 replies are retried")
+// is what the sentence says.
+var orderedMarkerRE = regexp.MustCompile(`^\d+[.)](?:\s+|$)`)
 
 func isSeparatorRow(line string) bool {
 	line = strings.TrimSpace(line)
