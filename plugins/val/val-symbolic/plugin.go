@@ -452,7 +452,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				}
 			}
 			cov, worst = -1, ""
-			for _, u := range units {
+			for _, u := range sectionCovers(units, cited) {
 				if len(names) > 0 {
 					u = maps.Clone(u)
 					for _, n := range names {
@@ -1234,6 +1234,43 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 		maps.Copy(units[n], callTerms(said))
 	}
 	return units
+}
+
+// sectionCovers merges the covers of units (unitCovers) cut from one
+// section: the reader splits a long section into several units under the
+// section's own, and what the answer says from each of them is said from
+// that one section. The merged cover stands at the lowest number of them.
+func sectionCovers(units map[int]map[string]bool, cited map[int]*kus.KU) map[int]map[string]bool {
+	first := map[string]int{}
+	for _, n := range slices.Sorted(maps.Keys(units)) {
+		if key := sectionKey(cited[n]); key != "" {
+			if _, ok := first[key]; !ok {
+				first[key] = n
+			}
+		}
+	}
+	out := map[int]map[string]bool{}
+	for n, u := range units {
+		at := n
+		if key := sectionKey(cited[n]); key != "" {
+			at = first[key]
+		}
+		if out[at] == nil {
+			out[at] = map[string]bool{}
+		}
+		maps.Copy(out[at], u)
+	}
+	return out
+}
+
+// sectionKey names the section unit k was cut from: its parent and title
+// (the parts of one long section share both), or "" for a unit with no
+// parent.
+func sectionKey(k *kus.KU) string {
+	if k == nil || len(k.ParentUnitIDs) == 0 {
+		return ""
+	}
+	return k.SourceID + "\x00" + k.ParentUnitIDs[0] + "\x00" + k.Title
 }
 
 // callRE matches the name of a function or method called in code
