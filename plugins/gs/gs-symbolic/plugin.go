@@ -109,6 +109,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	cue := cueOf(act, in.Payload.Prompt, target)
 	negWant := negated(target)
 	subject := definedSubject(target)
+	names := dottedNames(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -136,6 +137,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			have := symbolic.TermSet(e.KU.Title + " " + s.plain())
 			sc := symbolic.Overlap(want, have) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
+			// A file or setting the question names whole is said
+			// whole by the passages about it (quotesNames).
+			sc += quotedNameWeight * quotesNames(names, s.plain())
 			// A follow-up's own words count again, by rarity: they say
 			// what it asks of the topic's pages (followUpOwn).
 			sc += weighedShare(own, have, rar)
@@ -296,6 +300,10 @@ func weighedShare(want []string, have map[string]bool, rar symbolic.Rarity) floa
 	}
 	return in / total
 }
+
+// quotedNameWeight is what a statement gains for writing every dotted or
+// slashed name the question writes.
+const quotedNameWeight = 0.4
 
 // keyCellNamed reports whether s is a table row whose first cell has at
 // least minKeyCellTerms content terms, all of them among want.
