@@ -6,27 +6,25 @@ import (
 	"testing"
 )
 
+// guideWith is a README of two sections: "Editor settings", which shares
+// the words of the questions below, and "Scopes", which says scoping.
+func guideWith(t *testing.T, scoping string) mdSource {
+	return parseMD(t, "README.md", "# Guide\n\n## Editor settings\n\nThe editor reads its settings when it starts.\n\n## Scopes\n\n"+scoping+"\n")
+}
+
 // TestQuotedQualifiedNameLeads: a passage that writes whole a qualified
 // name the question writes (a setting's dotted key, a slashed path, or the
 // ".*" of every key under it) leads over one that only shares the name's
 // words.
 func TestQuotedQualifiedNameLeads(t *testing.T) {
-	cases := []struct {
-		name, question, quoting string
-	}{
-		{"setting under a wildcard", "Why does the editor ignore the mrpvm.llm.endpoint setting?",
-			"Every mrpvm.llm.* key is scoped to the machine."},
-		{"slashed path", "Why does the editor ignore the endpoint in .vscode/settings.json?",
-			"A .vscode/settings.json file cannot point them elsewhere."},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			src := parseMD(t, "README.md", "# Guide\n\n## Editor settings\n\nThe editor reads its settings when it starts.\n\n"+
-				"## Scopes\n\n"+tc.quoting+"\n")
-			target := strings.TrimSuffix(strings.TrimPrefix(tc.question, "Why does "), "?")
-			md := solveMD(t, "explain", tc.question, target, []mdSource{src}, src.leaf(t, "Editor settings"), src.leaf(t, "Scopes"))
-			checkMD(t, md[strings.Index(md, "Sources:"):], []string{"[1] Scopes"}, nil)
-		})
+	for question, scoping := range map[string]string{
+		"Why does the editor ignore the mrpvm.llm.endpoint setting?":        "Every mrpvm.llm.* key is scoped to the machine.",
+		"Why does the editor ignore the endpoint in .vscode/settings.json?": "A .vscode/settings.json file cannot point them elsewhere.",
+	} {
+		src := guideWith(t, scoping)
+		target := strings.TrimSuffix(strings.TrimPrefix(question, "Why does "), "?")
+		md := solveMD(t, "explain", question, target, []mdSource{src}, src.leaf(t, "Editor settings"), src.leaf(t, "Scopes"))
+		checkMD(t, md[strings.Index(md, "Sources:"):], []string{"[1] Scopes"}, nil)
 	}
 }
 
@@ -34,20 +32,15 @@ func TestQuotedQualifiedNameLeads(t *testing.T) {
 // parts or more is qualified; a file or library name of two
 // ("plugin.json", "urfave/cli") is not.
 func TestQualifiedNamesHaveThreeParts(t *testing.T) {
-	cases := []struct {
-		text string
-		want []string
-	}{
-		{"set mrpvm.llm.endpoint there", []string{"mrpvm.llm.endpoint"}},
-		{"in .vscode/settings.json", []string{".vscode/settings.json"}},
-		{"the mrpvm.llm.* settings", []string{"mrpvm.llm.*"}},
-		{"edit plugin.json of urfave/cli", nil},
+	named := map[string][]string{
+		"set mrpvm.llm.endpoint there":   {"mrpvm.llm.endpoint"},
+		"in .vscode/settings.json":       {".vscode/settings.json"},
+		"the mrpvm.llm.* settings":       {"mrpvm.llm.*"},
+		"edit plugin.json of urfave/cli": nil,
 	}
-	for _, tc := range cases {
-		t.Run(tc.text, func(t *testing.T) {
-			if got := dottedNames(tc.text); !slices.Equal(got, tc.want) {
-				t.Fatalf("dottedNames = %q, want %q", got, tc.want)
-			}
-		})
+	for text, want := range named {
+		if got := dottedNames(text); !slices.Equal(got, want) {
+			t.Errorf("dottedNames(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
