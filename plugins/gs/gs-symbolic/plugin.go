@@ -135,6 +135,13 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
 			have := symbolic.TermSet(e.KU.Title + " " + s.plain())
+			if leadsInOnly(s, want) && !cue.list && !cue.define {
+				// Its items stand as statements of their own and
+				// answer for what they say (leadsInOnly). A list
+				// question asks for the whole list, and a definition
+				// is shown in the list that names it.
+				have = symbolic.TermSet(e.KU.Title + " " + s.text)
+			}
 			sc := symbolic.Overlap(want, have) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
 			// A file or setting the question names whole is said
@@ -347,9 +354,19 @@ var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s
 // definedSubject is the term a definition target asks for, as a label
 // compares: without its scope or a leading article.
 func definedSubject(target string) string {
+	if f := strings.Fields(target); len(f) > 1 && codeNameRE.MatchString(f[0]) {
+		// "What does --quiet hide?" asks what the option does: the
+		// name written as code is the subject, the words after it the
+		// question's verb.
+		return label(f[0])
+	}
 	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
 	return label(itemArticleRE.ReplaceAllString(t, ""))
 }
+
+// codeNameRE matches a name written as code: an option ("--quiet"), a call
+// ("c.FullPath()"), or a dotted or underscored identifier.
+var codeNameRE = regexp.MustCompile(`^(?:--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[._]\w+)+(?:\(\))?|[A-Za-z_]\w*\(\))$`)
 
 // alternativeRE is the way of doing a task that a how-to sets aside:
 // "rather than a remote one" of "send messages to the local daemon rather

@@ -77,7 +77,8 @@
 // weight when left out, as does the verb of a how-to answered with
 // examples, which the action check judges instead; "What's the way to
 // X?" asks how to X, never what X is, and "What does X do when Y?" how X
-// behaves then. A part of a question that only
+// behaves then; the verb after a code name a definition opens with
+// ("hide" of "What does --quiet hide?") and "look like" ask nothing. A part of a question that only
 // states the user's situation ("An XML file is all on one line.", split
 // off the question after it) asks nothing and is answered by no source;
 // in "a website's certificate" the thing a page must act on is the

@@ -300,6 +300,16 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = meanRE.ReplaceAllString(t, " ")
 		}
 	}
+	// "What does --quiet hide?" asks what the option does (codeVerbFree);
+	// "What do errors look like?" what form they take: "look like" says a
+	// likeness, as "mean" says a meaning, and names nothing the answer
+	// must say, which shows the form itself.
+	for i, t := range targets {
+		if defines(in) {
+			t = codeVerbFree(t)
+		}
+		targets[i] = likenessFree(t)
+	}
 	// "Why X when Y?" asks the reason for X; Y is the circumstance it is
 	// asked in, which a reason need not repeat ("Why would I use nohup
 	// when starting a long job?" is answered by "nohup lets a process
