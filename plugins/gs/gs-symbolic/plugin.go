@@ -167,7 +167,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// code only uses it.
 				sc += headsWeight
 			}
-			if keyCellNamed(s, want) {
+			if keyCellNamed(s, want) || cue.define && keyCellDefined(s, want, e.KU) {
 				// A table row whose key cell the question names ("a
 				// new configuration key" of "where should the code for
 				// a new configuration key go") is the table's entry for
@@ -320,6 +320,34 @@ func keyCellNamed(s statement, want []string) bool {
 	}
 	key := symbolic.ContentTerms(plainMD(firstCell(s.md[0])))
 	return len(key) >= minKeyCellTerms && allAsked(key, want)
+}
+
+// keyCellDefined reports whether s is a table row whose key cell a
+// definition asks for: its terms are asked, the question names the kind
+// of thing the row's section lists, and every other word asked names that
+// section or the page ("chi's Profiler middleware" of the row "Profiler"
+// in the section "Core middlewares" of chi/README.md), which only says
+// where the thing asked stands.
+func keyCellDefined(s statement, want []string, k *kus.KU) bool {
+	if s.kind != kindRow || len(s.md) == 0 {
+		return false
+	}
+	key := symbolic.ContentTerms(plainMD(firstCell(s.md[0])))
+	if len(key) == 0 || !allAsked(key, want) {
+		return false
+	}
+	kind, page := symbolic.TermSet(k.Title), symbolic.TermSet(strings.ReplaceAll(k.SourceID, "/", " "))
+	kinds := 0
+	for _, w := range want {
+		switch {
+		case slices.Contains(key, w):
+		case kind[w]:
+			kinds++
+		case !page[w]:
+			return false
+		}
+	}
+	return kinds > 0
 }
 
 // minKeyCellTerms is the fewest content terms a row's key cell must have
