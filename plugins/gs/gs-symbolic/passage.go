@@ -51,6 +51,15 @@ func (s statement) plain() string {
 	return s.text + " " + strings.Join(s.block, " ")
 }
 
+// leadsInOnly reports whether s only leads in to a list ("Shared by every
+// command:") whose items are statements of their own (subs), and says
+// none of want itself. What its list says of the task, the item that
+// says it answers; the lead-in, weighed with its whole list, would gather
+// the words of every item and lead the answer with the list's first ones.
+func leadsInOnly(s statement, want []string) bool {
+	return len(s.subs) > 0 && symbolic.Overlap(want, symbolic.TermSet(s.text)) == 0
+}
+
 // mdBlock is one block of a KU's Markdown.
 type mdBlock struct {
 	kind  int // kindSentence for a paragraph, kindItem, kindRow (a table), kindCode

@@ -106,6 +106,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	cue := cueOf(act, in.Payload.Prompt, target)
 	negWant := negated(target)
 	subject := definedSubject(target)
+	names := dottedNames(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -131,8 +132,18 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
 			have := symbolic.TermSet(e.KU.Title + " " + s.plain())
+			if leadsInOnly(s, want) && !cue.list && !cue.define {
+				// Its items stand as statements of their own and
+				// answer for what they say (leadsInOnly). A list
+				// question asks for the whole list, and a definition
+				// is shown in the list that names it.
+				have = symbolic.TermSet(e.KU.Title + " " + s.text)
+			}
 			sc := symbolic.Overlap(want, have) + e.Score + 0.5*titleOverlap
 			sc += cue.bonus(s)
+			// A file or setting the question names whole is said
+			// whole by the passages about it (quotesNames).
+			sc += quotedNameWeight * quotesNames(names, s.plain())
 			// A follow-up's own words count again, by rarity: they say
 			// what it asks of the topic's pages (followUpOwn).
 			sc += weighedShare(own, have, rar)
@@ -153,7 +164,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 				// code only uses it.
 				sc += headsWeight
 			}
-			if keyCellNamed(s, want) {
+			if keyCellNamed(s, want) || cue.define && keyCellDefined(s, want, e.KU) {
 				// A table row whose key cell the question names ("a
 				// new configuration key" of "where should the code for
 				// a new configuration key go") is the table's entry for
@@ -294,6 +305,10 @@ func weighedShare(want []string, have map[string]bool, rar symbolic.Rarity) floa
 	return in / total
 }
 
+// quotedNameWeight is what a statement gains for writing every dotted or
+// slashed name the question writes.
+const quotedNameWeight = 0.4
+
 // keyCellNamed reports whether s is a table row whose first cell has at
 // least minKeyCellTerms content terms, all of them among want.
 func keyCellNamed(s statement, want []string) bool {
@@ -302,6 +317,34 @@ func keyCellNamed(s statement, want []string) bool {
 	}
 	key := symbolic.ContentTerms(plainMD(firstCell(s.md[0])))
 	return len(key) >= minKeyCellTerms && allAsked(key, want)
+}
+
+// keyCellDefined reports whether s is a table row whose key cell a
+// definition asks for: its terms are asked, the question names the kind
+// of thing the row's section lists, and every other word asked names that
+// section or the page ("chi's Profiler middleware" of the row "Profiler"
+// in the section "Core middlewares" of chi/README.md), which only says
+// where the thing asked stands.
+func keyCellDefined(s statement, want []string, k *kus.KU) bool {
+	if s.kind != kindRow || len(s.md) == 0 {
+		return false
+	}
+	key := symbolic.ContentTerms(plainMD(firstCell(s.md[0])))
+	if len(key) == 0 || !allAsked(key, want) {
+		return false
+	}
+	kind, page := symbolic.TermSet(k.Title), symbolic.TermSet(strings.ReplaceAll(k.SourceID, "/", " "))
+	kinds := 0
+	for _, w := range want {
+		switch {
+		case slices.Contains(key, w):
+		case kind[w]:
+			kinds++
+		case !page[w]:
+			return false
+		}
+	}
+	return kinds > 0
 }
 
 // minKeyCellTerms is the fewest content terms a row's key cell must have
@@ -336,9 +379,19 @@ var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s
 // definedSubject is the term a definition target asks for, as a label
 // compares: without its scope or a leading article.
 func definedSubject(target string) string {
+	if f := strings.Fields(target); len(f) > 1 && codeNameRE.MatchString(f[0]) {
+		// "What does --quiet hide?" asks what the option does: the
+		// name written as code is the subject, the words after it the
+		// question's verb.
+		return label(f[0])
+	}
 	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
 	return label(itemArticleRE.ReplaceAllString(t, ""))
 }
+
+// codeNameRE matches a name written as code: an option ("--quiet"), a call
+// ("c.FullPath()"), or a dotted or underscored identifier.
+var codeNameRE = regexp.MustCompile(`^(?:--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[._]\w+)+(?:\(\))?|[A-Za-z_]\w*\(\))$`)
 
 // alternativeRE is the way of doing a task that a how-to sets aside:
 // "rather than a remote one" of "send messages to the local daemon rather

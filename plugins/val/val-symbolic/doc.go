@@ -26,7 +26,8 @@
 // says from a source with a synonym from the general lexicon, "follow"
 // for "watch", counts for half of it, and a clipped word the lexicon
 // does not know, "repo", is covered by the word it begins,
-// "repositories"). It must lead with a
+// "repositories"); one cited source must cover them, the units the
+// reader cut from one long section counting as one. It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title, or says an identifier the question names,
 // "outside_workspace"); for "what is X", with a source about X (its title
@@ -75,7 +76,9 @@
 // verb ("put" of "put two lists side by side") costs half its
 // weight when left out, as does the verb of a how-to answered with
 // examples, which the action check judges instead; "What's the way to
-// X?" asks how to X, never what X is. A part of a question that only
+// X?" asks how to X, never what X is, and "What does X do when Y?" how X
+// behaves then; the verb after a code name a definition opens with
+// ("hide" of "What does --quiet hide?") and "look like" ask nothing. A part of a question that only
 // states the user's situation ("An XML file is all on one line.", split
 // off the question after it) asks nothing and is answered by no source;
 // in "a website's certificate" the thing a page must act on is the

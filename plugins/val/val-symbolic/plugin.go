@@ -297,6 +297,16 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = meanRE.ReplaceAllString(t, " ")
 		}
 	}
+	// "What does --quiet hide?" asks what the option does (codeVerbFree);
+	// "What do errors look like?" what form they take: "look like" says a
+	// likeness, as "mean" says a meaning, and names nothing the answer
+	// must say, which shows the form itself.
+	for i, t := range targets {
+		if defines(in) {
+			t = codeVerbFree(t)
+		}
+		targets[i] = likenessFree(t)
+	}
 	// "Why X when Y?" asks the reason for X; Y is the circumstance it is
 	// asked in, which a reason need not repeat ("Why would I use nohup
 	// when starting a long job?" is answered by "nohup lets a process
@@ -449,7 +459,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				}
 			}
 			cov, worst = -1, ""
-			for _, u := range units {
+			for _, u := range sectionCovers(units, cited) {
 				if len(names) > 0 {
 					u = maps.Clone(u)
 					for _, n := range names {
@@ -1244,6 +1254,43 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 	return units
 }
 
+// sectionCovers merges the covers of units (unitCovers) cut from one
+// section: the reader splits a long section into several units under the
+// section's own, and what the answer says from each of them is said from
+// that one section. The merged cover stands at the lowest number of them.
+func sectionCovers(units map[int]map[string]bool, cited map[int]*kus.KU) map[int]map[string]bool {
+	first := map[string]int{}
+	for _, n := range slices.Sorted(maps.Keys(units)) {
+		if key := sectionKey(cited[n]); key != "" {
+			if _, ok := first[key]; !ok {
+				first[key] = n
+			}
+		}
+	}
+	out := map[int]map[string]bool{}
+	for n, u := range units {
+		at := n
+		if key := sectionKey(cited[n]); key != "" {
+			at = first[key]
+		}
+		if out[at] == nil {
+			out[at] = map[string]bool{}
+		}
+		maps.Copy(out[at], u)
+	}
+	return out
+}
+
+// sectionKey names the section unit k was cut from: its parent and title
+// (the parts of one long section share both), or "" for a unit with no
+// parent.
+func sectionKey(k *kus.KU) string {
+	if k == nil || len(k.ParentUnitIDs) == 0 {
+		return ""
+	}
+	return k.SourceID + "\x00" + k.ParentUnitIDs[0] + "\x00" + k.Title
+}
+
 // callRE matches the name of a function or method called in code
 // ("OldestItem" of "q.OldestItem()").
 var callRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*\(`)
@@ -1464,7 +1511,7 @@ func several(target string) bool {
 // defines reports whether the task asks what something is. "What's the
 // way to X?" asks how to X (wayRE), whatever act the intents give it.
 func defines(in *plugin.ValidateInput) bool {
-	if wayRE.MatchString(in.Payload.Prompt) {
+	if wayRE.MatchString(in.Payload.Prompt) || reactionRE.MatchString(in.Payload.Prompt) {
 		return false
 	}
 	for _, it := range in.Intents {
@@ -1479,6 +1526,12 @@ func defines(in *plugin.ValidateInput) bool {
 // form of a what-question ("What's the way to ...", "What is the best way
 // to ...", "What command do I use to ...").
 var wayRE = regexp.MustCompile(`(?i)^\W*what(?:'s|’s|\s+is)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:way|command|method)\s+(?:to|for)\b|^\W*what\s+(?:command|tool)\s+do\s+i\s+use\s+to\b`)
+
+// reactionRE matches a question that asks what something does in a
+// situation ("What does the VM do when a validator rejects an answer?"):
+// it asks how it behaves then, not what it is, and the source that says
+// so is about the situation.
+var reactionRE = regexp.MustCompile(`(?i)^\W*what\s+(?:does|do|did|will|would)\s+.+?\s+do\s+(?:when|whenever|if|once|after|while|on)\s`)
 
 // rarest is the key term of target that is rarest in the knowledge base
 // ("" when it has none).
@@ -2516,8 +2569,7 @@ func statements(body string) []statement {
 			continue
 		}
 		line = strings.TrimLeft(line, "-*+> ")
-		line = strings.TrimSpace(strings.TrimLeft(line, "0123456789"))
-		line = strings.TrimSpace(strings.TrimLeft(line, ".)"))
+		line = orderedMarkerRE.ReplaceAllString(line, "")
 		rest := line
 		for rest != "" {
 			loc := citeGroupRE.FindStringSubmatchIndex(rest)
@@ -2540,6 +2592,11 @@ func statements(body string) []statement {
 	}
 	return out
 }
+
+// orderedMarkerRE is the marker of an ordered list item ("1. ", "2) "):
+// markup, where a number opening a sentence ("429 replies are retried")
+// is what the sentence says.
+var orderedMarkerRE = regexp.MustCompile(`^\d+[.)](?:\s+|$)`)
 
 func isSeparatorRow(line string) bool {
 	line = strings.TrimSpace(line)

@@ -1,0 +1,50 @@
+package gssymbolic
+
+import (
+	"regexp"
+	"strings"
+)
+
+// dottedNameRE matches a name written as code writes a path, a file or a
+// setting: words joined by dots or slashes (".vscode/settings.json",
+// "mrpvm.llm.endpoint", "net.ipv4.ip_forward"), a final ".*" standing for
+// every name under it ("mrpvm.llm.*").
+var dottedNameRE = regexp.MustCompile(`[A-Za-z0-9_~-]*[A-Za-z0-9_~-](?:[./][A-Za-z0-9_~-]+)+(?:\.\*)?|\.[A-Za-z0-9_-]+(?:[./][A-Za-z0-9_~-]+)+`)
+
+// dottedNames are the qualified names s writes, lower-cased: dotted or
+// slashed names of three parts or more. A name of two ("plugin.json",
+// "urfave/cli") is a file or a library that whole pages are about and many
+// of their passages write.
+func dottedNames(s string) []string {
+	var out []string
+	for _, m := range dottedNameRE.FindAllString(s, -1) {
+		m = strings.TrimRight(m, ".")
+		if strings.Count(m, ".")+strings.Count(m, "/") >= 2 {
+			out = append(out, strings.ToLower(m))
+		}
+	}
+	return out
+}
+
+// quotesNames is the share of the dotted names asked (dottedNames of the
+// target) that text writes as they are, or under a name it ends with ".*"
+// ("mrpvm.llm.*" for "mrpvm.llm.endpoint"). The analysed terms of such a
+// name ("mrpvm", "llm", "endpoint") are common words of a workspace that
+// many passages share; the name written whole is what only the passages
+// about that setting or file say.
+func quotesNames(asked []string, text string) float64 {
+	if len(asked) == 0 {
+		return 0
+	}
+	said := dottedNames(text)
+	n := 0
+	for _, a := range asked {
+		for _, s := range said {
+			if s == a || strings.HasSuffix(s, ".*") && strings.HasPrefix(a, strings.TrimSuffix(s, "*")) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(asked))
+}
