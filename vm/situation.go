@@ -47,6 +47,9 @@ func situationContext(statement string) (ctx string, ok bool) {
 	for i, l := range locs {
 		words[i] = strings.ToLower(statement[l[0]:l[1]])
 	}
+	if len(words) >= 3 && ownerWords[words[0]] {
+		return ownedContext(statement, locs)
+	}
 	if len(words) < 3 || !situationSubjects[words[0]] {
 		return "", false
 	}
@@ -57,7 +60,47 @@ func situationContext(statement string) (ctx string, ok bool) {
 	if desireVerbs[words[i]] || i+1 >= len(words) {
 		return "", false
 	}
-	ctx = strings.TrimRight(strings.TrimSpace(statement[locs[i+1][0]:]), ".,;:!? ")
+	from := locs[i+1][0]
+	if ongoing(words[:i+1]) {
+		from = locs[i][0]
+	}
+	ctx = strings.TrimRight(strings.TrimSpace(statement[from:]), ".,;:!? ")
+	if len(contentTerms(ctx)) == 0 {
+		return "", false
+	}
+	return ctx, true
+}
+
+// ongoing reports whether a first-person statement's words up to its
+// verb put that verb in the present progressive ("I'm copying", "we are
+// moving"): the verb says what the user is doing as they ask, the task
+// the question after it is a step of, so it is lent with its object.
+// A verb in the past says what was done before and is not lent.
+func ongoing(words []string) bool {
+	verb := words[len(words)-1]
+	if !strings.HasSuffix(verb, "ing") || len(verb) < 5 {
+		return false
+	}
+	for _, w := range words[:len(words)-1] {
+		switch w {
+		case "i'm", "we're", "am", "are":
+			return true
+		}
+	}
+	return false
+}
+
+// ownerWords open a sentence whose subject is the user's own thing ("my
+// gin app", "our build server").
+var ownerWords = map[string]bool{"my": true, "our": true}
+
+// ownedContext is the context a statement about the user's own thing
+// lends ("My disk is busy all the time"): the statement without the
+// possessive. Unlike a statement of what the user did, its verb says what
+// state the thing is in ("sits behind a proxy", "has no extension"),
+// which is what the question after it is asked in.
+func ownedContext(statement string, locs [][]int) (string, bool) {
+	ctx := strings.TrimRight(strings.TrimSpace(statement[locs[1][0]:]), ".,;:!? ")
 	if len(contentTerms(ctx)) == 0 {
 		return "", false
 	}
