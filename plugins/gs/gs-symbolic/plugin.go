@@ -379,7 +379,7 @@ var definedScopeRE = regexp.MustCompile(`(?i)\s+(?:in|on|of|for|within|inside)\s
 // definedSubject is the term a definition target asks for, as a label
 // compares: without its scope or a leading article.
 func definedSubject(target string) string {
-	if f := strings.Fields(target); len(f) > 1 && codeNameRE.MatchString(f[0]) {
+	if f := strings.Fields(target); len(f) > 1 && symbolic.IsCodeName(f[0]) {
 		// "What does --quiet hide?" asks what the option does: the
 		// name written as code is the subject, the words after it the
 		// question's verb.
@@ -388,10 +388,6 @@ func definedSubject(target string) string {
 	t := definedScopeRE.ReplaceAllString(strings.TrimSpace(target), "")
 	return label(itemArticleRE.ReplaceAllString(t, ""))
 }
-
-// codeNameRE matches a name written as code: an option ("--quiet"), a call
-// ("c.FullPath()"), or a dotted or underscored identifier.
-var codeNameRE = regexp.MustCompile(`^(?:--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[._]\w+)+(?:\(\))?|[A-Za-z_]\w*\(\))$`)
 
 // alternativeRE is the way of doing a task that a how-to sets aside:
 // "rather than a remote one" of "send messages to the local daemon rather

@@ -4,13 +4,14 @@ import (
 	"regexp"
 
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // codeVerbRE matches a target that opens with a name written as code (an
 // option "--quiet", a call "c.FullPath()", a dotted or underscored
 // identifier) and the word after it.
-var codeVerbRE = regexp.MustCompile(`^\s*(--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[._]\w+)+(?:\(\))?|[A-Za-z_]\w*\(\))\s+([A-Za-z]+)\b`)
+var codeVerbRE = regexp.MustCompile(`^\s*(` + symbolic.CodeName + `)\s+([A-Za-z]+)\b`)
 
 // lookLikeRE finds the verb of a likeness ("look like", "looks like").
 var lookLikeRE = regexp.MustCompile(`(?i)\blook(?:s|ed)?\s+like\b`)
