@@ -26,7 +26,7 @@
 // says from a source with a synonym from the general lexicon, "follow"
 // for "watch", counts for half of it, and a clipped word the lexicon
 // does not know, "repo", is covered by the word it begins,
-// "repositories"); one cited source must cover them, the units the
+// "repositories"); the source it leads with must cover some of them, one cited source must cover them, the units the
 // reader cut from one long section counting as one. It must lead with a
 // source that has them together in one sentence (or names one of them in
 // its title, or says an identifier the question names,

@@ -523,6 +523,16 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			}
 		}
 	}
+	// The source an answer leads with is the one it answers from: when
+	// what the answer says from it covers none of what the question asks,
+	// the answer leads with something else, however well the sources it
+	// cites further down cover the question between them.
+	if n, k := leadUnit(stmts, cited); k != nil && units[n] != nil && len(targets) > 0 {
+		if c, _ := keyCoverage(targets[0], units[n], rar, swap); c == 0 {
+			v.reason = fmt.Sprintf("the source the answer leads with, [%d] %s, covers none of what %q asks", n, k.Title, clip(targets[0]))
+			return v
+		}
+	}
 	// A question answered with the examples of several sources is answered
 	// by each of them: a source that covers less than MinKeyTerms of what
 	// the task asks (by rarity) is quoted for a word it shares with the
