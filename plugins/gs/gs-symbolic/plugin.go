@@ -115,6 +115,11 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			return nil, err
 		}
 		ss := statementsOf(e.KU, rc.Corpus)
+		if act == "explain" || act == "define" {
+			// A reason or what a call gives may be said only in
+			// the comments of a page's code (commentStatements).
+			ss = append(ss, commentStatements(ss)...)
+		}
 		titleOverlap := symbolic.Overlap(want, symbolic.TermSet(e.KU.Title))
 		for t := range symbolic.TermSet(e.KU.Title) {
 			all[t] = true

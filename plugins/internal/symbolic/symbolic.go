@@ -77,18 +77,41 @@ func isAbbrevEnd(s string) bool {
 	return false
 }
 
-// Split classifies each sentence of a user's turn.
+// Split classifies each sentence of a user's turn. A bare question
+// (bareQuestion: "Why?", "Why is that?") asks about the statement before it
+// and is one task with it (askedOf).
 func Split(turn string) []Piece {
 	var out []Piece
 	for _, line := range strings.Split(turn, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
 		for _, s := range Sentences(line) {
+			if n := len(out); n > 0 && bareQuestion(s) && !strings.HasSuffix(out[n-1].Text, "?") {
+				out[n-1] = classify(askedOf(s, out[n-1].Text))
+				continue
+			}
 			for _, part := range Parts(s) {
 				out = append(out, classify(part))
 			}
 		}
 	}
 	return out
+}
+
+// bareQuestion reports whether sentence s is a question of question words
+// and stop words alone ("Why?", "Why is that?"): it names nothing
+// of its own, so it asks about what the user said before it.
+func bareQuestion(s string) bool {
+	low := strings.ToLower(strings.TrimSpace(s))
+	return strings.HasSuffix(low, "?") && startsWithAny(low, questionStarts) && len(ContentTerms(low)) == 0
+}
+
+// askedOf is the question a bare question asks of the statement before
+// it: the question's words, then the statement ("Why?" after "The build
+// fails." asks "Why The build fails?").
+func askedOf(question, statement string) string {
+	q := strings.TrimRightFunc(question, func(r rune) bool { return r == '?' || unicode.IsSpace(r) })
+	st := strings.TrimRightFunc(statement, func(r rune) bool { return r == '.' || r == '!' || unicode.IsSpace(r) })
+	return q + " " + st + "?"
 }
 
 // partRE finds where a sentence asks a second question: ", and how ...",
