@@ -248,10 +248,10 @@ var ratchets = []ratchet{
 	// (the tree it was written on). It is tuned on, so whoever raises its
 	// figures raises these.
 	{"fourth development set right answers", []string{"dev4"}, floors{0.82, 0.53, 0.80, 0.71}}, // 25/29, 25/45, 25/30; 75/104
-	// The seventh development set alone, set one answer under its first
-	// run (written before the system was run on it): whoever raises its
-	// figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.21, 0.40, 0.45, 0.39}}, // 6/23, 19/45, 12/24; 37/92
+	// The seventh development set alone, one answer under its figures
+	// (it was written before the system was run on it, and is tuned on
+	// since): whoever raises its figures raises these.
+	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.42, 0.54, 0.47}}, // 11/23, 20/45, 14/24; 45/92
 	// The sixth development set alone, set at its first run (written
 	// before the system was run on it): whoever raises its figures raises
 	// these.
@@ -262,7 +262,7 @@ var ratchets = []ratchet{
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
-	{"second development set right answers", []string{"dev2"}, floors{0.85, 0.75, 0.85, 0.82}}, // 19/21, 31/40, 24/28; 74/89
+	{"second development set right answers", []string{"dev2"}, floors{0.90, 0.75, 0.85, 0.83}}, // 20/21, 31/40, 24/28; 75/89
 }
 
 // kindFloors are floors of the right answers of one kind, over the
