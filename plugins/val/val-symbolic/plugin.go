@@ -2141,6 +2141,9 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 		if !exampleRE.MatchString(line) && !describes(line, cited, rc) {
 			return true
 		}
+		if conditionPhraseRE.MatchString(line) {
+			return true
+		}
 		for _, w := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if reasonWords[w] {
 				return true
@@ -2149,6 +2152,11 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 	}
 	return false
 }
+
+// conditionPhraseRE finds a phrase that ties what a description says to
+// a case ("has reversed meaning in this case", "in which case it is
+// kept"): the description states a condition, as "when" or "if" does.
+var conditionPhraseRE = regexp.MustCompile(`(?i)\bin\s+(?:this|that|which|such|each)\s+cases?\b`)
 
 // asideRE finds a parenthetical aside in an example's description.
 var asideRE = regexp.MustCompile(`\(([^()]+)\)`)
