@@ -11,18 +11,18 @@ import (
 // condition, as "when" or "if" does, and so answers a "why" question; a
 // "case" that is not such a phrase ("upper case") does not.
 func TestADescriptionTiedToACaseExplains(t *testing.T) {
-	for _, tc := range []struct {
-		body string
-		want bool
-	}{
-		{"- Auto-resolve conflicts by favoring the working branch (`theirs` keyword has reversed meaning in this case):\n\n  `git rebase -X theirs main`\n", true},
-		{"- Keep the old file, in which case nothing is written:\n\n  `frob --keep`\n", true},
-		{"- Print the name of each file, in each case:\n\n  `frob --name`\n", true},
-		{"- Convert a file to upper case:\n\n  `frob --upper file`\n", false},
-		{"- Match names regardless of case:\n\n  `frob -i name`\n", false},
+	for want, descs := range map[bool][]string{
+		true: {
+			"Auto-resolve conflicts by favoring the working branch (`theirs` keyword has reversed meaning in this case)",
+			"Keep the old file, in which case nothing is written",
+			"Print the name of each file, in each case",
+		},
+		false: {"Convert a file to upper case", "Match names regardless of case"},
 	} {
-		if got := explains(tc.body, nil, plugin.RunContext{}); got != tc.want {
-			t.Errorf("explains(%q) = %v, want %v", tc.body, got, tc.want)
+		for _, desc := range descs {
+			if explains("- "+desc+":\n\n  `frob --flag`\n", nil, plugin.RunContext{}) != want {
+				t.Errorf("explains says %v of the example described %q", !want, desc)
+			}
 		}
 	}
 }
