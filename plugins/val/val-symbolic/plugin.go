@@ -1933,16 +1933,28 @@ func asksWhy(in *plugin.ValidateInput) bool {
 // follows.
 var circumstanceRE = regexp.MustCompile(`(?i)\s+(?:when|whenever|while|if|once|after|before|unless|although|(?:even\s+)?though|even\s+if)\s+\S.*$`)
 
+// contrastRE finds the clause of a "why" question that names the
+// alternative the user expected ("instead of streaming it", "rather than
+// squashed") and what follows: the question asks the reason for what
+// happens, which a reason need not set against the alternative.
+var contrastRE = regexp.MustCompile(`(?i)[\s,]+(?:instead\s+of|rather\s+than)\s+\S.*$`)
+
 // whyAsked is what a "why" target asks about without the circumstance
 // clause closing it ("would I use nohup" of "would I use nohup when
-// starting a long job"); target itself when it has no such clause or
+// starting a long job") and without the alternative it is contrasted
+// with (contrastRE); target itself when it has no such clause or
 // nothing would remain of it but filler.
 func whyAsked(target string) string {
-	loc := circumstanceRE.FindStringIndex(target)
-	if loc == nil {
+	cut := -1
+	for _, re := range []*regexp.Regexp{circumstanceRE, contrastRE} {
+		if loc := re.FindStringIndex(target); loc != nil && (cut < 0 || loc[0] < cut) {
+			cut = loc[0]
+		}
+	}
+	if cut < 0 {
 		return target
 	}
-	asked := target[:loc[0]]
+	asked := target[:cut]
 	for _, k := range symbolic.ContentTerms(asked) {
 		if !filler[k] {
 			return asked
@@ -2129,6 +2141,9 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 		if !exampleRE.MatchString(line) && !describes(line, cited, rc) {
 			return true
 		}
+		if conditionPhraseRE.MatchString(line) {
+			return true
+		}
 		for _, w := range strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if reasonWords[w] {
 				return true
@@ -2137,6 +2152,11 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 	}
 	return false
 }
+
+// conditionPhraseRE finds a phrase that ties what a description says to
+// a case ("has reversed meaning in this case", "in which case it is
+// kept"): the description states a condition, as "when" or "if" does.
+var conditionPhraseRE = regexp.MustCompile(`(?i)\bin\s+(?:this|that|which|such|each)\s+cases?\b`)
 
 // asideRE finds a parenthetical aside in an example's description.
 var asideRE = regexp.MustCompile(`\(([^()]+)\)`)
