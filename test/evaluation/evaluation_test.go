@@ -252,10 +252,11 @@ var ratchets = []ratchet{
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
 	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.42, 0.54, 0.47}}, // 11/23, 20/45, 14/24; 45/92
-	// The eighth development set alone, one answer under its first run
-	// (written before the system was run on it): whoever raises its
+	// The eighth development set alone, one answer under its figures (it
+	// was written before the system was run on it, and is tuned on since;
+	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.52, 0.52, 0.21, 0.47}}, // 13/23, 28/51, 6/23; 47/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.54, 0.21, 0.49}}, // 14/23, 29/51, 6/23; 49/97
 	// The sixth development set alone, set at its first run (written
 	// before the system was run on it): whoever raises its figures raises
 	// these.
