@@ -726,16 +726,30 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 // citedPages are the terms of the whole pages the cited units stand in,
 // or nil when the corpus holds the text of none of them.
 func citedPages(cited map[int]*kus.KU, rc plugin.RunContext) map[string]bool {
+	var out map[string]bool
+	for _, page := range pageTermSets(cited, rc) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		maps.Copy(out, page)
+	}
+	return out
+}
+
+// pageTermSets are the terms of each whole page the cited units stand in,
+// by source id, each page read once however many of its units are cited;
+// a page whose text the corpus does not hold has no entry.
+func pageTermSets(cited map[int]*kus.KU, rc plugin.RunContext) map[string]map[string]bool {
 	if rc.Corpus == nil {
 		return nil
 	}
-	var out map[string]bool
+	out := map[string]map[string]bool{}
 	for _, k := range cited {
+		if _, done := out[k.SourceID]; done {
+			continue
+		}
 		if src := rc.Corpus.SourceText(k.SourceID); len(src) > 0 {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			maps.Copy(out, symbolic.TermSet(string(src)))
+			out[k.SourceID] = symbolic.TermSet(string(src))
 		}
 	}
 	return out
@@ -1179,8 +1193,9 @@ func coverPageValues(targets []string, cover map[string]bool, units map[int]map[
 	if len(values) == 0 {
 		return
 	}
+	pages := pageTermSets(cited, rc)
 	for n, k := range cited {
-		page := symbolic.TermSet(string(rc.Corpus.SourceText(k.SourceID)))
+		page := pages[k.SourceID]
 		for _, v := range values {
 			if page[v] {
 				cover[v] = true
