@@ -256,7 +256,7 @@ var ratchets = []ratchet{
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.54, 0.21, 0.49}}, // 14/23, 29/51, 6/23; 49/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.54, 0.30, 0.51}}, // 14/23, 29/51, 8/23; 51/97
 	// The sixth development set alone, set at its first run (written
 	// before the system was run on it): whoever raises its figures raises
 	// these.
