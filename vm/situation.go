@@ -64,6 +64,12 @@ func situationContext(statement string) (ctx string, ok bool) {
 	if ongoing(words[:i+1]) {
 		from = locs[i][0]
 	}
+	return lentFrom(statement, from)
+}
+
+// lentFrom is the context statement lends from byte from on, without its
+// closing punctuation; ok is false when that names nothing.
+func lentFrom(statement string, from int) (ctx string, ok bool) {
 	ctx = strings.TrimRight(strings.TrimSpace(statement[from:]), ".,;:!? ")
 	if len(contentTerms(ctx)) == 0 {
 		return "", false
@@ -100,11 +106,7 @@ var ownerWords = map[string]bool{"my": true, "our": true}
 // state the thing is in ("sits behind a proxy", "has no extension"),
 // which is what the question after it is asked in.
 func ownedContext(statement string, locs [][]int) (string, bool) {
-	ctx := strings.TrimRight(strings.TrimSpace(statement[locs[1][0]:]), ".,;:!? ")
-	if len(contentTerms(ctx)) == 0 {
-		return "", false
-	}
-	return ctx, true
+	return lentFrom(statement, locs[1][0])
 }
 
 // adverb reports whether a word is only ever an adverb ("already",

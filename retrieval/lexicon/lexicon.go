@@ -80,6 +80,13 @@ func PartsOfSpeech(term string) (all, main PartOfSpeech) {
 	return tab.partsOfSpeech(term)
 }
 
+// HasVerbSense reports whether the analysed term has a sense as a verb
+// (PartsOfSpeech holds Verb): "stop" does, "ad" does not.
+func HasVerbSense(term string) bool {
+	all, _ := PartsOfSpeech(term)
+	return all&Verb != 0
+}
+
 // Senses returns the number of senses an analysed term has over all its
 // parts of speech (of any of the lemmas it is the term of: "cut" as a
 // noun, a verb, an adjective and an adverb, 84), at most 255; 0 for a term

@@ -205,6 +205,14 @@ func TestEmbeddedPartsOfSpeech(t *testing.T) {
 	assert.Zero(t, all|main)
 }
 
+// HasVerbSense is whether PartsOfSpeech holds Verb: "stop" has a verb
+// sense, "ad" and an unknown term have none.
+func TestHasVerbSense(t *testing.T) {
+	assert.True(t, HasVerbSense("stop"))
+	assert.False(t, HasVerbSense("ad"))
+	assert.False(t, HasVerbSense("nosuchtermanywhere"))
+}
+
 // A damaged compact table is refused when its header or sizes are wrong,
 // and a lookup that meets a number out of range finds nothing rather than
 // failing.

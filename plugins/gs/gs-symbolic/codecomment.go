@@ -21,6 +21,9 @@ func commentStatements(ss []statement) []statement {
 			continue
 		}
 		open := strings.TrimSpace(s.md[0])
+		if !fenceLine(open) {
+			continue
+		}
 		for i := 1; i < len(s.md); i++ {
 			if !codeComment(s.md[i]) || fenceLine(s.md[i]) {
 				continue
@@ -33,7 +36,7 @@ func commentStatements(ss []statement) []statement {
 			code := commentedCode(s.md[j:])
 			i = j - 1
 			said := strings.Join(words, " ")
-			if len(strings.Fields(said)) < minCommentSentenceWords || !fenceLine(open) {
+			if len(strings.Fields(said)) < minCommentSentenceWords {
 				continue
 			}
 			st := statement{kind: kindSentence, text: said, md: []string{said}}

@@ -1492,7 +1492,7 @@ func keptLines(lines, want []string, isFence []bool, least int) (keep, code []bo
 				terms[t] = true
 			}
 		}
-		if sharedTerms(want, terms) < least {
+		if symbolic.Shared(want, terms) < least {
 			continue
 		}
 		keep[i] = true
@@ -1519,17 +1519,6 @@ func keptLines(lines, want []string, isFence []bool, least int) (keep, code []bo
 		}
 	}
 	return keep, code
-}
-
-// sharedTerms is how many of want's terms have holds.
-func sharedTerms(want []string, have map[string]bool) int {
-	n := 0
-	for _, t := range want {
-		if have[t] {
-			n++
-		}
-	}
-	return n
 }
 
 // countTrue is how many of marks are set.

@@ -13,6 +13,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 	"github.com/mrpvm/mrpvm/retrieval/bm25"
 	"github.com/mrpvm/mrpvm/retrieval/hdc"
 	"github.com/mrpvm/mrpvm/retrieval/lexicon"
@@ -757,13 +758,7 @@ func (e *Engine) coverage(terms []string, ev []plugin.ScoredKU) float64 {
 			have[t] = true
 		}
 	}
-	n := 0
-	for _, t := range terms {
-		if have[t] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(terms))
+	return symbolic.Overlap(terms, have)
 }
 
 // sessionCandidates scores the session's KUs by query-term overlap, on the

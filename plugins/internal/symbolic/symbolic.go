@@ -509,13 +509,18 @@ func Overlap(want []string, have map[string]bool) float64 {
 	if len(want) == 0 {
 		return 0
 	}
+	return float64(Shared(want, have)) / float64(len(want))
+}
+
+// Shared is how many of want's terms have holds.
+func Shared(want []string, have map[string]bool) int {
 	n := 0
 	for _, t := range want {
 		if have[t] {
 			n++
 		}
 	}
-	return float64(n) / float64(len(want))
+	return n
 }
 
 // TermSet analyses s into a set of terms.

@@ -73,8 +73,7 @@ func opensWithVerb(w string) bool {
 	if len(terms) != 1 {
 		return false
 	}
-	all, _ := lexicon.PartsOfSpeech(terms[0])
-	return all&lexicon.Verb != 0
+	return lexicon.HasVerbSense(terms[0])
 }
 
 // nounHead is the head of the noun phrase words open with, as phraseHead

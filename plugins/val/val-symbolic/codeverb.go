@@ -30,7 +30,7 @@ func codeVerbFree(target string) string {
 	if len(terms) != 1 {
 		return target
 	}
-	if all, _ := lexicon.PartsOfSpeech(terms[0]); all&lexicon.Verb == 0 {
+	if !lexicon.HasVerbSense(terms[0]) {
 		return target
 	}
 	return target[:m[4]] + target[m[5]:]

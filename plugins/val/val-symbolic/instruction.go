@@ -23,7 +23,7 @@ func instructs(s string) bool {
 		if len(terms) == 0 {
 			continue
 		}
-		if all, _ := lexicon.PartsOfSpeech(terms[0]); all&lexicon.Verb != 0 {
+		if lexicon.HasVerbSense(terms[0]) {
 			return true
 		}
 	}

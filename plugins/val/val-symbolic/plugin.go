@@ -2320,7 +2320,7 @@ const maxCompoundTail = 5
 // say the hindrance in words of their own ("limit", "cap").
 func verbAction(task string) string {
 	action, _ := symbolic.Action(task)
-	if all, _ := lexicon.PartsOfSpeech(action); all&lexicon.Verb == 0 {
+	if !lexicon.HasVerbSense(action) {
 		return ""
 	}
 	if !hinders(action) {
@@ -2336,7 +2336,7 @@ func verbAction(task string) string {
 				return ""
 			}
 			if len(g) == 1 {
-				if all, _ := lexicon.PartsOfSpeech(g[0]); all&lexicon.Verb != 0 {
+				if lexicon.HasVerbSense(g[0]) {
 					return g[0]
 				}
 			}

@@ -50,7 +50,7 @@ func tellsEvent(s string) bool {
 			continue
 		}
 		for _, k := range symbolic.TaskTerms(w) {
-			if all, _ := lexicon.PartsOfSpeech(k); all&lexicon.Verb != 0 {
+			if lexicon.HasVerbSense(k) {
 				return true
 			}
 		}
@@ -73,7 +73,7 @@ func finiteClause(s string) bool {
 			continue
 		}
 		for _, k := range symbolic.ContentTerms(w) {
-			if all, _ := lexicon.PartsOfSpeech(k); all&lexicon.Verb != 0 {
+			if lexicon.HasVerbSense(k) {
 				return true
 			}
 		}
