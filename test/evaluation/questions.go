@@ -86,19 +86,13 @@ func LoadSet(path string) (*Set, error) {
 	return &s, nil
 }
 
-// SetNames are the question sets, in the order they are loaded and asked:
-// the development set, the held-out set, a second held-out set written
-// later by someone who had not seen the system's answers, a second
-// development set written after the first had been tuned on, a third
-// held-out set written the same way as the second, a third development
-// set written the same day from passages the others do not use, a fourth
-// development set written the next day the same way, a fifth
-// development set written the same day as the fourth, the same way, a
-// sixth development set written the same day, the same way, and a seventh
-// development set written the next day, the same way. A set asked
-// later never changes what an earlier one measures, since the earlier items
-// of a workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"}
+// SetNames are the question sets, in the order they are loaded and asked.
+// The held-out sets were written by someone who had not seen the system's
+// answers and are never tuned on; each development set was written from
+// the source pages before the system was run on it, then tuned on. A set
+// asked later never changes what an earlier one measures, since the
+// earlier items of a workspace are asked first.
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {

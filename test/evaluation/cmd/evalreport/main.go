@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	set := flag.String("set", "dev", "question set: dev, heldout, heldout2, dev2, heldout3, dev3, dev4, dev5, dev6 or all")
+	set := flag.String("set", "dev", "question set: "+strings.Join(evaluation.SetNames, ", ")+" or all")
 	wsFlag := flag.String("workspace", "", "comma-separated workspaces to run (mrpvm-docs, tldr, golibs); default all")
 	misses := flag.Bool("misses", false, "list every wrong answer of the set after the tables")
 	show := flag.String("show", "", "comma-separated question ids (or id prefixes) whose full answers are printed after the tables")
@@ -43,7 +43,7 @@ func run(set, wsFlag string, misses bool, show string) error {
 		}
 	}
 	if len(chosen) == 0 {
-		return fmt.Errorf("-set %q: want dev, heldout, heldout2, dev2, heldout3, dev3, dev4, dev5, dev6 or all", set)
+		return fmt.Errorf("-set %q: want %s or all", set, strings.Join(evaluation.SetNames, ", "))
 	}
 	tmp, err := os.MkdirTemp("", "mrpvm-eval-")
 	if err != nil {
