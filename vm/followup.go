@@ -108,6 +108,9 @@ func followUp(q string) (bool, string) {
 	if len(content) > maxFollowUpTerms {
 		return false, ""
 	}
+	if w := emptyLeadClause(low); w != "" {
+		return true, w
+	}
 	locs := wordRE.FindAllStringIndex(low, -1)
 	words := make([]string, len(locs))
 	for i, loc := range locs {
@@ -131,6 +134,26 @@ func followUp(q string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// subordinators open a clause of time or condition.
+var subordinators = []string{"once ", "when ", "after ", "if ", "now that ", "as soon as "}
+
+// emptyLeadClause returns the subordinator of a clause of time or
+// condition that opens low (a question in lower case) and names nothing
+// ("once I'm in, how do I ...", "if so, ...", "when done, ..."): the state
+// it speaks of is one the conversation set up. "" when there is none.
+func emptyLeadClause(low string) string {
+	comma := strings.Index(low, ",")
+	if comma < 0 {
+		return ""
+	}
+	for _, sub := range subordinators {
+		if strings.HasPrefix(low, sub) && len(contentTerms(low[len(sub):comma])) == 0 {
+			return strings.TrimSpace(sub)
+		}
+	}
+	return ""
 }
 
 // pointsBack tells an anaphor from the same word used otherwise: the
