@@ -108,6 +108,9 @@ func followUp(q string) (bool, string) {
 	if len(content) > maxFollowUpTerms {
 		return false, ""
 	}
+	if w := emptyLeadClause(low); w != "" {
+		return true, w
+	}
 	locs := wordRE.FindAllStringIndex(low, -1)
 	words := make([]string, len(locs))
 	for i, loc := range locs {
@@ -131,6 +134,26 @@ func followUp(q string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// subordinators open a clause of time or condition.
+var subordinators = []string{"once ", "when ", "after ", "if ", "now that ", "as soon as "}
+
+// emptyLeadClause returns the subordinator of a clause of time or
+// condition that opens low (a question in lower case) and names nothing
+// ("once I'm in, how do I ...", "if so, ...", "when done, ..."): the state
+// it speaks of is one the conversation set up. "" when there is none.
+func emptyLeadClause(low string) string {
+	comma := strings.Index(low, ",")
+	if comma < 0 {
+		return ""
+	}
+	for _, sub := range subordinators {
+		if strings.HasPrefix(low, sub) && len(contentTerms(low[len(sub):comma])) == 0 {
+			return strings.TrimSpace(sub)
+		}
+	}
+	return ""
 }
 
 // pointsBack tells an anaphor from the same word used otherwise: the
@@ -235,12 +258,7 @@ func canName(term string) bool {
 // it and few sources hold it: "stash" of git-stash names a thing, "run"
 // of docker-container-run is what one does to it.
 func topicOf(query string, sourceID, title string, rare func(term string) bool) (topic, keptAction string) {
-	action := ""
-	if loc := howLeadRE.FindStringIndex(query); loc != nil {
-		if ws := wordRE.FindAllString(query[loc[1]:], 1); len(ws) > 0 {
-			action = ws[0]
-		}
-	}
+	action := howToAction(query)
 	named := termSet(sourceName(sourceID) + " " + title)
 	// A compound name holds the word it starts with ("group" of
 	// groupadd): words of four letters or more at the start of a word of
@@ -431,12 +449,7 @@ func (r *run) heldShare(prev *TurnContext, terms []string) (share float64, rare 
 	if r.corp == nil || r.corp.Documents() == 0 || len(terms) == 0 {
 		return 0, false
 	}
-	held := map[string]bool{}
-	for _, src := range conversationPages(prev) {
-		for t := range termSet(string(r.corp.SourceText(src))) {
-			held[t] = true
-		}
-	}
+	held := r.conversationTerms(prev)
 	total, in := 0.0, 0.0
 	for _, t := range terms {
 		w := r.weight(t)
@@ -450,6 +463,21 @@ func (r *run) heldShare(prev *TurnContext, terms []string) (share float64, rare 
 		return 0, false
 	}
 	return in / total, rare
+}
+
+// conversationTerms are the analysed terms the pages the conversation is
+// about (conversationPages) hold; empty without statistics.
+func (r *run) conversationTerms(prev *TurnContext) map[string]bool {
+	held := map[string]bool{}
+	if r.corp == nil {
+		return held
+	}
+	for _, src := range conversationPages(prev) {
+		for t := range termSet(string(r.corp.SourceText(src))) {
+			held[t] = true
+		}
+	}
+	return held
 }
 
 // ownTerms are the content words of q besides its how-to action and the
@@ -500,7 +528,27 @@ func (r *run) newQuestion(q string, prev *TurnContext) bool {
 	topic := termSet(prev.Topic)
 	own := slices.DeleteFunc(contentTerms(rest), func(t string) bool { return topic[t] })
 	share, _ := r.heldShare(prev, own)
-	return len(own) > 0 && share < 0.5
+	return len(own) > 0 && share < 0.5 && r.namesNewThing(prev, own)
+}
+
+// namesNewThing reports whether one of a follow-up's own terms names a
+// thing the pages the conversation is about (conversationPages) do not
+// hold: a term the lexicon knows as no verb and mostly as a noun, or
+// does not know at all (a name). "text" of "and how do I count the lines
+// in a text file?" after a turn on at is such a thing; "stop", "go" and
+// "back" of "And how do I stop and go back where I was?" only say what
+// to do with what the conversation is about, and "permission" of "And
+// how do I take that permission back?" is held by the page that granted
+// it.
+func (r *run) namesNewThing(prev *TurnContext, own []string) bool {
+	held := r.conversationTerms(prev)
+	return slices.ContainsFunc(own, func(t string) bool {
+		if held[t] || lexicon.HasVerbSense(t) {
+			return false
+		}
+		all, main := lexicon.PartsOfSpeech(t)
+		return all == 0 || main&lexicon.Noun != 0
+	})
 }
 
 // turnContext records a turn for later follow-ups: an answered one with
@@ -556,10 +604,58 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc.Topic, tc.Action = topicOf(searched, tc.Sources[0], tc.Titles[0], rare)
 		tc.Anchors, tc.AnchorKUs = anchorsOf(searched, tc.Topic, resp.Evidence, r.pageTitle)
 		tc.Family = familyOf(searched, tc.Topic, tc.Sources[0])
+		if tc.Family == "" && len(tc.Anchors) > 0 {
+			tc.Topic = r.withPageName(tc.Topic, tc.Anchors[0], searched)
+		}
 	default:
 		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
 	return tc
+}
+
+// maxPageNameWords bounds the words of a page's title a topic takes on.
+const maxPageNameWords = 2
+
+// withPageName is a topic with the words of the title of the page the
+// conversation is about (its first anchor) added that the topic lacks,
+// that are rare in the knowledge base (rareTerm) and that are not the
+// how-to action of the question searched, when the topic already holds
+// one word of that title: the question named the thing and the page
+// named it in full ("git bisect" for "How do I hunt down the commit that
+// introduced a bug in git?"), and that full name is what a follow-up
+// pointing back at it means. A page whose title shares no word with the
+// topic may answer something else than was asked; its name is not
+// carried.
+func (r *run) withPageName(topic, page, searched string) string {
+	title := r.pageTitle(page)
+	if !sharesTerm(title, topic) {
+		return topic
+	}
+	have := termSet(topic)
+	action := howToAction(searched)
+	words := strings.Fields(topic)
+	added := 0
+	for _, w := range wordRE.FindAllString(title, -1) {
+		ts := contentTerms(w)
+		if len(ts) != 1 || have[ts[0]] || sharesTerm(w, action) || !r.rareTerm(ts[0]) || added == maxPageNameWords || len(words) >= maxTopicWords {
+			continue
+		}
+		have[ts[0]] = true
+		words = append(words, w)
+		added++
+	}
+	return strings.Join(words, " ")
+}
+
+// howToAction is the action word of a how-to question ("run" of "How do
+// I run a docker container?"), "" for another question.
+func howToAction(q string) string {
+	if loc := howLeadRE.FindStringIndex(q); loc != nil {
+		if ws := wordRE.FindAllString(q[loc[1]:], 1); len(ws) > 0 {
+			return ws[0]
+		}
+	}
+	return ""
 }
 
 // anchorsOf picks the cited sources a conversation is about: all of them

@@ -44,6 +44,11 @@ func TestFollowUpDetection(t *testing.T) {
 		{"Which one should I use, scp or rsync?", false},
 		{"Is there a command that counts words?", false},
 		{"How do I delete a file if it is locked by another process?", false},
+		// A clause of time or condition naming nothing speaks of a
+		// state the conversation set up.
+		{"Once I'm in, how do I download a whole folder?", true},
+		{"If so, how do I print the report?", true},
+		{"When the build fails, how do I print the report?", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {

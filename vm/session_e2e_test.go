@@ -237,3 +237,28 @@ func TestUnnamedTopicKeepsTheConversation(t *testing.T) {
 		turn{"How do I schedule a command to run in 5 minutes with at?", "common/at.md"},
 		turn{"How can I see which jobs are queued?", "common/at.md"})
 }
+
+// TestTopicCarriesThePageName: a question that names its thing only in
+// part ("git" of "the commit that introduced a bug in git") answered
+// from a page whose title names it in full ("git bisect") makes the
+// conversation about that page: a follow-up pointing back at it is
+// searched with the page's name and answered from it, not from a page
+// named after a word the conversation has used all along ("commit").
+func TestTopicCarriesThePageName(t *testing.T) {
+	resp := sessionIn(t, "bisect",
+		turn{"How do I find the commit that introduced a bug in git?", "common/git-bisect.md"},
+		turn{"How do I tell it the commit it checked out works fine?", "common/git-bisect.md"})[1]
+	assert.Contains(t, resp.Trace.SearchedFor, "bisect")
+}
+
+// TestAndWithoutANewThingKeepsTheTopic: a full question opening with
+// "and" whose own words name nothing the conversation's page does not
+// hold ("permission" of "And how do I take that permission back?" after
+// a turn on direnv, which grants it) continues the conversation, though
+// other pages hold more of its words.
+func TestAndWithoutANewThingKeepsTheTopic(t *testing.T) {
+	resp := sessionIn(t, "direnv",
+		turn{"How do I let direnv load the .envrc in this folder?", "common/direnv.md"},
+		turn{"And how do I take that permission back?", "common/direnv.md"})[1]
+	assert.NotEmpty(t, resp.Trace.SearchedFor, "the question is completed with the earlier topic")
+}
