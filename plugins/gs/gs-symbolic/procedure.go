@@ -763,6 +763,14 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	dedicated := false
 	if i := dedicatedSection(best.p, plainTop(best.ex), want, secs, c); i >= 0 {
 		best, dedicated = cands[i], true
+	} else {
+		plain := make([]float64, len(cands))
+		for i, c := range cands {
+			plain[i] = bestPlain(c.ex)
+		}
+		if i := headedSubject(best.p, bestPlain(best.ex), want, action, secs, plain, c); i >= 0 {
+			best = cands[i]
+		}
 	}
 	// A page that only says it is another name of a second page ("This
 	// command is an alias of docker container rm") is answered by that

@@ -1,0 +1,67 @@
+package gssymbolic
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+)
+
+// subjectTerms are the words of a how-to task that may say what it is
+// about on the page p is a section of, rarest first (by the sources
+// holding them, per c): the task's terms other than its action ("write"
+// says what to do, not what about) and the words of p's page's headings
+// above it (the product every section of the page is about). nil without
+// a corpus.
+func subjectTerms(p procedure, want []string, action string, c plugin.Corpus) []string {
+	if c == nil || c.Documents() == 0 {
+		return nil
+	}
+	own := symbolic.TermSet(strings.Join(ancestors(p.ku), " "))
+	var out []string
+	for _, w := range want {
+		if w != action && !own[w] && c.DocFreq(w) > 0 {
+			out = append(out, w)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return c.DocFreq(a) - c.DocFreq(b) })
+	return out
+}
+
+// headedSubject is the index in secs of the section of p's page whose
+// heading names what the task is about, when p's own heading does not: a
+// long page's section that shares the most words with the task ("Using
+// middleware", whose code happens to name a "testing" group) answers it
+// less than the section the page gives to what it asks ("Testing" for
+// "check in a test that my code logged an error with logrus"). The
+// subject is the rarest of the task's subject terms. It is -1 when p's
+// heading names it, the headings of p's page among secs name it under no
+// heading or several, or that section's best example holds less of the
+// task (plain) than p's (pPlain) or less than minOverlap: the heading
+// decides between passages that answer alike.
+func headedSubject(p procedure, pPlain float64, want []string, action string, secs []procedure, plain []float64, c plugin.Corpus) int {
+	if p.ku == nil {
+		return -1
+	}
+	for _, term := range subjectTerms(p, want, action, c) {
+		if symbolic.TermSet(p.ku.Title)[term] {
+			return -1
+		}
+		named, titles := -1, map[string]bool{}
+		for i, s := range secs {
+			if s.ku == nil || s.ku.SourceID != p.ku.SourceID || !symbolic.TermSet(s.ku.Title)[term] {
+				continue
+			}
+			if named < 0 {
+				named = i // secs are ranked: the first unit of the section
+			}
+			titles[s.ku.Title] = true
+		}
+		if named < 0 || len(titles) > 1 || plain[named] < max(minOverlap, pPlain) {
+			return -1
+		}
+		return named
+	}
+	return -1
+}
