@@ -629,6 +629,9 @@ type scored struct {
 // facts is noise), each said once (a list item its introduction already
 // shows is not repeated).
 func pick(stmts []scored, limit int) []scored {
+	// A comment read from a code block (commentStatements) and the
+	// statement that introduces the whole block show the same code: the
+	// first picked stands for both (showsCode).
 	var picked []scored
 	seen := map[string]bool{}
 	for _, s := range stmts {
@@ -642,7 +645,11 @@ func pick(stmts []scored, limit int) []scored {
 		if seen[key] {
 			continue
 		}
+		if slices.ContainsFunc(picked, func(p scored) bool { return showsCode(p, s) }) {
+			continue
+		}
 		seen[key] = true
+		picked = slices.DeleteFunc(picked, func(p scored) bool { return showsCode(s, p) })
 		shown := map[string]bool{}
 		for _, t := range s.subs {
 			k := strings.ToLower(strings.TrimSpace(t))
@@ -1148,4 +1155,23 @@ func (x exclusion) covers(desc string) bool {
 		return false
 	}
 	return len(x.object) == 0 || symbolic.Overlap(x.object, symbolic.TermSet(desc)) == 1
+}
+
+// showsCode reports whether a, picked, already shows the code b stands
+// over: b is a comment of the code block a introduces (commentStatements),
+// every line of b's code being in a's block.
+func showsCode(a, b scored) bool {
+	if a.ku != b.ku || len(b.block) < 3 || len(a.block) <= len(b.block) {
+		return false
+	}
+	in := map[string]bool{}
+	for _, l := range a.block {
+		in[strings.TrimSpace(l)] = true
+	}
+	for _, l := range b.block[1 : len(b.block)-1] {
+		if !in[strings.TrimSpace(l)] {
+			return false
+		}
+	}
+	return true
 }
