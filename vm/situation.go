@@ -135,27 +135,35 @@ func verbless(rest []string) bool {
 
 // foldSituations folds each intent that is a first-person statement
 // closed by a full stop in the question ("I resized the volume.")
-// into the intent after it: that intent's target is completed with what
-// the statement names, in parentheses, the form of the words a part
-// borrows from its siblings. The statement's intent is dropped. The
-// completed target is written into intents itself, whose backing array the
-// result shares: callers use the result in place of intents.
+// into every intent after it that is not one: their targets are
+// completed with what the statements before them name, in parentheses,
+// the form of the words a part borrows from its siblings. Statements in a
+// row ("I'm moving to viper 1.20. My code imports mapstructure.") all set
+// the scene of what is asked after them, each part of a question after
+// them included ("What do I change for the import, and how do I keep HCL
+// working?"). The statements' intents are dropped.
+// The completed target is written into intents itself, whose backing
+// array the result shares: callers use the result in place of intents.
 func (r *run) foldSituations(intents []plugin.Intent) []plugin.Intent {
 	if len(intents) < 2 {
 		return intents
 	}
 	low := strings.ToLower(r.question)
 	var out []plugin.Intent
+	var lent []string // what the statements so far name
 	for i := 0; i < len(intents); i++ {
 		in := intents[i]
 		if i+1 < len(intents) {
 			if ctx, ok := situationContext(in.Target); ok && closedStatement(low, strings.ToLower(in.Target)) {
-				next := intents[i+1]
-				next.Target = strings.TrimRight(strings.TrimSpace(next.Target), "?.! ") + " (" + ctx + ")"
-				intents[i+1] = next
-				r.trace.note("%q says what the question after it is about; that question is searched as %q", in.Target, next.Target)
+				lent = append(lent, ctx)
 				continue
 			}
+		}
+		if len(lent) > 0 {
+			asked := in.Target
+			in.Target = strings.TrimRight(strings.TrimSpace(asked), "?.! ") + " (" + strings.Join(lent, "; ") + ")"
+			intents[i] = in
+			r.trace.note("the statements before %q say what it is about; it is searched as %q", asked, in.Target)
 		}
 		out = append(out, in)
 	}

@@ -57,6 +57,14 @@ func TestFoldSituations(t *testing.T) {
 		assert.Equal(t, "start using it (a swap file)", got[0].Target)
 	}
 
+	r = &run{trace: &Trace{}, question: "I resized the volume. My disk has no partition table. How do I grow it, and how do I check it?"}
+	got = r.foldSituations(intents("I resized the volume", "My disk has no partition table", "grow it", "check it"))
+	if assert.Len(t, got, 2, "statements in a row are all folded") {
+		assert.Equal(t, "grow it (the volume; disk has no partition table)", got[0].Target)
+		assert.Equal(t, "check it (the volume; disk has no partition table)", got[1].Target,
+			"every part of the question after the statements is asked in their scene")
+	}
+
 	r = &run{trace: &Trace{}, question: "How do I list the volumes, and I resized the volume?"}
 	assert.Len(t, r.foldSituations(intents("list the volumes", "I resized the volume")), 2)
 
