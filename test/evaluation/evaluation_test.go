@@ -251,12 +251,12 @@ var ratchets = []ratchet{
 	// The seventh development set alone, one answer under its figures
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.42, 0.54, 0.47}}, // 11/23, 20/45, 14/24; 45/92
+	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.42, 0.58, 0.48}}, // 11/23, 20/45, 15/24; 46/92
 	// The eighth development set alone, one answer under its figures (it
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.54, 0.30, 0.51}}, // 14/23, 29/51, 8/23; 51/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.56, 0.34, 0.53}}, // 14/23, 30/51, 9/23; 53/97
 	// The ninth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
@@ -264,7 +264,7 @@ var ratchets = []ratchet{
 	// The sixth development set alone, set at its first run (written
 	// before the system was run on it): whoever raises its figures raises
 	// these.
-	{"sixth development set right answers", []string{"dev6"}, floors{0.65, 0.59, 0.80, 0.68}}, // 16/23, 27/44, 21/25; 64/92
+	{"sixth development set right answers", []string{"dev6"}, floors{0.65, 0.61, 0.84, 0.70}}, // 16/23, 28/44, 22/25; 66/92
 	// The fifth development set alone, set at its figures: it is tuned on,
 	// so whoever raises its figures raises these.
 	{"fifth development set right answers", []string{"dev5"}, floors{0.78, 0.49, 0.60, 0.62}}, // 26/32, 26/51, 21/33; 73/116

@@ -765,8 +765,8 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		best, dedicated = cands[i], true
 	} else {
 		plain := make([]float64, len(cands))
-		for i, c := range cands {
-			plain[i] = bestPlain(c.ex)
+		for i, cand := range cands {
+			plain[i] = bestPlain(cand.ex)
 		}
 		if i := headedSubject(best.p, bestPlain(best.ex), want, action, secs, plain, c); i >= 0 {
 			best = cands[i]

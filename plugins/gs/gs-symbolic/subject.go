@@ -31,10 +31,10 @@ func subjectTerms(p procedure, want []string, action string, c plugin.Corpus) []
 
 // headedSubject is the index in secs of the section of p's page whose
 // heading names what the task is about, when p's own heading does not: a
-// long page's section that shares the most words with the task ("Using
-// middleware", whose code happens to name a "testing" group) answers it
-// less than the section the page gives to what it asks ("Testing" for
-// "check in a test that my code logged an error with logrus"). The
+// long page's section that shares the most words with the task (a
+// "Using middleware" section whose code happens to name a "testing"
+// group) answers it less than the section the page gives to what it asks
+// (a "Testing" section, for a question about checking logs in a test). The
 // subject is the rarest of the task's subject terms. It is -1 when p's
 // heading names it, the headings of p's page among secs name it under no
 // heading or several, or that section's best example holds less of the
@@ -44,24 +44,23 @@ func headedSubject(p procedure, pPlain float64, want []string, action string, se
 	if p.ku == nil {
 		return -1
 	}
-	for _, term := range subjectTerms(p, want, action, c) {
-		if symbolic.TermSet(p.ku.Title)[term] {
-			return -1
-		}
-		named, titles := -1, map[string]bool{}
-		for i, s := range secs {
-			if s.ku == nil || s.ku.SourceID != p.ku.SourceID || !symbolic.TermSet(s.ku.Title)[term] {
-				continue
-			}
-			if named < 0 {
-				named = i // secs are ranked: the first unit of the section
-			}
-			titles[s.ku.Title] = true
-		}
-		if named < 0 || len(titles) > 1 || plain[named] < max(minOverlap, pPlain) {
-			return -1
-		}
-		return named
+	terms := subjectTerms(p, want, action, c)
+	if len(terms) == 0 || symbolic.TermSet(p.ku.Title)[terms[0]] {
+		return -1
 	}
-	return -1
+	subject := terms[0]
+	named, titles := -1, map[string]bool{}
+	for i, s := range secs {
+		if s.ku == nil || s.ku.SourceID != p.ku.SourceID || !symbolic.TermSet(s.ku.Title)[subject] {
+			continue
+		}
+		if named < 0 {
+			named = i // secs are ranked: the first unit of the section
+		}
+		titles[s.ku.Title] = true
+	}
+	if named < 0 || len(titles) > 1 || plain[named] < max(minOverlap, pPlain) {
+		return -1
+	}
+	return named
 }
