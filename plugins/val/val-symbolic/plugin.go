@@ -510,6 +510,12 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// actions aside: "see", "list"), those of them the cited pages
 		// use (heldWords), and the answer must say the follow-up's action
 		// (unsaidAction), which a page that lacks the word cannot carry.
+		if asked, ok := followUpAsk(t); ok && single {
+			if lead, again := repeatsLastLead(in.Answer, rc); again {
+				v.reason = fmt.Sprintf("the answer to the follow-up %q only repeats %q, the example that answered the turn before it", clip(asked), clip(lead))
+				return v
+			}
+		}
 		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
 			task := asked
 			asked = heldWords(asked, citedPages(cited, rc))
