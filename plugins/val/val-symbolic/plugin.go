@@ -370,6 +370,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// mentions life).
 	cover := symbolic.TermSet(body)
 	maps.Copy(cover, callTerms(body))
+	maps.Copy(cover, initialisms(body))
 	// A cited section is named by its page too: the words of the page's
 	// title ("gorilla/mux" over the README's "Testing Handlers") say what
 	// all of its sections are about. They are kept apart (pageOnly) for
@@ -378,6 +379,9 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// does not make one of them answer about something else.
 	for _, k := range cited {
 		maps.Copy(cover, labelTerms(k))
+		// A source that spells out an initialism's words covers it, as
+		// its title does (initialisms).
+		maps.Copy(cover, initialisms(k.TextBody))
 	}
 	pageOnly := map[string]bool{}
 	for _, k := range cited {
@@ -1270,7 +1274,9 @@ const maxSynonymRank = 8
 
 // labelTerms are the terms of a unit's title and source path.
 func labelTerms(k *kus.KU) map[string]bool {
-	return symbolic.TermSet(k.Title + " " + pathWords(k.SourceID))
+	out := symbolic.TermSet(k.Title + " " + pathWords(k.SourceID))
+	maps.Copy(out, initialisms(k.Title))
+	return out
 }
 
 // unitCovers gives, per cited source, the terms of what the answer says
@@ -1282,6 +1288,7 @@ func unitCovers(stmts []statement, cited map[int]*kus.KU) map[int]map[string]boo
 		said := strings.Join(texts, "\n")
 		maps.Copy(units[n], symbolic.TermSet(said))
 		maps.Copy(units[n], callTerms(said))
+		maps.Copy(units[n], initialisms(said))
 	}
 	return units
 }
