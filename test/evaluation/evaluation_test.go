@@ -251,12 +251,12 @@ var ratchets = []ratchet{
 	// The seventh development set alone, one answer under its figures
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.42, 0.58, 0.48}}, // 11/23, 20/45, 15/24; 46/92
+	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.44, 0.58, 0.50}}, // 11/23, 21/45, 15/24; 47/92
 	// The eighth development set alone, one answer under its figures (it
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.56, 0.34, 0.53}}, // 14/23, 30/51, 9/23; 53/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.56, 0.56, 0.39, 0.54}}, // 14/23, 30/51, 10/23; 54/97
 	// The ninth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
