@@ -117,12 +117,16 @@ func TestAnUnknownNameNeedsTheRestCovered(t *testing.T) {
 // topic is not answered by a passage that covers only the topic every
 // source of it shares ("config file viper"), however much of the completed
 // question that is; a passage that says what the user asked is. A
-// question without earlier turns is judged as a whole.
+// question without earlier turns, and a session's second question, are
+// judged as a whole (earlierTurns).
 func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"reload": 30, "file change": 300, "config viper": 20})}
 	features := plugin.ScoredKU{KU: plugintest.Text("v::48", "What is Viper?", "viper/README.md", 48, "Viper reads config files and watches them for changes.\nViper reloads the config file when it changes.")}
 	target := "Can it reload when the file changes (config file viper)?"
-	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
+	// The conversation a plugin sees holds the turns before the current
+	// question: the VM records a turn once it is answered.
+	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."},
+		{Role: "user", Text: "Where does it look for the file?"}, {Role: "assistant", Text: "..."}}
 	cases := []struct {
 		name, answer string
 		turns        []plugin.Turn
@@ -130,7 +134,8 @@ func TestFollowUpIsAnsweredOnWhatItAsks(t *testing.T) {
 	}{
 		{"only the topic", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusRejected},
 		{"what was asked", "Viper reloads the config file when it changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session, plugin.StatusAccepted},
-		{"no earlier turn", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session[2:], plugin.StatusAccepted},
+		{"no earlier turn", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", nil, plugin.StatusAccepted},
+		{"the second question", "Viper reads config files and watches them for changes. [1]\n\nSources:\n[1] What is Viper? — viper/README.md:48\n", session[:2], plugin.StatusAccepted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,7 +160,10 @@ func TestFollowUpIsJudgedOnWordsItsPageUses(t *testing.T) {
 	watching := plugin.ScoredKU{KU: plugintest.Text("v::60", "Watching and re-reading config files", "viper/README.md", 60,
 		"Viper can read a config file while running and run a function each time a file change occurs.")}
 	target := "Can it reload when the file changes (config file viper)?"
-	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."}, {Role: "user", Text: "Can it reload when the file changes?"}}
+	// The conversation a plugin sees holds the turns before the current
+	// question: the VM records a turn once it is answered.
+	session := []plugin.Turn{{Role: "user", Text: "How do I read a config file with viper?"}, {Role: "assistant", Text: "..."},
+		{Role: "user", Text: "Where does it look for the file?"}, {Role: "assistant", Text: "..."}}
 	answer := "Viper can read a config file while running and run a function each time a file change occurs. [1]\n\nSources:\n[1] Watching and re-reading config files — viper/README.md:60\n"
 	for _, tc := range []struct {
 		name, page string

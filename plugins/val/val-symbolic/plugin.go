@@ -870,8 +870,12 @@ func namesTopic(asked, topic string, cover map[string]bool, rar symbolic.Rarity)
 	return false
 }
 
-// earlierTurns reports whether the conversation has a user turn before
-// the current one: a question completed with a topic is then a follow-up.
+// earlierTurns reports whether the conversation, which holds the turns
+// before the current question (the VM records a turn once it is
+// answered), has two user turns or more: from a session's third question
+// on, a question completed with a topic is judged as a follow-up on its
+// own words. A session's second question is still judged as a whole,
+// completed topic included.
 func earlierTurns(rc plugin.RunContext) bool {
 	n := 0
 	for _, t := range rc.Conversation {
