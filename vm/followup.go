@@ -346,7 +346,7 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 		// command): a question whose own words that page mostly holds,
 		// one of them rare in the knowledge base ("which jobs are
 		// queued?"), is about it.
-		if share, rare := r.heldShare(prev, ownTerms(q, prev)); rare && share >= 0.5 {
+		if share, rare := r.heldShare(r.conversationTerms(prev), ownTerms(q, prev)); rare && share >= 0.5 {
 			is = true
 		}
 	}
@@ -442,14 +442,13 @@ func (r *run) rareTerm(t string) bool {
 }
 
 // heldShare is the share of terms, each weighed by its rarity in the
-// knowledge base, that the pages the conversation is about
-// (conversationPages) hold, and whether they hold one of the rare ones
-// (rareTerm); 0 without terms or statistics.
-func (r *run) heldShare(prev *TurnContext, terms []string) (share float64, rare bool) {
+// knowledge base, that held (conversationTerms: what the pages the
+// conversation is about hold) holds, and whether it holds one of the rare
+// ones (rareTerm); 0 without terms or statistics.
+func (r *run) heldShare(held map[string]bool, terms []string) (share float64, rare bool) {
 	if r.corp == nil || r.corp.Documents() == 0 || len(terms) == 0 {
 		return 0, false
 	}
-	held := r.conversationTerms(prev)
 	total, in := 0.0, 0.0
 	for _, t := range terms {
 		w := r.weight(t)
@@ -527,21 +526,21 @@ func (r *run) newQuestion(q string, prev *TurnContext) bool {
 	}
 	topic := termSet(prev.Topic)
 	own := slices.DeleteFunc(contentTerms(rest), func(t string) bool { return topic[t] })
-	share, _ := r.heldShare(prev, own)
-	return len(own) > 0 && share < 0.5 && r.namesNewThing(prev, own)
+	held := r.conversationTerms(prev)
+	share, _ := r.heldShare(held, own)
+	return len(own) > 0 && share < 0.5 && namesNewThing(held, own)
 }
 
 // namesNewThing reports whether one of a follow-up's own terms names a
-// thing the pages the conversation is about (conversationPages) do not
-// hold: a term the lexicon knows as no verb and mostly as a noun, or
+// thing held (conversationTerms: what the pages the conversation is
+// about hold) does not hold: a term the lexicon knows as no verb and mostly as a noun, or
 // does not know at all (a name). "text" of "and how do I count the lines
 // in a text file?" after a turn on at is such a thing; "stop", "go" and
 // "back" of "And how do I stop and go back where I was?" only say what
 // to do with what the conversation is about, and "permission" of "And
 // how do I take that permission back?" is held by the page that granted
 // it.
-func (r *run) namesNewThing(prev *TurnContext, own []string) bool {
-	held := r.conversationTerms(prev)
+func namesNewThing(held map[string]bool, own []string) bool {
 	return slices.ContainsFunc(own, func(t string) bool {
 		if held[t] || lexicon.HasVerbSense(t) {
 			return false

@@ -11,8 +11,7 @@ const minCommentSentenceWords = 5
 
 // commentStatements reads the comments inside the code blocks of ss as
 // sentences, each introducing the code under it (commentedCode):
-// documentation code says
-// why it is written so in its comments ("Exact routes are resolved before
+// documentation code says why it is written so in its comments ("Exact routes are resolved before
 // param routes, regardless of the order they were defined."), which
 // answer a question of why or of what a call gives as the page's prose
 // does, while the block around them is a program to read. A comment of

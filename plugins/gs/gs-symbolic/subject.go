@@ -1,32 +1,33 @@
 package gssymbolic
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
 
-// subjectTerms are the words of a how-to task that may say what it is
-// about on the page p is a section of, rarest first (by the sources
-// holding them, per c): the task's terms other than its action ("write"
-// says what to do, not what about) and the words of p's page's headings
-// above it (the product every section of the page is about). nil without
-// a corpus.
-func subjectTerms(p procedure, want []string, action string, c plugin.Corpus) []string {
+// subjectTerm is the word of a how-to task that says what it is about on
+// the page p is a section of: the rarest in the knowledge base (by the
+// sources holding it, per c; the first of equals) of the task's terms
+// other than its action ("write" says what to do, not what about) and the
+// words of p's page's headings above it (the product every section of the
+// page is about). "" without a corpus or such a term.
+func subjectTerm(p procedure, want []string, action string, c plugin.Corpus) string {
 	if c == nil || c.Documents() == 0 {
-		return nil
+		return ""
 	}
 	own := symbolic.TermSet(strings.Join(ancestors(p.ku), " "))
-	var out []string
+	subject, least := "", 0
 	for _, w := range want {
-		if w != action && !own[w] && c.DocFreq(w) > 0 {
-			out = append(out, w)
+		if w == action || own[w] {
+			continue
+		}
+		if df := c.DocFreq(w); df > 0 && (subject == "" || df < least) {
+			subject, least = w, df
 		}
 	}
-	slices.SortStableFunc(out, func(a, b string) int { return c.DocFreq(a) - c.DocFreq(b) })
-	return out
+	return subject
 }
 
 // headedSubject is the index in secs of the section of p's page whose
@@ -35,7 +36,7 @@ func subjectTerms(p procedure, want []string, action string, c plugin.Corpus) []
 // "Using middleware" section whose code happens to name a "testing"
 // group) answers it less than the section the page gives to what it asks
 // (a "Testing" section, for a question about checking logs in a test). The
-// subject is the rarest of the task's subject terms. It is -1 when p's
+// subject is subjectTerm's. It is -1 when p's
 // heading names it, the headings of p's page among secs name it under no
 // heading or several, or that section's best example holds less of the
 // task (plain) than p's (pPlain) or less than minOverlap: the heading
@@ -44,11 +45,10 @@ func headedSubject(p procedure, pPlain float64, want []string, action string, se
 	if p.ku == nil {
 		return -1
 	}
-	terms := subjectTerms(p, want, action, c)
-	if len(terms) == 0 || symbolic.TermSet(p.ku.Title)[terms[0]] {
+	subject := subjectTerm(p, want, action, c)
+	if subject == "" || symbolic.TermSet(p.ku.Title)[subject] {
 		return -1
 	}
-	subject := terms[0]
 	named, titles := -1, map[string]bool{}
 	for i, s := range secs {
 		if s.ku == nil || s.ku.SourceID != p.ku.SourceID || !symbolic.TermSet(s.ku.Title)[subject] {

@@ -24,17 +24,12 @@ func TestInitialismsSpellOutRunsOfContentWords(t *testing.T) {
 func TestInitialismCoveredBySourceSpellingItOut(t *testing.T) {
 	c := corpus{n: 1000, df: freqs(map[string]int{"run tests formatter": 300, "pr": 3})}
 	answer := "Run the tests and the formatter. [1]\n\nSources:\n[1] Contributing — CONTRIBUTING.md:1\n"
-	for _, tc := range []struct {
-		name, body string
-		want       plugin.Status
-	}{
-		{"spelt out", "Run the tests and the formatter.\n\nSubmit a pull request.", plugin.StatusAccepted},
-		{"not spelt out", "Run the tests and the formatter.\n\nSend the patch.", plugin.StatusRejected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ev := plugin.ScoredKU{KU: plugintest.Text("c::1", "Contributing", "CONTRIBUTING.md", 1, tc.body)}
-			res := validate(t, c, &plugin.ValidateInput{Intents: intent("run the formatter before a pr"), Answer: answer, Evidence: []plugin.ScoredKU{ev}})
-			require.Equal(t, tc.want, res.Status, res.Reason)
-		})
+	citing := func(body string) plugin.ValidateInput {
+		ev := plugin.ScoredKU{KU: plugintest.Text("c::1", "Contributing", "CONTRIBUTING.md", 1, body)}
+		return plugin.ValidateInput{Intents: intent("run the formatter before a pr"), Answer: answer, Evidence: []plugin.ScoredKU{ev}}
 	}
+	expectInputs(t, c, `"pr" is not covered`, []inputCase{
+		{"spelt out", citing("Run the tests and the formatter.\n\nSubmit a pull request."), plugin.StatusAccepted},
+		{"not spelt out", citing("Run the tests and the formatter.\n\nSend the patch."), plugin.StatusRejected},
+	})
 }

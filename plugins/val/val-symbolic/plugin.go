@@ -507,6 +507,17 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 				return v
 			}
 		}
+		asked, ok := followUpAsk(t)
+		if !ok || !single {
+			continue
+		}
+		// A follow-up asks something the turn before did not: an answer
+		// that only repeats the example that answered it does not answer
+		// the follow-up (repeatsLastLead).
+		if lead, again := repeatsLastLead(in.Answer, rc); again {
+			v.reason = fmt.Sprintf("the answer to the follow-up %q only repeats %q, the example that answered the turn before it", clip(asked), clip(lead))
+			return v
+		}
 		// A follow-up completed with its topic ("Can it reload when the
 		// file changes (config file viper)?") is answered on what the user
 		// asked, not on the topic every source of it shares: the words
@@ -514,13 +525,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 		// actions aside: "see", "list"), those of them the cited pages
 		// use (heldWords), and the answer must say the follow-up's action
 		// (unsaidAction), which a page that lacks the word cannot carry.
-		if asked, ok := followUpAsk(t); ok && single {
-			if lead, again := repeatsLastLead(in.Answer, rc); again {
-				v.reason = fmt.Sprintf("the answer to the follow-up %q only repeats %q, the example that answered the turn before it", clip(asked), clip(lead))
-				return v
-			}
-		}
-		if asked, ok := followUpAsk(t); ok && single && earlierTurns(rc) {
+		if earlierTurns(rc) {
 			task := asked
 			asked = heldWords(asked, citedPages(cited, rc))
 			if cov, worst := keyCoverage(asked, cover, rar, swap); cov < p.Options.MinKeyCoverage {
@@ -907,27 +912,35 @@ func asksMeaning(in *plugin.ValidateInput, rc plugin.RunContext) bool {
 }
 
 // exampleLines are the examples of body that cite source n or nothing:
-// each list item ending in a colon with the command under it.
+// each description and the command under it (eachExample).
 func exampleLines(body string, n int) []string {
 	var out []string
+	eachExample(body, func(line, command string) {
+		if cites := citesOf(line); len(cites) == 0 || slices.Contains(cites, n) {
+			out = append(out, stripCites(line), command)
+		}
+	})
+	return out
+}
+
+// eachExample calls each with every example of body, in order: a list
+// item ending in a colon (exampleRE) and the command in a code span on
+// the next non-blank line, trimmed.
+func eachExample(body string, each func(line, command string)) {
 	lines := strings.Split(body, "\n")
 	for i, line := range lines {
 		if !exampleRE.MatchString(line) {
 			continue
 		}
-		if cites := citesOf(line); len(cites) > 0 && !slices.Contains(cites, n) {
-			continue
-		}
 		for _, l := range lines[i+1:] {
 			if l = strings.TrimSpace(l); l != "" {
 				if strings.HasPrefix(l, "`") {
-					out = append(out, stripCites(line), l)
+					each(line, l)
 				}
 				break
 			}
 		}
 	}
-	return out
 }
 
 // actsOn reports whether a page's examples (lines: each description and

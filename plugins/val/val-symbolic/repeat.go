@@ -7,33 +7,21 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 )
 
-// exampleLineRE matches a quoted example's description ("- Grant direnv
-// permission to load the .envrc:"), group 1 its text; an example is one
-// whose next non-blank line is a command in a code span.
-var (
-	exampleLineRE = regexp.MustCompile(`^\s*- (\S.*:)\s*$`)
-	commandLineRE = regexp.MustCompile("^\\s*`[^`]+`\\s*$")
-)
-
-// examplesOf are the descriptions of the examples answer quotes, in order.
+// examplesOf are the descriptions of the examples answer quotes, in
+// order, without their list marker: those of eachExample whose command is
+// one code span (a command line, not a fenced block of code).
 func examplesOf(answer string) []string {
-	lines := strings.Split(answer, "\n")
 	var out []string
-	for i, l := range lines {
-		m := exampleLineRE.FindStringSubmatch(l)
-		if m == nil {
-			continue
+	eachExample(answer, func(line, command string) {
+		if commandSpanRE.MatchString(command) {
+			out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "- ")))
 		}
-		j := i + 1
-		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
-			j++
-		}
-		if j < len(lines) && commandLineRE.MatchString(lines[j]) {
-			out = append(out, m[1])
-		}
-	}
+	})
 	return out
 }
+
+// commandSpanRE matches a line that is one code span.
+var commandSpanRE = regexp.MustCompile("^`[^`]+`$")
 
 // repeatsLastLead reports whether every example answer quotes is the one
 // the conversation's last answer led with, and returns it. A follow-up
