@@ -1,0 +1,85 @@
+package valsymbolic
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
+)
+
+// equativeRE finds an equative construction, "as" + a word + "as" ("as
+// soon as", "as long as", "as far as"), with the word in group 1; and
+// "as well" (optionally "as well as").
+var (
+	equativeRE = regexp.MustCompile(`(?i)\bas\s+([a-z]+)\s+as\b`)
+	asWellRE   = regexp.MustCompile(`(?i)\bas\s+well(?:\s+as)?\b`)
+)
+
+// degreeFree is target without its equative constructions: "as soon as
+// the output changes" says when, "as well" says "too", and "as long as"
+// sets a condition; each works as one conjunction or adverb of English
+// grammar, and its adjective or adverb names neither the action nor its
+// object, which is what a page that answers names. A word the general
+// lexicon knows mainly as a noun or a verb ("as root as") stays, as does a
+// target that would keep no word.
+func degreeFree(target string) string {
+	asked := equativeRE.ReplaceAllStringFunc(target, func(m string) string {
+		word := equativeRE.FindStringSubmatch(m)[1]
+		if !degreeWord(word) {
+			return m
+		}
+		return " "
+	})
+	asked = asWellRE.ReplaceAllString(asked, " ")
+	asked = strings.Join(strings.Fields(asked), " ")
+	if asked == "" {
+		return target
+	}
+	return asked
+}
+
+// degreeWord reports whether word is one the general lexicon knows
+// mainly as an adjective or an adverb, by each of its terms.
+func degreeWord(word string) bool {
+	terms := text.Terms(word)
+	if len(terms) == 0 {
+		return false
+	}
+	for _, t := range terms {
+		_, main := lexicon.PartsOfSpeech(t)
+		if main == 0 || main&(lexicon.Noun|lexicon.Verb) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// likeExampleRE finds examples a question gives with the preposition
+// "like": after a comma (", like a live view") or after a word ending in
+// "s" (group 1: "codes like deu and eng"), up to a comma, a parenthesis
+// or a question mark.
+var likeExampleRE = regexp.MustCompile(`(?i)(?:\s*,|\b([a-z]+s))\s+like\s+[^,()?]*`)
+
+// notPlural are words ending in "s" that are no plural noun: before
+// "like" they make a likeness or a verb's object ("it is like", "this
+// like").
+var notPlural = wordSet(strings.Fields("is was has does its this thus us yes his hers ours yours theirs"))
+
+// likeExamplesFree is target without the examples it gives with "like"
+// (likeExampleRE) after a comma or a plural noun: as with "such as", the
+// user names instances of what they ask about, which a page that answers
+// names in general ("language codes") or with its own instances. A "like"
+// of a verb ("I'd like", "would like") follows neither and stays.
+func likeExamplesFree(target string) string {
+	return strings.TrimSpace(likeExampleRE.ReplaceAllStringFunc(target, func(m string) string {
+		noun := likeExampleRE.FindStringSubmatch(m)[1]
+		if noun == "" {
+			return " "
+		}
+		if notPlural[strings.ToLower(noun)] || strings.HasSuffix(strings.ToLower(noun), "ss") {
+			return m
+		}
+		return noun
+	}))
+}
