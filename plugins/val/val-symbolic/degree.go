@@ -83,3 +83,26 @@ func likeExamplesFree(target string) string {
 		return noun
 	}))
 }
+
+// extraposedRE finds an adjective (group 1) in an extraposed clause: "it"
+// and a form of "be", in either order, before the adjective and "to"
+// ("is it fine to switch off locking", "it's safe to delete").
+var extraposedRE = regexp.MustCompile(`(?i)\b(?:it\s+is|is\s+it|it['’]s|it\s+was|was\s+it|(?:would|will)\s+it\s+be|it\s+(?:would|will)\s+be)\s+([a-z]+)\s+to\b`)
+
+// evaluationFree is target without the adjective of an extraposed clause
+// (extraposedRE): "is it fine to switch off locking" asks about switching
+// off locking, which the adjective only judges, as "possible" of "is it
+// possible to" does; a page that answers says when or how the action is
+// done, seldom that it is fine or safe. A word the general lexicon knows
+// mainly as a noun or a verb stays, as does a participle ("-ed", "-en":
+// "it is written to" is a passive, whose participle is the action).
+func evaluationFree(target string) string {
+	return extraposedRE.ReplaceAllStringFunc(target, func(m string) string {
+		sub := extraposedRE.FindStringSubmatchIndex(m)
+		word := strings.ToLower(m[sub[2]:sub[3]])
+		if strings.HasSuffix(word, "ed") || strings.HasSuffix(word, "en") || !degreeWord(word) {
+			return m
+		}
+		return m[:sub[2]] + m[sub[3]:]
+	})
+}

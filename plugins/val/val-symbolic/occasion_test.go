@@ -44,6 +44,8 @@ const watchPage = "# watch\n\n> Execute a program periodically and monitor the o
 
 const argosPage = "# argos-translate\n\n> An offline translation tool.\n\n- Translate text from Spanish to English (only two letter language codes are supported):\n\n`argos-translate --from-lang es --to-lang en {{text}}`\n"
 
+const lockPage = "# Thread safety\n\nBy default the logger is protected by a mutex for concurrent writes. In situations where you do not need the lock, you can disable locking:\n\n```go\nlogger.SetNoLock()\n```\n"
+
 const contactPage = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
 
 // askedTarget is one target asked of a notAskedCase's page and the
@@ -147,6 +149,17 @@ func TestWordsNotAsked(t *testing.T) {
 				{"translate text with argos-translate using language codes like deu and eng", plugin.StatusAccepted},
 				{"translate text with argos-translate using the deu and eng language codes", plugin.StatusRejected},
 			}},
+		// The adjective of an extraposed clause ("is it fine to") judges
+		// the action, which is what is asked; the same adjective asked
+		// as a word is.
+		{name: "extraposed adjective", id: "logrus/README.md", page: lockPage,
+			df:  map[string]int{"default logger protect mutex concurr write situat need lock disabl": 300, "logrus": 30, "fine": 2},
+			ask: "In which ", act: "list", says: "fine",
+			answer: "In situations where you do not need the lock, you can disable locking [1]:\n\n```go\nlogger.SetNoLock()\n```\n\nSources:\n[1] Thread safety — logrus/README.md:3\n",
+			targets: []askedTarget{
+				{"situations is it fine to disable the logrus lock", plugin.StatusAccepted},
+				{"situations does logrus need a fine lock", plugin.StatusRejected},
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.id: tc.page}}
@@ -242,6 +255,13 @@ func TestTargetTrims(t *testing.T) {
 			"see its output refresh, like a live view": "see its output refresh",
 			"I'd like the client to attach":            "I'd like the client to attach",
 			"it is like a file":                        "it is like a file",
+		}},
+		// The adjective of an extraposed clause goes; a participle
+		// stays.
+		{"evaluationFree", evaluationFree, map[string]string{
+			"is it fine to switch off locking": "is it  to switch off locking",
+			"it's fine to delete the cache":    "it's  to delete the cache",
+			"it is written to the log":         "it is written to the log",
 		}},
 		{"classifierFree", classifierFree, map[string]string{
 			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",

@@ -337,9 +337,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// and a limit they set (sceneFree), a place of their own the answer
 	// does not name (ownPlaceFree); nor a semi-modal ("is supposed to",
 	// semiModalFree); nor an equative construction ("as soon as", "as
-	// well", degreeFree).
+	// well", degreeFree), nor the adjective that judges an extraposed
+	// clause's action ("is it fine to", evaluationFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(degreeFree(t))), answerTerms)), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(t)))), answerTerms)), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -2141,11 +2142,10 @@ func ownPlaceFree(target string, said map[string]bool) string {
 // of what they ask: the reason they ask it (reasonRE), an example of the
 // thing they give (givenExampleRE, likeExamplesFree), a limit they set on
 // it (limitRE) and what they mean to do with it (purposeRE). A page that
-// answers names the
-// thing and the action, seldom the user's reason, example or purpose, and
-// gives a limit as a value to fill in ("-w {{width}}"), so none of these
-// is a word the answer must cover. Target itself when nothing but filler
-// would remain.
+// answers names the thing and the action, seldom the user's reason,
+// example or purpose, and gives a limit as a value to fill in ("-w
+// {{width}}"), so none of these is a word the answer must cover. Target
+// itself when nothing but filler would remain.
 func sceneFree(target string) string {
 	asked := reasonRE.ReplaceAllString(target, " ")
 	asked = givenExampleRE.ReplaceAllString(asked, " ")
