@@ -57,9 +57,11 @@ func degreeWord(word string) bool {
 
 // likeExampleRE finds examples a question gives with the preposition
 // "like": after a comma (", like a live view") or after a word ending in
-// "s" (group 1: "codes like deu and eng"), up to a comma, a parenthesis
-// or a question mark.
-var likeExampleRE = regexp.MustCompile(`(?i)(?:\s*,|\b([a-z]+s))\s+like\s+[^,()?]*`)
+// "s" (group 1: "codes like deu and eng"), a phrase of at most four words
+// that closes its clause: the end, a comma, a parenthesis or a question
+// mark (group 2), so a clause that goes on after the examples ("tools
+// like nginx restart when ...") keeps its verb.
+var likeExampleRE = regexp.MustCompile(`(?i)(?:\s*,|\b([a-z]+s))\s+like\s+(?:[^\s,()?]+\s+){0,3}[^\s,()?]+\s*($|[,()?])`)
 
 // notPlural are words ending in "s" that are no plural noun: before
 // "like" they make a likeness or a verb's object ("it is like", "this
@@ -73,14 +75,15 @@ var notPlural = wordSet(strings.Fields("is was has does its this thus us yes his
 // of a verb ("I'd like", "would like") follows neither and stays.
 func likeExamplesFree(target string) string {
 	return strings.TrimSpace(likeExampleRE.ReplaceAllStringFunc(target, func(m string) string {
-		noun := likeExampleRE.FindStringSubmatch(m)[1]
+		sub := likeExampleRE.FindStringSubmatch(m)
+		noun, end := sub[1], sub[2]
 		if noun == "" {
-			return " "
+			return " " + end
 		}
 		if notPlural[strings.ToLower(noun)] || strings.HasSuffix(strings.ToLower(noun), "ss") {
 			return m
 		}
-		return noun
+		return noun + " " + end
 	}))
 }
 

@@ -251,10 +251,12 @@ func TestTargetTrims(t *testing.T) {
 		// Examples given with "like" after a comma or a plural noun go;
 		// a verb's "like" and a likeness after "is" stay.
 		{"likeExamplesFree", likeExamplesFree, map[string]string{
-			"reject language codes like deu and eng":   "reject language codes",
-			"see its output refresh, like a live view": "see its output refresh",
-			"I'd like the client to attach":            "I'd like the client to attach",
-			"it is like a file":                        "it is like a file",
+			"reject language codes like deu and eng":                  "reject language codes",
+			"see its output refresh, like a live view":                "see its output refresh",
+			"I'd like the client to attach":                           "I'd like the client to attach",
+			"it is like a file":                                       "it is like a file",
+			"why do tools like nginx restart when the config changes": "why do tools like nginx restart when the config changes",
+			"read codes like deu and eng (argos)":                     "read codes (argos)",
 		}},
 		// The adjective of an extraposed clause goes; a participle
 		// stays.
