@@ -10,10 +10,11 @@ import (
 
 // equativeRE finds an equative construction, "as" + a word + "as" ("as
 // soon as", "as long as", "as far as"), with the word in group 1; and
-// "as well" (optionally "as well as").
+// "as well" (optionally "as well as"), not the start of a compound ("as
+// well-formed"), with the space or punctuation after it in group 1.
 var (
 	equativeRE = regexp.MustCompile(`(?i)\bas\s+([a-z]+)\s+as\b`)
-	asWellRE   = regexp.MustCompile(`(?i)\bas\s+well(?:\s+as)?\b`)
+	asWellRE   = regexp.MustCompile(`(?i)\bas\s+well(?:\s+as)?(\s|$|[,.;:?!)])`)
 )
 
 // degreeFree is target without its equative constructions: "as soon as
@@ -31,7 +32,7 @@ func degreeFree(target string) string {
 		}
 		return " "
 	})
-	asked = asWellRE.ReplaceAllString(asked, " ")
+	asked = asWellRE.ReplaceAllString(asked, " $1")
 	asked = strings.Join(strings.Fields(asked), " ")
 	if asked == "" {
 		return target

@@ -247,6 +247,8 @@ func TestTargetTrims(t *testing.T) {
 			"attach to text buffers as well":            "attach to text buffers",
 			"keep running as long as the shell is open": "keep running the shell is open",
 			"run it as root as the last step":           "run it as root as the last step",
+			"print it as well-formed JSON":              "print it as well-formed JSON",
+			"list files as well as folders":             "list files folders",
 		}},
 		// Examples given with "like" after a comma or a plural noun go;
 		// a verb's "like" and a likeness after "is" stay.
