@@ -2,6 +2,7 @@ package valsymbolic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mrpvm/mrpvm/plugin/text"
@@ -69,15 +70,25 @@ var likeExampleRE = regexp.MustCompile(`(?i)(?:\s*,|\b([a-z]+s))\s+like\s+(?:[^\
 // like").
 var notPlural = wordSet(strings.Fields("is was has does its this thus us yes his hers ours yours theirs"))
 
+// prepositions are the English prepositions that open a phrase of place,
+// means or purpose: after examples given with "like", such a phrase
+// belongs to the question's verb ("combine options like -som in
+// urfave/cli"), not to the examples.
+var prepositions = wordSet(strings.Fields("in on at from with for to into onto by via over under through"))
+
 // likeExamplesFree is target without the examples it gives with "like"
 // (likeExampleRE) after a comma or a plural noun: as with "such as", the
 // user names instances of what they ask about, which a page that answers
 // names in general ("language codes") or with its own instances. A "like"
-// of a verb ("I'd like", "would like") follows neither and stays.
+// of a verb ("I'd like", "would like") follows neither and stays, as do
+// examples followed by a phrase of a preposition (prepositions).
 func likeExamplesFree(target string) string {
 	return strings.TrimSpace(likeExampleRE.ReplaceAllStringFunc(target, func(m string) string {
 		sub := likeExampleRE.FindStringSubmatch(m)
 		noun, end := sub[1], sub[2]
+		if slices.ContainsFunc(strings.Fields(m), func(w string) bool { return prepositions[strings.ToLower(w)] }) {
+			return m
+		}
 		if noun == "" {
 			return " " + end
 		}

@@ -259,6 +259,7 @@ func TestTargetTrims(t *testing.T) {
 			"it is like a file":                                       "it is like a file",
 			"why do tools like nginx restart when the config changes": "why do tools like nginx restart when the config changes",
 			"read codes like deu and eng (argos)":                     "read codes (argos)",
+			"combine short options like -som in urfave/cli":           "combine short options like -som in urfave/cli",
 		}},
 		// The adjective of an extraposed clause goes; a participle
 		// stays.
