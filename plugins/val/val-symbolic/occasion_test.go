@@ -40,6 +40,12 @@ const envsubstPage = `# envsubst
 
 const delimsPage = "# Custom Delimiters\n\n- Use custom template delimiters:\n\n  `router.Delims(\"{[{\", \"}]}\")`\n"
 
+const watchPage = "# watch\n\n> Execute a program periodically and monitor the output.\n\n- Exit `watch` if the visible output changes:\n\n`watch --chgexit {{lsblk}}`\n"
+
+const argosPage = "# argos-translate\n\n> An offline translation tool.\n\n- Translate text from Spanish to English (only two letter language codes are supported):\n\n`argos-translate --from-lang es --to-lang en {{text}}`\n"
+
+const lockPage = "# Thread safety\n\nBy default the logger is protected by a mutex for concurrent writes. In situations where you do not need the lock, you can disable locking:\n\n```go\nlogger.SetNoLock()\n```\n"
+
 const contactPage = "# Validation\n\nWhen a validator rejects an answer, this happens to its reason: the reason reaches the next solver.\n"
 
 // askedTarget is one target asked of a notAskedCase's page and the
@@ -121,6 +127,39 @@ func TestWordsNotAsked(t *testing.T) {
 				{"use custom template delimiters in gin because they clash with vue", plugin.StatusAccepted},
 				{"use custom template delimiters in gin that do not clash with vue", plugin.StatusRejected},
 			}},
+		// An equative construction ("as soon as", "as well") says when or
+		// "too": its adverb is no word the answer must cover; the same
+		// adverb asked as a word is.
+		{name: "equative", id: "common/watch.md", page: watchPage,
+			df:  map[string]int{"watch exit output chang visibl execut program period monitor command": 300, "soon": 2},
+			ask: "How do I ", act: "implement", says: "soon",
+			answer: "- Exit `watch` if the visible output changes [1]:\n\n  `watch --chgexit {{lsblk}}`\n\nSources:\n[1] watch — common/watch.md:3\n",
+			targets: []askedTarget{
+				{"exit watch as soon as the output changes", plugin.StatusAccepted},
+				{"exit watch soon after the output changes", plugin.StatusRejected},
+			}},
+		// Examples the user gives with "like" after a plural noun ("codes
+		// like deu and eng") are instances of what is asked, as with
+		// "such as"; the same words asked as the task are.
+		{name: "examples with like", id: "common/argos-translate.md", page: argosPage,
+			df:  map[string]int{"translat text spanish english languag code support letter offlin tool": 100, "argo": 3, "deu": 1, "eng": 1},
+			ask: "How do I ", act: "implement", says: "deu",
+			answer: "- Translate text from Spanish to English (only two letter language codes are supported) [1]:\n\n  `argos-translate --from-lang es --to-lang en {{text}}`\n\nSources:\n[1] argos-translate — common/argos-translate.md:3\n",
+			targets: []askedTarget{
+				{"translate text with argos-translate using language codes like deu and eng", plugin.StatusAccepted},
+				{"translate text with argos-translate using the deu and eng language codes", plugin.StatusRejected},
+			}},
+		// The adjective of an extraposed clause ("is it fine to") judges
+		// the action, which is what is asked; the same adjective asked
+		// as a word is.
+		{name: "extraposed adjective", id: "logrus/README.md", page: lockPage,
+			df:  map[string]int{"default logger protect mutex concurr write situat need lock disabl": 300, "logrus": 30, "fine": 2},
+			ask: "In which ", act: "list", says: "fine",
+			answer: "In situations where you do not need the lock, you can disable locking [1]:\n\n```go\nlogger.SetNoLock()\n```\n\nSources:\n[1] Thread safety — logrus/README.md:3\n",
+			targets: []askedTarget{
+				{"situations is it fine to disable the logrus lock", plugin.StatusAccepted},
+				{"situations does logrus need a fine lock", plugin.StatusRejected},
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := sourced{corpus: corpus{n: 1000, df: freqs(tc.df)}, src: map[string]string{tc.id: tc.page}}
@@ -201,6 +240,34 @@ func TestTargetTrims(t *testing.T) {
 		// A classifier noun before a generic word ("kinds of things")
 		// frames the question and goes; before a word that names
 		// something ("kinds of files") it is asked and stays.
+		// An equative construction of an adjective or adverb goes, as
+		// does "as well"; one of a noun stays.
+		{"degreeFree", degreeFree, map[string]string{
+			"quit as soon as the output changes":        "quit the output changes",
+			"attach to text buffers as well":            "attach to text buffers",
+			"keep running as long as the shell is open": "keep running the shell is open",
+			"run it as root as the last step":           "run it as root as the last step",
+			"print it as well-formed JSON":              "print it as well-formed JSON",
+			"list files as well as folders":             "list files folders",
+		}},
+		// Examples given with "like" after a comma or a plural noun go;
+		// a verb's "like" and a likeness after "is" stay.
+		{"likeExamplesFree", likeExamplesFree, map[string]string{
+			"reject language codes like deu and eng":                  "reject language codes",
+			"see its output refresh, like a live view":                "see its output refresh",
+			"I'd like the client to attach":                           "I'd like the client to attach",
+			"it is like a file":                                       "it is like a file",
+			"why do tools like nginx restart when the config changes": "why do tools like nginx restart when the config changes",
+			"read codes like deu and eng (argos)":                     "read codes (argos)",
+			"combine short options like -som in urfave/cli":           "combine short options like -som in urfave/cli",
+		}},
+		// The adjective of an extraposed clause goes; a participle
+		// stays.
+		{"evaluationFree", evaluationFree, map[string]string{
+			"is it fine to switch off locking": "is it  to switch off locking",
+			"it's fine to delete the cache":    "it's  to delete the cache",
+			"it is written to the log":         "it is written to the log",
+		}},
 		{"classifierFree", classifierFree, map[string]string{
 			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
 			"What sort of things does it do":            "What things does it do",

@@ -336,9 +336,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// the scene of the question: the user's reason, an example they give
 	// and a limit they set (sceneFree), a place of their own the answer
 	// does not name (ownPlaceFree); nor a semi-modal ("is supposed to",
-	// semiModalFree).
+	// semiModalFree); nor an equative construction ("as soon as", "as
+	// well", degreeFree), nor the adjective that judges an extraposed
+	// clause's action ("is it fine to", evaluationFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(t)), answerTerms)), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(t)))), answerTerms)), "$1"), "$1$2")
 	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
@@ -2138,15 +2140,16 @@ func ownPlaceFree(target string, said map[string]bool) string {
 
 // sceneFree is target without the words by which the user sets the scene
 // of what they ask: the reason they ask it (reasonRE), an example of the
-// thing they give (givenExampleRE), a limit they set on it (limitRE) and
-// what they mean to do with it (purposeRE). A page that answers names the
-// thing and the action, seldom the user's reason, example or purpose, and
-// gives a limit as a value to fill in ("-w {{width}}"), so none of these
-// is a word the answer must cover. Target itself when nothing but filler
-// would remain.
+// thing they give (givenExampleRE, likeExamplesFree), a limit they set on
+// it (limitRE) and what they mean to do with it (purposeRE). A page that
+// answers names the thing and the action, seldom the user's reason,
+// example or purpose, and gives a limit as a value to fill in ("-w
+// {{width}}"), so none of these is a word the answer must cover. Target
+// itself when nothing but filler would remain.
 func sceneFree(target string) string {
 	asked := reasonRE.ReplaceAllString(target, " ")
 	asked = givenExampleRE.ReplaceAllString(asked, " ")
+	asked = likeExamplesFree(asked)
 	asked = limitRE.ReplaceAllString(asked, " ")
 	asked = purposeRE.ReplaceAllString(asked, " ")
 	for _, k := range symbolic.ContentTerms(asked) {
