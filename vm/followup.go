@@ -40,6 +40,10 @@ type TurnContext struct {
 	// the sibling named after that one (docker-container-ls for "How do I
 	// list them?"), when no other page leads with its words as well.
 	Family string `json:"family,omitempty"`
+	// Referents are the noun phrases the turn's question acted on
+	// (objectPhrases), or those of the turn it continued: what a later
+	// "it" or "them" stands for.
+	Referents []string `json:"referents,omitempty"`
 }
 
 // maxTopicWords bounds the words a follow-up carries from an earlier turn.
@@ -325,18 +329,23 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	return strings.Join(picked, " "), keptAction
 }
 
+// lastTopicTurn is the session's last turn that has a topic, nil when
+// none has.
+func (r *run) lastTopicTurn() *TurnContext {
+	for i := len(r.session.Context) - 1; i >= 0; i-- {
+		if r.session.Context[i].Topic != "" {
+			return &r.session.Context[i]
+		}
+	}
+	return nil
+}
+
 // resolveFollowUp rewrites a follow-up question with the topic of the
 // session's last turn that has one. It returns the question to search for,
 // the turn it drew on (nil when q stands alone or nothing precedes it)
 // and whether q is a follow-up at all.
 func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
-	var prev *TurnContext
-	for i := len(r.session.Context) - 1; i >= 0; i-- {
-		if r.session.Context[i].Topic != "" {
-			prev = &r.session.Context[i]
-			break
-		}
-	}
+	prev := r.lastTopicTurn()
 	is, _ := followUp(q)
 	if !is && prev != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), continuing) {
 		is = true
@@ -390,6 +399,7 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	if inv, ok := r.invert(q, prev); ok {
 		return inv, prev, true
 	}
+	topic = withReferent(topic, q, prev)
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
 	for _, e := range ellipsisStarts {
@@ -566,6 +576,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		} else {
 			tc.Topic, _ = topicOf(searched, "", "", nil)
 		}
+		tc.Referents = referentsOf(r.asked, carried)
 		return tc
 	}
 	if resp.Status != StatusAnswered {
@@ -609,6 +620,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	default:
 		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
+	tc.Referents = referentsOf(r.asked, carried)
 	return tc
 }
 
