@@ -569,11 +569,13 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	if resp.Status == StatusNoContext && r.searched {
 		// The knowledge base did not answer, but the question was a real
 		// one: its words (not the pages it was shown) are still what the
-		// conversation is about.
+		// conversation is about, those that are a page's name (pageNames)
+		// when some are.
 		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
 		if carried != nil {
 			tc.Topic = carried.Topic
-		} else {
+		} else if tc.Topic = r.pageNames(searched); tc.Topic == "" {
+			// No word names a page: every word is what it was about.
 			tc.Topic, _ = topicOf(searched, "", "", nil)
 		}
 		tc.Referents = referentsOf(r.asked, carried)
@@ -622,6 +624,33 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	tc.Referents = referentsOf(r.asked, carried)
 	return tc
+}
+
+// pageNames are the words of q that are, whole, the file name of a
+// source of the knowledge base ("sftp" of common/sftp.md, for "How do I
+// connect with sftp to a server on another port?"), in q's order: what
+// a question the knowledge base could not answer was about, which its
+// other words only qualify. "" when none is.
+func (r *run) pageNames(q string) string {
+	if r.m == nil || r.m.kb == nil {
+		return ""
+	}
+	stats, err := r.m.kb.Store().FileStats()
+	if err != nil {
+		return ""
+	}
+	names := map[string]bool{}
+	for _, st := range stats {
+		_, base := splitSourceID(st.SourceID)
+		names[strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))] = true
+	}
+	var out []string
+	for _, w := range wordRE.FindAllString(q, -1) {
+		if low := strings.ToLower(w); names[low] && len(contentTerms(w)) > 0 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // maxPageNameWords bounds the words of a page's title a topic takes on.

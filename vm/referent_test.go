@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mrpvm/mrpvm/ingest"
+	"github.com/mrpvm/mrpvm/internal/testtree"
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 )
@@ -121,4 +123,23 @@ func TestPointingBackQuestionContinuesTheTopic(t *testing.T) {
 	require.Len(t, s.Context, 2)
 	assert.Equal(t, "tool", s.Context[1].Topic)
 	assert.Equal(t, []string{"line", "application"}, s.Context[1].Referents)
+}
+
+// TestUnansweredTurnTopicIsThePageItNames: a question nothing answered
+// passes on, as the conversation's topic, its words that are the file
+// name of a page ("sftp"), not everything it asked.
+func TestUnansweredTurnTopicIsThePageItNames(t *testing.T) {
+	kb := &testKB{Base: descriptor(t, "kb-t", plugin.TypeKB, "")}
+	gs := &testGS{Base: descriptor(t, "gs-t", plugin.TypeGS, ""), solve: answer("x")}
+	m, store := setup(t, nil, kb, gs)
+	testtree.WriteFiles(t, store.Workspace(), map[string]string{"common/sftp.md": "# sftp\n\n> Secure File Transfer Program.\n"})
+	ctx := context.Background()
+	_, err := store.Ingest(ctx, ingest.RunOptions{})
+	require.NoError(t, err)
+	r1, err := m.Ask(ctx, Request{Question: "How do I connect with sftp to a server that listens on another port?"})
+	require.NoError(t, err)
+	require.Equal(t, StatusNoContext, r1.Status)
+	r2, err := m.Ask(ctx, Request{Question: "How do I upload them?", SessionID: r1.SessionID})
+	require.NoError(t, err)
+	assert.Equal(t, "How do I upload them (sftp)?", r2.SearchedFor)
 }
