@@ -179,9 +179,13 @@ type run struct {
 	// undone is set for a follow-up read as the earlier question
 	// reversed (invert): its own words are those of that question, not
 	// "undo".
-	undone  bool
-	folders map[string][]string // anchorFolders by anchors, for the request's life
-	libs    map[string]bool     // libraryNames, for the request's life
+	undone bool
+	// continued is the turn a question searched alone points back at
+	// with a pronoun ("What line would I put in it ..."): the turn's
+	// topic continues that turn's.
+	continued *TurnContext
+	folders   map[string][]string // anchorFolders by anchors, for the request's life
+	libs      map[string]bool     // libraryNames, for the request's life
 	// truncated is set for a question cut to MaxQuestionBytes: most
 	// likely a paste gone wrong, so its turn gives the session neither
 	// units nor a topic for later follow-ups (see loop and finish).
@@ -216,6 +220,12 @@ func (r *run) screen() (frameResult, bool) {
 	}
 	q, prev, is := r.resolveFollowUp(r.question)
 	if !is {
+		if pointedPronoun(r.question) != "" {
+			// Searched alone, for it names enough itself, but its pronoun
+			// still stands for what the conversation is about: the turn
+			// continues that conversation's topic (turnContext).
+			r.continued = r.lastTopicTurn()
+		}
 		return frameResult{}, false
 	}
 	if prev == nil {
@@ -526,7 +536,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 	if len(r.turnKUs) > 0 {
 		s.Units = append(s.Units, r.turnKUs...)
 	}
-	if tc := r.turnContext(resp, r.question, r.carried); tc != nil && !r.truncated {
+	carried := r.carried
+	if carried == nil {
+		carried = r.continued
+	}
+	if tc := r.turnContext(resp, r.question, carried); tc != nil && !r.truncated {
 		s.Context = append(s.Context, *tc)
 	}
 	if err := r.m.saveSession(s); err != nil {

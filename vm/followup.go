@@ -40,6 +40,10 @@ type TurnContext struct {
 	// the sibling named after that one (docker-container-ls for "How do I
 	// list them?"), when no other page leads with its words as well.
 	Family string `json:"family,omitempty"`
+	// Referents are the noun phrases the turn's question acted on
+	// (objectPhrases), or those of the turn it continued: what a later
+	// "it" or "them" stands for.
+	Referents []string `json:"referents,omitempty"`
 }
 
 // maxTopicWords bounds the words a follow-up carries from an earlier turn.
@@ -325,18 +329,23 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 	return strings.Join(picked, " "), keptAction
 }
 
+// lastTopicTurn is the session's last turn that has a topic, nil when
+// none has.
+func (r *run) lastTopicTurn() *TurnContext {
+	for i := len(r.session.Context) - 1; i >= 0; i-- {
+		if r.session.Context[i].Topic != "" {
+			return &r.session.Context[i]
+		}
+	}
+	return nil
+}
+
 // resolveFollowUp rewrites a follow-up question with the topic of the
 // session's last turn that has one. It returns the question to search for,
 // the turn it drew on (nil when q stands alone or nothing precedes it)
 // and whether q is a follow-up at all.
 func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
-	var prev *TurnContext
-	for i := len(r.session.Context) - 1; i >= 0; i-- {
-		if r.session.Context[i].Topic != "" {
-			prev = &r.session.Context[i]
-			break
-		}
-	}
+	prev := r.lastTopicTurn()
 	is, _ := followUp(q)
 	if !is && prev != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), continuing) {
 		is = true
@@ -390,6 +399,7 @@ func (r *run) resolveFollowUp(q string) (string, *TurnContext, bool) {
 	if inv, ok := r.invert(q, prev); ok {
 		return inv, prev, true
 	}
+	topic = withReferent(topic, q, prev)
 	body := strings.TrimSpace(q)
 	low := strings.ToLower(body)
 	for _, e := range ellipsisStarts {
@@ -559,13 +569,16 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	if resp.Status == StatusNoContext && r.searched {
 		// The knowledge base did not answer, but the question was a real
 		// one: its words (not the pages it was shown) are still what the
-		// conversation is about.
+		// conversation is about, those that are a page's name (pageNames)
+		// when some are.
 		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
 		if carried != nil {
 			tc.Topic = carried.Topic
-		} else {
+		} else if tc.Topic = r.pageNames(searched); tc.Topic == "" {
+			// No word names a page: every word is what it was about.
 			tc.Topic, _ = topicOf(searched, "", "", nil)
 		}
+		tc.Referents = referentsOf(r.asked, carried)
 		return tc
 	}
 	if resp.Status != StatusAnswered {
@@ -609,7 +622,35 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	default:
 		tc.Topic, _ = topicOf(searched, "", "", rare)
 	}
+	tc.Referents = referentsOf(r.asked, carried)
 	return tc
+}
+
+// pageNames are the words of q that are, whole, the file name of a
+// source of the knowledge base ("sftp" of common/sftp.md, for "How do I
+// connect with sftp to a server on another port?"), in q's order: what
+// a question the knowledge base could not answer was about, which its
+// other words only qualify. "" when none is.
+func (r *run) pageNames(q string) string {
+	if r.m == nil || r.m.kb == nil {
+		return ""
+	}
+	stats, err := r.m.kb.Store().FileStats()
+	if err != nil {
+		return ""
+	}
+	names := map[string]bool{}
+	for _, st := range stats {
+		_, base := splitSourceID(st.SourceID)
+		names[strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))] = true
+	}
+	var out []string
+	for _, w := range wordRE.FindAllString(q, -1) {
+		if low := strings.ToLower(w); names[low] && len(contentTerms(w)) > 0 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // maxPageNameWords bounds the words of a page's title a topic takes on.

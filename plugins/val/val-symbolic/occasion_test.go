@@ -281,6 +281,10 @@ func TestTargetTrims(t *testing.T) {
 			"Clear them between checks (logrus)?":          "Clear them between checks",
 			"Can it reload when the file changes (viper)?": "Can it reload when the file changes",
 			"How do I list them (docker container)?":       "",
+			// Who does what is asked ("the person on the other end") is
+			// named by no page's commands: it goes.
+			"How does the person on the other end receive it (wormhole)?": "How does receive it",
+			"How does it reload the file (viper)?":                        "How does it reload the file",
 		}},
 	} {
 		expectEach(t, tc.name, tc.trim, tc.want)

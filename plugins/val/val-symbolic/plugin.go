@@ -809,7 +809,7 @@ func followUpAsk(target string) (string, bool) {
 		return "", false
 	}
 	var words []string
-	fields := strings.Fields(m[1])
+	fields := withoutDoer(strings.Fields(m[1]))
 	for i, w := range fields {
 		if t := text.Terms(w); len(t) == 1 && symbolic.LightAction(t[0]) && (i == 0 || !nounBefore[strings.ToLower(fields[i-1])]) {
 			continue
@@ -824,6 +824,42 @@ func followUpAsk(target string) (string, bool) {
 	}
 	return "", false
 }
+
+// doerLeadRE is the opening of a question asking how someone other than
+// the user does something: a wh-word, an auxiliary and an article or
+// possessive ("How does the", "Can my").
+var doerLeadRE = regexp.MustCompile(`(?i)^(?:how|when|where|why|what)?\s*(?:does|do|did|can|could|will|would|should)\s+(?:the|a|an|my|your|our|their|his|her)$`)
+
+// withoutDoer is a question's words without the noun phrase that names
+// who does what it asks ("the person on the other end" of "How does the
+// person on the other end receive it"): the phrase after the opening
+// (doerLeadRE), through its prepositional phrases, up to the first word
+// that follows a noun and has a sense as a verb. Pages say what is done
+// as commands to whoever does it, so they name no doer; what the
+// follow-up asks is the action and what it acts on. words unchanged when
+// no such phrase opens the question.
+func withoutDoer(words []string) []string {
+	for lead := 2; lead <= 3 && lead < len(words); lead++ {
+		if !doerLeadRE.MatchString(strings.Join(words[:lead], " ")) {
+			continue
+		}
+		for i := lead + 1; i < len(words); i++ {
+			prev := strings.ToLower(words[i-1])
+			if nounBefore[prev] || otherWords[prev] {
+				continue
+			}
+			if t := text.Terms(words[i]); len(t) == 1 && lexicon.HasVerbSense(t[0]) {
+				return append(slices.Clone(words[:lead-1]), words[i:]...)
+			}
+		}
+		return words
+	}
+	return words
+}
+
+// otherWords are the adjectives that stand where a determiner does ("the
+// other end"): a word after them is the noun they qualify.
+var otherWords = wordSet([]string{"other", "another", "same", "next", "last", "first"})
 
 // nounBefore are the words after which a light action's word is a noun
 // ("between checks", "the list", "each view"), a thing asked about rather
