@@ -213,6 +213,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
+		if act == "explain" {
+			picked = withGround(picked, stmts)
+		}
 		picked = withTopicSentence(picked, stmts, limit)
 		if codePenalty(act) < 1 {
 			picked = withShownCode(picked, stmts, limit)
@@ -856,6 +859,27 @@ func withTopicSentence(picked, stmts []scored, limit int) []scored {
 		return picked
 	}
 	return withRoomFor(picked, *opening, limit)
+}
+
+// withGround shows the best statement of an explanation with the
+// sentence right before it in its paragraph: a page states the ground
+// before what follows from it ("Note: exa is no longer maintained. Use
+// eza instead."), so the sentence that best matches a why-question's
+// words may be the consequence, its reason the sentence before. The
+// ground is shown past the answer's limit: a reason is what a
+// why-question asks, and none of the rest gives way to it.
+func withGround(picked, stmts []scored) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
+		return picked
+	}
+	top := picked[0]
+	i := slices.IndexFunc(stmts, func(s scored) bool {
+		return s.ku == top.ku && s.order == top.order-1 && s.kind == kindSentence && s.para == top.para && s.score > 0
+	})
+	if i < 0 || slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == top.order-1 }) {
+		return picked
+	}
+	return append(picked, stmts[i])
 }
 
 // withRoomFor adds s, a statement of the best one's unit, to picked; when
