@@ -70,7 +70,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	if len(in.Intents) > 0 {
 		act, target = in.Intents[0].Act, in.Intents[0].Target
 	}
-	want := symbolic.ContentTerms(target)
+	want := withoutModals(symbolic.ContentTerms(target))
 	own := symbolic.ContentTerms(followUpOwn(rc.Conversation, target))
 	var rar symbolic.Rarity
 	if rc.Corpus != nil {
@@ -265,6 +265,16 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// modals are the auxiliary verbs of a question ("How long may a call
+// run", "what will it read"): they shape what is asked without naming
+// anything a passage could say.
+var modals = map[string]bool{"may": true, "might": true, "must": true, "shall": true, "will": true, "would": true, "should": true, "could": true}
+
+// withoutModals is terms less the modal verbs.
+func withoutModals(terms []string) []string {
+	return slices.DeleteFunc(terms, func(t string) bool { return modals[t] })
 }
 
 // followUpOwn is what a follow-up asks in its own words when target is the
