@@ -574,8 +574,8 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 				seq = append(seq, t)
 			}
 		}
-		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
-		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
+		own := wordOverlap(want, withParts(symbolic.TermSet(e.desc), joined))
+		score := wordOverlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(codeOf(e.how), want) {
 			score += 0.25 // its code calls what the task asks for
 		}
@@ -593,6 +593,48 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// wordOverlap is the share of the task's words that have holds, a
+// hyphenated word and the parts the analyser also gives for it ("wi-fi",
+// "wi", "fi") counting as the one word the task wrote: held when have
+// holds the whole word, else by the share of its parts have holds. A
+// description that names one such word is not worth three that name
+// three of the task's words ("Display Wi-Fi stations" against "Look for
+// networks with a station" for "make my Wi-Fi card look for networks").
+func wordOverlap(want []string, have map[string]bool) float64 {
+	partOf := map[string]string{} // a part to its hyphenated word
+	for _, w := range want {
+		if !strings.Contains(w, "-") {
+			continue
+		}
+		for _, p := range text.Terms(strings.ReplaceAll(w, "-", " ")) {
+			if p != w && slices.Contains(want, p) {
+				partOf[p] = w
+			}
+		}
+	}
+	if len(partOf) == 0 {
+		return symbolic.Overlap(want, have)
+	}
+	units, held := 0, 0.0
+	parts := map[string][]string{}
+	for p, w := range partOf {
+		parts[w] = append(parts[w], p)
+	}
+	for _, w := range want {
+		if _, ok := partOf[w]; ok {
+			continue
+		}
+		units++
+		switch ps := parts[w]; {
+		case have[w]:
+			held++
+		case len(ps) > 0:
+			held += float64(symbolic.Shared(ps, have)) / float64(len(ps))
+		}
+	}
+	return held / float64(units)
 }
 
 // defaultWeight is what an example loses, among the examples of its page,
