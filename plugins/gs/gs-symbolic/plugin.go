@@ -428,9 +428,10 @@ func withoutAlternative(task string) string {
 // answers it.
 var canAskRE = regexp.MustCompile(`(?i)^\s*(?:(?:and|so|but|then),?\s+)?(?:can|could)\s+(?:i|it|they|you|we|one)\s+\w`)
 
-// negationRE finds a negated word: "no", "without", "not" or "never" and
-// the words after it, past an article.
-var negationRE = regexp.MustCompile(`(?i)\b(?:no|without|not|never)\s+(?:(?:a|an|the|any)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
+// negationRE finds a negated word: "no", "without", "not", "never",
+// "neither", "nor" or a verb negated with "n't" ("hasn't been set") and
+// the words after it, past an article or a passive "been".
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|not|never|neither|nor)|n['’]t)\s+(?:(?:a|an|the|any|been)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
 
 // negationWeight is what a statement gains for negating what the question
 // negates.

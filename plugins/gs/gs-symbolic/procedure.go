@@ -704,6 +704,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	lits := optionLiterals(task)
 	rarest := rarestTerm(want, c)
+	negWant := negated(task)
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -775,6 +776,13 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see
+		}
+		if len(negWant) > 0 && anyIn(negWant, negated(p.summary)) {
+			// The task asks for the case where something is absent
+			// ("when neither the config file nor a flag sets it"), and
+			// this passage opens on that case ("a key hasn't been set
+			// via config file ... or flag").
+			score += negationWeight
 		}
 		cands = append(cands, cand{p, ex, score})
 
