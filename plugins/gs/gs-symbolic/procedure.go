@@ -603,27 +603,13 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 // three of the task's words ("Display Wi-Fi stations" against "Look for
 // networks with a station" for "make my Wi-Fi card look for networks").
 func wordOverlap(want []string, have map[string]bool) float64 {
-	partOf := map[string]string{} // a part to its hyphenated word
-	for _, w := range want {
-		if !strings.Contains(w, "-") {
-			continue
-		}
-		for _, p := range text.Terms(strings.ReplaceAll(w, "-", " ")) {
-			if p != w && slices.Contains(want, p) {
-				partOf[p] = w
-			}
-		}
-	}
-	if len(partOf) == 0 {
+	parts, isPart := hyphenParts(want)
+	if len(parts) == 0 {
 		return symbolic.Overlap(want, have)
 	}
 	units, held := 0, 0.0
-	parts := map[string][]string{}
-	for p, w := range partOf {
-		parts[w] = append(parts[w], p)
-	}
 	for _, w := range want {
-		if _, ok := partOf[w]; ok {
+		if isPart[w] {
 			continue
 		}
 		units++
@@ -635,6 +621,24 @@ func wordOverlap(want []string, have map[string]bool) float64 {
 		}
 	}
 	return held / float64(units)
+}
+
+// hyphenParts maps each hyphenated word of want to the parts of it want
+// also holds, and reports which terms of want are such parts.
+func hyphenParts(want []string) (parts map[string][]string, isPart map[string]bool) {
+	parts, isPart = map[string][]string{}, map[string]bool{}
+	for _, w := range want {
+		if !strings.Contains(w, "-") {
+			continue
+		}
+		for _, p := range text.Terms(strings.ReplaceAll(w, "-", " ")) {
+			if p != w && slices.Contains(want, p) && !isPart[p] {
+				parts[w] = append(parts[w], p)
+				isPart[p] = true
+			}
+		}
+	}
+	return parts, isPart
 }
 
 // defaultWeight is what an example loses, among the examples of its page,

@@ -304,8 +304,8 @@ func writeBlock(b *strings.Builder, block []string, want []string, indent string
 	}
 }
 
-// maxCell bounds a table cell in an answer: a longer cell is cut to its
-// first sentence.
+// maxCell bounds a table cell in an answer: a longer cell is cut
+// (shortRow).
 const maxCell = 240
 
 // shortRow cuts a row's long cells to their first sentence and the
