@@ -486,7 +486,9 @@ func namesOther(text, item string, items []string) bool {
 // processes. An enhanced version of top."), and the example of the page
 // that bears most on what the question asks beyond the items' names
 // ("Switch to an existing branch" for "for changing branches") follows it,
-// its command with it.
+// its command with it. Of examples that bear on it equally, one that sets
+// its way apart from another ("match their full command instead of just
+// the process name") says what a comparison asks.
 func ownRow(ss []statement, row []statement, rest []string, used map[string]bool, id string) []statement {
 	if len(row) != 1 {
 		return row
@@ -520,7 +522,8 @@ func ownRow(ss []statement, row []statement, rest []string, used map[string]bool
 		if len(s.block) == 0 || s.kind != kindItem || !codeLine(s.block) || used[id+"\x00"+s.text] || s.text == first.text {
 			continue
 		}
-		if ov := symbolic.Overlap(rest, symbolic.TermSet(s.plain())); ov > bestOv {
+		ov := symbolic.Overlap(rest, symbolic.TermSet(s.plain()))
+		if ov > bestOv || ov > 0 && ov == bestOv && setsApart(s.text) && !setsApart(ex.text) {
 			ex, bestOv = s, ov
 		}
 	}
@@ -729,6 +732,16 @@ var pickRE = regexp.MustCompile(`(?i)\b(?:use|prefer|choose|pick)\b.*\b(?:when|i
 // contrastRE finds a statement that sets things side by side ("Compared
 // with X, Y misses ...", "unlike X", "X is faster than Y").
 var contrastRE = regexp.MustCompile(`(?i)\bcompared\s+(?:with|to)\b|\bunlike\b|\bwhereas\b|\bin contrast\b|\b(?:more|less|fewer|faster|slower|cheaper|better|worse|simpler|safer)\b[^.;]*\bthan\b`)
+
+// insteadRE finds a statement that sets one way apart from another
+// ("instead of", "rather than").
+var insteadRE = regexp.MustCompile(`(?i)\binstead\s+of\b|\brather\s+than\b`)
+
+// setsApart reports whether text contrasts what it says with something
+// else (contrastRE, insteadRE).
+func setsApart(text string) bool {
+	return contrastRE.MatchString(text) || insteadRE.MatchString(text)
+}
 
 // sideBySide is the first evidence statement in prose that names every
 // compared item and sets them side by side: the page's own comparison,

@@ -277,3 +277,16 @@ func TestComparisonRowLedParagraph(t *testing.T) {
 		[]mdSource{src}, src.leaf(t, "Working with Environment Variables"))
 	checkMD(t, md, []string{"The first parameter is the key name.", "any time a `viper.Get` request is made"}, []string{"it binds one key"})
 }
+
+// TestComparisonRowTakesTheExampleThatSetsApart: of an item's examples
+// that bear equally on what the question asks, its row shows the one
+// that contrasts its way with another ("instead of just the process
+// name").
+func TestComparisonRowTakesTheExampleThatSetsApart(t *testing.T) {
+	killall := parseMD(t, "common/killall.md", "# killall\n\n> Send kill signal to all instances of a process by name (must be exact name).\n\n- Terminate a process using the default SIGTERM (terminate) signal:\n\n`killall {{process_name}}`\n")
+	pkill := parseMD(t, "common/pkill.md", "# pkill\n\n> Signal process by name.\n> Mostly used for stopping processes.\n\n- Kill all processes which match:\n\n`pkill \"{{process_name}}\"`\n\n"+
+		"- Kill all processes which match their full command instead of just the process name:\n\n`pkill {{[-f|--full]}} \"{{command_name}}\"`\n")
+	md := solveMD(t, "compare", "killall or pkill: how do they differ in the way they match a process?", "killall or pkill: how do they differ in the way they match a process",
+		[]mdSource{killall, pkill}, killall.soleLeaf(t), pkill.soleLeaf(t))
+	checkMD(t, md, []string{"--full"}, []string{"Kill all processes which match: "})
+}

@@ -70,7 +70,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	if len(in.Intents) > 0 {
 		act, target = in.Intents[0].Act, in.Intents[0].Target
 	}
-	want := symbolic.ContentTerms(target)
+	want := withoutModals(symbolic.ContentTerms(target))
 	own := symbolic.ContentTerms(followUpOwn(rc.Conversation, target))
 	var rar symbolic.Rarity
 	if rc.Corpus != nil {
@@ -213,6 +213,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	if !g.brief {
 		picked = withNextSentence(picked, stmts, limit)
+		if act == "explain" {
+			picked = withGround(picked, stmts)
+		}
 		picked = withTopicSentence(picked, stmts, limit)
 		if codePenalty(act) < 1 {
 			picked = withShownCode(picked, stmts, limit)
@@ -262,6 +265,16 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// modals are the auxiliary verbs of a question ("How long may a call
+// run", "what will it read"): they shape what is asked without naming
+// anything a passage could say.
+var modals = map[string]bool{"may": true, "might": true, "must": true, "shall": true, "will": true, "would": true, "should": true, "could": true}
+
+// withoutModals is terms less the modal verbs.
+func withoutModals(terms []string) []string {
+	return slices.DeleteFunc(terms, func(t string) bool { return modals[t] })
 }
 
 // followUpOwn is what a follow-up asks in its own words when target is the
@@ -415,9 +428,10 @@ func withoutAlternative(task string) string {
 // answers it.
 var canAskRE = regexp.MustCompile(`(?i)^\s*(?:(?:and|so|but|then),?\s+)?(?:can|could)\s+(?:i|it|they|you|we|one)\s+\w`)
 
-// negationRE finds a negated word: "no", "without", "not" or "never" and
-// the words after it, past an article.
-var negationRE = regexp.MustCompile(`(?i)\b(?:no|without|not|never)\s+(?:(?:a|an|the|any)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
+// negationRE finds a negated word: "no", "without", "not", "never",
+// "neither", "nor" or a verb negated with "n't" ("hasn't been set") and
+// the words after it, past an article or a passive "been".
+var negationRE = regexp.MustCompile(`(?i)(?:\b(?:no|without|not|never|neither|nor)|n['’]t)\s+(?:(?:a|an|the|any|been)\s+)?([\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?)`)
 
 // negationWeight is what a statement gains for negating what the question
 // negates.
@@ -856,6 +870,27 @@ func withTopicSentence(picked, stmts []scored, limit int) []scored {
 		return picked
 	}
 	return withRoomFor(picked, *opening, limit)
+}
+
+// withGround shows the best statement of an explanation with the
+// sentence right before it in its paragraph: a page states the ground
+// before what follows from it ("Note: exa is no longer maintained. Use
+// eza instead."), so the sentence that best matches a why-question's
+// words may be the consequence, its reason the sentence before. The
+// ground is shown past the answer's limit: a reason is what a
+// why-question asks, and none of the rest gives way to it.
+func withGround(picked, stmts []scored) []scored {
+	if len(picked) == 0 || picked[0].kind != kindSentence {
+		return picked
+	}
+	top := picked[0]
+	i := slices.IndexFunc(stmts, func(s scored) bool {
+		return s.ku == top.ku && s.order == top.order-1 && s.kind == kindSentence && s.para == top.para && s.score > 0
+	})
+	if i < 0 || slices.ContainsFunc(picked, func(p scored) bool { return p.ku == top.ku && p.order == top.order-1 }) {
+		return picked
+	}
+	return append(picked, stmts[i])
 }
 
 // withRoomFor adds s, a statement of the best one's unit, to picked; when

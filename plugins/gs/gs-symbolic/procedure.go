@@ -574,8 +574,8 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 				seq = append(seq, t)
 			}
 		}
-		own := symbolic.Overlap(want, withParts(symbolic.TermSet(e.desc), joined))
-		score := symbolic.Overlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
+		own := wordOverlap(want, withParts(symbolic.TermSet(e.desc), joined))
+		score := wordOverlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(codeOf(e.how), want) {
 			score += 0.25 // its code calls what the task asks for
 		}
@@ -593,6 +593,52 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// wordOverlap is the share of the task's words that have holds, a
+// hyphenated word and the parts the analyser also gives for it ("wi-fi",
+// "wi", "fi") counting as the one word the task wrote: held when have
+// holds the whole word, else by the share of its parts have holds. A
+// description that names one such word is not worth three that name
+// three of the task's words ("Display Wi-Fi stations" against "Look for
+// networks with a station" for "make my Wi-Fi card look for networks").
+func wordOverlap(want []string, have map[string]bool) float64 {
+	parts, isPart := hyphenParts(want)
+	if len(parts) == 0 {
+		return symbolic.Overlap(want, have)
+	}
+	units, held := 0, 0.0
+	for _, w := range want {
+		if isPart[w] {
+			continue
+		}
+		units++
+		switch ps := parts[w]; {
+		case have[w]:
+			held++
+		case len(ps) > 0:
+			held += float64(symbolic.Shared(ps, have)) / float64(len(ps))
+		}
+	}
+	return held / float64(units)
+}
+
+// hyphenParts maps each hyphenated word of want to the parts of it want
+// also holds, and reports which terms of want are such parts.
+func hyphenParts(want []string) (parts map[string][]string, isPart map[string]bool) {
+	parts, isPart = map[string][]string{}, map[string]bool{}
+	for _, w := range want {
+		if !strings.Contains(w, "-") {
+			continue
+		}
+		for _, p := range text.Terms(strings.ReplaceAll(w, "-", " ")) {
+			if p != w && slices.Contains(want, p) && !isPart[p] {
+				parts[w] = append(parts[w], p)
+				isPart[p] = true
+			}
+		}
+	}
+	return parts, isPart
 }
 
 // defaultWeight is what an example loses, among the examples of its page,
@@ -662,6 +708,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 	}
 	lits := optionLiterals(task)
 	rarest := rarestTerm(want, c)
+	negWant := negated(task)
 	for _, e := range ev {
 		if e.KU == nil {
 			continue
@@ -733,6 +780,13 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 		if shownAct != "" && top.desc != "" && symbolic.Shows(shownAct, top.desc) {
 			score += displayWeight / 2 // its best example shows what the task asks to see
+		}
+		if len(negWant) > 0 && anyIn(negWant, negated(p.summary)) {
+			// The task asks for the case where something is absent
+			// ("when neither the config file nor a flag sets it"), and
+			// this passage opens on that case ("a key hasn't been set
+			// via config file ... or flag").
+			score += negationWeight
 		}
 		cands = append(cands, cand{p, ex, score})
 
@@ -874,8 +928,10 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		// which says what its few lines are about.
 		label = anc[len(anc)-1] + " > " + k.Title
 	}
-	if lead := leadOf(best.p.summary); lead != "" && !g.brief {
-		fmt.Fprintf(&b, "%s [1]: %s\n\n", label, withHowSentence(lead, best.p.summary, want, best.ex[0].desc))
+	lead := leadOf(best.p.summary)
+	if lead != "" && !g.brief {
+		lead = withHowSentence(lead, best.p.summary, want, best.ex[0].desc)
+		fmt.Fprintf(&b, "%s [1]: %s\n\n", label, lead)
 	} else {
 		fmt.Fprintf(&b, "From %s [1]:\n\n", label)
 	}
@@ -902,15 +958,16 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		if i > 0 {
 			b.WriteString("\n")
 		}
+		quoted := quotedTerms(lead + " " + e.desc)
 		if e.desc == "" {
-			for _, h := range cutHow(e.how, want) {
+			for _, h := range cutHow(e.how, want, quoted) {
 				b.WriteString(h + "\n")
 			}
 			continue
 		}
 		fmt.Fprintf(&b, "- %s\n\n", descLine(e.desc))
 		if rawBlock(e.how) {
-			for _, h := range cutHow(e.how, want) {
+			for _, h := range cutHow(e.how, want, quoted) {
 				if h == "" {
 					b.WriteString("\n")
 					continue
@@ -924,6 +981,30 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 		}
 	}
 	return finish(&b, []*kus.KU{k})
+}
+
+// quotedRE is a code span of prose.
+var quotedRE = regexp.MustCompile("`([^`]+)`")
+
+// quotedTerms are the terms of the code spans prose quotes: the
+// sentences over a code block name in code spans the lines of it they
+// are about ("setting the `Required` field to `true`" over a program
+// holding "Required: true").
+func quotedTerms(prose string) []string {
+	var out []string
+	for _, m := range quotedRE.FindAllStringSubmatch(prose, -1) {
+		terms := symbolic.TermSet(m[1])
+		for t := range symbolic.IdentTerms(m[1]) {
+			terms[t] = true
+		}
+		for t := range terms {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // directionRE finds a direction in text: "to", "into", "onto" or "from"
@@ -1107,7 +1188,7 @@ func solveClauses(pages []procedure, best procedure, parts []string) *plugin.Sol
 		}
 		want := symbolic.TaskTerms(f.ex.desc)
 		if rawBlock(f.ex.how) {
-			for _, h := range cutHow(f.ex.how, want) {
+			for _, h := range cutHow(f.ex.how, want, nil) {
 				if h == "" {
 					b.WriteString("\n")
 					continue
@@ -1374,6 +1455,13 @@ const maxBlockLines = 24
 // maxBlockLines; one code block of at most maxProgramLines with a few
 // lines about it is kept whole.
 func cutBlock(lines []string, want []string) []string {
+	return cutQuoted(lines, want, nil)
+}
+
+// cutQuoted is cutBlock that also keeps the code lines holding a term
+// of quoted, the names the prose over the block quotes (quotedTerms):
+// the lines it is about, whether or not they hold a task term.
+func cutQuoted(lines, want, quoted []string) []string {
 	if len(lines) <= maxBlockLines || len(lines) <= maxProgramLines && oneProgram(lines) {
 		return lines
 	}
@@ -1382,14 +1470,14 @@ func cutBlock(lines []string, want []string) []string {
 		t := strings.TrimSpace(l)
 		isFence[i] = strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
-	keep, code := keptLines(lines, want, isFence, 1)
+	keep, code := keptLines(lines, want, quoted, isFence, 1)
 	// More lines bear on the task than an answer shows: the lines that
 	// hold more of the task's words are kept, as many as fit.
 	for least := 2; countTrue(keep) > maxBlockLines; least++ {
-		k, _ := keptLines(lines, want, isFence, least)
-		if countTrue(k) == 0 {
+		if k, _ := keptLines(lines, want, nil, isFence, least); countTrue(k) == 0 {
 			break
 		}
+		k, _ := keptLines(lines, want, quoted, isFence, least)
 		keep = k
 	}
 	// A table keeps its header with any row it keeps: a row alone does not
@@ -1479,10 +1567,11 @@ func cutBlock(lines []string, want []string) []string {
 }
 
 // keptLines marks the lines of a block that hold at least least of the
-// task's terms (in code, in an identifier's words too), with the lines
+// task's terms (in code, in an identifier's words too) or a code line
+// that holds a term of quoted, with the lines
 // that go with each (see cutBlock), and which lines lie inside a fenced
 // block.
-func keptLines(lines, want []string, isFence []bool, least int) (keep, code []bool) {
+func keptLines(lines, want, quoted []string, isFence []bool, least int) (keep, code []bool) {
 	keep = make([]bool, len(lines))
 	inCode := false
 	code = make([]bool, len(lines))
@@ -1500,7 +1589,7 @@ func keptLines(lines, want []string, isFence []bool, least int) (keep, code []bo
 				terms[t] = true
 			}
 		}
-		if symbolic.Shared(want, terms) < least {
+		if symbolic.Shared(want, terms) < least && !(inCode && symbolic.Shared(quoted, terms) > 0) {
 			continue
 		}
 		keep[i] = true

@@ -304,12 +304,16 @@ func writeBlock(b *strings.Builder, block []string, want []string, indent string
 	}
 }
 
-// maxCell bounds a table cell in an answer: a longer cell is cut to its
-// first sentence.
+// maxCell bounds a table cell in an answer: a longer cell is cut
+// (shortRow).
 const maxCell = 240
 
-// shortRow cuts a row's long cells to the sentences that hold a task
-// term (at most two), else to their first sentence.
+// shortRow cuts a row's long cells to their first sentence and the
+// first later sentence that holds a task term. A cell's first sentence
+// says what its row's key is ("the kb-plugin that ranks for hover"); the
+// sentences after it qualify that ("when it is not loaded, ..."), and
+// one of them alone, chosen for a word it shares with the question,
+// leaves the row unsaid.
 func shortRow(row string, want []string) string {
 	if len(row) <= maxCell {
 		return row
@@ -323,14 +327,12 @@ func shortRow(row string, want []string) string {
 		if len(ss) < 2 {
 			continue
 		}
-		var kept []string
-		for _, s := range ss {
-			if len(kept) < 2 && symbolic.Overlap(want, symbolic.TermSet(plainMD(s))) > 0 {
+		kept := ss[:1]
+		for _, s := range ss[1:] {
+			if symbolic.Overlap(want, symbolic.TermSet(plainMD(s))) > 0 {
 				kept = append(kept, s)
+				break
 			}
-		}
-		if len(kept) == 0 {
-			kept = ss[:1]
 		}
 		cells[i] = " " + strings.Join(kept, " … ") + " … "
 	}
@@ -530,9 +532,10 @@ func bestRows(lines []string, want []string) []string {
 	return out
 }
 
-// cutHow is cutBlock for what an example shows, with its tables cut to
-// their header and the rows that bear on the task, long cells shortened.
-func cutHow(how []string, want []string) []string {
+// cutHow is cutQuoted for what an example shows (quoted: the names the
+// prose over it quotes), with its tables cut to their header and the
+// rows that bear on the task, long cells shortened.
+func cutHow(how, want, quoted []string) []string {
 	var out, rest, table []string
 	flushTable := func() {
 		if len(table) == 0 {
@@ -558,7 +561,7 @@ func cutHow(how []string, want []string) []string {
 	}
 	flushTable()
 	rest = out
-	return cutBlock(rest, want)
+	return cutQuoted(rest, want, quoted)
 }
 
 // titleNamed reports whether the question's terms hold every content term

@@ -77,3 +77,14 @@ func TestWhyCueTakesTheCircumstance(t *testing.T) {
 		"The rebuild moves a damaged file aside and rebuilds the knowledge base.":                          false,
 	})
 }
+
+// TestWhyShowsTheGroundBefore: the sentence that best matches a
+// why-question's words ("Use eza instead.") is shown with the sentence
+// before it in its paragraph, which gives the reason ("no longer
+// maintained").
+func TestWhyShowsTheGroundBefore(t *testing.T) {
+	exa := parseMD(t, "common/exa.md", "# exa\n\n> A modern replacement for `ls` (List directory contents).\n> Note: `exa` is no longer maintained. Use `eza` instead.\n> See also: `eza`.\n\n"+
+		"- List files one per line:\n\n`exa {{[-1|--oneline]}}`\n\n- List all files, including hidden files:\n\n`exa {{[-a|--all]}}`\n")
+	md := solveWhy(t, "Why do people tell me to switch from exa to eza?", "people tell me to switch from exa to eza", nil, exa)
+	checkMD(t, md, []string{"no longer maintained", "Use `eza` instead"}, nil)
+}
