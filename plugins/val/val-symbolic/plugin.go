@@ -1676,18 +1676,36 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 // keysRow reports whether a table row among said opens with w: its first
 // cell names what the row says of it ("| hostrouter | Domain/host based
 // request routing |"), as a glossary's entry names its word, so the row is
-// about w wherever it stands in the table.
+// about w wherever it stands in the table. A cell that holds nothing but w
+// as code ("| `NO_KNOWN_TERMS` |") names the row's entry too, in whichever
+// column it stands: a table of codes, flags or names keeps them in a
+// column of their own, and each row is the entry of its one.
 func keysRow(w string, said []string, rar symbolic.Rarity) bool {
 	for _, line := range strings.Split(strings.Join(said, "\n"), "\n") {
 		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
 		if !strings.HasPrefix(strings.TrimSpace(line), "|") || len(cells) < 2 {
 			continue
 		}
-		if covered(w, symbolic.TermSet(cells[0]), rar) {
+		if covered(w, symbolic.TermSet(cells[0]), rar) || slices.ContainsFunc(cells, func(c string) bool { return codeCell(w, c) }) {
 			return true
 		}
 	}
 	return false
+}
+
+// codeCellRE matches a table cell that is one code span, its text in
+// group 1.
+var codeCellRE = regexp.MustCompile("^\\s*`([^`]+)`\\s*$")
+
+// codeCell reports whether cell is one code span of one word whose term
+// is w (an identifier's term is its whole: "no_known_terms").
+func codeCell(w, cell string) bool {
+	m := codeCellRE.FindStringSubmatch(cell)
+	if m == nil || len(strings.Fields(m[1])) != 1 {
+		return false
+	}
+	t := text.Terms(m[1])
+	return len(t) > 0 && t[0] == w
 }
 
 // declarationRE matches the declaration of a named type or function in
