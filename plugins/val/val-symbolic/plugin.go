@@ -724,7 +724,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// counts as explaining (what it says was checked against the evidence
 	// above), except a page's own description, which says what the page is
 	// for.
-	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) {
+	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) && !contrastsCases(in.Payload.Prompt, body) {
 		v.reason = fmt.Sprintf("%q asks why, and the answer only shows examples of what to do, with no reason or condition", clip(in.Payload.Prompt))
 		return v
 	}
@@ -2252,6 +2252,34 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 			if reasonWords[w] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+var (
+	// alternationRE finds a question that sets two cases of one thing
+	// against each other ("sometimes creates the folder and sometimes
+	// copies just its contents").
+	alternationRE = regexp.MustCompile(`(?i)\bsometimes\b.+\b(?:sometimes|other times|at times|otherwise)\b`)
+	// casesContrastRE finds a description that sets what it does against
+	// what it does not ("Transfer directory contents, but not the
+	// directory itself", "X rather than Y").
+	casesContrastRE = regexp.MustCompile(`(?i)\bbut\s+not\b|\brather\s+than\b`)
+)
+
+// contrastsCases reports whether a "why" question that sets two cases
+// against each other (alternationRE) is answered by an example whose
+// description contrasts one case with the other (casesContrastRE): asking why
+// the outcome differs asks what makes the difference, and such an example
+// shows it.
+func contrastsCases(prompt, body string) bool {
+	if !alternationRE.MatchString(prompt) {
+		return false
+	}
+	for _, line := range exampleRE.FindAllString(body, -1) {
+		if casesContrastRE.MatchString(line) {
+			return true
 		}
 	}
 	return false
