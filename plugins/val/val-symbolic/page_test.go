@@ -114,3 +114,24 @@ func TestATableRowIsAboutTheWordItOpensWith(t *testing.T) {
 			"| docgen | Print chi.Router routes at runtime [1] |\n| router | Like hostrouter, routes by domain [1] |\n\nSources:\n[1] Extra packages — chi/README.md:3\n", extras, plugin.StatusRejected},
 	})
 }
+
+const exitCodesReadme = "# tool\n\n## Exit codes\n\nBad input gets a status and a code.\n\n" +
+	"| input | code | what the error says |\n| --- | --- | --- |\n| an empty question | `NO_WORDS` | nothing to search for |\n| a question too long | `CLIPPED_TEXT` | only the start is searched |\n"
+
+// TestATableRowIsAboutTheCodeACellHoldsAlone: a cell that holds nothing
+// but the identifier asked, as code ("| `CLIPPED_TEXT` |"), is the key of
+// its row in whichever column it stands, so the row is that identifier's
+// entry; the identifier in a cell of prose is only mentioned.
+func TestATableRowIsAboutTheCodeACellHoldsAlone(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"clipped_text no_words": 2, "question code error status search start long bad input": 300})},
+		src: map[string]string{"tool/README.md": exitCodesReadme}}
+	codes := plugintest.Text("t::2", "Exit codes", "tool/README.md", 3, "Bad input gets a status and a code.\n\n"+
+		"| input | code | what the error says |\n| --- | --- | --- |\n| an empty question | `NO_WORDS` | nothing to search for |\n| a question too long | `CLIPPED_TEXT` | only the start is searched |\n")
+	define := plugin.ValidateInput{Payload: plugin.Payload{Prompt: "What does CLIPPED_TEXT mean?"}, Intents: []plugin.Intent{{ID: "i1", Act: "define", Target: "CLIPPED_TEXT"}}}
+	expectAnswers(t, c, define, kus.LevelSection, "only in passing", []answerCase{
+		{"its code cell", "Bad input gets a status and a code. [1]\n\n| input | code | what the error says |\n| --- | --- | --- |\n" +
+			"| an empty question | `NO_WORDS` | nothing to search for [1] |\n| a question too long | `CLIPPED_TEXT` | only the start is searched [1] |\n\nSources:\n[1] Exit codes — tool/README.md:3\n", codes, plugin.StatusAccepted},
+		{"a cell of prose", "Bad input gets a status and a code. [1]\n\n| input | code | what the error says |\n| --- | --- | --- |\n" +
+			"| an empty question | `NO_WORDS` | nothing to search for [1] |\n| a question too long | see `CLIPPED_TEXT` | only the start is searched [1] |\n\nSources:\n[1] Exit codes — tool/README.md:3\n", codes, plugin.StatusRejected},
+	})
+}

@@ -724,7 +724,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// counts as explaining (what it says was checked against the evidence
 	// above), except a page's own description, which says what the page is
 	// for.
-	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) {
+	if asksWhy(in) && !explains(body, cited, rc) && !remarks(body, targets, cited, rar) && !contrastsCases(in.Payload.Prompt, body) {
 		v.reason = fmt.Sprintf("%q asks why, and the answer only shows examples of what to do, with no reason or condition", clip(in.Payload.Prompt))
 		return v
 	}
@@ -1490,7 +1490,8 @@ func keyTokens(target string, task bool) []keyToken {
 // together reports whether the key words of target stand together in what
 // the answer says from unit k (said) or in k itself: two neighbouring ones
 // (next to each other once stop words and generic words are left out:
-// "long command", "short name") in one sentence, or one in k's title or
+// "long command", "short name", or across a compound's head: compoundSkips)
+// in one sentence, or one in k's title or
 // path (k is about it) and another anywhere in its text. A target of fewer
 // than two key words passes.
 func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
@@ -1524,6 +1525,7 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 	if len(words) < 2 {
 		return true
 	}
+	skips := compoundSkips(target, key)
 	// match gives the key words a term of the evidence stands for: the
 	// same term, or a near spelling of a long one.
 	match := func(term string) []int {
@@ -1562,13 +1564,48 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 				return true
 			}
 			for w := range at {
-				if at[w+1] || (len(label) > 0 && !label[w]) {
+				if at[w+1] || skipsTo(skips, w, at) || (len(label) > 0 && !label[w]) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// compoundSkips maps the position of each noun compound's modifier among
+// the key words (compoundHeads) to the position of the key word after its
+// head, when a preposition opens what follows the head: "German" of "turn
+// a German sentence into English" also neighbours "English". The head
+// names only the kind of thing the modifier picks out, and a page often
+// says another kind word there ("a word from German to English") or none;
+// the preposition ties the phrase after it to the same action.
+func compoundSkips(target string, key []keyToken) map[int]int {
+	at := map[string]int{}
+	for _, t := range key {
+		at[t.term] = t.pos
+	}
+	heads := compoundHeads(target)
+	words := rawWordRE.FindAllString(target, -1)
+	out := map[int]int{}
+	for i := 0; i+2 < len(words); i++ {
+		mod, head := text.Terms(words[i]), text.Terms(words[i+1])
+		if len(mod) == 0 || len(head) != 1 || heads[head[0]] != mod[len(mod)-1] || !prepositions[strings.ToLower(words[i+2])] {
+			continue
+		}
+		m, okm := at[mod[len(mod)-1]]
+		if h, okh := at[head[0]]; okm && okh && m+1 == h {
+			out[m] = h + 1
+		}
+	}
+	return out
+}
+
+// skipsTo reports whether the key word at position w has a neighbour past
+// its compound's head (compoundSkips) among the positions at holds.
+func skipsTo(skips map[int]int, w int, at map[int]bool) bool {
+	s, ok := skips[w]
+	return ok && at[s]
 }
 
 // identifierRE matches an identifier as code writes it: words joined by
@@ -1675,18 +1712,36 @@ func about(w string, k *kus.KU, said []string, rar symbolic.Rarity) bool {
 // keysRow reports whether a table row among said opens with w: its first
 // cell names what the row says of it ("| hostrouter | Domain/host based
 // request routing |"), as a glossary's entry names its word, so the row is
-// about w wherever it stands in the table.
+// about w wherever it stands in the table. A cell that holds nothing but w
+// as code ("| `NO_KNOWN_TERMS` |") names the row's entry too, in whichever
+// column it stands: a table of codes, flags or names keeps them in a
+// column of their own, and each row is the entry of its one.
 func keysRow(w string, said []string, rar symbolic.Rarity) bool {
 	for _, line := range strings.Split(strings.Join(said, "\n"), "\n") {
 		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
 		if !strings.HasPrefix(strings.TrimSpace(line), "|") || len(cells) < 2 {
 			continue
 		}
-		if covered(w, symbolic.TermSet(cells[0]), rar) {
+		if covered(w, symbolic.TermSet(cells[0]), rar) || slices.ContainsFunc(cells, func(c string) bool { return codeCell(w, c) }) {
 			return true
 		}
 	}
 	return false
+}
+
+// codeCellRE matches a table cell that is one code span, its text in
+// group 1.
+var codeCellRE = regexp.MustCompile("^\\s*`([^`]+)`\\s*$")
+
+// codeCell reports whether cell is one code span of one word whose term
+// is w (an identifier's term is its whole: "no_known_terms").
+func codeCell(w, cell string) bool {
+	m := codeCellRE.FindStringSubmatch(cell)
+	if m == nil || len(strings.Fields(m[1])) != 1 {
+		return false
+	}
+	t := text.Terms(m[1])
+	return len(t) > 0 && t[0] == w
 }
 
 // declarationRE matches the declaration of a named type or function in
@@ -2233,6 +2288,34 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 			if reasonWords[w] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+var (
+	// alternationRE finds a question that sets two cases of one thing
+	// against each other ("sometimes creates the folder and sometimes
+	// copies just its contents").
+	alternationRE = regexp.MustCompile(`(?i)\bsometimes\b.+\b(?:sometimes|other times|at times|otherwise)\b`)
+	// casesContrastRE finds a description that sets what it does against
+	// what it does not ("Transfer directory contents, but not the
+	// directory itself", "X rather than Y").
+	casesContrastRE = regexp.MustCompile(`(?i)\bbut\s+not\b|\brather\s+than\b`)
+)
+
+// contrastsCases reports whether a "why" question that sets two cases
+// against each other (alternationRE) is answered by an example whose
+// description contrasts one case with the other (casesContrastRE): asking why
+// the outcome differs asks what makes the difference, and such an example
+// shows it.
+func contrastsCases(prompt, body string) bool {
+	if !alternationRE.MatchString(prompt) {
+		return false
+	}
+	for _, line := range exampleRE.FindAllString(body, -1) {
+		if casesContrastRE.MatchString(line) {
+			return true
 		}
 	}
 	return false

@@ -221,3 +221,42 @@ func TestWhyIsJudgedWithItsCircumstanceToo(t *testing.T) {
 		Evidence: units(t, "common/frobctl.md", frobctlPage)})
 	expect(t, res, plugin.StatusAccepted, "")
 }
+
+const tarPage = `# tar
+
+> Archiving utility.
+
+- Extract an archive into the current folder:
+
+` + "`tar xf {{path/to/archive.tar}}`" + `
+
+- Extract the files of an archive, but not its leading folder:
+
+` + "`tar xf {{path/to/archive.tar}} --strip-components 1`" + `
+`
+
+// TestWhyTheOutcomeDiffersIsAnsweredByAContrast: "why does it sometimes
+// do X and sometimes Y" asks what makes the difference, which an example
+// that sets one case against the other ("..., but not its leading
+// folder") shows; an example without the contrast does not, nor does the
+// contrast answer a "why" question that sets no cases against each other.
+func TestWhyTheOutcomeDiffersIsAnsweredByAContrast(t *testing.T) {
+	c := sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"extract archiv file folder current lead": 50, "tar": 5})},
+		src: map[string]string{"common/tar.md": tarPage}}
+	contrast := "- Extract the files of an archive, but not its leading folder [1]:\n\n  `tar xf {{path/to/archive.tar}} --strip-components 1`\n\nSources:\n[1] tar — common/tar.md:3\n"
+	plain := "- Extract an archive into the current folder [1]:\n\n  `tar xf {{path/to/archive.tar}}`\n\nSources:\n[1] tar — common/tar.md:3\n"
+	cases := "Why does tar sometimes extract the leading folder of an archive and sometimes just its files?"
+	for _, tc := range []struct {
+		name, prompt, answer string
+		want                 plugin.Status
+	}{
+		{"two cases, a contrast", cases, contrast, plugin.StatusAccepted},
+		{"two cases, no contrast", cases, plain, plugin.StatusRejected},
+		{"one case, a contrast", "Why does tar extract the files of an archive?", contrast, plugin.StatusRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validate(t, c, &plugin.ValidateInput{Payload: plugin.Payload{Prompt: tc.prompt}, Answer: tc.answer, Evidence: units(t, "common/tar.md", tarPage)})
+			expect(t, res, tc.want, "asks why")
+		})
+	}
+}
