@@ -1490,8 +1490,7 @@ func keyTokens(target string, task bool) []keyToken {
 // together reports whether the key words of target stand together in what
 // the answer says from unit k (said) or in k itself: two neighbouring ones
 // (next to each other once stop words and generic words are left out:
-// "long command", "short name", or across a compound's head: compoundSkips)
-// in one sentence, or one in k's title or
+// "long command", "short name") in one sentence, or one in k's title or
 // path (k is about it) and another anywhere in its text. A target of fewer
 // than two key words passes.
 func together(target string, k *kus.KU, said []string, rc plugin.RunContext, task bool) bool {
@@ -1525,7 +1524,6 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 	if len(words) < 2 {
 		return true
 	}
-	skips := compoundSkips(target, key)
 	// match gives the key words a term of the evidence stands for: the
 	// same term, or a near spelling of a long one.
 	match := func(term string) []int {
@@ -1564,48 +1562,13 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 				return true
 			}
 			for w := range at {
-				if at[w+1] || skipsTo(skips, w, at) || (len(label) > 0 && !label[w]) {
+				if at[w+1] || (len(label) > 0 && !label[w]) {
 					return true
 				}
 			}
 		}
 	}
 	return false
-}
-
-// compoundSkips maps the position of each noun compound's modifier among
-// the key words (compoundHeads) to the position of the key word after its
-// head, when a preposition opens what follows the head: "German" of "turn
-// a German sentence into English" also neighbours "English". The head
-// names only the kind of thing the modifier picks out, and a page often
-// says another kind word there ("a word from German to English") or none;
-// the preposition ties the phrase after it to the same action.
-func compoundSkips(target string, key []keyToken) map[int]int {
-	at := map[string]int{}
-	for _, t := range key {
-		at[t.term] = t.pos
-	}
-	heads := compoundHeads(target)
-	words := rawWordRE.FindAllString(target, -1)
-	out := map[int]int{}
-	for i := 0; i+2 < len(words); i++ {
-		mod, head := text.Terms(words[i]), text.Terms(words[i+1])
-		if len(mod) == 0 || len(head) != 1 || heads[head[0]] != mod[len(mod)-1] || !prepositions[strings.ToLower(words[i+2])] {
-			continue
-		}
-		m, okm := at[mod[len(mod)-1]]
-		if h, okh := at[head[0]]; okm && okh && m+1 == h {
-			out[m] = h + 1
-		}
-	}
-	return out
-}
-
-// skipsTo reports whether the key word at position w has a neighbour past
-// its compound's head (compoundSkips) among the positions at holds.
-func skipsTo(skips map[int]int, w int, at map[int]bool) bool {
-	s, ok := skips[w]
-	return ok && at[s]
 }
 
 // identifierRE matches an identifier as code writes it: words joined by

@@ -191,39 +191,3 @@ func TestWhatIsXIsAnsweredByTheCodeThatDeclaresIt(t *testing.T) {
 			"```go\nstore.SetLocator(myLocator)\n```\n\nSources:\n[1] New file searching API — store/UPGRADE.md:9\n", used, plugin.StatusRejected},
 	})
 }
-
-const csvPage = `# csvkit
-
-> Converts data between formats.
-
-- Read a CSV file and print it as JSON:
-
-` + "`csvkit {{path/to/file.csv}}`" + `
-`
-
-// TestACompoundModifierNeighboursThePhraseAfterItsHead: the modifier of a
-// noun compound ("CSV" of "a CSV table") stands together with the phrase a
-// preposition opens after the compound's head ("into JSON"), since a page
-// often names another kind of thing than the head ("a CSV file"); without
-// the preposition the words stay apart.
-func TestACompoundModifierNeighboursThePhraseAfterItsHead(t *testing.T) {
-	df := freqs(map[string]int{"convert tabl column file read print data format": 600, "csv json": 20, "csvkit": 2})
-	csv := page(t, "common/csvkit.md", csvPage)
-	c := sourced{corpus: corpus{n: 1000, df: df}, src: map[string]string{"common/csvkit.md": csvPage}}
-	answer := "csvkit [1]: Converts data between formats.\n\n- Read a CSV file and print it as JSON:\n\n" +
-		"  `csvkit {{path/to/file.csv}}`\n\nSources:\n[1] csvkit — common/csvkit.md:1\n"
-	for _, tc := range []struct {
-		target string
-		want   plugin.Status
-	}{
-		{"convert a CSV table into JSON", plugin.StatusAccepted},
-		{"convert a CSV table's columns to JSON", plugin.StatusRejected},
-	} {
-		t.Run(tc.target, func(t *testing.T) {
-			res := validate(t, c, &plugin.ValidateInput{
-				Intents: []plugin.Intent{{ID: "i1", Act: "implement", Target: tc.target}},
-				Answer:  answer, Evidence: []plugin.ScoredKU{{KU: csv, Score: 1, Level: kus.LevelSummary}}})
-			expect(t, res, tc.want, "never together")
-		})
-	}
-}
