@@ -40,6 +40,10 @@ type statement struct {
 	sub           bool     // an item of a list a statement introduces
 	subs          []string // the texts of the items a statement introduces
 	list          []string // every line of the list an item belongs to
+	// shows is the code block right after the paragraph of a sentence
+	// that tells the reader what they can do (offersAction): the example
+	// of doing it, shown with the sentence but not scored with it.
+	shows []string
 }
 
 // plain is the text a statement is scored and compared by: its own and
@@ -178,6 +182,16 @@ func readBlocks(md string) []mdBlock {
 	flush()
 	return out
 }
+
+// offerRE opens a sentence that tells the reader what they can do ("You
+// can also set a destination variable for a flag").
+var offerRE = regexp.MustCompile(`(?i)^you\s+(?:(?:also|then|now|instead|just|still|even)\s+)?(?:can|could|may)\s+\w`)
+
+// offersAction reports whether sentence s tells the reader what they can
+// do. Documentation that says so and then shows a code block, with no
+// colon between, shows how to do it in that block: the sentence alone
+// names the feature without the call that uses it.
+func offersAction(s string) bool { return offerRE.MatchString(strings.TrimSpace(s)) }
 
 // maxLabelWords bounds the words of a paragraph read as the label of the
 // code block under it.
@@ -329,6 +343,9 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 					md = clauseMark + s
 				}
 				st := statement{kind: kindSentence, text: plainMD(s), md: []string{md}, para: para}
+				if i+1 < len(blocks) && blocks[i+1].kind == kindCode && offersAction(s) {
+					st.shows = blocks[i+1].lines
+				}
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()
 					st.block = intro

@@ -120,6 +120,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 		last = kind
 	}
 	lists := map[string]bool{} // lists already shown whole
+	shown := map[string]bool{} // code blocks already shown
 	named := map[string]bool{} // sources whose bullets already said what they are about
 	// lead names what a bullet is about when it does not say, once per
 	// source: a list question is answered by the names.
@@ -198,6 +199,10 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 			}
 			last = kindRow
 		case s.kind == kindCode:
+			if shown[strings.Join(s.md, "\n")] {
+				continue
+			}
+			shown[strings.Join(s.md, "\n")] = true
 			flush()
 			sep(kindCode)
 			fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, n)
@@ -233,6 +238,16 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 				flush()
 			}
 			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
+			if len(s.block) == 0 && len(s.shows) > 0 && !shown[strings.Join(s.shows, "\n")] {
+				shown[strings.Join(s.shows, "\n")] = true
+				flush()
+				focus := exampleFocus(s.text, s.shows)
+				if len(focus) == 0 {
+					focus = want
+				}
+				writeBlock(b, s.shows, focus, "", false)
+				last = kindCode
+			}
 			if len(s.block) > 0 {
 				flush()
 				indent := ""
@@ -595,4 +610,36 @@ func allAsked(terms, want []string) bool {
 		}
 	}
 	return true
+}
+
+// exampleFocus is what a code block that shows how to do what sentence
+// offers is cut by: the sentence's words the block holds on the fewest
+// lines, the names of the call the sentence is about ("destination" of
+// "set a destination variable for a flag" in a program full of flags),
+// rather than the words of the question.
+func exampleFocus(sentence string, block []string) []string {
+	lines := map[string]int{}
+	for _, l := range block {
+		terms := symbolic.TermSet(l)
+		for t := range symbolic.IdentTerms(l) {
+			terms[t] = true
+		}
+		for t := range terms {
+			lines[t]++
+		}
+	}
+	var focus []string
+	least := 0
+	for t := range symbolic.TermSet(sentence) {
+		n := lines[t]
+		switch {
+		case n == 0:
+		case least == 0 || n < least:
+			focus, least = []string{t}, n
+		case n == least:
+			focus = append(focus, t)
+		}
+	}
+	slices.Sort(focus)
+	return focus
 }
