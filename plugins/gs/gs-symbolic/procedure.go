@@ -40,7 +40,9 @@ type procedure struct {
 
 // readProcedure splits a KU body into its summary and its examples: a line
 // ending in ":" opens an example and the lines up to the next such line
-// carry it out. Bodies with no example are not procedures.
+// carry it out. A code comment ending in ":" ("// Subrouters:") labels the
+// code under it inside a block the body holds without its fences, and
+// opens no example. Bodies with no example are not procedures.
 func readProcedure(k *kus.KU) (procedure, bool) {
 	body := withoutCovers(k.TextBody)
 	if k.Procedure != "" {
@@ -53,7 +55,7 @@ func readProcedure(k *kus.KU) (procedure, bool) {
 		if line == "" {
 			continue
 		}
-		if strings.HasSuffix(line, ":") && len(line) > 1 {
+		if strings.HasSuffix(line, ":") && len(line) > 1 && !codeComment(line) {
 			desc := strings.TrimSpace(strings.TrimSuffix(line, ":"))
 			desc = strings.TrimSpace(strings.TrimLeft(desc, "-*+ "))
 			if d := strings.TrimLeft(desc, "0123456789"); d != desc && (strings.HasPrefix(d, ".") || strings.HasPrefix(d, ")")) {
