@@ -45,3 +45,17 @@ func TestOfferedActionOnlyForTheReader(t *testing.T) {
 		}
 	}
 }
+
+// TestOpeningSentenceShowsItsSteps: a unit's one-sentence opening
+// paragraph, picked as the answer, is shown with the numbered steps after
+// it, every one.
+func TestOpeningSentenceShowsItsSteps(t *testing.T) {
+	const page = "# Gin\n\n## Custom json codec at runtime\n\n" +
+		"Gin supports custom json serialization and deserialization logic without using compile tags.\n\n" +
+		"1. Define a custom struct that implements the `json.Core` interface.\n\n" +
+		"2. Before your engine starts, assign values to `json.API` using the custom struct.\n"
+	src := parseMD(t, "gin/doc.md", page)
+	q := "gin swap the json library at runtime without build tags"
+	md := solveMD(t, "describe", q, q, []mdSource{src}, src.leaf(t, "Custom json codec at runtime"))
+	checkMD(t, md, []string{"without using compile tags", "1. Define a custom struct", "2. Before your engine starts, assign values to `json.API`"}, nil)
+}

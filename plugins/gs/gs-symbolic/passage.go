@@ -40,9 +40,11 @@ type statement struct {
 	sub           bool     // an item of a list a statement introduces
 	subs          []string // the texts of the items a statement introduces
 	list          []string // every line of the list an item belongs to
-	// shows is the code block right after the paragraph of a sentence
-	// that tells the reader what they can do (offersAction): the example
-	// of doing it, shown with the sentence but not scored with it.
+	// shows is how to do what the sentence says, shown with it but not
+	// scored with it: the code block right after the paragraph of a
+	// sentence that tells the reader what they can do (offersAction), or
+	// the numbered steps after a unit's one-sentence opening paragraph
+	// (numberedSteps). A list of steps is shown whole.
 	shows []string
 }
 
@@ -192,6 +194,30 @@ var offerRE = regexp.MustCompile(`(?i)^you\s+(?:(?:also|then|now|instead|just|st
 // colon between, shows how to do it in that block: the sentence alone
 // names the feature without the call that uses it.
 func offersAction(s string) bool { return offerRE.MatchString(strings.TrimSpace(s)) }
+
+// numberedSteps is the numbered list blocks open with, every item: the
+// steps that carry out what a unit's one-sentence opening paragraph says
+// it does ("Gin supports a custom json codec at runtime." over "1.
+// Define ...", "2. Assign ..."). Nil when blocks open with anything else.
+func numberedSteps(blocks []mdBlock) []string {
+	var steps []string
+	for _, b := range blocks {
+		if b.kind != kindItem || !numberedItem(strings.TrimSpace(b.lines[0])) {
+			break
+		}
+		steps = append(steps, b.lines...)
+	}
+	if len(steps) == 0 {
+		return nil
+	}
+	return steps
+}
+
+// numberedItem reports whether line t opens a numbered list item.
+func numberedItem(t string) bool {
+	d := strings.TrimLeft(t, "0123456789")
+	return d != t && isItem(t)
+}
 
 // maxLabelWords bounds the words of a paragraph read as the label of the
 // code block under it.
@@ -345,6 +371,9 @@ func statementsOf(k *kus.KU, c plugin.Corpus) []statement {
 				st := statement{kind: kindSentence, text: plainMD(s), md: []string{md}, para: para}
 				if i+1 < len(blocks) && blocks[i+1].kind == kindCode && offersAction(s) {
 					st.shows = blocks[i+1].lines
+				}
+				if para == 1 && len(ss) == 1 && !strings.HasSuffix(strings.TrimSpace(s), ":") {
+					st.shows = numberedSteps(blocks[i+1:])
 				}
 				if j == len(ss)-1 && introduces(s) {
 					takeIntro()

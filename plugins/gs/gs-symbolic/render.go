@@ -245,7 +245,7 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 				if len(focus) == 0 {
 					focus = want
 				}
-				writeBlock(b, s.shows, focus, "", false)
+				writeBlock(b, s.shows, focus, "", isItem(strings.TrimSpace(s.shows[0])))
 				last = kindCode
 			}
 			if len(s.block) > 0 {
