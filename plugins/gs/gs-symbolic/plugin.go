@@ -77,6 +77,10 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		rar = symbolic.NewRarity(rc.Corpus)
 	}
 	g := readGuidance(in.Guidance)
+	if len(own) > 0 {
+		g.shown = lastLeadExample(rc.Conversation)
+		g.ownAction, _ = symbolic.Action(followUpOwn(rc.Conversation, target))
+	}
 	if g.oneWord {
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil
 	}
@@ -1053,8 +1057,14 @@ func noContext(msg string) *plugin.SolveResult {
 	return &plugin.SolveResult{Status: plugin.StatusNoContext, ResponseMarkdown: msg}
 }
 
-// guidance is what gs-plugin guidance KUs ask of the answer's shape.
-type guidance struct{ oneWord, bullets, brief, table bool }
+// guidance is what shapes an answer besides its task: the form the
+// workspace's guidance units ask for, and, for a follow-up, the example
+// the turn before led with (shown), which the user has just read, and the
+// action the follow-up's own words ask for (ownAction).
+type guidance struct {
+	oneWord, bullets, brief, table bool
+	shown, ownAction               string
+}
 
 func readGuidance(in []plugin.ScoredKU) guidance {
 	var g guidance

@@ -741,6 +741,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 		p.examples = append(p.examples, commentExamples(p.examples)...)
+		p.examples = withoutShown(p.examples, g.shown, g.ownAction)
 		ex := p.rankFor(want, joined, action, particle, object)
 		if len(lits) > 0 {
 			// An option the task quotes as written ("combine short
