@@ -502,6 +502,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
+		if n, missed := missesMeasure(t, cover, rar); missed {
+			v.reason = fmt.Sprintf("%q asks an amount of %q, which the answer never names", clip(t), n)
+			return v
+		}
 		if u := unknownName(t, in.Payload.Prompt, rar, swap); u != "" {
 			if c := min(cov, strangerCover(t, cover, pageOnly, rar, swap)); c < strangerCoverage {
 				v.coverage = min(v.coverage, c)
