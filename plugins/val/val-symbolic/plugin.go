@@ -502,7 +502,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			v.reason = fmt.Sprintf("the answer and its sources cover %.0f%% of what %q asks (by rarity in the knowledge base); %q is not covered", 100*cov, clip(t), worst)
 			return v
 		}
-		if u := unknownName(t, in.Payload.Prompt, rar, swap); u != "" {
+		if n, missed := missesMeasure(t, cover, rar); missed {
+			v.reason = fmt.Sprintf("%q asks an amount of %q, which the answer never names", clip(t), n)
+			return v
+		}
+		if u := stranger(t, in.Payload.Prompt, rar, swap); u != "" {
 			if c := min(cov, strangerCover(t, cover, pageOnly, rar, swap)); c < strangerCoverage {
 				v.coverage = min(v.coverage, c)
 				v.reason = fmt.Sprintf("%q names %q, which no source of the knowledge base holds, and the answer covers only %.0f%% of the rest (by rarity in the knowledge base); %q is not covered", clip(t), u, 100*c, worst)
@@ -2917,4 +2921,37 @@ func wordSet(words []string) map[string]bool {
 		set[w] = true
 	}
 	return set
+}
+
+// stranger is what target asks about that the knowledge base holds
+// nowhere, or "": a name (unknownName), or the first of two or more
+// English words (unknownWords). One such word may be a paraphrase of what
+// the pages say in their own words; two name a subject of their own
+// ("encrypt ... with a password"), which a passage sharing only the
+// question's other words does not answer.
+func stranger(target, prompt string, rar symbolic.Rarity, swap map[string]string) string {
+	if u := unknownName(target, prompt, rar, swap); u != "" {
+		return u
+	}
+	if ws := unknownWords(target, rar, swap); len(ws) >= 2 {
+		return ws[0]
+	}
+	return ""
+}
+
+// unknownWords are the key terms of target that are English words the
+// general lexicon knows and the knowledge base holds nowhere, of five
+// letters or more: the stem of a typing slip is often a short word the
+// lexicon knows ("ra" of "raed").
+func unknownWords(target string, rar symbolic.Rarity, swap map[string]string) []string {
+	var out []string
+	for _, k := range keyTerms(target) {
+		if _, ok := swap[k]; ok || len(k) < 5 || filler[k] || isNumber(k) || rar.Known(k) {
+			continue
+		}
+		if all, _ := lexicon.PartsOfSpeech(k); all != 0 {
+			out = append(out, k)
+		}
+	}
+	return out
 }
