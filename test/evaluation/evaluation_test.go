@@ -251,16 +251,16 @@ var ratchets = []ratchet{
 	// The seventh development set alone, one answer under its figures
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.43, 0.46, 0.62, 0.52}}, // 11/23, 22/45, 16/24; 49/92
+	{"seventh development set right answers", []string{"dev7"}, floors{0.47, 0.46, 0.62, 0.53}}, // 12/23, 22/45, 16/24; 50/92
 	// The eighth development set alone, one answer under its figures (it
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.56, 0.39, 0.55}}, // 15/23, 30/51, 10/23; 55/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.58, 0.43, 0.57}}, // 15/23, 31/51, 11/23; 57/97
 	// The ninth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
-	{"ninth development set right answers", []string{"dev9"}, floors{0.53, 0.49, 0.58, 0.54}}, // 17/30, 29/57, 18/29; 64/116
+	{"ninth development set right answers", []string{"dev9"}, floors{0.56, 0.49, 0.65, 0.56}}, // 18/30, 29/57, 20/29; 67/116
 	// The tenth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
