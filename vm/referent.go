@@ -20,12 +20,11 @@ var (
 )
 
 // determiners open a noun phrase without naming anything.
-var determiners = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("a an the my your his her its our their this these those each every any some all no another other") {
-		determiners[w] = true
-	}
+var determiners = map[string]bool{
+	"a": true, "an": true, "the": true,
+	"my": true, "your": true, "his": true, "her": true, "its": true, "our": true, "their": true,
+	"this": true, "these": true, "those": true,
+	"each": true, "every": true, "any": true, "some": true, "all": true, "no": true, "another": true, "other": true,
 }
 
 // actionLeadRE finds the lead of a question that asks to act on
@@ -42,9 +41,8 @@ const maxReferents = 3
 // jobs" of "How do I edit my personal list of cron jobs?"; "application"
 // of "How do I install an application with flatpak?"), each closing on a
 // word that can name a thing (nameWord: "routes" of "put all my routes
-// together").
-// nil when the object is itself a pronoun ("How do I update it?") or the
-// question asks to do nothing.
+// together"). Nil when the object is itself a pronoun ("How do I update
+// it?") or the question asks to do nothing.
 func objectPhrases(q string) []string {
 	lead := actionLeadRE.FindStringIndex(q)
 	if lead == nil {
@@ -127,12 +125,10 @@ func askedThings(q string) []string {
 
 // clauseWords end the object of a question's action: conjunctions and
 // the words that open another clause.
-var clauseWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("and or but so then if when whenever while because until unless once that which who where how why what") {
-		clauseWords[w] = true
-	}
+var clauseWords = map[string]bool{
+	"and": true, "or": true, "but": true, "so": true, "then": true,
+	"if": true, "when": true, "whenever": true, "while": true, "because": true, "until": true, "unless": true, "once": true,
+	"that": true, "which": true, "who": true, "where": true, "how": true, "why": true, "what": true,
 }
 
 // nameWord reports whether a word of a question can close a noun phrase:
@@ -195,8 +191,9 @@ var whWords = map[string]bool{"how": true, "what": true, "where": true, "which":
 // referentFor is the noun phrase of referents (a turn's objectPhrases)
 // that a pronoun stands for: the head noun of the first (the latest
 // object) for "one", another of its kind ("delete one" after "create a
-// new group of users" deletes a group, not a new one); the first plural
-// phrase for "them"; the first other one for "it". "" when none agrees.
+// new group of users" deletes a group, not a new one); the last plural
+// phrase (the earliest recorded) for "them"; the first other one for
+// "it". "" when none agrees.
 func referentFor(pronoun string, referents []string) string {
 	if oneOf[pronoun] {
 		if len(referents) == 0 {
