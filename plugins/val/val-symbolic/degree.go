@@ -9,13 +9,14 @@ import (
 	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
-// equativeRE finds an equative construction, "as" + a word + "as" ("as
-// soon as", "as long as", "as far as"), with the word in group 1; and
-// "as well" (optionally "as well as"), not the start of a compound ("as
-// well-formed"), with the space or punctuation after it in group 1.
 var (
+	// equativeRE finds an equative construction, "as" + a word + "as"
+	// ("as soon as", "as long as", "as far as"), the word in group 1.
 	equativeRE = regexp.MustCompile(`(?i)\bas\s+([a-z]+)\s+as\b`)
-	asWellRE   = regexp.MustCompile(`(?i)\bas\s+well(?:\s+as)?(\s|$|[,.;:?!)])`)
+	// asWellRE finds "as well" (optionally "as well as") that does not
+	// start a compound ("as well-formed"), the space or punctuation
+	// after it in group 1.
+	asWellRE = regexp.MustCompile(`(?i)\bas\s+well(?:\s+as)?(\s|$|[,.;:?!)])`)
 )
 
 // degreeFree is target without its equative constructions: "as soon as
@@ -92,7 +93,7 @@ func likeExamplesFree(target string) string {
 		if noun == "" {
 			return " " + end
 		}
-		if notPlural[strings.ToLower(noun)] || strings.HasSuffix(strings.ToLower(noun), "ss") {
+		if low := strings.ToLower(noun); notPlural[low] || strings.HasSuffix(low, "ss") {
 			return m
 		}
 		return noun + " " + end

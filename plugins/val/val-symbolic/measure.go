@@ -38,7 +38,7 @@ func measuredNoun(target string) string {
 // of the question's other words its source shares.
 func missesMeasure(target string, cover map[string]bool, rar symbolic.Rarity) (string, bool) {
 	n := measuredNoun(strings.ToLower(target))
-	if n == "" || cover[n] || covered(n, cover, rar) || synonymIn(n, cover) {
+	if n == "" || covered(n, cover, rar) || synonymIn(n, cover) {
 		return n, false
 	}
 	return n, true

@@ -840,7 +840,7 @@ var doerLeadRE = regexp.MustCompile(`(?i)^(?:how|when|where|why|what)?\s*(?:does
 // (doerLeadRE), through its prepositional phrases, up to the first word
 // that follows a noun and has a sense as a verb. Pages say what is done
 // as commands to whoever does it, so they name no doer; what the
-// follow-up asks is the action and what it acts on. words unchanged when
+// follow-up asks is the action and what it acts on. Words unchanged when
 // no such phrase opens the question.
 func withoutDoer(words []string) []string {
 	for lead := 2; lead <= 3 && lead < len(words); lead++ {
@@ -2273,9 +2273,9 @@ var (
 
 // contrastsCases reports whether a "why" question that sets two cases
 // against each other (alternationRE) is answered by an example whose
-// description contrasts one case with the other (casesContrastRE): asking why
-// the outcome differs asks what makes the difference, and such an example
-// shows it.
+// description contrasts one case with the other (casesContrastRE):
+// asking why the outcome differs asks what makes the difference, and
+// such an example shows it.
 func contrastsCases(prompt, body string) bool {
 	if !alternationRE.MatchString(prompt) {
 		return false
