@@ -207,9 +207,6 @@ func numberedSteps(blocks []mdBlock) []string {
 		}
 		steps = append(steps, b.lines...)
 	}
-	if len(steps) == 0 {
-		return nil
-	}
 	return steps
 }
 

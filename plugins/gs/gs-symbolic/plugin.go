@@ -71,7 +71,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		act, target = in.Intents[0].Act, in.Intents[0].Target
 	}
 	want := withoutModals(symbolic.ContentTerms(target))
-	own := symbolic.ContentTerms(followUpOwn(rc.Conversation, target))
+	ownAsk := followUpOwn(rc.Conversation, target)
+	own := symbolic.ContentTerms(ownAsk)
 	var rar symbolic.Rarity
 	if rc.Corpus != nil {
 		rar = symbolic.NewRarity(rc.Corpus)
@@ -79,7 +80,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	g := readGuidance(in.Guidance)
 	if len(own) > 0 {
 		g.shown = lastLeadExample(rc.Conversation)
-		g.ownAction, _ = symbolic.Action(followUpOwn(rc.Conversation, target))
+		g.ownAction, _ = symbolic.Action(ownAsk)
 	}
 	if g.oneWord {
 		return noContext("A one-word or yes/no verdict needs reasoning beyond the stated facts; the symbolic solver does not guess. Configure an LLM endpoint for such questions."), nil

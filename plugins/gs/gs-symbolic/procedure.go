@@ -1475,7 +1475,10 @@ func cutQuoted(lines, want, quoted []string) []string {
 	}
 	keep, code := keptLines(lines, want, quoted, isFence, 1)
 	// More lines bear on the task than an answer shows: the lines that
-	// hold more of the task's words are kept, as many as fit.
+	// hold more of the task's words are kept, as many as fit. Whether a
+	// stricter least still keeps a line is judged by the task's words
+	// alone: the quoted lines are kept at any least, and would never let
+	// the count fall to none.
 	for least := 2; countTrue(keep) > maxBlockLines; least++ {
 		if k, _ := keptLines(lines, want, nil, isFence, least); countTrue(k) == 0 {
 			break
@@ -1570,10 +1573,9 @@ func cutQuoted(lines, want, quoted []string) []string {
 }
 
 // keptLines marks the lines of a block that hold at least least of the
-// task's terms (in code, in an identifier's words too) or a code line
-// that holds a term of quoted, with the lines
-// that go with each (see cutBlock), and which lines lie inside a fenced
-// block.
+// task's terms (in code, in an identifier's words too), and the code
+// lines that hold a term of quoted, with the lines that go with each
+// (see cutBlock); code reports which lines lie inside a fenced block.
 func keptLines(lines, want, quoted []string, isFence []bool, least int) (keep, code []bool) {
 	keep = make([]bool, len(lines))
 	inCode := false

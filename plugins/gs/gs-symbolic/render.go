@@ -199,10 +199,11 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 			}
 			last = kindRow
 		case s.kind == kindCode:
-			if shown[strings.Join(s.md, "\n")] {
+			key := strings.Join(s.md, "\n")
+			if shown[key] {
 				continue
 			}
-			shown[strings.Join(s.md, "\n")] = true
+			shown[key] = true
 			flush()
 			sep(kindCode)
 			fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, n)
@@ -238,8 +239,8 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 				flush()
 			}
 			para, paraKU, paraID = append(para, s.md[0]), s.ku, s.para
-			if len(s.block) == 0 && len(s.shows) > 0 && !shown[strings.Join(s.shows, "\n")] {
-				shown[strings.Join(s.shows, "\n")] = true
+			if key := strings.Join(s.shows, "\n"); len(s.block) == 0 && len(s.shows) > 0 && !shown[key] {
+				shown[key] = true
 				flush()
 				focus := exampleFocus(s.text, s.shows)
 				if len(focus) == 0 {

@@ -25,10 +25,9 @@ func lastLeadExample(conv []plugin.Turn) string {
 	}
 	lines := strings.Split(last, "\n")
 	for i, l := range lines {
-		if !strings.HasPrefix(l, "- ") || !followedByCommand(lines[i+1:]) {
-			continue
+		if strings.HasPrefix(l, "- ") && followedByCommand(lines[i+1:]) {
+			return exampleKey(l)
 		}
-		return exampleKey(l)
 	}
 	return ""
 }
