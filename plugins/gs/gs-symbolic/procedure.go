@@ -996,11 +996,7 @@ var quotedRE = regexp.MustCompile("`([^`]+)`")
 func quotedTerms(prose string) []string {
 	var out []string
 	for _, m := range quotedRE.FindAllStringSubmatch(prose, -1) {
-		terms := symbolic.TermSet(m[1])
-		for t := range symbolic.IdentTerms(m[1]) {
-			terms[t] = true
-		}
-		for t := range terms {
+		for t := range codeTerms(m[1]) {
 			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}

@@ -613,6 +613,17 @@ func allAsked(terms, want []string) bool {
 	return true
 }
 
+// codeTerms are the terms of code s, the words of its identifiers
+// among them ("DefaultText" holds "default"): code names things in
+// identifiers.
+func codeTerms(s string) map[string]bool {
+	terms := symbolic.TermSet(s)
+	for t := range symbolic.IdentTerms(s) {
+		terms[t] = true
+	}
+	return terms
+}
+
 // exampleFocus is what a code block that shows how to do what sentence
 // offers is cut by: the sentence's words the block holds on the fewest
 // lines, the names of the call the sentence is about ("destination" of
@@ -621,11 +632,7 @@ func allAsked(terms, want []string) bool {
 func exampleFocus(sentence string, block []string) []string {
 	lines := map[string]int{}
 	for _, l := range block {
-		terms := symbolic.TermSet(l)
-		for t := range symbolic.IdentTerms(l) {
-			terms[t] = true
-		}
-		for t := range terms {
+		for t := range codeTerms(l) {
 			lines[t]++
 		}
 	}
