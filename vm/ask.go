@@ -17,6 +17,7 @@ import (
 	"github.com/mrpvm/mrpvm/llm"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // MaxQuestionBytes bounds the question text the loop works on; longer
@@ -186,6 +187,10 @@ type run struct {
 	continued *TurnContext
 	folders   map[string][]string // anchorFolders by anchors, for the request's life
 	libs      map[string]bool     // libraryNames, for the request's life
+	// stats is the knowledge base's file stats (sourceStats), read once
+	// for the request's life; statsRead is set once they were read.
+	stats     []store.FileStat
+	statsRead bool
 	// truncated is set for a question cut to MaxQuestionBytes: most
 	// likely a paste gone wrong, so its turn gives the session neither
 	// units nor a topic for later follow-ups (see loop and finish).

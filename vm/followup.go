@@ -632,15 +632,8 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 // a question the knowledge base could not answer was about, which its
 // other words only qualify. "" when none is.
 func (r *run) pageNames(q string) string {
-	if r.m == nil || r.m.kb == nil {
-		return ""
-	}
-	stats, err := r.m.kb.Store().FileStats()
-	if err != nil {
-		return ""
-	}
 	names := map[string]bool{}
-	for _, st := range stats {
+	for _, st := range r.sourceStats() {
 		_, base := splitSourceID(st.SourceID)
 		names[strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))] = true
 	}
@@ -1422,15 +1415,8 @@ func (r *run) substitute(q string, prev *TurnContext, topic string) (string, *Tu
 // source ids come from the stat bucket, without decoding a source record.
 func (r *run) fileNamesWith(terms []string) (co, named map[string]bool) {
 	co, named = map[string]bool{}, map[string]bool{}
-	if r.m == nil || r.m.kb == nil {
-		return co, named
-	}
-	stats, err := r.m.kb.Store().FileStats()
-	if err != nil {
-		return co, named
-	}
 	libs := r.libraryNames()
-	for _, st := range stats {
+	for _, st := range r.sourceStats() {
 		id := st.SourceID
 		_, base := splitSourceID(id)
 		names := append(text.Terms(strings.TrimSuffix(base, filepath.Ext(base))), text.Terms(sourceName(base))...)

@@ -8,6 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/store"
 )
 
 // The parts of one question share what it is about: "How do I see my cron
@@ -267,19 +268,9 @@ func (r *run) libraryNames() map[string]bool {
 		return r.libs
 	}
 	r.libs = map[string]bool{}
-	if r.m == nil || r.m.kb == nil {
-		return r.libs
-	}
-	// The stat bucket lists every source id without decoding a source
-	// record: this runs once per request, on workspaces of many thousand
-	// files.
-	stats, err := r.m.kb.Store().FileStats()
-	if err != nil {
-		return r.libs
-	}
 	count := map[string]int{}
 	files := 0
-	for _, st := range stats {
+	for _, st := range r.sourceStats() {
 		if strings.Contains(st.SourceID, "::") {
 			continue
 		}
@@ -421,4 +412,25 @@ func namesAgain(clause string) bool {
 		}
 	}
 	return false
+}
+
+// sourceStats is the knowledge base's file stats, read once for the
+// request's life: the stat bucket lists every source id without decoding
+// a source record, and libraryNames, fileNamesWith and pageNames each
+// scan it, on workspaces of many thousand files. Nil when there is no
+// knowledge base or it cannot be read.
+func (r *run) sourceStats() []store.FileStat {
+	if r.statsRead {
+		return r.stats
+	}
+	r.statsRead = true
+	if r.m == nil || r.m.kb == nil {
+		return nil
+	}
+	stats, err := r.m.kb.Store().FileStats()
+	if err != nil {
+		return nil
+	}
+	r.stats = stats
+	return r.stats
 }

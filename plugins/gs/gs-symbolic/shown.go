@@ -11,40 +11,17 @@ import (
 
 // lastLeadExample is the description of the example the conversation's
 // last answer led with ("Grant direnv permission to load the .envrc"),
-// normalised by exampleKey, or "" when that answer quoted no example (a
-// list item followed by a command line in a code span). A follow-up asks
-// something the turn before did not: the example that answered that turn,
-// which the user has just read, is not what the follow-up asks ("and how
-// do I take that permission back?"), so it is not offered again.
+// normalised by exampleKey, or "" when that answer quoted no example with
+// a command line (symbolic.CommandExamples). A follow-up asks something
+// the turn before did not: the example that answered that turn, which the
+// user has just read, is not what the follow-up asks ("and how do I take
+// that permission back?"), so it is not offered again.
 func lastLeadExample(conv []plugin.Turn) string {
-	var last string
-	for _, t := range conv {
-		if t.Role == "assistant" {
-			last = t.Text
-		}
-	}
-	lines := strings.Split(last, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "- ") && followedByCommand(lines[i+1:]) {
-			return exampleKey(l)
-		}
+	if examples := symbolic.CommandExamples(symbolic.LastAnswer(conv)); len(examples) > 0 {
+		return exampleKey(examples[0])
 	}
 	return ""
 }
-
-// followedByCommand reports whether the first non-blank line of lines is
-// one code span: the command an example's description introduces.
-func followedByCommand(lines []string) bool {
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			return commandLineRE.MatchString(l)
-		}
-	}
-	return false
-}
-
-// commandLineRE matches a line that is one code span.
-var commandLineRE = regexp.MustCompile("^`[^`]+`$")
 
 // citeMarkRE matches the citation marks an answer puts after a statement.
 var citeMarkRE = regexp.MustCompile(`\s*\[\d+\]`)

@@ -954,35 +954,15 @@ func asksMeaning(in *plugin.ValidateInput, rc plugin.RunContext) bool {
 }
 
 // exampleLines are the examples of body that cite source n or nothing:
-// each description and the command under it (eachExample).
+// each description and the command under it (symbolic.EachAnswerExample).
 func exampleLines(body string, n int) []string {
 	var out []string
-	eachExample(body, func(line, command string) {
+	symbolic.EachAnswerExample(body, func(line, command string) {
 		if cites := citesOf(line); len(cites) == 0 || slices.Contains(cites, n) {
 			out = append(out, stripCites(line), command)
 		}
 	})
 	return out
-}
-
-// eachExample calls each with every example of body, in order: a list
-// item ending in a colon (exampleRE) and the command in a code span on
-// the next non-blank line, trimmed.
-func eachExample(body string, each func(line, command string)) {
-	lines := strings.Split(body, "\n")
-	for i, line := range lines {
-		if !exampleRE.MatchString(line) {
-			continue
-		}
-		for _, l := range lines[i+1:] {
-			if l = strings.TrimSpace(l); l != "" {
-				if strings.HasPrefix(l, "`") {
-					each(line, l)
-				}
-				break
-			}
-		}
-	}
 }
 
 // actsOn reports whether a page's examples (lines: each description and
@@ -2373,9 +2353,9 @@ var reasonWords = wordSet(strings.Fields("because since so when whenever if unle
 	"must before until require requires required need needs needed cannot " +
 	"note warning caution beware"))
 
-// exampleRE finds an example's description in an answer: a list item
-// ending in a colon, what it shows following.
-var exampleRE = regexp.MustCompile(`(?m)^- \S[^\n]*:\s*$`)
+// exampleRE finds an example's description in an answer
+// (symbolic.AnswerExampleRE).
+var exampleRE = symbolic.AnswerExampleRE
 
 // covered reports whether term k is in have, or a near spelling of it is
 // (a typing mistake: "fils" for "files"), or a compound that opens with it

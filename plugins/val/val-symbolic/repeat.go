@@ -1,27 +1,9 @@
 package valsymbolic
 
 import (
-	"regexp"
-	"strings"
-
 	"github.com/mrpvm/mrpvm/plugin"
+	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
 )
-
-// examplesOf are the descriptions of the examples answer quotes, in
-// order, without their list marker: those of eachExample whose command is
-// one code span (a command line, not a fenced block of code).
-func examplesOf(answer string) []string {
-	var out []string
-	eachExample(answer, func(line, command string) {
-		if commandSpanRE.MatchString(command) {
-			out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "- ")))
-		}
-	})
-	return out
-}
-
-// commandSpanRE matches a line that is one code span.
-var commandSpanRE = regexp.MustCompile("^`[^`]+`$")
 
 // repeatsLastLead reports whether every example answer quotes is the one
 // the conversation's last answer led with, and returns it. A follow-up
@@ -30,17 +12,11 @@ var commandSpanRE = regexp.MustCompile("^`[^`]+`$")
 // ("and how do I take that permission back?" after the example that
 // grants it).
 func repeatsLastLead(answer string, rc plugin.RunContext) (string, bool) {
-	var last string
-	for _, t := range rc.Conversation {
-		if t.Role == "assistant" {
-			last = t.Text
-		}
-	}
-	earlier := examplesOf(last)
+	earlier := symbolic.CommandExamples(symbolic.LastAnswer(rc.Conversation))
 	if len(earlier) == 0 {
 		return "", false
 	}
-	own := examplesOf(answer)
+	own := symbolic.CommandExamples(answer)
 	if len(own) == 0 {
 		return "", false
 	}
