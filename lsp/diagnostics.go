@@ -498,15 +498,15 @@ func linkDiagnostics(path, text string, ix *links.Index) []diagnostic {
 	if !ok {
 		return nil
 	}
-	if inFolder {
-		if f := ix.File(rel); f == nil {
-			ix.Update(rel, text)
-		}
-	} else {
-		ix.Update(rel, text)
+	// A file the folder's index does not hold is checked beside it, never
+	// added to it: the text may have been read just before the file was
+	// deleted, and the index follows the files' events alone.
+	problems := ix.Problems(rel)
+	if !inFolder || ix.File(rel) == nil {
+		problems = ix.ProblemsIn(rel, text)
 	}
 	var out []diagnostic
-	for _, p := range ix.Problems(rel) {
+	for _, p := range problems {
 		sev := 2
 		rng := spanRange(p.Link.Whole)
 		switch p.Code {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrpvm/mrpvm/config"
 	"github.com/mrpvm/mrpvm/internal/testtree"
+	"github.com/mrpvm/mrpvm/markdown/links"
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugins"
 	"github.com/mrpvm/mrpvm/workspace"
@@ -129,5 +130,25 @@ func TestPluginDiagnosticsNameTheStage(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no %s diagnostic", tc.path, tc.code)
 		}
+	}
+}
+
+// TestLinkDiagnosticsDoNotReindex checks that diagnosing a document the
+// folder's link index does not hold leaves the index as it was: its text
+// may have been read just before the file was deleted, and a deleted file
+// put back into the index would keep the links to it from breaking.
+func TestLinkDiagnosticsDoNotReindex(t *testing.T) {
+	root := t.TempDir()
+	ix := links.New(root)
+	ix.Update("README.md", "# Readme\n\nSee [the guide](guide.md).\n")
+	diags := linkDiagnostics(filepath.Join(root, "guide.md"), "# Guide\n\n[x](#none)\n", ix)
+	if len(diags) != 1 || diags[0].Code != links.CodeBrokenAnchor {
+		t.Fatalf("diagnostics of guide.md = %+v, want one %s", diags, links.CodeBrokenAnchor)
+	}
+	if ix.File("guide.md") != nil {
+		t.Fatal("diagnosing guide.md added it to the folder's link index")
+	}
+	if p := ix.Problems("README.md"); len(p) != 1 || p[0].Code != links.CodeBrokenLink {
+		t.Fatalf("README.md's problems = %+v, want its link to the unindexed guide.md broken", p)
 	}
 }

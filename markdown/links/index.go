@@ -480,9 +480,32 @@ func (ix *Index) Problems(rel string) []Problem {
 	if f == nil {
 		return nil
 	}
+	return ix.problems(rel, f)
+}
+
+// ProblemsIn lists the broken links of text as file rel would have them,
+// resolved against the index without adding text to it: a file the
+// index does not hold (or no longer holds, deleted meanwhile) is checked
+// without coming back into the index.
+func (ix *Index) ProblemsIn(rel, text string) []Problem {
+	f := Parse(rel, text)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.problems(rel, f)
+}
+
+// problems resolves the links of f, file rel; ix.mu is held for reading.
+func (ix *Index) problems(rel string, f *File) []Problem {
 	var out []Problem
 	for _, l := range f.Links {
 		t := ix.resolve(rel, l)
+		if t.Rel == rel && !t.Outside {
+			// A link into f itself resolves to f, indexed or not.
+			t.Exists, t.Markdown, t.Heading = true, true, nil
+			if l.HasAnchor {
+				t.Heading = f.heading(l.Anchor)
+			}
+		}
 		switch {
 		case t.Outside:
 			out = append(out, Problem{Link: l, Code: CodeOutside, Message: "link target " + l.Target + " is outside the workspace"})

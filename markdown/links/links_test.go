@@ -155,3 +155,25 @@ func TestParseKeepsNoText(t *testing.T) {
 	}
 	t.Fatalf("the text of a parsed file stays in memory while the file lives (title %q)", f.Title)
 }
+
+// TestProblemsInLeavesTheIndexAlone checks that a file the index does not
+// hold is checked against it without being added: its broken links and
+// anchors, its links into itself, and the index unchanged afterwards.
+func TestProblemsInLeavesTheIndexAlone(t *testing.T) {
+	root := t.TempDir()
+	ix := New(root)
+	ix.Update("guide.md", "# Guide\n\n## Usage\n")
+	text := "# Notes\n\n## Here\n\n[a](guide.md#usage) [b](guide.md#gone) [c](missing.md) [d](#here) [e](#nowhere)\n"
+
+	var codes []string
+	for _, p := range ix.ProblemsIn("notes.md", text) {
+		codes = append(codes, p.Code+" "+p.Link.Target+"#"+p.Link.Anchor)
+	}
+	want := []string{CodeBrokenAnchor + " guide.md#gone", CodeBrokenLink + " missing.md#", CodeBrokenAnchor + " #nowhere"}
+	if strings.Join(codes, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("problems = %q, want %q", codes, want)
+	}
+	if ix.File("notes.md") != nil || ix.Len() != 1 {
+		t.Fatalf("ProblemsIn added notes.md to the index (%d files)", ix.Len())
+	}
+}
