@@ -18,29 +18,3 @@ func TestDurationQuestionShowsTheSpan(t *testing.T) {
 		src.leaf(t, "Budget, timeouts and retries"))
 	checkMD(t, md, []string{"timeoutMs"}, nil)
 }
-
-// TestDurationAsked: how long, how soon and how often ask for a span of
-// time; how many does not.
-func TestDurationAsked(t *testing.T) {
-	for q, want := range map[string]bool{
-		"how long may a call take?":            true,
-		"How soon should they get back to me?": true,
-		"how often does the example check?":    true,
-		"how many files does it read?":         false,
-	} {
-		if got := cueOf("describe", q, q).duration; got != want {
-			t.Errorf("%q: duration %v, want %v", q, got, want)
-		}
-	}
-	for s, want := range map[string]bool{
-		"Each call is bounded by the role's timeoutMs.":   true,
-		"They answer within 48 hours.":                    true,
-		"Saves in a burst reload once (150 ms debounce).": true,
-		"Failures keep a stable code in the trace.":       false,
-		"It reads 5 files.":                               false,
-	} {
-		if got := durationRE.MatchString(s); got != want {
-			t.Errorf("%q: duration %v, want %v", s, got, want)
-		}
-	}
-}

@@ -18,7 +18,7 @@ import (
 type cue struct {
 	define, why, list bool
 	// duration: the question asks how long, how soon or how often, which
-	// a statement giving a span of time answers (durationRE).
+	// a statement giving a span of time answers (symbolic.GivesDuration).
 	duration bool
 	want     []string
 }
@@ -30,20 +30,12 @@ func cueOf(act, prompt, target string) cue {
 		define:   act == "define",
 		why:      strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
 		list:     act == "identify" || listAskRE.MatchString(low),
-		duration: durationAskRE.MatchString(low),
+		duration: symbolic.AsksDuration(low),
 		want:     symbolic.ContentTerms(target),
 	}
 }
 
 var (
-	// durationAskRE is a question about a span of time: "how long may a
-	// call take", "how soon", "how often".
-	durationAskRE = regexp.MustCompile(`\bhow\s+(?:long|soon|often)\b`)
-	// durationRE is a span of time a statement gives: an amount with a
-	// unit of time ("48 hours", "150 ms", "5s"), or a setting or name for
-	// one ("timeoutMs", "pluginTimeoutMs", "time.Second", an interval, a
-	// deadline).
-	durationRE = regexp.MustCompile(`(?i)\b\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hours?|days?|weeks?|months?|years?)\b|timeout|deadline|interval|\btime\.(?:millisecond|second|minute|hour)\b|[a-z]Ms\b`)
 	// listAskRE is a question that asks for the things one can do or
 	// choose from ("What can I do with git stash?", "What else can
 	// ssh-keygen do?", "What kinds of ...?").
@@ -66,7 +58,7 @@ const cueWeight = 0.4
 
 // bonus is what a statement gains for having the form the question asks.
 func (c cue) bonus(s statement) float64 {
-	if c.duration && s.kind != kindCode && durationRE.MatchString(s.text) {
+	if c.duration && s.kind != kindCode && symbolic.GivesDuration(s.text) {
 		// A table row of settings gives a span as well as a sentence does.
 		return cueWeight
 	}
