@@ -3,6 +3,7 @@ package gssymbolic
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -1092,6 +1093,9 @@ func withHowSentence(lead, summary string, want []string, desc string) string {
 	if len(ss) < 2 || strings.TrimSpace(ss[0]) != lead {
 		return lead
 	}
+	if whole := withOwnClauses(lead, ss, want); whole != lead {
+		return whole
+	}
 	bar := max(symbolic.Overlap(want, symbolic.TermSet(desc)), symbolic.Overlap(want, symbolic.TermSet(plainMD(lead))))
 	best := -1
 	for i, s := range ss[1:] {
@@ -1106,6 +1110,38 @@ func withHowSentence(lead, summary string, want []string, desc string) string {
 		return lead + " " + ss[1]
 	}
 	return lead + " … " + ss[best]
+}
+
+// withOwnClauses is a lead that ends in ";" with the clauses after it up
+// to the end of its sentence that hold a task term the lead and the
+// clauses taken before do not ("...; --prefer kb=kb-thinkingdb does it on
+// the command line." for "from the command line, how do I ..."): the
+// sentence goes on, and what it says for the task's case is in those
+// clauses. Clauses skipped between are marked.
+func withOwnClauses(lead string, ss []string, want []string) string {
+	out := lead
+	have := symbolic.TermSet(plainMD(lead))
+	last := 0
+	for i := 1; i < len(ss) && strings.HasSuffix(strings.TrimSpace(ss[i-1]), ";"); i++ {
+		terms := symbolic.TermSet(plainMD(ss[i]))
+		adds := false
+		for _, w := range want {
+			if terms[w] && !have[w] {
+				adds = true
+			}
+		}
+		if !adds {
+			continue
+		}
+		sep := " "
+		if i > last+1 {
+			sep = " … "
+		}
+		out += sep + strings.TrimSpace(ss[i])
+		last = i
+		maps.Copy(have, terms)
+	}
+	return out
 }
 
 // clauseRE separates the actions of one how-to task: "pack a folder

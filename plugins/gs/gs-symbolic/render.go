@@ -17,17 +17,21 @@ import (
 // statement that introduces a list.
 type cue struct {
 	define, why, list bool
-	want              []string
+	// duration: the question asks how long, how soon or how often, which
+	// a statement giving a span of time answers (symbolic.GivesDuration).
+	duration bool
+	want     []string
 }
 
 // cueOf reads the cue of a task from its act and the question as asked.
 func cueOf(act, prompt, target string) cue {
 	low := strings.ToLower(strings.TrimSpace(prompt))
 	return cue{
-		define: act == "define",
-		why:    strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
-		list:   act == "identify" || listAskRE.MatchString(low),
-		want:   symbolic.ContentTerms(target),
+		define:   act == "define",
+		why:      strings.HasPrefix(low, "why") || strings.Contains(low, " why "),
+		list:     act == "identify" || listAskRE.MatchString(low),
+		duration: symbolic.AsksDuration(low),
+		want:     symbolic.ContentTerms(target),
 	}
 }
 
@@ -54,6 +58,10 @@ const cueWeight = 0.4
 
 // bonus is what a statement gains for having the form the question asks.
 func (c cue) bonus(s statement) float64 {
+	if c.duration && s.kind != kindCode && symbolic.GivesDuration(s.text) {
+		// A table row of settings gives a span as well as a sentence does.
+		return cueWeight
+	}
 	if s.kind == kindCode || s.kind == kindRow {
 		return 0
 	}

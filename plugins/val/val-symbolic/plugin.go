@@ -342,6 +342,14 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	for i, t := range targets {
 		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(t)))), answerTerms)), "$1"), "$1$2")
 	}
+	// "How soon", "how long" and "how often" ask for a span of time: an
+	// answer that gives one ("within 48 hours", "timeoutMs") answers the
+	// adverb, which names nothing a page must say.
+	if body, _ := splitSources(in.Answer); symbolic.GivesDuration(body) {
+		for i, t := range targets {
+			targets[i] = symbolic.WithoutDurationAdverb(t)
+		}
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
