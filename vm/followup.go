@@ -1493,12 +1493,24 @@ func opposites(w string) []string {
 			out = append(out, "dis"+w[len(p):], "de"+w[len(p):])
 		}
 	}
-	if len(w) >= minOppositeBase {
+	if len(w) >= minOppositeBase && !mainlyNoun(w) {
+		// A thing has no opposite made with a prefix ("line", not
+		// "inline"); a state or an action has ("locked", "mount").
 		for _, p := range negativePrefixes {
 			out = append(out, p+w)
 		}
 	}
 	return out
+}
+
+// mainlyNoun reports whether WordNet knows word mainly as a noun.
+func mainlyNoun(word string) bool {
+	t := wholeTerm(word)
+	if t == "" {
+		return false
+	}
+	_, main := lexicon.PartsOfSpeech(t)
+	return main == lexicon.Noun
 }
 
 // invert reads a follow-up that only asks to undo what the earlier turn
@@ -1528,8 +1540,15 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 		}
 	}
 	main := strings.TrimRight(prev.Query, "?.! ")
-	if loc := clauseBreakRE.FindStringIndex(main); loc != nil {
-		main = main[:loc[0]]
+	// The main clause starts at the how-to's lead when there is one: a
+	// clause before it ("From the command line, how do I ...") sets the
+	// scene and holds nothing to reverse.
+	start := 0
+	if lead := howLeadRE.FindStringIndex(main); lead != nil {
+		start = lead[0]
+	}
+	if loc := clauseBreakRE.FindStringIndex(main[start:]); loc != nil {
+		main = main[:start+loc[0]]
 	}
 	reverse := func(loc []int, o string) (string, bool) {
 		out := main[:loc[0]] + o + main[loc[1]:] + "?"
@@ -1539,7 +1558,7 @@ func (r *run) invert(q string, prev *TurnContext) (string, bool) {
 	}
 	for _, loc := range wordRE.FindAllStringIndex(main, -1) {
 		w := main[loc[0]:loc[1]]
-		if len(contentTerms(w)) == 0 {
+		if loc[0] < start || len(contentTerms(w)) == 0 {
 			continue
 		}
 		for _, o := range opposites(w) {

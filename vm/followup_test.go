@@ -268,6 +268,7 @@ func TestPageLead(t *testing.T) {
 func TestOpposites(t *testing.T) {
 	assert.Contains(t, opposites("immutable"), "mutable")
 	assert.Contains(t, opposites("mount"), "unmount")
+	assert.NotContains(t, opposites("line"), "inline", "a thing has no opposite made with a prefix")
 	assert.Contains(t, opposites("enable"), "disable")
 	assert.Contains(t, opposites("encrypt"), "decrypt")
 	assert.NotContains(t, opposites("info"), "fo", "too little is left without the prefix")

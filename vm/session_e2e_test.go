@@ -176,6 +176,17 @@ func TestUndoFollowUpAsksTheOpposite(t *testing.T) {
 	assert.NotContains(t, undo.AnswerMarkdown, "vaultctl +l")
 }
 
+// TestUndoFollowUpSkipsTheSceneClause: the clause before the how-to's lead
+// ("From the command line, ...") holds nothing to reverse: "line" is not
+// undone by "inline", although the page says it; "locked" is.
+func TestUndoFollowUpSkipsTheSceneClause(t *testing.T) {
+	undo := sessionIn(t, "vaultctl-scene",
+		turn{"From the command line, how do I make a vault entry locked so that nobody can edit it?", "linux/vaultctl.md"},
+		turn{"and how do I undo that?", "linux/vaultctl.md"})[1]
+	assert.Contains(t, undo.AnswerMarkdown, "vaultctl -l")
+	assert.NotContains(t, undo.AnswerMarkdown, "--inline")
+}
+
 // TestUndoFollowUpFindsTheOppositePage: when the page that answered does
 // not say the opposite, "and how do I undo it?" reverses the how-to's
 // action to the one a page of the knowledge base is named after
