@@ -240,7 +240,7 @@ var ratchets = []ratchet{
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
 	// only ever rise.
-	{"third held-out right answers", []string{"heldout3"}, floors{0.72, 0.44, 0.53, 0.56}}, // 18/25, 17/36, 16/28; 51/89
+	{"third held-out right answers", []string{"heldout3"}, floors{0.72, 0.44, 0.53, 0.57}}, // 18/25, 17/36, 16/28; 52/89
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, floors{0.85, 0.69, 0.89, 0.81}}, // 24/28, 28/39, 26/28; 78/95
@@ -251,16 +251,16 @@ var ratchets = []ratchet{
 	// The seventh development set alone, one answer under its figures
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.47, 0.46, 0.62, 0.53}}, // 12/23, 22/45, 16/24; 50/92
+	{"seventh development set right answers", []string{"dev7"}, floors{0.52, 0.46, 0.62, 0.54}}, // 13/23, 22/45, 16/24; 51/92
 	// The eighth development set alone, one answer under its figures (it
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.58, 0.43, 0.57}}, // 15/23, 31/51, 11/23; 57/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.58, 0.47, 0.58}}, // 15/23, 31/51, 12/23; 58/97
 	// The ninth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
-	{"ninth development set right answers", []string{"dev9"}, floors{0.56, 0.49, 0.65, 0.56}}, // 18/30, 29/57, 20/29; 67/116
+	{"ninth development set right answers", []string{"dev9"}, floors{0.60, 0.49, 0.65, 0.57}}, // 19/30, 29/57, 20/29; 68/116
 	// The tenth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
