@@ -82,7 +82,7 @@ func impossibleWrite(err error) bool {
 // goroutine, where guard and checkIntegrity turn such a fault into
 // CodeCorrupt.
 func checkTx(tx *bolt.Tx) error {
-	if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return readBucket(name, b) }); err != nil {
+	if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return readBucket(name, b, 1) }); err != nil {
 		return err
 	}
 	var first error
@@ -94,8 +94,18 @@ func checkTx(tx *bolt.Tx) error {
 	return first
 }
 
-// readBucket reads every key of b and of its nested buckets, in order.
-func readBucket(name []byte, b *bolt.Bucket) error {
+// maxBucketDepth bounds the nesting of buckets readBucket follows. The
+// store and its plugins nest a few levels; a damaged page can make a
+// bucket hold itself, which without a bound recurses until the stack
+// overflows, a fatal error no recover catches.
+const maxBucketDepth = 32
+
+// readBucket reads every key of b and of its nested buckets, in order;
+// depth is b's nesting level (1 for a top-level bucket).
+func readBucket(name []byte, b *bolt.Bucket, depth int) error {
+	if depth > maxBucketDepth {
+		return fmt.Errorf("bucket %q: nested more than %d deep", name, maxBucketDepth)
+	}
 	var prev []byte
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -105,7 +115,7 @@ func readBucket(name []byte, b *bolt.Bucket) error {
 		prev = k
 		if v == nil {
 			if sub := b.Bucket(k); sub != nil {
-				if err := readBucket(k, sub); err != nil {
+				if err := readBucket(k, sub, depth+1); err != nil {
 					return err
 				}
 			}

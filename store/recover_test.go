@@ -117,3 +117,32 @@ func TestImpossibleWriteIsDamage(t *testing.T) {
 		t.Error("an error without a path is taken for damage")
 	}
 }
+
+// checkTx follows nested buckets only so deep: a damaged page can make a
+// bucket hold itself, which without a bound recurses until the stack
+// overflows and kills the process; nesting past the bound is damage.
+func TestCheckTxBoundsBucketNesting(t *testing.T) {
+	nest := func(levels int) error {
+		db, err := bolt.Open(filepath.Join(t.TempDir(), "nest.db"), 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucket([]byte("b"))
+			for i := 1; i < levels && err == nil; i++ {
+				b, err = b.CreateBucket([]byte("b"))
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return db.View(checkTx)
+	}
+	if err := nest(maxBucketDepth); err != nil {
+		t.Fatalf("%d levels: %v, want none", maxBucketDepth, err)
+	}
+	if err := nest(maxBucketDepth + 1); err == nil {
+		t.Fatalf("%d levels: no error, want the nesting reported", maxBucketDepth+1)
+	}
+}
