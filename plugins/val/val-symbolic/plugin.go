@@ -345,7 +345,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// "How soon", "how long" and "how often" ask for a span of time: an
 	// answer that gives one ("within 48 hours", "timeoutMs") answers the
 	// adverb, which names nothing a page must say.
-	if body, _ := splitSources(in.Answer); symbolic.GivesDuration(body) {
+	if symbolic.GivesDuration(body) {
 		for i, t := range targets {
 			targets[i] = symbolic.WithoutDurationAdverb(t)
 		}
@@ -451,7 +451,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// ("convert" for "turn into", "merge" for "put side by side"),
 	// and what it acts on says which thing is asked. In the coverage the
 	// verb counts as a modifier does.
-	if single && howTo(in) && exampleRE.MatchString(body) {
+	if single && howTo(in) && symbolic.AnswerExampleRE.MatchString(body) {
 		if a := verbAction(targets[0]); a != "" && !symbolic.LightAction(a) && !splitPhrasal(targets[0], a) {
 			cover[judgedMark+a] = true
 			for _, u := range units {
@@ -571,7 +571,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// something else. A question that asks which things there are
 	// ("which error codes can show up") gathers them from several
 	// sources by design.
-	if single && len(units) > 1 && exampleRE.MatchString(body) && !asksWhich(in) {
+	if single && len(units) > 1 && symbolic.AnswerExampleRE.MatchString(body) && !asksWhich(in) {
 		for _, n := range slices.Sorted(maps.Keys(units)) {
 			if c, _ := keyCoverage(targets[0], units[n], rar, swap); c < p.Options.MinKeyTerms {
 				v.reason = fmt.Sprintf("source [%d] %s covers %.0f%% of what %q asks (by rarity in the knowledge base): its examples do something else",
@@ -608,7 +608,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// A task that asks to see, show or list something ("Is there a way to
 	// print a file's permissions") answered with a page's examples needs
 	// an example that shows.
-	if single && exampleRE.MatchString(body) {
+	if single && symbolic.AnswerExampleRE.MatchString(body) {
 		if action := shownAction(targets[0]); action != "" {
 			if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 				if lines := exampleLines(body, n); len(lines) > 0 && !shows(action, lines) {
@@ -632,7 +632,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// A verb of very many senses (polysemous: "turn" of "turn a document
 	// into a PDF") names its action through what it acts on, which pages
 	// say with a verb of their own ("convert"): it is not judged here.
-	if single && howTo(in) && exampleRE.MatchString(body) {
+	if single && howTo(in) && symbolic.AnswerExampleRE.MatchString(body) {
 		if action := verbAction(targets[0]); action != "" && !symbolic.LightAction(action) && !polysemous(action) && !splitPhrasal(targets[0], action) {
 			if n, k := leadUnit(stmts, cited); k != nil {
 				label, have := labelTerms(k), map[string]bool{}
@@ -688,7 +688,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// question's words in other roles ("Show all open sockets on a remote
 	// host" for "show the hosts on my network"): what it acts on is a
 	// thing never asked about.
-	if single && howTo(in) && exampleRE.MatchString(body) {
+	if single && howTo(in) && symbolic.AnswerExampleRE.MatchString(body) {
 		if n, k := leadUnit(stmts, cited); k != nil && firstBlock(k, rc) {
 			desc := firstParagraph(spanText(k, rc))
 			if things, ok := actedOn(exampleLines(body, n), desc); ok {
@@ -2233,7 +2233,7 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 		if fence || line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "`") {
 			continue
 		}
-		if !exampleRE.MatchString(line) && !describes(line, cited, rc) {
+		if !symbolic.AnswerExampleRE.MatchString(line) && !describes(line, cited, rc) {
 			return true
 		}
 		if conditionPhraseRE.MatchString(line) {
@@ -2268,7 +2268,7 @@ func contrastsCases(prompt, body string) bool {
 	if !alternationRE.MatchString(prompt) {
 		return false
 	}
-	for _, line := range exampleRE.FindAllString(body, -1) {
+	for _, line := range symbolic.AnswerExampleRE.FindAllString(body, -1) {
 		if casesContrastRE.MatchString(line) {
 			return true
 		}
@@ -2300,7 +2300,7 @@ func remarks(body string, targets []string, cited map[int]*kus.KU, rar symbolic.
 		}
 	}
 	rest := symbolic.TermSet(asideRE.ReplaceAllString(body, " "))
-	for _, line := range exampleRE.FindAllString(body, -1) {
+	for _, line := range symbolic.AnswerExampleRE.FindAllString(body, -1) {
 		for _, m := range asideRE.FindAllStringSubmatch(line, -1) {
 			said := symbolic.TermSet(m[1])
 			for _, t := range targets {
@@ -2360,10 +2360,6 @@ func firstBlock(k *kus.KU, rc plugin.RunContext) bool {
 var reasonWords = wordSet(strings.Fields("because since so when whenever if unless otherwise useful avoid avoids instead order reason reasons cause causes prevent prevents " +
 	"must before until require requires required need needs needed cannot " +
 	"note warning caution beware"))
-
-// exampleRE finds an example's description in an answer
-// (symbolic.AnswerExampleRE).
-var exampleRE = symbolic.AnswerExampleRE
 
 // covered reports whether term k is in have, or a near spelling of it is
 // (a typing mistake: "fils" for "files"), or a compound that opens with it
