@@ -574,6 +574,12 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
 		if carried != nil {
 			tc.Topic = carried.Topic
+		} else if prev := r.lastTopicTurn(); r.stillOnPages(prev, searched) {
+			// Unanswered, but about what the conversation's pages hold
+			// ("how do I see which backups exist?" after a turn on
+			// duplicity): the conversation is still about those pages.
+			tc.Topic, tc.Anchors, tc.AnchorKUs = prev.Topic, prev.Anchors, prev.AnchorKUs
+			r.trace.note("no answer, but the conversation's pages hold the question's words: the topic stays %q", prev.Topic)
 		} else if tc.Topic = r.pageNames(searched); tc.Topic == "" {
 			// No word names a page: every word is what it was about.
 			tc.Topic, _ = topicOf(searched, "", "", nil)
@@ -624,6 +630,19 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	tc.Referents = referentsOf(r.asked, carried)
 	return tc
+}
+
+// stillOnPages reports whether q, a question asked on its own that the
+// knowledge base could not answer, is still about the pages an earlier
+// answered turn (prev) was about: it names no page of its own, and those
+// pages hold at least half of its content words, weighed by rarity, one
+// of them rare in the knowledge base.
+func (r *run) stillOnPages(prev *TurnContext, q string) bool {
+	if prev == nil || len(prev.Sources) == 0 || r.pageNames(q) != "" {
+		return false
+	}
+	share, rare := r.heldShare(r.conversationTerms(prev), ownTerms(q, prev))
+	return rare && share >= 0.5
 }
 
 // pageNames are the words of q that are, whole, the file name of a

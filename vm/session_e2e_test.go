@@ -284,3 +284,27 @@ func TestAndWithoutANewThingKeepsTheTopic(t *testing.T) {
 	}
 	assert.Equal(t, "common/direnv.md", first)
 }
+
+// TestUnansweredTurnKeepsTheConversationsPage: a question the knowledge
+// base cannot answer ("how do I see which backups exist?") whose words
+// the conversation's page mostly holds keeps the conversation on that
+// page, so the next follow-up ("the ones older than a year") is asked of
+// it rather than of the unanswered question's words alone (which lead to
+// a page about removing old logs).
+func TestUnansweredTurnKeepsTheConversationsPage(t *testing.T) {
+	root, db := sessionWorkspace(t, "archivist")
+	pages := map[string]string{}
+	// Enough other pages that "backup" is rare in the knowledge base.
+	for i := range 200 {
+		name := fmt.Sprintf("tool%03d", i)
+		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- See whether the widget exists:\n\n`%s show`\n", name, i, name)
+	}
+	testtree.WriteFiles(t, root, pages)
+	resps := askTurns(t, root, db,
+		turn{"How do I back up a folder to a bucket with archivist, doing a full backup every month?", "common/archivist.md"},
+		turn{"how do I see which backups exist?", ""},
+		turn{"and delete the ones older than a year?", "common/archivist.md"})
+	require.Equal(t, vm.StatusNoContext, resps[1].Status, "the page does not say how to list backups")
+	assert.Equal(t, "Delete the ones older than a year (archivist)?", resps[2].Trace.SearchedFor)
+	assert.Contains(t, resps[2].AnswerMarkdown, "remove-older-than")
+}
