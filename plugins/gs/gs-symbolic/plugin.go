@@ -112,6 +112,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	negWant := negated(target)
 	subject := definedSubject(target)
 	names := dottedNames(target)
+	idents := identNames(target)
 	for ei, e := range in.Evidence {
 		if e.KU == nil || aliased(e.KU, in.Evidence) {
 			continue
@@ -154,6 +155,9 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// A file or setting the question names whole is said
 			// whole by the passages about it (quotesNames).
 			sc += quotedNameWeight * quotesNames(names, s.plain())
+			// So is an identifier it writes in camel or Pascal case
+			// (writesIdents).
+			sc += quotedNameWeight * writesIdents(idents, s.plain())
 			// A follow-up's own words count again, by rarity: they say
 			// what it asks of the topic's pages (followUpOwn).
 			sc += weighedShare(own, have, rar)

@@ -2,6 +2,7 @@ package gssymbolic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -44,6 +45,44 @@ func quotesNames(asked []string, text string) float64 {
 				n++
 				break
 			}
+		}
+	}
+	return float64(n) / float64(len(asked))
+}
+
+// identNameRE matches an identifier written in camel or Pascal case: a
+// capital right after a lower-case letter or digit inside it ("FullPath",
+// "SetDefault", "getVarNames"); a word in capitals ("UUID") is not one.
+var identNameRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*\b|\b[a-z][A-Z][A-Za-z0-9]*\b`)
+
+// identNames are the camel or Pascal case identifiers s writes, as
+// written.
+func identNames(s string) []string {
+	var out []string
+	for _, m := range identNameRE.FindAllString(s, -1) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// writesIdents is the share of the identifiers asked (identNames of the
+// target) that text writes as they are, case and all. Such an identifier
+// ("c.FullPath()", "FilePath") is one term among the question's words,
+// weighing no more in a statement's overlap than a common word many
+// passages share ("gin", "handler"); written whole, it is what the
+// passages about that call, field or setting say, as a qualified name is
+// (quotesNames).
+func writesIdents(asked []string, text string) float64 {
+	if len(asked) == 0 {
+		return 0
+	}
+	said := identNames(text)
+	n := 0
+	for _, a := range asked {
+		if slices.Contains(said, a) {
+			n++
 		}
 	}
 	return float64(n) / float64(len(asked))

@@ -44,3 +44,26 @@ func TestQualifiedNamesHaveThreeParts(t *testing.T) {
 		}
 	}
 }
+
+// TestWrittenIdentifierLeads: a passage that writes whole a camel-case
+// identifier the question writes ("c.FullPath()") leads over one that
+// shares more of the question's other words ("gin", "handler"), which
+// every passage about handlers says; a word in capitals is no such
+// identifier.
+func TestWrittenIdentifierLeads(t *testing.T) {
+	src := parseMD(t, "docs/doc.md", "# Gin\n\n## Parameters in path\n\nIn a gin handler, c.Param reads a path parameter.\n\n"+
+		"## Route definition\n\nThe route definition that matched is what c.FullPath() returns.\n")
+	question := "What does c.FullPath() give me in a gin handler?"
+	md := solveMD(t, "define", question, "c.FullPath() give me in a gin handler", []mdSource{src},
+		src.leaf(t, "Parameters in path"), src.leaf(t, "Route definition"))
+	checkMD(t, md[strings.Index(md, "Sources:"):], []string{"[1] Route definition"}, nil)
+	for text, want := range map[string][]string{
+		"c.FullPath() and SetDefault": {"FullPath", "SetDefault"},
+		"a random UUID over SSH":      nil,
+		"a lossless WebP image":       {"WebP"},
+	} {
+		if got := identNames(text); !slices.Equal(got, want) {
+			t.Errorf("identNames(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

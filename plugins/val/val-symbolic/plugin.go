@@ -116,6 +116,7 @@ type statement struct {
 	line  int   // 1-based line in the answer
 	code  bool  // a line of a fenced code block, quoted as written
 	lead  bool  // its citation opens what follows ("Title [1]: ...")
+	row   bool  // a table row
 }
 
 var (
@@ -1401,7 +1402,9 @@ func callTerms(s string) map[string]bool {
 // unitTexts gives, per cited source, what the answer says from it. An
 // uncited statement belongs to the citation that closes it (the next one),
 // or, after a lead-in citation ("Title [1]: ..."), to that one; one that
-// belongs to none counts for every unit.
+// belongs to none counts for every unit. The uncited rows and code lines
+// after a lead-in citation are the block it opens, and belong to it even
+// when a sentence with a citation of its own follows the block.
 func unitTexts(stmts []statement, cited map[int]*kus.KU) map[int][]string {
 	units := map[int][]string{}
 	add := func(cites []int, texts ...string) {
@@ -1415,6 +1418,11 @@ func unitTexts(stmts []statement, cited map[int]*kus.KU) map[int][]string {
 	var lead []int
 	for _, s := range stmts {
 		switch {
+		case len(s.cites) == 0 && (s.row || s.code) && lead != nil:
+			// The rows of a table and the lines of code a lead-in
+			// citation opens ("... trace code [1]:" over its table) are
+			// that source's, though a cited sentence follows them.
+			add(lead, s.text)
 		case len(s.cites) == 0:
 			pending = append(pending, s.text)
 		case s.lead:
@@ -2714,7 +2722,7 @@ func statements(body string) []statement {
 			if isSeparatorRow(line) || (i+1 < len(lines) && isSeparatorRow(lines[i+1])) {
 				continue // the separator, or the header row above it
 			}
-			out = append(out, statement{text: stripCites(line), cites: citesOf(line), line: i + 1})
+			out = append(out, statement{text: stripCites(line), cites: citesOf(line), line: i + 1, row: true})
 			continue
 		}
 		line = strings.TrimLeft(line, "-*+> ")
