@@ -121,3 +121,34 @@ func TestASeeTaskIsAnsweredByAPageThatShows(t *testing.T) {
 		t.Errorf("the answer does not list the remotes:\n%s", md)
 	}
 }
+
+// TestAnExampleThatDoesAnotherThingToTheObject: a task whose object holds
+// a word an example's description opens with as its verb ("edit my
+// personal list of cron jobs" and "[l]ist existing cron jobs") is
+// answered by the example that does the task's action ("[e]dit the
+// crontab file"): the shared word is the task's noun and the other
+// example's verb, a different thing done to the same jobs. A description
+// that holds the word further in ("For each commit ...") or as a
+// heading's gerund keeps it.
+func TestAnExampleThatDoesAnotherThingToTheObject(t *testing.T) {
+	src := parseMD(t, "common/crontab.md", "# crontab\n\n> Schedule cron jobs to run on a time interval for the current user.\n\n"+
+		"- [l]ist existing cron jobs for the current user:\n\n`crontab -l`\n\n"+
+		"- [e]dit the crontab file for the current user:\n\n`crontab -e`\n\n"+
+		"- [r]emove all cron jobs for the current user:\n\n`crontab -r`\n")
+	task := "edit my personal list of cron jobs"
+	md := solveMD(t, "implement", "How do I "+task+"?", task, []mdSource{src}, src.soleLeaf(t))
+	if i := strings.Index(md, "\n- "); i < 0 || !strings.HasPrefix(md[i+1:], "- [e]dit the crontab file") {
+		t.Errorf("the answer does not lead with the example that edits:\n%s", md)
+	}
+	for _, tc := range []struct{ desc, want string }{
+		{"[l]ist existing cron jobs for the current user", "list"},
+		{"List existing cron jobs", "list"},
+		{"Listing cron jobs", ""},
+		{"For each list of cron jobs, print its size", ""},
+		{"Edit the list", ""},
+	} {
+		if got := otherAction(tc.desc, "edit", []string{"person", "list", "cron", "job"}); got != tc.want {
+			t.Errorf("otherAction(%q) = %q, want %q", tc.desc, got, tc.want)
+		}
+	}
+}

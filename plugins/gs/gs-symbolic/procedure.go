@@ -14,6 +14,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // example is one "what it does: how" pair of a procedure KU, as in
@@ -569,6 +570,11 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 			delete(terms, action)
 			otherSense = symbolic.SaysVerbAlone(action, particle, e.desc)
 		}
+		ownTerms := withParts(symbolic.TermSet(e.desc), joined)
+		if v := otherAction(e.desc, action, object); v != "" {
+			delete(terms, v)
+			delete(ownTerms, v)
+		}
 		var seq []string
 		for _, t := range text.Terms(e.desc) {
 			if parts, ok := joined[t]; ok {
@@ -577,7 +583,7 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 				seq = append(seq, t)
 			}
 		}
-		own := wordOverlap(want, withParts(symbolic.TermSet(e.desc), joined))
+		own := wordOverlap(want, ownTerms)
 		score := wordOverlap(want, terms) + 0.25*own + 0.2*proximity(want, seq)
 		if symbolic.NamesTask(codeOf(e.how), want) {
 			score += 0.25 // its code calls what the task asks for
@@ -597,6 +603,40 @@ func (p procedure) rankFor(want []string, joined map[string][]string, action, pa
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
 }
+
+// otherAction is the verb an example's description opens with when it
+// is a word the task names as part of what it acts on, not as its action
+// ("[l]ist existing cron jobs" for "edit my personal list of cron jobs"):
+// the example does another thing to the task's object, and the word it
+// shares with the task is another part of speech there, which says
+// nothing of what the task asks. It is "" when the task has no action,
+// the description opens with the action itself or a relative of it, or
+// its first word has no verb sense.
+func otherAction(desc, action string, object []string) string {
+	if action == "" {
+		return ""
+	}
+	d := text.Terms(desc)
+	if len(d) == 0 || d[0] == action || !slices.Contains(object, d[0]) || !lexicon.HasVerbSense(d[0]) {
+		return ""
+	}
+	// The description must open with the verb in its bare form, as an
+	// example's imperative does ("List ..."): a heading's gerund
+	// ("Testing handlers") or a word further in ("For each commit ...")
+	// is no action of the example's.
+	first := strings.ToLower(strings.NewReplacer("[", "", "]", "").Replace(openingWordRE.FindString(desc)))
+	if t := text.Terms(first); len(t) == 0 || t[0] != d[0] || strings.HasSuffix(first, "ing") || strings.HasSuffix(first, "ed") {
+		return ""
+	}
+	if symbolic.ActionMatch(action, map[string]bool{d[0]: true}, true) > 0 {
+		return ""
+	}
+	return d[0]
+}
+
+// openingWordRE matches the word a description opens with, a mnemonic
+// letter in brackets kept within it ("[l]ist").
+var openingWordRE = regexp.MustCompile(`^[\p{L}\[\]]+`)
 
 // wordOverlap is the share of the task's words that have holds, a
 // hyphenated word and the parts the analyser also gives for it ("wi-fi",
