@@ -623,3 +623,23 @@ func TestACompletedPartThatNamesItsTopic(t *testing.T) {
 		})
 	}
 }
+
+// TestAFollowUpsAdverbTiesItToTheTurnBefore: a follow-up completed with
+// the topic of the turn before ("How do I unmount it afterwards (CD-ROM
+// read-only)?") is judged on its own words without those the lexicon
+// knows only as adverbs: "afterwards" says when the user does it, after
+// the earlier turn, which the page that unmounts never says. The verb it
+// asks stays: an answer that does not unmount is no answer.
+func TestAFollowUpsAdverbTiesItToTheTurnBefore(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"path mount filesystem": 300, "read-only": 60, "unmount": 20, "afterward": 4, "cd-rom": 10, "umount": 3})}
+	umount := plugintest.Text("u::3", "umount", "linux/umount.md", 3, "Unlink a filesystem from its mount point. When an unmount fails, try to remount the filesystem read-only: `umount -r {{path}}`")
+	target := "How do I unmount it afterwards (CD-ROM read-only)?"
+	expectAnswers(t, c, plugin.ValidateInput{Payload: plugin.Payload{Prompt: target}, Intents: intent(target),
+		Evidence: []plugin.ScoredKU{{KU: umount, Score: 1, Level: kus.LevelLeaf}}}, "", "", []answerCase{
+		{"unmounts", "When an unmount fails, try to remount the filesystem read-only: `umount -r {{path}}` [1]\n\nSources:\n[1] umount — linux/umount.md:3\n", nil, plugin.StatusAccepted},
+		{"remounts only", "Remount the filesystem read-only: `mount -o remount,ro {{path}}` [1]\n\nSources:\n[1] umount — linux/umount.md:3\n", nil, plugin.StatusRejected},
+	})
+	if got := adverbFree("How do I unmount it afterwards"); strings.Contains(got, "afterwards") || !strings.Contains(got, "unmount") {
+		t.Errorf("adverbFree = %q", got)
+	}
+}

@@ -497,9 +497,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			// turn ("keep watching for new ones (kernel messages in a
 			// human-readable way)") asks its own words; the topic, which
 			// that part's answer covered, only says what they are about:
-			// some of its words suffice.
+			// some of its words suffice. Its own words are judged without
+			// the adverbs that tie it to that turn (adverbFree).
 			if asked, topic, ok := completion(t); ok {
-				if c, w := keyCoverage(asked, cover, rar, swap); c >= p.Options.MinKeyCoverage && (mentions(topic, cover, rar, p.Options.MinKeyTerms) || namesTopic(asked, topic, cover, rar)) {
+				if c, w := keyCoverage(adverbFree(asked), cover, rar, swap); c >= p.Options.MinKeyCoverage && (mentions(topic, cover, rar, p.Options.MinKeyTerms) || namesTopic(asked, topic, cover, rar)) {
 					cov = c
 				} else if c < cov {
 					worst = w
@@ -1891,6 +1892,26 @@ func modifiers(target string) map[string]bool {
 		out[t[0]] = true
 	}
 	return out
+}
+
+// adverbFree is a follow-up's own words without those the general
+// lexicon knows only as adverbs ("and how do I unmount it afterwards?",
+// "already", "almost"): in a question completed with the topic of the
+// turn before, such a word ties it to that turn (when the user does it,
+// relative to what they did), and names nothing a page that does it
+// says. A word with a sense of another part of speech ("later",
+// "together") may name what is asked and is kept.
+func adverbFree(asked string) string {
+	return rawWordRE.ReplaceAllStringFunc(asked, func(w string) string {
+		t := text.Terms(w)
+		if len(t) != 1 {
+			return w
+		}
+		if all, _ := lexicon.PartsOfSpeech(t[0]); all == lexicon.Adverb {
+			return ""
+		}
+		return w
+	})
 }
 
 // compoundHeads maps the head of each noun compound of target to the noun
