@@ -643,3 +643,22 @@ func TestAFollowUpsAdverbTiesItToTheTurnBefore(t *testing.T) {
 		t.Errorf("adverbFree = %q", got)
 	}
 }
+
+// TestAParticipleBeforeItsNounIsAModifier: a past participle between a
+// determiner and its noun ("my downloaded files") describes which of the
+// things the user means, as an adjective does: left out by the answer it
+// weighs half. Without the determiner ("files downloaded") or as the
+// verb of a clause ("I downloaded") it counts in full.
+func TestAParticipleBeforeItsNounIsAModifier(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"file": 400, "check": 100, "download": 5, "match checksum": 200, "md5": 50})}
+	md5 := tldrExample{"md5sum", "common/md5sum.md", "Calculate MD5 checksums.", "Read a file of MD5 checksums and verify all files have matching checksums", "md5sum --check {{path/to/file.md5}}"}
+	expectHowTo(t, c, kus.LevelSummary, "cover", []howToCase{
+		{"participle left out", "check that all my downloaded files match", md5.answer(), md5.unit("m::1"), plugin.StatusAccepted},
+	})
+	if got := participles("check that all my downloaded files match"); !got["download"] {
+		t.Errorf("participles does not take \"downloaded\" of \"my downloaded files\": %v", got)
+	}
+	if got := participles("check the files I downloaded yesterday"); got["download"] {
+		t.Errorf("participles takes the verb \"downloaded\" of a clause: %v", got)
+	}
+}

@@ -1788,6 +1788,12 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 		}
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
+	for k := range participles(target) {
+		if mods == nil {
+			mods = map[string]bool{}
+		}
+		mods[k] = true
+	}
 	if w := symbolic.WeakAction(target); w != "" {
 		// A weak verb ("put" of "put two lists side by side")
 		// names no action of its own: its object says what to do, which
@@ -1912,6 +1918,39 @@ func adverbFree(asked string) string {
 		}
 		return w
 	})
+}
+
+// participles are the terms of target that are past participles used as
+// adjectives: a word in "-ed" the general lexicon knows as a verb, right
+// after a determiner and before a word with a noun sense ("my downloaded
+// files", "the installed packages"). Between the determiner and its noun
+// it says which of the things the user means, as a modifier does
+// (modifiers), and counts as one in the coverage: left out by the
+// answer, half its weight. The check of words that stand together
+// (together) keeps it, as the state of the thing the answer acts on ("a
+// stopped container").
+func participles(target string) map[string]bool {
+	content := askedWords(target)
+	words := rawWordRE.FindAllString(target, -1)
+	var out map[string]bool
+	for i := 1; i+1 < len(words); i++ {
+		w := strings.ToLower(words[i])
+		if !determiners[strings.ToLower(words[i-1])] || !strings.HasSuffix(w, "ed") {
+			continue
+		}
+		t, next := text.Terms(w), text.Terms(words[i+1])
+		if len(t) != 1 || len(next) == 0 || !content[t[0]] || !lexicon.HasVerbSense(t[0]) {
+			continue
+		}
+		if nall, _ := lexicon.PartsOfSpeech(next[0]); nall != 0 && nall&lexicon.Noun == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[t[0]] = true
+	}
+	return out
 }
 
 // compoundHeads maps the head of each noun compound of target to the noun
