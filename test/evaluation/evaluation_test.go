@@ -240,7 +240,7 @@ var ratchets = []ratchet{
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
 	// only ever rise.
-	{"third held-out right answers", []string{"heldout3"}, floors{0.72, 0.44, 0.53, 0.57}}, // 18/25, 17/36, 16/28; 52/89
+	{"third held-out right answers", []string{"heldout3"}, floors{0.72, 0.44, 0.53, 0.57}}, // 19/25, 17/36, 16/28; 52/89
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, floors{0.85, 0.69, 0.89, 0.81}}, // 24/28, 28/39, 26/28; 78/95
@@ -251,16 +251,16 @@ var ratchets = []ratchet{
 	// The seventh development set alone, one answer under its figures
 	// (it was written before the system was run on it, and is tuned on
 	// since): whoever raises its figures raises these.
-	{"seventh development set right answers", []string{"dev7"}, floors{0.52, 0.46, 0.62, 0.54}}, // 13/23, 22/45, 16/24; 51/92
+	{"seventh development set right answers", []string{"dev7"}, floors{0.52, 0.48, 0.62, 0.55}}, // 13/23, 23/45, 16/24; 52/92
 	// The eighth development set alone, one answer under its figures (it
 	// was written before the system was run on it, and is tuned on since;
 	// its first run was 13/23, 28/51, 6/23; 47/97): whoever raises its
 	// figures raises these.
-	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.58, 0.47, 0.58}}, // 15/23, 31/51, 12/23; 58/97
+	{"eighth development set right answers", []string{"dev8"}, floors{0.60, 0.60, 0.47, 0.59}}, // 15/23, 32/51, 12/23; 59/97
 	// The ninth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
-	{"ninth development set right answers", []string{"dev9"}, floors{0.60, 0.49, 0.65, 0.57}}, // 19/30, 29/57, 20/29; 68/116
+	{"ninth development set right answers", []string{"dev9"}, floors{0.60, 0.50, 0.68, 0.59}}, // 19/30, 30/57, 21/29; 70/116
 	// The tenth development set alone, one answer under its first run (it
 	// was written before the system was run on it): whoever raises its
 	// figures raises these.
@@ -268,7 +268,7 @@ var ratchets = []ratchet{
 	// The eleventh development set alone, one answer under its first run
 	// (it was written before the system was run on it): whoever raises
 	// its figures raises these.
-	{"eleventh development set right answers", []string{"dev11"}, floors{0.38, 0.45, 0.35, 0.42}}, // 14/34, 28/59, 13/34; 55/127
+	{"eleventh development set right answers", []string{"dev11"}, floors{0.41, 0.47, 0.38, 0.44}}, // 15/34, 29/59, 14/34; 58/127
 	// The twelfth development set alone, one answer under its first run
 	// (it was written before the system was run on it): whoever raises
 	// its figures raises these.
@@ -279,7 +279,7 @@ var ratchets = []ratchet{
 	{"sixth development set right answers", []string{"dev6"}, floors{0.65, 0.61, 0.84, 0.70}}, // 16/23, 28/44, 22/25; 66/92
 	// The fifth development set alone, set at its figures: it is tuned on,
 	// so whoever raises its figures raises these.
-	{"fifth development set right answers", []string{"dev5"}, floors{0.78, 0.49, 0.60, 0.62}}, // 26/32, 26/51, 21/33; 73/116
+	{"fifth development set right answers", []string{"dev5"}, floors{0.78, 0.49, 0.63, 0.62}}, // 26/32, 26/51, 22/33; 74/116
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
