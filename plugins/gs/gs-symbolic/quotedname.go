@@ -34,17 +34,21 @@ func dottedNames(s string) []string {
 // many passages share; the name written whole is what only the passages
 // about that setting or file say.
 func quotesNames(asked []string, text string) float64 {
+	return shareSaid(asked, dottedNames(text), func(a, s string) bool {
+		return s == a || strings.HasSuffix(s, ".*") && strings.HasPrefix(a, strings.TrimSuffix(s, "*"))
+	})
+}
+
+// shareSaid is the share of the names asked that match (by match) one of
+// the names said; 0 when none is asked.
+func shareSaid(asked, said []string, match func(asked, said string) bool) float64 {
 	if len(asked) == 0 {
 		return 0
 	}
-	said := dottedNames(text)
 	n := 0
 	for _, a := range asked {
-		for _, s := range said {
-			if s == a || strings.HasSuffix(s, ".*") && strings.HasPrefix(a, strings.TrimSuffix(s, "*")) {
-				n++
-				break
-			}
+		if slices.ContainsFunc(said, func(s string) bool { return match(a, s) }) {
+			n++
 		}
 	}
 	return float64(n) / float64(len(asked))
@@ -75,15 +79,5 @@ func identNames(s string) []string {
 // passages about that call, field or setting say, as a qualified name is
 // (quotesNames).
 func writesIdents(asked []string, text string) float64 {
-	if len(asked) == 0 {
-		return 0
-	}
-	said := identNames(text)
-	n := 0
-	for _, a := range asked {
-		if slices.Contains(said, a) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(asked))
+	return shareSaid(asked, identNames(text), func(a, s string) bool { return a == s })
 }

@@ -1889,13 +1889,9 @@ func modifiers(target string) map[string]bool {
 		if all == 0 || all&(lexicon.Noun|lexicon.Verb) != 0 {
 			continue
 		}
-		if nall, _ := lexicon.PartsOfSpeech(next[0]); nall != 0 && nall&lexicon.Noun == 0 {
-			continue
+		if nounLike(next[0]) {
+			out = withTerm(out, t[0])
 		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		out[t[0]] = true
 	}
 	return out
 }
@@ -1920,6 +1916,22 @@ func adverbFree(asked string) string {
 	})
 }
 
+// nounLike reports whether the general lexicon knows term as a noun, or
+// does not know it (a name).
+func nounLike(term string) bool {
+	all, _ := lexicon.PartsOfSpeech(term)
+	return all == 0 || all&lexicon.Noun != 0
+}
+
+// withTerm adds t to set, making the set when it is nil.
+func withTerm(set map[string]bool, t string) map[string]bool {
+	if set == nil {
+		set = map[string]bool{}
+	}
+	set[t] = true
+	return set
+}
+
 // participles are the terms of target that are past participles used as
 // adjectives: a word in "-ed" the general lexicon knows as a verb, right
 // after a determiner and before a word with a noun sense ("my downloaded
@@ -1942,13 +1954,9 @@ func participles(target string) map[string]bool {
 		if len(t) != 1 || len(next) == 0 || !content[t[0]] || !lexicon.HasVerbSense(t[0]) {
 			continue
 		}
-		if nall, _ := lexicon.PartsOfSpeech(next[0]); nall != 0 && nall&lexicon.Noun == 0 {
-			continue
+		if nounLike(next[0]) {
+			out = withTerm(out, t[0])
 		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		out[t[0]] = true
 	}
 	return out
 }
