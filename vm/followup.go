@@ -638,11 +638,11 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 // pages hold at least half of its content words, weighed by rarity, one
 // of them rare in the knowledge base.
 func (r *run) stillOnPages(prev *TurnContext, q string) bool {
-	if prev == nil || len(prev.Sources) == 0 || r.pageNames(q) != "" {
+	if prev == nil || len(prev.Sources) == 0 {
 		return false
 	}
 	share, rare := r.heldShare(r.conversationTerms(prev), ownTerms(q, prev))
-	return rare && share >= 0.5
+	return rare && share >= 0.5 && r.pageNames(q) == ""
 }
 
 // pageNames are the words of q that are, whole, the file name of a

@@ -34,17 +34,17 @@ func dottedNames(s string) []string {
 // many passages share; the name written whole is what only the passages
 // about that setting or file say.
 func quotesNames(asked []string, text string) float64 {
+	if len(asked) == 0 {
+		return 0 // the text is not scanned for names nobody asked
+	}
 	return shareSaid(asked, dottedNames(text), func(a, s string) bool {
 		return s == a || strings.HasSuffix(s, ".*") && strings.HasPrefix(a, strings.TrimSuffix(s, "*"))
 	})
 }
 
-// shareSaid is the share of the names asked that match (by match) one of
-// the names said; 0 when none is asked.
+// shareSaid is the share of the names asked (at least one) that match
+// (by match) one of the names said.
 func shareSaid(asked, said []string, match func(asked, said string) bool) float64 {
-	if len(asked) == 0 {
-		return 0
-	}
 	n := 0
 	for _, a := range asked {
 		if slices.ContainsFunc(said, func(s string) bool { return match(a, s) }) {
@@ -62,6 +62,9 @@ var identNameRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z
 // identNames are the camel or Pascal case identifiers s writes, as
 // written.
 func identNames(s string) []string {
+	if !hasCaseStep(s) {
+		return nil
+	}
 	var out []string
 	for _, m := range identNameRE.FindAllString(s, -1) {
 		if !slices.Contains(out, m) {
@@ -69,6 +72,18 @@ func identNames(s string) []string {
 		}
 	}
 	return out
+}
+
+// hasCaseStep reports whether s has a capital right after a lower-case
+// letter or digit, which every identifier identNameRE matches has: most
+// statements have none and are not scanned.
+func hasCaseStep(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if c, p := s[i], s[i-1]; 'A' <= c && c <= 'Z' && ('a' <= p && p <= 'z' || '0' <= p && p <= '9') {
+			return true
+		}
+	}
+	return false
 }
 
 // writesIdents is the share of the identifiers asked (identNames of the
@@ -79,5 +94,8 @@ func identNames(s string) []string {
 // passages about that call, field or setting say, as a qualified name is
 // (quotesNames).
 func writesIdents(asked []string, text string) float64 {
+	if len(asked) == 0 {
+		return 0 // the text is not scanned for names nobody asked
+	}
 	return shareSaid(asked, identNames(text), func(a, s string) bool { return a == s })
 }
