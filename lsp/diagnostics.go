@@ -501,8 +501,10 @@ func linkDiagnostics(path, text string, ix *links.Index) []diagnostic {
 	// A file the folder's index does not hold is checked beside it, never
 	// added to it: the text may have been read just before the file was
 	// deleted, and the index follows the files' events alone.
-	problems := ix.Problems(rel)
-	if !inFolder || ix.File(rel) == nil {
+	var problems []links.Problem
+	if inFolder && ix.File(rel) != nil {
+		problems = ix.Problems(rel)
+	} else {
 		problems = ix.ProblemsIn(rel, text)
 	}
 	var out []diagnostic

@@ -142,7 +142,8 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			// retriever ranked its KU. A heading that names the task
 			// ("Reset the knowledge base") marks the passage written to
 			// answer it.
-			have := symbolic.TermSet(e.KU.Title + " " + s.plain())
+			plain := s.plain()
+			have := symbolic.TermSet(e.KU.Title + " " + plain)
 			if leadsInOnly(s, want) && !cue.list && !cue.define {
 				// Its items stand as statements of their own and
 				// answer for what they say (leadsInOnly). A list
@@ -154,10 +155,10 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 			sc += cue.bonus(s)
 			// A file or setting the question names whole is said
 			// whole by the passages about it (quotesNames).
-			sc += quotedNameWeight * quotesNames(names, s.plain())
+			sc += quotedNameWeight * quotesNames(names, plain)
 			// So is an identifier it writes in camel or Pascal case
 			// (writesIdents).
-			sc += quotedNameWeight * writesIdents(idents, s.plain())
+			sc += quotedNameWeight * writesIdents(idents, plain)
 			// A follow-up's own words count again, by rarity: they say
 			// what it asks of the topic's pages (followUpOwn).
 			sc += weighedShare(own, have, rar)

@@ -1789,10 +1789,7 @@ func keyCoverage(target string, cover map[string]bool, rar symbolic.Rarity, swap
 	}
 	mods, heads := modifiers(target), compoundHeads(target)
 	for k := range participles(target) {
-		if mods == nil {
-			mods = map[string]bool{}
-		}
-		mods[k] = true
+		mods = withTerm(mods, k)
 	}
 	if w := symbolic.WeakAction(target); w != "" {
 		// A weak verb ("put" of "put two lists side by side")
