@@ -30,3 +30,29 @@ func TestBareQuestionAsksOfTheStatementBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestToolQuestionAsksHowToDoTheStatementBefore: a question that only asks
+// which tool, command or program to use ("What command do I use?") after
+// what the user wants done is one task with it, the statement; a question
+// that names something of its own, or opens the turn, stands as it is.
+func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
+	tasksOf := map[string][]string{
+		"I want to turn a PNG into a lossless WebP image. What command do I use?":           {"I want to turn a PNG into a lossless WebP image."},
+		"My script must answer the prompts of an interactive program. Which tool do I use?": {"My script must answer the prompts of an interactive program."},
+		"I need to see which words changed between two files. What can I use?":              {"I need to see which words changed between two files."},
+		"I want to turn a PNG into WebP. Which tool converts SVG files?":                    {"I want to turn a PNG into WebP.", "Which tool converts SVG files?"},
+		"Which tool do I use?":                      {"Which tool do I use?"},
+		"How do I crop a PNG? Which tool do I use?": {"How do I crop a PNG?", "Which tool do I use?"},
+	}
+	for turn, want := range tasksOf {
+		var got []string
+		for _, p := range Split(turn) {
+			if p.Task {
+				got = append(got, p.Text)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Split(%q) tasks = %q, want %q", turn, got, want)
+		}
+	}
+}

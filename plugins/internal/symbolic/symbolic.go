@@ -89,6 +89,11 @@ func Split(turn string) []Piece {
 				out[n-1] = classify(askedOf(s, out[n-1].Text))
 				continue
 			}
+			if n := len(out); n > 0 && toolQuestion(s) && out[n-1].Task && !strings.HasSuffix(out[n-1].Text, "?") {
+				// "What command do I use?" after what the user wants
+				// done asks how to do it: the statement is the task.
+				continue
+			}
 			for _, part := range Parts(s) {
 				out = append(out, classify(part))
 			}
@@ -104,6 +109,33 @@ func bareQuestion(s string) bool {
 	low := strings.ToLower(strings.TrimSpace(s))
 	return strings.HasSuffix(low, "?") && startsWithAny(low, questionStarts) && len(ContentTerms(low)) == 0
 }
+
+// toolQuestion reports whether sentence s asks only which tool, command
+// or program to use ("What command do I use?", "Which tool should I
+// use for that?", "What can I use?"): it names no thing of its own, so it
+// asks how to do what the user said before it.
+func toolQuestion(s string) bool {
+	low := strings.ToLower(strings.TrimSpace(s))
+	if !strings.HasSuffix(low, "?") || !startsWithAny(low, questionStarts) {
+		return false
+	}
+	for _, t := range ContentTerms(low) {
+		if !toolTerms[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// toolTerms are the analysed words a question about which tool to use is
+// made of, beside question and stop words.
+var toolTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range ContentTerms("tool tools command commands program programs utility utilities app application software use using run way can") {
+		m[t] = true
+	}
+	return m
+}()
 
 // askedOf is the question a bare question asks of the statement before
 // it: the question's words, then the statement ("Why?" after "The build
