@@ -518,6 +518,31 @@ func summaryItemAnswers(p procedure, top scoredExample, want []string, joined ma
 	return false
 }
 
+// rowAnswers reports whether a table row of the evidence holds, by
+// itself, at least minOverlap of the task's terms and more of them than
+// the best example holds in its own description and lines. A reference
+// table names what does a task in one row ("GetHead | Automatically route
+// undefined HEAD requests to GET handlers" for "make HEAD requests get
+// routed to GET handlers"), where an example elsewhere only shares a word
+// or two: the prose answer quotes the row.
+func rowAnswers(ev []plugin.ScoredKU, top scoredExample, want []string, joined map[string][]string, c plugin.Corpus) bool {
+	own := symbolic.Overlap(want, withParts(symbolic.TermSet(top.context+" "+top.desc+" "+strings.Join(top.how, " ")), joined))
+	for _, e := range ev {
+		if e.KU == nil {
+			continue
+		}
+		for _, s := range statementsOf(e.KU, c) {
+			if s.kind != kindRow {
+				continue
+			}
+			if ov := symbolic.Overlap(want, withParts(symbolic.TermSet(s.plain()), joined)); ov >= minOverlap && ov > own {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // summaryItems returns the list items of a summary, each with the indented
 // lines that continue it.
 func summaryItems(summary string) []string {
@@ -887,7 +912,7 @@ func solveProcedure(ev []plugin.ScoredKU, task string, want []string, g guidance
 			}
 		}
 	}
-	if summaryItemAnswers(best.p, plainTop(best.ex), want, joined) {
+	if summaryItemAnswers(best.p, plainTop(best.ex), want, joined) || rowAnswers(ev, plainTop(best.ex), want, joined, c) {
 		return nil
 	}
 	// A section the page dedicates to the task is read under the headings
