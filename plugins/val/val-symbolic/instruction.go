@@ -29,3 +29,14 @@ func instructs(s string) bool {
 	}
 	return false
 }
+
+// toolRowRE matches a table row whose key cell is a name written as code
+// or as a link ("| [GetHead] | Automatically route ... |", "| `Logger` |
+// ... |").
+var toolRowRE = regexp.MustCompile("(?m)^\\|\\s*(?:\\[[A-Za-z][\\w.]*\\]|`[A-Za-z][\\w.()]*`)\\s*\\|")
+
+// namesToolInRow reports whether s quotes a row of a reference table that
+// names what to use (toolRowRE): in a library's documentation such a row
+// ("the Compress middleware: gzip compression for clients that accept
+// it") is what a how-to is answered with, as a command is.
+func namesToolInRow(s string) bool { return toolRowRE.MatchString(s) }

@@ -29,3 +29,25 @@ func TestProseInstructionAnswersHowTo(t *testing.T) {
 	}
 	expectInputs(t, nil, "shows no command, code or steps", ins)
 }
+
+// TestReferenceRowAnswersHowTo: a how-to answered with a row of a
+// library's reference table whose key cell names what to use ("[Compress]",
+// "`Logger`") shows something to do although another unit of the evidence
+// has code; a row whose key cell is a plain word does not.
+func TestReferenceRowAnswersHowTo(t *testing.T) {
+	withCode := plugintest.Text("ku-code", "Request handlers", "web/README.md", 40,
+		"Handlers are plain functions:\n\n```go\nfunc h(w http.ResponseWriter, r *http.Request) {}\n```\n")
+	asking := func(key string) plugin.ValidateInput {
+		table := plugintest.Text("ku-table", "Core middlewares", "web/README.md", 80,
+			"| middleware | description |\n| --- | --- |\n| "+key+" | Gzip compression for clients that accept compressed responses |\n")
+		in := askCiting(table, "How do I gzip responses for clients that accept compression?", "implement", "gzip responses for clients that accept compression")
+		in.Evidence = append(in.Evidence, plugin.ScoredKU{KU: withCode, Score: 0.5})
+		return in
+	}
+	ins := []inputCase{
+		{"a linked name", asking("[Compress]"), plugin.StatusAccepted},
+		{"a name in code", asking("`Compress`"), plugin.StatusAccepted},
+		{"a plain word", asking("compression"), plugin.StatusRejected},
+	}
+	expectInputs(t, nil, "shows no command, code or steps", ins)
+}

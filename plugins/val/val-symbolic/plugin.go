@@ -268,7 +268,7 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// A how-to is answered by something to do: a command, code,
 	// numbered steps or a request in prose (instructs), when the evidence
 	// has any to show.
-	if howTo(in) && !symbolic.Actionable(body) && !instructs(body) {
+	if howTo(in) && !symbolic.Actionable(body) && !instructs(body) && !namesToolInRow(body) {
 		for _, e := range in.Evidence {
 			if e.KU != nil && symbolic.Actionable(e.KU.Text()+"\n"+e.KU.TextBody) {
 				v.reason = "the question asks how to do something, and the answer shows no command, code or steps although the evidence has some"
