@@ -29,9 +29,11 @@ var (
 	trailingAuxRE = regexp.MustCompile(`(?i)\s+(?:do|does)$`)
 	// itemScopeRE is a trailing scope of the last item ("Bind in gin").
 	itemScopeRE = regexp.MustCompile(`(?i)\s+(?:in|with|for|on|of|from)\s+\S.*$`)
-	// itemArticleRE is the article a question sets before an item ("the
-	// multi and csv formats"): the page names the item without it.
-	itemArticleRE = regexp.MustCompile(`(?i)^(?:the|an?)\s+`)
+	// itemArticleRE is the article, possessive determiner or possessor a
+	// question sets before an item ("the multi and csv formats", "chi's
+	// SetHeader middleware vs its WithValue middleware"): the page names
+	// the item without it.
+	itemArticleRE = regexp.MustCompile(`(?i)^(?:the|an?|its|their|my|your|our|[\w./-]+['’]s)\s+`)
 )
 
 // comparedItems reads the items a comparison target names: "scp and

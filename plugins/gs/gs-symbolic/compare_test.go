@@ -30,6 +30,8 @@ func TestComparedItems(t *testing.T) {
 		{"What does kb-thinkingdb do differently from kb-balanced", []string{"kb-thinkingdb", "kb-balanced"}},
 		{"how they differ (use rsync instead of scp)", []string{"rsync", "scp"}},
 		{"In gin, how do the multi and csv collection formats for array parameters differ", []string{"multi", "csv collection formats"}},
+		{"chi's SetHeader middleware vs its WithValue middleware: what does each set", []string{"SetHeader middleware", "WithValue middleware"}},
+		{"my staging config versus their production one", []string{"staging config", "production one"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.target, func(t *testing.T) {
