@@ -722,8 +722,13 @@ func cellText(s statement) string {
 func rawCode(text string) bool {
 	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
 	t = placeholderBraces.Replace(t)
-	return strings.Contains(t, "func ") || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
+	return funcRE.MatchString(t) || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
 }
+
+// funcRE matches a Go function declaration or literal ("func main(",
+// "func(c *gin.Context)", "func (r *Router) Get("), not the word in prose
+// ("assigning a compatible func to the variable").
+var funcRE = regexp.MustCompile(`\bfunc\s*(?:\(|[A-Za-z_]\w*\s*[\[(])`)
 
 // inlineCodeRE matches a span of inline code.
 var inlineCodeRE = regexp.MustCompile("`[^`]*`")

@@ -262,9 +262,37 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	switch {
 	case act == "compare" || g.table:
-		b.WriteString("| source | statement |\n| --- | --- |\n")
+		// A code block does not fit a table cell, whose text is one
+		// line: it stands fenced as written, with its source, before the
+		// table when it leads the answer, after it otherwise. Sources keep
+		// the numbers of the statements' order.
 		for _, s := range picked {
+			num(s.ku)
+		}
+		writeCode := func(s scored) {
+			fmt.Fprintf(&b, "From %s [%d]:\n\n", s.ku.Title, num(s.ku))
+			for _, l := range trimBlock(s.md) {
+				b.WriteString(l + "\n")
+			}
+			b.WriteString("\n")
+		}
+		lead := 0
+		for lead < len(picked) && picked[lead].kind == kindCode {
+			writeCode(picked[lead])
+			lead++
+		}
+		var code []scored
+		b.WriteString("| source | statement |\n| --- | --- |\n")
+		for _, s := range picked[lead:] {
+			if s.kind == kindCode {
+				code = append(code, s)
+				continue
+			}
 			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
+		}
+		for _, s := range code {
+			b.WriteString("\n")
+			writeCode(s)
 		}
 	default:
 		render(&b, picked, shownFor(want, own), act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
