@@ -97,6 +97,19 @@ func TestFunctionWordsAreNotKeyTerms(t *testing.T) {
 	expect(t, res, plugin.StatusAccepted, "")
 }
 
+// TestSubordinatorsAreNotKeyTerms: "beyond", "unless", "whether" and
+// their kind relate what a question asks to something else; a source
+// that answers the rest answers it, however rare the word is.
+func TestSubordinatorsAreNotKeyTerms(t *testing.T) {
+	c := corpus{n: 1000, df: freqs(map[string]int{"package offer": 300, "router chi": 200, "beyond unless whether": 1})}
+	extras := plugin.ScoredKU{KU: plugintest.Claim("c::1", "Packages", "chi/README.md", 3, "Besides the router, chi offers packages.")}
+	for _, q := range []string{"Which packages does chi offer beyond the router", "Which packages does chi offer, unless the router"} {
+		res := validate(t, c, &plugin.ValidateInput{Intents: intent(q),
+			Answer: "Besides the router, chi offers packages. [1]\n\nSources:\n[1] Packages — chi/README.md:3\n", Evidence: []plugin.ScoredKU{extras}})
+		expect(t, res, plugin.StatusAccepted, "")
+	}
+}
+
 // TestAnUnknownNameNeedsTheRestCovered: a question that names something
 // the knowledge base holds nowhere ("Obsidian") is about it, and a source
 // that shares the question's other words does not answer it; the same

@@ -2085,7 +2085,8 @@ var particles = wordSet(text.Terms("back away"))
 
 // filler are words of a question that name nothing it asks about.
 var filler = wordSet(symbolic.ContentTerms("can may might must shall will need want like please get got able possible my mine much many whose come " +
-	"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus"))
+	"inside within without between into onto upon about across along after before during via per again just only really actually besides else vs versus " +
+	"unless although though because whether beyond despite throughout whereas toward towards among amongst"))
 
 // asksWhy reports whether the question asks for a reason: it opens with
 // "why" (the intents say "explain" for "how does" too).
