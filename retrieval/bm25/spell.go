@@ -394,12 +394,17 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 	// "shoud"), which the analyzer drops as common, explains the word
 	// better than any term of the index: every text uses those words. A
 	// word of the language ("form", a swap from "from") is not one.
-	if terms := a.Append(nil, w); len(terms) == 1 && len(lexicon.Related(terms[0])) == 0 {
-		for i := 0; i+1 < len(w); i++ {
-			if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
-				return c
-			}
+	// A word of the language that the knowledge base never uses, whose
+	// two adjacent letters swapped give one of those commonest words
+	// ("dose" for "does"), is that slip too: a swap is the likeliest
+	// slip, and the knowledge base offers no reading of the word as typed.
+	terms := a.Append(nil, w)
+	for i := 0; len(terms) == 1 && i+1 < len(w); i++ {
+		if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
+			return c
 		}
+	}
+	if len(terms) == 1 && len(lexicon.Related(terms[0])) == 0 {
 		for i := 0; i <= len(w); i++ {
 			for _, l := range alphabet {
 				if c := w[:i] + string(l) + w[i:]; len(a.Append(nil, c)) == 0 {

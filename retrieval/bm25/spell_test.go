@@ -124,6 +124,16 @@ func TestCorrectPrefersTheLikelierSlip(t *testing.T) {
 	require.Empty(t, fixes)
 }
 
+// TestCorrectSwapIntoACommonWord: a word of the language the knowledge
+// base never uses, one swap of adjacent letters from a common word, is
+// that slip ("dose" is "does", not the indexed "done").
+func TestCorrectSwapIntoACommonWord(t *testing.T) {
+	x, kv := titledKB(t, [][2]string{{"done", "Mark a task as done. Done tasks are hidden."}})
+	got, fixes := correct(t, x, kv, "how dose a task end")
+	require.Equal(t, "how does a task end", got)
+	require.Equal(t, []Correction{{Word: "dose", As: "does"}}, fixes)
+}
+
 // TestCorrectLeavesContractions: a contraction typed without its
 // apostrophe is not a misspelling of an indexed name.
 func TestCorrectLeavesContractions(t *testing.T) {
