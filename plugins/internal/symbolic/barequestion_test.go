@@ -32,15 +32,19 @@ func TestBareQuestionAsksOfTheStatementBefore(t *testing.T) {
 }
 
 // TestToolQuestionAsksHowToDoTheStatementBefore: a question that only asks
-// which tool, command or program to use ("What command do I use?") after
-// what the user wants done is one task with it, the statement; a question
-// that names something of its own, or opens the turn, stands as it is.
+// which tool, command or program to use ("What command do I use?"), or
+// only how ("How?"), after what the user wants done is one task with it:
+// the statement, asked as a how-to when it states a wish ("I need to
+// ..."); a question that names something of its own, or opens the turn,
+// stands as it is.
 func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 	tasksOf := map[string][]string{
-		"I want to turn a PNG into a lossless WebP image. What command do I use?":           {"I want to turn a PNG into a lossless WebP image."},
+		"I want to turn a PNG into a lossless WebP image. What command do I use?":           {"How do I turn a PNG into a lossless WebP image?"},
 		"My script must answer the prompts of an interactive program. Which tool do I use?": {"My script must answer the prompts of an interactive program."},
-		"I need to see which words changed between two files. What can I use?":              {"I need to see which words changed between two files."},
+		"I need to see which words changed between two files. What can I use?":              {"How do I see which words changed between two files?"},
 		"I want to turn a PNG into WebP. Which tool converts SVG files?":                    {"I want to turn a PNG into WebP.", "Which tool converts SVG files?"},
+		"For a prize draw I need to pick 3 lines at random from a file. How?":               {"How do I pick 3 lines at random from a file?"},
+		"The backup must run every night. How do I do that?":                                {"How do I do that The backup must run every night?"},
 		"Which tool do I use?":                      {"Which tool do I use?"},
 		"How do I crop a PNG? Which tool do I use?": {"How do I crop a PNG?", "Which tool do I use?"},
 	}

@@ -85,13 +85,22 @@ func Split(turn string) []Piece {
 	for _, line := range strings.Split(turn, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
 		for _, s := range Sentences(line) {
+			if n := len(out); n > 0 && (toolQuestion(s) || bareHow(s)) && out[n-1].Task && !strings.HasSuffix(out[n-1].Text, "?") {
+				// "What command do I use?" or "How?" after what the user
+				// wants done asks how to do it: the statement is the
+				// task, asked as a how-to when it states a wish ("I
+				// need to pick 3 lines at random"). A bare "how" after
+				// any other statement asks how of it (askedOf).
+				if w := wishedTask(out[n-1].Text); w != "" {
+					out[n-1] = classify(w)
+					continue
+				}
+				if toolQuestion(s) {
+					continue
+				}
+			}
 			if n := len(out); n > 0 && bareQuestion(s) && !strings.HasSuffix(out[n-1].Text, "?") {
 				out[n-1] = classify(askedOf(s, out[n-1].Text))
-				continue
-			}
-			if n := len(out); n > 0 && toolQuestion(s) && out[n-1].Task && !strings.HasSuffix(out[n-1].Text, "?") {
-				// "What command do I use?" after what the user wants
-				// done asks how to do it: the statement is the task.
 				continue
 			}
 			for _, part := range Parts(s) {
@@ -119,12 +128,34 @@ func toolQuestion(s string) bool {
 	if !strings.HasSuffix(low, "?") || !startsWithAny(low, questionStarts) {
 		return false
 	}
-	for _, t := range ContentTerms(low) {
+	terms := ContentTerms(low)
+	for _, t := range terms {
 		if !toolTerms[t] {
 			return false
 		}
 	}
-	return true
+	return len(terms) > 0
+}
+
+// bareHow reports whether s asks only how, of what was said before it
+// ("How?", "How do I do that?", "How can I do it?").
+func bareHow(s string) bool {
+	return bareQuestion(s) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "how")
+}
+
+// wishRE finds a wish in a statement and what is wished done ("For a
+// prize draw I need to pick 3 lines at random": "pick 3 lines at
+// random").
+var wishRE = regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:want|need|have|would\s+like|'d\s+like|’d\s+like)\s+to\s+(\w.*)`)
+
+// wishedTask is the how-to a statement that states a wish asks ("How do I
+// pick 3 lines at random from a file?"), or "" when it states none.
+func wishedTask(statement string) string {
+	m := wishRE.FindStringSubmatch(strings.TrimSpace(statement))
+	if m == nil {
+		return ""
+	}
+	return "How do I " + strings.TrimRight(m[1], ".!;: ") + "?"
 }
 
 // toolTerms are the analysed words a question about which tool to use is
