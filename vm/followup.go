@@ -581,8 +581,11 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 			tc.Topic, tc.Anchors, tc.AnchorKUs = prev.Topic, prev.Anchors, prev.AnchorKUs
 			r.trace.note("no answer, but the conversation's pages hold the question's words: the topic stays %q", prev.Topic)
 		} else if tc.Topic = r.pageNames(searched); tc.Topic == "" {
-			// No word names a page: every word is what it was about.
+			// No word names a page: its words are what it was about, the
+			// ones few sources hold when it has any (a common word, "box"
+			// of "my CentOS box", would name pages of its own).
 			tc.Topic, _ = topicOf(searched, "", "", nil)
+			tc.Topic = r.rareWords(tc.Topic)
 		}
 		tc.Referents = referentsOf(r.asked, carried)
 		return tc
@@ -630,6 +633,22 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	tc.Referents = referentsOf(r.asked, carried)
 	return tc
+}
+
+// rareWords is topic with only its words whose terms are all rare in the
+// knowledge base (rareTerm), or topic itself when none is.
+func (r *run) rareWords(topic string) string {
+	var keep []string
+	for _, w := range strings.Fields(topic) {
+		ts := contentTerms(w)
+		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !r.rareTerm(t) }) {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		return topic
+	}
+	return strings.Join(keep, " ")
 }
 
 // stillOnPages reports whether q, a question asked on its own that the
