@@ -580,11 +580,15 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 			// duplicity): the conversation is still about those pages.
 			tc.Topic, tc.Anchors, tc.AnchorKUs = prev.Topic, prev.Anchors, prev.AnchorKUs
 			r.trace.note("no answer, but the conversation's pages hold the question's words: the topic stays %q", prev.Topic)
-		} else if tc.Topic = r.pageNames(searched); tc.Topic == "" {
-			// No word names a page: its words are what it was about, the
-			// ones few sources hold when it has any (a common word, "box"
-			// of "my CentOS box", would name pages of its own).
-			tc.Topic, _ = topicOf(searched, "", "", nil)
+		} else if asked := ownPlaceRE.ReplaceAllString(searched, " "); func() bool {
+			tc.Topic = r.rareOnly(r.pageNames(asked))
+			return tc.Topic == ""
+		}() {
+			// No rare word names a page: its words are what it was about,
+			// the ones few sources hold when it has any. The user's own
+			// place ("on my CentOS box") is where they ask from, not what
+			// about.
+			tc.Topic, _ = topicOf(asked, "", "", nil)
 			tc.Topic = r.rareWords(tc.Topic)
 		}
 		tc.Referents = referentsOf(r.asked, carried)
@@ -635,9 +639,16 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	return tc
 }
 
-// rareWords is topic with only its words whose terms are all rare in the
-// knowledge base (rareTerm), or topic itself when none is.
-func (r *run) rareWords(topic string) string {
+// ownPlaceRE matches the user's own place in a question: a preposition
+// of place, a first-person possessive and a noun of one or two words ("on
+// my CentOS box", "in our office").
+var ownPlaceRE = regexp.MustCompile(`(?i)\b(?:on|in|at|from)\s+(?:my|our)\s+[\w.'’-]+(?:\s+[\w.'’-]+)?\b`)
+
+// rareOnly is topic with only its words whose terms are all rare in the
+// knowledge base (rareTerm), "" when none is: a page's name that most
+// pages say ("https", in every page's link) does not tell what a
+// question was about.
+func (r *run) rareOnly(topic string) string {
 	var keep []string
 	for _, w := range strings.Fields(topic) {
 		ts := contentTerms(w)
@@ -645,10 +656,16 @@ func (r *run) rareWords(topic string) string {
 			keep = append(keep, w)
 		}
 	}
-	if len(keep) == 0 {
-		return topic
-	}
 	return strings.Join(keep, " ")
+}
+
+// rareWords is topic with only its words whose terms are all rare in the
+// knowledge base (rareTerm), or topic itself when none is.
+func (r *run) rareWords(topic string) string {
+	if rare := r.rareOnly(topic); rare != "" {
+		return rare
+	}
+	return topic
 }
 
 // stillOnPages reports whether q, a question asked on its own that the

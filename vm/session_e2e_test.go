@@ -310,22 +310,24 @@ func TestUnansweredTurnKeepsTheConversationsPage(t *testing.T) {
 }
 
 // TestUnansweredOpenerCarriesItsRareWords runs the built-in plugins over a
-// real knowledge base: a first turn nothing answers and whose words name
-// no page is carried into the next turn by its words that few sources
-// hold ("public zone"), not by a word that many pages use ("box"), which
-// would lead the follow-up to those pages.
+// real knowledge base: a first turn nothing answers is carried into the
+// next turn by its words that few sources hold ("public zone"), not by a
+// word that many pages use ("widget"), nor by the user's own place ("on
+// my CentOS box"), though a page is named after it (box.md): either would
+// lead the follow-up to pages about something else.
 func TestUnansweredOpenerCarriesItsRareWords(t *testing.T) {
 	root, db := sessionWorkspace(t, "zonewall")
-	pages := map[string]string{}
+	pages := map[string]string{"common/box.md": "# box\n\n> Draw a box around text.\n\n- Put a box around a line:\n\n`box {{text}}`\n"}
 	for i := range 200 {
-		name := fmt.Sprintf("boxer%03d", i)
-		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Draw a box around text number %d.\n\n- Put a box around a line:\n\n`%s box`\n", name, i, name)
+		name := fmt.Sprintf("widget%03d", i)
+		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- Show the widget:\n\n`%s show`\n", name, i, name)
 	}
 	testtree.WriteFiles(t, root, pages)
 	resps := askTurns(t, root, db,
-		turn{"On my box, how do I keep port 8443 open for good in the public zone?", ""},
+		turn{"On my CentOS box, how do I keep port 8443 open for good in the public zone of my widget?", ""},
 		turn{"how do I make that take effect right away?", ""})
 	require.Equal(t, vm.StatusNoContext, resps[0].Status, "no page says how to open a port")
 	assert.NotContains(t, resps[1].Trace.SearchedFor, "box")
+	assert.NotContains(t, resps[1].Trace.SearchedFor, "widget")
 	assert.Contains(t, resps[1].Trace.SearchedFor, "zone")
 }
