@@ -647,8 +647,11 @@ var ownPlaceRE = regexp.MustCompile(`(?i)\b(?:on|in|at|from)\s+(?:my|our)\s+[\w.
 // rareOnly is topic with only its words whose terms are all rare in the
 // knowledge base (rareTerm), "" when none is: a page's name that most
 // pages say ("https", in every page's link) does not tell what a
-// question was about.
+// question was about. Without a corpus to count in, topic is kept.
 func (r *run) rareOnly(topic string) string {
+	if r.corp == nil || r.corp.Documents() == 0 {
+		return topic // no counts to judge by
+	}
 	var keep []string
 	for _, w := range strings.Fields(topic) {
 		ts := contentTerms(w)
