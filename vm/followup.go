@@ -180,6 +180,9 @@ func pointsBack(words []string, i int) bool {
 		if words[i] == "that" && objectThat(next) {
 			return true
 		}
+		if words[i] == "that" && demonstrative(words, i) {
+			return true
+		}
 		return prev == "" || !(len(contentTerms(prev)) > 0 || prev == "so" || prev == "such") && !subjects[next]
 	case "one", "ones":
 		if prev == "which" || prev == "what" {
@@ -202,6 +205,18 @@ func pointsBack(words []string, i int) bool {
 // "check that the file exists").
 func objectThat(next string) bool {
 	return next == "" || prepositions[next]
+}
+
+// demonstrative reports whether the "that" at words[i] points at a thing
+// named before, as a determiner of the noun after it: that noun closes
+// the question or a preposition or particle follows it ("open that file
+// again", "delete that branch?"), where a relative "that" opens a clause
+// ("a command that counts words").
+func demonstrative(words []string, i int) bool {
+	if i+1 >= len(words) || len(contentTerms(words[i+1])) == 0 {
+		return false
+	}
+	return i+2 == len(words) || prepositions[words[i+2]]
 }
 
 // prepositions are the English prepositions and adverbial particles that

@@ -43,6 +43,11 @@ func TestFollowUpDetection(t *testing.T) {
 		{"How do I fix an argument list too long error?", false},
 		{"Which one should I use, scp or rsync?", false},
 		{"Is there a command that counts words?", false},
+		// "that" as the determiner of a noun named before.
+		{"How do I open that file again later?", true},
+		{"How do I delete that branch?", true},
+		{"How do I check that the file exists?", false},
+		{"Is there a tool that converts images to text?", false},
 		{"How do I delete a file if it is locked by another process?", false},
 		// A clause of time or condition naming nothing speaks of a
 		// state the conversation set up.
