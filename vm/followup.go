@@ -584,8 +584,7 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	if resp.Status == StatusNoContext && r.searched {
 		// The knowledge base did not answer, but the question was a real
 		// one: its words (not the pages it was shown) are still what the
-		// conversation is about, those that are a page's name (pageNames)
-		// when some are.
+		// conversation is about (unansweredTopic).
 		tc := &TurnContext{TurnID: r.turnID, Query: firstLine(searched, 1024)}
 		if carried != nil {
 			tc.Topic = carried.Topic
@@ -595,16 +594,8 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 			// duplicity): the conversation is still about those pages.
 			tc.Topic, tc.Anchors, tc.AnchorKUs = prev.Topic, prev.Anchors, prev.AnchorKUs
 			r.trace.note("no answer, but the conversation's pages hold the question's words: the topic stays %q", prev.Topic)
-		} else if asked := ownPlaceRE.ReplaceAllString(searched, " "); func() bool {
-			tc.Topic = r.rareOnly(r.pageNames(asked))
-			return tc.Topic == ""
-		}() {
-			// No rare word names a page: its words are what it was about,
-			// the ones few sources hold when it has any. The user's own
-			// place ("on my CentOS box") is where they ask from, not what
-			// about.
-			tc.Topic, _ = topicOf(asked, "", "", nil)
-			tc.Topic = r.rareWords(tc.Topic)
+		} else {
+			tc.Topic = r.unansweredTopic(searched)
 		}
 		tc.Referents = referentsOf(r.asked, carried)
 		return tc
@@ -652,6 +643,20 @@ func (r *run) turnContext(resp *Response, searched string, carried *TurnContext)
 	}
 	tc.Referents = referentsOf(r.asked, carried)
 	return tc
+}
+
+// unansweredTopic is what a question the knowledge base could not answer
+// (q) was about: the words of it that are a rare page's name (pageNames,
+// rareOnly) when some are, else its words few sources hold (rareWords),
+// else all its words. The user's own place ("on my CentOS box") is where
+// they ask from, not what about, and is left out.
+func (r *run) unansweredTopic(q string) string {
+	asked := ownPlaceRE.ReplaceAllString(q, " ")
+	if t := r.rareOnly(r.pageNames(asked)); t != "" {
+		return t
+	}
+	t, _ := topicOf(asked, "", "", nil)
+	return r.rareWords(t)
 }
 
 // ownPlaceRE matches the user's own place in a question: a preposition

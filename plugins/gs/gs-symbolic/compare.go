@@ -722,7 +722,7 @@ func cellText(s statement) string {
 func rawCode(text string) bool {
 	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
 	t = placeholderBraces.Replace(t)
-	return funcRE.MatchString(t) || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
+	return strings.Contains(t, "func") && funcRE.MatchString(t) || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
 }
 
 // funcRE matches a Go function declaration or literal ("func main(",
