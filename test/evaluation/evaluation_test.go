@@ -240,7 +240,7 @@ var ratchets = []ratchet{
 	// The third held-out set alone, set at what the system reached on the
 	// tree it was first reported on. It never changes, so these floors
 	// only ever rise.
-	{"third held-out right answers", []string{"heldout3"}, floors{0.72, 0.44, 0.53, 0.57}}, // 19/25, 17/36, 16/28; 52/89
+	{"third held-out right answers", []string{"heldout3"}, floors{0.76, 0.44, 0.53, 0.58}}, // 20/25, 17/36, 16/28; 53/89
 	// The third development set alone. It is tuned on, so whoever raises
 	// its figures raises these.
 	{"third development set right answers", []string{"dev3"}, floors{0.85, 0.69, 0.89, 0.81}}, // 24/28, 28/39, 26/28; 78/95
@@ -268,11 +268,11 @@ var ratchets = []ratchet{
 	// The eleventh development set alone, one answer under its first run
 	// (it was written before the system was run on it): whoever raises
 	// its figures raises these.
-	{"eleventh development set right answers", []string{"dev11"}, floors{0.41, 0.47, 0.38, 0.44}}, // 15/34, 29/59, 14/34; 58/127
+	{"eleventh development set right answers", []string{"dev11"}, floors{0.44, 0.49, 0.38, 0.46}}, // 16/34, 30/59, 14/34; 60/127
 	// The twelfth development set alone, one answer under its first run
 	// (it was written before the system was run on it): whoever raises
 	// its figures raises these.
-	{"twelfth development set right answers", []string{"dev12"}, floors{0.64, 0.37, 0.42, 0.48}}, // 23/34, 22/56, 16/35; 61/125
+	{"twelfth development set right answers", []string{"dev12"}, floors{0.64, 0.39, 0.54, 0.52}}, // 23/34, 23/56, 20/35; 66/125
 	// The thirteenth development set alone, one answer under its first
 	// run (it was written before the system was run on it): whoever
 	// raises its figures raises these.
@@ -283,7 +283,7 @@ var ratchets = []ratchet{
 	{"sixth development set right answers", []string{"dev6"}, floors{0.65, 0.61, 0.84, 0.70}}, // 16/23, 28/44, 22/25; 66/92
 	// The fifth development set alone, set at its figures: it is tuned on,
 	// so whoever raises its figures raises these.
-	{"fifth development set right answers", []string{"dev5"}, floors{0.78, 0.49, 0.63, 0.62}}, // 26/32, 26/51, 22/33; 74/116
+	{"fifth development set right answers", []string{"dev5"}, floors{0.78, 0.49, 0.66, 0.63}}, // 26/32, 26/51, 23/33; 75/116
 	// The second development set alone, set just under what the system
 	// reached when that set was first run. It is tuned on, so whoever
 	// raises its figures raises these.
