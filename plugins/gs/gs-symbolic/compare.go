@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -722,13 +723,44 @@ func cellText(s statement) string {
 func rawCode(text string) bool {
 	t := inlineCodeRE.ReplaceAllString(urlRE.ReplaceAllString(text, ""), "")
 	t = placeholderBraces.Replace(t)
-	return strings.Contains(t, "func") && funcRE.MatchString(t) || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
+	return declaresFunc(t) || strings.Contains(t, "//") || strings.Contains(t, " := ") || strings.Count(t, "{") > 1
 }
 
-// funcRE matches a Go function declaration or literal ("func main(",
-// "func(c *gin.Context)", "func (r *Router) Get("), not the word in prose
-// ("assigning a compatible func to the variable").
-var funcRE = regexp.MustCompile(`\bfunc\s*(?:\(|[A-Za-z_]\w*\s*[\[(])`)
+// declaresFunc reports whether t holds a Go function declaration or
+// literal ("func main(", "func(c *gin.Context)", "func (r *Router) Get("),
+// not the word in prose ("assigning a compatible func to the variable",
+// "function").
+func declaresFunc(t string) bool {
+	for off := 0; ; {
+		i := strings.Index(t[off:], "func")
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 4
+		if i > 0 && isWordByte(t[i-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(t[off:], " \t")
+		if strings.HasPrefix(rest, "(") {
+			return true
+		}
+		n := 0
+		for n < len(rest) && isWordByte(rest[n]) {
+			n++
+		}
+		if n > 0 && !unicode.IsDigit(rune(rest[0])) {
+			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, "(") || strings.HasPrefix(after, "[") {
+				return true
+			}
+		}
+	}
+}
+
+// isWordByte reports whether b is an ASCII letter, digit or underscore.
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
 
 // inlineCodeRE matches a span of inline code.
 var inlineCodeRE = regexp.MustCompile("`[^`]*`")
