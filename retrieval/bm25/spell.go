@@ -209,7 +209,9 @@ type Correction struct {
 // first letter is taken when there is none within one, or when it is
 // fifty times as frequent as the best within one. The replacement keeps the typed word's surface form when one
 // edit of the word analyses to the indexed term ("fiel" -> "file"), and is
-// the indexed term itself otherwise.
+// the indexed term itself otherwise. A word of three letters is only read
+// as a swap into one of the commonest words ("teh" as "the"), when
+// neither the index nor the general lexicon knows it.
 func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error) {
 	st, ok, err := readStats(kv)
 	if err != nil {
@@ -219,8 +221,12 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 		return query, nil, nil
 	}
 	words := strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	var todo []string
+	var todo, short []string
 	for _, w := range words {
+		if len(w) == 3 && isLetters(w) && len(x.p.Analyzer.Append(nil, w)) == 1 {
+			short = append(short, w)
+			continue
+		}
 		// A possessive is corrected in its noun ("pluign's": "plugin's").
 		if n, ok := strings.CutSuffix(w, "'s"); ok && !strings.Contains(n, "'") {
 			w = n
@@ -229,7 +235,7 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 			todo = append(todo, w)
 		}
 	}
-	if len(todo) == 0 {
+	if len(todo) == 0 && len(short) == 0 {
 		return query, nil, nil
 	}
 	x.vmu.Lock()
@@ -240,6 +246,18 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 	}
 	var fixes []Correction
 	var loose []string // real words only loosely tied to the index
+	// A three-letter word is read only as a swap into one of the
+	// commonest words ("teh", "adn"), when neither the index nor the
+	// language knows it ("nad" stays where the index holds NAD).
+	for _, w := range short {
+		t := x.p.Analyzer.Append(nil, w)[0]
+		if all, _ := lexicon.PartsOfSpeech(t); v.freq(t) > 0 || all != 0 {
+			continue
+		}
+		if c := commonSwap(x.p.Analyzer, strings.ToLower(w)); c != "" {
+			fixes = append(fixes, Correction{Word: w, As: c})
+		}
+	}
 	fix := func(w string) {
 		if as := v.correct(x.p.Analyzer, strings.ToLower(w)); as != "" {
 			fixes = append(fixes, Correction{Word: w, As: as})
@@ -399,8 +417,8 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 	// ("dose" for "does"), is that slip too: a swap is the likeliest
 	// slip, and the knowledge base offers no reading of the word as typed.
 	terms := a.Append(nil, w)
-	for i := 0; len(terms) == 1 && i+1 < len(w); i++ {
-		if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
+	if len(terms) == 1 {
+		if c := commonSwap(a, w); c != "" {
 			return c
 		}
 	}
@@ -470,6 +488,18 @@ func (v *spellVocab) correct(a *text.Analyzer, w string) string {
 		}
 	}
 	return best
+}
+
+// commonSwap is the word one swap of adjacent letters of w makes that the
+// analyzer drops as one of the commonest words ("does" for "dose", "the"
+// for "teh"), or "".
+func commonSwap(a *text.Analyzer, w string) string {
+	for i := 0; i+1 < len(w); i++ {
+		if c := w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]; len(a.Append(nil, c)) == 0 {
+			return c
+		}
+	}
+	return ""
 }
 
 const (

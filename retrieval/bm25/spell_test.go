@@ -132,6 +132,15 @@ func TestCorrectSwapIntoACommonWord(t *testing.T) {
 	got, fixes := correct(t, x, kv, "how dose a task end")
 	require.Equal(t, "how does a task end", got)
 	require.Equal(t, []Correction{{Word: "dose", As: "does"}}, fixes)
+
+	// So is a three-letter word nothing knows ("teh"), but not one the
+	// index holds ("nad").
+	indexTitled(t, x, kv, [][2]string{{"nad", "NAD levels in a task."}})
+	got, fixes = correct(t, x, kv, "how do I end teh task")
+	require.Equal(t, "how do I end the task", got)
+	require.Len(t, fixes, 1)
+	_, fixes = correct(t, x, kv, "nad task")
+	require.Empty(t, fixes)
 }
 
 // TestCorrectLeavesContractions: a contraction typed without its
