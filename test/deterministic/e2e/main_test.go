@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -53,14 +55,24 @@ func run(t *testing.T, env []string, args ...string) result {
 // runStdin is run with stdin as the process's standard input.
 func runStdin(t *testing.T, env []string, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), commandLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mrpvm %s did not finish within %v; it was killed. Standard error:\n%s", strings.Join(args, " "), commandLimit, errb.String())
+	}
 	return exitResult(t, err, &out, &errb)
 }
+
+// commandLimit bounds one run of the binary: every command the tests run
+// finishes in seconds, so one still running after it hangs, and the test
+// names it instead of waiting for the package's timeout.
+const commandLimit = 3 * time.Minute
 
 // exitResult is the result of a finished run of the binary: its output
 // and exit code. An error other than a non-zero exit fails the test.
