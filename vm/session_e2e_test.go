@@ -293,13 +293,8 @@ func TestAndWithoutANewThingKeepsTheTopic(t *testing.T) {
 // a page about removing old logs).
 func TestUnansweredTurnKeepsTheConversationsPage(t *testing.T) {
 	root, db := sessionWorkspace(t, "archivist")
-	pages := map[string]string{}
 	// Enough other pages that "backup" is rare in the knowledge base.
-	for i := range 200 {
-		name := fmt.Sprintf("tool%03d", i)
-		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- See whether the widget exists:\n\n`%s show`\n", name, i, name)
-	}
-	testtree.WriteFiles(t, root, pages)
+	testtree.WriteFiles(t, root, widgetPages("tool", "See whether the widget exists"))
 	resps := askTurns(t, root, db,
 		turn{"How do I back up a folder to a bucket with archivist, doing a full backup every month?", "common/archivist.md"},
 		turn{"how do I see which backups exist?", ""},
@@ -317,11 +312,8 @@ func TestUnansweredTurnKeepsTheConversationsPage(t *testing.T) {
 // lead the follow-up to pages about something else.
 func TestUnansweredOpenerCarriesItsRareWords(t *testing.T) {
 	root, db := sessionWorkspace(t, "zonewall")
-	pages := map[string]string{"common/box.md": "# box\n\n> Draw a box around text.\n\n- Put a box around a line:\n\n`box {{text}}`\n"}
-	for i := range 200 {
-		name := fmt.Sprintf("widget%03d", i)
-		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- Show the widget:\n\n`%s show`\n", name, i, name)
-	}
+	pages := widgetPages("widget", "Show the widget")
+	pages["common/box.md"] = "# box\n\n> Draw a box around text.\n\n- Put a box around a line:\n\n`box {{text}}`\n"
 	testtree.WriteFiles(t, root, pages)
 	resps := askTurns(t, root, db,
 		turn{"On my CentOS box, how do I keep port 8443 open for good in the public zone of my widget?", ""},
@@ -330,4 +322,16 @@ func TestUnansweredOpenerCarriesItsRareWords(t *testing.T) {
 	assert.NotContains(t, resps[1].Trace.SearchedFor, "box")
 	assert.NotContains(t, resps[1].Trace.SearchedFor, "widget")
 	assert.Contains(t, resps[1].Trace.SearchedFor, "zone")
+}
+
+// widgetPages are 200 tldr-style pages (common/<prefix>NNN.md) about
+// widgets, each with one example described as example: enough pages that
+// the words of a test's own pages are rare in the knowledge base.
+func widgetPages(prefix, example string) map[string]string {
+	pages := map[string]string{}
+	for i := range 200 {
+		name := fmt.Sprintf("%s%03d", prefix, i)
+		pages["common/"+name+".md"] = fmt.Sprintf("# %s\n\n> Manage widget number %d.\n\n- %s:\n\n`%s show`\n", name, i, example, name)
+	}
+	return pages
 }

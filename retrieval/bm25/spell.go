@@ -221,10 +221,13 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 		return query, nil, nil
 	}
 	words := strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	var todo, short []string
+	var todo []string
+	var short []Correction // three-letter words and the common word a swap makes of them
 	for _, w := range words {
-		if len(w) == 3 && isLetters(w) && len(x.p.Analyzer.Append(nil, w)) == 1 {
-			short = append(short, w)
+		if len(w) == 3 && isLetters(w) {
+			if c := commonSwap(x.p.Analyzer, strings.ToLower(w)); c != "" && len(x.p.Analyzer.Append(nil, w)) == 1 {
+				short = append(short, Correction{Word: w, As: c})
+			}
 			continue
 		}
 		// A possessive is corrected in its noun ("pluign's": "plugin's").
@@ -249,13 +252,10 @@ func (x *Index) Correct(kv plugin.KV, query string) (string, []Correction, error
 	// A three-letter word is read only as a swap into one of the
 	// commonest words ("teh", "adn"), when neither the index nor the
 	// language knows it ("nad" stays where the index holds NAD).
-	for _, w := range short {
-		t := x.p.Analyzer.Append(nil, w)[0]
-		if all, _ := lexicon.PartsOfSpeech(t); v.freq(t) > 0 || all != 0 {
-			continue
-		}
-		if c := commonSwap(x.p.Analyzer, strings.ToLower(w)); c != "" {
-			fixes = append(fixes, Correction{Word: w, As: c})
+	for _, f := range short {
+		t := x.p.Analyzer.Append(nil, f.Word)[0]
+		if all, _ := lexicon.PartsOfSpeech(t); v.freq(t) == 0 && all == 0 {
+			fixes = append(fixes, f)
 		}
 	}
 	fix := func(w string) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/mrpvm/mrpvm/kus"
 	"github.com/mrpvm/mrpvm/plugin"
@@ -749,7 +748,7 @@ func declaresFunc(t string) bool {
 		for n < len(rest) && isWordByte(rest[n]) {
 			n++
 		}
-		if n > 0 && !unicode.IsDigit(rune(rest[0])) {
+		if n > 0 && (rest[0] < '0' || rest[0] > '9') {
 			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, "(") || strings.HasPrefix(after, "[") {
 				return true
 			}

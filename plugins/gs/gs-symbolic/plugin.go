@@ -262,38 +262,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	}
 	switch {
 	case act == "compare" || g.table:
-		// A code block does not fit a table cell, whose text is one
-		// line: it stands fenced as written, with its source, before the
-		// table when it leads the answer, after it otherwise. Sources keep
-		// the numbers of the statements' order.
-		for _, s := range picked {
-			num(s.ku)
-		}
-		writeCode := func(s scored) {
-			fmt.Fprintf(&b, "From %s [%d]:\n\n", s.ku.Title, num(s.ku))
-			for _, l := range trimBlock(s.md) {
-				b.WriteString(l + "\n")
-			}
-			b.WriteString("\n")
-		}
-		lead := 0
-		for lead < len(picked) && picked[lead].kind == kindCode {
-			writeCode(picked[lead])
-			lead++
-		}
-		var code []scored
-		b.WriteString("| source | statement |\n| --- | --- |\n")
-		for _, s := range picked[lead:] {
-			if s.kind == kindCode {
-				code = append(code, s)
-				continue
-			}
-			fmt.Fprintf(&b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
-		}
-		for _, s := range code {
-			b.WriteString("\n")
-			writeCode(s)
-		}
+		statementTable(&b, picked, num)
 	default:
 		render(&b, picked, shownFor(want, own), act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
@@ -303,6 +272,42 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 		}
 	}
 	return finish(&b, cites.kus), nil
+}
+
+// statementTable writes picked as a table of statements, one row each
+// with its source. A code block does not fit a table cell, whose text is
+// one line: it stands fenced as written, with its source, before the table
+// when it leads the answer, after it otherwise. Sources are numbered in
+// the statements' order (num).
+func statementTable(b *strings.Builder, picked []scored, num func(*kus.KU) int) {
+	for _, s := range picked {
+		num(s.ku)
+	}
+	writeCode := func(s scored) {
+		fmt.Fprintf(b, "From %s [%d]:\n\n", s.ku.Title, num(s.ku))
+		for _, l := range trimBlock(s.md) {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString("\n")
+	}
+	lead := 0
+	for lead < len(picked) && picked[lead].kind == kindCode {
+		writeCode(picked[lead])
+		lead++
+	}
+	var code []scored
+	b.WriteString("| source | statement |\n| --- | --- |\n")
+	for _, s := range picked[lead:] {
+		if s.kind == kindCode {
+			code = append(code, s)
+			continue
+		}
+		fmt.Fprintf(b, "| %s [%d] | %s |\n", escapeCell(s.ku.Title), num(s.ku), escapeCell(s.text))
+	}
+	for _, s := range code {
+		b.WriteString("\n")
+		writeCode(s)
+	}
 }
 
 // modals are the auxiliary verbs of a question ("How long may a call

@@ -528,7 +528,9 @@ func summaryItemAnswers(p procedure, top scoredExample, want []string, joined ma
 func rowAnswers(ev []plugin.ScoredKU, top scoredExample, want []string, joined map[string][]string, c plugin.Corpus) bool {
 	own := symbolic.Overlap(want, withParts(symbolic.TermSet(top.context+" "+top.desc+" "+strings.Join(top.how, " ")), joined))
 	for _, e := range ev {
-		if e.KU == nil {
+		// Rows are read only from a unit's Markdown, and a unit whose
+		// Markdown has no "|" has none: it is not parsed again.
+		if e.KU == nil || !strings.Contains(rawOf(e.KU, c), "|") {
 			continue
 		}
 		for _, s := range statementsOf(e.KU, c) {

@@ -18,17 +18,7 @@ func TestBareQuestionAsksOfTheStatementBefore(t *testing.T) {
 		"What is gin? Why?":                                                        {"What is gin?", "Why?"},
 		"The build fails. Why does make stop?":                                     {"The build fails.", "Why does make stop?"},
 	}
-	for turn, want := range tasksOf {
-		var got []string
-		for _, p := range Split(turn) {
-			if p.Task {
-				got = append(got, p.Text)
-			}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("Split(%q) tasks = %q, want %q", turn, got, want)
-		}
-	}
+	requireTasks(t, tasksOf)
 }
 
 // TestToolQuestionAsksHowToDoTheStatementBefore: a question that only asks
@@ -48,6 +38,13 @@ func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 		"Which tool do I use?":                      {"Which tool do I use?"},
 		"How do I crop a PNG? Which tool do I use?": {"How do I crop a PNG?", "Which tool do I use?"},
 	}
+	requireTasks(t, tasksOf)
+}
+
+// requireTasks checks that Split reads each turn of tasksOf into the
+// tasks it maps the turn to, in order.
+func requireTasks(t *testing.T, tasksOf map[string][]string) {
+	t.Helper()
 	for turn, want := range tasksOf {
 		var got []string
 		for _, p := range Split(turn) {
