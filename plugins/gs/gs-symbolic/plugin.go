@@ -264,7 +264,7 @@ func (p *Plugin) solve(ctx context.Context, rc plugin.RunContext, in *plugin.Sol
 	case act == "compare" || g.table:
 		statementTable(&b, picked, num)
 	default:
-		render(&b, picked, shownFor(want, own), act == "identify" || g.bullets, asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
+		render(&b, picked, shownFor(want, own), act == "identify" || g.bullets, act == "identify" && !g.bullets && asksOne(in.Payload.Prompt), asksWhatRE.MatchString(in.Payload.Prompt), act == "explain" && len(proofOrder) > 0, num)
 		if act == "explain" {
 			if concl := conclusion(in.Evidence, want); concl != "" {
 				fmt.Fprintf(&b, "\nTherefore: %s.\n", concl)

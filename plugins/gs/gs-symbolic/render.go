@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/mrpvm/mrpvm/kus"
+	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // cue is what the question's form asks of the statement that answers it:
@@ -98,9 +100,10 @@ func definedHead(subject string) string {
 // page's order; sentences of one paragraph stay one paragraph, list items
 // a list, table rows a table under their header, code a fenced block.
 // Every paragraph, item and row carries its citation. With bullets every
-// sentence is a list item; with keep the given order is kept (a proof
-// chain).
-func render(b *strings.Builder, picked []scored, want []string, bullets, asksWhat, keep bool, num func(*kus.KU) int) {
+// sentence is a list item, and a table shows every row unless one says
+// the question asks for one thing (asksOne); with keep the given order is
+// kept (a proof chain).
+func render(b *strings.Builder, picked []scored, want []string, bullets, one, asksWhat, keep bool, num func(*kus.KU) int) {
 	ordered := append([]scored(nil), picked...)
 	if !keep {
 		first := map[string]int{}
@@ -196,7 +199,11 @@ func render(b *strings.Builder, picked []scored, want []string, bullets, asksWha
 				// with or its section is named by the question; a table
 				// further down, about something else, only by the rows
 				// that bear most on the question (bestRows).
-				if n == 1 || symbolic.Overlap(want, symbolic.TermSet(s.ku.Title)) > 0 {
+				// A question that asks for one thing ("Which chi
+				// middleware puts a request ID into the context?") is
+				// answered by the rows that bear most on it wherever the
+				// table stands.
+				if !one && (n == 1 || symbolic.Overlap(want, symbolic.TermSet(s.ku.Title)) > 0) {
 					rows = s.rows[:min(len(s.rows), maxAll)]
 				} else {
 					rows = bestRows(s.rows, want)
@@ -658,4 +665,49 @@ func exampleFocus(sentence string, block []string) []string {
 	}
 	slices.Sort(focus)
 	return focus
+}
+
+// asksOne reports whether a "which"/"what" question asks for one thing:
+// "which one ...", or a singular noun phrase before a verb that agrees with
+// it ("Which chi middleware puts a request ID into the context?", "What
+// field keeps a command out of the help?"), where a plural asks for a list
+// ("Which middlewares set response headers?").
+func asksOne(prompt string) bool {
+	words := strings.Fields(strings.ToLower(strings.TrimSpace(prompt)))
+	if len(words) < 3 || words[0] != "which" && words[0] != "what" {
+		return false
+	}
+	if strings.Trim(words[1], "?,.") == "one" {
+		return true
+	}
+	for i := 2; i < len(words) && i <= 4; i++ {
+		w, noun := strings.Trim(words[i], "?,."), strings.Trim(words[i-1], "?,.'")
+		if plural(noun) {
+			return false
+		}
+		switch w {
+		case "is", "does", "has", "was":
+			return true
+		}
+		if !plural(w) || functionWords[noun] {
+			continue
+		}
+		// A verb's -s: a word the lexicon knows mostly as a verb
+		// ("puts", "keeps"), not a noun's plural ("options").
+		if t := text.Terms(w); len(t) == 1 {
+			if _, main := lexicon.PartsOfSpeech(t[0]); main == lexicon.Verb {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// functionWords cannot be the noun a verb agrees with.
+var functionWords = map[string]bool{"of": true, "the": true, "a": true, "an": true, "do": true, "can": true, "should": true, "would": true, "will": true, "i": true, "you": true, "we": true}
+
+// plural reports whether a noun has the plural's -s ("middlewares"; not
+// "class", "status" is taken for one).
+func plural(noun string) bool {
+	return strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") && !strings.HasSuffix(noun, "us")
 }
