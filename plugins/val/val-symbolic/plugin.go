@@ -351,6 +351,13 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 			targets[i] = symbolic.WithoutDurationAdverb(t)
 		}
 	}
+	// So do "how big", "how large" and "how small" for an amount of data
+	// ("1 MiB").
+	if symbolic.GivesSize(body) {
+		for i, t := range targets {
+			targets[i] = symbolic.WithoutSizeAdjective(t)
+		}
+	}
 	// A word the query's spelling correction changed is answered by the
 	// word as asked as well as by its correction: "allow" corrected to
 	// "alloc" is covered by an answer that says "allow".
