@@ -335,6 +335,9 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		// question's other words are what it was about.
 		picked = rest
 	}
+	if anyHit {
+		picked = append(picked, restOfName(title, picked, action)...)
+	}
 	if len(picked) > maxTopicWords {
 		picked = picked[:maxTopicWords]
 	}
@@ -342,6 +345,37 @@ func topicOf(query string, sourceID, title string, rare func(term string) bool) 
 		keptAction = ""
 	}
 	return strings.Join(picked, " "), keptAction
+}
+
+// restOfName is the word of a two-word page title ("gh run", "Core
+// middlewares") that the picked topic words leave out when they hold the
+// other: the conversation is about the thing the title names, of which
+// the question said only part ("gh" of "How do I see the log of a job
+// with gh?"), so that a later turn ("How do I start that one again?")
+// searches within that thing, not the whole of what the part names. The
+// question's action is not added ("run" of "docker run": what one does,
+// see topicOf), nor anything when the title shares no word with the
+// topic ("API Examples" of a question about gin).
+func restOfName(title string, picked []string, action string) []string {
+	words := strings.Fields(title)
+	if len(words) != 2 {
+		return nil
+	}
+	have := termSet(strings.Join(picked, " "))
+	var missing []string
+	for _, w := range words {
+		ts := text.Terms(w)
+		switch {
+		case len(ts) != 1:
+			return nil
+		case !have[ts[0]]:
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) != 1 || action != "" && strings.EqualFold(missing[0], action) {
+		return nil
+	}
+	return missing
 }
 
 // lastTopicTurn is the session's last turn that has a topic, nil when

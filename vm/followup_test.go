@@ -82,6 +82,10 @@ func TestTopicOf(t *testing.T) {
 		// A page named after the action alone is the command asked for,
 		// although "find" is a light verb elsewhere.
 		{"How do I find files by name?", "common/find.md", "find", "find"},
+		// The question names part of a two-word page name: the topic is
+		// the thing the page is named after.
+		{"How do I see the log of a GitHub Actions job with gh?", "common/gh-run.md", "gh run", "gh run"},
+		{"Which chi middleware puts a request ID into the context?", "chi/README.md", "Core middlewares", "chi middleware ID Core"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
