@@ -22,28 +22,7 @@ func checkTruncation(path string) error {
 	if err != nil || fi.Size() == 0 {
 		return nil
 	}
-	const metaOffset = 16 // page header
-	buf := make([]byte, 4096)
-	var best *boltMeta
-	for i := 0; i < 2; i++ {
-		off := int64(0)
-		if i == 1 {
-			if best == nil {
-				// Page size unknown: try the common sizes for the second meta.
-				for _, ps := range []int64{4096, 8192, 16384, 65536} {
-					if m := readMeta(f, ps, buf); m != nil {
-						best = newerMeta(best, m)
-						break
-					}
-				}
-				continue
-			}
-			off = int64(best.pageSize)
-		}
-		if m := readMeta(f, off, buf); m != nil {
-			best = newerMeta(best, m)
-		}
-	}
+	best := bestMeta(f)
 	if best == nil {
 		return nil
 	}
@@ -53,10 +32,31 @@ func checkTruncation(path string) error {
 	return nil
 }
 
-// boltMeta is the part of a bbolt meta page the truncation check needs.
+// bestMeta is the meta page bbolt opens f with: of its two meta pages, the
+// valid one with the higher transaction id; nil when neither is valid.
+func bestMeta(f *os.File) *boltMeta {
+	buf := make([]byte, 4096)
+	best := readMeta(f, 0, buf)
+	if best == nil {
+		// Page size unknown: try the common sizes for the second meta.
+		for _, ps := range []int64{4096, 8192, 16384, 65536} {
+			if m := readMeta(f, ps, buf); m != nil {
+				return m
+			}
+		}
+		return nil
+	}
+	if m := readMeta(f, int64(best.pageSize), buf); m != nil {
+		best = newerMeta(best, m)
+	}
+	return best
+}
+
+// boltMeta is the part of a bbolt meta page the file checks need.
 type boltMeta struct {
 	pageSize uint32
-	pgid     uint64
+	root     uint64 // the root bucket's tree
+	pgid     uint64 // the file's page count (high water mark)
 	txid     uint64
 }
 
@@ -87,5 +87,5 @@ func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
 	if ps < 512 || ps > 1<<20 {
 		return nil
 	}
-	return &boltMeta{pageSize: ps, pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
+	return &boltMeta{pageSize: ps, root: le.Uint64(m[16:24]), pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
 }

@@ -46,6 +46,12 @@ func Open(path string, opt Options) (*Store, error) {
 		return nil, classifyOpenError(path, err)
 	}
 	s.db = db
+	// The lock is held now: no other process writes the file while its
+	// page links are checked, before bbolt follows any of them.
+	if err := checkPageGraph(path, false); err != nil {
+		db.Close()
+		return nil, &Error{Code: CodeCorrupt, Path: path, Err: err}
+	}
 	if err := s.checkIntegrity(); err != nil {
 		db.Close()
 		return nil, err
@@ -122,6 +128,9 @@ func (s *Store) checkIntegrity() (err error) {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil || meta.Get(keyDirty) == nil {
 			return nil
+		}
+		if err := checkPageGraph(s.path, true); err != nil {
+			return &Error{Code: CodeCorrupt, Path: s.path, Err: err}
 		}
 		if err := checkTx(tx); err != nil {
 			return &Error{Code: CodeCorrupt, Path: s.path, Err: err}

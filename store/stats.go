@@ -56,6 +56,9 @@ func (s *Store) Stats() (*Stats, error) {
 // Verify checks that the knowledge base is consistent: every source's KUs
 // exist and every KU belongs to a recorded source. It returns the problems found.
 func (s *Store) Verify() ([]string, error) {
+	if err := checkPageGraph(s.path, true); err != nil {
+		return nil, &Error{Code: CodeCorrupt, Path: s.path, Err: err}
+	}
 	var problems []string
 	err := s.view(func(tx *bolt.Tx) error {
 		owned := map[string]bool{}
