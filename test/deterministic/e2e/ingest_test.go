@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	binenc "encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -238,6 +239,59 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 	// The damage must have been read: most runs fail.
 	require.Greater(t, failures, 10, "too few runs noticed the damage")
 	t.Logf("%d of %d runs reported kb_corrupt", failures, 15*2*len(commands))
+}
+
+// TestCyclicDatabaseIsKBCorrupt: a knowledge base whose branch page
+// points at itself (a damaged or crafted file) sent every read of its
+// bucket round forever: a command that never returned or died of a stack
+// overflow. Every command must report kb_corrupt with the rebuild hint.
+func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
+	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
+	require.NoError(t, err)
+	env := isolatedEnv(t)
+	good := filepath.Join(t.TempDir(), "good.db")
+	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
+	require.Equal(t, 0, r.code, r.stderr)
+	// The root page of every bucket, top-level or nested in one (the
+	// plugins' namespaces), whose tree has branches (tx.Page needs the
+	// freelist loaded).
+	var roots []int
+	db, err := bolt.Open(good, 0o444, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	require.NoError(t, err)
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		add := func(b *bolt.Bucket) {
+			if info, err := tx.Page(int(b.Root())); err == nil && info != nil && info.Type == "branch" {
+				roots = append(roots, int(b.Root()))
+			}
+		}
+		return tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
+			add(b)
+			return b.ForEachBucket(func(k []byte) error {
+				add(b.Bucket(k))
+				return nil
+			})
+		})
+	}))
+	require.NoError(t, db.Close())
+	require.NotEmpty(t, roots, "no bucket of the knowledge base has a branch page")
+	clean, err := os.ReadFile(good)
+	require.NoError(t, err)
+	const page = 4096
+	for _, root := range roots {
+		// A branch page's elements follow its 16-byte header: a key
+		// offset and size (4 bytes each), then the child's page id.
+		b := append([]byte(nil), clean...)
+		binenc.LittleEndian.PutUint64(b[root*page+16+8:], uint64(root))
+		bad := filepath.Join(t.TempDir(), "bad.db")
+		require.NoError(t, os.WriteFile(bad, b, 0o644))
+		for _, c := range [][]string{{"search", "--no-ingest", "ocean tides"}, {"ask", "--no-ingest", "what causes tides"}, {"stats"}, {"stats", "--verify"}, {"ingest"}} {
+			r := run(t, env, append([]string{"--workspace", ws, "--db", bad}, c...)...)
+			what := strings.Join(c, " ")
+			require.NotEqual(t, 0, r.code, "page %d: %s succeeded on a cyclic file", root, what)
+			require.Contains(t, r.stderr, "kb_corrupt", "page %d: %s:\n%s", root, what, r.stderr)
+			require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "page %d: %s: no hint", root, what)
+		}
+	}
 }
 
 // livePages lists the branch and leaf pages of a bbolt file, in order:
