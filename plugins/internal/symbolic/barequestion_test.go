@@ -35,6 +35,9 @@ func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 		"I want to turn a PNG into WebP. Which tool converts SVG files?":                    {"I want to turn a PNG into WebP.", "Which tool converts SVG files?"},
 		"For a prize draw I need to pick 3 lines at random from a file. How?":               {"How do I pick 3 lines at random from a file?"},
 		"The backup must run every night. How do I do that?":                                {"How do I do that The backup must run every night?"},
+		// The tool may be named by its kind: a noun of what it does.
+		"I want to shrink my WAV recordings without losing quality. Which encoder do I use and how?": {"How do I shrink my WAV recordings without losing quality?"},
+		"I want to archive my photos. Which folder do I keep them in?":                               {"I want to archive my photos.", "Which folder do I keep them in?"},
 		"Which tool do I use?":                      {"Which tool do I use?"},
 		"How do I crop a PNG? Which tool do I use?": {"How do I crop a PNG?", "Which tool do I use?"},
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mrpvm/mrpvm/plugin/text"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // Phase scopes of instruction KUs.
@@ -121,20 +122,57 @@ func bareQuestion(s string) bool {
 
 // toolQuestion reports whether sentence s asks only which tool, command
 // or program to use ("What command do I use?", "Which tool should I
-// use for that?", "What can I use?"): it names no thing of its own, so it
-// asks how to do what the user said before it.
+// use for that?", "What can I use?", "Which encoder do I use and how?"):
+// it names no thing of its own, so it asks how to do what the user said
+// before it.
 func toolQuestion(s string) bool {
 	low := strings.ToLower(strings.TrimSpace(s))
 	if !strings.HasSuffix(low, "?") || !startsWithAny(low, questionStarts) {
 		return false
 	}
+	// The thing to use may be named by its kind, right after the
+	// question word ("Which encoder do I use and how?").
+	agents := map[string]bool{}
+	if words := strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }); len(words) > 1 && (words[0] == "which" || words[0] == "what") && agentNoun(words[1]) {
+		for _, t := range ContentTerms(words[1]) {
+			agents[t] = true
+		}
+	}
 	terms := ContentTerms(low)
 	for _, t := range terms {
-		if !toolTerms[t] {
+		if !toolTerms[t] && !agents[t] {
 			return false
 		}
 	}
 	return len(terms) > 0
+}
+
+// agentNoun reports whether w names what does an action, as a tool's name
+// often does: a noun of the action's verb and "-er" or "-or" ("encoder",
+// "converter", "editor", "compressor"), which the general lexicon knows
+// as mainly a verb without the suffix.
+func agentNoun(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	var stems []string
+	switch {
+	case strings.HasSuffix(w, "er"):
+		stems = []string{w[:len(w)-2], w[:len(w)-1]} // "convert", "encode"
+	case strings.HasSuffix(w, "or"):
+		stems = []string{w[:len(w)-2], w[:len(w)-2] + "e"} // "edit", "compress"
+	default:
+		return false
+	}
+	for _, v := range stems {
+		if len(v) < 4 {
+			continue
+		}
+		if t := text.Terms(v); len(t) == 1 {
+			if _, main := lexicon.PartsOfSpeech(t[0]); main&lexicon.Verb != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bareHow reports whether s asks only how, of what was said before it
