@@ -107,12 +107,22 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 
 // RepairHook rebuilds one hook's private index from the stored KUs, waiting
 // for any ingest in progress; used when a plugin reports its index corrupt.
+//
+// A rebuild starts the plugin's index over from the stored KUs: an index
+// the rebuild itself still finds corrupt lies in pages that starting over
+// does not reach (a damaged page of a shared index whose keys a clear no
+// longer finds), so the file is damaged and the error is kb_corrupt, with
+// the hint to rebuild it.
 func (kb *KB) RepairHook(ctx context.Context, id string) error {
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
 	hr := kb.beginHookRun()
 	defer kb.endHookRun(hr, nil)
-	return kb.rebuildHook(ctx, id)
+	err := kb.rebuildHook(ctx, id)
+	if err != nil && plugin.IsIndexCorrupt(err) && !errors.Is(err, store.ErrCorrupt) {
+		return &store.Error{Code: store.CodeCorrupt, Path: kb.store.Path(), Err: err}
+	}
+	return err
 }
 
 // rebuildHook drops one hook's private index and rebuilds it from the

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -124,7 +123,7 @@ func (h *kbHook) OnSource(ctx context.Context, st *plugin.SourceText) (err error
 	}
 	if res != nil && res.Status == plugin.StatusError {
 		if res.Error != nil {
-			return fmt.Errorf("%s: %s", res.Error.Code, res.Error.Message)
+			return res.Error // its code stays inspectable (plugin.IsIndexCorrupt)
 		}
 		return errors.New("indexing failed")
 	}
