@@ -38,8 +38,9 @@ type Repair struct {
 
 // Do runs fn and, when fn's error says the plugin's index is corrupt
 // (plugin.IsIndexCorrupt) and r has not repaired yet, rebuilds the index and
-// runs fn again, returning what the second run returns. A failed rebuild
-// is returned as a *RepairError.
+// runs fn again, returning what the second run returns. A failed rebuild,
+// and a second run that still reports the index corrupt, are returned as a
+// *RepairError.
 func (r *Repair) Do(ctx context.Context, fn func() error) error {
 	err := fn()
 	if err == nil || !plugin.IsIndexCorrupt(err) || r.repaired || r.Index == nil {
@@ -57,20 +58,37 @@ func (r *Repair) Do(ctx context.Context, fn func() error) error {
 	if err != nil {
 		return &RepairError{Plugin: r.Plugin, Err: err}
 	}
-	return fn()
+	err = fn()
+	if err != nil && plugin.IsIndexCorrupt(err) {
+		// Rebuilt from the stored KUs and still corrupt: the damage lies
+		// where starting the index over does not reach.
+		return &RepairError{Plugin: r.Plugin, Err: err, Rebuilt: true}
+	}
+	return err
 }
 
-// RepairError is Do's error when rebuilding the index failed.
+// RepairError is Do's error when rebuilding the index failed, or when the
+// rebuilt index is still reported corrupt (Rebuilt). The latter is a
+// damaged knowledge base file: it matches plugin.ErrKBCorrupt, and its
+// message says how to rebuild the file.
 type RepairError struct {
-	Plugin string
-	Err    error
+	Plugin  string
+	Err     error
+	Rebuilt bool
 }
 
 func (e *RepairError) Error() string {
+	if e.Rebuilt {
+		return fmt.Sprintf("%s: %s: the index is still corrupt after it was rebuilt from the stored KUs (%v): the knowledge base file is damaged; run `mrpvm ingest --rebuild` to move it aside and rebuild it from the workspace",
+			plugin.CodeKBCorrupt, e.Plugin, e.Err)
+	}
 	return fmt.Sprintf("%s: %s: rebuilding the index failed: %v", e.Plugin, plugin.CodeIndexCorrupt, e.Err)
 }
 
 func (e *RepairError) Unwrap() error { return e.Err }
+
+// Is matches plugin.ErrKBCorrupt when the rebuilt index is still corrupt.
+func (e *RepairError) Is(target error) bool { return e.Rebuilt && target == plugin.ErrKBCorrupt }
 
 // Reported is the error a plugin call reported in its result rather than
 // returned: e when status is plugin.StatusError and e is set, else nil. It

@@ -3,6 +3,7 @@ package kbsearch
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,13 +64,18 @@ func TestRepairDo(t *testing.T) {
 		}
 	})
 
+	// An index rebuilt from the stored KUs and still corrupt is a damaged
+	// file: kb_corrupt, with the hint to rebuild the file.
 	t.Run("still corrupt after the rebuild", func(t *testing.T) {
 		idx := &rebuilds{}
 		r := Repair{Index: idx, Plugin: "kb-x"}
 		calls := 0
 		err := r.Do(ctx, func() error { calls++; return errCorrupt })
-		if !plugin.IsIndexCorrupt(err) || calls != 2 || len(idx.ids) != 1 {
+		if !plugin.IsIndexCorrupt(err) || !errors.Is(err, plugin.ErrKBCorrupt) || calls != 2 || len(idx.ids) != 1 {
 			t.Fatalf("err %v, %d calls, rebuilds %v", err, calls, idx.ids)
+		}
+		if !strings.HasPrefix(err.Error(), "kb_corrupt: kb-x: ") || !strings.Contains(err.Error(), "mrpvm ingest --rebuild") {
+			t.Errorf("message %q: want kb_corrupt first and the rebuild hint", err)
 		}
 	})
 
@@ -96,7 +102,7 @@ func TestRepairDo(t *testing.T) {
 		calls := 0
 		err := r.Do(ctx, func() error { calls++; return errCorrupt })
 		var re *RepairError
-		if !errors.As(err, &re) || re.Plugin != "kb-x" || !errors.Is(err, other) || calls != 1 || endedWith != other {
+		if !errors.As(err, &re) || re.Plugin != "kb-x" || !errors.Is(err, other) || errors.Is(err, plugin.ErrKBCorrupt) || calls != 1 || endedWith != other {
 			t.Fatalf("err %v, %d calls, ended with %v", err, calls, endedWith)
 		}
 		if want := "kb-x: index_corrupt: rebuilding the index failed: disk on fire"; err.Error() != want {

@@ -102,6 +102,8 @@ func errorCode(err error) string {
 		return ce.code
 	case errors.As(err, &se):
 		return se.Code
+	case errors.Is(err, plugin.ErrKBCorrupt):
+		return store.CodeCorrupt
 	case errors.As(err, &pe) && pe.Code != "":
 		return pe.Code
 	case errors.Is(err, vm.ErrSessionNotFound):
