@@ -5,6 +5,7 @@ import (
 	binenc "encoding/binary"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,6 +291,80 @@ func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
 			require.NotEqual(t, 0, r.code, "page %d: %s succeeded on a cyclic file", root, what)
 			require.Contains(t, r.stderr, "kb_corrupt", "page %d: %s:\n%s", root, what, r.stderr)
 			require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "page %d: %s: no hint", root, what)
+		}
+	}
+}
+
+// TestRandomPageDamageIsKBCorruptOrHarmless damages live pages of a
+// knowledge base at random (a header byte, element bytes, a branch
+// element's child page id, a run of bytes) with a fixed seed: every
+// command either works or reports kb_corrupt with the rebuild hint, never
+// panics and never hangs (each run is bounded, see runStdin).
+func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
+	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
+	require.NoError(t, err)
+	env := isolatedEnv(t)
+	good := filepath.Join(t.TempDir(), "good.db")
+	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
+	require.Equal(t, 0, r.code, r.stderr)
+	clean, err := os.ReadFile(good)
+	require.NoError(t, err)
+	live := livePages(t, good)
+	const page = 4096
+	var branches []int
+	for _, pg := range live {
+		if binenc.LittleEndian.Uint16(clean[pg*page+8:]) == 0x01 && binenc.LittleEndian.Uint16(clean[pg*page+10:]) > 0 {
+			branches = append(branches, pg)
+		}
+	}
+	require.NotEmpty(t, branches, "the knowledge base has no branch page")
+	rng := rand.New(rand.NewPCG(7, 11))
+	commands := [][]string{{"search", "--no-ingest", "ocean tides"}, {"ask", "--no-ingest", "what causes tides"}, {"stats", "--verify"}, {"ingest"}}
+	for i := range 30 {
+		b := append([]byte(nil), clean...)
+		pg := live[rng.IntN(len(live))]
+		base := pg * page
+		var what string
+		switch i % 4 {
+		case 0:
+			at := base + 8 + rng.IntN(8)
+			b[at] = byte(rng.UintN(256))
+			what = fmt.Sprintf("header byte %d", at-base)
+		case 1:
+			at := base + 16 + rng.IntN(200)
+			for j := range 1 + rng.IntN(8) {
+				b[at+j] = byte(rng.UintN(256))
+			}
+			what = fmt.Sprintf("element bytes at %d", at-base)
+		case 2:
+			// A branch page's child: another live page, or the page
+			// itself (a cycle).
+			pg = branches[rng.IntN(len(branches))]
+			base = pg * page
+			to := uint64(pg)
+			if rng.IntN(2) == 0 {
+				to = uint64(live[rng.IntN(len(live))])
+			}
+			count := int(binenc.LittleEndian.Uint16(b[base+10:]))
+			binenc.LittleEndian.PutUint64(b[base+16+rng.IntN(count)*16+8:], to)
+			what = fmt.Sprintf("a branch element's page id set to %d", to)
+		default:
+			at := base + 16 + rng.IntN(page-80)
+			for j := range 1 + rng.IntN(64) {
+				b[at+j] = byte(rng.UintN(256))
+			}
+			what = fmt.Sprintf("bytes at %d", at-base)
+		}
+		for _, c := range commands {
+			bad := filepath.Join(t.TempDir(), "bad.db")
+			require.NoError(t, os.WriteFile(bad, b, 0o644))
+			r := run(t, env, append([]string{"--workspace", ws, "--db", bad}, c...)...)
+			cmd := strings.Join(c, " ")
+			require.NotContains(t, r.stderr, "goroutine ", "page %d, %s: %s panicked:\n%s", pg, what, cmd, r.stderr)
+			if r.code != 0 {
+				require.Contains(t, r.stderr, "kb_corrupt", "page %d, %s: %s failed (exit %d) without kb_corrupt:\n%s", pg, what, cmd, r.code, r.stderr)
+				require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "page %d, %s: %s: no hint", pg, what, cmd)
+			}
 		}
 	}
 }
