@@ -56,6 +56,7 @@ func bestMeta(f *os.File) *boltMeta {
 type boltMeta struct {
 	pageSize uint32
 	root     uint64 // the root bucket's tree
+	freelist uint64 // the freelist page, all ones when none is synced
 	pgid     uint64 // the file's page count (high water mark)
 	txid     uint64
 }
@@ -87,5 +88,5 @@ func readMeta(f *os.File, off int64, buf []byte) *boltMeta {
 	if ps < 512 || ps > 1<<20 {
 		return nil
 	}
-	return &boltMeta{pageSize: ps, root: le.Uint64(m[16:24]), pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
+	return &boltMeta{pageSize: ps, root: le.Uint64(m[16:24]), freelist: le.Uint64(m[32:40]), pgid: le.Uint64(m[40:48]), txid: le.Uint64(m[48:56])}
 }

@@ -30,7 +30,8 @@ var nestingBuckets = map[string]bool{string(bucketPlugins): true, string(bucketS
 // checkPageGraph walks the pages of every bucket's tree as they are on
 // disk, before bbolt reads any of them, and fails with ErrCorrupt on a
 // page id past the file's pages, a page that is not what its parent says
-// it is, a page reached twice, or a tree deeper than maxTreeDepth. bbolt
+// it is, a page reached twice, a tree deeper than maxTreeDepth, or a page
+// in use that the freelist calls free. bbolt
 // trusts its page links: a branch page that points back at itself or an
 // ancestor sends its cursor round forever (a read that never returns and
 // grows its stack until the process dies, a fatal error no recover
@@ -66,6 +67,9 @@ func checkPageGraph(path string, full bool) error {
 	err = w.bucket("", m.root, 0)
 	if err == nil {
 		err = w.leavesAreLeaves()
+	}
+	if err == nil {
+		err = w.freePages(m.freelist)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -243,6 +247,48 @@ func (w *pageWalker) leavesAreLeaves() error {
 		}
 		if binary.LittleEndian.Uint16(hdr[8:10])&leafPageFlag == 0 {
 			return fmt.Errorf("page %d: a leaf was expected (flags %#x)", id, binary.LittleEndian.Uint16(hdr[8:10]))
+		}
+	}
+	return nil
+}
+
+// freelistPageFlag marks bbolt's freelist page.
+const freelistPageFlag = 0x10
+
+// freePages checks the freelist page at id (none when all ones: the
+// freelist is not synced) against the pages the trees reached: a page in
+// use that the freelist calls free would be handed to the next write and
+// overwritten, the damage spreading.
+func (w *pageWalker) freePages(id uint64) error {
+	if id == ^uint64(0) {
+		return nil
+	}
+	p, err := w.read(id, 1)
+	if err != nil {
+		return fmt.Errorf("freelist: %w", err)
+	}
+	le := binary.LittleEndian
+	if le.Uint16(p[8:10])&freelistPageFlag == 0 {
+		return fmt.Errorf("freelist page %d: flags %#x", id, le.Uint16(p[8:10]))
+	}
+	count, at := uint64(le.Uint16(p[10:12])), uint64(pageHeaderSize)
+	overflow := le.Uint32(p[12:16])
+	if overflow > 0 {
+		if p, err = w.read(id, 1+int64(overflow)); err != nil {
+			return fmt.Errorf("freelist: %w", err)
+		}
+	}
+	if count == 0xFFFF {
+		// A long freelist keeps its count in its first element.
+		count, at = le.Uint64(p[pageHeaderSize:]), pageHeaderSize+8
+	}
+	if count > (uint64(len(p))-at)/8 {
+		return fmt.Errorf("freelist page %d: %d ids do not fit it", id, count)
+	}
+	for i := range count {
+		free := le.Uint64(p[at+8*i:])
+		if free < w.hwm && w.seen[free/64]&(1<<(free%64)) != 0 {
+			return fmt.Errorf("page %d: in use and in the freelist", free)
 		}
 	}
 	return nil

@@ -214,3 +214,57 @@ func TestPageGraphCheckSurvivesAnyDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestPageInUseAndFreeIsKBCorrupt: a freelist that calls a page of a tree
+// free would hand it to the next write, which would overwrite it and
+// spread the damage; such a file is refused when it is opened.
+func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 { // a few commits leave free pages behind
+		if err := s.update(func(tx *bolt.Tx) error {
+			for i := range 500 {
+				if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{byte('a' + round)}, 100)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := bestMeta(f)
+	f.Close()
+	const page = 4096
+	at := int(m.freelist) * page
+	if binary.LittleEndian.Uint16(b[at+10:]) == 0 {
+		t.Fatal("the file has no free page to turn into a page in use")
+	}
+	// The freelist's first id becomes the root page of the file's root
+	// tree, which every read goes through.
+	binary.LittleEndian.PutUint64(b[at+16:], m.root)
+	bad := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("open: %v, want kb_corrupt", err)
+	}
+}
