@@ -112,17 +112,24 @@ func (kb *KB) backfillHooks(ctx context.Context) error {
 // the rebuild itself still finds corrupt lies in pages that starting over
 // does not reach (a damaged page of a shared index whose keys a clear no
 // longer finds), so the file is damaged and the error is kb_corrupt, with
-// the hint to rebuild it.
+// the hint to rebuild it; so is a plugin's own report of a damaged file.
 func (kb *KB) RepairHook(ctx context.Context, id string) error {
 	kb.ingestMu.Lock()
 	defer kb.ingestMu.Unlock()
 	hr := kb.beginHookRun()
 	defer kb.endHookRun(hr, nil)
 	err := kb.rebuildHook(ctx, id)
-	if err != nil && plugin.IsIndexCorrupt(err) && !errors.Is(err, store.ErrCorrupt) {
+	if err != nil && (plugin.IsIndexCorrupt(err) || reportsKBCorrupt(err)) && !errors.Is(err, store.ErrCorrupt) {
 		return &store.Error{Code: store.CodeCorrupt, Path: kb.store.Path(), Err: err}
 	}
 	return err
+}
+
+// reportsKBCorrupt reports whether err is, or carries, a plugin's report
+// that the knowledge base file is damaged (plugin.CodeKBCorrupt).
+func reportsKBCorrupt(err error) bool {
+	var pe *plugin.Error
+	return errors.Is(err, plugin.ErrKBCorrupt) || errors.As(err, &pe) && pe.Code == plugin.CodeKBCorrupt
 }
 
 // rebuildHook drops one hook's private index and rebuilds it from the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/mrpvm/mrpvm/plugin"
 )
@@ -36,7 +37,7 @@ func (k Bucket) Put(key, value []byte) error {
 	if !k.Writable() {
 		return errPut
 	}
-	return k.B.Put(key, value)
+	return damaged(k.B.Put(key, value), key)
 }
 
 // Delete removes key; in a read-only transaction it returns an error
@@ -45,7 +46,17 @@ func (k Bucket) Delete(key []byte) error {
 	if !k.Writable() {
 		return errDelete
 	}
-	return k.B.Delete(key)
+	return damaged(k.B.Delete(key), key)
+}
+
+// damaged reads bbolt's refusal to put or delete a plain value where its
+// page marks the key as a nested bucket as a damaged file: a namespace of
+// plain keys holds no bucket, so only a damaged page can say so.
+func damaged(err error, key []byte) error {
+	if errors.Is(err, bolterrors.ErrIncompatibleValue) {
+		return fmt.Errorf("%w: key %q is marked as a nested bucket: %v", plugin.ErrKBCorrupt, key, err)
+	}
+	return err
 }
 
 // Writable reports whether the transaction can write.

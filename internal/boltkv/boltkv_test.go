@@ -84,3 +84,37 @@ func TestBucketScanWriteAndReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPutOverABucketIsKBCorrupt: a namespace of plain keys holds no nested
+// bucket, so bbolt's refusal to put or delete a value where its page marks
+// the key as one is a damaged file (plugin.ErrKBCorrupt).
+func TestPutOverABucketIsKBCorrupt(t *testing.T) {
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "kv.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket([]byte("ns"))
+		if err != nil {
+			return err
+		}
+		if _, err := b.CreateBucket([]byte("k")); err != nil {
+			return err
+		}
+		kv := Bucket{B: b}
+		if err := kv.Put([]byte("k"), []byte("v")); !errors.Is(err, plugin.ErrKBCorrupt) {
+			t.Errorf("put over a bucket: %v, want kb_corrupt", err)
+		}
+		if err := kv.Delete([]byte("k")); !errors.Is(err, plugin.ErrKBCorrupt) {
+			t.Errorf("delete of a bucket: %v, want kb_corrupt", err)
+		}
+		if err := kv.Put([]byte("other"), []byte("v")); err != nil {
+			t.Errorf("plain put: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
