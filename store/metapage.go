@@ -10,8 +10,10 @@ import (
 // checkTruncation reads the two bbolt meta pages and fails with ErrCorrupt
 // when the newest valid one describes more pages than the file holds. bbolt
 // would otherwise fault while scanning the missing pages on a goroutine of
-// its own, where the fault cannot be recovered. Files whose meta pages are
-// both invalid are left to bbolt, which reports them as invalid.
+// its own, where the fault cannot be recovered. It also checks that the
+// freelist page the meta names holds the ids its count says
+// (freelistFits). Files whose meta pages are both invalid are left to
+// bbolt, which reports them as invalid.
 func checkTruncation(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -28,6 +30,46 @@ func checkTruncation(path string) error {
 	}
 	if need := int64(best.pgid) * int64(best.pageSize); need > fi.Size() {
 		return fmt.Errorf("%w: file is %d bytes but its pages need %d (truncated)", ErrCorrupt, fi.Size(), need)
+	}
+	if err := freelistFits(f, best); err != nil {
+		// Read without the file's lock: a writer committing meanwhile
+		// moves the meta on, and what was read is not the file's state.
+		if m := bestMeta(f); m != nil && m.txid == best.txid {
+			return err
+		}
+	}
+	return nil
+}
+
+// freelistFits checks the count of the freelist page m names against the
+// room its pages have. bbolt, opening a file for writing, allocates and
+// reads as many page ids as the count says: a damaged count exhausts
+// memory or reads past the file's mapping, both fatal to the process.
+func freelistFits(f *os.File, m *boltMeta) error {
+	if m.freelist == ^uint64(0) { // not synced
+		return nil
+	}
+	if m.freelist < 2 || m.freelist >= m.pgid {
+		return fmt.Errorf("%w: the freelist page %d is outside the file's %d pages", ErrCorrupt, m.freelist, m.pgid)
+	}
+	var hdr [24]byte
+	if _, err := f.ReadAt(hdr[:], int64(m.freelist)*int64(m.pageSize)); err != nil {
+		return nil // bbolt reports what it cannot read
+	}
+	le := binary.LittleEndian
+	flags, count, overflow := le.Uint16(hdr[8:10]), uint64(le.Uint16(hdr[10:12])), uint64(le.Uint32(hdr[12:16]))
+	if flags&freelistPageFlag == 0 {
+		return fmt.Errorf("%w: page %d is not a freelist page (flags %#x)", ErrCorrupt, m.freelist, flags)
+	}
+	if m.freelist+overflow >= m.pgid {
+		return fmt.Errorf("%w: the freelist's %d overflow pages run past the file's %d pages", ErrCorrupt, overflow, m.pgid)
+	}
+	room := ((overflow+1)*uint64(m.pageSize) - pageHeaderSize) / 8
+	if count == 0xFFFF { // the real count is the first element
+		count, room = le.Uint64(hdr[16:24]), room-1
+	}
+	if count > room {
+		return fmt.Errorf("%w: the freelist says %d free pages, its pages hold at most %d", ErrCorrupt, count, room)
 	}
 	return nil
 }

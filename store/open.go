@@ -72,8 +72,13 @@ func openBolt(path string, opt Options) (db *bolt.DB, err error) {
 	if err := checkTruncation(path); err != nil {
 		return nil, err
 	}
+	// A damaged file can make bbolt panic while reading its meta pages, or
+	// read past the mapping while loading a freelist whose count is
+	// damaged: a memory fault, which is made a panic here so that it is
+	// recovered as one.
+	old := debug.SetPanicOnFault(true)
 	defer func() {
-		// A damaged file can make bbolt panic while reading its meta pages.
+		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
 		}

@@ -268,3 +268,42 @@ func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
 		t.Fatalf("open: %v, want kb_corrupt", err)
 	}
 }
+
+// TestDamagedFreelistCountIsKBCorrupt: bbolt loads the freelist when it
+// opens a file for writing, trusting its count; a damaged count makes it
+// read past the file's mapping, a memory fault that must come back as
+// kb_corrupt rather than kill the process.
+func TestDamagedFreelistCountIsKBCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kb.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := bestMeta(f)
+	f.Close()
+	at := int(m.freelist) * 4096
+	// A count of 0xFFFF says the real count is the first element.
+	binary.LittleEndian.PutUint16(b[at+10:], 0xFFFF)
+	binary.LittleEndian.PutUint64(b[at+16:], 1<<40)
+	bad := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("open: %v, want kb_corrupt", err)
+	}
+}
