@@ -297,7 +297,8 @@ func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
 
 // TestRandomPageDamageIsKBCorruptOrHarmless damages live pages of a
 // knowledge base at random (a header byte, element bytes, a branch
-// element's child page id, a run of bytes) with a fixed seed: every
+// element's child page id, the freelist, an element or overflow count, a
+// run of bytes) with a fixed seed: every
 // command either works or reports kb_corrupt with the rebuild hint, never
 // panics and never hangs (each run is bounded, see runStdin).
 func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
@@ -320,12 +321,12 @@ func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
 	require.NotEmpty(t, branches, "the knowledge base has no branch page")
 	rng := rand.New(rand.NewPCG(7, 11))
 	commands := [][]string{{"search", "--no-ingest", "ocean tides"}, {"ask", "--no-ingest", "what causes tides"}, {"stats", "--verify"}, {"ingest"}}
-	for i := range 30 {
+	for i := range 36 {
 		b := append([]byte(nil), clean...)
 		pg := live[rng.IntN(len(live))]
 		base := pg * page
 		var what string
-		switch i % 4 {
+		switch i % 6 {
 		case 0:
 			at := base + 8 + rng.IntN(8)
 			b[at] = byte(rng.UintN(256))
@@ -348,6 +349,28 @@ func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
 			count := int(binenc.LittleEndian.Uint16(b[base+10:]))
 			binenc.LittleEndian.PutUint64(b[base+16+rng.IntN(count)*16+8:], to)
 			what = fmt.Sprintf("a branch element's page id set to %d", to)
+		case 3:
+			// The freelist page of the newest meta (its txid decides):
+			// its header or its first ids.
+			meta := 0
+			if binenc.LittleEndian.Uint64(b[page+16+48:]) > binenc.LittleEndian.Uint64(b[16+48:]) {
+				meta = 1
+			}
+			pg = int(binenc.LittleEndian.Uint64(b[meta*page+16+32:]))
+			at := pg*page + 8 + rng.IntN(24)
+			for j := range 1 + rng.IntN(4) {
+				b[at+j] = byte(rng.UintN(256))
+			}
+			what = fmt.Sprintf("freelist bytes at %d", at-pg*page)
+		case 4:
+			// A page's element count or overflow count.
+			if rng.IntN(2) == 0 {
+				binenc.LittleEndian.PutUint16(b[base+10:], uint16(rng.UintN(1<<16)))
+				what = "element count"
+			} else {
+				binenc.LittleEndian.PutUint32(b[base+12:], uint32(rng.UintN(1<<32)))
+				what = "overflow count"
+			}
 		default:
 			at := base + 16 + rng.IntN(page-80)
 			for j := range 1 + rng.IntN(64) {
