@@ -258,7 +258,8 @@ const freelistPageFlag = 0x10
 // freePages checks the freelist page at id (none when all ones: the
 // freelist is not synced) against the pages the trees reached: a page in
 // use that the freelist calls free would be handed to the next write and
-// overwritten, the damage spreading.
+// overwritten, the damage spreading; a free page past the file's pages
+// would make that write fail inside bbolt.
 func (w *pageWalker) freePages(id uint64) error {
 	if id == ^uint64(0) {
 		return nil
@@ -287,7 +288,11 @@ func (w *pageWalker) freePages(id uint64) error {
 	}
 	for i := range count {
 		free := le.Uint64(p[at+8*i:])
-		if free < w.hwm && w.seen[free/64]&(1<<(free%64)) != 0 {
+		switch {
+		case free < 2 || free >= w.hwm:
+			// The next write would be handed a page that is not there.
+			return fmt.Errorf("freelist page %d: free page %d is outside the file's %d pages", id, free, w.hwm)
+		case w.seen[free/64]&(1<<(free%64)) != 0:
 			return fmt.Errorf("page %d: in use and in the freelist", free)
 		}
 	}

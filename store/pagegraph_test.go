@@ -217,7 +217,9 @@ func TestPageGraphCheckSurvivesAnyDamage(t *testing.T) {
 
 // TestPageInUseAndFreeIsKBCorrupt: a freelist that calls a page of a tree
 // free would hand it to the next write, which would overwrite it and
-// spread the damage; such a file is refused when it is opened.
+// spread the damage, and one that names a page past the file's pages would
+// make that write fail inside bbolt; such a file is refused when it is
+// opened.
 func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "kb.db")
 	s, err := Open(path, Options{})
@@ -255,17 +257,24 @@ func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
 		t.Fatal("the file has no free page to turn into a page in use")
 	}
 	// The freelist's first id becomes the root page of the file's root
-	// tree, which every read goes through.
-	binary.LittleEndian.PutUint64(b[at+16:], m.root)
-	bad := filepath.Join(t.TempDir(), "bad.db")
-	if err := os.WriteFile(bad, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
-		if err == nil {
-			s.Close()
-		}
-		t.Fatalf("open: %v, want kb_corrupt", err)
+	// tree, which every read goes through; or a page past the file's
+	// pages, which the next write would be handed (bbolt then panicked in
+	// the commit, as late as the clean-shutdown mark of Close).
+	for name, id := range map[string]uint64{"in use": m.root, "past the file": 1 << 40} {
+		t.Run(name, func(t *testing.T) {
+			d := append([]byte(nil), b...)
+			binary.LittleEndian.PutUint64(d[at+16:], id)
+			bad := filepath.Join(t.TempDir(), "bad.db")
+			if err := os.WriteFile(bad, d, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
+				if err == nil {
+					s.Close()
+				}
+				t.Fatalf("open: %v, want kb_corrupt", err)
+			}
+		})
 	}
 }
 

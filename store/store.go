@@ -222,10 +222,13 @@ func (s *Store) Close() error {
 	}
 	var errs []error
 	// A broken store keeps its dirty mark: the next open checks every page.
+	// So does one whose last write fails, inside bbolt too (guard).
 	if !s.db.IsReadOnly() && s.marked.Load() && s.broken.Load() == nil {
 		s.db.NoSync = false
-		errs = append(errs, s.db.Update(func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketMeta).Delete(keyDirty)
+		errs = append(errs, s.guard(func() error {
+			return s.db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket(bucketMeta).Delete(keyDirty)
+			})
 		}))
 	}
 	errs = append(errs, s.db.Close())
