@@ -56,20 +56,12 @@ func freelistFits(f *os.File, m *boltMeta) error {
 	if _, err := f.ReadAt(hdr[:], int64(m.freelist)*int64(m.pageSize)); err != nil {
 		return nil // bbolt reports what it cannot read
 	}
-	le := binary.LittleEndian
-	flags, count, overflow := le.Uint16(hdr[8:10]), uint64(le.Uint16(hdr[10:12])), uint64(le.Uint32(hdr[12:16]))
-	if flags&freelistPageFlag == 0 {
-		return fmt.Errorf("%w: page %d is not a freelist page (flags %#x)", ErrCorrupt, m.freelist, flags)
+	_, _, overflow, err := freelistSpan(hdr[:], uint64(m.pageSize))
+	if err != nil {
+		return fmt.Errorf("%w: freelist page %d: %v", ErrCorrupt, m.freelist, err)
 	}
-	if m.freelist+overflow >= m.pgid {
+	if m.freelist+uint64(overflow) >= m.pgid {
 		return fmt.Errorf("%w: the freelist's %d overflow pages run past the file's %d pages", ErrCorrupt, overflow, m.pgid)
-	}
-	room := ((overflow+1)*uint64(m.pageSize) - pageHeaderSize) / 8
-	if count == 0xFFFF { // the real count is the first element
-		count, room = le.Uint64(hdr[16:24]), room-1
-	}
-	if count > room {
-		return fmt.Errorf("%w: the freelist says %d free pages, its pages hold at most %d", ErrCorrupt, count, room)
 	}
 	return nil
 }

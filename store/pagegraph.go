@@ -268,24 +268,16 @@ func (w *pageWalker) freePages(id uint64) error {
 	if err != nil {
 		return fmt.Errorf("freelist: %w", err)
 	}
-	le := binary.LittleEndian
-	if le.Uint16(p[8:10])&freelistPageFlag == 0 {
-		return fmt.Errorf("freelist page %d: flags %#x", id, le.Uint16(p[8:10]))
+	count, at, overflow, err := freelistSpan(p, uint64(w.ps))
+	if err != nil {
+		return fmt.Errorf("freelist page %d: %v", id, err)
 	}
-	count, at := uint64(le.Uint16(p[10:12])), uint64(pageHeaderSize)
-	overflow := le.Uint32(p[12:16])
 	if overflow > 0 {
 		if p, err = w.read(id, 1+int64(overflow)); err != nil {
 			return fmt.Errorf("freelist: %w", err)
 		}
 	}
-	if count == 0xFFFF {
-		// A long freelist keeps its count in its first element.
-		count, at = le.Uint64(p[pageHeaderSize:]), pageHeaderSize+8
-	}
-	if count > (uint64(len(p))-at)/8 {
-		return fmt.Errorf("freelist page %d: %d ids do not fit it", id, count)
-	}
+	le := binary.LittleEndian
 	for i := range count {
 		free := le.Uint64(p[at+8*i:])
 		switch {
@@ -297,6 +289,26 @@ func (w *pageWalker) freePages(id uint64) error {
 		}
 	}
 	return nil
+}
+
+// freelistSpan reads the header of a freelist page (hdr, at least its
+// first 24 bytes): how many ids it holds, where the first stands from the
+// page's start and how many overflow pages follow it. It fails when hdr is
+// no freelist page or its count does not fit its pages of pageSize bytes.
+func freelistSpan(hdr []byte, pageSize uint64) (count, at uint64, overflow uint32, err error) {
+	le := binary.LittleEndian
+	if flags := le.Uint16(hdr[8:10]); flags&freelistPageFlag == 0 {
+		return 0, 0, 0, fmt.Errorf("not a freelist page (flags %#x)", flags)
+	}
+	count, at, overflow = uint64(le.Uint16(hdr[10:12])), pageHeaderSize, le.Uint32(hdr[12:16])
+	if count == 0xFFFF {
+		// A long freelist keeps its count in its first element.
+		count, at = le.Uint64(hdr[pageHeaderSize:]), pageHeaderSize+8
+	}
+	if room := ((uint64(overflow)+1)*pageSize - at) / 8; count > room {
+		return 0, 0, 0, fmt.Errorf("it says %d free pages, its pages hold at most %d", count, room)
+	}
+	return count, at, overflow, nil
 }
 
 // claim records page id and its overflow pages as reached, failing when

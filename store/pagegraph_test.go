@@ -20,30 +20,9 @@ import (
 // (a read that never returns, or a stack overflow no recover catches).
 // Opening such a file, and verifying it, must report kb_corrupt instead.
 func TestCyclicPageLinksAreKBCorrupt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kb.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.update(func(tx *bolt.Tx) error {
-		for i := range 3000 {
-			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{'v'}, 200)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path, clean := kbFile(t, 3000, 200, 1)
 	if err := checkPageGraph(path, true); err != nil {
 		t.Fatalf("the undamaged file: %v", err)
-	}
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
 	}
 	branches := branchPages(t, path)
 	if len(branches) < 2 {
@@ -54,11 +33,7 @@ func TestCyclicPageLinksAreKBCorrupt(t *testing.T) {
 	link := func(from, to uint64) string {
 		b := append([]byte(nil), clean...)
 		binary.LittleEndian.PutUint64(b[from*page+16+8:], to)
-		bad := filepath.Join(t.TempDir(), "bad.db")
-		if err := os.WriteFile(bad, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return bad
+		return writeFile(t, b)
 	}
 	root, last := branches[0], branches[len(branches)-1]
 	for name, bad := range map[string]string{
@@ -67,13 +42,7 @@ func TestCyclicPageLinksAreKBCorrupt(t *testing.T) {
 		"last branch to the root": link(last, root),
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, err := Open(bad, Options{ReadOnly: true})
-			if !errors.Is(err, ErrCorrupt) {
-				if err == nil {
-					s.Close()
-				}
-				t.Fatalf("open: %v, want kb_corrupt", err)
-			}
+			requireOpenCorrupt(t, bad, Options{ReadOnly: true})
 			if err := checkPageGraph(bad, true); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("full check: %v, want kb_corrupt", err)
 			}
@@ -90,7 +59,7 @@ func branchPages(t *testing.T, path string) []uint64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m := bestMeta(f)
+	m := metaOf(t, path)
 	w := newPageWalker(f, m, false)
 	var kus uint64
 	if err := w.tree(m.root, func(key []byte, root uint64) {
@@ -121,29 +90,7 @@ func branchPages(t *testing.T, path string) []uint64 {
 // the full one of stats --verify) on a file of 100,000 records in one
 // bucket and a few namespaces.
 func BenchmarkCheckPageGraph(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "kb.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := s.update(func(tx *bolt.Tx) error {
-		for i := range 100_000 {
-			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%07d", i), bytes.Repeat([]byte{'v'}, 200)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		b.Fatal(err)
-	}
-	for _, id := range []string{"kb-fast", "kb-balanced", "kb-thinkingdb"} {
-		if err := s.PluginStore(id).Update(func(kv plugin.KV) error { return kv.Put([]byte("k"), []byte("v")) }); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
+	path, _ := kbFile(b, 100_000, 200, 1, "kb-fast", "kb-balanced", "kb-thinkingdb")
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -164,33 +111,8 @@ func BenchmarkCheckPageGraph(b *testing.B) {
 // whatever a damaged file holds it returns nil or an error, never panics
 // (every offset it reads is bounded by the page it reads).
 func TestPageGraphCheckSurvivesAnyDamage(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kb.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.update(func(tx *bolt.Tx) error {
-		for i := range 2000 {
-			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{'v'}, 100)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PluginStore("kb-fast").Update(func(kv plugin.KV) error { return kv.Put([]byte("k"), []byte("v")) }); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, clean := kbFile(t, 2000, 100, 1, "kb-fast")
 	rng := rand.New(rand.NewPCG(1, 2))
-	bad := filepath.Join(t.TempDir(), "bad.db")
 	for i := range 400 {
 		b := append([]byte(nil), clean...)
 		// Damage a page past the meta pages: a few bytes of its header
@@ -204,9 +126,7 @@ func TestPageGraphCheckSurvivesAnyDamage(t *testing.T) {
 				b[at+j] = 0xff
 			}
 		}
-		if err := os.WriteFile(bad, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		bad := writeFile(t, b)
 		for _, full := range []bool{false, true} {
 			if err := checkPageGraph(bad, full); err != nil && !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("damage %d at %d: %v, want nil or kb_corrupt", i, at, err)
@@ -221,36 +141,8 @@ func TestPageGraphCheckSurvivesAnyDamage(t *testing.T) {
 // make that write fail inside bbolt; such a file is refused when it is
 // opened.
 func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kb.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for round := range 3 { // a few commits leave free pages behind
-		if err := s.update(func(tx *bolt.Tx) error {
-			for i := range 500 {
-				if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{byte('a' + round)}, 100)); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := bestMeta(f)
-	f.Close()
+	path, b := kbFile(t, 500, 100, 3) // a few commits leave free pages behind
+	m := metaOf(t, path)
 	const page = 4096
 	at := int(m.freelist) * page
 	if binary.LittleEndian.Uint16(b[at+10:]) == 0 {
@@ -264,29 +156,57 @@ func TestPageInUseAndFreeIsKBCorrupt(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := append([]byte(nil), b...)
 			binary.LittleEndian.PutUint64(d[at+16:], id)
-			bad := filepath.Join(t.TempDir(), "bad.db")
-			if err := os.WriteFile(bad, d, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
-				if err == nil {
-					s.Close()
-				}
-				t.Fatalf("open: %v, want kb_corrupt", err)
-			}
+			requireOpenCorrupt(t, writeFile(t, d), Options{})
 		})
 	}
 }
 
 // TestDamagedFreelistCountIsKBCorrupt: bbolt loads the freelist when it
 // opens a file for writing, trusting its count; a damaged count makes it
-// read past the file's mapping, a memory fault that must come back as
-// kb_corrupt rather than kill the process.
+// allocate that many ids or read past the file's mapping, either fatal to
+// the process, where kb_corrupt must come back.
 func TestDamagedFreelistCountIsKBCorrupt(t *testing.T) {
+	path, b := kbFile(t, 0, 0, 0)
+	at := int(metaOf(t, path).freelist) * 4096
+	// A count of 0xFFFF says the real count is the first element.
+	binary.LittleEndian.PutUint16(b[at+10:], 0xFFFF)
+	binary.LittleEndian.PutUint64(b[at+16:], 1<<40)
+	requireOpenCorrupt(t, writeFile(t, b), Options{})
+}
+
+// putKUs writes n KU records of size bytes of fill in one transaction.
+func putKUs(t testing.TB, s *Store, n, size int, fill byte) {
+	t.Helper()
+	if err := s.update(func(tx *bolt.Tx) error {
+		for i := range n {
+			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%07d", i), bytes.Repeat([]byte{fill}, size)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// kbFile writes a knowledge base file holding n KU records of size bytes,
+// written rounds times (each commit leaves the pages it replaced free),
+// and a record in the namespace of each of plugins, closes it cleanly and
+// returns its path and its bytes.
+func kbFile(t testing.TB, n, size, rounds int, plugins ...string) (string, []byte) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "kb.db")
 	s, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for round := range rounds {
+		putKUs(t, s, n, size, byte('a'+round))
+	}
+	for _, id := range plugins {
+		if err := s.PluginStore(id).Update(func(kv plugin.KV) error { return kv.Put([]byte("k"), []byte("v")) }); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -295,21 +215,38 @@ func TestDamagedFreelistCountIsKBCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return path, b
+}
+
+// metaOf is the meta page bbolt opens the file at path with.
+func metaOf(t testing.TB, path string) *boltMeta {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	m := bestMeta(f)
-	f.Close()
-	at := int(m.freelist) * 4096
-	// A count of 0xFFFF says the real count is the first element.
-	binary.LittleEndian.PutUint16(b[at+10:], 0xFFFF)
-	binary.LittleEndian.PutUint64(b[at+16:], 1<<40)
-	bad := filepath.Join(t.TempDir(), "bad.db")
-	if err := os.WriteFile(bad, b, 0o644); err != nil {
+	if m == nil {
+		t.Fatalf("%s: no valid meta page", path)
+	}
+	return m
+}
+
+// writeFile writes b to a new file and returns its path.
+func writeFile(t testing.TB, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
+	return path
+}
+
+// requireOpenCorrupt fails t unless opening path with opt is kb_corrupt.
+func requireOpenCorrupt(t *testing.T, path string, opt Options) {
+	t.Helper()
+	if s, err := Open(path, opt); !errors.Is(err, ErrCorrupt) {
 		if err == nil {
 			s.Close()
 		}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -51,16 +50,7 @@ func TestDamagedLeafAfterCrashIsKBCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.update(func(tx *bolt.Tx) error {
-		for i := range 400 {
-			if err := tx.Bucket(bucketKUs).Put(fmt.Appendf(nil, "ku-%06d", i), bytes.Repeat([]byte{'v'}, 40)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	putKUs(t, s, 400, 40, 'v')
 	if err := s.db.Close(); err != nil { // a crash: no clean Close, the file stays dirty
 		t.Fatal(err)
 	}
@@ -85,16 +75,7 @@ func TestDamagedLeafAfterCrashIsKBCorrupt(t *testing.T) {
 	if !damaged {
 		t.Fatal("no leaf page to damage")
 	}
-	bad := filepath.Join(t.TempDir(), "bad.db")
-	if err := os.WriteFile(bad, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := Open(bad, Options{}); !errors.Is(err, ErrCorrupt) {
-		if err == nil {
-			s.Close()
-		}
-		t.Fatalf("open: %v, want kb_corrupt", err)
-	}
+	requireOpenCorrupt(t, writeFile(t, b), Options{})
 }
 
 // TestImpossibleWriteIsDamage: a write at a negative offset (a garbage page

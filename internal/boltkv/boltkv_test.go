@@ -12,20 +12,7 @@ import (
 )
 
 func TestBucketScanWriteAndReadOnly(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "kv.db"), 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucket([]byte("ns"))
-		if err != nil {
-			return err
-		}
-		if _, err := b.CreateBucket([]byte("p/nested")); err != nil {
-			return err
-		}
-		kv := Bucket{B: b}
+	db := namespaceWithBucket(t, "p/nested", func(kv Bucket) error {
 		for _, k := range []string{"p/a", "p/b", "p/c", "q/a"} {
 			if err := kv.Put([]byte(k), []byte("v"+k)); err != nil {
 				return err
@@ -33,10 +20,7 @@ func TestBucketScanWriteAndReadOnly(t *testing.T) {
 		}
 		return kv.Delete([]byte("p/c"))
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.View(func(tx *bolt.Tx) error {
+	err := db.View(func(tx *bolt.Tx) error {
 		kv := Bucket{B: tx.Bucket([]byte("ns"))}
 		var got []string
 		scan := func(start string, stopAt string) error {
@@ -89,20 +73,7 @@ func TestBucketScanWriteAndReadOnly(t *testing.T) {
 // bucket, so bbolt's refusal to put or delete a value where its page marks
 // the key as one is a damaged file (plugin.ErrKBCorrupt).
 func TestPutOverABucketIsKBCorrupt(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "kv.db"), 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucket([]byte("ns"))
-		if err != nil {
-			return err
-		}
-		if _, err := b.CreateBucket([]byte("k")); err != nil {
-			return err
-		}
-		kv := Bucket{B: b}
+	namespaceWithBucket(t, "k", func(kv Bucket) error {
 		if err := kv.Put([]byte("k"), []byte("v")); !errors.Is(err, plugin.ErrKBCorrupt) {
 			t.Errorf("put over a bucket: %v, want kb_corrupt", err)
 		}
@@ -114,7 +85,29 @@ func TestPutOverABucketIsKBCorrupt(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// namespaceWithBucket makes a database whose bucket "ns" holds a nested
+// bucket named nested, runs fn on "ns" in that write transaction and
+// returns the database, closed when the test ends.
+func namespaceWithBucket(t *testing.T, nested string, fn func(kv Bucket) error) *bolt.DB {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "kv.db"), 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket([]byte("ns"))
+		if err != nil {
+			return err
+		}
+		if _, err := b.CreateBucket([]byte(nested)); err != nil {
+			return err
+		}
+		return fn(Bucket{B: b})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

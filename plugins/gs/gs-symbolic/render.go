@@ -689,8 +689,8 @@ func asksOne(prompt string) bool {
 		case "is", "does", "has", "was":
 			return true
 		}
-		if !plural(w) || functionWords[noun] {
-			continue
+		if !plural(w) || len(text.Terms(noun)) == 0 {
+			continue // a stop word is no noun a verb agrees with
 		}
 		// A verb's -s: a word the lexicon knows mostly as a verb
 		// ("puts", "keeps"), not a noun's plural ("options").
@@ -702,9 +702,6 @@ func asksOne(prompt string) bool {
 	}
 	return false
 }
-
-// functionWords cannot be the noun a verb agrees with.
-var functionWords = map[string]bool{"of": true, "the": true, "a": true, "an": true, "do": true, "can": true, "should": true, "would": true, "will": true, "i": true, "you": true, "we": true}
 
 // plural reports whether a noun has the plural's -s ("middlewares"; not
 // "class", "status" is taken for one).

@@ -190,17 +190,10 @@ func TestRebuildRefusesADirectory(t *testing.T) {
 // knowledge base at several pages and runs every command that reads it: none
 // may panic, and every failure must be kb_corrupt with the rebuild hint.
 func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
-	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
-	require.NoError(t, err)
-	env := isolatedEnv(t)
-	good := filepath.Join(t.TempDir(), "good.db")
-	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
-	require.Equal(t, 0, r.code, r.stderr)
-	clean, err := os.ReadFile(good)
-	require.NoError(t, err)
+	ws, env, good, clean := ingestedKB(t)
 	const page = 4096
 	live := livePages(t, good)
-	require.Greater(t, len(live), 16, "the database is too small to damage in the middle: %d bytes; ingest wrote:\n%s%s", len(clean), r.stdout, r.stderr)
+	require.Greater(t, len(live), 16, "the database is too small to damage in the middle: %d bytes", len(clean))
 
 	commands := [][]string{
 		{"search", "ocean tides"},
@@ -217,22 +210,13 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 			// Damage pages that hold data (a free page is never read),
 			// 100 bytes in, past the page header.
 			off := live[(len(live)-1)*i/16]*page + 100
-			bad := filepath.Join(t.TempDir(), "bad.db")
 			b := append([]byte(nil), clean...)
 			for j := off; j < off+200; j++ {
 				b[j] = fill
 			}
-			require.NoError(t, os.WriteFile(bad, b, 0o644))
 			for _, c := range commands {
-				args := append([]string{"--workspace", ws, "--db", bad}, c...)
-				r := run(t, env, args...)
-				what := strings.Join(c, " ")
-				require.NotContains(t, r.stderr, "goroutine ", "offset %d fill %#x: %s panicked:\n%s", off, fill, what, r.stderr)
-				require.NotContains(t, r.stderr, "\npanic: ", "offset %d fill %#x: %s", off, fill, what)
-				if r.code != 0 {
+				if !runDamaged(t, env, ws, b, c, fmt.Sprintf("offset %d fill %#x", off, fill)) {
 					failures++
-					require.Contains(t, r.stderr, "kb_corrupt", "offset %d fill %#x: %s failed (exit %d) without kb_corrupt:\n%s%s", off, fill, what, r.code, r.stdout, r.stderr)
-					require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "offset %d fill %#x: %s: no hint", off, fill, what)
 				}
 			}
 		}
@@ -247,12 +231,7 @@ func TestDamagedDatabaseIsKBCorrupt(t *testing.T) {
 // bucket round forever: a command that never returned or died of a stack
 // overflow. Every command must report kb_corrupt with the rebuild hint.
 func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
-	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
-	require.NoError(t, err)
-	env := isolatedEnv(t)
-	good := filepath.Join(t.TempDir(), "good.db")
-	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
-	require.Equal(t, 0, r.code, r.stderr)
+	ws, env, good, clean := ingestedKB(t)
 	// The root page of every bucket, top-level or nested in one (the
 	// plugins' namespaces), whose tree has branches (tx.Page needs the
 	// freelist loaded).
@@ -275,22 +254,14 @@ func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
 	}))
 	require.NoError(t, db.Close())
 	require.NotEmpty(t, roots, "no bucket of the knowledge base has a branch page")
-	clean, err := os.ReadFile(good)
-	require.NoError(t, err)
 	const page = 4096
 	for _, root := range roots {
 		// A branch page's elements follow its 16-byte header: a key
 		// offset and size (4 bytes each), then the child's page id.
 		b := append([]byte(nil), clean...)
 		binenc.LittleEndian.PutUint64(b[root*page+16+8:], uint64(root))
-		bad := filepath.Join(t.TempDir(), "bad.db")
-		require.NoError(t, os.WriteFile(bad, b, 0o644))
 		for _, c := range [][]string{{"search", "--no-ingest", "ocean tides"}, {"ask", "--no-ingest", "what causes tides"}, {"stats"}, {"stats", "--verify"}, {"ingest"}} {
-			r := run(t, env, append([]string{"--workspace", ws, "--db", bad}, c...)...)
-			what := strings.Join(c, " ")
-			require.NotEqual(t, 0, r.code, "page %d: %s succeeded on a cyclic file", root, what)
-			require.Contains(t, r.stderr, "kb_corrupt", "page %d: %s:\n%s", root, what, r.stderr)
-			require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "page %d: %s: no hint", root, what)
+			require.False(t, runDamaged(t, env, ws, b, c, fmt.Sprintf("page %d", root)), "page %d: %s succeeded on a cyclic file", root, strings.Join(c, " "))
 		}
 	}
 }
@@ -302,14 +273,7 @@ func TestCyclicDatabaseIsKBCorrupt(t *testing.T) {
 // command either works or reports kb_corrupt with the rebuild hint, never
 // panics and never hangs (each run is bounded, see runStdin).
 func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
-	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
-	require.NoError(t, err)
-	env := isolatedEnv(t)
-	good := filepath.Join(t.TempDir(), "good.db")
-	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
-	require.Equal(t, 0, r.code, r.stderr)
-	clean, err := os.ReadFile(good)
-	require.NoError(t, err)
+	ws, env, good, clean := ingestedKB(t)
 	live := livePages(t, good)
 	const page = 4096
 	var branches []int
@@ -379,17 +343,45 @@ func TestRandomPageDamageIsKBCorruptOrHarmless(t *testing.T) {
 			what = fmt.Sprintf("bytes at %d", at-base)
 		}
 		for _, c := range commands {
-			bad := filepath.Join(t.TempDir(), "bad.db")
-			require.NoError(t, os.WriteFile(bad, b, 0o644))
-			r := run(t, env, append([]string{"--workspace", ws, "--db", bad}, c...)...)
-			cmd := strings.Join(c, " ")
-			require.NotContains(t, r.stderr, "goroutine ", "page %d, %s: %s panicked:\n%s", pg, what, cmd, r.stderr)
-			if r.code != 0 {
-				require.Contains(t, r.stderr, "kb_corrupt", "page %d, %s: %s failed (exit %d) without kb_corrupt:\n%s", pg, what, cmd, r.code, r.stderr)
-				require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "page %d, %s: %s: no hint", pg, what, cmd)
-			}
+			runDamaged(t, env, ws, b, c, fmt.Sprintf("page %d, %s", pg, what))
 		}
 	}
+}
+
+// ingestedKB ingests the search test workspace into a new knowledge base
+// file and returns the workspace, the isolated environment, the file and
+// its bytes, for tests that damage copies of them.
+func ingestedKB(t *testing.T) (ws string, env []string, good string, clean []byte) {
+	t.Helper()
+	ws, err := filepath.Abs(filepath.Join("..", "..", "..", "cmd", "mrpvm", "testdata", "search", "ws"))
+	require.NoError(t, err)
+	env = isolatedEnv(t)
+	good = filepath.Join(t.TempDir(), "good.db")
+	r := run(t, env, "ingest", "--workspace", ws, "--db", good)
+	require.Equal(t, 0, r.code, r.stderr)
+	clean, err = os.ReadFile(good)
+	require.NoError(t, err)
+	return ws, env, good, clean
+}
+
+// runDamaged runs mrpvm command c on a copy of the damaged knowledge base
+// b and requires what every damage must give: no panic, and a failure
+// only as kb_corrupt with the rebuild hint (damage names the damage in
+// messages). It reports whether the command succeeded.
+func runDamaged(t *testing.T, env []string, ws string, b []byte, c []string, damage string) bool {
+	t.Helper()
+	bad := filepath.Join(t.TempDir(), "bad.db")
+	require.NoError(t, os.WriteFile(bad, b, 0o644))
+	r := run(t, env, append([]string{"--workspace", ws, "--db", bad}, c...)...)
+	what := strings.Join(c, " ")
+	require.NotContains(t, r.stderr, "goroutine ", "%s: %s panicked:\n%s", damage, what, r.stderr)
+	require.NotContains(t, r.stderr, "\npanic: ", "%s: %s", damage, what)
+	if r.code == 0 {
+		return true
+	}
+	require.Contains(t, r.stderr, "kb_corrupt", "%s: %s failed (exit %d) without kb_corrupt:\n%s%s", damage, what, r.code, r.stdout, r.stderr)
+	require.Contains(t, r.stderr, "mrpvm ingest --rebuild", "%s: %s: no hint", damage, what)
+	return false
 }
 
 // livePages lists the branch and leaf pages of a bbolt file, in order:
