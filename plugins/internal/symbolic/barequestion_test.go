@@ -38,8 +38,16 @@ func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 		// The tool may be named by its kind: a noun of what it does.
 		"I want to shrink my WAV recordings without losing quality. Which encoder do I use and how?": {"How do I shrink my WAV recordings without losing quality?"},
 		"I want to archive my photos. Which folder do I keep them in?":                               {"I want to archive my photos.", "Which folder do I keep them in?"},
-		"Which tool do I use?":                      {"Which tool do I use?"},
-		"How do I crop a PNG? Which tool do I use?": {"How do I crop a PNG?", "Which tool do I use?"},
+		// Any question of question words alone but "why" asks how to do
+		// a wish; the subject may be left out after "and", and what is
+		// wished may be a thing.
+		"I'm on Fedora 40 and want to move the system to the next release. What are the steps?": {"How do I move the system to the next release (I'm on Fedora 40)?"},
+		"Before the upgrade I'd like a read-only snapshot of my root filesystem. How?":          {"How do I get a read-only snapshot of my root filesystem?"},
+		"I need an HTTPS certificate for localhost. How do I make one?":                         {"How do I make an HTTPS certificate for localhost?"},
+		"I want to pick 3 lines at random. Why?":                                                {"Why I want to pick 3 lines at random?"},
+		"The disk is full. What are the steps?":                                                 {"What are the steps The disk is full?"},
+		"Which tool do I use?":                                                                  {"Which tool do I use?"},
+		"How do I crop a PNG? Which tool do I use?":                                             {"How do I crop a PNG?", "Which tool do I use?"},
 	}
 	requireTasks(t, tasksOf)
 }

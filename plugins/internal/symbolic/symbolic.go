@@ -86,13 +86,13 @@ func Split(turn string) []Piece {
 	for _, line := range strings.Split(turn, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*0123456789.) "))
 		for _, s := range Sentences(line) {
-			if n := len(out); n > 0 && (toolQuestion(s) || bareHow(s)) && out[n-1].Task && !strings.HasSuffix(out[n-1].Text, "?") {
+			if n := len(out); n > 0 && (toolQuestion(s) || bareHow(s) || bareAfterWish(s, out[n-1].Text)) && out[n-1].Task && !strings.HasSuffix(out[n-1].Text, "?") {
 				// "What command do I use?" or "How?" after what the user
 				// wants done asks how to do it: the statement is the
 				// task, asked as a how-to when it states a wish ("I
 				// need to pick 3 lines at random"). A bare "how" after
 				// any other statement asks how of it (askedOf).
-				if w := wishedTask(out[n-1].Text); w != "" {
+				if w := wishedTask(out[n-1].Text, s); w != "" {
 					out[n-1] = classify(w)
 					continue
 				}
@@ -181,20 +181,61 @@ func bareHow(s string) bool {
 	return bareQuestion(s) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "how")
 }
 
+// bareAfterWish reports whether s, a question of question words and stop
+// words alone that does not ask why ("What are the steps?", "What do I
+// do?", "Is there a way?"), follows a statement of a wish: it asks how to
+// do what is wished.
+func bareAfterWish(s, statement string) bool {
+	low := strings.ToLower(strings.TrimSpace(s))
+	if !bareQuestion(s) || strings.HasPrefix(low, "why") {
+		return false
+	}
+	return wishedTask(statement, s) != ""
+}
+
 // wishRE finds a wish in a statement and what is wished done ("For a
 // prize draw I need to pick 3 lines at random": "pick 3 lines at
-// random").
-var wishRE = regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:want|need|have|would\s+like|'d\s+like|’d\s+like)\s+to\s+(\w.*)`)
+// random"; "I'm on Fedora and want to move to the next release": "move
+// to the next release"). The subject may be left out after "and", and an
+// adverb may stand before the verb ("I just want to").
+var wishRE = regexp.MustCompile(`(?i)\b(i|we|and)(?:\s+(?:just|really|only|also|still|now|simply))?(?:\s+(?:want|need|have|would\s+like)|\s*['’]d\s+like)\s+to\s+(\w.*)`)
+
+// wishedThingRE finds a wish for a thing rather than an act ("Before the
+// upgrade I'd like a read-only snapshot of it": "a read-only snapshot of
+// it"): what is wished is a noun phrase that a determiner opens.
+var wishedThingRE = regexp.MustCompile(`(?i)\b(?:i|we)(?:\s+(?:just|really|only|also|still|now|simply))?(?:\s+(?:want|need|would\s+like)|\s*['’]d\s+like)\s+((?:a|an|the|some|my|our)\s+\w.*)`)
 
 // wishedTask is the how-to a statement that states a wish asks ("How do I
-// pick 3 lines at random from a file?"), or "" when it states none.
-func wishedTask(statement string) string {
-	m := wishRE.FindStringSubmatch(strings.TrimSpace(statement))
-	if m == nil {
-		return ""
+// pick 3 lines at random from a file?"), or "" when it states none. A
+// wish for a thing is asked with the verb of the question after it ("I
+// need a certificate for localhost. How do I make one?": "How do I make a
+// certificate for localhost?"), or with "get". The clause before a wish
+// whose subject "and" left out says the user's situation ("I'm on Fedora
+// 40 and want to move to the next release": "How do I move to the next
+// release (I'm on Fedora 40)?"), which the task keeps in parentheses, as
+// a follow-up keeps its topic.
+func wishedTask(statement, question string) string {
+	st := strings.TrimSpace(statement)
+	if m := wishRE.FindStringSubmatchIndex(st); m != nil {
+		task := "How do I " + strings.TrimRight(st[m[4]:m[5]], ".!;: ")
+		if before := strings.TrimRight(strings.TrimSpace(st[:m[2]]), ",;"); strings.EqualFold(st[m[2]:m[3]], "and") && before != "" {
+			task += " (" + before + ")"
+		}
+		return task + "?"
 	}
-	return "How do I " + strings.TrimRight(m[1], ".!;: ") + "?"
+	if m := wishedThingRE.FindStringSubmatch(st); m != nil {
+		verb := "get"
+		if q := askedVerbRE.FindStringSubmatch(strings.TrimSpace(question)); q != nil {
+			verb = strings.ToLower(q[1])
+		}
+		return "How do I " + verb + " " + strings.TrimRight(m[1], ".!;: ") + "?"
+	}
+	return ""
 }
+
+// askedVerbRE finds the verb of a question that asks how to act on what
+// was said before it ("How do I make one?": "make").
+var askedVerbRE = regexp.MustCompile(`(?i)^how\s+(?:do|can|could|should|would)\s+(?:i|we)\s+(\w+)\s+(?:one|it|that|them|this|those|these)\s*\?$`)
 
 // toolTerms are the analysed words a question about which tool to use is
 // made of, beside question and stop words.
