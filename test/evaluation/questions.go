@@ -92,7 +92,7 @@ func LoadSet(path string) (*Set, error) {
 // the source pages before the system was run on it, then tuned on. A set
 // asked later never changes what an earlier one measures, since the
 // earlier items of a workspace are asked first.
-var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14"}
+var SetNames = []string{"dev", "heldout", "heldout2", "dev2", "heldout3", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15"}
 
 // LoadSets reads questions/<name>.json under dir for every name of SetNames.
 func LoadSets(dir string) ([]*Set, error) {
