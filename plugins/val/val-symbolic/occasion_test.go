@@ -268,6 +268,13 @@ func TestTargetTrims(t *testing.T) {
 			"it's fine to delete the cache":    "it's  to delete the cache",
 			"it is written to the log":         "it is written to the log",
 		}},
+		// The frame of a question about what follows from a condition
+		// or an act goes; "what happens" asked of nothing stays.
+		{"happensFree", happensFree, map[string]string{
+			"what happens if my .gitignore itself is one": "if my .gitignore itself is one",
+			"What happens to the units of a deleted note": "to the units of a deleted note",
+			"what happens next":                           "what happens next",
+		}},
 		{"classifierFree", classifierFree, map[string]string{
 			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
 			"What sort of things does it do":            "What things does it do",

@@ -339,9 +339,10 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// does not name (ownPlaceFree); nor a semi-modal ("is supposed to",
 	// semiModalFree); nor an equative construction ("as soon as", "as
 	// well", degreeFree), nor the adjective that judges an extraposed
-	// clause's action ("is it fine to", evaluationFree).
+	// clause's action ("is it fine to", evaluationFree), nor the frame of
+	// a question about what follows ("what happens if", happensFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(t)))), answerTerms)), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(happensFree(t))))), answerTerms)), "$1"), "$1$2")
 	}
 	// "How soon", "how long" and "how often" ask for a span of time: an
 	// answer that gives one ("within 48 hours", "timeoutMs") answers the
@@ -2137,6 +2138,15 @@ func whyAsked(target string) string {
 	}
 	return target
 }
+
+// happensRE finds the frame of a question that asks what follows from a
+// condition or an act ("what happens if my config is invalid", "what
+// happens to the units of a deleted file"): the answer says what follows,
+// rarely that it "happens".
+var happensRE = regexp.MustCompile(`(?i)\bwhat\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(if|when|to|after|once)\b`)
+
+// happensFree is target without the frame happensRE finds.
+func happensFree(target string) string { return happensRE.ReplaceAllString(target, "$1") }
 
 // classifierRE finds a classifier noun that asks for classes of what
 // follows it ("what kinds of", "which sort of"): a question word or a
