@@ -44,6 +44,7 @@ func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 		"I'm on Fedora 40 and want to move the system to the next release. What are the steps?": {"How do I move the system to the next release (I'm on Fedora 40)?"},
 		"Before the upgrade I'd like a read-only snapshot of my root filesystem. How?":          {"How do I get a read-only snapshot of my root filesystem?"},
 		"I need an HTTPS certificate for localhost. How do I make one?":                         {"How do I make an HTTPS certificate for localhost?"},
+		"I want to print a log file without its last 5 lines. What's the quickest way?":         {"How do I print a log file without its last 5 lines?"},
 		"I want to pick 3 lines at random. Why?":                                                {"Why I want to pick 3 lines at random?"},
 		"The disk is full. What are the steps?":                                                 {"What are the steps The disk is full?"},
 		"Which tool do I use?":                                                                  {"Which tool do I use?"},

@@ -187,11 +187,16 @@ func bareHow(s string) bool {
 // do what is wished.
 func bareAfterWish(s, statement string) bool {
 	low := strings.ToLower(strings.TrimSpace(s))
-	if !bareQuestion(s) || strings.HasPrefix(low, "why") {
+	if !(bareQuestion(s) || wayQuestionRE.MatchString(low)) || strings.HasPrefix(low, "why") {
 		return false
 	}
 	return wishedTask(statement, s) != ""
 }
+
+// wayQuestionRE matches a question that asks only for a way, of some
+// manner ("Is there a quick way?", "What's the easiest way?", "Any
+// simpler way to do that?").
+var wayQuestionRE = regexp.MustCompile(`^(?:is\s+there|are\s+there|what(?:'s|’s|\s+is|\s+are)|any)\s+(?:a|an|the|some|any)?\s*(?:\w+\s+)?ways?(?:\s+to\s+do\s+(?:it|that|this))?\s*\?$`)
 
 // wishRE finds a wish in a statement and what is wished done ("For a
 // prize draw I need to pick 3 lines at random": "pick 3 lines at
