@@ -105,3 +105,24 @@ func TestAnIdentifierNamedWithItsKindIsWhatASentenceIsAbout(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedNamesInAppositionAreGlossed: "What are test.NewLocal and
+// test.NewGlobal?" names two identifiers by their own parts ("newloc",
+// not their package "test"), and a sentence that puts them in parentheses
+// after a noun ("decorators for an existing logger (`test.NewLocal` and
+// `test.NewGlobal`)") says what they are; after a verb ("refused
+// (`doc_too_large`)") it does not.
+func TestQualifiedNamesInAppositionAreGlossed(t *testing.T) {
+	const target = "test.NewLocal and test.NewGlobal in logrus"
+	if got := identifiers(target); !got["newloc"] || !got["newglob"] || got["test"] {
+		t.Errorf("identifiers = %v, want newloc and newglob, not test", got)
+	}
+	for said, want := range map[string]bool{
+		"decorators for existing logger (`test.NewLocal` and `test.NewGlobal`) which just add the hook": true,
+		"Existing loggers are replaced (`test.NewLocal` and `test.NewGlobal`) here.":                    false,
+	} {
+		if got := glossed("newloc", target, []string{said}); got != want {
+			t.Errorf("glossed(newloc, %q) = %v, want %v", said, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/mrpvm/mrpvm/plugin"
 	"github.com/mrpvm/mrpvm/plugin/text"
 	"github.com/mrpvm/mrpvm/plugins/internal/symbolic"
+	"github.com/mrpvm/mrpvm/retrieval/lexicon"
 )
 
 // subjectWord is the key word of a "what is X" target that unit k is not
@@ -151,6 +152,26 @@ func namedWithKind(w, target string, said []string) bool {
 // in group 1: "`llm_not_found` (404: model name wrong)".
 var glossRE = regexp.MustCompile("`([^`\\n]+)`[ \\t]*\\(")
 
+// appositionRE matches code spans in parentheses right after a word, the
+// word in group 1 and the parentheses' text in group 2: "decorators for
+// an existing logger (`test.NewLocal` and `test.NewGlobal`)", where the
+// noun before says what the spans are (namesKind).
+var appositionRE = regexp.MustCompile("(\\w+)[ \\t]*\\(([^()\\n]*`[^()\\n]*)\\)")
+
+// namesKind reports whether word can name a kind of thing: no past
+// participle, and the general lexicon knows it mainly as a noun, or not at
+// all. "refused (`doc_too_large`)" names what happens, not what the code
+// is. The participle is told by its ending, since the lexicon's stems
+// join it with its noun ("replaced" and "replacement").
+func namesKind(word string) bool {
+	t := text.Terms(word)
+	if len(t) != 1 || len(word) > 4 && strings.HasSuffix(strings.ToLower(word), "ed") {
+		return false
+	}
+	all, main := lexicon.PartsOfSpeech(t[0])
+	return all == 0 || main&lexicon.Noun != 0
+}
+
 // glossed reports whether w is an identifier target names and a line of
 // prose among said glosses it: writes it as code followed by a
 // parenthesis, which is how documentation says what a code, flag or name
@@ -160,6 +181,11 @@ func glossed(w, target string, said []string) bool {
 	return proseSaysIdentifier(w, target, said, func(line string) bool {
 		for _, m := range glossRE.FindAllStringSubmatch(line, -1) {
 			if symbolic.TermSet(m[1])[w] {
+				return true
+			}
+		}
+		for _, m := range appositionRE.FindAllStringSubmatch(line, -1) {
+			if symbolic.TermSet(m[2])[w] && namesKind(m[1]) {
 				return true
 			}
 		}

@@ -1581,9 +1581,9 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 }
 
 // identifierRE matches an identifier as code writes it: words joined by
-// underscores ("outside_workspace") or a lower-case word with a capital
-// inside ("luksDump").
-var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b`)
+// underscores ("outside_workspace"), a lower-case word with a capital
+// inside ("luksDump"), or a name qualified by its package ("test.NewLocal").
+var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b`)
 
 // identifiers are the terms of the identifiers target names
 // (identifierRE). An identifier names one thing of one program, so a
@@ -1592,6 +1592,10 @@ var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za
 func identifiers(target string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range identifierRE.FindAllString(target, -1) {
+		// A qualified name is named by its own part, not its package's.
+		if at := strings.LastIndexByte(m, '.'); at >= 0 {
+			m = m[at+1:]
+		}
 		if t := text.Terms(m); len(t) > 0 {
 			out[t[0]] = true
 		}
