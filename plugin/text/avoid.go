@@ -56,13 +56,14 @@ func Avoided(s string) (sought, avoided string) {
 }
 
 // opensWithAction reports whether a clause starts with a verb's -ing form,
-// after any adverbs and the pronoun that does it ("rebooting", "first deleting
+// after any adverbs and the pronoun or name that does it ("rebooting", "first deleting
 // it", "it asking first"): "without deleting it" names an action the user
 // will not take, a side effect the answer must avoid. A clause that names
 // a thing instead ("without the default middleware", "instead of
 // encoding/json") often names the very property that sets the answer
 // apart, in the words its page uses, and is left to count.
 func opensWithAction(clause string) bool {
+	subject := false
 	for _, w := range strings.Fields(strings.ToLower(clause)) {
 		w = strings.Trim(w, `"'`+"`")
 		switch {
@@ -70,10 +71,22 @@ func opensWithAction(clause string) bool {
 			continue
 		case len(w) >= 5 && strings.HasSuffix(w, "ing") && !ingNouns[w]:
 			return true
+		case !subject && !determiners[w]:
+			// A name may do the action ("without viper treating every
+			// dot as nesting"); a determiner opens a thing instead
+			// ("without the logging middleware").
+			subject = true
+			continue
 		}
 		return false
 	}
 	return false
+}
+
+// determiners open a noun phrase, which names a thing, not who acts.
+var determiners = map[string]bool{
+	"a": true, "an": true, "the": true, "any": true, "some": true, "all": true, "every": true, "each": true, "no": true,
+	"my": true, "its": true, "their": true, "your": true, "our": true, "his": true, "this": true, "that": true, "these": true, "those": true,
 }
 
 // beforeIng are the words that may stand before the -ing form of an

@@ -6,8 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestAvoided: a clause naming an action the request avoids is set apart
-// from what it seeks, to the end of the clause; a clause naming a thing,
+// TestAvoided: a clause naming an action the request avoids, whoever does
+// it, is set apart from what it seeks, to the end of the clause; a clause
+// naming a thing,
 // a bare "not" and a flag spelled with "without" are not.
 func TestAvoided(t *testing.T) {
 	for _, tc := range []struct{ in, sought, avoided string }{
@@ -18,7 +19,9 @@ func TestAvoided(t *testing.T) {
 		{"Rather than printing it, save the report", ", save the report", "printing it"},
 		{"install the package without it asking for confirmation", "install the package", "it asking for confirmation"},
 		{"run the backup without using sudo", "run the backup", "using sudo"},
+		{"unmarshal them without viper treating every dot as nesting", "unmarshal them", "viper treating every dot as nesting"},
 		{"build a router without the default middleware", "build a router without the default middleware", ""},
+		{"build a router without the logging middleware", "build a router without the logging middleware", ""},
 		{"use a local queue instead of a remote one", "use a local queue instead of a remote one", ""},
 		{"why are labels not case sensitive", "why are labels not case sensitive", ""},
 		{"configure --without-docs builds", "configure --without-docs builds", ""},
