@@ -125,4 +125,10 @@ func TestQualifiedNamesInAppositionAreGlossed(t *testing.T) {
 			t.Errorf("glossed(newloc, %q) = %v, want %v", said, got, want)
 		}
 	}
+	// A reference link glosses its name as a code span does, and a name
+	// with a capital inside after its first is an identifier.
+	const each = "GetClientIP or GetClientIPAddr, what does each give"
+	if !glossed("getclientip", each, []string{"read the resulting IP with [GetClientIP] (string) or [GetClientIPAddr] (`netip.Addr`):"}) {
+		t.Errorf("glossed(getclientip) = false for a reference link glossed in parentheses")
+	}
 }

@@ -148,9 +148,10 @@ func namedWithKind(w, target string, said []string) bool {
 	})
 }
 
-// glossRE matches a code span followed by a parenthesis, the span's text
-// in group 1: "`llm_not_found` (404: model name wrong)".
-var glossRE = regexp.MustCompile("`([^`\\n]+)`[ \\t]*\\(")
+// glossRE matches a code span or a reference link followed by a
+// parenthesis, the span's text in group 1, the link's in group 2:
+// "`llm_not_found` (404: model name wrong)", "[GetClientIP] (string)".
+var glossRE = regexp.MustCompile("(?:`([^`\\n]+)`|\\[([^\\]\\n]+)\\])[ \\t]*\\(")
 
 // appositionRE matches code spans in parentheses right after a word, the
 // word in group 1 and the parentheses' text in group 2: "decorators for
@@ -180,7 +181,7 @@ func namesKind(word string) bool {
 func glossed(w, target string, said []string) bool {
 	return proseSaysIdentifier(w, target, said, func(line string) bool {
 		for _, m := range glossRE.FindAllStringSubmatch(line, -1) {
-			if symbolic.TermSet(m[1])[w] {
+			if symbolic.TermSet(m[1] + " " + m[2])[w] {
 				return true
 			}
 		}

@@ -1581,9 +1581,10 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 }
 
 // identifierRE matches an identifier as code writes it: words joined by
-// underscores ("outside_workspace"), a lower-case word with a capital
-// inside ("luksDump"), or a name qualified by its package ("test.NewLocal").
-var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b`)
+// underscores ("outside_workspace"), a word with a capital inside after
+// its first ("luksDump", "GetClientIP"), or a name qualified by its package
+// ("test.NewLocal").
+var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
 
 // identifiers are the terms of the identifiers target names
 // (identifierRE). An identifier names one thing of one program, so a
