@@ -2326,10 +2326,13 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 			fence = !fence
 			continue
 		}
-		if fence || line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "`") {
+		if fence || line == "" || strings.HasPrefix(line, "#") || codeLine(line) {
 			continue
 		}
 		if !symbolic.AnswerExampleRE.MatchString(line) && !describes(line, cited, rc) {
+			return true
+		}
+		if notes(line, cited, rc) {
 			return true
 		}
 		if conditionPhraseRE.MatchString(line) {
@@ -2426,6 +2429,37 @@ func describes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 	}
 	for _, k := range cited {
 		if (k.Level == kus.LevelSummary || firstBlock(k, rc)) && strings.Contains(norm(k.Text()), said) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLine reports whether line, its citations aside, is one code span:
+// a command, not a sentence that opens with a name as code ("`dwebp`
+// decompresses WebP files").
+func codeLine(line string) bool {
+	l := stripCites(line)
+	return strings.HasPrefix(l, "`") && strings.HasSuffix(l, "`") && strings.Count(l, "`") == 2
+}
+
+// notes reports whether line, a page's own description quoted by the
+// answer, goes on past the sentence that says what the page is for: the
+// sentences after it are the page's notes ("Animated WebP files are not
+// supported.", "Note: neofetch is no longer maintained."), which give the
+// limits and conditions a why-question asks about. A pointer to more
+// information is no note.
+func notes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
+	if loc := citeGroupRE.FindStringSubmatchIndex(line); loc != nil && strings.HasPrefix(strings.TrimSpace(line[loc[3]:]), ":") {
+		line = strings.TrimSpace(line[loc[3]:])[1:]
+	}
+	sents := symbolic.Sentences(stripCites(line))
+	if len(sents) < 2 {
+		return false
+	}
+	for _, s := range sents[1:] {
+		low := strings.ToLower(strings.TrimSpace(s))
+		if low != "" && !strings.HasPrefix(low, "more information") {
 			return true
 		}
 	}

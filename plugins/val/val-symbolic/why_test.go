@@ -45,6 +45,16 @@ const wipefsPage = `# wipefs
 ` + "`wipefs --all {{/dev/sdXY}}`" + `
 `
 
+const dwebpPage = `# dwebp
+
+> ` + "`dwebp`" + ` decompresses WebP files into PNG images.
+> Animated WebP files are not supported.
+
+- Convert a WebP file into a PNG file:
+
+` + "`dwebp {{path/to/input.webp}} -o {{path/to/output.png}}`" + `
+`
+
 const lsblkPage = `# lsblk
 
 > List the partitions of a disk.
@@ -85,6 +95,14 @@ func TestWhyIsAnsweredByAReason(t *testing.T) {
 			"Erase the signatures of a partition. [1]\n\n- Erase the signatures of a partition (warning: the data on it becomes unreadable) [1]:\n\n" +
 				"  `wipefs --all {{/dev/sdXY}}`\n\nSources:\n[1] wipefs — linux/wipefs.md:3\n",
 			units(t, "linux/wipefs.md", wipefsPage), plugin.StatusAccepted},
+		// A page's description that goes on past what the page is for
+		// notes a limit; a description that opens with the command's
+		// name as code is prose, not a command line.
+		{"a note after the description", sourced{corpus: corpus{n: 1000, df: freqs(map[string]int{"file png convert": 100, "webp anim": 10, "dwebp": 2})},
+			src: map[string]string{"common/dwebp.md": dwebpPage}}, "Why can't dwebp turn my animated WebP into PNG frames?",
+			"`dwebp` decompresses WebP files into PNG images. Animated WebP files are not supported. [1]\n\n- Convert a WebP file into a PNG file [1]:\n\n" +
+				"  `dwebp {{path/to/input.webp}} -o {{path/to/output.png}}`\n\nSources:\n[1] dwebp — common/dwebp.md:3\n",
+			units(t, "common/dwebp.md", dwebpPage), plugin.StatusAccepted},
 		{"no caveat", caveats, "Why does lsblk list the partitions of a disk?",
 			"List the partitions of a disk. [1]\n\n- List the partitions of a disk [1]:\n\n" +
 				"  `lsblk {{/dev/sdX}}`\n\nSources:\n[1] lsblk — linux/lsblk.md:3\n",
@@ -109,6 +127,8 @@ func TestExplains(t *testing.T) {
 		{"- Rename a branch (you must switch to a different branch before doing this):\n\n  `git branch -m old new`\n", true},
 		{"- Drop a table only if it exists:\n\n  `psql -c 'drop table if exists t'`\n", true},
 		{"- Switch to a different branch:\n\n  `git switch other`\n", false},
+		{"`dwebp` decompresses WebP files. [1]\n", true},
+		{"`dwebp -o out.png in.webp` [1]\n", false},
 	} {
 		if got := explains(tc.body, nil, plugin.RunContext{}); got != tc.want {
 			t.Errorf("explains(%q) = %v, want %v", tc.body, got, tc.want)
