@@ -461,7 +461,11 @@ func (r *run) finish(ctx context.Context, res frameResult, resp *Response) {
 		t.fail(nil, CodeNoKnownTerms, "no word this follow-up adds to the conversation's topic is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))
 		res = frameResult{status: StatusNoContext, answer: fmt.Sprintf("No word this question adds to what the conversation is about (%s) occurs in the knowledge base, and none is close enough to one of its words to be read as a typing mistake: the knowledge base does not say.", strings.Join(words, ", "))}
 	}
-	if res.status == StatusNoContext || res.status == StatusFailure {
+	// Only a searched question can be said to have no word close to one
+	// of the knowledge base: the search is where the kb-plugins read
+	// misspelt words as the words they were meant to be. A question
+	// settled before it (a first turn that refers back) keeps its reason.
+	if (res.status == StatusNoContext || res.status == StatusFailure) && r.searched {
 		if words := r.unknownWords(); len(words) > 0 {
 			r.searched = false
 			t.fail(nil, CodeNoKnownTerms, "no word of the question is in the knowledge base or close to a word of it: %s", strings.Join(words, ", "))

@@ -45,3 +45,18 @@ func TestBadInputKeepsNothingInTheSession(t *testing.T) {
 	assert.Contains(t, vm.ErrorCodes(resp), vm.CodeNoKnownTerms)
 	assert.Equal(t, kept, units(sid), "a question of unknown words keeps no session KU")
 }
+
+// TestAFirstTurnThatRefersBackKeepsItsReason: a first turn read as a
+// follow-up ("one" pointing back) that is never searched is not said to
+// hold no word close to the knowledge base's: its misspelt words were
+// never offered to the kb-plugins' spelling correction. The answer gives
+// the reason it was not searched.
+func TestAFirstTurnThatRefersBackKeepsItsReason(t *testing.T) {
+	w := openIngested(t, map[string]string{"printenv.md": "# printenv\n\n> Print the values of environment variables.\n\n- Display the value of a specific variable:\n\n`printenv {{HOME}}`\n"})
+	resp, err := w.VM.Ask(context.Background(), vm.Request{Question: "prnit the valeu of one enviroment varible"})
+	require.NoError(t, err)
+	assert.Equal(t, vm.StatusNoContext, resp.Status)
+	assert.Contains(t, vm.ErrorCodes(resp), vm.CodeFollowUpNoContext)
+	assert.NotContains(t, vm.ErrorCodes(resp), vm.CodeNoKnownTerms)
+	assert.NotContains(t, resp.AnswerMarkdown, "close enough")
+}
