@@ -1139,7 +1139,7 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 		return ev
 	}
 	if slices.Contains(c.Anchors, ev[0].KU.SourceID) {
-		return ev
+		return r.ownSectionFirst(ev)
 	}
 	folders := r.anchorFolders(c.Anchors)
 	inFolder := func(src string) bool {
@@ -1201,6 +1201,47 @@ func (r *run) preferEarlier(ev []plugin.ScoredKU) []plugin.ScoredKU {
 	r.trace.note("follow-up: %s, the source of turn %s, put first", pick.KU.SourceID, c.TurnID)
 	return out
 }
+
+// ownSectionFirst puts first, in a follow-up's evidence that opens with a
+// unit of the page the conversation is on, the unit of that page that
+// holds more of the follow-up's own words (cover) among those ranked
+// nearly as high (sectionTie of the first's score, in the first few): the
+// topic's words, which every section of the page shares, rank the page's
+// sections; what the follow-up adds picks one ("Which method does that
+// set type have to implement?" after viper's "Working with Flags": "Flag
+// interfaces", not "What is Viper?").
+func (r *run) ownSectionFirst(ev []plugin.ScoredKU) []plugin.ScoredKU {
+	if len(r.own) == 0 {
+		return ev
+	}
+	src := ev[0].KU.SourceID
+	best, bestCover := 0, r.cover(ev[0].KU)
+	for i := 1; i < min(len(ev), sectionTieRanks); i++ {
+		e := ev[i]
+		if e.KU == nil || e.KU.SourceID != src || e.Score < sectionTie*ev[0].Score {
+			continue
+		}
+		if c := r.cover(e.KU); c > bestCover {
+			best, bestCover = i, c
+		}
+	}
+	if best == 0 {
+		return ev
+	}
+	r.trace.note("follow-up: %s holds more of what the follow-up adds than %s; put first", ev[best].KU.ID, ev[0].KU.ID)
+	pick := ev[best]
+	pick.Score = ev[0].Score * (1 + sectionLead) // ahead of the unit it displaces, not tied with it
+	return putFirst(ev, best, pick)
+}
+
+// sectionTie and sectionTieRanks bound the units ownSectionFirst weighs:
+// those within sectionTieRanks of the top that score at least sectionTie
+// of the first's score.
+const (
+	sectionTie      = 0.85
+	sectionTieRanks = 4
+	sectionLead     = 0.05
+)
 
 // unitText is what a unit itself says: its title and the Markdown it was
 // read from up to its first subheading (a section unit's stored text is

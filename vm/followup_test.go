@@ -317,3 +317,32 @@ func TestAnsweredFollowUpNarrowsAnUnansweredTopic(t *testing.T) {
 	require.Len(t, s.Context, 2)
 	assert.Equal(t, "nginx", s.Context[1].Topic, "the words naming the answering page")
 }
+
+// TestOwnSectionFirst: among the units of the conversation's page ranked
+// nearly as high as the first, the one holding more of the follow-up's
+// own words leads, a little ahead of the one it displaces; a unit ranked
+// well below, or of another page, does not.
+func TestOwnSectionFirst(t *testing.T) {
+	what := &kus.KU{ID: "viper/README.md::2::0", SourceID: "viper/README.md", Title: "What is Viper?", TextBody: "Viper supports reading from command line flags."}
+	iface := &kus.KU{ID: "viper/README.md::14::0", SourceID: "viper/README.md", Title: "Flag interfaces", TextBody: "Implement the FlagValueSet interface: its method VisitAll visits each flag of the set."}
+	other := &kus.KU{ID: "cli/README.md::3::0", SourceID: "cli/README.md", Title: "Flags", TextBody: "Implement the method of the set type."}
+	r := &run{own: []string{"method", "set", "type", "implement"}, trace: &Trace{}}
+	for _, tc := range []struct {
+		name string
+		ev   []plugin.ScoredKU
+		want string
+	}{
+		{"a section of the page nearly as high", []plugin.ScoredKU{{KU: what, Score: 1}, {KU: iface, Score: 0.9}}, iface.ID},
+		{"a section of the page well below", []plugin.ScoredKU{{KU: what, Score: 1}, {KU: iface, Score: 0.5}}, what.ID},
+		{"another page", []plugin.ScoredKU{{KU: what, Score: 1}, {KU: other, Score: 0.95}}, what.ID},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := r.ownSectionFirst(tc.ev)
+			require.Len(t, got, len(tc.ev))
+			assert.Equal(t, tc.want, got[0].KU.ID)
+			if tc.want != tc.ev[0].KU.ID {
+				assert.Greater(t, got[0].Score, got[1].Score)
+			}
+		})
+	}
+}
