@@ -50,6 +50,11 @@ func situationContext(statement string) (ctx string, ok bool) {
 	if len(words) >= 3 && ownerWords[words[0]] {
 		return ownedContext(statement, locs)
 	}
+	// "One of my containers hogs RAM": a part of the user's own things is
+	// their own thing too.
+	if n := partOfOwn(words); n > 0 && len(words) >= n+2 {
+		return lentFrom(statement, locs[n][0])
+	}
 	if len(words) < 3 || !situationSubjects[words[0]] {
 		return "", false
 	}
@@ -108,6 +113,22 @@ var ownerWords = map[string]bool{"my": true, "our": true}
 func ownedContext(statement string, locs [][]int) (string, bool) {
 	return lentFrom(statement, locs[1][0])
 }
+
+// partOfOwn is the number of words that open a subject naming some of
+// the user's own things ("one of my", "some of our", "a few of my"), 0
+// when words do not open so.
+func partOfOwn(words []string) int {
+	for n := 2; n <= 3 && n < len(words); n++ {
+		if words[n-1] == "of" && ownerWords[words[n]] && quantifiers[strings.Join(words[:n-1], " ")] {
+			return n + 1
+		}
+	}
+	return 0
+}
+
+// quantifiers name how many of a group ("one", "some", "a few").
+var quantifiers = map[string]bool{"one": true, "some": true, "all": true, "most": true, "many": true, "several": true,
+	"both": true, "two": true, "a few": true, "each": true, "any": true, "none": true}
 
 // adverb reports whether a word is only ever an adverb ("already",
 // "never", "accidentally" of the lexicon's senses).
