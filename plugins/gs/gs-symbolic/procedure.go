@@ -1499,16 +1499,17 @@ func pointsTo(p procedure) string {
 }
 
 // names reports whether the task names title as the tool to use ("with
-// sed", "using jq", "the tar command"). A title that merely occurs as a
-// word ("a zip archive", "a symbolic link") does not count: many tools are
-// named after what they handle.
+// sed", "using jq", "the tar command", "tell make to build"). A title that
+// merely occurs as a word ("a zip archive", "a symbolic link") does not
+// count: many tools are named after what they handle.
 func names(task, title string) bool {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return false
 	}
 	low, t := strings.ToLower(task), regexp.QuoteMeta(strings.ToLower(title))
-	re, err := regexp.Compile(`\b(?:with|using|via|through|in|from)\s+(?:the\s+)?` + "`?" + t + "`?" + `(?:$|[^\w-])|(?:^|[^\w-])` + t + "`?" + `\s+(?:command|tool|cli|utility)\b`)
+	re, err := regexp.Compile(`\b(?:with|using|via|through|in|from)\s+(?:the\s+)?` + "`?" + t + "`?" + `(?:$|[^\w-])|(?:^|[^\w-])` + t + "`?" + `\s+(?:command|tool|cli|utility)\b` +
+		`|\b(?:tell|ask|get|force|instruct)\s+(?:the\s+)?` + "`?" + t + "`?" + `\s+to\b`)
 	return err == nil && re.MatchString(low)
 }
 

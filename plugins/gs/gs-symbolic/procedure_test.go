@@ -43,6 +43,9 @@ func TestNames(t *testing.T) {
 		{"add a folder to a zip archive", "zip", false},
 		{"create a symbolic link", "link", false},
 		{"generate a key with openssl-genrsa", "openssl", false},
+		// The tool the task tells to act is named; the word as a verb is not.
+		{"tell make to build a target with 4 jobs running in parallel", "make", true},
+		{"make a directory with parent folders", "make", false},
 	})
 }
 
