@@ -280,7 +280,7 @@ var ratchets = []ratchet{
 	// The fourteenth development set alone, one answer under its first
 	// run (it was written before the system was run on it): whoever
 	// raises its figures raises these.
-	{"fourteenth development set right answers", []string{"dev14"}, floors{0.41, 0.37, 0.54, 0.44}}, // 15/34, 22/56, 20/35; 57/125
+	{"fourteenth development set right answers", []string{"dev14"}, floors{0.41, 0.39, 0.54, 0.45}}, // 15/34, 23/56, 20/35; 58/125
 	// The fifteenth development set alone, one answer under its first
 	// run (it was written before the system was run on it): whoever
 	// raises its figures raises these.
