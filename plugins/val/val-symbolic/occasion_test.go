@@ -275,6 +275,12 @@ func TestTargetTrims(t *testing.T) {
 			"What happens to the units of a deleted note": "to the units of a deleted note",
 			"what happens next":                           "what happens next",
 		}},
+		// A field named as a world is the field itself.
+		{"domainFree", domainFree, map[string]string{
+			"kind in the Kubernetes tooling world": "kind in the Kubernetes tooling ",
+			"httpvcr in the go-chi ecosystem":      "httpvcr in the go-chi ",
+			"the world of containers":              "the world of containers",
+		}},
 		{"classifierFree", classifierFree, map[string]string{
 			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",
 			"What sort of things does it do":            "What things does it do",

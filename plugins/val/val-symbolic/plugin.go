@@ -340,9 +340,11 @@ func (p *Plugin) check(in *plugin.ValidateInput, rc plugin.RunContext, rar symbo
 	// semiModalFree); nor an equative construction ("as soon as", "as
 	// well", degreeFree), nor the adjective that judges an extraposed
 	// clause's action ("is it fine to", evaluationFree), nor the frame of
-	// a question about what follows ("what happens if", happensFree).
+	// a question about what follows ("what happens if", happensFree), nor
+	// the noun that names a field as a world ("in the go-chi ecosystem",
+	// domainFree).
 	for i, t := range targets {
-		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(happensFree(t))))), answerTerms)), "$1"), "$1$2")
+		targets[i] = contactRE.ReplaceAllString(combiningRE.ReplaceAllString(classifierFree(ownPlaceFree(sceneFree(semiModalFree(evaluationFree(degreeFree(domainFree(happensFree(t)))))), answerTerms)), "$1"), "$1$2")
 	}
 	// "How soon", "how long" and "how often" ask for a span of time: an
 	// answer that gives one ("within 48 hours", "timeoutMs") answers the
@@ -2152,6 +2154,15 @@ var happensRE = regexp.MustCompile(`(?i)\bwhat\s+(?:happens|will\s+happen|would\
 
 // happensFree is target without the frame happensRE finds.
 func happensFree(target string) string { return happensRE.ReplaceAllString(target, "$1") }
+
+// domainFree is target without the noun domainRE finds.
+func domainFree(target string) string { return domainRE.ReplaceAllString(target, "$1") }
+
+// domainRE finds a field of activity named as a world ("in the
+// Kubernetes tooling world", "in the go-chi ecosystem"): the noun only
+// says that what comes before it is a field, in which the question is
+// asked.
+var domainRE = regexp.MustCompile(`(?i)\b(in\s+the\s+(?:[\w./-]+\s+){1,3})(?:world|ecosystem|space|universe|realm|landscape)\b`)
 
 // classifierRE finds a classifier noun that asks for classes of what
 // follows it ("what kinds of", "which sort of"): a question word or a
