@@ -1236,7 +1236,8 @@ func (r *run) ownSectionFirst(ev []plugin.ScoredKU) []plugin.ScoredKU {
 
 // sectionTie and sectionTieRanks bound the units ownSectionFirst weighs:
 // those within sectionTieRanks of the top that score at least sectionTie
-// of the first's score.
+// of the first's score; the unit it puts first scores sectionLead more
+// than the first did, so that the solver ranks it ahead, not level.
 const (
 	sectionTie      = 0.85
 	sectionTieRanks = 4

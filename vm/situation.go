@@ -128,7 +128,7 @@ func partOfOwn(words []string) int {
 
 // quantifiers name how many of a group ("one", "some", "a few").
 var quantifiers = map[string]bool{"one": true, "some": true, "all": true, "most": true, "many": true, "several": true,
-	"both": true, "two": true, "a few": true, "each": true, "any": true, "none": true}
+	"both": true, "a few": true, "each": true, "any": true, "none": true}
 
 // adverb reports whether a word is only ever an adverb ("already",
 // "never", "accidentally" of the lexicon's senses).

@@ -56,21 +56,26 @@ func Avoided(s string) (sought, avoided string) {
 }
 
 // opensWithAction reports whether a clause starts with a verb's -ing form,
-// after any adverbs and the pronoun or name that does it ("rebooting", "first deleting
-// it", "it asking first"): "without deleting it" names an action the user
+// after any adverbs and the pronoun or name that does it ("rebooting",
+// "first deleting it", "it asking first", "viper treating every dot as
+// nesting"): "without deleting it" names an action the user
 // will not take, a side effect the answer must avoid. A clause that names
 // a thing instead ("without the default middleware", "instead of
 // encoding/json") often names the very property that sets the answer
 // apart, in the words its page uses, and is left to count.
 func opensWithAction(clause string) bool {
+	words := strings.Fields(strings.ToLower(clause))
 	subject := false
-	for _, w := range strings.Fields(strings.ToLower(clause)) {
+	for i, w := range words {
 		w = strings.Trim(w, `"'`+"`")
 		switch {
 		case strings.HasSuffix(w, "ly") || beforeIng[w]:
 			continue
 		case len(w) >= 5 && strings.HasSuffix(w, "ing") && !ingNouns[w]:
-			return true
+			// After a name, the -ing form is an action only with an
+			// object of its own ("viper treating every dot"); without
+			// one the name modifies a noun ("directory listing").
+			return !subject || i+1 < len(words)
 		case !subject && !determiners[w]:
 			// A name may do the action ("without viper treating every
 			// dot as nesting"); a determiner opens a thing instead

@@ -8,8 +8,7 @@ import (
 
 // TestAvoided: a clause naming an action the request avoids, whoever does
 // it, is set apart from what it seeks, to the end of the clause; a clause
-// naming a thing,
-// a bare "not" and a flag spelled with "without" are not.
+// naming a thing, a bare "not" and a flag spelled with "without" are not.
 func TestAvoided(t *testing.T) {
 	for _, tc := range []struct{ in, sought, avoided string }{
 		{"clear a cache folder without restarting the daemon", "clear a cache folder", "restarting the daemon"},
@@ -22,6 +21,7 @@ func TestAvoided(t *testing.T) {
 		{"unmarshal them without viper treating every dot as nesting", "unmarshal them", "viper treating every dot as nesting"},
 		{"build a router without the default middleware", "build a router without the default middleware", ""},
 		{"build a router without the logging middleware", "build a router without the logging middleware", ""},
+		{"serve static files without directory listing", "serve static files without directory listing", ""},
 		{"use a local queue instead of a remote one", "use a local queue instead of a remote one", ""},
 		{"why are labels not case sensitive", "why are labels not case sensitive", ""},
 		{"configure --without-docs builds", "configure --without-docs builds", ""},

@@ -1509,7 +1509,7 @@ func names(task, title string) bool {
 	}
 	low, t := strings.ToLower(task), regexp.QuoteMeta(strings.ToLower(title))
 	re, err := regexp.Compile(`\b(?:with|using|via|through|in|from)\s+(?:the\s+)?` + "`?" + t + "`?" + `(?:$|[^\w-])|(?:^|[^\w-])` + t + "`?" + `\s+(?:command|tool|cli|utility)\b` +
-		`|\b(?:tell|ask|get|force|instruct)\s+(?:the\s+)?` + "`?" + t + "`?" + `\s+to\b`)
+		`|\b(?:tell|ask|instruct)\s+(?:the\s+)?` + "`?" + t + "`?" + `\s+to\b`)
 	return err == nil && re.MatchString(low)
 }
 

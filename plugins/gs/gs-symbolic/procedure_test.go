@@ -46,6 +46,7 @@ func TestNames(t *testing.T) {
 		// The tool the task tells to act is named; the word as a verb is not.
 		{"tell make to build a target with 4 jobs running in parallel", "make", true},
 		{"make a directory with parent folders", "make", false},
+		{"get the date to show in UTC", "date", false},
 	})
 }
 

@@ -182,12 +182,17 @@ func bareHow(s string) bool {
 }
 
 // bareAfterWish reports whether s, a question of question words and stop
-// words alone that does not ask why ("What are the steps?", "What do I
-// do?", "Is there a way?"), follows a statement of a wish: it asks how to
-// do what is wished.
+// words alone that asks what to do or whether there is a way ("What are
+// the steps?", "What do I do?", "Is there a way?"), follows a statement
+// of a wish: it asks how to do what is wished. A question of time, place,
+// person or reason ("When?", "Where?", "Why?") or a yes/no question
+// ("Should I?") asks something else of the wish.
 func bareAfterWish(s, statement string) bool {
 	low := strings.ToLower(strings.TrimSpace(s))
-	if !(bareQuestion(s) || wayQuestionRE.MatchString(low)) || strings.HasPrefix(low, "why") {
+	if wayQuestionRE.MatchString(low) {
+		return wishedTask(statement, s) != ""
+	}
+	if !bareQuestion(s) || !startsWithAny(low, []string{"what", "which"}) {
 		return false
 	}
 	return wishedTask(statement, s) != ""
@@ -196,13 +201,14 @@ func bareAfterWish(s, statement string) bool {
 // wayQuestionRE matches a question that asks only for a way, of some
 // manner ("Is there a quick way?", "What's the easiest way?", "Any
 // simpler way to do that?").
-var wayQuestionRE = regexp.MustCompile(`^(?:is\s+there|are\s+there|what(?:'s|’s|\s+is|\s+are)|any)\s+(?:a|an|the|some|any)?\s*(?:\w+\s+)?ways?(?:\s+to\s+do\s+(?:it|that|this))?\s*\?$`)
+var wayQuestionRE = regexp.MustCompile(`^(?:is\s+there|are\s+there|what(?:'s|’s|\s+is|\s+are)|any)\s+(?:a|an|the|some|any)?\s*(?:\w+\s+){0,2}ways?(?:\s+to\s+do\s+(?:it|that|this))?\s*\?$`)
 
 // wishRE finds a wish in a statement and what is wished done ("For a
 // prize draw I need to pick 3 lines at random": "pick 3 lines at
 // random"; "I'm on Fedora and want to move to the next release": "move
-// to the next release"). The subject may be left out after "and", and an
-// adverb may stand before the verb ("I just want to").
+// to the next release"). The subject may be left out after "and" when
+// the clause before it is the user's own (firstPerson), and an adverb may
+// stand before the verb ("I just want to").
 var wishRE = regexp.MustCompile(`(?i)\b(i|we|and)(?:\s+(?:just|really|only|also|still|now|simply))?(?:\s+(?:want|need|have|would\s+like)|\s*['’]d\s+like)\s+to\s+(\w.*)`)
 
 // wishedThingRE finds a wish for a thing rather than an act ("Before the
@@ -221,22 +227,44 @@ var wishedThingRE = regexp.MustCompile(`(?i)\b(?:i|we)(?:\s+(?:just|really|only|
 // a follow-up keeps its topic.
 func wishedTask(statement, question string) string {
 	st := strings.TrimSpace(statement)
-	if m := wishRE.FindStringSubmatchIndex(st); m != nil {
+	for _, m := range wishRE.FindAllStringSubmatchIndex(st, -1) {
 		task := "How do I " + strings.TrimRight(st[m[4]:m[5]], ".!;: ")
-		if before := strings.TrimRight(strings.TrimSpace(st[:m[2]]), ",;"); strings.EqualFold(st[m[2]:m[3]], "and") && before != "" {
+		if strings.EqualFold(st[m[2]:m[3]], "and") {
+			before := strings.TrimRight(strings.TrimSpace(st[:m[2]]), ",;")
+			if !firstPerson(before) {
+				continue // "The backups pile up and need to be pruned": not the user's wish
+			}
 			task += " (" + before + ")"
 		}
 		return task + "?"
 	}
 	if m := wishedThingRE.FindStringSubmatch(st); m != nil {
 		verb := "get"
-		if q := askedVerbRE.FindStringSubmatch(strings.TrimSpace(question)); q != nil {
+		if q := askedVerbRE.FindStringSubmatch(strings.TrimSpace(question)); q != nil && !proVerbs[strings.ToLower(q[1])] {
 			verb = strings.ToLower(q[1])
 		}
 		return "How do I " + verb + " " + strings.TrimRight(m[1], ".!;: ") + "?"
 	}
 	return ""
 }
+
+// firstPerson reports whether clause opens with the user as its subject
+// ("I'm on Fedora 40", "we run a cluster").
+func firstPerson(clause string) bool {
+	f := strings.Fields(strings.ToLower(clause))
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ReplaceAll(f[0], "’", "'") {
+	case "i", "we", "i'm", "we're", "i've", "we've", "i'd", "we'd":
+		return true
+	}
+	return false
+}
+
+// proVerbs stand for any action ("How do I do that?"): they name none
+// the wished thing could be asked with.
+var proVerbs = map[string]bool{"do": true, "achieve": true, "manage": true, "accomplish": true}
 
 // askedVerbRE finds the verb of a question that asks how to act on what
 // was said before it ("How do I make one?": "make").

@@ -131,4 +131,11 @@ func TestQualifiedNamesInAppositionAreGlossed(t *testing.T) {
 	if !glossed("getclientip", each, []string{"read the resulting IP with [GetClientIP] (string) or [GetClientIPAddr] (`netip.Addr`):"}) {
 		t.Errorf("glossed(getclientip) = false for a reference link glossed in parentheses")
 	}
+	// An inline link is no gloss, and a product's name is no identifier.
+	if glossed("getclientip", each, []string{"read the resulting IP with [GetClientIP](https://pkg.go.dev/x) in a handler"}) {
+		t.Errorf("glossed(getclientip) = true for an inline link")
+	}
+	if got := identifiers("GitHub Actions or JavaScript with SetHeader"); got["github"] || got["javascript"] || !got["sethead"] {
+		t.Errorf("identifiers = %v, want SetHeader's term only", got)
+	}
 }

@@ -280,6 +280,7 @@ func TestTargetTrims(t *testing.T) {
 			"kind in the Kubernetes tooling world": "kind in the Kubernetes tooling ",
 			"httpvcr in the go-chi ecosystem":      "httpvcr in the go-chi ",
 			"the world of containers":              "the world of containers",
+			"free memory in the user space":        "free memory in the user space",
 		}},
 		{"classifierFree", classifierFree, map[string]string{
 			"kinds of things can I manage with nmcli":   "things can I manage with nmcli",

@@ -150,8 +150,11 @@ func namedWithKind(w, target string, said []string) bool {
 
 // glossRE matches a code span or a reference link followed by a
 // parenthesis, the span's text in group 1, the link's in group 2:
-// "`llm_not_found` (404: model name wrong)", "[GetClientIP] (string)".
-var glossRE = regexp.MustCompile("(?:`([^`\\n]+)`|\\[([^\\]\\n]+)\\])[ \\t]*\\(")
+// "`llm_not_found` (404: model name wrong)", "[GetClientIP] (string)". A
+// link's text right before a parenthesis is an inline link
+// ("[GetClientIP](https://...)"), no gloss: the reference link needs
+// space before it.
+var glossRE = regexp.MustCompile("(?:`([^`\\n]+)`[ \\t]*|\\[([^\\]\\n]+)\\][ \\t]+)\\(")
 
 // appositionRE matches code spans in parentheses right after a word, the
 // word in group 1 and the parentheses' text in group 2: "decorators for
@@ -162,15 +165,30 @@ var appositionRE = regexp.MustCompile("(\\w+)[ \\t]*\\(([^()\\n]*`[^()\\n]*)\\)"
 // namesKind reports whether word can name a kind of thing: no past
 // participle, and the general lexicon knows it mainly as a noun, or not at
 // all. "refused (`doc_too_large`)" names what happens, not what the code
-// is. The participle is told by its ending, since the lexicon's stems
-// join it with its noun ("replaced" and "replacement").
+// is. The participle is told by its form (participle), since the
+// lexicon's stems join it with its noun ("replaced" and "replacement").
 func namesKind(word string) bool {
 	t := text.Terms(word)
-	if len(t) != 1 || len(word) > 4 && strings.HasSuffix(strings.ToLower(word), "ed") {
+	if len(t) != 1 || participle(strings.ToLower(word)) {
 		return false
 	}
 	all, main := lexicon.PartsOfSpeech(t[0])
 	return all == 0 || main&lexicon.Noun != 0
+}
+
+// participle reports whether w reads as a verb's past participle: it ends
+// in "-ed" and, without "d" or "ed", is a word the lexicon knows as a
+// verb ("replaced", "refused"; not "speed").
+func participle(w string) bool {
+	if len(w) <= 4 || !strings.HasSuffix(w, "ed") {
+		return false
+	}
+	for _, stem := range []string{w[:len(w)-1], w[:len(w)-2]} {
+		if t := text.Terms(stem); len(t) == 1 && lexicon.HasVerbSense(t[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // glossed reports whether w is an identifier target names and a line of

@@ -1585,8 +1585,15 @@ func together(target string, k *kus.KU, said []string, rc plugin.RunContext, tas
 // identifierRE matches an identifier as code writes it: words joined by
 // underscores ("outside_workspace"), a word with a capital inside after
 // its first ("luksDump", "GetClientIP"), or a name qualified by its package
-// ("test.NewLocal").
+// ("test.NewLocal"). A name that opens with a capital is an identifier
+// only when its first word is a verb, as a function's name is
+// ("GetClientIP", "SetHeader"), or "New", a constructor's (codeName):
+// "GitHub" and "JavaScript" are names of products.
 var identifierRE = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
+
+// pascalRE matches a name written with capitals at its first word and
+// inside ("GetClientIP", "GitHub"), its first word in group 1.
+var pascalRE = regexp.MustCompile(`^([A-Z][a-z0-9]+)[A-Z]`)
 
 // identifiers are the terms of the identifiers target names
 // (identifierRE). An identifier names one thing of one program, so a
@@ -1598,12 +1605,33 @@ func identifiers(target string) map[string]bool {
 		// A qualified name is named by its own part, not its package's.
 		if at := strings.LastIndexByte(m, '.'); at >= 0 {
 			m = m[at+1:]
+		} else if !codeName(m) {
+			continue
 		}
 		if t := text.Terms(m); len(t) > 0 {
 			out[t[0]] = true
 		}
 	}
 	return out
+}
+
+// codeName reports whether a name that opens with a capital and has
+// another inside reads as code: its first word is a verb or "New"
+// (identifierRE). Other names (lower-case first, underscores) always do.
+func codeName(m string) bool {
+	p := pascalRE.FindStringSubmatch(m)
+	if p == nil {
+		return true
+	}
+	if p[1] == "New" {
+		return true
+	}
+	t := text.Terms(p[1])
+	if len(t) != 1 {
+		return false
+	}
+	_, main := lexicon.PartsOfSpeech(t[0])
+	return main&lexicon.Verb != 0
 }
 
 // several reports whether target names several things ("kb-fast and
@@ -2161,8 +2189,8 @@ func domainFree(target string) string { return domainRE.ReplaceAllString(target,
 // domainRE finds a field of activity named as a world ("in the
 // Kubernetes tooling world", "in the go-chi ecosystem"): the noun only
 // says that what comes before it is a field, in which the question is
-// asked.
-var domainRE = regexp.MustCompile(`(?i)\b(in\s+the\s+(?:[\w./-]+\s+){1,3})(?:world|ecosystem|space|universe|realm|landscape)\b`)
+// asked. "space" is left out: "user space" and "disk space" are things.
+var domainRE = regexp.MustCompile(`(?i)\b(in\s+the\s+(?:[\w./-]+\s+){1,3})(?:world|ecosystem|universe|realm|landscape)\b`)
 
 // classifierRE finds a classifier noun that asks for classes of what
 // follows it ("what kinds of", "which sort of"): a question word or a
@@ -2343,7 +2371,7 @@ func explains(body string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 		if !symbolic.AnswerExampleRE.MatchString(line) && !describes(line, cited, rc) {
 			return true
 		}
-		if notes(line, cited, rc) {
+		if describes(line, cited, rc) && notes(line) {
 			return true
 		}
 		if conditionPhraseRE.MatchString(line) {
@@ -2430,9 +2458,7 @@ func remarks(body string, targets []string, cited map[int]*kus.KU, rar symbolic.
 // introduced by existing commits", optionally after "Title [1]: "), which
 // says what the page is for, not why.
 func describes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
-	if loc := citeGroupRE.FindStringSubmatchIndex(line); loc != nil && strings.HasPrefix(strings.TrimSpace(line[loc[3]:]), ":") {
-		line = strings.TrimSpace(line[loc[3]:])[1:]
-	}
+	line = withoutLabel(line)
 	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 	said := norm(strings.TrimSpace(stripCites(line)))
 	if said == "" {
@@ -2446,25 +2472,44 @@ func describes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
 	return false
 }
 
-// codeLine reports whether line, its citations aside, is one code span:
-// a command, not a sentence that opens with a name as code ("`dwebp`
-// decompresses WebP files").
-func codeLine(line string) bool {
-	l := stripCites(line)
-	return strings.HasPrefix(l, "`") && strings.HasSuffix(l, "`") && strings.Count(l, "`") == 2
+// withoutLabel is line without the "Title [1]:" an answer opens a
+// source's statements with.
+func withoutLabel(line string) string {
+	if loc := citeGroupRE.FindStringSubmatchIndex(line); loc != nil && strings.HasPrefix(strings.TrimSpace(line[loc[3]:]), ":") {
+		return strings.TrimSpace(line[loc[3]:])[1:]
+	}
+	return line
 }
 
-// notes reports whether line, a page's own description quoted by the
-// answer, goes on past the sentence that says what the page is for: the
-// sentences after it are the page's notes ("Animated WebP files are not
-// supported.", "Note: neofetch is no longer maintained."), which give the
-// limits and conditions a why-question asks about. A pointer to more
-// information is no note.
-func notes(line string, cited map[int]*kus.KU, rc plugin.RunContext) bool {
-	if loc := citeGroupRE.FindStringSubmatchIndex(line); loc != nil && strings.HasPrefix(strings.TrimSpace(line[loc[3]:]), ":") {
-		line = strings.TrimSpace(line[loc[3]:])[1:]
+// codeLine reports whether line is code alone: once its code spans and
+// citations are taken out, only punctuation and the words that join
+// commands ("or", "and") are left. A sentence that opens with a name as
+// code ("`dwebp` decompresses WebP files") is prose.
+func codeLine(line string) bool {
+	l := stripCites(line)
+	if !strings.Contains(l, "`") {
+		return false
 	}
-	sents := symbolic.Sentences(stripCites(line))
+	rest := codeSpanRE.ReplaceAllString(l, " ")
+	for _, w := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w != "or" && w != "and" {
+			return false
+		}
+	}
+	return true
+}
+
+// codeSpanRE matches an inline code span.
+var codeSpanRE = regexp.MustCompile("`[^`\n]*`")
+
+// notes reports whether line, a page's own description quoted by the
+// answer (describes), goes on past the sentence that says what the page
+// is for: the sentences after it are the page's notes ("Animated WebP
+// files are not supported.", "Note: neofetch is no longer maintained."),
+// which give the limits and conditions a why-question asks about. A
+// pointer to more information is no note.
+func notes(line string) bool {
+	sents := symbolic.Sentences(stripCites(withoutLabel(line)))
 	if len(sents) < 2 {
 		return false
 	}
