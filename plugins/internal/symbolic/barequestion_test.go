@@ -45,14 +45,15 @@ func TestToolQuestionAsksHowToDoTheStatementBefore(t *testing.T) {
 		"Before the upgrade I'd like a read-only snapshot of my root filesystem. How?":          {"How do I get a read-only snapshot of my root filesystem?"},
 		"I need an HTTPS certificate for localhost. How do I make one?":                         {"How do I make an HTTPS certificate for localhost?"},
 		"I want to print a log file without its last 5 lines. What's the quickest way?":         {"How do I print a log file without its last 5 lines?"},
-		"I want to renew the certificate. When?":                                                {"When I want to renew the certificate?"},
-		"I need a certificate for localhost. How do I do that?":                                 {"How do I get a certificate for localhost?"},
-		"The old backups pile up and need to be pruned. How?":                                   {"How The old backups pile up and need to be pruned?"},
-		"I want to print a log without its last lines. Is there a more efficient way?":          {"How do I print a log without its last lines?"},
-		"I want to pick 3 lines at random. Why?":                                                {"Why I want to pick 3 lines at random?"},
-		"The disk is full. What are the steps?":                                                 {"What are the steps The disk is full?"},
-		"Which tool do I use?":                                                                  {"Which tool do I use?"},
-		"How do I crop a PNG? Which tool do I use?":                                             {"How do I crop a PNG?", "Which tool do I use?"},
+		"I have a big log file. How?":                                                  {"How I have a big log file?"},
+		"I want to renew the certificate. When?":                                       {"When I want to renew the certificate?"},
+		"I need a certificate for localhost. How do I do that?":                        {"How do I get a certificate for localhost?"},
+		"The old backups pile up and need to be pruned. How?":                          {"How The old backups pile up and need to be pruned?"},
+		"I want to print a log without its last lines. Is there a more efficient way?": {"How do I print a log without its last lines?"},
+		"I want to pick 3 lines at random. Why?":                                       {"Why I want to pick 3 lines at random?"},
+		"The disk is full. What are the steps?":                                        {"What are the steps The disk is full?"},
+		"Which tool do I use?":                                                         {"Which tool do I use?"},
+		"How do I crop a PNG? Which tool do I use?":                                    {"How do I crop a PNG?", "Which tool do I use?"},
 	}
 	requireTasks(t, tasksOf)
 }

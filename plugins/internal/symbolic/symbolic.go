@@ -189,13 +189,8 @@ func bareHow(s string) bool {
 // ("Should I?") asks something else of the wish.
 func bareAfterWish(s, statement string) bool {
 	low := strings.ToLower(strings.TrimSpace(s))
-	if wayQuestionRE.MatchString(low) {
-		return wishedTask(statement, s) != ""
-	}
-	if !bareQuestion(s) || !startsWithAny(low, []string{"what", "which"}) {
-		return false
-	}
-	return wishedTask(statement, s) != ""
+	asksWhat := wayQuestionRE.MatchString(low) || bareQuestion(s) && startsWithAny(low, []string{"what", "which"})
+	return asksWhat && wishedTask(statement, s) != ""
 }
 
 // wayQuestionRE matches a question that asks only for a way, of some
@@ -209,12 +204,20 @@ var wayQuestionRE = regexp.MustCompile(`^(?:is\s+there|are\s+there|what(?:'s|’
 // to the next release"). The subject may be left out after "and" when
 // the clause before it is the user's own (firstPerson), and an adverb may
 // stand before the verb ("I just want to").
-var wishRE = regexp.MustCompile(`(?i)\b(i|we|and)(?:\s+(?:just|really|only|also|still|now|simply))?(?:\s+(?:want|need|have|would\s+like)|\s*['’]d\s+like)\s+to\s+(\w.*)`)
+var wishRE = regexp.MustCompile(`(?i)\b(i|we|and)` + wishAdverb + `(?:\s+(?:want|need|have|would\s+like)|` + wouldLike + `)\s+to\s+(\w.*)`)
+
+// wishAdverb is an adverb that may stand between a wish's subject and its
+// verb ("I just want"), and wouldLike the contracted "'d like".
+const (
+	wishAdverb = `(?:\s+(?:just|really|only|also|still|now|simply))?`
+	wouldLike  = `\s*['’]d\s+like`
+)
 
 // wishedThingRE finds a wish for a thing rather than an act ("Before the
 // upgrade I'd like a read-only snapshot of it": "a read-only snapshot of
-// it"): what is wished is a noun phrase that a determiner opens.
-var wishedThingRE = regexp.MustCompile(`(?i)\b(?:i|we)(?:\s+(?:just|really|only|also|still|now|simply))?(?:\s+(?:want|need|would\s+like)|\s*['’]d\s+like)\s+((?:a|an|the|some|my|our)\s+\w.*)`)
+// it"): what is wished is a noun phrase that a determiner opens. "have"
+// is no wish for a thing ("I have a file" says what the user has).
+var wishedThingRE = regexp.MustCompile(`(?i)\b(?:i|we)` + wishAdverb + `(?:\s+(?:want|need|would\s+like)|` + wouldLike + `)\s+((?:a|an|the|some|my|our)\s+\w.*)`)
 
 // wishedTask is the how-to a statement that states a wish asks ("How do I
 // pick 3 lines at random from a file?"), or "" when it states none. A
